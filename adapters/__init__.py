@@ -1,0 +1,1 @@
+"""Thin platform edges: turn platform events into `IncomingMessage`s and render replies back."""

@@ -1,0 +1,1 @@
+"""Benchmarks: LoCoMo retrieval and pre-hook latency at scale, printing JSON."""

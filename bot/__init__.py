@@ -1,0 +1,1 @@
+"""Wiring and the conversation loop: settings, app start/stop, turn pipeline, LLMs, CLI."""

@@ -1,0 +1,62 @@
+"""Builds the running bot from settings: embedder, memory engine, LLM provider, turn pipeline."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from memory.dedup import policy_for_model
+from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbedder
+from memory.engine import MemoryEngine
+
+from .config import EmbeddingSettings, Settings
+from .pipeline import TurnPipeline
+
+log = logging.getLogger(__name__)
+
+
+def build_embedder(settings: Settings) -> CachedEmbedder:
+    """The configured embedder behind a content-hash cache."""
+    config: EmbeddingSettings = settings.embedding
+    inner: Embedder
+    if config.provider == "openai":
+        from openai import AsyncOpenAI
+
+        key = settings.llm.openai_api_key
+        if key is None and not settings.llm.openai_base_url:
+            raise ValueError("EMBEDDING_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
+        client = AsyncOpenAI(
+            api_key=key.get_secret_value() if key else "not-needed",
+            base_url=settings.llm.openai_base_url,
+        )
+        inner = OpenAIEmbedder(client, config.model or "text-embedding-3-small")
+    else:
+        inner = LocalEmbedder(config.model or "all-MiniLM-L6-v2")
+    return CachedEmbedder(inner, max_entries=config.cache_size)
+
+
+@dataclass(slots=True)
+class App:
+    """Everything a running bot holds; `close()` releases it in order."""
+
+    settings: Settings
+    engine: MemoryEngine
+    pipeline: TurnPipeline
+
+    @classmethod
+    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> App:
+        embedder = embedder or build_embedder(settings)
+        policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
+        engine = await MemoryEngine.open(settings.storage.data_dir, embedder, policy=policy)
+        try:
+            swept = await engine.sweep_expired()
+            if swept:
+                log.info("expired memories removed at start-up", extra={"count": swept})
+            pipeline = TurnPipeline(engine, settings)
+        except BaseException:
+            await engine.close()
+            raise
+        return cls(settings, engine, pipeline)
+
+    async def close(self) -> None:
+        await self.engine.close()

@@ -1,0 +1,266 @@
+"""The `memorybot` command line: run, chat, and manage memories on the embedded default."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from adapters.console import CONSOLE_CHANNEL, CONSOLE_PLATFORM, CONSOLE_WORKSPACE, run_console
+from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
+from memory.store import MemoryQuery
+from memory.ttl import TTLError
+
+from .app import App
+from .config import ConfigError, Settings
+from .logs import setup_logging
+
+
+def _default_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "you"
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", help="where the SQLite file and LanceDB live (MEMORYBOT_DATA_DIR)")
+
+
+def _add_scope(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--platform", default=CONSOLE_PLATFORM, help="platform of the workspace (default console)"
+    )
+    parser.add_argument(
+        "--workspace", default=CONSOLE_WORKSPACE, help="workspace id (default: the local one)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memorybot", description="A chat bot with long-term memory.")
+    sub = parser.add_subparsers(dest="command")
+
+    run = sub.add_parser("run", help="start every configured platform adapter (the main job)")
+    _add_common(run)
+
+    chat = sub.add_parser("chat", help="chat in the terminal (one message per line; works piped)")
+    chat.add_argument("--user", default=None, help="your name in the chat (default: your login)")
+    _add_common(chat)
+
+    mem = sub.add_parser("memories", help="add, list, search, forget and export memories")
+    msub = mem.add_subparsers(dest="action", required=True)
+
+    add = msub.add_parser("add", help="remember something")
+    add.add_argument("content")
+    add.add_argument("--user", default=None, help="who the memory is about")
+    add.add_argument("--subjects", default="", help="comma-separated tags")
+    add.add_argument("--ttl", default=None, help="expire after e.g. 1h, 7d, 30d (default: permanent)")
+    add.add_argument("--type", default="fact", choices=[t.value for t in MemoryType])
+    add.add_argument("--json", action="store_true")
+    _add_scope(add)
+    _add_common(add)
+
+    lst = msub.add_parser("list", help="list memories, newest first")
+    lst.add_argument("--type", default=None, choices=[t.value for t in MemoryType])
+    lst.add_argument("--user", default=None, help="only memories about this user")
+    lst.add_argument("--subjects", default="", help="only memories with one of these comma-separated tags")
+    lst.add_argument("--limit", type=int, default=50)
+    lst.add_argument("--json", action="store_true")
+    _add_scope(lst)
+    _add_common(lst)
+
+    search = msub.add_parser("search", help="semantic + full-text search")
+    search.add_argument("query")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--json", action="store_true")
+    _add_scope(search)
+    _add_common(search)
+
+    forget = msub.add_parser("forget", help="delete a memory from both stores")
+    forget.add_argument("id")
+    forget.add_argument("--json", action="store_true")
+    _add_scope(forget)
+    _add_common(forget)
+
+    export = msub.add_parser("export", help="every memory as a JSON array")
+    export.add_argument("--user", default=None, help="only memories about this user")
+    export.add_argument("--out", default=None, help="write to this file instead of stdout")
+    _add_scope(export)
+    _add_common(export)
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, dict[str, Any]] = {}
+    if getattr(args, "data_dir", None):
+        overrides["storage"] = {"data_dir": args.data_dir}
+    return Settings.load(**overrides)
+
+
+def _operator_audience(args: argparse.Namespace, settings: Settings) -> Audience:
+    """The CLI operator administers one workspace: every non-private memory of it."""
+    return Audience(args.platform, args.workspace, settings.storage.agent_id, admin=True)
+
+
+def _fmt_time(ts: float | None) -> str:
+    return "-" if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _line(memory: Memory) -> str:
+    tags = f" [{', '.join(memory.subjects)}]" if memory.subjects else ""
+    expiry = f" (expires {_fmt_time(memory.expires_at)})" if memory.expires_at else ""
+    return f"{memory.id}  {memory.memory_type.value:<11} {memory.content}{tags}{expiry}"
+
+
+def _subjects(raw: str) -> list[str]:
+    return [s.strip() for s in raw.split(",") if s.strip()]
+
+
+async def _memories(args: argparse.Namespace, settings: Settings) -> int:
+    app = await App.start(settings)
+    out = sys.stdout
+    try:
+        engine = app.engine
+        audience = _operator_audience(args, settings)
+        if args.action == "add":
+            user = args.user.casefold() if args.user else None
+            draft = MemoryDraft(
+                content=args.content,
+                scope=Scope(args.platform, args.workspace, CONSOLE_CHANNEL, settings.storage.agent_id),
+                memory_type=MemoryType(args.type),
+                subjects=_subjects(args.subjects) + ([user] if user else []),
+                ttl=args.ttl,
+                source=Source.NOTE,
+                user_id=user,
+                author_id=user,
+                visibility=Visibility.WORKSPACE,
+            )
+            result = await engine.remember(draft)
+            if args.json:
+                payload = {"action": result.action, "memory": result.memory.to_public_dict()}
+                if result.replaced is not None:
+                    payload["replaced"] = result.replaced.id
+                out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+            else:
+                note = f" (supersedes {result.replaced.id})" if result.replaced else ""
+                out.write(f"{result.action}: {_line(result.memory)}{note}\n")
+        elif args.action == "list":
+            query = MemoryQuery(
+                types=[MemoryType(args.type)] if args.type else None,
+                user_ids=[args.user.casefold()] if args.user else None,
+                subjects=_subjects(args.subjects) or None,
+                limit=max(1, args.limit),
+            )
+            rows = await engine.list_memories(audience, query)
+            if args.json:
+                out.write(json.dumps([m.to_public_dict() for m in rows], ensure_ascii=False, indent=2) + "\n")
+            else:
+                out.writelines(_line(m) + "\n" for m in rows)
+                if not rows:
+                    out.write("no memories\n")
+        elif args.action == "search":
+            hits = await engine.search(
+                args.query, audience, limit=max(1, args.limit), threshold=settings.memory.search_threshold
+            )
+            if args.json:
+                payload = [{**h.memory.to_public_dict(), "score": round(h.score, 4)} for h in hits]
+                out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+            else:
+                out.writelines(f"{h.score:.2f}  {_line(h.memory)}\n" for h in hits)
+                if not hits:
+                    out.write("nothing found\n")
+        elif args.action == "forget":
+            forgotten = await engine.forget(args.id, audience)
+            if args.json:
+                out.write(json.dumps({"forgotten": forgotten is not None, "id": args.id}) + "\n")
+            if forgotten is None:
+                sys.stderr.write(f"no memory with id {args.id!r} in this workspace\n")
+                return 1
+            if not args.json:
+                out.write(f"forgotten: {_line(forgotten)}\n")
+        elif args.action == "export":
+            rows = []
+            offset = 0
+            while True:
+                page = await engine.list_memories(
+                    audience,
+                    MemoryQuery(
+                        user_ids=[args.user.casefold()] if args.user else None, limit=500, offset=offset
+                    ),
+                )
+                rows.extend(page)
+                offset += len(page)
+                if len(page) < 500:
+                    break
+            text = json.dumps([m.to_public_dict() for m in rows], ensure_ascii=False, indent=2) + "\n"
+            if args.out:
+                await asyncio.to_thread(Path(args.out).write_text, text, encoding="utf-8")
+                sys.stderr.write(f"exported {len(rows)} memories to {args.out}\n")
+            else:
+                out.write(text)
+        return 0
+    finally:
+        await app.close()
+
+
+async def _chat(args: argparse.Namespace, settings: Settings) -> int:
+    app = await App.start(settings)
+    try:
+        user = args.user or _default_user()
+
+        async def handle(batch: list) -> str | None:  # type: ignore[type-arg]
+            return (await app.pipeline.handle(batch)).reply
+
+        await run_console(handle, user)
+        return 0
+    finally:
+        await app.close()
+
+
+async def _run(args: argparse.Namespace, settings: Settings) -> int:
+    discord_set = settings.discord.token is not None
+    slack_set = settings.slack.bot_token is not None
+    if not (discord_set or slack_set):
+        sys.stderr.write(
+            "No platform is configured: set DISCORD_TOKEN for Discord, or SLACK_BOT_TOKEN with "
+            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP) for Slack.\n"
+        )
+        if sys.stdin.isatty():
+            sys.stderr.write("Starting the local chat instead.\n")
+            args.user = None
+            return await _chat(args, settings)
+        return 2
+    sys.stderr.write("Platform adapters are not part of this version yet; use `memorybot chat`.\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args.command = "run"
+        args.data_dir = None
+    try:
+        settings = _settings(args)
+    except ConfigError as exc:
+        sys.stderr.write(f"memorybot: {exc}\n")
+        return 2
+    level = settings.server.log_level
+    if args.command in ("chat", "memories") and "LOG_LEVEL" not in os.environ:
+        level = "WARNING"  # a terminal session stays readable unless logs are asked for
+    setup_logging(level, settings.server.log_format)
+    runners = {"run": _run, "chat": _chat, "memories": _memories}
+    try:
+        return asyncio.run(runners[args.command](args, settings))
+    except (ValueError, TTLError) as exc:
+        sys.stderr.write(f"memorybot: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,207 @@
+"""Settings from the environment and `.env`, one section per concern; bad values fail at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from memory.ttl import TTLError, parse_duration
+
+CommaList = Annotated[list[str], NoDecode]
+
+
+class ConfigError(ValueError):
+    """One or more settings are invalid; the message names each one."""
+
+
+def _split_commas(value: Any) -> Any:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+class _Section(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+
+class DiscordSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="DISCORD_")
+
+    token: SecretStr | None = None
+    channels: CommaList = Field(default_factory=list, description="channel ids answered without a mention")
+    learn_channels: CommaList = Field(default_factory=list, description="channel ids learned from passively")
+    message_content_intent: bool = True
+
+    _split = field_validator("channels", "learn_channels", mode="before")(_split_commas)
+
+
+class SlackSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="SLACK_")
+
+    bot_token: SecretStr | None = None
+    app_token: SecretStr | None = None
+    signing_secret: SecretStr | None = None
+    mode: Literal["socket", "http"] = "socket"
+    channels: CommaList = Field(default_factory=list)
+    learn_channels: CommaList = Field(default_factory=list)
+
+    _split = field_validator("channels", "learn_channels", mode="before")(_split_commas)
+
+
+class LLMSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="LLM_")
+
+    provider: Literal["anthropic", "openai", "offline"] | None = None
+    model: str | None = None
+    timeout_seconds: float = Field(60.0, gt=0)
+    max_retries: int = Field(2, ge=0, le=10)
+    max_tool_rounds: int = Field(5, ge=0, le=10)
+    max_output_tokens: int = Field(1024, gt=0)
+    anthropic_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_API_KEY"))
+    anthropic_base_url: str | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL"))
+    openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
+
+    @property
+    def resolved_provider(self) -> str:
+        """The provider to use: the explicit one, else the first whose key (or base URL) is set."""
+        if self.provider is not None:
+            return self.provider
+        if self.anthropic_api_key is not None:
+            return "anthropic"
+        if self.openai_api_key is not None or self.openai_base_url:
+            return "openai"
+        return "offline"
+
+
+class EmbeddingSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="EMBEDDING_")
+
+    provider: Literal["local", "openai"] = "local"
+    model: str | None = None
+    cache_size: int = Field(10_000, ge=0)
+
+
+class StorageSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="MEMORYBOT_")
+
+    data_dir: Path = Path("data")
+    agent_id: str = Field("default", min_length=1, max_length=64)
+
+
+class MemorySettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="MEMORY_")
+
+    dedup_threshold: float | None = Field(None, ge=0, le=1, description="override the model's calibrated one")
+    search_threshold: float = Field(0.5, ge=-1, le=1)
+    sweep_interval_seconds: float = Field(3600.0, gt=0)
+
+
+class PrehookSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="PREHOOK_")
+
+    recent_duration: str = "6h"
+    channel_scope: bool = False
+    semantic_threshold: float = Field(0.85, ge=0, le=1)
+    max_semantic_buffer: int = Field(100, ge=0)
+    max_injection_count: int = Field(20, ge=0)
+    context_window_depth: int = Field(20, ge=0)
+    token_budget: int = Field(1500, ge=0)
+    important_threshold: float = Field(0.8, ge=0, le=1)
+    preference_min_confidence: float = Field(0.6, ge=0, le=1)
+    preference_cache_ttl_seconds: float = Field(300.0, ge=0)
+    vector_top_k: int = Field(20, ge=1, le=500)
+
+    @field_validator("recent_duration")
+    @classmethod
+    def _duration(cls, value: str) -> str:
+        try:
+            parse_duration(value)
+        except TTLError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+
+class CoalesceSettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="COALESCE_")
+
+    debounce_seconds: float = Field(1.5, ge=0)
+    max_wait_seconds: float = Field(5.0, ge=0)
+
+
+class ServerSettings(_Section):
+    port: int = Field(8080, ge=0, le=65535, validation_alias=AliasChoices("PORT"))
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", validation_alias=AliasChoices("LOG_LEVEL")
+    )
+    log_format: Literal["text", "json"] = Field("text", validation_alias=AliasChoices("LOG_FORMAT"))
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+
+_SECTIONS: dict[str, type[_Section]] = {
+    "discord": DiscordSettings,
+    "slack": SlackSettings,
+    "llm": LLMSettings,
+    "embedding": EmbeddingSettings,
+    "storage": StorageSettings,
+    "memory": MemorySettings,
+    "prehook": PrehookSettings,
+    "coalesce": CoalesceSettings,
+    "server": ServerSettings,
+}
+
+
+def _env_name(section: type[_Section], field_name: str) -> str:
+    field = section.model_fields.get(field_name)
+    alias = field.validation_alias if field is not None else None
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0])
+    prefix = section.model_config.get("env_prefix", "") or ""
+    return f"{prefix}{field_name}".upper()
+
+
+class Settings(BaseModel):
+    """Every knob of the bot; build it with `Settings.load()`."""
+
+    discord: DiscordSettings
+    slack: SlackSettings
+    llm: LLMSettings
+    embedding: EmbeddingSettings
+    storage: StorageSettings
+    memory: MemorySettings
+    prehook: PrehookSettings
+    coalesce: CoalesceSettings
+    server: ServerSettings
+
+    @classmethod
+    def load(cls, env_file: str | Path | None = ".env", **overrides: dict[str, Any]) -> Settings:
+        """Read every section from the environment and `env_file`; `overrides` win (CLI flags).
+
+        Raises ConfigError naming each invalid setting by its environment variable.
+        """
+        values: dict[str, _Section] = {}
+        problems: list[str] = []
+        for name, section in _SECTIONS.items():
+            given = {k: v for k, v in overrides.get(name, {}).items() if v is not None}
+            try:
+                values[name] = section(_env_file=env_file, **given)  # type: ignore[call-arg]
+            except ValidationError as exc:
+                for error in exc.errors():
+                    field_name = str(error["loc"][0]) if error["loc"] else "?"
+                    problems.append(f"{_env_name(section, field_name)}: {error['msg']}")
+        if problems:
+            raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
+        return cls(**values)  # type: ignore[arg-type]
+
+    def redacted(self) -> dict[str, Any]:
+        """A loggable view: secrets show only whether they are set."""
+        return self.model_dump(mode="json")

@@ -1,0 +1,1 @@
+"""Platform-agnostic memory engine: storage, vectors, embeddings, write path and retrieval."""

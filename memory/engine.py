@@ -1,0 +1,538 @@
+"""The memory engine: write path (dedup, TTL, both stores kept consistent), queries, sweep, reconcile."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
+from .embedders import Embedder
+from .models import (
+    DEFAULT_IMPORTANCE,
+    Audience,
+    Memory,
+    MemoryDraft,
+    MemoryType,
+    StoredMessage,
+    Visibility,
+    content_hash,
+)
+from .scope import lance_audience_filter, quote_literal
+from .store import MemoryQuery, SQLiteStore
+from .ttl import expires_at as ttl_expires_at
+from .ttl import parse_duration
+from .vectors import VectorRecord, VectorStore
+
+log = logging.getLogger(__name__)
+
+MAX_MEMORY_CHARS = 2000
+Clock = Callable[[], float]
+
+
+class MemoryWriteError(RuntimeError):
+    """A memory could not be stored; nothing half-written was left behind."""
+
+
+@dataclass(slots=True)
+class WriteResult:
+    """What the write path did: inserted, duplicate (exact), covered (already known), superseded."""
+
+    action: str
+    memory: Memory
+    replaced: Memory | None = None
+    similarity: float = 0.0
+
+
+@dataclass(slots=True)
+class SearchHit:
+    memory: Memory
+    score: float
+    vector: np.ndarray | None = None
+    lexical: bool = False  # also matched by full-text search
+
+
+@dataclass(slots=True)
+class ReconcileReport:
+    memory_rows_repaired: int = 0
+    memory_vectors_removed: int = 0
+    message_rows_repaired: int = 0
+    message_vectors_removed: int = 0
+    superseded_restored: int = 0
+    details: list[str] = field(default_factory=list)
+
+
+def new_id() -> str:
+    """Short random id users can type (`/memory forget 3f9c0a1b2d4e5f60`)."""
+    return uuid.uuid4().hex[:16]
+
+
+def _scope_audience(memory: Memory) -> Audience:
+    """The audience that sees exactly the memories sharing `memory`'s scope and visibility."""
+    return Audience(
+        platform=memory.platform,
+        workspace_id=memory.workspace_id,
+        agent_id=memory.agent_id,
+        viewer_id=memory.author_id,
+        channel_id=memory.channel_id if memory.visibility is Visibility.CHANNEL else None,
+        private_ok=memory.visibility is Visibility.PRIVATE,
+    )
+
+
+def _same_scope_filter(memory: Memory, now: float) -> str:
+    where = lance_audience_filter(_scope_audience(memory), now)
+    return f"{where} AND visibility = {quote_literal(memory.visibility.value)}"
+
+
+def memory_record(memory: Memory, vector: np.ndarray) -> VectorRecord:
+    return VectorRecord(
+        id=memory.id,
+        vector=vector,
+        text=memory.content,
+        platform=memory.platform,
+        workspace_id=memory.workspace_id,
+        channel_id=memory.channel_id,
+        thread_id=memory.thread_id,
+        user_id=memory.user_id,
+        author_id=memory.author_id,
+        agent_id=memory.agent_id,
+        visibility=memory.visibility.value,
+        kind=memory.memory_type.value,
+        created_at=memory.created_at,
+        expires_at=memory.expires_at,
+    )
+
+
+def message_record(message: StoredMessage, vector: np.ndarray) -> VectorRecord:
+    return VectorRecord(
+        id=message.id,
+        vector=vector,
+        text=message.content,
+        platform=message.platform,
+        workspace_id=message.workspace_id,
+        channel_id=message.channel_id,
+        thread_id=message.thread_id,
+        user_id=message.author_id,
+        author_id=message.author_id,
+        agent_id=message.agent_id,
+        visibility=message.visibility.value,
+        kind=message.role,
+        created_at=message.created_at,
+        expires_at=None,
+    )
+
+
+class MemoryEngine:
+    """Owns both stores and the embedder; every memory write and query goes through it."""
+
+    def __init__(
+        self,
+        store: SQLiteStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        policy: DedupPolicy | None = None,
+        clock: Clock = time.time,
+        dedup_candidates: int = 5,
+    ) -> None:
+        self.store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self.policy = policy or policy_for_model(embedder.name)
+        self.clock = clock
+        self._dedup_k = dedup_candidates
+        self._scope_locks: dict[tuple[str, str, str], asyncio.Lock] = {}
+        self._listeners: list[Callable[[Memory], None]] = []
+
+    @classmethod
+    async def open(
+        cls,
+        data_dir: str | Path,
+        embedder: Embedder,
+        *,
+        policy: DedupPolicy | None = None,
+        clock: Clock = time.time,
+        reconcile: bool = True,
+    ) -> MemoryEngine:
+        """Open (or create) the SQLite file and LanceDB directory under `data_dir`."""
+        data_dir = Path(data_dir)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        store = await SQLiteStore.open(data_dir / "memorybot.sqlite3")
+        try:
+            vectors = await VectorStore.open(data_dir / "lancedb", dim=embedder.dim)
+        except BaseException:
+            await store.close()
+            raise
+        engine = cls(store, vectors, embedder, policy=policy, clock=clock)
+        if reconcile:
+            report = await engine.reconcile()
+            if report.details:
+                log.warning("reconciled stores at start-up", extra={"details": report.details})
+        return engine
+
+    async def close(self) -> None:
+        await self.vectors.close()
+        await self.store.close()
+
+    def on_write(self, listener: Callable[[Memory], None]) -> None:
+        """Call `listener` with every memory inserted, superseded or forgotten (cache invalidation)."""
+        self._listeners.append(listener)
+
+    def _notify(self, memory: Memory) -> None:
+        for listener in self._listeners:
+            listener(memory)
+
+    def _lock_for(self, memory: Memory) -> asyncio.Lock:
+        key = (memory.platform, memory.workspace_id, memory.agent_id)
+        lock = self._scope_locks.get(key)
+        if lock is None:
+            lock = self._scope_locks[key] = asyncio.Lock()
+        return lock
+
+    # --- write path -----------------------------------------------------------------------------
+
+    def build_memory(self, draft: MemoryDraft) -> Memory:
+        """Validate a draft and turn it into a row; raises ValueError (TTLError included) with a reason."""
+        content = " ".join(draft.content.split()) if isinstance(draft.content, str) else ""
+        content = content.encode("utf-8", "replace").decode("utf-8")
+        if not content:
+            raise ValueError("memory content is empty")
+        if len(content) > MAX_MEMORY_CHARS:
+            raise ValueError(
+                f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
+            )
+        memory_type = MemoryType(draft.memory_type)
+        now = self.clock()
+        created = draft.created_at if draft.created_at is not None else now
+        expires = ttl_expires_at(draft.ttl, created)
+        importance = DEFAULT_IMPORTANCE[memory_type] if draft.importance is None else float(draft.importance)
+        if not 0.0 <= importance <= 1.0:
+            raise ValueError(f"importance must be between 0 and 1, got {importance}")
+        if not 0.0 <= float(draft.confidence) <= 1.0:
+            raise ValueError(f"confidence must be between 0 and 1, got {draft.confidence}")
+        subjects = list(dict.fromkeys(s.strip().casefold() for s in draft.subjects if s and s.strip()))[:12]
+        return Memory(
+            id=new_id(),
+            content=content,
+            memory_type=memory_type,
+            importance=importance,
+            confidence=float(draft.confidence),
+            subjects=subjects,
+            source=draft.source,
+            platform=draft.scope.platform,
+            workspace_id=draft.scope.workspace_id,
+            channel_id=draft.scope.channel_id,
+            thread_id=draft.scope.thread_id,
+            user_id=draft.user_id,
+            author_id=draft.author_id,
+            agent_id=draft.scope.agent_id,
+            visibility=Visibility(draft.visibility),
+            created_at=created,
+            updated_at=created,
+            expires_at=expires,
+            content_hash=content_hash(content),
+            sources=list(draft.sources),
+        )
+
+    async def remember(self, draft: MemoryDraft) -> WriteResult:
+        """Store a memory: exact duplicates are no-ops, refinements supersede, the rest is inserted."""
+        memory = self.build_memory(draft)
+        async with self._lock_for(memory):
+            now = self.clock()
+            scope = _scope_audience(memory)
+            existing = await self.store.find_by_hash(memory.content_hash, scope, now, memory.visibility)
+            if existing is not None:
+                return WriteResult("duplicate", existing, similarity=1.0)
+            vector = (await self.embedder.embed([memory.content]))[0]
+            hits = await self.vectors.memories.search(vector, _same_scope_filter(memory, now), self._dedup_k)
+            neighbours = {m.id: m for m in await self.store.get_memories([h.id for h in hits])}
+            candidates = [
+                (h.id, neighbours[h.id].content, h.score)
+                for h in hits
+                if h.id in neighbours and neighbours[h.id].is_active(now)
+            ]
+            decision = decide(memory.content, candidates, self.policy)
+            if decision.action is DedupAction.COVERED and decision.existing_id is not None:
+                return WriteResult(
+                    "covered", neighbours[decision.existing_id], similarity=decision.similarity
+                )
+            replaced = (
+                neighbours.get(decision.existing_id) if decision.action is DedupAction.SUPERSEDE else None
+            )
+            if replaced is not None:
+                # The refinement keeps what the older memory knew: its subjects and sources.
+                memory.subjects = list(dict.fromkeys([*memory.subjects, *replaced.subjects]))[:12]
+                memory.sources = list(dict.fromkeys([*replaced.sources, *memory.sources]))
+                memory.importance = max(memory.importance, replaced.importance)
+            await self._write_both(memory, vector, supersedes=replaced.id if replaced else None)
+        if replaced is not None:
+            replaced.forgotten, replaced.superseded_by = True, memory.id
+            self._notify(replaced)
+        self._notify(memory)
+        action = "superseded" if replaced is not None else "inserted"
+        log.info(
+            "memory stored",
+            extra={"action": action, "memory_id": memory.id, "memory_type": memory.memory_type.value},
+        )
+        return WriteResult(action, memory, replaced, decision.similarity)
+
+    async def _write_both(self, memory: Memory, vector: np.ndarray, supersedes: str | None) -> None:
+        """Row first, then vector; a failed vector write deletes the row so nothing is half-written."""
+        await self.store.insert_memory(memory, vector)
+        try:
+            await self.vectors.memories.add([memory_record(memory, vector)])
+        except BaseException as exc:
+            await self.store.delete_memories([memory.id])
+            raise MemoryWriteError(f"vector store write failed, memory not saved: {exc}") from exc
+        await self.store.complete_memory_write(memory.id, supersedes, self.clock())
+        if supersedes is not None:
+            try:
+                await self.vectors.memories.delete([supersedes])
+            except Exception:
+                log.warning(
+                    "could not delete superseded vector", extra={"memory_id": supersedes}, exc_info=True
+                )
+
+    async def undo_supersede(self, memory_id: str) -> Memory:
+        """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""
+        older = await self.store.superseded_memory(memory_id)
+        if older is None:
+            raise KeyError(f"memory {memory_id} did not supersede anything")
+        vector = (await self.store.get_embeddings([older.id])).get(older.id)
+        if vector is None:
+            vector = (await self.embedder.embed([older.content]))[0]
+        await self.store.restore_superseded(older.id, self.clock())
+        await self.vectors.memories.delete([older.id])
+        await self.vectors.memories.add([memory_record(older, vector)])
+        await self.store.mark_memories_indexed([older.id])
+        older.forgotten, older.superseded_by = False, None
+        self._notify(older)
+        return older
+
+    async def forget(self, memory_id: str, audience: Audience | None = None) -> Memory | None:
+        """Delete a memory from both stores; with an audience, only if that audience may see it."""
+        if audience is not None:
+            found = await self.store.visible_memories([memory_id], audience, self.clock())
+        else:
+            found = await self.store.get_memories([memory_id])
+        if not found:
+            return None
+        await self._delete_both([memory_id])
+        memory = found[0]
+        memory.forgotten = True
+        self._notify(memory)
+        log.info("memory forgotten", extra={"memory_id": memory_id})
+        return memory
+
+    async def forget_many(self, ids: Sequence[str]) -> int:
+        memories = await self.store.get_memories(ids)
+        await self._delete_both([m.id for m in memories])
+        for memory in memories:
+            memory.forgotten = True
+            self._notify(memory)
+        return len(memories)
+
+    async def _delete_both(self, ids: Sequence[str]) -> None:
+        # SQLite first: if the vector delete then fails, the orphan vector is never shown (every
+        # search joins SQLite) and start-up reconcile removes it.
+        await self.store.delete_memories(ids)
+        try:
+            await self.vectors.memories.delete(ids)
+        except Exception:
+            log.warning(
+                "vector delete failed; reconcile will remove", extra={"count": len(ids)}, exc_info=True
+            )
+
+    async def sweep_expired(self) -> int:
+        """Delete every expired memory from both stores; returns how many."""
+        ids = await self.store.expired_memory_ids(self.clock())
+        if ids:
+            memories = await self.store.get_memories(ids)
+            await self._delete_both(ids)
+            for memory in memories:
+                memory.forgotten = True
+                self._notify(memory)
+            log.info("expired memories swept", extra={"count": len(ids)})
+        return len(ids)
+
+    # --- messages -------------------------------------------------------------------------------
+
+    async def store_messages(self, messages: Sequence[StoredMessage]) -> list[str]:
+        """Store turns with their vectors; a repeated external id is skipped. Returns new ids."""
+        if not messages:
+            return []
+        vectors = await self.embedder.embed([m.content for m in messages])
+        inserted = set(await self.store.insert_messages(messages, list(vectors)))
+        records = [message_record(m, v) for m, v in zip(messages, vectors, strict=True) if m.id in inserted]
+        if records:
+            try:
+                await self.vectors.messages.add(records)
+            except Exception:
+                log.warning("message vector write failed; queued for reconcile", exc_info=True)
+            else:
+                await self.store.mark_messages_indexed([r.id for r in records])
+        return [m.id for m in messages if m.id in inserted]
+
+    # --- queries --------------------------------------------------------------------------------
+
+    async def search(
+        self,
+        query: str,
+        audience: Audience,
+        limit: int = 10,
+        threshold: float = 0.5,
+        vector: np.ndarray | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid search: vector kNN and full text, pre-filtered by scope, rows loaded in one query."""
+        if not query.strip():
+            return []
+        now = self.clock()
+        if vector is None:
+            vector = (await self.embedder.embed([query]))[0]
+        where = lance_audience_filter(audience, now)
+        k = max(limit * 2, 20)
+        dense, lexical = await asyncio.gather(
+            self.vectors.memories.search(vector, where, k),
+            self.vectors.memories.text_search(query, where, k),
+        )
+        return await self._fuse(dense, lexical, audience, vector, now, limit, threshold)
+
+    async def _fuse(
+        self,
+        dense: Sequence[object],
+        lexical: Sequence[object],
+        audience: Audience,
+        vector: np.ndarray,
+        now: float,
+        limit: int,
+        threshold: float,
+    ) -> list[SearchHit]:
+        cosine = {h.id: (h.score, h.vector) for h in dense}  # type: ignore[attr-defined]
+        lexical_rank = {h.id: rank for rank, h in enumerate(lexical)}  # type: ignore[attr-defined]
+        missing = [i for i in lexical_rank if i not in cosine]
+        if missing:
+            # Text-only hits get their cosine from the stored vector, never a recomputed one.
+            stored = await self.store.get_embeddings(missing)
+            for mid, vec in stored.items():
+                cosine[mid] = (float(vec @ vector), vec)
+        scored = []
+        for mid, (cos, vec) in cosine.items():
+            # A full-text match lifts a hit a little: exact names and rare words matter.
+            bonus = 0.1 / (1 + lexical_rank[mid]) if mid in lexical_rank else 0.0
+            scored.append((cos + bonus, mid, vec))
+        scored.sort(reverse=True)
+        kept = [(s, mid, vec) for s, mid, vec in scored if s >= threshold]
+        rows = {
+            m.id: m for m in await self.store.visible_memories([mid for _, mid, _ in kept], audience, now)
+        }
+        hits = [
+            SearchHit(rows[mid], score, vec, mid in lexical_rank) for score, mid, vec in kept if mid in rows
+        ]
+        return hits[:limit]
+
+    async def search_messages(
+        self,
+        query: str,
+        audience: Audience,
+        limit: int = 5,
+        threshold: float = 0.5,
+        vector: np.ndarray | None = None,
+        exclude: Sequence[str] = (),
+    ) -> list[tuple[StoredMessage, float]]:
+        """Past turns similar to `query`, within the audience's scope, best first."""
+        if not query.strip():
+            return []
+        if vector is None:
+            vector = (await self.embedder.embed([query]))[0]
+        where = lance_audience_filter(audience)
+        hits = await self.vectors.messages.search(vector, where, limit + len(exclude))
+        skip = set(exclude)
+        kept = [(h.id, h.score) for h in hits if h.score >= threshold and h.id not in skip][:limit]
+        rows = {m.id: m for m in await self.store.get_messages([i for i, _ in kept])}
+        return [(rows[i], score) for i, score in kept if i in rows]
+
+    async def list_memories(self, audience: Audience, query: MemoryQuery | None = None) -> list[Memory]:
+        return await self.store.query_memories(audience, self.clock(), query or MemoryQuery())
+
+    async def by_subject(self, audience: Audience, subjects: Sequence[str], limit: int = 50) -> list[Memory]:
+        return await self.list_memories(audience, MemoryQuery(subjects=subjects, limit=limit))
+
+    async def recent(
+        self, audience: Audience, duration: str, channel_id: str | None = None, limit: int = 50
+    ) -> list[Memory]:
+        since = self.clock() - parse_duration(duration)
+        return await self.list_memories(
+            audience, MemoryQuery(since=since, channel_id=channel_id, limit=limit)
+        )
+
+    async def by_type(self, audience: Audience, memory_type: MemoryType, limit: int = 50) -> list[Memory]:
+        return await self.list_memories(audience, MemoryQuery(types=[memory_type], limit=limit))
+
+    async def important(self, audience: Audience, threshold: float = 0.8, limit: int = 50) -> list[Memory]:
+        return await self.list_memories(
+            audience, MemoryQuery(min_importance=threshold, order="important", limit=limit)
+        )
+
+    # --- consistency ----------------------------------------------------------------------------
+
+    async def reconcile(self) -> ReconcileReport:
+        """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
+        report = ReconcileReport()
+        report.memory_rows_repaired = await self._repair_rows(
+            self.store.unindexed_memories,
+            self.vectors.memories,
+            memory_record,
+            lambda m: m.content,
+            self.store.mark_memories_indexed,
+        )
+        report.message_rows_repaired = await self._repair_rows(
+            self.store.unindexed_messages,
+            self.vectors.messages,
+            message_record,
+            lambda m: m.content,
+            self.store.mark_messages_indexed,
+        )
+        orphans = await self.vectors.memories.ids() - await self.store.indexed_memory_ids()
+        if orphans:
+            await self.vectors.memories.delete(sorted(orphans))
+        report.memory_vectors_removed = len(orphans)
+        message_orphans = await self.vectors.messages.ids() - await self.store.indexed_message_ids()
+        if message_orphans:
+            await self.vectors.messages.delete(sorted(message_orphans))
+        report.message_vectors_removed = len(message_orphans)
+        for name in (
+            "memory_rows_repaired",
+            "memory_vectors_removed",
+            "message_rows_repaired",
+            "message_vectors_removed",
+        ):
+            if getattr(report, name):
+                report.details.append(f"{name}={getattr(report, name)}")
+        return report
+
+    async def _repair_rows(self, fetch, table, to_record, text_of, mark) -> int:  # type: ignore[no-untyped-def]
+        repaired = 0
+        while True:
+            pending = await fetch(1000)
+            if not pending:
+                return repaired
+            need_embedding = [item for item, vec in pending if vec is None]
+            fresh = (
+                iter(await self.embedder.embed([text_of(i) for i in need_embedding]))
+                if need_embedding
+                else None
+            )
+            records = []
+            for item, vec in pending:
+                records.append(to_record(item, vec if vec is not None else next(fresh)))  # type: ignore[arg-type]
+            ids = [r.id for r in records]
+            # A vector may already exist if the crash came after the vector write: replace, don't double.
+            await table.delete(ids)
+            await table.add(records)
+            await mark(ids)
+            repaired += len(ids)

@@ -1,0 +1,159 @@
+"""Versioned SQLite schema: an ordered registry of migrations, each applied once."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+MIGRATIONS: list[tuple[str, str]] = []
+
+
+def migration(name: str, sql: str) -> None:
+    """Register a migration; order of registration is order of application, names never change."""
+    MIGRATIONS.append((name, sql))
+
+
+migration(
+    "m001_initial",
+    """
+        CREATE TABLE memories (
+            id TEXT PRIMARY KEY,
+            content TEXT NOT NULL,
+            memory_type TEXT NOT NULL,
+            importance REAL NOT NULL,
+            confidence REAL NOT NULL,
+            subjects TEXT NOT NULL DEFAULT '[]',
+            source TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            channel_id TEXT NOT NULL,
+            thread_id TEXT,
+            user_id TEXT,
+            author_id TEXT,
+            agent_id TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            last_accessed_at REAL,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            expires_at REAL,
+            forgotten INTEGER NOT NULL DEFAULT 0,
+            superseded_by TEXT,
+            content_hash TEXT NOT NULL,
+            sources TEXT NOT NULL DEFAULT '[]',
+            embedding BLOB,
+            indexed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX ix_memories_scope_type ON memories
+            (platform, workspace_id, agent_id, memory_type, forgotten);
+        CREATE INDEX ix_memories_scope_importance ON memories
+            (platform, workspace_id, agent_id, importance) WHERE forgotten = 0;
+        CREATE INDEX ix_memories_scope_created ON memories
+            (platform, workspace_id, agent_id, created_at) WHERE forgotten = 0;
+        CREATE INDEX ix_memories_user ON memories (platform, workspace_id, user_id);
+        CREATE INDEX ix_memories_expires ON memories (expires_at) WHERE expires_at IS NOT NULL;
+        CREATE INDEX ix_memories_hash ON memories (content_hash);
+        CREATE INDEX ix_memories_unindexed ON memories (indexed) WHERE indexed = 0;
+
+        CREATE TABLE memory_subjects (
+            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            subject TEXT NOT NULL,
+            PRIMARY KEY (subject, memory_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX ix_memory_subjects_memory ON memory_subjects (memory_id);
+
+        CREATE TABLE messages (
+            id TEXT PRIMARY KEY,
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            channel_id TEXT NOT NULL,
+            thread_id TEXT,
+            agent_id TEXT NOT NULL,
+            author_id TEXT NOT NULL,
+            author_name TEXT NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            external_id TEXT,
+            visibility TEXT NOT NULL,
+            tool_calls TEXT NOT NULL DEFAULT '[]',
+            embedding BLOB,
+            indexed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX ix_messages_channel ON messages
+            (platform, workspace_id, channel_id, agent_id, created_at);
+        CREATE UNIQUE INDEX ux_messages_external ON messages
+            (platform, workspace_id, channel_id, agent_id, external_id) WHERE external_id IS NOT NULL;
+        CREATE INDEX ix_messages_unindexed ON messages (indexed) WHERE indexed = 0;
+
+        CREATE TABLE summaries (
+            id TEXT PRIMARY KEY,
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            channel_id TEXT NOT NULL,
+            thread_id TEXT,
+            agent_id TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            content TEXT NOT NULL,
+            covers_from REAL NOT NULL,
+            covers_to REAL NOT NULL,
+            source_ids TEXT NOT NULL DEFAULT '[]',
+            condensed_into TEXT,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX ix_summaries_channel ON summaries
+            (platform, workspace_id, channel_id, agent_id, level, covers_to);
+
+        CREATE TABLE profiles (
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            data TEXT NOT NULL DEFAULT '{}',
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (platform, workspace_id, user_id, agent_id)
+        );
+
+        CREATE TABLE aliases (
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            alias TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (platform, workspace_id, alias, user_id)
+        );
+        CREATE INDEX ix_aliases_user ON aliases (platform, workspace_id, user_id);
+    """,
+)
+
+
+async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
+    """Apply every migration not yet recorded, each in its own transaction; returns their names."""
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+    await db.commit()
+    async with db.execute("SELECT name FROM _migrations") as cursor:
+        done = {row[0] for row in await cursor.fetchall()}
+    known = {name for name, _ in MIGRATIONS}
+    unknown = done - known
+    if unknown:
+        raise RuntimeError(
+            f"database has migrations this version does not know ({', '.join(sorted(unknown))}); "
+            "it was written by a newer memorybot"
+        )
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        # executescript commits anything pending first, so the transaction lives inside the script.
+        script = (
+            f"BEGIN;\n{sql}\nINSERT INTO _migrations (name, applied_at) VALUES ('{name}', {now!r});\nCOMMIT;"
+        )
+        try:
+            await db.executescript(script)
+        except BaseException:
+            if db.in_transaction:
+                await db.rollback()
+            raise
+        applied.append(name)
+    return applied

@@ -1,0 +1,188 @@
+"""Core value types of the memory engine: memories, scopes, audiences and their enums."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class MemoryType(StrEnum):
+    IDENTITY = "identity"
+    FACT = "fact"
+    PREFERENCE = "preference"
+    DECISION = "decision"
+    EVENT = "event"
+    GOAL = "goal"
+    TODO = "todo"
+    OBSERVATION = "observation"
+
+
+# Importance defaults by type, from DESIGN.md; todo sits with goals because it is actionable.
+DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
+    MemoryType.IDENTITY: 1.0,
+    MemoryType.GOAL: 0.9,
+    MemoryType.DECISION: 0.8,
+    MemoryType.PREFERENCE: 0.7,
+    MemoryType.FACT: 0.6,
+    MemoryType.EVENT: 0.4,
+    MemoryType.TODO: 0.6,
+    MemoryType.OBSERVATION: 0.3,
+}
+
+
+class Visibility(StrEnum):
+    WORKSPACE = "workspace"  # learned in a shared channel: visible across the workspace
+    CHANNEL = "channel"  # visible only in the channel it was learned in
+    PRIVATE = "private"  # learned in a DM: only for conversations with its author
+
+
+class Source(StrEnum):
+    CONVERSATION = "conversation"
+    CHAT = "chat"
+    NOTE = "note"
+    HEURISTIC = "heuristic"
+    IMPORT = "import"
+
+
+def normalize_text(text: str) -> str:
+    """Canonical form used for hashing: NFC, collapsed whitespace, casefolded."""
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
+
+
+def content_hash(text: str) -> str:
+    """Stable hash of a memory's meaning-bearing text (exact-duplicate detection)."""
+    return hashlib.sha256(normalize_text(text).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Where something was learned: the conversation it belongs to."""
+
+    platform: str
+    workspace_id: str
+    channel_id: str
+    agent_id: str = "default"
+    thread_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who will read a query's results; every store turns it into its own filter.
+
+    `viewer_id` is the person the results are for (the conversation partner, or the
+    user running a command). Private memories are only returned when `private_ok`
+    (a DM with the viewer, or an owner-only view) and the viewer is their author.
+    Channel-visible memories need the same channel unless `admin`.
+    """
+
+    platform: str
+    workspace_id: str
+    agent_id: str = "default"
+    viewer_id: str | None = None
+    channel_id: str | None = None
+    private_ok: bool = False
+    admin: bool = False
+
+
+@dataclass(slots=True)
+class Memory:
+    """One remembered item; SQLite holds the source of truth for every field."""
+
+    id: str
+    content: str
+    memory_type: MemoryType
+    importance: float
+    confidence: float
+    subjects: list[str]
+    source: Source
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str | None
+    user_id: str | None
+    author_id: str | None
+    agent_id: str
+    visibility: Visibility
+    created_at: float
+    updated_at: float
+    last_accessed_at: float | None = None
+    access_count: int = 0
+    expires_at: float | None = None
+    forgotten: bool = False
+    superseded_by: str | None = None
+    content_hash: str = ""
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.platform, self.workspace_id, self.channel_id, self.agent_id, self.thread_id)
+
+    def is_active(self, now: float) -> bool:
+        return not self.forgotten and (self.expires_at is None or self.expires_at > now)
+
+    def to_public_dict(self) -> dict[str, object]:
+        """JSON-ready view used by exports, `list --json` and slash commands."""
+        return {
+            "id": self.id,
+            "content": self.content,
+            "memory_type": self.memory_type.value,
+            "subjects": list(self.subjects),
+            "importance": self.importance,
+            "confidence": self.confidence,
+            "source": self.source.value,
+            "visibility": self.visibility.value,
+            "platform": self.platform,
+            "workspace_id": self.workspace_id,
+            "channel_id": self.channel_id,
+            "thread_id": self.thread_id,
+            "user_id": self.user_id,
+            "author_id": self.author_id,
+            "agent_id": self.agent_id,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "expires_at": self.expires_at,
+            "access_count": self.access_count,
+            "superseded_by": self.superseded_by,
+            "forgotten": self.forgotten,
+        }
+
+
+@dataclass(slots=True)
+class MemoryDraft:
+    """What a caller wants remembered; the write path turns it into a `Memory`."""
+
+    content: str
+    scope: Scope
+    memory_type: MemoryType = MemoryType.FACT
+    subjects: list[str] = field(default_factory=list)
+    ttl: str | None = None
+    importance: float | None = None
+    confidence: float = 0.8
+    source: Source = Source.CONVERSATION
+    user_id: str | None = None
+    author_id: str | None = None
+    visibility: Visibility = Visibility.WORKSPACE
+    sources: list[str] = field(default_factory=list)
+    created_at: float | None = None  # defaults to the engine clock; set when importing history
+
+
+@dataclass(slots=True)
+class StoredMessage:
+    """One turn received or sent, as kept in the `messages` table."""
+
+    id: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str | None
+    agent_id: str
+    author_id: str
+    author_name: str
+    role: str  # user | assistant | system
+    content: str
+    created_at: float
+    external_id: str | None = None
+    visibility: Visibility = Visibility.WORKSPACE
+    tool_calls: list[dict[str, object]] = field(default_factory=list)

@@ -1,0 +1,64 @@
+"""Privacy filters: turn an `Audience` into the WHERE clause each store runs (DESIGN.md scopes)."""
+
+from __future__ import annotations
+
+from .models import Audience, Visibility
+
+
+def sql_audience_filter(audience: Audience, now: float, alias: str = "") -> tuple[str, list[object]]:
+    """SQLite clause and parameters selecting the active memories `audience` may read.
+
+    The rules live here, in the query itself, so no caller can forget one:
+    same platform, workspace and agent; not forgotten, not expired; channel-visible
+    memories only in their channel (or for admins); private memories only for their
+    author and only where private results are allowed.
+    """
+    p = f"{alias}." if alias else ""
+    clauses = [
+        f"{p}platform = ?",
+        f"{p}workspace_id = ?",
+        f"{p}agent_id = ?",
+        f"{p}forgotten = 0",
+        f"({p}expires_at IS NULL OR {p}expires_at > ?)",
+    ]
+    params: list[object] = [audience.platform, audience.workspace_id, audience.agent_id, now]
+    vis = [f"{p}visibility = '{Visibility.WORKSPACE.value}'"]
+    if audience.admin:
+        vis.append(f"{p}visibility = '{Visibility.CHANNEL.value}'")
+    elif audience.channel_id is not None:
+        vis.append(f"({p}visibility = '{Visibility.CHANNEL.value}' AND {p}channel_id = ?)")
+        params.append(audience.channel_id)
+    if audience.private_ok and audience.viewer_id is not None:
+        vis.append(f"({p}visibility = '{Visibility.PRIVATE.value}' AND {p}author_id = ?)")
+        params.append(audience.viewer_id)
+    clauses.append("(" + " OR ".join(vis) + ")")
+    return " AND ".join(clauses), params
+
+
+def quote_literal(value: str) -> str:
+    """A SQL string literal for LanceDB filters (which take no bound parameters)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def lance_audience_filter(audience: Audience, now: float | None = None) -> str:
+    """The same rules as `sql_audience_filter`, as a LanceDB `where` string.
+
+    Forgotten and superseded memories have no vector, so only expiry needs a check here.
+    """
+    q = quote_literal
+    clauses = [
+        f"platform = {q(audience.platform)}",
+        f"workspace_id = {q(audience.workspace_id)}",
+        f"agent_id = {q(audience.agent_id)}",
+    ]
+    if now is not None:
+        clauses.append(f"(expires_at IS NULL OR expires_at > {float(now)!r})")
+    vis = [f"visibility = {q(Visibility.WORKSPACE.value)}"]
+    if audience.admin:
+        vis.append(f"visibility = {q(Visibility.CHANNEL.value)}")
+    elif audience.channel_id is not None:
+        vis.append(f"(visibility = {q(Visibility.CHANNEL.value)} AND channel_id = {q(audience.channel_id)})")
+    if audience.private_ok and audience.viewer_id is not None:
+        vis.append(f"(visibility = {q(Visibility.PRIVATE.value)} AND author_id = {q(audience.viewer_id)})")
+    clauses.append("(" + " OR ".join(vis) + ")")
+    return " AND ".join(clauses)

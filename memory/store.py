@@ -1,0 +1,499 @@
+"""SQLite source of truth on aiosqlite: one writer connection, a small reader pool, WAL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+import numpy as np
+
+from .migrations import apply_migrations
+from .models import Audience, Memory, MemoryType, Source, StoredMessage, Visibility
+from .scope import sql_audience_filter
+
+_MEMORY_COLUMNS = (
+    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
+    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
+    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
+)
+_MESSAGE_COLUMNS = (
+    "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
+    "content, created_at, external_id, visibility, tool_calls"
+)
+# SQLite's default limit on bound parameters is 32766; stay far below it per statement.
+_CHUNK = 500
+
+
+def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _row_to_memory(row: Sequence[object]) -> Memory:
+    return Memory(
+        id=str(row[0]),
+        content=str(row[1]),
+        memory_type=MemoryType(row[2]),
+        importance=float(row[3]),  # type: ignore[arg-type]
+        confidence=float(row[4]),  # type: ignore[arg-type]
+        subjects=json.loads(str(row[5])),
+        source=Source(row[6]),
+        platform=str(row[7]),
+        workspace_id=str(row[8]),
+        channel_id=str(row[9]),
+        thread_id=row[10],  # type: ignore[arg-type]
+        user_id=row[11],  # type: ignore[arg-type]
+        author_id=row[12],  # type: ignore[arg-type]
+        agent_id=str(row[13]),
+        visibility=Visibility(row[14]),
+        created_at=float(row[15]),  # type: ignore[arg-type]
+        updated_at=float(row[16]),  # type: ignore[arg-type]
+        last_accessed_at=row[17],  # type: ignore[arg-type]
+        access_count=int(row[18]),  # type: ignore[arg-type]
+        expires_at=row[19],  # type: ignore[arg-type]
+        forgotten=bool(row[20]),
+        superseded_by=row[21],  # type: ignore[arg-type]
+        content_hash=str(row[22]),
+        sources=json.loads(str(row[23])),
+    )
+
+
+def _row_to_message(row: Sequence[object]) -> StoredMessage:
+    return StoredMessage(
+        id=str(row[0]),
+        platform=str(row[1]),
+        workspace_id=str(row[2]),
+        channel_id=str(row[3]),
+        thread_id=row[4],  # type: ignore[arg-type]
+        agent_id=str(row[5]),
+        author_id=str(row[6]),
+        author_name=str(row[7]),
+        role=str(row[8]),
+        content=str(row[9]),
+        created_at=float(row[10]),  # type: ignore[arg-type]
+        external_id=row[11],  # type: ignore[arg-type]
+        visibility=Visibility(row[12]),
+        tool_calls=json.loads(str(row[13])),
+    )
+
+
+def _blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _vector(blob: bytes | None) -> np.ndarray | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
+
+
+def _safe(text: str) -> str:
+    # SQLite stores UTF-8; an unpaired surrogate would fail the insert, so replace it.
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+@dataclass(slots=True)
+class MemoryQuery:
+    """Optional narrowing of a memory listing; every field is ANDed with the audience filter."""
+
+    types: Sequence[MemoryType] | None = None
+    min_importance: float | None = None
+    min_confidence: float | None = None
+    since: float | None = None
+    channel_id: str | None = None
+    user_ids: Sequence[str] | None = None
+    subjects: Sequence[str] | None = None
+    order: str = "recent"  # recent | important
+    limit: int = 50
+    offset: int = 0
+
+
+class SQLiteStore:
+    """All SQL of the engine. Writes go through one connection under a lock; reads use a pool."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, readers: list[aiosqlite.Connection]) -> None:
+        self.path = path
+        self._writer = writer
+        self._write_lock = asyncio.Lock()
+        self._readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._all_readers = readers
+        for reader in readers:
+            self._readers.put_nowait(reader)
+
+    @classmethod
+    async def open(cls, path: str | Path, readers: int = 2) -> SQLiteStore:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        # WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
+        await writer.execute("PRAGMA journal_mode=WAL")
+        await writer.execute("PRAGMA synchronous=FULL")
+        await writer.execute("PRAGMA foreign_keys=ON")
+        await writer.execute("PRAGMA busy_timeout=5000")
+        await apply_migrations(writer, time.time())
+        pool = []
+        for _ in range(max(1, readers)):
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute("PRAGMA query_only=ON")
+            pool.append(reader)
+        return cls(path, writer, pool)
+
+    async def close(self) -> None:
+        for reader in self._all_readers:
+            await reader.close()
+        await self._writer.close()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        conn = await self._readers.get()
+        try:
+            yield conn
+        finally:
+            self._readers.put_nowait(conn)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One atomic write; other writers wait, readers keep reading the last commit."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._writer
+            except BaseException:
+                await self._writer.execute("ROLLBACK")
+                raise
+            await self._writer.execute("COMMIT")
+
+    async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        async with self._read() as conn, conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    # --- memories: writes -------------------------------------------------------------------
+
+    async def insert_memory(self, memory: Memory, embedding: np.ndarray | None) -> None:
+        """Insert a memory (not yet marked as indexed in the vector store)."""
+        async with self.transaction() as db:
+            await db.execute(
+                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                (
+                    memory.id,
+                    _safe(memory.content),
+                    memory.memory_type.value,
+                    memory.importance,
+                    memory.confidence,
+                    json.dumps(memory.subjects, ensure_ascii=False),
+                    memory.source.value,
+                    memory.platform,
+                    memory.workspace_id,
+                    memory.channel_id,
+                    memory.thread_id,
+                    memory.user_id,
+                    memory.author_id,
+                    memory.agent_id,
+                    memory.visibility.value,
+                    memory.created_at,
+                    memory.updated_at,
+                    memory.last_accessed_at,
+                    memory.access_count,
+                    memory.expires_at,
+                    int(memory.forgotten),
+                    memory.superseded_by,
+                    memory.content_hash,
+                    json.dumps(memory.sources),
+                    _blob(embedding),
+                ),
+            )
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(memory.id, s) for s in memory.subjects],
+            )
+
+    async def complete_memory_write(self, memory_id: str, supersedes: str | None, now: float) -> None:
+        """Mark a memory as present in both stores and, atomically, retire the one it replaces."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE memories SET indexed = 1 WHERE id = ?", (memory_id,))
+            if supersedes is not None:
+                await db.execute(
+                    "UPDATE memories SET forgotten = 1, superseded_by = ?, updated_at = ?, indexed = 0 "
+                    "WHERE id = ?",
+                    (memory_id, now, supersedes),
+                )
+
+    async def mark_memories_indexed(self, ids: Sequence[str]) -> None:
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE memories SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
+
+    async def delete_memories(self, ids: Sequence[str]) -> int:
+        """Remove rows for good (subjects cascade); returns how many existed."""
+        deleted = 0
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                cursor = await db.execute(f"DELETE FROM memories WHERE id IN ({marks})", tuple(chunk))
+                deleted += cursor.rowcount
+        return deleted
+
+    async def restore_superseded(self, old_id: str, now: float) -> None:
+        """Undo a merge: the superseded memory becomes active again."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE memories SET forgotten = 0, superseded_by = NULL, updated_at = ? WHERE id = ?",
+                (now, old_id),
+            )
+
+    async def bump_access(self, ids: Sequence[str], now: float) -> None:
+        if not ids:
+            return
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(
+                    f"UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
+                    f"WHERE id IN ({marks})",
+                    (now, *chunk),
+                )
+
+    # --- memories: reads --------------------------------------------------------------------
+
+    async def get_memories(self, ids: Sequence[str]) -> list[Memory]:
+        """Rows for these ids in one query per 500 ids (never one query per hit), in id order given."""
+        found: dict[str, Memory] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for row in await self._fetch(
+                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN ({marks})", chunk
+            ):
+                memory = _row_to_memory(row)
+                found[memory.id] = memory
+        return [found[i] for i in ids if i in found]
+
+    async def get_memory(self, memory_id: str) -> Memory | None:
+        rows = await self.get_memories([memory_id])
+        return rows[0] if rows else None
+
+    async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
+        """The subset of `ids` that `audience` may read, in the given order."""
+        found: dict[str, Memory] = {}
+        where, params = sql_audience_filter(audience, now)
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN ({marks}) AND {where}"
+            for row in await self._fetch(sql, (*chunk, *params)):
+                memory = _row_to_memory(row)
+                found[memory.id] = memory
+        return [found[i] for i in ids if i in found]
+
+    async def superseded_memory(self, newer_id: str) -> Memory | None:
+        """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone)."""
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
+        )
+        return _row_to_memory(rows[0]) if rows else None
+
+    async def find_by_hash(
+        self, content_hash: str, audience: Audience, now: float, visibility: Visibility
+    ) -> Memory | None:
+        where, params = sql_audience_filter(audience, now)
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
+            "LIMIT 1",
+            (content_hash, visibility.value, *params),
+        )
+        return _row_to_memory(rows[0]) if rows else None
+
+    def _query_sql(self, audience: Audience, now: float, query: MemoryQuery) -> tuple[str, list[object]]:
+        where, params = sql_audience_filter(audience, now, alias="m")
+        clauses = [where]
+        if query.types:
+            clauses.append(f"m.memory_type IN ({','.join('?' * len(query.types))})")
+            params.extend(t.value for t in query.types)
+        if query.min_importance is not None:
+            clauses.append("m.importance >= ?")
+            params.append(query.min_importance)
+        if query.min_confidence is not None:
+            clauses.append("m.confidence >= ?")
+            params.append(query.min_confidence)
+        if query.since is not None:
+            clauses.append("m.created_at >= ?")
+            params.append(query.since)
+        if query.channel_id is not None:
+            clauses.append("m.channel_id = ?")
+            params.append(query.channel_id)
+        if query.user_ids:
+            clauses.append(f"m.user_id IN ({','.join('?' * len(query.user_ids))})")
+            params.extend(query.user_ids)
+        if query.subjects:
+            clauses.append(
+                "m.id IN (SELECT memory_id FROM memory_subjects "
+                f"WHERE subject IN ({','.join('?' * len(query.subjects))}))"
+            )
+            params.extend(s.casefold() for s in query.subjects)
+        return " AND ".join(clauses), params
+
+    async def query_memories(self, audience: Audience, now: float, query: MemoryQuery) -> list[Memory]:
+        """Memories `audience` may read, narrowed by `query`, newest (or most important) first."""
+        where, params = self._query_sql(audience, now, query)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        sql = f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
+        rows = await self._fetch(sql, (*params, query.limit, query.offset))
+        return [_row_to_memory(r) for r in rows]
+
+    async def count_memories(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
+        where, params = self._query_sql(audience, now, query or MemoryQuery())
+        rows = await self._fetch(f"SELECT COUNT(*) FROM memories m WHERE {where}", params)
+        return int(rows[0][0])  # type: ignore[call-overload]
+
+    async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]:
+        where, params = sql_audience_filter(audience, now)
+        rows = await self._fetch(
+            f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
+        )
+        return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
+
+    async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of memories: compared as they are, never recomputed."""
+        out: dict[str, np.ndarray] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for mid, blob in await self._fetch(
+                f"SELECT id, embedding FROM memories WHERE id IN ({marks})", chunk
+            ):
+                vector = _vector(blob)  # type: ignore[arg-type]
+                if vector is not None:
+                    out[str(mid)] = vector
+        return out
+
+    async def expired_memory_ids(self, now: float) -> list[str]:
+        rows = await self._fetch(
+            "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def unindexed_memories(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
+        """Active rows whose vector write never completed (a crash between the two stores)."""
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
+            (limit,),
+        )
+        return [(_row_to_memory(r), _vector(r[-1])) for r in rows]  # type: ignore[arg-type]
+
+    async def indexed_memory_ids(self) -> set[str]:
+        """Ids that must have a vector: active rows marked as written to both stores."""
+        rows = await self._fetch("SELECT id FROM memories WHERE forgotten = 0 AND indexed = 1")
+        return {str(r[0]) for r in rows}
+
+    async def mark_memories_unindexed(self, ids: Sequence[str]) -> None:
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE memories SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))
+
+    # --- messages ---------------------------------------------------------------------------
+
+    async def insert_messages(
+        self, messages: Sequence[StoredMessage], embeddings: Sequence[np.ndarray | None] | None = None
+    ) -> list[str]:
+        """Store turns in one transaction; a repeated external id is skipped. Returns new ids."""
+        inserted: list[str] = []
+        vectors = embeddings if embeddings is not None else [None] * len(messages)
+        async with self.transaction() as db:
+            for message, vector in zip(messages, vectors, strict=True):
+                cursor = await db.execute(
+                    f"INSERT OR IGNORE INTO messages ({_MESSAGE_COLUMNS}, embedding, indexed) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                    (
+                        message.id,
+                        message.platform,
+                        message.workspace_id,
+                        message.channel_id,
+                        message.thread_id,
+                        message.agent_id,
+                        message.author_id,
+                        _safe(message.author_name),
+                        message.role,
+                        _safe(message.content),
+                        message.created_at,
+                        message.external_id,
+                        message.visibility.value,
+                        json.dumps(message.tool_calls, ensure_ascii=False),
+                        _blob(vector),
+                    ),
+                )
+                if cursor.rowcount:
+                    inserted.append(message.id)
+        return inserted
+
+    async def mark_messages_indexed(self, ids: Sequence[str]) -> None:
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE messages SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
+
+    async def get_messages(self, ids: Sequence[str]) -> list[StoredMessage]:
+        found: dict[str, StoredMessage] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for row in await self._fetch(
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})", chunk
+            ):
+                message = _row_to_message(row)
+                found[message.id] = message
+        return [found[i] for i in ids if i in found]
+
+    async def message_by_external_id(
+        self, platform: str, workspace_id: str, channel_id: str, agent_id: str, external_id: str
+    ) -> StoredMessage | None:
+        rows = await self._fetch(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
+            "AND channel_id = ? AND agent_id = ? AND external_id = ?",
+            (platform, workspace_id, channel_id, agent_id, external_id),
+        )
+        return _row_to_message(rows[0]) if rows else None
+
+    async def recent_messages(
+        self,
+        platform: str,
+        workspace_id: str,
+        channel_id: str,
+        agent_id: str,
+        limit: int = 20,
+        thread_id: str | None = None,
+        before: float | None = None,
+    ) -> list[StoredMessage]:
+        """The channel's last `limit` turns, oldest first."""
+        sql = (
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
+            "AND channel_id = ? AND agent_id = ?"
+        )
+        params: list[object] = [platform, workspace_id, channel_id, agent_id]
+        if thread_id is not None:
+            sql += " AND thread_id = ?"
+            params.append(thread_id)
+        if before is not None:
+            sql += " AND created_at < ?"
+            params.append(before)
+        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+        params.append(limit)
+        rows = await self._fetch(sql, params)
+        return [_row_to_message(r) for r in reversed(rows)]
+
+    async def unindexed_messages(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:
+        rows = await self._fetch(
+            f"SELECT {_MESSAGE_COLUMNS}, embedding FROM messages WHERE indexed = 0 LIMIT ?", (limit,)
+        )
+        return [(_row_to_message(r), _vector(r[-1])) for r in rows]  # type: ignore[arg-type]
+
+    async def indexed_message_ids(self) -> set[str]:
+        rows = await self._fetch("SELECT id FROM messages WHERE indexed = 1")
+        return {str(r[0]) for r in rows}
+
+    async def count_messages(self) -> int:
+        rows = await self._fetch("SELECT COUNT(*) FROM messages")
+        return int(rows[0][0])  # type: ignore[call-overload]

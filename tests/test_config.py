@@ -1,0 +1,84 @@
+"""Settings: defaults from DESIGN.md, env parsing, errors that name the setting, secrets hidden."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for var in (
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "LLM_PROVIDER",
+        "DISCORD_TOKEN",
+        "SLACK_BOT_TOKEN",
+        "MEMORYBOT_DATA_DIR",
+        "LOG_LEVEL",
+        "PORT",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env
+
+
+def test_defaults_match_design() -> None:
+    s = Settings.load(env_file=None)
+    assert s.prehook.recent_duration == "6h"
+    assert s.prehook.channel_scope is False
+    assert s.prehook.semantic_threshold == 0.85
+    assert s.prehook.max_semantic_buffer == 100
+    assert s.prehook.max_injection_count == 20
+    assert s.prehook.context_window_depth == 20
+    assert s.memory.search_threshold == 0.5
+    assert s.coalesce.debounce_seconds == 1.5
+    assert s.coalesce.max_wait_seconds == 5.0
+    assert s.storage.data_dir == Path("data")
+    assert s.llm.resolved_provider == "offline"
+    assert s.embedding.provider == "local"
+
+
+def test_invalid_values_name_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PREHOOK_MAX_INJECTION_COUNT", "lots")
+    monkeypatch.setenv("PREHOOK_RECENT_DURATION", "6 hours")
+    monkeypatch.setenv("SLACK_MODE", "carrier-pigeon")
+    monkeypatch.setenv("PORT", "70000")
+    with pytest.raises(ConfigError) as info:
+        Settings.load(env_file=None)
+    text = str(info.value)
+    for name in ("PREHOOK_MAX_INJECTION_COUNT", "PREHOOK_RECENT_DURATION", "SLACK_MODE", "PORT"):
+        assert name in text
+
+
+def test_provider_is_chosen_from_the_keys_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    assert Settings.load(env_file=None).llm.resolved_provider == "openai"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "ak-test-secret")
+    assert Settings.load(env_file=None).llm.resolved_provider == "anthropic"
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    assert Settings.load(env_file=None).llm.resolved_provider == "offline"
+
+
+def test_secrets_never_appear_in_dumps_or_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-very-secret")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-very-secret")
+    s = Settings.load(env_file=None)
+    assert s.discord.token is not None and s.discord.token.get_secret_value() == "discord-very-secret"
+    for text in (repr(s), str(s.redacted())):
+        assert "very-secret" not in text
+
+
+def test_dotenv_file_and_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = tmp_path / ".env"
+    env.write_text("MEMORYBOT_DATA_DIR=/srv/bot\nDISCORD_CHANNELS=111, 222\nCOALESCE_DEBOUNCE_SECONDS=0.5\n")
+    s = Settings.load(env_file=env)
+    assert s.storage.data_dir == Path("/srv/bot")
+    assert s.discord.channels == ["111", "222"]
+    assert s.coalesce.debounce_seconds == 0.5
+    assert Settings.load(env_file=env, storage={"data_dir": "/tmp/other"}).storage.data_dir == Path(
+        "/tmp/other"
+    )

@@ -1,0 +1,295 @@
+"""The memory engine on real SQLite and LanceDB files with the real local model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine, MemoryWriteError
+from memory.migrations import MIGRATIONS
+from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
+from memory.store import MemoryQuery
+from memory.ttl import TTLError
+from tests.conftest import FakeClock
+
+SCOPE = Scope("discord", "guild-1", "general", "default")
+ADMIN = Audience("discord", "guild-1", "default", admin=True)
+
+
+def draft(content: str, **kw: object) -> MemoryDraft:
+    kw.setdefault("scope", SCOPE)
+    return MemoryDraft(content=content, **kw)  # type: ignore[arg-type]
+
+
+async def active(engine: MemoryEngine, audience: Audience = ADMIN) -> list[str]:
+    return sorted(m.content for m in await engine.list_memories(audience))
+
+
+async def test_migrations_create_schema_and_are_idempotent(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    engine = await MemoryEngine.open(tmp_path, embedder)
+    await engine.close()
+    engine = await MemoryEngine.open(tmp_path, embedder)  # second open applies nothing new
+    await engine.close()
+    async with aiosqlite.connect(tmp_path / "memorybot.sqlite3") as db:
+        async with db.execute("SELECT name FROM _migrations") as cur:
+            assert [r[0] for r in await cur.fetchall()] == [name for name, _ in MIGRATIONS]
+        async with db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')") as cur:
+            names = {r[0] for r in await cur.fetchall()}
+        async with db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+    assert {"memories", "messages", "summaries", "profiles", "aliases", "memory_subjects"} <= names
+    assert {
+        "ix_memories_scope_type",
+        "ix_memories_scope_importance",
+        "ix_memories_scope_created",
+        "ix_memories_expires",
+    } <= names
+
+
+async def test_unknown_newer_migration_refuses_to_open(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    engine = await MemoryEngine.open(tmp_path, embedder)
+    await engine.close()
+    async with aiosqlite.connect(tmp_path / "memorybot.sqlite3") as db:
+        await db.execute("INSERT INTO _migrations VALUES ('m999_future', 0)")
+        await db.commit()
+    with pytest.raises(RuntimeError, match="newer memorybot"):
+        await MemoryEngine.open(tmp_path, embedder)
+
+
+async def test_insert_sets_defaults_and_writes_both_stores(engine: MemoryEngine, clock: FakeClock) -> None:
+    result = await engine.remember(
+        draft(
+            "Alice's favourite editor is Helix",
+            memory_type=MemoryType.PREFERENCE,
+            subjects=["Alice", "editor"],
+        )
+    )
+    assert result.action == "inserted"
+    memory = result.memory
+    assert memory.importance == 0.7  # preference default
+    assert memory.subjects == ["alice", "editor"]
+    assert memory.created_at == clock.now
+    assert await engine.vectors.memories.ids() == {memory.id}
+    assert (await engine.store.get_memory(memory.id)) is not None
+
+
+async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:
+    first = await engine.remember(draft("Bob plays the cello"))
+    second = await engine.remember(draft("  bob plays   the CELLO "))
+    assert second.action == "duplicate"
+    assert second.memory.id == first.memory.id
+    assert await engine.vectors.memories.count() == 1
+
+
+async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEngine) -> None:
+    old = (await engine.remember(draft("Mickael broke his shoulder"))).memory
+    new = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
+    assert new.action == "superseded" and new.replaced is not None and new.replaced.id == old.id
+    assert await active(engine) == ["Mickael broke his shoulder on 10 January 2026"]
+    kept = await engine.store.get_memory(old.id)
+    assert kept is not None and kept.forgotten and kept.superseded_by == new.memory.id
+    assert await engine.vectors.memories.ids() == {new.memory.id}
+    restored = await engine.undo_supersede(new.memory.id)
+    assert restored.id == old.id
+    assert len(await active(engine)) == 2
+
+
+async def test_french_refinement_supersedes(engine: MemoryEngine) -> None:
+    await engine.remember(draft("Mickael s'est cassé l'épaule"))
+    result = await engine.remember(draft("Mickael s'est cassé l'épaule le 10 janvier 2026"))
+    assert result.action == "superseded"
+    assert await active(engine) == ["Mickael s'est cassé l'épaule le 10 janvier 2026"]
+
+
+async def test_distinct_facts_stay_apart(engine: MemoryEngine) -> None:
+    await engine.remember(draft("David lives in Paris"))
+    result = await engine.remember(draft("David has a son"))
+    assert result.action == "inserted"
+    assert await active(engine) == ["David has a son", "David lives in Paris"]
+
+
+async def test_less_precise_repeat_is_covered(engine: MemoryEngine) -> None:
+    await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
+    result = await engine.remember(draft("Mickael broke his shoulder"))
+    assert result.action == "covered"
+    assert len(await active(engine)) == 1
+
+
+async def test_dedup_never_crosses_scopes(engine: MemoryEngine) -> None:
+    await engine.remember(draft("Mickael broke his shoulder"))
+    other = Scope("discord", "guild-2", "general", "default")
+    result = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026", scope=other))
+    assert result.action == "inserted"
+    assert await active(engine) == ["Mickael broke his shoulder"]
+    private = await engine.remember(
+        draft("Mickael broke his shoulder", visibility=Visibility.PRIVATE, author_id="mickael")
+    )
+    assert private.action == "inserted"  # a DM note is not merged into the workspace's memory
+
+
+async def test_bad_input_is_rejected_and_nothing_written(engine: MemoryEngine) -> None:
+    for content, match in [("   ", "empty"), ("x" * 5000, "too long")]:
+        with pytest.raises(ValueError, match=match):
+            await engine.remember(draft(content))
+    with pytest.raises(TTLError):
+        await engine.remember(draft("Standup moved to 10am", ttl="tomorrow"))
+    with pytest.raises(ValueError, match="importance"):
+        await engine.remember(draft("Standup moved to 10am", importance=3))
+    assert await engine.vectors.memories.count() == 0
+    assert await engine.store.count_memories(ADMIN, 0) == 0
+
+
+async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock: FakeClock) -> None:
+    short = (await engine.remember(draft("The office is closed today", ttl="1h"))).memory
+    long = (await engine.remember(draft("The release freeze lasts a month", ttl="30d"))).memory
+    permanent = (await engine.remember(draft("Carol is the release manager"))).memory
+    assert short.expires_at == clock.now + 3600
+    assert permanent.expires_at is None
+    clock.advance(2 * 3600)
+    # Expired memories vanish from queries at once, before any sweep.
+    assert short.id not in {m.id for m in await engine.list_memories(ADMIN)}
+    assert await engine.sweep_expired() == 1
+    assert await engine.store.get_memory(short.id) is None
+    assert await engine.vectors.memories.ids() == {long.id, permanent.id}
+    clock.advance(31 * 86400)
+    assert await engine.sweep_expired() == 1
+    assert await engine.vectors.memories.ids() == {permanent.id}
+
+
+async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
+    memory = (await engine.remember(draft("Dana's badge number is 4411"))).memory
+    outsider = Audience("discord", "guild-2", "default", admin=True)
+    assert await engine.forget(memory.id, outsider) is None  # not visible there: refused
+    assert await engine.forget(memory.id, ADMIN) is not None
+    assert await engine.store.get_memory(memory.id) is None
+    assert memory.id not in await engine.vectors.memories.ids()
+    assert await engine.search("badge number", ADMIN) == []
+    assert await engine.forget("does-not-exist", ADMIN) is None
+
+
+async def test_failed_vector_write_leaves_no_half_written_memory(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken_add(records: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(engine.vectors.memories, "add", broken_add)
+    with pytest.raises(MemoryWriteError, match="not saved"):
+        await engine.remember(draft("Erin moved to Berlin"))
+    assert await engine.store.count_memories(ADMIN, 0) == 0
+    assert await engine.store.unindexed_memories() == []
+
+
+async def test_reconcile_after_crash_between_the_two_writes(
+    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock
+) -> None:
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    kept = (await engine.remember(draft("Frank speaks Portuguese"))).memory
+    # Crash 1: the row was committed but the process died before the vector write.
+    orphan_row = engine.build_memory(draft("Grace runs the Lisbon office"))
+    await engine.store.insert_memory(orphan_row, None)
+    # Crash 2: a vector whose row was deleted (died between the SQLite and the LanceDB delete).
+    gone = (await engine.remember(draft("Heidi owns the billing service"))).memory
+    await engine.store.delete_memories([gone.id])
+    await engine.close()
+
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    try:
+        assert await engine.vectors.memories.ids() == {kept.id, orphan_row.id}
+        assert await engine.store.unindexed_memories() == []
+        hits = await engine.search("who runs the office in Lisbon?", ADMIN)
+        assert hits and hits[0].memory.id == orphan_row.id
+        again = await engine.reconcile()
+        assert again.details == []  # nothing left to repair
+    finally:
+        await engine.close()
+
+
+async def test_scope_filters_for_queries_and_search(engine: MemoryEngine) -> None:
+    await engine.remember(
+        draft("Ivan is the on-call engineer", memory_type=MemoryType.IDENTITY, user_id="ivan")
+    )
+    await engine.remember(
+        draft(
+            "Ivan's salary review is in March",
+            visibility=Visibility.PRIVATE,
+            author_id="ivan",
+            user_id="ivan",
+            scope=Scope("discord", "guild-1", "dm-ivan"),
+        )
+    )
+    await engine.remember(
+        draft(
+            "Ops channel uses the red runbook",
+            visibility=Visibility.CHANNEL,
+            scope=Scope("discord", "guild-1", "ops"),
+        )
+    )
+    await engine.remember(
+        draft("Ivan likes green tea", scope=Scope("discord", "guild-1", "general", "other-agent"))
+    )
+    await engine.remember(draft("Ivan moved to Oslo", scope=Scope("slack", "guild-1", "general")))
+
+    in_general = Audience("discord", "guild-1", "default", viewer_id="ivan", channel_id="general")
+    in_ops = Audience("discord", "guild-1", "default", viewer_id="judy", channel_id="ops")
+    ivan_dm = Audience(
+        "discord", "guild-1", "default", viewer_id="ivan", channel_id="dm-ivan", private_ok=True
+    )
+    judy_dm = Audience(
+        "discord", "guild-1", "default", viewer_id="judy", channel_id="dm-judy", private_ok=True
+    )
+
+    assert await active(engine, in_general) == ["Ivan is the on-call engineer"]
+    assert await active(engine, in_ops) == [
+        "Ivan is the on-call engineer",
+        "Ops channel uses the red runbook",
+    ]
+    assert "Ivan's salary review is in March" in await active(engine, ivan_dm)
+    assert "Ivan's salary review is in March" not in await active(engine, judy_dm)
+    assert "Ivan's salary review is in March" not in await active(engine, ADMIN)  # admins never see DMs
+    for audience in (in_general, judy_dm, ADMIN):
+        found = [h.memory.content for h in await engine.search("Ivan salary review", audience, threshold=0.0)]
+        assert "Ivan's salary review is in March" not in found
+        assert "Ivan likes green tea" not in found and "Ivan moved to Oslo" not in found
+    found = [h.memory.content for h in await engine.search("Ivan salary review", ivan_dm, threshold=0.0)]
+    assert found[0] == "Ivan's salary review is in March"
+
+
+async def test_query_api_by_subject_type_recent_important(engine: MemoryEngine, clock: FakeClock) -> None:
+    await engine.remember(draft("Kim is the CTO", memory_type=MemoryType.IDENTITY, subjects=["kim"]))
+    clock.advance(10 * 3600)
+    await engine.remember(
+        draft("Kim prefers async standups", memory_type=MemoryType.PREFERENCE, subjects=["kim"])
+    )
+    await engine.remember(
+        draft("The team chose Rust for the agent", memory_type=MemoryType.DECISION, subjects=["rust"])
+    )
+    assert [m.content for m in await engine.by_subject(ADMIN, ["KIM"])] == [
+        "Kim prefers async standups",
+        "Kim is the CTO",
+    ]
+    assert [m.content for m in await engine.by_type(ADMIN, MemoryType.DECISION)] == [
+        "The team chose Rust for the agent"
+    ]
+    recent = await engine.recent(ADMIN, "6h")
+    assert "Kim is the CTO" not in [m.content for m in recent] and len(recent) == 2
+    important = await engine.important(ADMIN, 0.8)
+    assert [m.content for m in important] == ["Kim is the CTO", "The team chose Rust for the agent"]
+    assert await engine.store.count_memories(ADMIN, clock.now, MemoryQuery(types=[MemoryType.IDENTITY])) == 1
+
+
+async def test_search_ranks_the_relevant_memory_first(engine: MemoryEngine) -> None:
+    for text in [
+        "Liam's daughter is called Rose",
+        "The deploy pipeline runs on GitHub Actions",
+        "Liam is allergic to peanuts",
+        "Quarterly planning happens in January",
+    ]:
+        await engine.remember(draft(text))
+    hits = await engine.search("what is Liam allergic to?", ADMIN)
+    assert hits[0].memory.content == "Liam is allergic to peanuts"
+    assert all(h.score >= 0.5 for h in hits)
+    assert await engine.search("   ", ADMIN) == []

@@ -1,0 +1,68 @@
+"""TTL parsing and the pure dedup rules (content words, decisions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.dedup import DedupAction, content_words, decide, policy_for_model
+from memory.ttl import TTLError, expires_at, parse_duration
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("1h", 3600),
+        ("1d", 86400),
+        ("7d", 7 * 86400),
+        ("30d", 30 * 86400),
+        ("30m", 1800),
+        (" 2W ", 14 * 86400),
+    ],
+)
+def test_parse_duration(text: str, seconds: int) -> None:
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("bad", ["", "abc", "7", "d7", "-1d", "0d", "1.5h", "7 days", "99999y", "1h30m"])
+def test_bad_ttl_is_rejected_with_a_clear_error(bad: str) -> None:
+    with pytest.raises(TTLError, match="TTL"):
+        parse_duration(bad)
+
+
+def test_expires_at_permanent_and_relative() -> None:
+    assert expires_at(None, 100.0) is None
+    assert expires_at("permanent", 100.0) is None
+    assert expires_at("1h", 100.0) == 3700.0
+    with pytest.raises(TTLError):
+        expires_at("soon", 100.0)
+
+
+def test_content_words_fold_case_accents_and_stopwords() -> None:
+    assert content_words("Mickael broke his shoulder") == {"mickael", "broke", "shoulder"}
+    assert content_words("Mickael s'est cassé l'épaule") == {"mickael", "casse", "epaule"}
+    # Negation is content: "likes" and "does not like" never look the same.
+    assert "not" in content_words("Mickael does not like pizza")
+
+
+def test_minilm_policy_is_calibrated_not_the_seed() -> None:
+    policy = policy_for_model("sentence-transformers/all-MiniLM-L6-v2")
+    assert policy.refine_floor < 0.76 < policy.supersede_at
+    assert policy_for_model("all-MiniLM-L6-v2", override=0.9).supersede_at == 0.9
+
+
+def test_decide_refinement_covered_and_distinct() -> None:
+    policy = policy_for_model("all-MiniLM-L6-v2")
+    refine = decide(
+        "Mickael broke his shoulder on 10 January 2026", [("a", "Mickael broke his shoulder", 0.84)], policy
+    )
+    assert (refine.action, refine.existing_id) == (DedupAction.SUPERSEDE, "a")
+    covered = decide(
+        "Mickael broke his shoulder", [("b", "Mickael broke his shoulder on 10 January 2026", 0.84)], policy
+    )
+    assert covered.action is DedupAction.COVERED
+    distinct = decide("David has a son", [("c", "David lives in Paris", 0.66)], policy)
+    assert distinct.action is DedupAction.INSERT
+    update = decide("Mickael prefers light mode", [("d", "Mickael prefers dark mode", 0.90)], policy)
+    assert update.action is DedupAction.SUPERSEDE
+    too_far = decide("Mickael likes pizza a lot", [("e", "Mickael likes pizza", 0.3)], policy)
+    assert too_far.action is DedupAction.INSERT
