@@ -1,0 +1,47 @@
+"""Builds the configured LLM provider from settings, or None when the bot runs offline."""
+
+from __future__ import annotations
+
+from bot.config import LLMSettings
+
+from .anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
+from .openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
+from .types import LLMProvider
+
+
+def build_provider(settings: LLMSettings) -> LLMProvider | None:
+    """The provider `settings` ask for; None means offline (no model configured).
+
+    Raises ValueError naming the missing variable when a provider is chosen without its key.
+    Keys are read with `get_secret_value()` only to hand them to the SDK; they are never logged.
+    """
+    provider = settings.resolved_provider
+    if provider == "offline":
+        return None
+    if provider == "anthropic":
+        key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else ""
+        if not key:
+            raise ValueError("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
+        return AnthropicProvider(
+            api_key=key,
+            model=settings.model or DEFAULT_ANTHROPIC_MODEL,
+            base_url=settings.anthropic_base_url or None,
+            timeout=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            max_output_tokens=settings.max_output_tokens,
+        )
+    if provider == "openai":
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
+        if not key and not settings.openai_base_url:
+            raise ValueError(
+                "LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)"
+            )
+        return OpenAIProvider(
+            api_key=key or None,
+            model=settings.model or DEFAULT_OPENAI_MODEL,
+            base_url=settings.openai_base_url or None,
+            timeout=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            max_output_tokens=settings.max_output_tokens,
+        )
+    raise ValueError(f"unknown LLM_PROVIDER {provider!r} (expected anthropic, openai or offline)")
