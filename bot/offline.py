@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from memory.models import Memory
+from memory.models import Memory, StoredMessage
 
 NO_MODEL_LINE = (
     "No language model is configured, so this is the offline responder "
@@ -18,7 +18,7 @@ def _date(ts: float) -> str:
 
 
 def offline_reply(
-    learned: Sequence[Memory], recalled: Sequence[Memory], recalled_turns: Sequence[str] = ()
+    learned: Sequence[Memory], recalled: Sequence[Memory], recalled_turns: Sequence[StoredMessage] = ()
 ) -> str:
     """A plain, honest reply: what was just noted and what memory recalls for the message."""
     lines = [NO_MODEL_LINE]
@@ -28,7 +28,9 @@ def offline_reply(
     if recalled or recalled_turns:
         lines.append("What I remember that relates to this:")
         lines.extend(f"  - {m.content} ({m.memory_type.value}, {_date(m.created_at)})" for m in recalled)
-        lines.extend(f'  - earlier you said: "{t}"' for t in recalled_turns)
+        lines.extend(
+            f'  - {t.author_name} said on {_date(t.created_at)}: "{t.content}"' for t in recalled_turns
+        )
     elif not learned:
         lines.append("I don't remember anything related to this yet.")
     return "\n".join(lines)

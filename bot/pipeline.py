@@ -9,11 +9,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from memory.extraction import extract
-
 from adapters.base import IncomingMessage
 from memory.engine import MemoryEngine
-from memory.models import Audience, Memory, MemoryDraft, Scope, Source, StoredMessage, Visibility
+from memory.extraction import extract
+from memory.models import (
+    Audience,
+    Memory,
+    MemoryDraft,
+    Scope,
+    Source,
+    StoredMessage,
+    Visibility,
+    normalize_text,
+)
 
 from .config import Settings
 from .offline import offline_reply
@@ -128,7 +136,8 @@ class TurnPipeline:
         turns = await self.engine.search_messages(
             text, audience, limit=3, threshold=threshold, vector=vector, exclude=list(new_ids)
         )
-        recalled_turns = [m.content for m, _ in turns if m.role == "user"]
+        asked = {normalize_text(m.text) for m in messages}
+        recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
         reply = offline_reply(learned, recalled, recalled_turns)
         await self._store_reply(last, reply)
         return TurnResult(reply=reply, learned=learned, stored_message_ids=list(new_ids))

@@ -72,7 +72,13 @@ class LocalEmbedder:
 
     def _load(self) -> Any:
         if self._model is None:
+            # Progress bars and hub chatter would land in the user's terminal.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
 
             path = bundled_model_path(self._model_name)
             if path is not None:

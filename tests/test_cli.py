@@ -1,0 +1,119 @@
+"""The `memorybot` command line end to end, as a user runs it (subprocess, real stores and model)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(
+    args: list[str], data_dir: Path, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
+    env.update(HF_HUB_OFFLINE="1", MEMORYBOT_DATA_DIR=str(data_dir), LLM_PROVIDER="offline")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd or ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def active(data_dir: Path) -> list[dict[str, object]]:
+    result = run(["memories", "list", "--json"], data_dir)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_chat_recalls_a_fact_from_an_earlier_run(data_dir: Path) -> None:
+    first = run(["chat", "--user", "Mickael"], data_dir, stdin="I broke my shoulder on 10 January\n")
+    assert first.returncode == 0, first.stderr
+    assert "No language model is configured" in first.stdout
+    second = run(["chat", "--user", "Mickael"], data_dir, stdin="What happened to my shoulder?\n")
+    assert second.returncode == 0, second.stderr
+    assert "shoulder" in second.stdout.split("What I remember", 1)[1]
+    assert "10 January" in second.stdout
+
+
+def test_chat_handles_many_lines_and_blank_ones(data_dir: Path) -> None:
+    lines = "my name is Sofia\n\n   \nI prefer tea over coffee\n/quit\nnever read\n"
+    result = run(["chat", "--user", "sofia"], data_dir, stdin=lines)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("offline responder") == 2  # blank lines are skipped, /quit stops
+    contents = [m["content"] for m in active(data_dir)]
+    assert any("tea" in str(c) for c in contents)
+
+
+def test_add_shoulder_pair_leaves_one_dated_memory(data_dir: Path) -> None:
+    for text in ("Mickael broke his shoulder", "Mickael broke his shoulder on 10 January 2026"):
+        assert run(["memories", "add", text, "--user", "mickael"], data_dir).returncode == 0
+    rows = active(data_dir)
+    assert [r["content"] for r in rows] == ["Mickael broke his shoulder on 10 January 2026"]
+    for key in ("id", "content", "memory_type", "subjects", "importance", "created_at", "expires_at"):
+        assert key in rows[0]
+
+
+def test_add_paris_and_son_leaves_two(data_dir: Path) -> None:
+    for text in ("David lives in Paris", "David has a son"):
+        result = run(["memories", "add", text, "--json"], data_dir)
+        assert json.loads(result.stdout)["action"] == "inserted"
+    assert sorted(r["content"] for r in active(data_dir)) == ["David has a son", "David lives in Paris"]
+
+
+def test_add_ttl_search_forget_export(data_dir: Path, tmp_path: Path) -> None:
+    added = run(
+        [
+            "memories",
+            "add",
+            "Standup is at 9:30 this week",
+            "--ttl",
+            "7d",
+            "--subjects",
+            "standup",
+            "--type",
+            "event",
+            "--json",
+        ],
+        data_dir,
+    )
+    memory = json.loads(added.stdout)["memory"]
+    assert memory["expires_at"] is not None and memory["subjects"] == ["standup"]
+    bad = run(["memories", "add", "Something", "--ttl", "next week"], data_dir)
+    assert bad.returncode == 2 and "invalid TTL" in bad.stderr
+    found = json.loads(run(["memories", "search", "when is the standup?", "--json"], data_dir).stdout)
+    assert found[0]["id"] == memory["id"]
+    out = tmp_path / "export.json"
+    assert run(["memories", "export", "--out", str(out)], data_dir).returncode == 0
+    assert [m["id"] for m in json.loads(out.read_text())] == [memory["id"]]
+    assert run(["memories", "forget", memory["id"]], data_dir).returncode == 0
+    assert active(data_dir) == []
+    missing = run(["memories", "forget", memory["id"]], data_dir)
+    assert missing.returncode == 1 and "no memory" in missing.stderr
+
+
+def test_invalid_setting_fails_at_start_naming_it(data_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("PREHOOK_MAX_INJECTION_COUNT=many\n")
+    result = run(["memories", "list"], data_dir, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "PREHOOK_MAX_INJECTION_COUNT" in result.stderr
+
+
+def test_run_without_platforms_names_the_variables(data_dir: Path) -> None:
+    result = run(["run"], data_dir)  # stdin is not a terminal: no chat, just the guidance
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "SLACK_BOT_TOKEN" in result.stderr
