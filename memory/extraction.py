@@ -911,7 +911,8 @@ def _rule_name(c: _Clause, s: str) -> list[_Item]:
             items.append(_Item(content, MemoryType.IDENTITY, _conf(c, 0.75), [nat]))
             continue
         name = _name_from(phrase, strict=not m.group("strong"))
-        if not name:
+        if not name or name.casefold() == s.casefold():
+            # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
             continue
         if m.group("call"):
             content = f"{s} veut qu'on l'appelle {name}" if fr else f"{s} wants to be called {name}"

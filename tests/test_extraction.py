@@ -1,0 +1,778 @@
+"""Heuristic extraction: English and French rules, negatives, date resolution and robustness."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from memory import extraction
+from memory.extraction import Extracted, extract
+from memory.models import MemoryType
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
+WEEK = 7 * 86_400.0
+
+ID = MemoryType.IDENTITY
+PREF = MemoryType.PREFERENCE
+DEC = MemoryType.DECISION
+TODO = MemoryType.TODO
+EVENT = MemoryType.EVENT
+GOAL = MemoryType.GOAL
+FACT = MemoryType.FACT
+
+
+def run(text: str, speaker: str = "Mickael", now: datetime = NOW) -> list[Extracted]:
+    return extract(text, speaker, now=now)
+
+
+def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]]:
+    return [(item.memory_type, item.content) for item in run(text, speaker)]
+
+
+def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
+    return datetime(y, m, d, h, mi, tzinfo=UTC).timestamp()
+
+
+# --------------------------------------------------------------------------- positive cases
+
+
+@pytest.mark.parametrize(
+    ("text", "memory_type", "content"),
+    [
+        # self-identification
+        ("I'm Camille", ID, "Mickael's name is Camille"),
+        ("I am Camille", ID, "Mickael's name is Camille"),
+        ("Hi, I'm Sarah!", ID, "Mickael's name is Sarah"),
+        ("I am Mickael Dupont and I live in Lyon", ID, "Mickael's name is Mickael Dupont"),
+        ("my name is camille", ID, "Mickael's name is Camille"),
+        ("My name's Jean-Luc", ID, "Mickael's name is Jean-Luc"),
+        ("call me Mick", ID, "Mickael wants to be called Mick"),
+        ("I'm French", ID, "Mickael is French"),
+        ("je suis Camille", ID, "Mickael s'appelle Camille"),
+        ("je m'appelle Léa", ID, "Mickael s'appelle Léa"),
+        ("mon nom est Dupont", ID, "Mickael s'appelle Dupont"),
+        ("moi c'est Paul", ID, "Mickael s'appelle Paul"),
+        ("appelle-moi Mika", ID, "Mickael veut qu'on l'appelle Mika"),
+        # occupation, location, age, languages
+        ("I work as a nurse", ID, "Mickael works as a nurse"),
+        ("I'm a software engineer at Google", ID, "Mickael is a software engineer at Google"),
+        ("I'm an early riser", ID, "Mickael is an early riser"),
+        ("I work at Acme", ID, "Mickael works at Acme"),
+        ("I live in Lyon", ID, "Mickael lives in Lyon"),
+        ("I'm from Montreal", ID, "Mickael is from Montreal"),
+        ("I was born in Marseille", ID, "Mickael was born in Marseille"),
+        ("I'm 34 years old", ID, "Mickael is 34 years old"),
+        ("I speak French and Spanish", ID, "Mickael speaks French and Spanish"),
+        ("je suis développeur", ID, "Mickael est développeur"),
+        ("je suis développeuse web chez Acme", ID, "Mickael est développeuse web chez Acme"),
+        ("je suis parisien", ID, "Mickael est parisien"),
+        ("j'habite à Paris", ID, "Mickael habite à Paris"),
+        ("je travaille chez Airbus", ID, "Mickael travaille chez Airbus"),
+        ("je vis à Bordeaux", ID, "Mickael vit à Bordeaux"),
+        ("je suis née à Lyon", ID, "Mickael est née à Lyon"),
+        ("j'ai 34 ans", ID, "Mickael a 34 ans"),
+        ("je parle anglais", ID, "Mickael parle anglais"),
+        # family and pets
+        ("my dog is called Rex", FACT, "Mickael's dog is called Rex"),
+        ("my sister Léa is coming over", FACT, "Mickael's sister is called Léa"),
+        ("I have two kids and a dog", FACT, "Mickael has two kids and a dog"),
+        ("ma fille s'appelle Emma", FACT, "La fille de Mickael s'appelle Emma"),
+        ("mon chat s'appelle Oscar", FACT, "Le chat de Mickael s'appelle Oscar"),
+        # preferences
+        ("I like pizza", PREF, "Mickael likes pizza"),
+        ("i love sushi", PREF, "Mickael loves sushi"),
+        ("I prefer tea over coffee", PREF, "Mickael prefers tea over coffee"),
+        ("I really enjoy hiking in the Alps", PREF, "Mickael enjoys hiking in the Alps"),
+        ("I hate mushrooms", PREF, "Mickael hates mushrooms"),
+        ("I dislike meetings", PREF, "Mickael dislikes meetings"),
+        ("I don't like meetings", PREF, "Mickael dislikes meetings"),
+        ("I do not really enjoy crowds", PREF, "Mickael dislikes crowds"),
+        ("I can't stand loud music", PREF, "Mickael can't stand loud music"),
+        ("I like my coffee black", PREF, "Mickael likes their coffee black"),
+        ("I hate when people are late", PREF, "Mickael hates when people are late"),
+        ("I'm a big fan of jazz", PREF, "Mickael is a fan of jazz"),
+        ("I'm not a fan of meetings", PREF, "Mickael is not a fan of meetings"),
+        ("I'm into climbing", PREF, "Mickael is into climbing"),
+        ("I'm vegetarian", PREF, "Mickael is vegetarian"),
+        ("my favorite color is blue", PREF, "Mickael's favorite color is blue"),
+        ("My favourite band is Radiohead", PREF, "Mickael's favorite band is Radiohead"),
+        ("j'aime la pizza", PREF, "Mickael aime la pizza"),
+        ("j'aime bien le fromage", PREF, "Mickael aime bien le fromage"),
+        ("j'adore le jazz", PREF, "Mickael adore le jazz"),
+        ("je préfère le thé au café", PREF, "Mickael préfère le thé au café"),
+        ("je déteste les réunions", PREF, "Mickael déteste les réunions"),
+        ("je n'aime pas les épinards", PREF, "Mickael n'aime pas les épinards"),
+        ("j'aime pas les lundis", PREF, "Mickael n'aime pas les lundis"),
+        ("je ne supporte pas le bruit", PREF, "Mickael ne supporte pas le bruit"),
+        ("je suis fan de rugby", PREF, "Mickael est fan de rugby"),
+        ("je suis végétarien", PREF, "Mickael est végétarien"),
+        ("mon plat préféré est la raclette", PREF, "Le plat préféré de Mickael est la raclette"),
+        ("ma couleur préférée, c'est le vert", PREF, "La couleur préférée de Mickael est le vert"),
+        ("mes films préférés sont les westerns", PREF, "Les films préférés de Mickael sont les westerns"),
+        # health facts
+        ("I'm allergic to peanuts", FACT, "Mickael is allergic to peanuts"),
+        ("je suis allergique aux arachides", FACT, "Mickael est allergique aux arachides"),
+        # decisions
+        ("we decided to use Postgres", DEC, "Mickael and the team decided to use Postgres"),
+        (
+            "We've decided to move the launch to Q3",
+            DEC,
+            "Mickael and the team decided to move the launch to Q3",
+        ),
+        ("we agreed on a weekly sync", DEC, "Mickael and the team agreed on a weekly sync"),
+        ("I've decided to quit smoking", DEC, "Mickael decided to quit smoking"),
+        ("let's go with Redis", DEC, "Mickael and the team decided to go with Redis"),
+        (
+            "we'll use FastAPI for the backend",
+            DEC,
+            "Mickael and the team decided to use FastAPI for the backend",
+        ),
+        ("we're going with the blue logo", DEC, "Mickael and the team decided to go with the blue logo"),
+        ("Decision: ship on Fridays only", DEC, "Decision: ship on Fridays only"),
+        ("The final decision is to postpone the release", DEC, "Decision: postpone the release"),
+        ("it's decided: we freeze the API", DEC, "Decision: we freeze the API"),
+        ("on a décidé de passer à Rust", DEC, "Mickael et l'équipe ont décidé de passer à Rust"),
+        (
+            "nous avons décidé d'annuler la réunion",
+            DEC,
+            "Mickael et l'équipe ont décidé d'annuler la réunion",
+        ),
+        ("j'ai décidé de changer de travail", DEC, "Mickael a décidé de changer de travail"),
+        ("c'est décidé : on migre vers Kubernetes", DEC, "Décision : on migre vers Kubernetes"),
+        ("on part sur PostgreSQL", DEC, "Mickael et l'équipe ont décidé de partir sur PostgreSQL"),
+        # explicit requests
+        ("remember that my sister is called Léa", FACT, "Mickael's sister is called Léa"),
+        ("please remember that the wifi password is hunter2", FACT, "The wifi password is hunter2"),
+        ("don't forget that the office is closed on Fridays", FACT, "The office is closed on Fridays"),
+        ("Bot, remember that Léa is my sister", FACT, "Léa is Mickael's sister"),
+        ("note: the API key rotates monthly", FACT, "The API key rotates monthly"),
+        ("n'oublie pas que ma sœur s'appelle Léa", FACT, "La sœur de Mickael s'appelle Léa"),
+        ("souviens-toi que j'ai un chat", FACT, "Mickael a un chat"),
+        ("retiens que la réunion est annulée", FACT, "La réunion est annulée"),
+        ("please remember that I'm allergic to peanuts", FACT, "Mickael is allergic to peanuts"),
+        ("remember that I love jazz", PREF, "Mickael loves jazz"),
+        ("retiens que je suis végétarien", PREF, "Mickael est végétarien"),
+        ("remember to buy milk", TODO, "Reminder for Mickael: buy milk"),
+        ("n'oublie pas de rappeler Paul", TODO, "Rappel pour Mickael : rappeler Paul"),
+        # goals
+        ("I want to learn Japanese", GOAL, "Mickael wants to learn Japanese"),
+        ("I want to be a doctor", GOAL, "Mickael wants to be a doctor"),
+        ("my goal is to run a marathon", GOAL, "Mickael's goal is to run a marathon"),
+        ("I plan to visit Japan", GOAL, "Mickael plans to visit Japan"),
+        ("I'm trying to lose weight", GOAL, "Mickael is trying to lose weight"),
+        ("I'd like to learn Rust", GOAL, "Mickael would like to learn Rust"),
+        ("I'm learning the guitar", GOAL, "Mickael is learning the guitar"),
+        ("je veux apprendre le piano", GOAL, "Mickael veut apprendre le piano"),
+        ("j'aimerais apprendre le japonais", GOAL, "Mickael aimerait apprendre le japonais"),
+        ("je compte partir en Italie", GOAL, "Mickael compte partir en Italie"),
+        ("mon objectif est de courir un marathon", GOAL, "L'objectif de Mickael est de courir un marathon"),
+        # personal events
+        ("I broke my shoulder", EVENT, "Mickael broke their shoulder"),
+        ("I got a new job", EVENT, "Mickael got a new job"),
+        ("I just moved to Berlin", EVENT, "Mickael just moved to Berlin"),
+        ("I've just got promoted!", EVENT, "Mickael has just got promoted"),
+        ("I lost my keys", EVENT, "Mickael lost their keys"),
+        ("je me suis cassé l'épaule", EVENT, "Mickael s'est cassé l'épaule"),
+        ("j'ai trouvé un nouveau travail", EVENT, "Mickael a trouvé un nouveau travail"),
+        ("j'ai eu un bébé", EVENT, "Mickael a eu un bébé"),
+        ("je suis allé à Rome", EVENT, "Mickael est allé à Rome"),
+    ],
+)
+def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
+    assert (memory_type, content) in contents(text)
+
+
+@pytest.mark.parametrize("text", ["I'm Mickael", "my name is mickael", "je suis Mickael"])
+def test_introducing_yourself_by_your_display_name_teaches_nothing(text: str) -> None:
+    assert [c for c in contents(text) if c[0] is ID] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm Camille. I like pizza. I hate olives. We decided to use Go. The deadline is Friday.",
+            [
+                (ID, "Mickael's name is Camille"),
+                (PREF, "Mickael likes pizza"),
+                (PREF, "Mickael hates olives"),
+                (DEC, "Mickael and the team decided to use Go"),
+                (TODO, "Deadline: Friday 27 November 2026"),
+            ],
+        ),
+        (
+            "I love sushi and I hate mushrooms",
+            [(PREF, "Mickael loves sushi"), (PREF, "Mickael hates mushrooms")],
+        ),
+        (
+            "Hey everyone, I'm Sarah and I work as a teacher in Lyon.",
+            [(ID, "Mickael's name is Sarah"), (ID, "Mickael works as a teacher in Lyon")],
+        ),
+        (
+            "je m'appelle Léa\net j'adore le chocolat",
+            [(ID, "Mickael s'appelle Léa"), (PREF, "Mickael adore le chocolat")],
+        ),
+        ("I love pizza, do you?", [(PREF, "Mickael loves pizza")]),
+    ],
+)
+def test_one_message_yields_several_items_in_order(text: str, expected: list[tuple[MemoryType, str]]) -> None:
+    assert contents(text) == expected
+
+
+# --------------------------------------------------------------------------- negative cases
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\t ",
+        "ok",
+        "lol 😂",
+        # states and adjectives are not names
+        "I'm tired",
+        "I'm Happy to help",
+        "I'm going",
+        "I'm going home",
+        "I'm not sure",
+        "I'm Sorry about that",
+        "I'm a bit tired today",
+        "I'm 5 minutes late",
+        "I'm Paul's brother",
+        "je suis fatigué",
+        "je suis partant",
+        "je suis en retard",
+        "call me later",
+        "don't call me Mick",
+        # questions
+        "do you like pizza?",
+        "Do you like pizza",
+        "what's my name?",
+        "what's my name",
+        "est-ce que j'aime la pizza ?",
+        "Tu sais que j'aime la pizza ?",
+        "did I break my leg?",
+        "do you remember that I like pizza?",
+        "comment je m'appelle",
+        # hypotheticals and reported speech
+        "if I liked pizza I would eat it",
+        "If I broke my leg I would cry",
+        "si j'aimais le foot je le dirais",
+        "he likes pizza",
+        "He broke his leg",
+        "she said I love pizza",
+        "my brother likes pizza",
+        "il adore le rugby",
+        # pronoun objects and conversational filler
+        "I like it",
+        "I love you",
+        "I like the idea",
+        "I love how you explain things",
+        "I prefer not to say",
+        "j'aime bien ça",
+        "je t'aime",
+        "I don't think so",
+        "I want to say thanks",
+        "I just want to say that you rock",
+        "I don't want to go",
+        "I want to go home",
+        "I'm learning a lot",
+        "je veux dire que c'est bien",
+        "j'espère que tu vas bien",
+        "je compte sur toi",
+        "I got it",
+        "I broke it",
+        # undecided
+        "we haven't decided yet",
+        "we need to decide on the database",
+        "no decision yet",
+        # reminiscing is not a request
+        "I remember that my first car was red",
+        # dates without anything to remember
+        "See you tomorrow",
+        "I'll see you tomorrow",
+        "every Monday I go swimming",
+        "le lundi je vais à la piscine",
+    ],
+)
+def test_yields_nothing(text: str) -> None:
+    assert run(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "memory_type"),
+    [
+        ("I'm tired but I like pizza", ID),
+        ("I'm a bit confused", ID),
+        ("je suis content de te voir", ID),
+        ("I'd like a coffee", PREF),
+        ("I'd like to learn Rust", PREF),
+        ("j'aimerais apprendre le japonais", PREF),
+        ("I'm a big fan of jazz", ID),
+        ("je suis une grande fan de jazz", ID),
+        ("I just moved to Berlin", ID),
+        ("Let's meet tomorrow", DEC),
+        ("we should use Redis", DEC),
+    ],
+)
+def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:
+    assert memory_type not in [item.memory_type for item in run(text)]
+
+
+def test_question_tail_does_not_block_the_statement_before_it() -> None:
+    assert contents("I love pizza, do you?") == [(PREF, "Mickael loves pizza")]
+    assert run("Do you love pizza, or pasta?") == []
+
+
+def test_polite_question_request_is_still_a_request() -> None:
+    items = run("Can you remember that my birthday is on 3 May?")
+    assert [(i.memory_type, i.content) for i in items] == [
+        (FACT, "Mickael's birthday is on Monday 3 May 2027")
+    ]
+    assert items[0].event_at == at(2027, 5, 3)
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize(
+    ("text", "memory_type", "content", "event_at"),
+    [
+        ("the deadline is Friday", TODO, "Deadline: Friday 27 November 2026", at(2026, 11, 27)),
+        (
+            "the deadline for the report is Friday",
+            TODO,
+            "Deadline for the report: Friday 27 November 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "The deadline is next Friday for the grant application",
+            TODO,
+            "Deadline for the grant application: Friday 27 November 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "Our deadline for the MVP is December 15",
+            TODO,
+            "Deadline for the MVP: Tuesday 15 December 2026",
+            at(2026, 12, 15),
+        ),
+        (
+            "the report is due 2026-03-01",
+            TODO,
+            "Deadline for the report: Sunday 1 March 2026",
+            at(2026, 3, 1),
+        ),
+        ("due on 12 March", TODO, "Deadline: Friday 12 March 2027", at(2027, 3, 12)),
+        (
+            "The essay is due tomorrow",
+            TODO,
+            "Deadline for the essay: Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        (
+            "My essay is due on Friday",
+            TODO,
+            "Deadline for Mickael's essay: Friday 27 November 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "The report is due 31/12/2026",
+            TODO,
+            "Deadline for the report: Thursday 31 December 2026",
+            at(2026, 12, 31),
+        ),
+        (
+            "the deadline is Friday at 5pm",
+            TODO,
+            "Deadline: Friday 27 November 2026 at 17:00",
+            at(2026, 11, 27, 17),
+        ),
+        (
+            "I need to send the invoice by next Monday",
+            TODO,
+            "Mickael needs to send the invoice by Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        (
+            "We need to ship v2 by the end of the month",
+            TODO,
+            "Mickael and the team need to ship v2 by Monday 30 November 2026",
+            at(2026, 11, 30),
+        ),
+        (
+            "I have to finish the slides in 3 days",
+            TODO,
+            "Mickael has to finish the slides on Wednesday 25 November 2026",
+            at(2026, 11, 25),
+        ),
+        (
+            "remind me to call mom tomorrow",
+            TODO,
+            "Reminder for Mickael: call mom on Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        (
+            "don't forget to call the bank on Monday",
+            TODO,
+            "Reminder for Mickael: call the bank on Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        ("pour vendredi", TODO, "Pour vendredi 27 novembre 2026", at(2026, 11, 27)),
+        (
+            "je dois finir la présentation pour vendredi",
+            TODO,
+            "Mickael doit finir la présentation pour vendredi 27 novembre 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "avant le 10 janvier il faut rendre le dossier",
+            TODO,
+            "Avant le dimanche 10 janvier 2027 il faut rendre le dossier",
+            at(2027, 1, 10),
+        ),
+        ("la date limite est le 3 mars", TODO, "Date limite : mercredi 3 mars 2027", at(2027, 3, 3)),
+        (
+            "la date limite pour le mémoire est le 1er février",
+            TODO,
+            "Date limite pour le mémoire : lundi 1er février 2027",
+            at(2027, 2, 1),
+        ),
+        (
+            "le rapport est à rendre pour vendredi prochain",
+            TODO,
+            "Date limite pour le rapport : vendredi 27 novembre 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "rappelle-moi de payer le loyer le 1er décembre",
+            TODO,
+            "Rappel pour Mickael : payer le loyer le mardi 1er décembre 2026",
+            at(2026, 12, 1),
+        ),
+        ("my exam is on 3 June", EVENT, "Mickael's exam is on Thursday 3 June 2027", at(2027, 6, 3)),
+        (
+            "I have a meeting tomorrow at 3pm",
+            EVENT,
+            "Mickael has a meeting on Monday 23 November 2026 at 3pm",
+            at(2026, 11, 23, 15),
+        ),
+        (
+            "I'm flying to NYC on Thursday",
+            EVENT,
+            "Mickael is flying to NYC on Thursday 26 November 2026",
+            at(2026, 11, 26),
+        ),
+        (
+            "Meeting on 2026-12-01 at 14:30",
+            EVENT,
+            "Meeting on Tuesday 1 December 2026 at 14:30",
+            at(2026, 12, 1, 14, 30),
+        ),
+        ("J'ai un examen demain", EVENT, "Mickael a un examen le lundi 23 novembre 2026", at(2026, 11, 23)),
+        ("réunion demain à 15h", EVENT, "Réunion le lundi 23 novembre 2026 à 15h", at(2026, 11, 23, 15)),
+        (
+            "Rendez-vous le 5 décembre à 10h30",
+            EVENT,
+            "Rendez-vous le samedi 5 décembre 2026 à 10h30",
+            at(2026, 12, 5, 10, 30),
+        ),
+        (
+            "mon entretien est après-demain",
+            EVENT,
+            "L'entretien de Mickael est mardi 24 novembre 2026",
+            at(2026, 11, 24),
+        ),
+        (
+            "the demo is next week",
+            EVENT,
+            "The demo is the week of Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        # past tense: the last matching day, not the next one
+        (
+            "I broke my arm yesterday",
+            EVENT,
+            "Mickael broke their arm on Saturday 21 November 2026",
+            at(2026, 11, 21),
+        ),
+        (
+            "I got married last Saturday",
+            EVENT,
+            "Mickael got married on Saturday 21 November 2026",
+            at(2026, 11, 21),
+        ),
+        (
+            "I broke my arm on Friday",
+            EVENT,
+            "Mickael broke their arm on Friday 20 November 2026",
+            at(2026, 11, 20),
+        ),
+        (
+            "I graduated on 3 June",
+            EVENT,
+            "Mickael graduated on Wednesday 3 June 2026",
+            at(2026, 6, 3),
+        ),
+    ],
+)
+def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, event_at: float) -> None:
+    matches = [item for item in run(text) if item.content == content]
+    assert matches, contents(text)
+    assert matches[0].memory_type is memory_type
+    assert matches[0].event_at == event_at
+
+
+@pytest.mark.parametrize(
+    ("expression", "day"),
+    [
+        ("today", (2026, 11, 22)),
+        ("tonight", (2026, 11, 22)),
+        ("tomorrow", (2026, 11, 23)),
+        ("the day after tomorrow", (2026, 11, 24)),
+        ("Monday", (2026, 11, 23)),
+        ("Saturday", (2026, 11, 28)),
+        ("Sunday", (2026, 11, 29)),
+        ("this Friday", (2026, 11, 27)),
+        ("next Monday", (2026, 11, 23)),
+        ("in 2 weeks", (2026, 12, 6)),
+        ("in a month", (2026, 12, 22)),
+        ("the end of the week", (2026, 11, 27)),
+        ("12 March", (2027, 3, 12)),
+        ("March 12", (2027, 3, 12)),
+        ("March 12th, 2026", (2026, 3, 12)),
+        ("the 3rd of December", (2026, 12, 3)),
+        ("22 November", (2026, 11, 22)),
+        ("29 February", (2028, 2, 29)),
+        ("2027-01-05", (2027, 1, 5)),
+        ("05/01/2027", (2027, 1, 5)),
+        ("12/31/26", (2026, 12, 31)),
+    ],
+)
+def test_english_date_expressions(expression: str, day: tuple[int, int, int]) -> None:
+    items = run(f"the deadline is {expression}")
+    assert [i.event_at for i in items] == [at(*day)], contents(f"the deadline is {expression}")
+
+
+@pytest.mark.parametrize(
+    ("expression", "day"),
+    [
+        ("demain", (2026, 11, 23)),
+        ("après-demain", (2026, 11, 24)),
+        ("aujourd'hui", (2026, 11, 22)),
+        ("lundi", (2026, 11, 23)),
+        ("vendredi prochain", (2026, 11, 27)),
+        ("ce samedi", (2026, 11, 28)),
+        ("dans 3 jours", (2026, 11, 25)),
+        ("dans une semaine", (2026, 11, 29)),
+        ("la semaine prochaine", (2026, 11, 23)),
+        ("la fin du mois", (2026, 11, 30)),
+        ("le 3 mars", (2027, 3, 3)),
+        ("le 1er janvier", (2027, 1, 1)),
+        ("le 14 juillet 2027", (2027, 7, 14)),
+        ("le 25 décembre", (2026, 12, 25)),
+        ("le 2 aout", (2027, 8, 2)),
+    ],
+)
+def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> None:
+    text = f"la date limite est {expression}"
+    assert [i.event_at for i in run(text)] == [at(*day)], contents(text)
+
+
+def test_invalid_dates_are_left_alone() -> None:
+    assert [i.event_at for i in run("the deadline is 2026-02-30")] == []
+    assert run("the deadline is 31 February") == []
+
+
+def test_dates_use_the_timezone_of_now() -> None:
+    paris = timezone(timedelta(hours=1))
+    late = datetime(2026, 11, 22, 23, 30, tzinfo=paris)
+    [item] = extract("J'ai un examen demain à 9h", "Mickael", now=late)
+    assert item.content == "Mickael a un examen le lundi 23 novembre 2026 à 9h"
+    assert item.event_at == datetime(2026, 11, 23, 9, tzinfo=paris).timestamp()
+
+
+def test_naive_now_is_taken_as_utc() -> None:
+    [item] = extract("the deadline is tomorrow", "Mickael", now=datetime(2026, 11, 22, 12))
+    assert item.event_at == at(2026, 11, 23)
+
+
+def test_default_now_resolves_relative_dates() -> None:
+    [item] = extract("the deadline is tomorrow", "Mickael")
+    assert item.event_at is not None
+    assert item.memory_type is TODO
+
+
+def test_todo_deadlines_expire_a_week_after_the_date_and_nothing_else_expires() -> None:
+    [todo] = run("the deadline is Friday")
+    assert todo.expires_at == at(2026, 11, 27) + WEEK
+    [event] = run("my exam is on 3 June")
+    assert event.expires_at is None
+    [undated] = run("remember to buy milk")
+    assert undated.expires_at is None and undated.event_at is None
+    for item in run("I'm Mickael. I like pizza. We decided to use Go. I want to learn Rust."):
+        assert item.expires_at is None and item.event_at is None
+
+
+# --------------------------------------------------------------------------- subjects, confidence, dedup
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("I like pizza", ["mickael", "pizza"]),
+        ("I prefer tea over coffee", ["mickael", "tea", "coffee"]),
+        ("call me Mick", ["mickael", "mick"]),
+        ("my dog is called Rex", ["mickael", "rex", "dog"]),
+        ("je déteste les réunions", ["mickael", "réunions"]),
+        ("the deadline for the report is Friday", ["mickael", "report"]),
+        ("I'm a software engineer at Google", ["mickael", "software", "engineer", "google"]),
+        ("je suis développeuse web chez Acme", ["mickael", "développeuse", "web", "acme"]),
+    ],
+)
+def test_subjects(text: str, subjects: list[str]) -> None:
+    assert [item.subjects for item in run(text)] == [subjects]
+
+
+def test_subjects_are_lowercase_bounded_and_start_with_the_speaker() -> None:
+    text = (
+        "remember that the quarterly budget review meeting with finance marketing sales and legal is annual. "
+        "I love Pizza and I want to learn Japanese."
+    )
+    items = run(text, speaker="Ana María")
+    assert len(items) == 3
+    for item in items:
+        assert item.subjects[0] == "ana maría"
+        assert 1 <= len(item.subjects) <= 5
+        assert all(s == s.lower() and s for s in item.subjects)
+        assert len(set(item.subjects)) == len(item.subjects)
+
+
+def test_confidence_levels() -> None:
+    [request] = run("remember that the wifi password is hunter2")
+    assert request.confidence == pytest.approx(0.9)
+    [pref] = run("I like pizza")
+    assert 0.6 <= pref.confidence <= 0.8
+    [hedged] = run("maybe I prefer tea")
+    assert hedged.confidence < pref.confidence
+    for item in run("I'm Mickael. We decided to use Go. The deadline is Friday. I broke my arm."):
+        assert 0.6 <= item.confidence <= 0.8
+
+
+def test_duplicates_are_removed() -> None:
+    assert contents("I like pizza. I like pizza!\nI like pizza") == [(PREF, "Mickael likes pizza")]
+    assert contents("I'm French. je suis française") == [
+        (ID, "Mickael is French"),
+        (ID, "Mickael est française"),
+    ]
+
+
+def test_speaker_name_is_used_verbatim_and_safely() -> None:
+    assert contents("I like pizza", speaker="a\\1b $0") == [(PREF, "a\\1b $0 likes pizza")]
+    assert contents("I like pizza", speaker="  @Léa  ") == [(PREF, "Léa likes pizza")]
+    assert contents("I like pizza", speaker="") == [(PREF, "User likes pizza")]
+    assert contents("I like pizza", speaker="\ud800") == [(PREF, "User likes pizza")]
+    assert contents("j'adore le jazz", speaker="Ahmed") == [(PREF, "Ahmed adore le jazz")]
+    assert contents("ma sœur s'appelle Léa", speaker="Ahmed") == [(FACT, "La sœur d'Ahmed s'appelle Léa")]
+
+
+def test_curly_apostrophes_and_odd_spacing() -> None:
+    assert contents("I\u2019m   a   nurse") == [(ID, "Mickael is a nurse")]
+    assert contents("j\u2019adore\u00a0le jazz") == [(PREF, "Mickael adore le jazz")]
+
+
+def test_extracted_is_frozen() -> None:
+    [item] = run("I like pizza")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        item.content = "x"  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\ud800",
+        "I like \udfff pizza \ud83d",
+        "\x00\x01\x02 I like pizza \x00 1 \x00",
+        "\u202eI like pizza\u202c",
+        "אני אוהב פיצה",  # RTL text
+        "أنا أحب البيتزا",
+        "🍕🍕🍕 I ❤️ pizza 👨‍👩‍👧",
+        "I like " * 20_000,
+        "a" * 100_000,
+        " " * 100_000 + "I like pizza",
+        "\n" * 50_000,
+        "remember that " * 10_000,
+        "Friday " * 15_000,
+        ", and I" * 15_000,
+        "".join(f"I like pizza number {i}. " for i in range(5_000)),
+    ],
+)
+def test_hostile_inputs_return_a_list(text: str) -> None:
+    items = extraction._extract(text, "Mickael", NOW)  # the unguarded core: bugs must surface here
+    assert isinstance(items, list)
+    assert len(items) <= 50
+    for item in items:
+        assert item.content and len(item.content) <= 500
+        item.content.encode("utf-8")  # no lone surrogates leak into stored text
+
+
+def test_non_string_input_yields_nothing() -> None:
+    assert extract(None, "Mickael") == []  # type: ignore[arg-type]
+    assert extract(b"I like pizza", "Mickael") == []  # type: ignore[arg-type]
+
+
+def _check(items: list[Extracted]) -> None:
+    assert isinstance(items, list)
+    for item in items:
+        assert isinstance(item, Extracted)
+        assert isinstance(item.memory_type, MemoryType)
+        assert item.content.strip() and len(item.content) <= 500
+        assert "\x00" not in item.content and "\x01" not in item.content
+        assert 0.0 <= item.confidence <= 1.0
+        assert item.subjects and all(s == s.lower() for s in item.subjects)
+        assert item.event_at is None or isinstance(item.event_at, float)
+
+
+# Every category; surrogates and control/format characters are rare in the default mix, so weight them up.
+_ANY_CHAR = st.one_of(
+    st.characters(exclude_categories=()),
+    st.characters(categories=["Cs"]),
+    st.characters(categories=["Cc", "Cf", "Zl", "Zp"]),
+)
+_TRIGGERS = st.sampled_from(
+    [
+        "I", "I'm", "my", "we", "let's", "je", "j'", "j'aime", "suis", "mon", "ma", "mes", "on a", "like",
+        "love", "don't", "prefer", "remember that", "n'oublie pas que", "decided to", "décidé de", "deadline",
+        "due", "by", "pour", "avant le", "Friday", "vendredi", "12 March", "le 1er mars", "2026-02-29",
+        "31/12/2026", "tomorrow", "demain", "next week", "in 3 days", "at 3pm", "à 15h", "Mickael", "Léa",
+        "?", ".", ",", "!", "\n", '"', "'", ":", "if", "si", "he said", "broke", "got", "want to",
+        "is called", "favorite", "préféré", "est", "goal", "\ud800", "\x00", "\x01", "0\x00", "🍕",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=_ANY_CHAR, max_size=300), speaker=st.text(alphabet=_ANY_CHAR, max_size=20))
+@example(text="\ud800", speaker="Mickael")
+@example(text="", speaker="")
+def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
+    _check(extraction._extract(text, speaker, NOW))
+    _check(extract(text, speaker, now=NOW))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=_ANY_CHAR, max_size=8)), max_size=40),
+    seps=st.sampled_from([" ", "", "  ", ", "]),
+    days=st.integers(min_value=-4000, max_value=4000),
+)
+def test_never_raises_on_trigger_soup(parts: list[str], seps: str, days: int) -> None:
+    now = NOW + timedelta(days=days, hours=days % 24)
+    _check(extraction._extract(seps.join(parts), "Mickael", now))
