@@ -59,4 +59,5 @@ class App:
         return cls(settings, engine, pipeline)
 
     async def close(self) -> None:
+        await self.pipeline.aclose()
         await self.engine.close()

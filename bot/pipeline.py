@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -84,6 +85,7 @@ class TurnPipeline:
         self.engine = engine
         self.settings = settings
         self.agent_id = settings.storage.agent_id
+        self._maintenance: asyncio.Task[None] | None = None
 
     async def learn(self, message: IncomingMessage, stored_id: str) -> list[Memory]:
         """Zero-cost heuristic extraction from one user message into memories."""
@@ -140,7 +142,24 @@ class TurnPipeline:
         recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
         reply = offline_reply(learned, recalled, recalled_turns)
         await self._store_reply(last, reply)
+        self._schedule_maintenance()
         return TurnResult(reply=reply, learned=learned, stored_message_ids=list(new_ids))
+
+    def _schedule_maintenance(self) -> None:
+        """Vector compaction runs in the background, one at a time, never on the reply path."""
+        if self.engine.needs_maintenance and (self._maintenance is None or self._maintenance.done()):
+            self._maintenance = asyncio.create_task(self._maintain())
+
+    async def _maintain(self) -> None:
+        try:
+            await self.engine.maintain()
+        except Exception:  # compaction failing must not take the bot down
+            log.warning("vector maintenance failed", exc_info=True)
+
+    async def aclose(self) -> None:
+        """Wait for background work to finish before the stores close."""
+        if self._maintenance is not None:
+            await self._maintenance
 
     async def _store_reply(self, to: IncomingMessage, text: str) -> None:
         reply = StoredMessage(

@@ -478,6 +478,16 @@ class MemoryEngine:
             audience, MemoryQuery(min_importance=threshold, order="important", limit=limit)
         )
 
+    @property
+    def needs_maintenance(self) -> bool:
+        return self.vectors.memories.needs_optimize or self.vectors.messages.needs_optimize
+
+    async def maintain(self) -> None:
+        """Compact the vector tables and bring their indexes up to date; run it off the reply path."""
+        for table in (self.vectors.memories, self.vectors.messages):
+            if table.needs_optimize:
+                await table.optimize()
+
     # --- consistency ----------------------------------------------------------------------------
 
     async def reconcile(self) -> ReconcileReport:

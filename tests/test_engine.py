@@ -293,3 +293,29 @@ async def test_search_ranks_the_relevant_memory_first(engine: MemoryEngine) -> N
     assert hits[0].memory.content == "Liam is allergic to peanuts"
     assert all(h.score >= 0.5 for h in hits)
     assert await engine.search("   ", ADMIN) == []
+
+
+async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: MemoryEngine) -> None:
+    people = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea"]
+    things = [
+        "chess",
+        "kayaking",
+        "opera",
+        "sourdough",
+        "climbing",
+        "jazz",
+        "origami",
+        "cycling",
+        "poetry",
+        "go",
+    ]
+    for person in people:
+        for thing in things:
+            await engine.remember(draft(f"{person} took up {thing} in {1990 + len(person + thing)}"))
+    count = await engine.vectors.memories.count()
+    assert count > 100 and engine.needs_maintenance
+    await engine.maintain()
+    assert not engine.needs_maintenance
+    assert await engine.vectors.memories.count() == count
+    hits = await engine.search("Cleo origami", ADMIN, threshold=0.0)
+    assert "Cleo took up origami in 2001" in [h.memory.content for h in hits]
