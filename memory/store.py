@@ -357,6 +357,18 @@ class SQLiteStore:
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
 
+    async def memories_between(
+        self, audience: Audience, now: float, since: float, until: float, limit: int = 50
+    ) -> list[Memory]:
+        """Memories `audience` may read created in [since, until), newest first (pre-hook timelines)."""
+        where, params = sql_audience_filter(audience, now)
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE {where} AND created_at >= ? AND created_at < ? "
+            "ORDER BY created_at DESC LIMIT ?",
+            (*params, since, until, limit),
+        )
+        return [_row_to_memory(r) for r in rows]
+
     async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of memories: compared as they are, never recomputed."""
         out: dict[str, np.ndarray] = {}
@@ -482,6 +494,28 @@ class SQLiteStore:
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         params.append(limit)
         rows = await self._fetch(sql, params)
+        return [_row_to_message(r) for r in reversed(rows)]
+
+    async def messages_between(
+        self,
+        platform: str,
+        workspace_id: str,
+        channel_id: str,
+        agent_id: str,
+        since: float,
+        until: float,
+        roles: Sequence[str] = ("user",),
+        limit: int = 50,
+    ) -> list[StoredMessage]:
+        """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first."""
+        marks = ",".join("?" * len(roles))
+        rows = await self._fetch(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
+            "AND channel_id = ? AND agent_id = ? AND created_at >= ? AND created_at < ? "
+            f"AND role IN ({marks}) "
+            "ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            (platform, workspace_id, channel_id, agent_id, since, until, *roles, limit),
+        )
         return [_row_to_message(r) for r in reversed(rows)]
 
     async def unindexed_messages(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:

@@ -1,0 +1,160 @@
+"""Short-lived cache of each user's active preferences, dropped whenever one of them is written."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .models import Audience, Memory, MemoryType
+from .store import MemoryQuery, SQLiteStore
+
+Clock = Callable[[], float]
+
+
+class UserKey(NamedTuple):
+    platform: str
+    workspace_id: str
+    agent_id: str
+    user_id: str
+
+
+class _View(NamedTuple):
+    """The parts of an audience that change which preferences are visible.
+
+    Private rows depend on the viewer only where private results are allowed, so every
+    viewer of a shared channel shares one entry.
+    """
+
+    channel_id: str | None
+    private_ok: bool
+    viewer_id: str | None
+    admin: bool
+
+
+@dataclass(slots=True)
+class _Entry:
+    expires_at: float
+    memories: list[Memory]
+
+
+def _view(audience: Audience) -> _View:
+    private = audience.private_ok and audience.viewer_id is not None
+    return _View(audience.channel_id, private, audience.viewer_id if private else None, audience.admin)
+
+
+class PreferencesCache:
+    """Active preferences (confidence ≥ `min_confidence`, top `limit`) per (platform, workspace, agent, user).
+
+    Entries live `ttl` seconds by the injected clock, and a user's entries are dropped at once
+    by `invalidate(memory)` — wire it to `MemoryEngine.on_write` so a new, superseded or
+    forgotten preference is never served stale. Each user's entry is split by audience view,
+    so the SQL privacy filter stays the only place that decides visibility.
+    """
+
+    def __init__(
+        self,
+        store: SQLiteStore,
+        clock: Clock = time.time,
+        *,
+        min_confidence: float = 0.6,
+        limit: int = 5,
+        ttl: float = 300.0,
+        max_users: int = 10_000,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.min_confidence = min_confidence
+        self.limit = limit
+        self.ttl = ttl
+        self.max_users = max_users
+        self.hits = 0
+        self.misses = 0
+        self.invalidations = 0
+        self._entries: OrderedDict[UserKey, dict[_View, _Entry]] = OrderedDict()
+        self._next_collect = 0.0
+        # Bumped on every invalidation: a load that overlapped any write is returned but not cached
+        # (one counter, not one per user, so nothing grows with the number of writers).
+        self._generation = 0
+
+    def __len__(self) -> int:
+        return sum(len(views) for views in self._entries.values())
+
+    async def get(self, audience: Audience, user_id: str) -> list[Memory]:
+        """`user_id`'s active preferences visible to `audience`, best first (cached)."""
+        now = self.clock()
+        self._maybe_collect(now)
+        key = UserKey(audience.platform, audience.workspace_id, audience.agent_id, user_id)
+        view = _view(audience)
+        views = self._entries.get(key)
+        entry = views.get(view) if views is not None else None
+        if entry is not None and entry.expires_at > now:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            # A cached preference may have reached its own expiry since it was loaded.
+            return [m for m in entry.memories if m.is_active(now)]
+        self.misses += 1
+        generation = self._generation
+        query = MemoryQuery(
+            types=[MemoryType.PREFERENCE],
+            user_ids=[user_id],
+            min_confidence=self.min_confidence,
+            order="important",
+            limit=self.limit,
+        )
+        memories = await self.store.query_memories(audience, now, query)
+        if self._generation == generation:
+            self._entries.setdefault(key, {})[view] = _Entry(now + self.ttl, memories)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_users:
+                self._entries.popitem(last=False)
+        return list(memories)
+
+    async def get_many(self, audience: Audience, user_ids: Sequence[str]) -> list[Memory]:
+        """Preferences of several users (a channel's participants), concatenated in user order."""
+        unique = list(dict.fromkeys(u for u in user_ids if u))
+        if not unique:
+            return []
+        results = await asyncio.gather(*(self.get(audience, u) for u in unique))
+        return [m for memories in results for m in memories]
+
+    def invalidate(self, memory: Memory) -> None:
+        """Drop cached preferences of the user `memory` is about, if it is a preference.
+
+        Meant for `MemoryEngine.on_write`, which reports inserts, supersedes and forgets.
+        """
+        if memory.memory_type is not MemoryType.PREFERENCE or memory.user_id is None:
+            return
+        self.invalidate_user(memory.platform, memory.workspace_id, memory.agent_id, memory.user_id)
+
+    def invalidate_user(self, platform: str, workspace_id: str, agent_id: str, user_id: str) -> None:
+        key = UserKey(platform, workspace_id, agent_id, user_id)
+        self._generation += 1
+        if self._entries.pop(key, None) is not None:
+            self.invalidations += 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._generation += 1
+
+    def collect_expired(self, now: float | None = None) -> int:
+        """Remove every expired entry; returns how many were removed."""
+        at = self.clock() if now is None else now
+        removed = 0
+        for key in list(self._entries):
+            views = self._entries[key]
+            for view in [v for v, e in views.items() if e.expires_at <= at]:
+                del views[view]
+                removed += 1
+            if not views:
+                del self._entries[key]
+        return removed
+
+    def _maybe_collect(self, now: float) -> None:
+        # A full sweep at most once per TTL keeps reads O(1) amortised and memory bounded by use.
+        if now >= self._next_collect:
+            self.collect_expired(now)
+            self._next_collect = now + max(self.ttl, 1.0)

@@ -1,0 +1,604 @@
+"""The pre-hook: recall what matters for a batch, skip what the channel already has, format one block."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .context_block import BlockItem, ContextBlock, Section, Timeline, format_context_block
+from .engine import MemoryEngine
+from .injection_state import ChannelInjectionState, InjectionStates
+from .meta_questions import MetaQuestion, detect_meta_question
+from .models import Audience, Memory, MemoryType, StoredMessage
+from .preferences_cache import PreferencesCache
+from .scope import lance_audience_filter
+from .store import MemoryQuery
+from .ttl import parse_duration
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Clock = Callable[[], float]
+
+# Relevance floors: SQL-sourced memories the design always wants considered (the participants'
+# identity and preferences, important decisions and goals, what was just said) keep at least
+# this relevance, so a low cosine with today's wording does not lose them. They still rank
+# below anything the search found genuinely relevant.
+IDENTITY_FLOOR = 0.6
+PREFERENCE_FLOOR = 0.5
+IMPORTANT_FLOOR = 0.4
+RECENT_FLOOR = 0.35
+# A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
+LEXICAL_BONUS = 0.1
+# Timeline entries answer the question the user asked, so under a tight budget the other
+# sections give way first: memories from the period rank above messages from it.
+TIMELINE_MEMORY_BASE = 2.0
+TIMELINE_MESSAGE_BASE = 1.5
+STAGES = ("embed", "sql", "vector", "dedup", "format")
+_NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
+
+
+@dataclass(slots=True)
+class PrehookConfig:
+    """Pre-hook knobs with the DESIGN.md defaults (mirrors the bot's PREHOOK_* settings)."""
+
+    recent_duration: str = "6h"
+    channel_scope: bool = False
+    semantic_threshold: float = 0.85
+    max_semantic_buffer: int = 100
+    max_injection_count: int = 20
+    context_window_depth: int = 20
+    token_budget: int = 1500
+    important_threshold: float = 0.8
+    preference_min_confidence: float = 0.6
+    preference_cache_ttl: float = 300.0
+    vector_top_k: int = 20
+    # Below this relevance a search hit is noise, not memory (MiniLM cosines of related
+    # sentences sit around 0.4-0.7); SQL-sourced memories are held up by their floors.
+    min_relevance: float = 0.35
+    max_injected_ids: int = 100
+    sql_limit: int = 20  # rows per SQL source (identity, important, recent)
+    timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
+
+    @classmethod
+    def from_settings(cls, settings: object) -> PrehookConfig:
+        """Build from any object with matching attributes (e.g. the bot's PrehookSettings).
+
+        `preference_cache_ttl` is also read as `preference_cache_ttl_seconds`.
+        """
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            for name in (f.name, f"{f.name}_seconds"):
+                if hasattr(settings, name):
+                    values[f.name] = getattr(settings, name)
+                    break
+        return cls(**values)
+
+    def make_states(self) -> InjectionStates:
+        return InjectionStates(
+            context_window_depth=self.context_window_depth,
+            semantic_threshold=self.semantic_threshold,
+            max_ids=self.max_injected_ids,
+            max_vectors=self.max_semantic_buffer,
+        )
+
+
+@dataclass(slots=True, kw_only=True)
+class PrehookRequest:
+    """One batch about to be answered: its combined text, where it happens, and who reads the reply."""
+
+    text: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    agent_id: str
+    viewer: Audience
+    thread_id: str | None = None
+    participants: Sequence[str] = ()
+    is_system: bool = False
+    # Turns of the batch itself (already stored): a meta question must not find itself.
+    exclude_message_ids: Sequence[str] = ()
+
+
+@dataclass(slots=True)
+class PrehookResult:
+    """What the hook injected and why; `candidates_ranked` is every active candidate, best first."""
+
+    block: str | None = None
+    injected: list[Memory] = field(default_factory=list)
+    candidates_ranked: list[tuple[Memory, float]] = field(default_factory=list)
+    stage_ms: dict[str, float] = field(default_factory=dict)
+    skipped_reason: str | None = None
+    meta: MetaQuestion | None = None
+    tokens: int = 0
+    turn: int | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Candidate:
+    memory: Memory
+    vector: np.ndarray | None = None
+    sources: set[str] = field(default_factory=set)
+    floor: float = 0.0
+    lexical_rank: int | None = None
+    relevance: float = 0.0
+    score: float = 0.0
+
+
+@dataclass(slots=True)
+class _SqlFound:
+    identity: list[Memory] = field(default_factory=list)
+    important: list[Memory] = field(default_factory=list)
+    recent: list[Memory] = field(default_factory=list)
+    preferences: list[Memory] = field(default_factory=list)
+    timeline_memories: list[Memory] = field(default_factory=list)
+    timeline_messages: list[StoredMessage] = field(default_factory=list)
+    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _VectorFound:
+    dense: list[Any] = field(default_factory=list)
+    lexical: list[Any] = field(default_factory=list)
+    rows: dict[str, Memory] = field(default_factory=dict)
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0
+
+
+def freshness(age_seconds: float) -> float:
+    """×1.3 under 7 days old, ×1.15 under 30 days, ×1 after."""
+    if age_seconds < 7 * 86400:
+        return 1.3
+    if age_seconds < 30 * 86400:
+        return 1.15
+    return 1.0
+
+
+def usage(access_count: int) -> float:
+    """1 + min(0.2, 0.02 × access_count): memories that keep coming up rank a little higher."""
+    return 1.0 + min(0.2, 0.02 * max(0, access_count))
+
+
+class PreHook:
+    """Runs DESIGN.md pre-hook steps 1–6 for one batch; one instance serves every channel.
+
+    Constructing it subscribes to `engine.on_write`: preference writes invalidate the
+    preferences cache, and forgotten or superseded memories leave every channel's injection
+    state (so the memory that superseded them is injected as new).
+    """
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        config: PrehookConfig | None = None,
+        states: InjectionStates | None = None,
+        preferences: PreferencesCache | None = None,
+        clock: Clock | None = None,
+        tz: tzinfo = UTC,
+    ) -> None:
+        self.engine = engine
+        self.config = config or PrehookConfig()
+        self.clock = clock or engine.clock
+        self.states = states or self.config.make_states()
+        self.preferences = preferences or PreferencesCache(
+            engine.store,
+            self.clock,
+            min_confidence=self.config.preference_min_confidence,
+            ttl=self.config.preference_cache_ttl,
+        )
+        self.tz = tz
+        self._recent_seconds = parse_duration(self.config.recent_duration)
+        self._background: set[asyncio.Task[None]] = set()
+        engine.on_write(self._on_write)
+
+    def _on_write(self, memory: Memory) -> None:
+        self.preferences.invalidate(memory)
+        if memory.forgotten:
+            self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
+
+    async def aclose(self) -> None:
+        """Wait for the background access-count updates still running."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    # --- the hook -------------------------------------------------------------------------------
+
+    async def run(self, request: PrehookRequest) -> PrehookResult:
+        """Recall, rank, dedup and format for one batch; records what was injected in its channel."""
+        if request.is_system:
+            return PrehookResult(skipped_reason="system")
+        if not request.text.strip():
+            return PrehookResult(skipped_reason="empty")
+        viewer = request.viewer
+        if (viewer.platform, viewer.workspace_id, viewer.agent_id) != (
+            request.platform,
+            request.workspace_id,
+            request.agent_id,
+        ):
+            raise ValueError("the viewer's platform, workspace and agent must be the request's own")
+        stage_ms = dict.fromkeys(STAGES, 0.0)
+        started = time.perf_counter()
+
+        # 1. One embedding of the batch; the CachedEmbedder makes a repeated text free.
+        t = time.perf_counter()
+        try:
+            query = np.asarray((await self.engine.embedder.embed([request.text]))[0], dtype=np.float32)
+        except Exception as exc:
+            log.warning("pre-hook skipped: embedding failed", exc_info=True)
+            return PrehookResult(skipped_reason=f"embedding failed: {type(exc).__name__}")
+        stage_ms["embed"] = _ms(t)
+
+        now = self.clock()
+        meta = detect_meta_question(request.text, now, self.tz)
+        errors: list[str] = []
+
+        # 2-3. SQL sources and the hybrid search run side by side; each group times itself.
+        (sql, stage_ms["sql"]), (found, stage_ms["vector"]) = await asyncio.gather(
+            self._sql_sources(request, now, meta, errors),
+            self._hybrid_search(request, query, now, errors),
+        )
+
+        # 4-5. Score, then dedup against the channel. No await from here to `record`, so two
+        # overlapping runs in one channel cannot both inject the same memory.
+        t = time.perf_counter()
+        candidates = self._collect(request, sql, found, query, now)
+        ranked = sorted(candidates.values(), key=lambda c: c.score, reverse=True)
+        state = self.states.get(
+            request.platform, request.workspace_id, request.channel_id, request.thread_id, request.agent_id
+        )
+        timeline = self._timeline(meta, sql, candidates, query, now) if meta is not None else None
+        in_timeline = {i.memory.id for i in timeline.items if i.memory is not None} if timeline else set()
+        selected = self._dedup([c for c in ranked if c.memory.id not in in_timeline], state)
+        stage_ms["dedup"] = _ms(t)
+
+        # 6. Format within the budget, then record only what made it into the block.
+        t = time.perf_counter()
+        items = [BlockItem(_section(c), c.score, memory=c.memory) for c in selected]
+        block: ContextBlock = format_context_block(
+            items, now, self.config.token_budget, timeline=timeline, tz=self.tz
+        )
+        injected = block.memories
+        vectors = {c.memory.id: c.vector for c in candidates.values()}
+        state.record([(m.id, m.updated_at, vectors.get(m.id)) for m in injected])
+        turn = state.turn
+        state.advance_turn()
+        stage_ms["format"] = _ms(t)
+        if injected:
+            self._spawn(self.engine.store.bump_access([m.id for m in injected], now))
+        stage_ms["total"] = _ms(started)
+        return PrehookResult(
+            block=block.text,
+            injected=injected,
+            candidates_ranked=[(c.memory, c.score) for c in ranked],
+            stage_ms=stage_ms,
+            meta=meta,
+            tokens=block.tokens,
+            turn=turn,
+            errors=errors,
+        )
+
+    # --- step 2: sources ------------------------------------------------------------------------
+
+    async def _guard(self, name: str, awaitable: Awaitable[T], default: T, errors: list[str]) -> T:
+        # A failing source costs its memories, not the reply: the hook degrades, and says so.
+        try:
+            return await awaitable
+        except Exception as exc:
+            log.warning("pre-hook source failed", extra={"source": name}, exc_info=True)
+            errors.append(f"{name}: {type(exc).__name__}")
+            return default
+
+    async def _sql_sources(
+        self, request: PrehookRequest, now: float, meta: MetaQuestion | None, errors: list[str]
+    ) -> tuple[_SqlFound, float]:
+        t = time.perf_counter()
+        store, cfg, viewer = self.engine.store, self.config, request.viewer
+        participants = list(dict.fromkeys(p for p in request.participants if p))
+        if not participants and viewer.viewer_id:
+            participants = [viewer.viewer_id]
+
+        async def nothing() -> list[Any]:
+            return []
+
+        identity = (
+            store.query_memories(
+                viewer,
+                now,
+                MemoryQuery(
+                    types=[MemoryType.IDENTITY], user_ids=participants, order="important", limit=cfg.sql_limit
+                ),
+            )
+            if participants
+            else nothing()
+        )
+        important = store.query_memories(
+            viewer,
+            now,
+            # Identity rows all weigh 1.0: left in, everyone's would crowd out the decisions and
+            # goals; the participants' own identities come from the query above.
+            MemoryQuery(
+                types=_NOT_IDENTITY,
+                min_importance=cfg.important_threshold,
+                order="important",
+                limit=cfg.sql_limit,
+            ),
+        )
+        recent = store.query_memories(
+            viewer,
+            now,
+            MemoryQuery(
+                since=now - self._recent_seconds,
+                channel_id=request.channel_id if cfg.channel_scope else None,
+                limit=cfg.sql_limit,
+            ),
+        )
+        if meta is not None:
+            timeline_memories = store.memories_between(
+                viewer, now, meta.since, meta.until, cfg.timeline_limit
+            )
+            # The channel's own turns only: anyone who can read this channel could scroll back to them.
+            timeline_messages = store.messages_between(
+                request.platform,
+                request.workspace_id,
+                request.channel_id,
+                request.agent_id,
+                meta.since,
+                meta.until,
+                roles=("user",),
+                limit=cfg.timeline_limit + len(request.exclude_message_ids),
+            )
+        else:
+            timeline_memories, timeline_messages = nothing(), nothing()
+        found = _SqlFound()
+        (
+            found.identity,
+            found.important,
+            found.recent,
+            found.preferences,
+            found.timeline_memories,
+            found.timeline_messages,
+        ) = await asyncio.gather(
+            self._guard("identity", identity, [], errors),
+            self._guard("important", important, [], errors),
+            self._guard("recent", recent, [], errors),
+            self._guard("preferences", self.preferences.get_many(viewer, participants), [], errors),
+            self._guard("timeline_memories", timeline_memories, [], errors),
+            self._guard("timeline_messages", timeline_messages, [], errors),
+        )
+        skip = set(request.exclude_message_ids)
+        found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip][
+            -cfg.timeline_limit :
+        ]
+        ids = [
+            m.id
+            for group in (
+                found.identity,
+                found.important,
+                found.recent,
+                found.preferences,
+                found.timeline_memories,
+            )
+            for m in group
+        ]
+        # Their STORED vectors, in one query: relevance and dedup never re-embed a memory.
+        found.embeddings = (
+            await self._guard("embeddings", store.get_embeddings(ids), {}, errors) if ids else {}
+        )
+        return found, _ms(t)
+
+    async def _hybrid_search(
+        self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
+    ) -> tuple[_VectorFound, float]:
+        t = time.perf_counter()
+        table = self.engine.vectors.memories
+        where = lance_audience_filter(request.viewer, now)
+        k = self.config.vector_top_k
+        found = _VectorFound()
+        found.dense, found.lexical = await asyncio.gather(
+            self._guard("vector", table.search(query, where, k), [], errors),
+            self._guard("fulltext", table.text_search(request.text, where, k), [], errors),
+        )
+        ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
+        if ids:
+            # One batched query for every hit, through the SQL privacy filter again: a vector row
+            # left behind by a crash or a stale scope column can never leak a memory.
+            rows = await self._guard(
+                "rows", self.engine.store.visible_memories(ids, request.viewer, now), [], errors
+            )
+            found.rows = {m.id: m for m in rows}
+        return found, _ms(t)
+
+    # --- step 4: scoring ------------------------------------------------------------------------
+
+    def _collect(
+        self, request: PrehookRequest, sql: _SqlFound, found: _VectorFound, query: np.ndarray, now: float
+    ) -> dict[str, _Candidate]:
+        candidates: dict[str, _Candidate] = {}
+        viewer = request.viewer
+
+        def add(memory: Memory, source: str, floor: float, vector: np.ndarray | None) -> _Candidate | None:
+            # Belt and braces: every source is already audience-filtered; re-check what is cheap.
+            if (
+                not memory.is_active(now)
+                or memory.superseded_by is not None
+                or memory.platform != viewer.platform
+                or memory.workspace_id != viewer.workspace_id
+                or memory.agent_id != viewer.agent_id
+            ):
+                return None
+            candidate = candidates.get(memory.id)
+            if candidate is None:
+                candidate = candidates[memory.id] = _Candidate(memory)
+            candidate.sources.add(source)
+            candidate.floor = max(candidate.floor, floor)
+            if candidate.vector is None and vector is not None:
+                candidate.vector = vector
+            return candidate
+
+        for hit in found.dense:
+            if hit.id in found.rows:
+                add(found.rows[hit.id], "vector", 0.0, hit.vector)
+        for rank, hit in enumerate(found.lexical):
+            if hit.id in found.rows:
+                candidate = add(found.rows[hit.id], "fulltext", 0.0, hit.vector)
+                if candidate is not None and candidate.lexical_rank is None:
+                    candidate.lexical_rank = rank
+        stored = sql.embeddings
+        for source, group, floor in (
+            ("identity", sql.identity, IDENTITY_FLOOR),
+            ("preference", sql.preferences, PREFERENCE_FLOOR),
+            ("important", sql.important, IMPORTANT_FLOOR),
+            ("recent", sql.recent, RECENT_FLOOR),
+        ):
+            for memory in group:
+                add(memory, source, floor, stored.get(memory.id))
+        if not candidates:
+            return candidates
+
+        # One matrix product gives every candidate's cosine with the query.
+        with_vectors = [c for c in candidates.values() if c.vector is not None]
+        if with_vectors:
+            cosines = np.stack([c.vector for c in with_vectors]) @ query  # type: ignore[misc]
+            for candidate, cosine in zip(with_vectors, cosines, strict=True):
+                candidate.relevance = float(cosine)
+        for candidate in candidates.values():
+            memory = candidate.memory
+            relevance = max(candidate.relevance, candidate.floor)
+            if candidate.lexical_rank is not None:
+                relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
+            candidate.relevance = relevance
+            candidate.score = relevance * freshness(now - memory.created_at) * usage(memory.access_count)
+        return candidates
+
+    def _timeline(
+        self,
+        meta: MetaQuestion,
+        sql: _SqlFound,
+        candidates: dict[str, _Candidate],
+        query: np.ndarray,
+        now: float,
+    ) -> Timeline:
+        """The period's memories and messages; they skip the dedup: the user asked for them."""
+        items: list[BlockItem] = []
+        span = max(meta.until - meta.since, 1.0)
+        for memory in sql.timeline_memories:
+            if not memory.is_active(now) or memory.superseded_by is not None:
+                continue
+            vector = sql.embeddings.get(memory.id)
+            relevance = float(vector @ query) if vector is not None else 0.0
+            items.append(BlockItem(Section.TIMELINE, TIMELINE_MEMORY_BASE + relevance, memory=memory))
+            if memory.id not in candidates:
+                candidates[memory.id] = _Candidate(memory, vector, {"timeline"}, relevance=relevance)
+        for message in sql.timeline_messages:
+            # Older turns give way first when the budget is tight.
+            recency = (message.created_at - meta.since) / span
+            items.append(BlockItem(Section.TIMELINE, TIMELINE_MESSAGE_BASE + 0.1 * recency, message=message))
+        return Timeline(meta.label, meta.since, meta.until, items)
+
+    # --- step 5: dedup --------------------------------------------------------------------------
+
+    def _dedup(self, ranked: list[_Candidate], state: ChannelInjectionState) -> list[_Candidate]:
+        cfg = self.config
+        eligible = [
+            c
+            for c in ranked
+            if c.relevance >= cfg.min_relevance
+            and state.should_reinject(c.memory.id, c.memory.updated_at, state.turn)
+        ]
+        with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]
+        duplicate = np.zeros(len(eligible), dtype=bool)
+        pairwise = np.zeros((0, 0), dtype=np.float32)
+        position: dict[int, int] = {}
+        if with_vectors:
+            matrix = np.stack([eligible[n].vector for n in with_vectors])  # type: ignore[misc]
+            # Against what the channel already holds: one product for the whole batch.
+            mask = state.semantic_duplicates(matrix, [eligible[n].memory.id for n in with_vectors])
+            duplicate[with_vectors] = mask
+            # Against each other, so one block does not carry two wordings of one fact.
+            pairwise = matrix @ matrix.T
+            position = {n: row for row, n in enumerate(with_vectors)}
+        selected: list[_Candidate] = []
+        chosen_rows: list[int] = []
+        for n, candidate in enumerate(eligible):
+            if len(selected) >= cfg.max_injection_count:
+                break
+            if duplicate[n]:
+                continue
+            row = position.get(n)
+            if row is not None and chosen_rows and pairwise[row, chosen_rows].max() > cfg.semantic_threshold:
+                continue
+            selected.append(candidate)
+            if row is not None:
+                chosen_rows.append(row)
+        return selected
+
+    # --- background work ------------------------------------------------------------------------
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        # Access counts only tune future ranking: never make the reply wait for that write.
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("access count update failed", exc_info=task.exception())
+
+
+def _section(candidate: _Candidate) -> Section:
+    memory_type = candidate.memory.memory_type
+    if memory_type is MemoryType.IDENTITY:
+        return Section.IDENTITY
+    if memory_type is MemoryType.PREFERENCE:
+        return Section.PREFERENCES
+    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference"}:
+        return Section.RELEVANT
+    return Section.RECENT
+
+
+def _role(message: object) -> object:
+    if isinstance(message, Mapping):
+        return message.get("role")
+    return getattr(message, "role", None)
+
+
+def _block_message(template: object, block: str) -> Any:
+    """A user-role message carrying `block`, shaped like the history's own messages."""
+    if template is None or isinstance(template, Mapping):
+        return {"role": "user", "content": block}
+    if dataclasses.is_dataclass(template) and not isinstance(template, type):
+        names = {f.name for f in dataclasses.fields(template)}
+        # Not from any speaker: drop the name, tool calls and tool-call id of the template turn.
+        blanks = {"name": None, "tool_call_id": None, "tool_calls": []}
+        changes: dict[str, Any] = {"role": "user", "content": block}
+        changes.update({k: v for k, v in blanks.items() if k in names})
+        return dataclasses.replace(template, **changes)
+    return {"role": "user", "content": block}
+
+
+def inject_into(history: Sequence[T], block: str | None) -> list[T]:
+    """A CLONE of `history` with `block` inserted just before the last user turn.
+
+    The input list and its messages are never modified (messages are shallow-copied), so the
+    transcript that is saved never contains the block. With no user turn the block goes last.
+    """
+    clone: list[T] = [dict(m) if isinstance(m, Mapping) else copy.copy(m) for m in history]  # type: ignore[misc]
+    if not block:
+        return clone
+    index = next((n for n in range(len(clone) - 1, -1, -1) if _role(clone[n]) == "user"), len(clone))
+    template = clone[index] if index < len(clone) else (clone[-1] if clone else None)
+    clone.insert(index, _block_message(template, block))
+    return clone
