@@ -257,6 +257,11 @@ class Conversation:
     dm: bool
 
 
+def log(message: str, *args: object) -> None:
+    # Progress goes to stderr so stdout stays pure JSON.
+    print(message % args, file=sys.stderr, flush=True)
+
+
 def percentiles(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
 
@@ -282,15 +287,19 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         engine = await MemoryEngine.open(data_dir, embedder, reconcile=False)
         try:
             memories = synthetic_memories(args.memories, now, rng)
-            t = time.perf_counter()
-            chunks = [memories[i : i + 256] for i in range(0, len(memories), 256)]
-            vectors = np.concatenate([await embedder.inner.embed([m.content for m in c]) for c in chunks])
-            setup["embed_seconds"] = round(time.perf_counter() - t, 2)
-            t = time.perf_counter()
-            await bulk_load(engine, memories, vectors)
             messages = synthetic_messages(args.messages, now, rng)
-            await engine.store.insert_messages(messages)
-            setup["insert_seconds"] = round(time.perf_counter() - t, 2)
+            if args.data_dir and await engine.vectors.memories.count() > 0:
+                log("reusing the memories already in %s", data_dir)
+            else:
+                t = time.perf_counter()
+                chunks = [memories[i : i + 256] for i in range(0, len(memories), 256)]
+                vectors = np.concatenate([await embedder.inner.embed([m.content for m in c]) for c in chunks])
+                setup["embed_seconds"] = round(time.perf_counter() - t, 2)
+                log("embedded %d memories in %.1f s", len(memories), setup["embed_seconds"])
+                t = time.perf_counter()
+                await bulk_load(engine, memories, vectors)
+                await engine.store.insert_messages(messages)
+                setup["insert_seconds"] = round(time.perf_counter() - t, 2)
 
             hook = PreHook(engine, PrehookConfig())
             conversations = [
@@ -357,7 +366,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--meta-share", type=float, default=0.1, help="share of runs asking a meta question")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--data-dir", help="keep the filled engine here instead of a temp dir")
+    parser.add_argument(
+        "--data-dir", help="keep the filled engine here (and reuse it on the next run) instead of a temp dir"
+    )
     return parser.parse_args(argv)
 
 
