@@ -127,9 +127,9 @@ META_QUERIES = [
 ]
 
 
-def fill(template: str, rng: random.Random) -> str:
+def fill(template: str, rng: random.Random, user: str | None = None) -> str:
     return template.format(
-        user=rng.choice(USERS).capitalize(),
+        user=(user or rng.choice(USERS)).capitalize(),
         project=rng.choice(PROJECTS),
         tool=rng.choice(TOOLS),
         city=rng.choice(CITIES),
@@ -149,7 +149,7 @@ def synthetic_memories(count: int, now: float, rng: random.Random) -> list[Memor
         memory_type = rng.choices(types, weights)[0]
         platform, workspace = rng.choice(WORKSPACES)
         user = rng.choice(USERS)
-        text = fill(rng.choice(TEMPLATES[memory_type]), rng)
+        text = fill(rng.choice(TEMPLATES[memory_type]), rng, user)
         # A short serial keeps rows distinct, as real memories are, without changing their meaning much.
         content = f"{text} (note {len(memories) % 97})" if rng.random() < 0.3 else text
         if (workspace, content) in seen:

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
 DEFAULT_DAYS = 30
+# A meta question is a short message, usually the batch's last: scanning only the tail keeps a
+# long paste from costing milliseconds of regex work on the event loop.
+MAX_SCAN_CHARS = 4000
 
 # Patterns run on folded text: casefolded, accents stripped, curly quotes straightened,
 # whitespace collapsed, so "Résume nos conversations" and "resume nos conversations" match alike.
@@ -171,7 +174,7 @@ def time_frame(text: str, now: float, tz: tzinfo = UTC) -> tuple[float, float, s
 
 def detect_meta_question(text: str, now: float, tz: tzinfo = UTC) -> MetaQuestion | None:
     """A `MetaQuestion` if `text` asks what was said in past conversations, else None."""
-    folded = fold(text)
+    folded = fold(text[-MAX_SCAN_CHARS:])
     for pattern in _PATTERNS:
         for match in pattern.finditer(folded):
             end = _CLAUSE_END.search(folded, match.end())

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .models import Audience, Memory, MemoryType
-from .store import MemoryQuery, SQLiteStore
+from .store import SQLiteStore
 
 Clock = Callable[[], float]
 
@@ -98,14 +98,9 @@ class PreferencesCache:
             return [m for m in entry.memories if m.is_active(now)]
         self.misses += 1
         generation = self._generation
-        query = MemoryQuery(
-            types=[MemoryType.PREFERENCE],
-            user_ids=[user_id],
-            min_confidence=self.min_confidence,
-            order="important",
-            limit=self.limit,
+        memories = await self.store.memories_about(
+            audience, now, [user_id], [MemoryType.PREFERENCE], self.min_confidence, self.limit
         )
-        memories = await self.store.query_memories(audience, now, query)
         if self._generation == generation:
             self._entries.setdefault(key, {})[view] = _Entry(now + self.ttl, memories)
             self._entries.move_to_end(key)

@@ -29,14 +29,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Clock = Callable[[], float]
 
-# Relevance floors: SQL-sourced memories the design always wants considered (the participants'
-# identity and preferences, important decisions and goals, what was just said) keep at least
-# this relevance, so a low cosine with today's wording does not lose them. They still rank
-# below anything the search found genuinely relevant.
+# Relevance floors for SQL-sourced memories the design always wants considered: a low cosine
+# with today's wording must not lose them (they skip `min_relevance`). Who is talking and what
+# they prefer rank with good search hits; important and recent memories fill the slots left
+# below the genuinely relevant ones (MiniLM cosines of related sentences sit around 0.35-0.7).
 IDENTITY_FLOOR = 0.6
 PREFERENCE_FLOOR = 0.5
-IMPORTANT_FLOOR = 0.4
-RECENT_FLOOR = 0.35
+IMPORTANT_FLOOR = 0.3
+RECENT_FLOOR = 0.3
+_SEARCH_SOURCES = frozenset({"vector", "fulltext"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
 # Timeline entries answer the question the user asked, so under a tight budget the other
@@ -62,8 +63,8 @@ class PrehookConfig:
     preference_min_confidence: float = 0.6
     preference_cache_ttl: float = 300.0
     vector_top_k: int = 20
-    # Below this relevance a search hit is noise, not memory (MiniLM cosines of related
-    # sentences sit around 0.4-0.7); SQL-sourced memories are held up by their floors.
+    # Below this relevance a search-only hit is noise, not memory; SQL-sourced memories
+    # (identity, preferences, important, recent) are never dropped by it, only ranked.
     min_relevance: float = 0.35
     max_injected_ids: int = 100
     sql_limit: int = 20  # rows per SQL source (identity, important, recent)
@@ -312,17 +313,7 @@ class PreHook:
         async def nothing() -> list[Any]:
             return []
 
-        identity = (
-            store.query_memories(
-                viewer,
-                now,
-                MemoryQuery(
-                    types=[MemoryType.IDENTITY], user_ids=participants, order="important", limit=cfg.sql_limit
-                ),
-            )
-            if participants
-            else nothing()
-        )
+        identity = store.memories_about(viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit)
         important = store.query_memories(
             viewer,
             now,
@@ -345,10 +336,11 @@ class PreHook:
             ),
         )
         if meta is not None:
+            # "What did we talk about" means this conversation: what was learned and said in this
+            # channel (anyone who can read it could scroll back to those turns anyway).
             timeline_memories = store.memories_between(
-                viewer, now, meta.since, meta.until, cfg.timeline_limit
+                viewer, now, meta.since, meta.until, request.channel_id, cfg.timeline_limit
             )
-            # The channel's own turns only: anyone who can read this channel could scroll back to them.
             timeline_messages = store.messages_between(
                 request.platform,
                 request.workspace_id,
@@ -514,7 +506,7 @@ class PreHook:
         eligible = [
             c
             for c in ranked
-            if c.relevance >= cfg.min_relevance
+            if (c.relevance >= cfg.min_relevance or not c.sources <= _SEARCH_SOURCES)
             and state.should_reinject(c.memory.id, c.memory.updated_at, state.turn)
         ]
         with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]

@@ -357,16 +357,57 @@ class SQLiteStore:
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
 
-    async def memories_between(
-        self, audience: Audience, now: float, since: float, until: float, limit: int = 50
+    async def memories_about(
+        self,
+        audience: Audience,
+        now: float,
+        user_ids: Sequence[str],
+        types: Sequence[MemoryType],
+        min_confidence: float | None = None,
+        limit: int = 20,
     ) -> list[Memory]:
-        """Memories `audience` may read created in [since, until), newest first (pre-hook timelines)."""
-        where, params = sql_audience_filter(audience, now)
-        rows = await self._fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE {where} AND created_at >= ? AND created_at < ? "
-            "ORDER BY created_at DESC LIMIT ?",
-            (*params, since, until, limit),
+        """Memories about these users `audience` may read, most important then newest first.
+
+        Pinned to the per-user index: left to itself the planner walks the whole workspace's
+        importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
+        """
+        if not user_ids or not types:
+            return []
+        where, params = sql_audience_filter(audience, now, alias="m")
+        sql = (
+            f"SELECT {_MEMORY_COLUMNS} FROM memories m INDEXED BY ix_memories_user "
+            f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
+            f"AND m.memory_type IN ({','.join('?' * len(types))})"
         )
+        params.extend(user_ids)
+        params.extend(t.value for t in types)
+        if min_confidence is not None:
+            sql += " AND m.confidence >= ?"
+            params.append(min_confidence)
+        sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
+        rows = await self._fetch(sql, (*params, limit))
+        return [_row_to_memory(r) for r in rows]
+
+    async def memories_between(
+        self,
+        audience: Audience,
+        now: float,
+        since: float,
+        until: float,
+        channel_id: str | None = None,
+        limit: int = 50,
+    ) -> list[Memory]:
+        """Memories `audience` may read created in [since, until), newest first (pre-hook timelines).
+
+        With `channel_id`, only those learned in that channel.
+        """
+        where, params = sql_audience_filter(audience, now)
+        sql = f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
+        params.extend([since, until])
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        rows = await self._fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
         return [_row_to_memory(r) for r in rows]
 
     async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -273,6 +273,32 @@ async def test_private_memories_only_in_the_authors_dm(engine: MemoryEngine, hoo
     assert result.block is not None and "## Identity" in result.block
 
 
+async def test_identity_and_important_memories_are_not_lost_to_low_relevance(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    old = clock.now - 3 * DAY  # outside the "recent" window
+    await engine.remember(
+        draft("Alice is a backend engineer", memory_type=MemoryType.IDENTITY, user_id="alice", created_at=old)
+    )
+    await engine.remember(
+        draft("Zed is a designer", memory_type=MemoryType.IDENTITY, user_id="zed", created_at=old)
+    )
+    await engine.remember(
+        draft(
+            "The team decided to freeze deploys on Fridays", memory_type=MemoryType.DECISION, created_at=old
+        )
+    )
+    await engine.remember(draft("The printer on floor two jams a lot", created_at=old))
+    result = await hook.run(request("any plans for lunch?", participants=("alice",)))
+    assert sorted(injected(result)) == [
+        "Alice is a backend engineer",
+        "The team decided to freeze deploys on Fridays",
+    ]
+    assert (
+        result.block is not None and "## Identity" in result.block and "## Relevant memories" in result.block
+    )
+
+
 async def test_system_messages_are_skipped_without_touching_state(
     engine: MemoryEngine, hook: PreHook, counting: CountingEmbedder
 ) -> None:
@@ -353,6 +379,10 @@ async def test_meta_question_adds_a_dated_timeline(
         ]
     )
     await engine.remember(draft("The team offsite will be in Lisbon", created_at=now - DAY + 60))
+    # Learned yesterday too, but in another channel: not part of what "we" talked about here.
+    await engine.remember(
+        draft("The ops runbook moved to the wiki", Scope("discord", "guild-1", "ops"), created_at=now - DAY)
+    )
     question = turn("what did we talk about yesterday?", now)
     await engine.store_messages([question])
     result = await hook.run(request(question.content, exclude_message_ids=[question.id]))
@@ -363,6 +393,7 @@ async def test_meta_question_adds_a_dated_timeline(
     assert '"bob" said: "The offsite budget is 5k"' in result.block
     assert 'noted (fact): "The team offsite will be in Lisbon"' in result.block
     assert "Good morning everyone" not in result.block and "what did we talk about" not in result.block
+    assert "ops runbook" not in result.block
     assert EMPTY_TIMELINE not in result.block
 
 
