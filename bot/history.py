@@ -1,0 +1,114 @@
+"""The history sent to the model: a channel's recent stored turns plus the memory blocks shown with them."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.injection_state import ChannelKey
+from memory.models import StoredMessage
+
+from .llm.types import ChatMessage
+
+DEFAULT_MAX_CHANNELS = 10_000
+# Older turns are clipped in the prompt so one pasted log cannot push the whole window out.
+MAX_PAST_TURN_CHARS = 4_000
+CLIPPED = " […]"
+
+
+@dataclass(frozen=True, slots=True)
+class ShownBlock:
+    """A context block the model was given, placed just before `anchor_id` (the batch's first turn)."""
+
+    anchor_id: str
+    text: str
+    memory_ids: tuple[str, ...]
+    turn: int
+
+
+class ShownBlocks:
+    """Per conversation, the blocks of the last `depth` pre-hook turns, in RAM only.
+
+    The pre-hook's injection state skips a memory for `depth` turns on the promise that the
+    model still has it; keeping each block beside the turn it was injected with keeps that
+    promise without ever writing a block into the stored transcript.
+    """
+
+    def __init__(self, depth: int = 20, max_channels: int = DEFAULT_MAX_CHANNELS) -> None:
+        self.depth = max(1, depth)
+        self.max_channels = max_channels
+        self._channels: OrderedDict[ChannelKey, deque[ShownBlock]] = OrderedDict()
+
+    def add(self, key: ChannelKey, block: ShownBlock) -> None:
+        blocks = self._channels.get(key)
+        if blocks is None:
+            blocks = self._channels[key] = deque(maxlen=self.depth)
+            while len(self._channels) > self.max_channels:
+                self._channels.popitem(last=False)
+        else:
+            self._channels.move_to_end(key)
+        blocks.append(block)
+
+    def get(self, key: ChannelKey, turn: int) -> list[ShownBlock]:
+        """The blocks still within the depth at pre-hook `turn`; older ones are dropped for good."""
+        blocks = self._channels.get(key)
+        if not blocks:
+            return []
+        while blocks and turn - blocks[0].turn >= self.depth:
+            blocks.popleft()
+        return list(blocks)
+
+    def discard(self, key: ChannelKey, anchor_ids: Sequence[str]) -> None:
+        blocks = self._channels.get(key)
+        if blocks:
+            gone = set(anchor_ids)
+            kept = [b for b in blocks if b.anchor_id not in gone]
+            blocks.clear()
+            blocks.extend(kept)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - len(CLIPPED)] + CLIPPED
+
+
+def window(messages: Sequence[StoredMessage], max_messages: int, max_chars: int) -> list[StoredMessage]:
+    """The newest messages that fit `max_messages` and `max_chars`, oldest first; the newest always fits."""
+    kept: list[StoredMessage] = []
+    used = 0
+    for message in reversed(messages[-max_messages:]):
+        size = min(len(message.content), MAX_PAST_TURN_CHARS)
+        if kept and used + size > max_chars:
+            break
+        kept.append(message)
+        used += size
+    kept.reverse()
+    return kept
+
+
+def to_chat(message: StoredMessage, clip: bool = True) -> ChatMessage:
+    """A stored turn as the model sees it: the bot's own turns as assistant, everyone else by name."""
+    content = _clip(message.content, MAX_PAST_TURN_CHARS) if clip else message.content
+    if message.role == "assistant":
+        return ChatMessage(role="assistant", content=content)
+    name = "system event" if message.role == "system" else message.author_name
+    return ChatMessage(role="user", content=content, name=name or None)
+
+
+def assemble(
+    messages: Sequence[StoredMessage], blocks: Sequence[ShownBlock], current_ids: Sequence[str] = ()
+) -> list[ChatMessage]:
+    """Chat history with each block just before its anchor turn (blocks without one are left out).
+
+    Turns in `current_ids` (the batch being answered) are never clipped. The result is built
+    fresh on every call, so nothing added here can reach the stored transcript.
+    """
+    by_anchor = {b.anchor_id: b for b in blocks}
+    current = set(current_ids)
+    history: list[ChatMessage] = []
+    for message in messages:
+        block = by_anchor.get(message.id)
+        if block is not None:
+            history.append(ChatMessage(role="user", content=block.text))
+        history.append(to_chat(message, clip=message.id not in current))
+    return history
