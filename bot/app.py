@@ -10,6 +10,8 @@ from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbe
 from memory.engine import MemoryEngine
 
 from .config import EmbeddingSettings, Settings
+from .llm.factory import build_provider
+from .llm.types import LLMProvider
 from .pipeline import TurnPipeline
 
 log = logging.getLogger(__name__)
@@ -42,22 +44,53 @@ class App:
     settings: Settings
     engine: MemoryEngine
     pipeline: TurnPipeline
+    llm: LLMProvider | None = None
 
     @classmethod
-    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> App:
+    async def start(
+        cls,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        llm: LLMProvider | None = None,
+        with_llm: bool = True,
+    ) -> App:
+        """Open the stores and build the pipeline; `llm` overrides the configured provider.
+
+        `with_llm=False` skips the model entirely (memory management commands need none).
+        Raises ValueError when a provider is chosen without its key, before anything opens.
+        """
+        if llm is None and with_llm:
+            llm = build_provider(settings.llm)
         embedder = embedder or build_embedder(settings)
         policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
-        engine = await MemoryEngine.open(settings.storage.data_dir, embedder, policy=policy)
+        try:
+            engine = await MemoryEngine.open(settings.storage.data_dir, embedder, policy=policy)
+        except BaseException:
+            if llm is not None:
+                await llm.aclose()
+            raise
         try:
             swept = await engine.sweep_expired()
             if swept:
                 log.info("expired memories removed at start-up", extra={"count": swept})
-            pipeline = TurnPipeline(engine, settings)
+            pipeline = TurnPipeline(engine, settings, llm=llm)
         except BaseException:
             await engine.close()
+            if llm is not None:
+                await llm.aclose()
             raise
-        return cls(settings, engine, pipeline)
+        if llm is not None:
+            log.info("language model ready", extra={"provider": llm.name, "model": llm.model})
+        else:
+            log.info("no language model configured: offline responder")
+        return cls(settings, engine, pipeline, llm)
 
     async def close(self) -> None:
-        await self.pipeline.aclose()
-        await self.engine.close()
+        try:
+            await self.pipeline.aclose()
+        finally:
+            try:
+                await self.engine.close()
+            finally:
+                if self.llm is not None:
+                    await self.llm.aclose()

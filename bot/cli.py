@@ -124,7 +124,7 @@ def _subjects(raw: str) -> list[str]:
 
 
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
-    app = await App.start(settings)
+    app = await App.start(settings, with_llm=False)
     out = sys.stdout
     try:
         engine = app.engine

@@ -131,6 +131,13 @@ class PrehookSettings(_Section):
         return value
 
 
+class HistorySettings(_Section):
+    model_config = SettingsConfigDict(env_prefix="HISTORY_")
+
+    max_messages: int = Field(40, ge=1, le=1000, description="stored turns sent to the model")
+    max_chars: int = Field(24_000, ge=1000, description="character budget of those turns")
+
+
 class CoalesceSettings(_Section):
     model_config = SettingsConfigDict(env_prefix="COALESCE_")
 
@@ -159,6 +166,7 @@ _SECTIONS: dict[str, type[_Section]] = {
     "storage": StorageSettings,
     "memory": MemorySettings,
     "prehook": PrehookSettings,
+    "history": HistorySettings,
     "coalesce": CoalesceSettings,
     "server": ServerSettings,
 }
@@ -183,6 +191,7 @@ class Settings(BaseModel):
     storage: StorageSettings
     memory: MemorySettings
     prehook: PrehookSettings
+    history: HistorySettings
     coalesce: CoalesceSettings
     server: ServerSettings
 

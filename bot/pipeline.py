@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 from adapters.base import IncomingMessage
 from memory.engine import MemoryEngine
 from memory.extraction import extract
+from memory.injection_state import ChannelInjectionState, ChannelKey
 from memory.models import (
     Audience,
     Memory,
@@ -23,9 +24,15 @@ from memory.models import (
     Visibility,
     normalize_text,
 )
+from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
 
 from .config import Settings
+from .history import ShownBlock, ShownBlocks, assemble, window
+from .json_reply import parse_reply
+from .llm.types import ChatMessage, LLMError, LLMProvider
+from .memory_tools import MEMORY_TOOLS, MemoryToolbox, TurnContext, participants_index
 from .offline import offline_reply
+from .prompt import BOT_NAME, system_prompt
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +41,20 @@ MAX_MESSAGE_CHARS = 40_000  # longer messages are stored truncated; models and e
 
 @dataclass(slots=True)
 class TurnResult:
+    """What one batch produced: the reply (None when the bot stays silent) and what memory did."""
+
     reply: str | None
     learned: list[Memory] = field(default_factory=list)
     stored_message_ids: list[str] = field(default_factory=list)
+    remembered: list[Memory] = field(default_factory=list)
+    prehook: PrehookResult | None = None
+    tool_calls: int = 0
+    error: str | None = None
+    duplicate: bool = False
+
+    @property
+    def injected(self) -> list[Memory]:
+        return self.prehook.injected if self.prehook is not None else []
 
 
 def scope_of(message: IncomingMessage, agent_id: str) -> Scope:
@@ -78,14 +96,46 @@ def to_stored(message: IncomingMessage, agent_id: str) -> StoredMessage:
     )
 
 
-class TurnPipeline:
-    """One batch of a channel's messages in, at most one reply out."""
+APOLOGY = (
+    "Sorry, I couldn't reach my language model just now. Your message is saved; please try again in a moment."
+)
+EMPTY_REPLY = "Noted."
+_TOOL_LIMIT_RESULT = '{"error": "tool round limit reached: reply to the user now, without tools"}'
 
-    def __init__(self, engine: MemoryEngine, settings: Settings) -> None:
+
+class TurnPipeline:
+    """One batch of a channel's messages in, at most one reply out.
+
+    With a language model: store the batch, learn from it heuristically, run the pre-hook once
+    on the batch's combined text, send the recent history (with the memory blocks shown so far,
+    in a clone that is never stored) to the model with the memory tools, store the reply.
+    Without one, the offline responder answers from what memory recalls.
+    """
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        settings: Settings,
+        llm: LLMProvider | None = None,
+        prehook: PreHook | None = None,
+        tz: tzinfo = UTC,
+    ) -> None:
         self.engine = engine
         self.settings = settings
+        self.llm = llm
         self.agent_id = settings.storage.agent_id
+        self.tz = tz
+        self.prehook = prehook or PreHook(engine, PrehookConfig.from_settings(settings.prehook), tz=tz)
+        self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         self._maintenance: asyncio.Task[None] | None = None
+        # One batch at a time per conversation: the injection state and history assume it.
+        # Weak values: a lock lives exactly as long as a batch of its channel holds or awaits it.
+        self._locks: weakref.WeakValueDictionary[ChannelKey, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def key_of(self, message: IncomingMessage) -> ChannelKey:
+        return ChannelKey(
+            message.platform, message.workspace_id, message.channel_id, message.thread_id, self.agent_id
+        )
 
     async def learn(self, message: IncomingMessage, stored_id: str) -> list[Memory]:
         """Zero-cost heuristic extraction from one user message into memories."""
@@ -114,36 +164,210 @@ class TurnPipeline:
                 learned.append(result.memory)
         return learned
 
-    async def handle(self, batch: Sequence[IncomingMessage]) -> TurnResult:
-        """Store the batch, learn from it, recall what relates, and answer."""
+    async def handle(self, batch: Sequence[IncomingMessage], respond: bool = True) -> TurnResult:
+        """Store the batch and learn from it; unless `respond` is False, answer it.
+
+        A batch whose messages were all stored before (a redelivered event) is not answered
+        again. System messages are stored but never answered and never run the pre-hook.
+        """
         messages = [m for m in batch if m.text and m.text.strip()]
         if not messages:
             return TurnResult(reply=None)
         stored = [to_stored(m, self.agent_id) for m in messages]
         new_ids = set(await self.engine.store_messages(stored))
+        fresh = [(m, row) for m, row in zip(messages, stored, strict=True) if row.id in new_ids]
+        if not fresh:
+            log.info("batch already handled", extra={"platform": messages[-1].platform})
+            return TurnResult(reply=None, duplicate=True)
         learned: list[Memory] = []
-        for message, row in zip(messages, stored, strict=True):
-            if row.id in new_ids and not message.is_system:
+        for message, row in fresh:
+            if not message.is_system:
                 learned.extend(await self.learn(message, row.id))
-        last = messages[-1]
-        if all(m.is_system for m in messages):
-            return TurnResult(reply=None, learned=learned, stored_message_ids=list(new_ids))
-        text = "\n".join(m.text for m in messages if not m.is_system)
+        result = TurnResult(reply=None, learned=learned, stored_message_ids=[row.id for _, row in fresh])
+        speaking = [(m, row) for m, row in fresh if not m.is_system]
+        if not respond or not speaking:
+            self._schedule_maintenance()
+            return result
+        key = self.key_of(speaking[-1][0])
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
+            if self.llm is None:
+                await self._answer_offline(speaking, result)
+            else:
+                await self._answer(self.llm, key, speaking, result)
+        self._schedule_maintenance()
+        return result
+
+    # --- with a model -------------------------------------------------------------------------
+
+    async def _answer(
+        self,
+        llm: LLMProvider,
+        key: ChannelKey,
+        speaking: list[tuple[IncomingMessage, StoredMessage]],
+        result: TurnResult,
+    ) -> None:
+        last = speaking[-1][0]
+        text = "\n".join(m.text for m, _ in speaking)
+        audience = audience_of(last, self.agent_id)
+        state = self.prehook.states.get(*key)
+        if result.learned:
+            # What the batch itself says is already in front of the model: its heuristic
+            # memories count as injected now, so the hook does not repeat them as notes.
+            await self._mark_shown(state, result.learned, state.turn)
+        authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
+        request = PrehookRequest(
+            text=text,
+            platform=last.platform,
+            workspace_id=last.workspace_id,
+            channel_id=last.channel_id,
+            thread_id=last.thread_id,
+            agent_id=self.agent_id,
+            viewer=audience,
+            participants=authors,
+            exclude_message_ids=[row.id for _, row in speaking],
+        )
+        recent = await self.engine.store.recent_messages(
+            last.platform,
+            last.workspace_id,
+            last.channel_id,
+            self.agent_id,
+            limit=self.settings.history.max_messages,
+            thread_id=last.thread_id,
+        )
+        window_rows = window(recent, self.settings.history.max_messages, self.settings.history.max_chars)
+        present = {m.id for m in window_rows}
+        # Before the hook runs: blocks whose turns scrolled out of the window left the model's
+        # context with them, so their memories may be injected again in this very turn.
+        scrolled = [b for b in self.shown.get(key, state.turn) if b.anchor_id not in present]
+        if scrolled:
+            state.forget_ids([i for b in scrolled for i in b.memory_ids])
+            self.shown.discard(key, [b.anchor_id for b in scrolled])
+
+        hook = await self.prehook.run(request)
+        result.prehook = hook
+        turn = hook.turn if hook.turn is not None else state.turn
+        anchor = next((row.id for _, row in speaking if row.id in present), None)
+        if hook.block and hook.injected and anchor is not None:
+            self.shown.add(key, ShownBlock(anchor, hook.block, tuple(m.id for m in hook.injected), turn))
+        elif hook.injected:
+            # Nowhere to show it (the batch alone overflows the window): it was not really injected.
+            state.forget_ids([m.id for m in hook.injected])
+        history = assemble(window_rows, self.shown.get(key, turn), [row.id for _, row in speaking])
+
+        participants = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
+        toolbox = MemoryToolbox(
+            self.engine,
+            TurnContext(
+                scope=scope_of(last, self.agent_id),
+                audience=audience,
+                author_id=last.author_id,
+                visibility=visibility_of(last),
+                source_message_ids=[row.id for _, row in speaking],
+                participants=participants,
+                search_threshold=self.settings.memory.search_threshold,
+            ),
+        )
+        system = system_prompt(platform=last.platform, is_dm=last.is_dm, now=self.engine.clock(), tz=self.tz)
+        try:
+            final = await self._complete(llm, system, history, toolbox)
+        except Exception as exc:
+            # LLMError is the expected case; anything else from a provider is handled the same
+            # way: the user hears a short apology and their message stays stored.
+            result.error = str(exc) if isinstance(exc, LLMError) else f"{type(exc).__name__}"
+            log.warning(
+                "model call failed",
+                extra={"provider": llm.name, "error": result.error},
+                exc_info=not isinstance(exc, LLMError),
+            )
+            result.reply = APOLOGY
+            await self._record_stored(state, toolbox, hook, result)
+            return
+        parsed = parse_reply(final)
+        for problem in parsed.errors:
+            log.info("memory in JSON reply refused", extra={"reason": problem})
+        for request_, about in parsed.memories:
+            try:
+                await toolbox.remember(request_, about)
+            except ValueError as exc:
+                log.info("memory in JSON reply refused", extra={"reason": str(exc)})
+        result.tool_calls = toolbox.calls
+        await self._record_stored(state, toolbox, hook, result)
+        result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
+        if result.reply:
+            await self._store_reply(last, result.reply)
+
+    async def _complete(
+        self, llm: LLMProvider, system: str, history: list[ChatMessage], toolbox: MemoryToolbox
+    ) -> str:
+        """The tool loop: up to `max_tool_rounds` rounds of tool calls, then the model must answer."""
+        messages = list(history)
+        rounds = self.settings.llm.max_tool_rounds
+        for round_number in range(rounds + 2):
+            response = await llm.complete(system, messages, MEMORY_TOOLS if rounds else ())
+            if not response.tool_calls:
+                return response.text
+            if round_number >= rounds:
+                if round_number == rounds + 1 or response.text.strip():
+                    return response.text
+                # One last call in which every tool answers "limit reached", so the model replies.
+                messages.append(response.as_message())
+                messages.extend(
+                    ChatMessage(role="tool", content=_TOOL_LIMIT_RESULT, tool_call_id=c.id, name=c.name)
+                    for c in response.tool_calls
+                )
+                continue
+            messages.append(response.as_message())
+            for call in response.tool_calls:
+                outcome = await toolbox.call(call)
+                messages.append(
+                    ChatMessage(role="tool", content=outcome, tool_call_id=call.id, name=call.name)
+                )
+        return ""
+
+    async def _record_stored(
+        self, state: ChannelInjectionState, toolbox: MemoryToolbox, hook: PrehookResult, result: TurnResult
+    ) -> None:
+        """Memories the model wrote itself are in its context: the hook must not repeat them."""
+        written = [r.memory for r in toolbox.stored if r.action in ("inserted", "superseded")]
+        result.remembered = written
+        if written:
+            turn = hook.turn if hook.turn is not None else state.turn
+            await self._mark_shown(state, written, turn)
+
+    async def _mark_shown(self, state: ChannelInjectionState, memories: Sequence[Memory], turn: int) -> None:
+        try:
+            vectors = await self.engine.store.get_embeddings([m.id for m in memories])
+        except Exception:  # without vectors the ids alone still prevent exact repeats
+            log.warning("stored vectors unavailable for injection state", exc_info=True)
+            vectors = {}
+        state.record([(m.id, m.updated_at, vectors.get(m.id)) for m in memories], turn=turn)
+
+    # --- offline ------------------------------------------------------------------------------
+
+    async def _answer_offline(
+        self, speaking: list[tuple[IncomingMessage, StoredMessage]], result: TurnResult
+    ) -> None:
+        last = speaking[-1][0]
+        text = "\n".join(m.text for m, _ in speaking)
         audience = audience_of(last, self.agent_id)
         threshold = self.settings.memory.search_threshold
         vector = (await self.engine.embedder.embed([text]))[0]
-        learned_ids = {m.id for m in learned}
+        learned_ids = {m.id for m in result.learned}
+        batch_ids = [row.id for _, row in speaking]
         hits = await self.engine.search(text, audience, limit=5, threshold=threshold, vector=vector)
         recalled = [h.memory for h in hits if h.memory.id not in learned_ids]
         turns = await self.engine.search_messages(
-            text, audience, limit=3, threshold=threshold, vector=vector, exclude=list(new_ids)
+            text, audience, limit=3, threshold=threshold, vector=vector, exclude=batch_ids
         )
-        asked = {normalize_text(m.text) for m in messages}
+        asked = {normalize_text(m.text) for m, _ in speaking}
         recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
-        reply = offline_reply(learned, recalled, recalled_turns)
-        await self._store_reply(last, reply)
-        self._schedule_maintenance()
-        return TurnResult(reply=reply, learned=learned, stored_message_ids=list(new_ids))
+        result.reply = offline_reply(result.learned, recalled, recalled_turns)
+        await self._store_reply(last, result.reply)
+
+    # --- background and storage ---------------------------------------------------------------
 
     def _schedule_maintenance(self) -> None:
         """Vector compaction runs in the background, one at a time, never on the reply path."""
@@ -160,6 +384,7 @@ class TurnPipeline:
         """Wait for background work to finish before the stores close."""
         if self._maintenance is not None:
             await self._maintenance
+        await self.prehook.aclose()
 
     async def _store_reply(self, to: IncomingMessage, text: str) -> None:
         reply = StoredMessage(
@@ -169,11 +394,11 @@ class TurnPipeline:
             channel_id=to.channel_id,
             thread_id=to.thread_id,
             agent_id=self.agent_id,
-            author_id="memorybot",
-            author_name="memorybot",
+            author_id=BOT_NAME,
+            author_name=BOT_NAME,
             role="assistant",
-            content=text,
-            created_at=max(time.time(), to.timestamp),
+            content=text[:MAX_MESSAGE_CHARS],
+            created_at=max(self.engine.clock(), to.timestamp),
             visibility=visibility_of(to),
         )
         await self.engine.store_messages([reply])
