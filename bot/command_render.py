@@ -1,0 +1,43 @@
+"""Plain-text rendering of `/memory` command results, for the console and other text-only outputs."""
+
+from __future__ import annotations
+
+from .commands import CommandResult
+
+
+def render_item(number: int, item: dict[str, object]) -> str:
+    """`3. [preference] Alice likes tea — 2026-09-21 · id 3f9c… (private)`."""
+    extras = []
+    if item.get("visibility") == "private":
+        extras.append("private")
+    if "score" in item:
+        extras.append(f"score {item['score']}")
+    tail = f" ({', '.join(extras)})" if extras else ""
+    return f"{number}. [{item['type']}] {item['content']} — {item['date']} · id {item['id']}{tail}"
+
+
+def page_footer(result: CommandResult) -> str | None:
+    """`page 2/5 — `/memory list 3` for more`, or None when everything fits on one page."""
+    if result.pages <= 1 and result.page <= 1:
+        return None
+    footer = f"page {result.page}/{result.pages}"
+    if result.next_command:
+        footer += f" — `{result.next_command}` for more"
+    return footer
+
+
+def render_text(result: CommandResult) -> str:
+    """The whole result as plain text lines: title, notes, numbered items, attachment, page footer."""
+    if result.error:
+        return "\n".join([f"Error: {result.error}", *result.lines])
+    out = [result.title, *result.lines]
+    out += [render_item(result.offset + n, item) for n, item in enumerate(result.items, start=1)]
+    if result.attachment is not None:
+        size = len(result.attachment.data)
+        out.append(f"Attached: {result.attachment.filename} ({size} bytes)")
+    if len(out) == 1 and result.total == 0:
+        out.append("Nothing to show.")
+    footer = page_footer(result)
+    if footer:
+        out.append(footer)
+    return "\n".join(out)
