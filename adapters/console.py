@@ -14,6 +14,9 @@ CONSOLE_WORKSPACE = "local"
 CONSOLE_CHANNEL = "terminal"
 
 Handler = Callable[[list[IncomingMessage]], Awaitable[str | None]]
+# Runs a `/memory ...` line for the user at the terminal and returns the text to print.
+CommandRunner = Callable[[str], Awaitable[str]]
+COMMAND_PREFIX = "/memory"
 
 
 def console_message(text: str, user: str) -> IncomingMessage:
@@ -29,15 +32,30 @@ def console_message(text: str, user: str) -> IncomingMessage:
     )
 
 
+def is_command(text: str) -> bool:
+    """A `/memory` command line (not a message that merely starts with the word)."""
+    head = text.strip().split(maxsplit=1)[0] if text.strip() else ""
+    return head.casefold() == COMMAND_PREFIX
+
+
 async def run_console(
-    handle: Handler, user: str, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+    handle: Handler,
+    user: str,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    commands: CommandRunner | None = None,
 ) -> int:
-    """Read lines until EOF (or /quit), answer each; returns how many messages were handled."""
+    """Read lines until EOF (or /quit), answer each; returns how many messages were handled.
+
+    With `commands`, lines starting with `/memory` run the shared command table instead of
+    going to the bot (they are not stored as conversation).
+    """
     interactive = stdin.isatty()
     loop = asyncio.get_running_loop()
     handled = 0
     if interactive:
-        stdout.write(f"memorybot chat as {user}. Type a message, /quit to leave.\n")
+        hint = ", /memory help for your memories" if commands is not None else ""
+        stdout.write(f"memorybot chat as {user}. Type a message{hint}, /quit to leave.\n")
     while True:
         if interactive:
             stdout.write("you> ")
@@ -50,6 +68,10 @@ async def run_console(
         if text.strip() in ("/quit", "/exit"):
             break
         if not text.strip():
+            continue
+        if commands is not None and is_command(text):
+            stdout.write(await commands(text) + "\n")
+            stdout.flush()
             continue
         reply = await handle([console_message(text, user)])
         handled += 1

@@ -8,7 +8,7 @@ import getpass
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,8 @@ from memory.store import MemoryQuery
 from memory.ttl import TTLError
 
 from .app import App
+from .command_render import render_text
+from .commands import CommandError, Invoker, MemoryCommands, error_result, parse_command
 from .config import ConfigError, Settings
 from .logs import setup_logging
 
@@ -210,6 +212,24 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
         await app.close()
 
 
+def console_commands(app: App, user: str) -> Callable[[str], Awaitable[str]]:
+    """`/memory ...` lines at the terminal, run through the same command table as Discord and Slack."""
+    runner = MemoryCommands(
+        app.engine, app.settings.storage.agent_id, search_threshold=app.settings.memory.search_threshold
+    )
+    invoker = Invoker(CONSOLE_PLATFORM, CONSOLE_WORKSPACE, CONSOLE_CHANNEL, user_id=user.casefold())
+
+    async def run(line: str) -> str:
+        try:
+            parsed = parse_command(line)
+        except CommandError as exc:
+            return render_text(error_result(exc))
+        result = await runner.execute(parsed.name, parsed.args, invoker, parsed.page)
+        return render_text(result)
+
+    return run
+
+
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     app = await App.start(settings)
     try:
@@ -218,7 +238,7 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         async def handle(batch: list) -> str | None:  # type: ignore[type-arg]
             return (await app.pipeline.handle(batch)).reply
 
-        await run_console(handle, user)
+        await run_console(handle, user, commands=console_commands(app, user))
         return 0
     finally:
         await app.close()

@@ -117,3 +117,19 @@ def test_run_without_platforms_names_the_variables(data_dir: Path) -> None:
     result = run(["run"], data_dir)  # stdin is not a terminal: no chat, just the guidance
     assert result.returncode == 2
     assert "DISCORD_TOKEN" in result.stderr and "SLACK_BOT_TOKEN" in result.stderr
+
+
+def test_chat_runs_memory_commands_from_the_shared_table(data_dir: Path) -> None:
+    lines = "I prefer tea over coffee\n/memory list\n/memory search tea\n/memory frobnicate\n"
+    result = run(["chat", "--user", "sofia"], data_dir, stdin=lines)
+    assert result.returncode == 0, result.stderr
+    listing = result.stdout.split("offline responder", 1)[1]
+    assert "[preference] sofia prefers tea over coffee" in listing
+    assert "Error: unknown command 'frobnicate'" in result.stdout
+    (memory,) = active(data_dir)
+    forget = run(["chat", "--user", "sofia"], data_dir, stdin=f"/memory forget {memory['id']}\n")
+    assert forget.returncode == 0, forget.stderr
+    assert active(data_dir) == []
+    # Commands are not conversation: nothing from them was stored as a message or learned.
+    again = run(["chat", "--user", "sofia"], data_dir, stdin="/memory list\n")
+    assert "sofia prefers tea" not in again.stdout
