@@ -340,7 +340,12 @@ class SQLiteStore:
     async def query_memories(self, audience: Audience, now: float, query: MemoryQuery) -> list[Memory]:
         """Memories `audience` may read, narrowed by `query`, newest (or most important) first."""
         where, params = self._query_sql(audience, now, query)
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
+        order = (
+            "m.importance DESC, m.created_at DESC, m.id"
+            if query.order == "important"
+            else "m.created_at DESC, m.id"
+        )
         sql = f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
         rows = await self._fetch(sql, (*params, query.limit, query.offset))
         return [_row_to_memory(r) for r in rows]
