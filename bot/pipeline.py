@@ -218,17 +218,6 @@ class TurnPipeline:
             # memories count as injected now, so the hook does not repeat them as notes.
             await self._mark_shown(state, result.learned, state.turn)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
-        request = PrehookRequest(
-            text=text,
-            platform=last.platform,
-            workspace_id=last.workspace_id,
-            channel_id=last.channel_id,
-            thread_id=last.thread_id,
-            agent_id=self.agent_id,
-            viewer=audience,
-            participants=authors,
-            exclude_message_ids=[row.id for _, row in speaking],
-        )
         recent = await self.engine.store.recent_messages(
             last.platform,
             last.workspace_id,
@@ -246,6 +235,18 @@ class TurnPipeline:
             state.forget_ids([i for b in scrolled for i in b.memory_ids])
             self.shown.discard(key, [b.anchor_id for b in scrolled])
 
+        request = PrehookRequest(
+            text=text,
+            platform=last.platform,
+            workspace_id=last.workspace_id,
+            channel_id=last.channel_id,
+            thread_id=last.thread_id,
+            agent_id=self.agent_id,
+            viewer=audience,
+            participants=authors,
+            exclude_message_ids=[row.id for _, row in speaking],
+            in_context_message_ids=list(present),
+        )
         hook = await self.prehook.run(request)
         result.prehook = hook
         turn = hook.turn if hook.turn is not None else state.turn

@@ -30,10 +30,12 @@ class Section(StrEnum):
     PREFERENCES = "Preferences"
     RELEVANT = "Relevant memories"
     RECENT = "Recent"
+    MESSAGES = "From past conversations"
     TIMELINE = "Timeline"
 
 
-_ORDER = (Section.IDENTITY, Section.PREFERENCES, Section.RELEVANT, Section.RECENT)
+_ORDER = (Section.IDENTITY, Section.PREFERENCES, Section.RELEVANT, Section.RECENT, Section.MESSAGES)
+MAX_PAST_TURN_CHARS = 400
 
 # Characters that could end a line or reorder text on screen: json.dumps leaves these as they
 # are with ensure_ascii=False, so they are escaped by hand. "<" and ">" are escaped too, so a
@@ -130,8 +132,25 @@ class ContextBlock:
     def memories(self) -> list[Memory]:
         return [i.memory for i in self.included if i.memory is not None]
 
+    @property
+    def messages(self) -> list[StoredMessage]:
+        """Past turns in the block outside the timeline (the timeline's are answers, not notes)."""
+        return [
+            i.message for i in self.included if i.message is not None and i.section is not Section.TIMELINE
+        ]
+
+
+def _message_line(item: BlockItem, now: float, tz: tzinfo) -> str:
+    message = item.message
+    assert message is not None
+    who = quote_note(_short(message.author_name or message.author_id, 40))
+    said = quote_note(_short(message.content, MAX_PAST_TURN_CHARS))
+    return f"- {short_date(message.created_at, now, tz)}, {who} said: {said}"
+
 
 def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:
+    if item.memory is None:
+        return _message_line(item, now, tz)
     memory = item.memory
     assert memory is not None
     tag = ""

@@ -18,7 +18,7 @@ from .context_block import BlockItem, ContextBlock, Section, Timeline, format_co
 from .engine import MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
-from .models import Audience, Memory, MemoryType, StoredMessage
+from .models import Audience, Memory, MemoryType, StoredMessage, Visibility
 from .preferences_cache import PreferencesCache
 from .scope import lance_audience_filter
 from .store import MemoryQuery
@@ -37,7 +37,7 @@ IDENTITY_FLOOR = 0.6
 PREFERENCE_FLOOR = 0.5
 IMPORTANT_FLOOR = 0.3
 RECENT_FLOOR = 0.3
-_SEARCH_SOURCES = frozenset({"vector", "fulltext"})
+_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
 # Timeline entries answer the question the user asked, so under a tight budget the other
@@ -68,6 +68,8 @@ class PrehookConfig:
     min_relevance: float = 0.35
     max_injected_ids: int = 100
     sql_limit: int = 20  # rows per SQL source (identity, important, recent)
+    # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
+    message_top_k: int = 20
     timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
 
     @classmethod
@@ -108,15 +110,22 @@ class PrehookRequest:
     is_system: bool = False
     # Turns of the batch itself (already stored): a meta question must not find itself.
     exclude_message_ids: Sequence[str] = ()
+    # Turns the model already has in its history window: never injected again as notes.
+    in_context_message_ids: Sequence[str] = ()
 
 
 @dataclass(slots=True)
 class PrehookResult:
-    """What the hook injected and why; `candidates_ranked` is every active candidate, best first."""
+    """What the hook injected and why; `candidates_ranked` is every active candidate, best first.
+
+    Candidates are memories and past turns (`StoredMessage`); `injected` holds the memories
+    that made it into the block and `injected_messages` the past turns.
+    """
 
     block: str | None = None
     injected: list[Memory] = field(default_factory=list)
-    candidates_ranked: list[tuple[Memory, float]] = field(default_factory=list)
+    candidates_ranked: list[tuple[Memory | StoredMessage, float]] = field(default_factory=list)
+    injected_messages: list[StoredMessage] = field(default_factory=list)
     stage_ms: dict[str, float] = field(default_factory=dict)
     skipped_reason: str | None = None
     meta: MetaQuestion | None = None
@@ -127,13 +136,26 @@ class PrehookResult:
 
 @dataclass(slots=True)
 class _Candidate:
-    memory: Memory
+    memory: Memory | None
     vector: np.ndarray | None = None
     sources: set[str] = field(default_factory=set)
     floor: float = 0.0
     lexical_rank: int | None = None
     relevance: float = 0.0
     score: float = 0.0
+    message: StoredMessage | None = None
+
+    @property
+    def item(self) -> Memory | StoredMessage:
+        return self.memory if self.memory is not None else self.message  # type: ignore[return-value]
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def updated_at(self) -> float:
+        return self.memory.updated_at if self.memory is not None else self.item.created_at
 
 
 @dataclass(slots=True)
@@ -152,6 +174,9 @@ class _VectorFound:
     dense: list[Any] = field(default_factory=list)
     lexical: list[Any] = field(default_factory=list)
     rows: dict[str, Memory] = field(default_factory=dict)
+    message_dense: list[Any] = field(default_factory=list)
+    message_lexical: list[Any] = field(default_factory=list)
+    messages: dict[str, StoredMessage] = field(default_factory=dict)
 
 
 def _ms(start: float) -> float:
@@ -255,24 +280,30 @@ class PreHook:
         # overlapping runs in one channel cannot both inject the same memory.
         t = time.perf_counter()
         candidates = self._collect(request, sql, found, query, now)
-        ranked = sorted(candidates.values(), key=lambda c: c.score, reverse=True)
+        # A meta question is answered by the timeline of its period; other past turns are noise.
+        turns = self._collect_messages(request, found, query, now) if meta is None else []
+        ranked = sorted([*candidates.values(), *turns], key=lambda c: c.score, reverse=True)
         state = self.states.get(
             request.platform, request.workspace_id, request.channel_id, request.thread_id, request.agent_id
         )
         timeline = self._timeline(meta, sql, candidates, query, now) if meta is not None else None
         in_timeline = {i.memory.id for i in timeline.items if i.memory is not None} if timeline else set()
-        selected = self._dedup([c for c in ranked if c.memory.id not in in_timeline], state)
+        selected = self._dedup([c for c in ranked if c.id not in in_timeline], state)
         stage_ms["dedup"] = _ms(t)
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = [BlockItem(_section(c), c.score, memory=c.memory) for c in selected]
+        items = [BlockItem(_section(c), c.score, memory=c.memory, message=c.message) for c in selected]
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )
         injected = block.memories
-        vectors = {c.memory.id: c.vector for c in candidates.values()}
-        state.record([(m.id, m.updated_at, vectors.get(m.id)) for m in injected])
+        injected_messages = block.messages
+        vectors = {c.id: c.vector for c in ranked}
+        state.record(
+            [(m.id, m.updated_at, vectors.get(m.id)) for m in injected]
+            + [(m.id, m.created_at, vectors.get(m.id)) for m in injected_messages]
+        )
         turn = state.turn
         state.advance_turn()
         stage_ms["format"] = _ms(t)
@@ -282,7 +313,8 @@ class PreHook:
         return PrehookResult(
             block=block.text,
             injected=injected,
-            candidates_ranked=[(c.memory, c.score) for c in ranked],
+            candidates_ranked=[(c.item, c.score) for c in ranked],
+            injected_messages=injected_messages,
             stage_ms=stage_ms,
             meta=meta,
             tokens=block.tokens,
@@ -398,10 +430,45 @@ class PreHook:
         where = lance_audience_filter(request.viewer, now)
         k = self.config.vector_top_k
         found = _VectorFound()
-        found.dense, found.lexical = await asyncio.gather(
+        searches = [
             self._guard("vector", table.search(query, where, k), [], errors),
             self._guard("fulltext", table.text_search(request.text, where, k), [], errors),
-        )
+        ]
+        m = self.config.message_top_k
+        if m > 0:
+            # Past turns under the same privacy filter; the batch and the history window are
+            # skipped after the search (they are few, and the model already has them).
+            messages = self.engine.vectors.messages
+            where_messages = lance_audience_filter(request.viewer)
+            skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
+            searches += [
+                self._guard("message_vector", messages.search(query, where_messages, m + skip), [], errors),
+                self._guard(
+                    "message_fulltext",
+                    messages.text_search(request.text, where_messages, m + skip),
+                    [],
+                    errors,
+                ),
+            ]
+        results = await asyncio.gather(*searches)
+        found.dense, found.lexical = results[0], results[1]
+        if m > 0:
+            skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
+            found.message_dense = [h for h in results[2] if h.id not in skip_ids][:m]
+            found.message_lexical = [h for h in results[3] if h.id not in skip_ids][:m]
+            message_ids = list(
+                dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
+            )
+            if message_ids:
+                rows = await self._guard(
+                    "message_rows", self.engine.store.get_messages(message_ids), [], errors
+                )
+                found.messages = {
+                    row.id: row
+                    for row in rows
+                    # The SQL row decides, as for memories: a stale vector row cannot leak a turn.
+                    if _message_visible(row, request.viewer)
+                }
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
         if ids:
             # One batched query for every hit, through the SQL privacy filter again: a vector row
@@ -474,6 +541,37 @@ class PreHook:
             candidate.score = relevance * freshness(now - memory.created_at) * usage(memory.access_count)
         return candidates
 
+    def _collect_messages(
+        self, request: PrehookRequest, found: _VectorFound, query: np.ndarray, now: float
+    ) -> list[_Candidate]:
+        """Past turns from the hybrid search, scored like memories (relevance × freshness)."""
+        if not found.messages:
+            return []
+        by_id: dict[str, _Candidate] = {}
+        for hit in found.message_dense:
+            row = found.messages.get(hit.id)
+            if row is not None and hit.id not in by_id:
+                by_id[hit.id] = _Candidate(None, hit.vector, {"message"}, message=row)
+        for rank, hit in enumerate(found.message_lexical):
+            row = found.messages.get(hit.id)
+            if row is None:
+                continue
+            candidate = by_id.get(hit.id)
+            if candidate is None:
+                candidate = by_id[hit.id] = _Candidate(None, hit.vector, {"message"}, message=row)
+            if candidate.lexical_rank is None:
+                candidate.lexical_rank = rank
+        with_vectors = [c for c in by_id.values() if c.vector is not None]
+        if with_vectors:
+            cosines = np.stack([c.vector for c in with_vectors]) @ query  # type: ignore[misc]
+            for candidate, cosine in zip(with_vectors, cosines, strict=True):
+                candidate.relevance = float(cosine)
+        for candidate in by_id.values():
+            if candidate.lexical_rank is not None:
+                candidate.relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
+            candidate.score = candidate.relevance * freshness(now - candidate.item.created_at)
+        return list(by_id.values())
+
     def _timeline(
         self,
         meta: MetaQuestion,
@@ -507,7 +605,7 @@ class PreHook:
             c
             for c in ranked
             if (c.relevance >= cfg.min_relevance or not c.sources <= _SEARCH_SOURCES)
-            and state.should_reinject(c.memory.id, c.memory.updated_at, state.turn)
+            and state.should_reinject(c.id, c.updated_at, state.turn)
         ]
         with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]
         duplicate = np.zeros(len(eligible), dtype=bool)
@@ -516,7 +614,7 @@ class PreHook:
         if with_vectors:
             matrix = np.stack([eligible[n].vector for n in with_vectors])  # type: ignore[misc]
             # Against what the channel already holds: one product for the whole batch.
-            mask = state.semantic_duplicates(matrix, [eligible[n].memory.id for n in with_vectors])
+            mask = state.semantic_duplicates(matrix, [eligible[n].id for n in with_vectors])
             duplicate[with_vectors] = mask
             # Against each other, so one block does not carry two wordings of one fact.
             pairwise = matrix @ matrix.T
@@ -550,7 +648,24 @@ class PreHook:
             log.warning("access count update failed", exc_info=task.exception())
 
 
+def _message_visible(message: StoredMessage, viewer: Audience) -> bool:
+    """The SQL-side privacy check for a past turn (same rules as memories)."""
+    if (message.platform, message.workspace_id, message.agent_id) != (
+        viewer.platform,
+        viewer.workspace_id,
+        viewer.agent_id,
+    ):
+        return False
+    if message.visibility is Visibility.PRIVATE:
+        return viewer.private_ok and message.author_id == viewer.viewer_id
+    if message.visibility is Visibility.CHANNEL:
+        return viewer.admin or message.channel_id == viewer.channel_id
+    return True
+
+
 def _section(candidate: _Candidate) -> Section:
+    if candidate.memory is None:
+        return Section.MESSAGES
     memory_type = candidate.memory.memory_type
     if memory_type is MemoryType.IDENTITY:
         return Section.IDENTITY

@@ -619,3 +619,78 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
     assert loaded.context_window_depth == 5 and loaded.preference_cache_ttl == 60.0
     states = loaded.make_states()
     assert isinstance(states, InjectionStates) and states.context_window_depth == 5
+
+
+def past_turn(
+    text: str, at: float, author: str = "bob", channel: str = "general", **kw: object
+) -> StoredMessage:
+    return StoredMessage(
+        id=uuid.uuid4().hex,
+        platform="discord",
+        workspace_id="guild-1",
+        channel_id=channel,
+        thread_id=None,
+        agent_id="default",
+        author_id=author,
+        author_name=author.capitalize(),
+        role="user",
+        content=text,
+        created_at=at,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+async def test_past_turns_are_injected_with_speaker_and_date_once_within_the_depth(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    now = clock()
+    said = past_turn("My sister Ana is getting married in Porto next June", now - 40 * DAY)
+    noise = past_turn("Has anyone seen the stapler?", now - 2 * DAY)
+    await engine.store_messages([said, noise])
+    first = await hook.run(request("Where is Bob's sister's wedding?"))
+    assert [m.id for m in first.injected_messages] == [said.id]
+    assert first.block is not None
+    assert "## From past conversations" in first.block
+    assert '"Bob" said: "My sister Ana is getting married in Porto next June"' in first.block
+    assert "stapler" not in first.block
+    assert said.id in [c.id for c, _ in first.candidates_ranked]
+    second = await hook.run(request("Where is Bob's sister's wedding again?"))
+    assert second.injected_messages == []  # the model still has it from the last turn
+
+
+async def test_turns_in_the_history_window_or_the_batch_are_not_injected(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    now = clock()
+    in_window = past_turn("The staging database password rotates every Monday", now - 600)
+    in_batch = past_turn("when does the staging database password rotate?", now, author="alice")
+    await engine.store_messages([in_window, in_batch])
+    result = await hook.run(
+        request(in_batch.content, exclude_message_ids=[in_batch.id], in_context_message_ids=[in_window.id])
+    )
+    assert result.injected_messages == []
+    assert result.block is None or "rotates every Monday" not in result.block
+
+
+async def test_private_turns_are_never_injected_into_a_shared_channel(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    now = clock()
+    secret = past_turn(
+        "I am interviewing at Globex next Tuesday",
+        now - DAY,
+        author="alice",
+        channel="dm-alice",
+        visibility=Visibility.PRIVATE,
+    )
+    other_guild = dataclasses.replace(
+        past_turn("Alice is interviewing at Initech", now - DAY), workspace_id="guild-2"
+    )
+    await engine.store_messages([secret, other_guild])
+    shared = await hook.run(request("is alice interviewing anywhere?", audience=IN_GENERAL))
+    assert shared.injected_messages == []
+    in_dm = Audience(
+        "discord", "guild-1", "default", viewer_id="alice", channel_id="dm-alice", private_ok=True
+    )
+    mine = await hook.run(request("when is my Globex interview?", audience=in_dm, channel_id="dm-alice"))
+    assert [m.id for m in mine.injected_messages] == [secret.id]
