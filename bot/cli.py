@@ -257,8 +257,9 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
             args.user = None
             return await _chat(args, settings)
         return 2
-    sys.stderr.write("Platform adapters are not part of this version yet; use `memorybot chat`.\n")
-    return 2
+    from .runner import run_platforms
+
+    return await run_platforms(settings)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -151,6 +151,12 @@ class ServerSettings(_Section):
         "INFO", validation_alias=AliasChoices("LOG_LEVEL")
     )
     log_format: Literal["text", "json"] = Field("text", validation_alias=AliasChoices("LOG_FORMAT"))
+    shutdown_grace_seconds: float = Field(
+        20.0,
+        ge=0,
+        validation_alias=AliasChoices("SHUTDOWN_GRACE_SECONDS"),
+        description="finish in-flight turns",
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
