@@ -96,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", default=None, help="write to this file instead of stdout")
     _add_scope(export)
     _add_common(export)
+
+    discord_cmd = sub.add_parser("discord", help="Discord application tasks")
+    dsub = discord_cmd.add_subparsers(dest="action", required=True)
+    sync = dsub.add_parser("sync", help="register the /memory slash command with Discord")
+    sync.add_argument("--guild", type=int, default=None, help="server id: instant there (default: global)")
+    _add_common(sync)
     return parser
 
 
@@ -244,6 +250,29 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         await app.close()
 
 
+async def _discord(args: argparse.Namespace, settings: Settings) -> int:
+    """`memorybot discord sync`: commands are registered on request only, never at every start."""
+    import discord
+
+    from adapters.discord_bot import sync_commands
+
+    if settings.discord.token is None:
+        sys.stderr.write("memorybot: set DISCORD_TOKEN to sync the Discord commands\n")
+        return 2
+    try:
+        names = await sync_commands(settings.discord.token.get_secret_value(), args.guild)
+    except discord.LoginFailure:
+        sys.stderr.write("memorybot: Discord refused DISCORD_TOKEN (invalid token)\n")
+        return 2
+    except (discord.HTTPException, OSError) as exc:
+        sys.stderr.write(f"memorybot: Discord command sync failed: {type(exc).__name__}\n")
+        return 1
+    where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to appear)"
+    sys.stdout.write(f"synced {len(names)} commands to {where}:\n")
+    sys.stdout.writelines(f"  /{name}\n" for name in names)
+    return 0
+
+
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
     discord_set = settings.discord.token is not None
     slack_set = settings.slack.bot_token is not None
@@ -277,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("chat", "memories") and "LOG_LEVEL" not in os.environ:
         level = "WARNING"  # a terminal session stays readable unless logs are asked for
     setup_logging(level, settings.server.log_format)
-    runners = {"run": _run, "chat": _chat, "memories": _memories}
+    runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord}
     try:
         return asyncio.run(runners[args.command](args, settings))
     except (ValueError, TTLError) as exc:

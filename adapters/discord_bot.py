@@ -1,0 +1,280 @@
+"""The Discord adapter: a discord.py bot with the message and `/memory` cogs, and command sync."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from adapters.base import TurnFunction
+from adapters.coalescer import CoalesceConfig, Scheduler
+from adapters.discord_cogs import PLATFORM
+from adapters.discord_cogs.memory import MemoryCog, build_memory_group
+from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
+from adapters.discord_render import error_embed
+from bot.commands import MemoryCommands
+from bot.config import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+# Reconnect backoff after a failed start; discord.py itself handles drops once connected.
+RETRY_INITIAL_SECONDS = 1.0
+RETRY_MAX_SECONDS = 300.0
+# How long `stop` waits for the connection task to end after closing the client.
+STOP_TIMEOUT_SECONDS = 10.0
+
+# Raised by a start that no retry can fix: a bad token, a missing privileged intent, or gateway
+# close codes for authentication failure (4004), bad shards (4010, 4011), version (4012), intents (4013).
+_FATAL_CLOSE_CODES = frozenset({4004, 4010, 4011, 4012, 4013, 4014})
+_RETRYABLE = (
+    OSError,
+    aiohttp.ClientError,
+    TimeoutError,
+    discord.GatewayNotFound,
+    discord.ConnectionClosed,
+    discord.HTTPException,
+)
+
+
+def bot_intents(settings: DiscordSettings) -> discord.Intents:
+    """Default intents, plus message content (privileged: it must be enabled in the developer portal)."""
+    intents = discord.Intents.default()
+    intents.message_content = settings.message_content_intent
+    return intents
+
+
+class MemoryBot(commands.Bot):
+    """The discord.py client: it carries the cogs and reports whether it is connected."""
+
+    def __init__(
+        self, settings: DiscordSettings, intake: DiscordIntake, memory_commands: MemoryCommands
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=bot_intents(settings),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.intake = intake
+        self.memory_commands = memory_commands
+        self.connected = False
+        self.ready_once = False
+        self.tree.error(self._on_app_command_error)
+
+    async def setup_hook(self) -> None:
+        # Commands are not synced here: syncing is rate limited and only needed when the table
+        # changes, so it runs on request (`memorybot discord sync`).
+        if self.get_cog(MessagesCog.__cog_name__) is None:
+            await self.add_cog(
+                MessagesCog(self, self.intake, self.settings.channels, self.settings.learn_channels)
+            )
+        if self.get_cog(MemoryCog.__cog_name__) is None:
+            await self.add_cog(MemoryCog(self, self.memory_commands))
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        # No prefix commands: the messages cog's listener handles every message. Without this
+        # override a mention followed by text would be parsed as a (missing) prefix command.
+        return
+
+    async def on_ready(self) -> None:
+        self.connected = True
+        self.ready_once = True
+        user = self.user
+        log.info(
+            "connected to Discord",
+            extra={
+                "platform": PLATFORM,
+                "bot_user": f"{user} ({user.id})" if user else None,
+                "guilds": len(self.guilds),
+            },
+        )
+
+    async def on_resumed(self) -> None:
+        self.connected = True
+
+    async def on_disconnect(self) -> None:
+        if self.connected:
+            log.warning("disconnected from Discord; reconnecting", extra={"platform": PLATFORM})
+        self.connected = False
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("app command failed", exc_info=error, extra={"platform": PLATFORM})
+        embed = error_embed("Something went wrong running this command.")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(embed=embed, ephemeral=True)
+            else:
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+        except discord.HTTPException:
+            log.debug("could not report an app command error", exc_info=True)
+
+
+class DiscordAdapter:
+    """Runs the Discord bot for the app: connects in the background, retries, stops gracefully."""
+
+    name = PLATFORM
+
+    def __init__(
+        self,
+        settings: DiscordSettings,
+        turn: TurnFunction,
+        commands: MemoryCommands,
+        *,
+        coalesce: CoalesceConfig,
+        scheduler: Scheduler | None = None,
+    ) -> None:
+        if settings.token is None or not settings.token.get_secret_value().strip():
+            raise ValueError("DISCORD_TOKEN is not set")
+        self.settings = settings
+        self.memory_commands = commands
+        self.intake = DiscordIntake(turn, coalesce, scheduler=scheduler)
+        self._bot: MemoryBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._wake = asyncio.Event()
+
+    @property
+    def bot(self) -> MemoryBot | None:
+        """The current client (a new one is made for each connection attempt)."""
+        return self._bot
+
+    @property
+    def ready(self) -> bool:
+        bot = self._bot
+        return bot is not None and bot.connected and not bot.is_closed()
+
+    @property
+    def connection_task(self) -> asyncio.Task[None] | None:
+        return self._task
+
+    def make_bot(self) -> MemoryBot:
+        return MemoryBot(self.settings, self.intake, self.memory_commands)
+
+    async def start(self) -> None:
+        """Start connecting in the background and return at once."""
+        if self._task is not None:
+            return
+        self._stopping = False
+        self._wake.clear()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="discord-connection")
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop intake, finish pending batches within `grace` (replies need the connection), disconnect."""
+        self._stopping = True
+        self._wake.set()
+        await self.intake.aclose(grace)
+        if self._bot is not None:
+            await self._bot.close()
+        task, self._task = self._task, None
+        if task is not None:
+            _done, pending = await asyncio.wait({task}, timeout=STOP_TIMEOUT_SECONDS)
+            if pending:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def _run(self) -> None:
+        token = self._token()
+        delay = RETRY_INITIAL_SECONDS
+        while not self._stopping:
+            bot = self._bot = self.make_bot()
+            try:
+                await bot.start(token)
+            except discord.LoginFailure:
+                log.error(
+                    "Discord rejected the bot token: check DISCORD_TOKEN (Developer Portal > Bot > Token); "
+                    "not retrying",
+                    extra={"platform": PLATFORM},
+                )
+                return
+            except discord.PrivilegedIntentsRequired:
+                log.error(
+                    "Discord refused the Message Content intent: enable it in the Developer Portal "
+                    "(Bot > Privileged Gateway Intents) or set DISCORD_MESSAGE_CONTENT_INTENT=false; "
+                    "not retrying",
+                    extra={"platform": PLATFORM},
+                )
+                return
+            except _RETRYABLE as exc:
+                if self._stopping:
+                    return
+                code = getattr(exc, "code", None)
+                if isinstance(exc, discord.ConnectionClosed) and code in _FATAL_CLOSE_CODES:
+                    log.error(
+                        "Discord closed the connection for good (close code %s); not retrying",
+                        code,
+                        extra={"platform": PLATFORM},
+                    )
+                    return
+                log.warning(
+                    "cannot connect to Discord (%s: %s); retrying in %.0f s",
+                    type(exc).__name__,
+                    exc,
+                    delay,
+                    extra={"platform": PLATFORM},
+                )
+            except Exception:
+                # A bug, not the network: retrying would only repeat it. /healthz reports not ready.
+                log.exception("Discord client crashed; not retrying", extra={"platform": PLATFORM})
+                return
+            else:
+                if self._stopping:
+                    return
+                log.warning("Discord client stopped unexpectedly; reconnecting", extra={"platform": PLATFORM})
+            finally:
+                if not bot.is_closed():
+                    await bot.close()
+            # A client that got connected before failing starts the backoff over.
+            wait = RETRY_INITIAL_SECONDS if bot.ready_once else delay
+            await self._backoff(wait)
+            delay = min(RETRY_MAX_SECONDS, wait * 2)
+
+    async def _backoff(self, delay: float) -> None:
+        """Wait `delay` seconds, or less if `stop` is called meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    def _token(self) -> str:
+        token = self.settings.token
+        assert token is not None  # checked in __init__
+        return token.get_secret_value().strip()
+
+
+async def _not_served(interaction: discord.Interaction, name: str, args: dict[str, object]) -> None:
+    # The sync client never connects to the gateway, so no interaction can reach it.
+    raise RuntimeError("the sync client does not serve commands")
+
+
+async def sync_commands(token: str, guild_id: int | None = None) -> list[str]:
+    """Register the `/memory` commands with Discord; returns the synced names (`memory list`, …).
+
+    With `guild_id` the commands are copied to that guild, where they appear at once (handy while
+    developing); without it they are registered globally, which Discord may take a while to show.
+    Raises `discord.LoginFailure` for a bad token and `discord.HTTPException` when Discord refuses.
+    """
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    tree.add_command(build_memory_group(_not_served))
+    async with client:
+        await client.login(token)
+        if guild_id is None:
+            synced = await tree.sync()
+        else:
+            guild = discord.Object(id=guild_id)
+            tree.copy_global_to(guild=guild)
+            synced = await tree.sync(guild=guild)
+    names: list[str] = []
+    for command in synced:
+        subcommands = [o.name for o in command.options if isinstance(o, app_commands.AppCommandGroup)]
+        names += [f"{command.name} {sub}" for sub in subcommands] or [command.name]
+    log.info("synced Discord commands", extra={"platform": PLATFORM, "guild_id": guild_id, "commands": names})
+    return names
