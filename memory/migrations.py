@@ -126,6 +126,33 @@ migration(
 )
 
 
+# Summaries gain what the privacy filter and the vector store need: who may read them (the
+# columns `sql_audience_filter` reads, so summaries obey the same rules as memories), their
+# stored vector and whether it reached LanceDB, their kind and the raw characters they cover.
+# Rows written before this have no known audience, so they default to private without an
+# author: never shown to anyone.
+migration(
+    "m002_summary_scope",
+    """
+        ALTER TABLE summaries ADD COLUMN kind TEXT NOT NULL DEFAULT 'turns';
+        ALTER TABLE summaries ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private';
+        ALTER TABLE summaries ADD COLUMN author_id TEXT;
+        ALTER TABLE summaries ADD COLUMN raw_chars INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE summaries ADD COLUMN embedding BLOB;
+        ALTER TABLE summaries ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE summaries ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE summaries ADD COLUMN expires_at REAL;
+        CREATE INDEX ix_summaries_pending ON summaries
+            (platform, workspace_id, channel_id, agent_id, kind, level, covers_to)
+            WHERE condensed_into IS NULL;
+        CREATE UNIQUE INDEX ux_summaries_thread ON summaries
+            (platform, workspace_id, channel_id, agent_id, COALESCE(thread_id, ''))
+            WHERE kind = 'thread';
+        CREATE INDEX ix_summaries_unindexed ON summaries (indexed) WHERE indexed = 0;
+    """,
+)
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

@@ -1,0 +1,465 @@
+"""Summary engine: level-1 turn summaries, condensation upward, rolling thread summaries, search."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .engine import MemoryEngine
+from .models import Audience, Scope, StoredMessage, Visibility
+from .scope import lance_audience_filter
+from .summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
+from .summary_store import Summary, SummaryConflict, SummaryKind, SummaryStore
+from .vectors import VectorRecord, VectorTable
+
+__all__ = [
+    "MixedAudienceError",
+    "Summary",
+    "SummaryKind",
+    "SummaryManager",
+    "audience_of",
+    "summary_record",
+]
+
+log = logging.getLogger(__name__)
+
+SUMMARY_TABLE = "summaries"
+# A single pasted wall of text should not dominate (or blow up) a summarizer prompt.
+MAX_TEXT_CHARS = 4000
+# Chars per token, the usual rough estimate for budgets (no tokenizer needed).
+CHARS_PER_TOKEN = 4
+
+_RESTRICTIVENESS = {Visibility.WORKSPACE: 0, Visibility.CHANNEL: 1, Visibility.PRIVATE: 2}
+
+AudienceKey = tuple[Visibility, str | None]
+
+
+class MixedAudienceError(ValueError):
+    """The messages belong to private conversations of different people: one summary would leak."""
+
+
+def summary_record(summary: Summary, vector: np.ndarray) -> VectorRecord:
+    """The LanceDB row of a summary: its stored vector, text and the scope columns filters read."""
+    return VectorRecord(
+        id=summary.id,
+        vector=vector,
+        text=summary.content,
+        platform=summary.platform,
+        workspace_id=summary.workspace_id,
+        channel_id=summary.channel_id,
+        thread_id=summary.thread_id,
+        user_id=summary.author_id,
+        author_id=summary.author_id,
+        agent_id=summary.agent_id,
+        visibility=summary.visibility.value,
+        kind="summary",
+        created_at=summary.created_at,
+        expires_at=None,
+    )
+
+
+def audience_of(messages: Sequence[StoredMessage]) -> AudienceKey:
+    """Who may read a summary of `messages`: the most restrictive visibility among them.
+
+    A private summary belongs to the user whose private messages it covers (the bot's own
+    replies in a DM are private too, but to the user it answered). Private messages of two
+    different users cannot share a summary: MixedAudienceError.
+    """
+    if not messages:
+        raise ValueError("no messages")
+    visibility = max((m.visibility for m in messages), key=_RESTRICTIVENESS.__getitem__)
+    if visibility is not Visibility.PRIVATE:
+        return visibility, None
+    private = [m for m in messages if m.visibility is Visibility.PRIVATE]
+    authors = {m.author_id for m in private if m.role == "user"}
+    if len(authors) > 1:
+        raise MixedAudienceError("private messages of several users in one summary")
+    # No user message (a lone reply): nobody is known to own it, so nobody is shown it.
+    return visibility, next(iter(authors), None)
+
+
+def _merge(a: AudienceKey, b: AudienceKey) -> AudienceKey:
+    """The audience of content from both `a` and `b`; raises when they are two people's private ones."""
+    if a[0] is Visibility.PRIVATE and b[0] is Visibility.PRIVATE and a[1] != b[1]:
+        raise MixedAudienceError("private summaries of different users")
+    return max(a, b, key=lambda k: _RESTRICTIVENESS[k[0]])
+
+
+def _speaker_line(message: StoredMessage) -> str:
+    text = " ".join(message.content.split())
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[: MAX_TEXT_CHARS - 1] + "…"
+    return f"{message.author_name or message.author_id}: {text}"
+
+
+def new_summary_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+class SummaryManager:
+    """Writes and finds summaries of a conversation; every method is meant for background work.
+
+    Consistency between SQLite and LanceDB: the row is written first (not yet indexed), the
+    vector second, then the row is marked indexed. A failed vector write keeps the row unindexed
+    instead of deleting it: the summary may have cost a model call, and condensation already
+    relies on it, so only search misses it until `reconcile()` (run it at start-up) re-adds the
+    vector from the embedding stored in the row.
+    """
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        summarizer: Summarizer,
+        *,
+        condense_threshold_chars: int = 5000,
+        level1_budget_chars: int = 600,
+        condensed_budget_chars: int = 1200,
+        thread_budget_tokens: int = 400,
+        level_factor: int = 5,
+        max_level: int = 8,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if condense_threshold_chars <= 0 or level_factor < 1 or max_level < 2:
+            raise ValueError("condense threshold must be positive, level factor >= 1, max level >= 2")
+        self.engine = engine
+        self.summarizer = summarizer
+        self.store = SummaryStore(engine.store)
+        self.condense_threshold_chars = condense_threshold_chars
+        self.level1_budget_chars = level1_budget_chars
+        self.condensed_budget_chars = condensed_budget_chars
+        self.thread_budget_tokens = thread_budget_tokens
+        self.level_factor = level_factor
+        self.max_level = max_level
+        self.clock = clock or engine.clock
+        self._fallback = ExtractiveSummarizer()
+        self._table: VectorTable | None = None
+        self._locks: dict[tuple[object, ...], asyncio.Lock] = {}
+
+    @property
+    def thread_budget_chars(self) -> int:
+        return self.thread_budget_tokens * CHARS_PER_TOKEN
+
+    def threshold_for(self, level: int) -> int:
+        """Raw characters the uncondensed summaries of `level` must exceed to be condensed upward."""
+        return self.condense_threshold_chars * self.level_factor ** (level - 1)
+
+    async def table(self) -> VectorTable:
+        """The LanceDB `summaries` table, opened on first use."""
+        if self._table is None:
+            self._table = await self.engine.vectors.table(SUMMARY_TABLE)
+        return self._table
+
+    def _lock(self, *key: object) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def _summarize(self, texts: Sequence[str], level: int, budget_chars: int) -> str:
+        """The configured summarizer's text within budget; the extractive one if it fails or says nothing."""
+        try:
+            text = clip(
+                await self.summarizer.summarize(texts, level=level, budget_chars=budget_chars), budget_chars
+            )
+        except Exception:
+            # A summarizer bug must not cost the summary: background work has no one to report to.
+            log.warning("summarizer failed; using the extractive one", extra={"level": level}, exc_info=True)
+            text = ""
+        if not text:
+            text = clip(
+                await self._fallback.summarize(texts, level=level, budget_chars=budget_chars), budget_chars
+            )
+        return text
+
+    async def _messages(self, scope: Scope, message_ids: Sequence[str]) -> list[StoredMessage]:
+        messages = await self.engine.store.get_messages(list(dict.fromkeys(message_ids)))
+        for m in messages:
+            if (m.platform, m.workspace_id, m.channel_id, m.agent_id, m.thread_id) != (
+                scope.platform,
+                scope.workspace_id,
+                scope.channel_id,
+                scope.agent_id,
+                scope.thread_id,
+            ):
+                raise ValueError(f"message {m.id} is not in the scope being summarized")
+        # Stable: messages written in the same second keep the order the caller gave.
+        return sorted(messages, key=lambda m: m.created_at)
+
+    async def _write(self, summary: Summary, condenses: Sequence[str] = ()) -> None:
+        vector = (await self.engine.embedder.embed([summary.content]))[0]
+        await self.store.insert(summary, vector, condenses)
+        try:
+            table = await self.table()
+            await table.add([summary_record(summary, vector)])
+        except Exception:
+            log.warning(
+                "summary vector write failed; kept unindexed for reconcile",
+                extra={"summary_id": summary.id},
+                exc_info=True,
+            )
+        else:
+            await self.store.mark_indexed([summary.id])
+        log.info(
+            "summary written",
+            extra={
+                "summary_id": summary.id,
+                "level": summary.level,
+                "summary_kind": summary.kind.value,
+                "raw_chars": summary.raw_chars,
+                "sources": len(summary.source_ids),
+            },
+        )
+
+    # --- level 1 and condensation -----------------------------------------------------------------
+
+    async def summarize_turn(
+        self, scope: Scope, message_ids: Sequence[str], *, condense: bool = True
+    ) -> Summary | None:
+        """Write the level-1 summary of one completed turn (the user batch and the reply).
+
+        Then, with `condense`, condense upward wherever a threshold is passed (see `condense`).
+        Returns the level-1 summary (the existing one if these messages were summarized already),
+        or None when none of the ids is stored or the messages are private to different users.
+        """
+        messages = await self._messages(scope, message_ids)
+        if not messages:
+            return None
+        try:
+            visibility, author_id = audience_of(messages)
+        except MixedAudienceError:
+            log.warning("turn not summarized: it mixes private conversations", extra={"count": len(messages)})
+            return None
+        source_ids = [m.id for m in messages]
+        existing = await self.store.find_turn(scope, source_ids)
+        if existing is not None:
+            return existing
+        content = await self._summarize([_speaker_line(m) for m in messages], 1, self.level1_budget_chars)
+        if not content:
+            return None
+        summary = Summary(
+            id=new_summary_id(),
+            platform=scope.platform,
+            workspace_id=scope.workspace_id,
+            channel_id=scope.channel_id,
+            thread_id=scope.thread_id,
+            agent_id=scope.agent_id,
+            level=1,
+            kind=SummaryKind.TURNS,
+            content=content,
+            covers_from=messages[0].created_at,
+            covers_to=max(m.created_at for m in messages),
+            source_ids=source_ids,
+            raw_chars=sum(len(m.content) for m in messages),
+            visibility=visibility,
+            author_id=author_id,
+            created_at=self.clock(),
+        )
+        async with self._lock("turns", scope):
+            # A retried task may have written the same turn while this one was summarizing.
+            existing = await self.store.find_turn(scope, source_ids)
+            if existing is not None:
+                return existing
+            await self._write(summary)
+        if condense:
+            await self.condense(scope)
+        return summary
+
+    async def condense(self, scope: Scope) -> list[Summary]:
+        """Condense upward, level by level, wherever uncondensed raw characters pass the threshold.
+
+        The uncondensed summaries of level L (oldest first) become ONE summary of level L+1 when
+        the raw characters they cover exceed `threshold_for(L)`; the new one records their ids
+        and the union of their spans, and they are marked `condensed_into` it. Summaries of
+        different audiences (visibility, private owner) are never condensed together.
+        Returns the summaries written, lowest level first.
+        """
+        written: list[Summary] = []
+        async with self._lock("turns", scope):
+            for level in range(1, self.max_level):
+                kind = SummaryKind.TURNS if level == 1 else SummaryKind.CONDENSED
+                pending = await self.store.query(scope, level=level, kinds=[kind], pending_only=True)
+                if not pending:
+                    break
+                groups: dict[AudienceKey, list[Summary]] = {}
+                for s in pending:
+                    groups.setdefault((s.visibility, s.author_id), []).append(s)
+                for (visibility, author_id), group in groups.items():
+                    if sum(s.raw_chars for s in group) <= self.threshold_for(level):
+                        continue
+                    made = await self._condense_group(scope, group, level + 1, visibility, author_id)
+                    if made is not None:
+                        written.append(made)
+        return written
+
+    async def _condense_group(
+        self,
+        scope: Scope,
+        group: Sequence[Summary],
+        level: int,
+        visibility: Visibility,
+        author_id: str | None,
+    ) -> Summary | None:
+        content = await self._summarize([s.content for s in group], level, self.condensed_budget_chars)
+        if not content:
+            return None
+        summary = Summary(
+            id=new_summary_id(),
+            platform=scope.platform,
+            workspace_id=scope.workspace_id,
+            channel_id=scope.channel_id,
+            thread_id=scope.thread_id,
+            agent_id=scope.agent_id,
+            level=level,
+            kind=SummaryKind.CONDENSED,
+            content=content,
+            covers_from=min(s.covers_from for s in group),
+            covers_to=max(s.covers_to for s in group),
+            source_ids=[s.id for s in group],
+            raw_chars=sum(s.raw_chars for s in group),
+            visibility=visibility,
+            author_id=author_id,
+            created_at=self.clock(),
+        )
+        try:
+            await self._write(summary, condenses=summary.source_ids)
+        except SummaryConflict:
+            # Only another process on the same database gets here (this one holds the lock).
+            log.warning("condensation raced with another writer; skipped", extra={"level": level})
+            return None
+        return summary
+
+    async def pending_level1(self, scope: Scope, audience: Audience | None = None) -> list[Summary]:
+        """Level-1 summaries of the scope not yet condensed, oldest first (what the prompt shows).
+
+        With `audience`, only those it may read (as for memories).
+        """
+        return await self.store.query(
+            scope,
+            level=1,
+            kinds=[SummaryKind.TURNS],
+            pending_only=True,
+            audience=audience,
+            now=self.clock(),
+        )
+
+    async def summaries(self, scope: Scope, level: int | None = None) -> list[Summary]:
+        """Every turn summary and condensation of the scope (of one level if given), oldest first."""
+        return await self.store.query(scope, level=level)
+
+    # --- search ---------------------------------------------------------------------------------
+
+    async def search(
+        self, query_vector: np.ndarray, audience: Audience, limit: int = 5, *, threshold: float = 0.0
+    ) -> list[tuple[Summary, float]]:
+        """Summaries (levels 1+) nearest to `query_vector` that `audience` may read, best first.
+
+        Pre-filtered in LanceDB by scope, then re-checked in SQL so a stale vector never shows.
+        """
+        if limit <= 0:
+            return []
+        now = self.clock()
+        table = await self.table()
+        hits = await table.search(query_vector, lance_audience_filter(audience, now), max(limit * 2, 10))
+        kept = [(h.id, h.score) for h in hits if h.score >= threshold]
+        rows = {s.id: s for s in await self.store.visible([i for i, _ in kept], audience, now)}
+        return [(rows[i], score) for i, score in kept if i in rows][:limit]
+
+    # --- thread summary -------------------------------------------------------------------------
+
+    async def thread_summary(self, scope: Scope) -> Summary | None:
+        """The rolling summary of the channel or thread, if one was written."""
+        return await self.store.thread(scope)
+
+    async def update_thread_summary(self, scope: Scope, new_message_ids: Sequence[str]) -> Summary:
+        """Fold new turns into the scope's one rolling summary, kept within `thread_budget_tokens`.
+
+        The new summary is the summarizer's account of the previous one plus the new turns,
+        trimmed to the budget; it covers the previous span and the new messages (`source_ids`
+        are the messages folded in by this update). Raises ValueError when none of the ids is
+        stored and there is no summary yet.
+        """
+        async with self._lock("thread", scope):
+            messages = await self._messages(scope, new_message_ids)
+            previous = await self.store.thread(scope)
+            if not messages:
+                if previous is None:
+                    raise ValueError("none of the messages is stored")
+                return previous
+            key = audience_of(messages)
+            if previous is not None:
+                try:
+                    key = _merge(key, (previous.visibility, previous.author_id))
+                except MixedAudienceError:
+                    # Never fold one person's private conversation into another's: start afresh.
+                    log.warning(
+                        "thread summary restarted: audience changed", extra={"summary_id": previous.id}
+                    )
+                    previous = None
+            # The THREAD_LEVEL convention: the summary so far first, "" when there is none.
+            texts = [previous.content if previous is not None else ""] + [_speaker_line(m) for m in messages]
+            budget = self.thread_budget_chars
+            content = await self._summarize(texts, THREAD_LEVEL, budget)
+            if not content and previous is not None:
+                return previous
+            summary = Summary(
+                id=new_summary_id(),
+                platform=scope.platform,
+                workspace_id=scope.workspace_id,
+                channel_id=scope.channel_id,
+                thread_id=scope.thread_id,
+                agent_id=scope.agent_id,
+                level=THREAD_LEVEL,
+                kind=SummaryKind.THREAD,
+                content=content,
+                covers_from=min(
+                    [messages[0].created_at] + ([previous.covers_from] if previous is not None else [])
+                ),
+                covers_to=max([m.created_at for m in messages] + ([previous.covers_to] if previous else [])),
+                source_ids=[m.id for m in messages],
+                raw_chars=sum(len(m.content) for m in messages) + (previous.raw_chars if previous else 0),
+                visibility=key[0],
+                author_id=key[1],
+                created_at=self.clock(),
+            )
+            current = await self.store.thread(scope)
+            await self.store.replace_thread(summary, current.id if current is not None else None)
+            log.info(
+                "thread summary updated",
+                extra={"summary_id": summary.id, "raw_chars": summary.raw_chars, "chars": len(content)},
+            )
+            return summary
+
+    # --- consistency ----------------------------------------------------------------------------
+
+    async def reconcile(self) -> tuple[int, int]:
+        """Re-add vectors of rows whose vector write failed, drop vectors without a row.
+
+        Returns (rows repaired, orphan vectors removed). Run at start-up, off the reply path.
+        """
+        table = await self.table()
+        repaired = 0
+        while True:
+            pending = await self.store.unindexed(1000)
+            if not pending:
+                break
+            missing = [s for s, v in pending if v is None]
+            fresh = (
+                iter(await self.engine.embedder.embed([s.content for s in missing])) if missing else iter(())
+            )
+            records = [summary_record(s, v if v is not None else next(fresh)) for s, v in pending]
+            ids = [r.id for r in records]
+            # The vector may exist already (a crash after the write): replace it, never double it.
+            await table.delete(ids)
+            await table.add(records)
+            await self.store.mark_indexed(ids)
+            repaired += len(ids)
+        orphans = await table.ids() - await self.store.indexed_ids()
+        if orphans:
+            await table.delete(sorted(orphans))
+        if repaired or orphans:
+            log.warning("summaries reconciled", extra={"repaired": repaired, "orphans": len(orphans)})
+        return repaired, len(orphans)

@@ -1,0 +1,274 @@
+"""SQL of the `summaries` table: turn summaries, condensations and rolling thread summaries."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from .models import Audience, Scope, Visibility
+from .scope import sql_audience_filter
+from .store import SQLiteStore
+
+_COLUMNS = (
+    "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
+    "covers_to, source_ids, condensed_into, raw_chars, visibility, author_id, created_at"
+)
+_CHUNK = 500
+
+
+class SummaryKind(StrEnum):
+    TURNS = "turns"  # level 1: one completed turn (the user batch and the reply)
+    CONDENSED = "condensed"  # level 2+: several summaries of the level below
+    THREAD = "thread"  # the one rolling summary of a channel or thread
+
+
+class SummaryConflict(RuntimeError):
+    """A summary to condense was already condensed by another write; nothing was stored."""
+
+
+@dataclass(slots=True)
+class Summary:
+    """One summary and what it covers: the ids it was made from and their time span."""
+
+    id: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str | None
+    agent_id: str
+    level: int
+    kind: SummaryKind
+    content: str
+    covers_from: float
+    covers_to: float
+    source_ids: list[str] = field(default_factory=list)
+    condensed_into: str | None = None
+    raw_chars: int = 0
+    visibility: Visibility = Visibility.WORKSPACE
+    author_id: str | None = None  # for private summaries: the one user who may read them
+    created_at: float = 0.0
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.platform, self.workspace_id, self.channel_id, self.agent_id, self.thread_id)
+
+
+def _row(row: Sequence[object]) -> Summary:
+    return Summary(
+        id=str(row[0]),
+        platform=str(row[1]),
+        workspace_id=str(row[2]),
+        channel_id=str(row[3]),
+        thread_id=row[4],  # type: ignore[arg-type]
+        agent_id=str(row[5]),
+        level=int(row[6]),  # type: ignore[call-overload]
+        kind=SummaryKind(row[7]),
+        content=str(row[8]),
+        covers_from=float(row[9]),  # type: ignore[arg-type]
+        covers_to=float(row[10]),  # type: ignore[arg-type]
+        source_ids=json.loads(str(row[11])),
+        condensed_into=row[12],  # type: ignore[arg-type]
+        raw_chars=int(row[13]),  # type: ignore[call-overload]
+        visibility=Visibility(row[14]),
+        author_id=row[15],  # type: ignore[arg-type]
+        created_at=float(row[16]),  # type: ignore[arg-type]
+    )
+
+
+def _values(s: Summary, embedding: np.ndarray | None) -> tuple[object, ...]:
+    return (
+        s.id,
+        s.platform,
+        s.workspace_id,
+        s.channel_id,
+        s.thread_id,
+        s.agent_id,
+        s.level,
+        s.kind.value,
+        s.content.encode("utf-8", "replace").decode("utf-8"),
+        s.covers_from,
+        s.covers_to,
+        json.dumps(s.source_ids),
+        s.condensed_into,
+        s.raw_chars,
+        s.visibility.value,
+        s.author_id,
+        s.created_at,
+        None if embedding is None else np.asarray(embedding, dtype=np.float32).tobytes(),
+    )
+
+
+def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
+    # `IS` compares NULL thread ids as equal: a channel's top level is its own conversation.
+    return (
+        "platform = ? AND workspace_id = ? AND channel_id = ? AND agent_id = ? AND thread_id IS ?",
+        [scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, scope.thread_id],
+    )
+
+
+class SummaryStore:
+    """Summary rows beside the engine's tables, sharing its connections.
+
+    Writes go through `SQLiteStore.transaction()` (the single writer); reads through its reader
+    pool, so summary work never holds the writer longer than one statement batch.
+    """
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self._store = store
+
+    async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        # The reader pool is the store's; summaries are its tables too, only their SQL lives here.
+        return await self._store._fetch(sql, params)
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def insert(
+        self, summary: Summary, embedding: np.ndarray | None, condenses: Sequence[str] = ()
+    ) -> None:
+        """Insert `summary` (not yet indexed) and, atomically, mark `condenses` as condensed into it.
+
+        Raises SummaryConflict, storing nothing, when one of `condenses` was condensed already.
+        """
+        async with self._store.transaction() as db:
+            await db.execute(
+                f"INSERT INTO summaries ({_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                _values(summary, embedding),
+            )
+            marked = 0
+            for chunk in _chunks(list(dict.fromkeys(condenses))):
+                marks = ",".join("?" * len(chunk))
+                cursor = await db.execute(
+                    f"UPDATE summaries SET condensed_into = ? WHERE id IN ({marks}) "
+                    "AND condensed_into IS NULL",
+                    (summary.id, *chunk),
+                )
+                marked += cursor.rowcount
+            if marked != len(set(condenses)):
+                raise SummaryConflict(f"summary {summary.id}: some sources were already condensed")
+
+    async def replace_thread(self, summary: Summary, previous_id: str | None) -> None:
+        """Make `summary` the scope's one thread summary, replacing `previous_id` in the same commit."""
+        async with self._store.transaction() as db:
+            if previous_id is not None:
+                await db.execute("DELETE FROM summaries WHERE id = ? AND kind = 'thread'", (previous_id,))
+            await db.execute(
+                f"INSERT INTO summaries ({_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                _values(summary, None),
+            )
+
+    async def mark_indexed(self, ids: Sequence[str], indexed: bool = True) -> None:
+        async with self._store.transaction() as db:
+            for chunk in _chunks(list(ids)):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(
+                    f"UPDATE summaries SET indexed = ? WHERE id IN ({marks})", (int(indexed), *chunk)
+                )
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        deleted = 0
+        async with self._store.transaction() as db:
+            for chunk in _chunks(list(ids)):
+                marks = ",".join("?" * len(chunk))
+                cursor = await db.execute(f"DELETE FROM summaries WHERE id IN ({marks})", tuple(chunk))
+                deleted += cursor.rowcount
+        return deleted
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def get(self, ids: Sequence[str]) -> list[Summary]:
+        """Rows for these ids, in the order given (unknown ids are absent)."""
+        found: dict[str, Summary] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for row in await self._fetch(f"SELECT {_COLUMNS} FROM summaries WHERE id IN ({marks})", chunk):
+                summary = _row(row)
+                found[summary.id] = summary
+        return [found[i] for i in ids if i in found]
+
+    async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
+        """The subset of `ids` that `audience` may read (the rules memories obey), in the order given."""
+        where, params = sql_audience_filter(audience, now)
+        found: dict[str, Summary] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT {_COLUMNS} FROM summaries WHERE id IN ({marks}) AND {where}"
+            for row in await self._fetch(sql, (*chunk, *params)):
+                summary = _row(row)
+                found[summary.id] = summary
+        return [found[i] for i in ids if i in found]
+
+    async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
+        """The level-1 summary already written for exactly these messages, if any (retries)."""
+        where, params = _scope_clause(scope)
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
+            "AND source_ids = ? LIMIT 1",
+            (*params, json.dumps(list(source_ids))),
+        )
+        return _row(rows[0]) if rows else None
+
+    async def query(
+        self,
+        scope: Scope,
+        *,
+        level: int | None = None,
+        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
+        pending_only: bool = False,
+        audience: Audience | None = None,
+        now: float = 0.0,
+    ) -> list[Summary]:
+        """The scope's summaries, oldest coverage first; `pending_only` keeps the not yet condensed."""
+        where, params = _scope_clause(scope)
+        clauses = [where, f"kind IN ({','.join('?' * len(kinds))})"]
+        params.extend(k.value for k in kinds)
+        if level is not None:
+            clauses.append("level = ?")
+            params.append(level)
+        if pending_only:
+            clauses.append("condensed_into IS NULL")
+        if audience is not None:
+            visible, more = sql_audience_filter(audience, now)
+            clauses.append(visible)
+            params.extend(more)
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
+            "ORDER BY covers_to, created_at, rowid",
+            params,
+        )
+        return [_row(r) for r in rows]
+
+    async def thread(self, scope: Scope) -> Summary | None:
+        where, params = _scope_clause(scope)
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", params
+        )
+        return _row(rows[0]) if rows else None
+
+    async def unindexed(self, limit: int = 1000) -> list[tuple[Summary, np.ndarray | None]]:
+        """Searchable summaries whose vector write never completed."""
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS}, embedding FROM summaries WHERE indexed = 0 AND forgotten = 0 "
+            "AND kind != 'thread' LIMIT ?",
+            (limit,),
+        )
+        out: list[tuple[Summary, np.ndarray | None]] = []
+        for r in rows:
+            blob = r[-1]
+            vector = None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()  # type: ignore[arg-type]
+            out.append((_row(r), vector))
+        return out
+
+    async def indexed_ids(self) -> set[str]:
+        rows = await self._fetch("SELECT id FROM summaries WHERE indexed = 1 AND forgotten = 0")
+        return {str(r[0]) for r in rows}

@@ -1,0 +1,463 @@
+"""Summaries: level-1 coverage and privacy, condensation thresholds, model budget, thread summary."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.llm.fake import ScriptedLLM, text
+from bot.llm.types import LLMError
+from bot.llm_summarizer import LLMSummarizer, ModelCallBudget
+from memory.engine import MemoryEngine
+from memory.models import Audience, Scope, StoredMessage, Visibility
+from memory.summaries import MixedAudienceError, SummaryManager, audience_of
+from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer
+from memory.summary_store import SummaryKind
+from tests.conftest import FakeClock
+
+SHARED = Scope("discord", "g1", "general")
+DM = Scope("discord", "g1", "dm-alice")
+OTHER_GUILD = Scope("discord", "g2", "general")
+
+_ids = iter(range(1_000_000))
+
+
+def message(
+    scope: Scope,
+    content: str,
+    at: float,
+    *,
+    role: str = "user",
+    author_id: str = "u-alice",
+    author_name: str = "Alice",
+    visibility: Visibility = Visibility.WORKSPACE,
+) -> StoredMessage:
+    if role == "assistant":
+        author_id = author_name = "memorybot"
+    return StoredMessage(
+        id=f"m{next(_ids)}",
+        platform=scope.platform,
+        workspace_id=scope.workspace_id,
+        channel_id=scope.channel_id,
+        thread_id=scope.thread_id,
+        agent_id=scope.agent_id,
+        author_id=author_id,
+        author_name=author_name,
+        role=role,
+        content=content,
+        created_at=at,
+        visibility=visibility,
+    )
+
+
+async def store_turn(
+    engine: MemoryEngine,
+    clock: FakeClock,
+    scope: Scope,
+    user_text: str,
+    reply_text: str,
+    *,
+    visibility: Visibility = Visibility.WORKSPACE,
+    author_id: str = "u-alice",
+    author_name: str = "Alice",
+) -> list[StoredMessage]:
+    """One completed turn, a minute after the previous one: the user's message and the reply."""
+    clock.advance(60)
+    user = message(
+        scope, user_text, clock.now, author_id=author_id, author_name=author_name, visibility=visibility
+    )
+    reply = message(scope, reply_text, clock.now + 2, role="assistant", visibility=visibility)
+    assert await engine.store_messages([user, reply]) == [user.id, reply.id]
+    return [user, reply]
+
+
+def ids(messages: list[StoredMessage]) -> list[str]:
+    return [m.id for m in messages]
+
+
+def filler(seed: int, length: int) -> str:
+    """Distinct, fact-like text of exactly `length` characters."""
+    words = []
+    k = 0
+    while len(" ".join(words)) < length:
+        words.append(f"Alice logged item {seed}-{k} for the Lyon launch on {1 + k % 28} March.")
+        k += 1
+    return " ".join(words)[:length]
+
+
+async def vector_of(engine: MemoryEngine, query: str):  # type: ignore[no-untyped-def]
+    return (await engine.embedder.embed([query]))[0]
+
+
+# --- level 1: coverage, search, privacy ---------------------------------------------------------------
+
+
+async def test_level1_summary_records_coverage_and_is_searchable_only_within_scope(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer())
+    turn = await store_turn(
+        engine,
+        clock,
+        SHARED,
+        "Hi! My sister's wedding is on 12 June in Lyon, and we booked the Chateau Margaux venue.",
+        "Congratulations! A June wedding in Lyon sounds lovely.",
+    )
+    summary = await manager.summarize_turn(SHARED, ids(turn))
+    assert summary is not None
+    assert summary.level == 1 and summary.kind is SummaryKind.TURNS
+    assert summary.source_ids == ids(turn)
+    assert (summary.covers_from, summary.covers_to) == (turn[0].created_at, turn[1].created_at)
+    assert summary.raw_chars == len(turn[0].content) + len(turn[1].content)
+    assert summary.visibility is Visibility.WORKSPACE and summary.author_id is None
+    assert "Alice:" in summary.content and "12 June" in summary.content
+    assert (await manager.store.get([summary.id]))[0].source_ids == ids(turn)
+
+    # The same turn summarized again (a retried task) is not written twice.
+    again = await manager.summarize_turn(SHARED, ids(turn))
+    assert again is not None and again.id == summary.id
+    assert [s.id for s in await manager.summaries(SHARED)] == [summary.id]
+
+    other = await store_turn(engine, clock, OTHER_GUILD, "Our wedding in Lyon is on 3 May.", "Noted.")
+    other_summary = await manager.summarize_turn(OTHER_GUILD, ids(other))
+    assert other_summary is not None
+
+    query = await vector_of(engine, "When is the wedding in Lyon?")
+    same_workspace = Audience("discord", "g1", viewer_id="u-bob", channel_id="random")
+    found = [s.id for s, _ in await manager.search(query, same_workspace, limit=5)]
+    assert found == [summary.id]
+    elsewhere = [s.id for s, _ in await manager.search(query, Audience("discord", "g2"), limit=5)]
+    assert elsewhere == [other_summary.id]
+
+    # Search re-checks SQLite: a row gone from the source of truth is not shown from its vector.
+    await manager.store.delete([summary.id])
+    assert await manager.search(query, same_workspace, limit=5) == []
+
+
+async def test_private_summary_is_shown_only_to_its_author_in_private(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer())
+    turn = await store_turn(
+        engine,
+        clock,
+        DM,
+        "Between us: my surgery is scheduled for 4 February at Lyon hospital.",
+        "Thanks for telling me, I will keep it private.",
+        visibility=Visibility.PRIVATE,
+    )
+    summary = await manager.summarize_turn(DM, ids(turn))
+    assert summary is not None
+    # The reply is the bot's, but the summary belongs to the user it answered.
+    assert summary.visibility is Visibility.PRIVATE and summary.author_id == "u-alice"
+
+    query = await vector_of(engine, "When is Alice's surgery?")
+    in_dm = Audience("discord", "g1", viewer_id="u-alice", channel_id="dm-alice", private_ok=True)
+    shared_channel = Audience("discord", "g1", viewer_id="u-alice", channel_id="general")
+    someone_else = Audience("discord", "g1", viewer_id="u-bob", channel_id="dm-bob", private_ok=True)
+    assert [s.id for s, _ in await manager.search(query, in_dm)] == [summary.id]
+    assert await manager.search(query, shared_channel) == []
+    assert await manager.search(query, someone_else) == []
+    assert [s.id for s in await manager.pending_level1(DM, in_dm)] == [summary.id]
+    assert await manager.pending_level1(DM, shared_channel) == []
+
+
+async def test_private_messages_of_two_users_never_share_a_summary(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    alice = message(DM, "My PIN is 4321.", clock.now, visibility=Visibility.PRIVATE)
+    bob = message(
+        DM,
+        "Mine is 9876.",
+        clock.now + 1,
+        author_id="u-bob",
+        author_name="Bob",
+        visibility=Visibility.PRIVATE,
+    )
+    with pytest.raises(MixedAudienceError):
+        audience_of([alice, bob])
+    await engine.store_messages([alice, bob])
+    manager = SummaryManager(engine, ExtractiveSummarizer())
+    assert await manager.summarize_turn(DM, [alice.id, bob.id]) is None
+    assert await manager.summaries(DM) == []
+    with pytest.raises(ValueError, match="not in the scope"):
+        await manager.summarize_turn(SHARED, [alice.id])
+
+
+async def test_failed_vector_write_keeps_the_row_for_reconcile(
+    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer())
+    table = await manager.table()
+
+    async def broken(records: object) -> None:
+        raise OSError("disk full")
+
+    turn = await store_turn(engine, clock, SHARED, "The release is on 9 October.", "Noted.")
+    with monkeypatch.context() as patch:
+        patch.setattr(table, "add", broken)
+        summary = await manager.summarize_turn(SHARED, ids(turn))
+    assert summary is not None
+    query = await vector_of(engine, "When is the release?")
+    audience = Audience("discord", "g1")
+    assert await manager.search(query, audience) == []
+    assert [s.id for s, _ in await manager.store.unindexed()] == [summary.id]
+
+    assert await manager.reconcile() == (1, 0)
+    assert [s.id for s, _ in await manager.search(query, audience)] == [summary.id]
+    assert await manager.store.unindexed() == []
+
+
+# --- condensation ------------------------------------------------------------------------------------
+
+
+async def test_level2_condensation_triggers_when_raw_chars_pass_the_threshold(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer(), condense_threshold_chars=5000)
+    level1 = []
+    for n in range(4):
+        turn = await store_turn(engine, clock, SHARED, filler(n, 900), filler(100 + n, 300))
+        summary = await manager.summarize_turn(SHARED, ids(turn))
+        assert summary is not None and summary.raw_chars == 1200
+        level1.append(summary)
+    # 4 x 1,200 = 4,800 raw characters: not past 5,000 yet.
+    assert await manager.summaries(SHARED, level=2) == []
+    assert [s.id for s in await manager.pending_level1(SHARED)] == [s.id for s in level1]
+
+    turn = await store_turn(engine, clock, SHARED, filler(4, 900), filler(104, 300))
+    fifth = await manager.summarize_turn(SHARED, ids(turn))
+    assert fifth is not None
+    level1.append(fifth)
+    level2 = await manager.summaries(SHARED, level=2)
+    assert len(level2) == 1
+    condensed = level2[0]
+    assert condensed.kind is SummaryKind.CONDENSED
+    assert condensed.source_ids == [s.id for s in level1]
+    assert condensed.covers_from == level1[0].covers_from
+    assert condensed.covers_to == level1[-1].covers_to
+    assert condensed.raw_chars == 6000
+    assert len(condensed.content) <= manager.condensed_budget_chars
+    assert all(s.condensed_into == condensed.id for s in await manager.summaries(SHARED, level=1))
+    assert await manager.pending_level1(SHARED) == []
+
+    turn = await store_turn(engine, clock, SHARED, "We moved the launch to 2 April.", "Got it.")
+    sixth = await manager.summarize_turn(SHARED, ids(turn))
+    assert sixth is not None
+    assert [s.id for s in await manager.pending_level1(SHARED)] == [sixth.id]
+    assert len(await manager.summaries(SHARED, level=2)) == 1
+    # The condensation is searchable like any summary.
+    query = await vector_of(engine, condensed.content[:200])
+    hits = await manager.search(query, Audience("discord", "g1"), limit=10)
+    assert condensed.id in [s.id for s, _ in hits]
+
+
+async def test_condensation_climbs_to_level3_with_a_small_threshold(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer(), condense_threshold_chars=1000, level_factor=2)
+    assert (manager.threshold_for(1), manager.threshold_for(2)) == (1000, 2000)
+    written = []
+    for n in range(4):
+        turn = await store_turn(engine, clock, SHARED, filler(n, 400), filler(50 + n, 200))
+        summary = await manager.summarize_turn(SHARED, ids(turn))
+        assert summary is not None
+        written.append(summary)
+        if n == 2:
+            # Two level-2 summaries would be needed: one holds 1,200 raw characters, under 2,000.
+            assert len(await manager.summaries(SHARED, level=2)) == 1
+            assert await manager.summaries(SHARED, level=3) == []
+    level2 = await manager.summaries(SHARED, level=2)
+    assert len(level2) == 2
+    assert level2[0].source_ids == [written[0].id, written[1].id]
+    assert level2[1].source_ids == [written[2].id, written[3].id]
+    level3 = await manager.summaries(SHARED, level=3)
+    assert len(level3) == 1
+    top = level3[0]
+    assert top.source_ids == [s.id for s in level2]
+    assert (top.covers_from, top.covers_to) == (written[0].covers_from, written[3].covers_to)
+    assert top.raw_chars == 2400
+    assert all(s.condensed_into == top.id for s in level2)
+    assert top.condensed_into is None
+
+
+# --- the model summarizer and its budget -------------------------------------------------------------
+
+
+async def test_llm_summarizer_uses_the_model_and_logs_without_text(
+    engine: MemoryEngine, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    llm = ScriptedLLM([text("Alice's sister marries on 12 June in Lyon.")])
+    budget = ModelCallBudget(max_calls_per_message=2)
+    manager = SummaryManager(engine, LLMSummarizer(llm, budget))
+    turn = await store_turn(
+        engine, clock, SHARED, "My sister's wedding is on 12 June in Lyon.", "How lovely, congratulations!"
+    )
+    caplog.set_level(logging.INFO)
+    with budget.message(turn[0].id):
+        summary = await manager.summarize_turn(SHARED, ids(turn))
+    assert summary is not None and summary.content == "Alice's sister marries on 12 June in Lyon."
+    assert len(llm.calls) == 1
+    sent = llm.calls[0].messages[0].content
+    assert "Alice: My sister's wedding is on 12 June in Lyon." in sent
+    assert "memorybot: How lovely, congratulations!" in sent
+    assert "600 characters" in llm.calls[0].system
+    assert budget.calls_total == 1 and budget.used(turn[0].id) == 1
+
+    calls = [r for r in caplog.records if r.getMessage() == "background model call"]
+    assert [(r.purpose, r.level) for r in calls] == [("turn_summary", 1)]  # type: ignore[attr-defined]
+    for record in caplog.records:
+        assert "wedding" not in record.getMessage()
+        assert all("wedding" not in str(v) for v in record.__dict__.values() if isinstance(v, str))
+
+
+async def test_llm_summarizer_falls_back_to_extractive_on_llm_error() -> None:
+    llm = ScriptedLLM([LLMError("provider unavailable")])
+    budget = ModelCallBudget(max_calls_per_message=3)
+    summarizer = LLMSummarizer(llm, budget)
+    texts = ["Alice: The demo is on 14 May in Paris.", "memorybot: Noted, the demo is on 14 May."]
+    with budget.message("m1"):
+        got = await summarizer.summarize(texts, level=1, budget_chars=200)
+    expected = await ExtractiveSummarizer().summarize(texts, level=1, budget_chars=200)
+    assert got == expected and "14 May" in got
+    assert len(llm.calls) == 1
+    assert (budget.calls_total, budget.failures_total) == (1, 1)
+    assert (summarizer.model_summaries, summarizer.fallback_summaries) == (0, 1)
+
+
+async def test_model_call_budget_is_per_message_and_calls_beyond_it_are_extractive() -> None:
+    llm = ScriptedLLM([text("model one"), text("model two"), text("model three")])
+    purposes: list[str] = []
+    budget = ModelCallBudget(max_calls_per_message=1, on_call=purposes.append)
+    summarizer = LLMSummarizer(llm, budget)
+    texts = ["Alice: We decided to ship on 3 March.", "Bob: I will write the notes by Friday."]
+    extractive = await ExtractiveSummarizer().summarize(texts, level=2, budget_chars=300)
+
+    with budget.message("m1"):
+        first = await summarizer.summarize(texts, level=1, budget_chars=300)
+        # A task created for the same message is charged to it too.
+        second = await asyncio.create_task(summarizer.summarize(texts, level=2, budget_chars=300))
+    assert (first, second) == ("model one", extractive)
+    assert (budget.calls_total, budget.over_budget_total, len(llm.calls)) == (1, 1, 1)
+
+    with budget.message("m2"):
+        third = await summarizer.summarize(texts, level=THREAD_LEVEL, budget_chars=300)
+    assert third == "model two"
+
+    # Outside any message (an idle timer, say) no model call is made at all.
+    outside = await summarizer.summarize(texts, level=2, budget_chars=300)
+    assert outside == extractive
+    assert (budget.calls_total, budget.over_budget_total, len(llm.calls)) == (2, 2, 2)
+    assert purposes == ["turn_summary", "thread_summary"]
+    assert llm.remaining == 1
+
+
+# --- thread summary ----------------------------------------------------------------------------------
+
+FACTS = [
+    "the office moved to Rue Garibaldi in Lyon",
+    "Bob's birthday is on 21 August",
+    "the budget for the trip is 4500 euros",
+    "we picked Postgres 16 for the new service",
+    "the standup now starts at 9:30",
+    "Chloe joins the team on 2 September",
+    "the client demo is on Thursday 12 June",
+    "Marc prefers tea over coffee",
+    "the release train leaves every 14 days",
+    "the Grenoble offsite is booked for 8 October",
+    "Alice runs the Berlin marathon on 29 September",
+    "we agreed to freeze features on 1 November",
+]
+
+
+async def test_thread_summary_stays_within_budget_and_keeps_recent_facts(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    manager = SummaryManager(engine, ExtractiveSummarizer(), thread_budget_tokens=50)
+    budget_chars = 200
+    assert manager.thread_budget_chars == budget_chars
+    first_at = None
+    raw = 0
+    for n, fact in enumerate(FACTS):
+        turn = await store_turn(engine, clock, SHARED, f"Quick update: {fact}.", "Thanks, noted.")
+        first_at = first_at or turn[0].created_at
+        raw += len(turn[0].content) + len(turn[1].content)
+        summary = await manager.update_thread_summary(SHARED, ids(turn))
+        assert len(summary.content) <= budget_chars, (n, summary.content)
+        assert fact in summary.content, (n, summary.content)
+        assert summary.source_ids == ids(turn)
+    current = await manager.thread_summary(SHARED)
+    assert current is not None and current.id == summary.id
+    assert current.kind is SummaryKind.THREAD and current.level == THREAD_LEVEL
+    assert (current.covers_from, current.covers_to) == (first_at, turn[1].created_at)
+    assert current.raw_chars == raw
+    assert "Alice:" in current.content
+    # One rolling row per channel, never searchable as a summary of its own.
+    assert [s.kind for s in await manager.store.query(SHARED, kinds=[SummaryKind.THREAD])] == [
+        SummaryKind.THREAD
+    ]
+    assert await manager.thread_summary(DM) is None
+
+
+async def test_thread_summary_with_the_model_folds_the_previous_one_in_and_is_trimmed(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    llm = ScriptedLLM([text("Alice's office moved to Lyon."), text("Office in Lyon; demo on 12 June. " * 20)])
+    budget = ModelCallBudget(max_calls_per_message=1)
+    manager = SummaryManager(engine, LLMSummarizer(llm, budget), thread_budget_tokens=25)
+    first = await store_turn(engine, clock, SHARED, "Our office moved to Lyon.", "Noted.")
+    with budget.message(first[0].id):
+        await manager.update_thread_summary(SHARED, ids(first))
+    second = await store_turn(engine, clock, SHARED, "The client demo is on 12 June.", "Good luck!")
+    with budget.message(second[0].id):
+        summary = await manager.update_thread_summary(SHARED, ids(second))
+    assert "Alice's office moved to Lyon." in llm.calls[1].messages[0].content
+    assert "Alice: The client demo is on 12 June." in llm.calls[1].messages[0].content
+    assert len(summary.content) <= 100 and summary.content.startswith("Office in Lyon; demo on 12 June.")
+
+
+# --- extractive summarizer ---------------------------------------------------------------------------
+
+TURN_TEXTS = [
+    "Alice: Hi there! How are you? My sister's wedding is on 12 June in Lyon. I will bring my dog Rex.",
+    "memorybot: Congratulations! That sounds lovely.",
+    "Bob: ok thanks",
+    "Alice: We decided to book the venue at Chateau Margaux for 120 guests. The budget is 15000 euros.",
+    "Marie: On a décidé de partir à Grenoble le 3 mars.",
+]
+
+
+async def test_extractive_summarizer_is_deterministic_within_budget_and_keeps_names_and_dates() -> None:
+    summarizer = ExtractiveSummarizer()
+    full = await summarizer.summarize(TURN_TEXTS, level=1, budget_chars=600)
+    assert full == await ExtractiveSummarizer().summarize(TURN_TEXTS, level=1, budget_chars=600)
+    assert "Alice: My sister's wedding is on 12 June in Lyon." in full
+    assert "Marie: On a décidé de partir à Grenoble le 3 mars." in full
+    assert "120 guests" in full
+    # Small talk is what goes.
+    assert "ok thanks" not in full and "How are you?" not in full and "Hi there" not in full
+
+    for budget in (10, 40, 90, 150, 250):
+        out = await summarizer.summarize(TURN_TEXTS, level=1, budget_chars=budget)
+        assert 0 < len(out) <= budget, (budget, out)
+    short = await summarizer.summarize(TURN_TEXTS, level=1, budget_chars=90)
+    assert short.startswith(("Alice: ", "Marie: ")) and any(ch.isdigit() for ch in short)
+    assert await summarizer.summarize([], level=1, budget_chars=100) == ""
+
+
+async def test_extractive_summary_can_be_summarized_again_keeping_speakers() -> None:
+    summarizer = ExtractiveSummarizer()
+    first = await summarizer.summarize(TURN_TEXTS[:3], level=1, budget_chars=300)
+    second = await summarizer.summarize(TURN_TEXTS[3:], level=1, budget_chars=300)
+    condensed = await summarizer.summarize([first, second], level=2, budget_chars=300)
+    assert condensed.splitlines()[0].startswith("Alice: ")
+    assert "Marie: " in condensed and "12 June" in condensed
+    # Near-duplicate sentences are said once.
+    repeated = await summarizer.summarize(
+        ["Alice: The demo is on 14 May in Paris.", "Alice: The demo is on 14 May in Paris!"],
+        level=1,
+        budget_chars=300,
+    )
+    assert repeated.count("14 May") == 1
