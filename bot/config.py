@@ -66,6 +66,7 @@ class LLMSettings(_Section):
     max_retries: int = Field(2, ge=0, le=10)
     max_tool_rounds: int = Field(5, ge=0, le=10)
     max_output_tokens: int = Field(1024, gt=0)
+    max_background_calls: int = Field(3, ge=0, le=20, description="summary model calls per message")
     anthropic_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_API_KEY"))
     anthropic_base_url: str | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL"))
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))
@@ -136,6 +137,7 @@ class HistorySettings(_Section):
 
     max_messages: int = Field(40, ge=1, le=1000, description="stored turns sent to the model")
     max_chars: int = Field(24_000, ge=1000, description="character budget of those turns")
+    summary_chars: int = Field(3_000, ge=0, description="summaries of older turns shown instead")
 
 
 class CoalesceSettings(_Section):

@@ -25,11 +25,15 @@ from memory.models import (
     normalize_text,
 )
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
+from memory.summaries import SummaryManager
+from memory.summarizer import ExtractiveSummarizer, Summarizer
+from memory.summary_store import Summary
 
 from .config import Settings
-from .history import ShownBlock, ShownBlocks, assemble, window
+from .history import ShownBlock, ShownBlocks, assemble, summaries_message, window
 from .json_reply import parse_reply
 from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm_summarizer import LLMSummarizer, ModelCallBudget
 from .memory_tools import MEMORY_TOOLS, MemoryToolbox, TurnContext, participants_index
 from .offline import offline_reply
 from .prompt import BOT_NAME, system_prompt
@@ -119,6 +123,7 @@ class TurnPipeline:
         llm: LLMProvider | None = None,
         prehook: PreHook | None = None,
         tz: tzinfo = UTC,
+        summarizer: Summarizer | None = None,
     ) -> None:
         self.engine = engine
         self.settings = settings
@@ -127,6 +132,13 @@ class TurnPipeline:
         self.tz = tz
         self.prehook = prehook or PreHook(engine, PrehookConfig.from_settings(settings.prehook), tz=tz)
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
+        # Background model calls are charged to the message that caused them, never to a timer.
+        self.model_budget = ModelCallBudget(settings.llm.max_background_calls)
+        if summarizer is None:
+            summarizer = LLMSummarizer(llm, self.model_budget) if llm is not None else ExtractiveSummarizer()
+        self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
+        self._background: set[asyncio.Task[None]] = set()
+        self._summarizing: dict[ChannelKey, asyncio.Task[None]] = {}
         self._maintenance: asyncio.Task[None] | None = None
         # One batch at a time per conversation: the injection state and history assume it.
         # Weak values: a lock lives exactly as long as a batch of its channel holds or awaits it.
@@ -228,12 +240,8 @@ class TurnPipeline:
         )
         window_rows = window(recent, self.settings.history.max_messages, self.settings.history.max_chars)
         present = {m.id for m in window_rows}
-        # Before the hook runs: blocks whose turns scrolled out of the window left the model's
-        # context with them, so their memories may be injected again in this very turn.
-        scrolled = [b for b in self.shown.get(key, state.turn) if b.anchor_id not in present]
-        if scrolled:
-            state.forget_ids([i for b in scrolled for i in b.memory_ids])
-            self.shown.discard(key, [b.anchor_id for b in scrolled])
+        scope = scope_of(last, self.agent_id)
+        earlier, thread = await self._compacted(scope, audience, window_rows)
 
         request = PrehookRequest(
             text=text,
@@ -250,19 +258,19 @@ class TurnPipeline:
         hook = await self.prehook.run(request)
         result.prehook = hook
         turn = hook.turn if hook.turn is not None else state.turn
-        anchor = next((row.id for _, row in speaking if row.id in present), None)
-        if hook.block and hook.injected and anchor is not None:
-            self.shown.add(key, ShownBlock(anchor, hook.block, tuple(m.id for m in hook.injected), turn))
-        elif hook.injected:
-            # Nowhere to show it (the batch alone overflows the window): it was not really injected.
-            state.forget_ids([m.id for m in hook.injected])
-        history = assemble(window_rows, self.shown.get(key, turn), [row.id for _, row in speaking])
+        anchor = next((row.id for _, row in speaking if row.id in present), speaking[0][1].id)
+        if hook.block:
+            shown_ids = (*(m.id for m in hook.injected), *(m.id for m in hook.injected_messages))
+            self.shown.add(key, ShownBlock(anchor, hook.block, shown_ids, turn))
+        history = assemble(
+            window_rows, self.shown.get(key, turn), [row.id for _, row in speaking], earlier=earlier
+        )
 
         participants = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
         toolbox = MemoryToolbox(
             self.engine,
             TurnContext(
-                scope=scope_of(last, self.agent_id),
+                scope=scope,
                 audience=audience,
                 author_id=last.author_id,
                 visibility=visibility_of(last),
@@ -271,7 +279,13 @@ class TurnPipeline:
                 search_threshold=self.settings.memory.search_threshold,
             ),
         )
-        system = system_prompt(platform=last.platform, is_dm=last.is_dm, now=self.engine.clock(), tz=self.tz)
+        system = system_prompt(
+            platform=last.platform,
+            is_dm=last.is_dm,
+            now=self.engine.clock(),
+            tz=self.tz,
+            thread_summary=thread.content if thread is not None else None,
+        )
         try:
             final = await self._complete(llm, system, history, toolbox)
         except Exception as exc:
@@ -298,7 +312,45 @@ class TurnPipeline:
         await self._record_stored(state, toolbox, hook, result)
         result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
-            await self._store_reply(last, result.reply)
+            reply_id = await self._store_reply(last, result.reply)
+            self._summarize_later(key, scope, [*(row.id for _, row in speaking), reply_id])
+
+    async def _compacted(
+        self, scope: Scope, audience: Audience, window_rows: Sequence[StoredMessage]
+    ) -> tuple[str | None, Summary | None]:
+        """What stands in for turns older than the window: their summaries, and the thread summary."""
+        start = window_rows[0].created_at if window_rows else float("inf")
+        try:
+            pending, thread = await asyncio.gather(
+                self.summaries.pending_level1(scope, audience), self.summaries.thread_summary(scope)
+            )
+        except Exception:  # summaries only add context; a failure must not cost the reply
+            log.warning("summaries unavailable for the prompt", exc_info=True)
+            return None, None
+        older = [s for s in pending if s.covers_to < start]
+        return summaries_message(older, self.settings.history.summary_chars, self.tz), thread
+
+    def _summarize_later(self, key: ChannelKey, scope: Scope, message_ids: list[str]) -> None:
+        """Level-1 and thread summaries off the reply path, in order per channel, model calls budgeted."""
+        previous = self._summarizing.get(key)
+
+        async def work() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            with self.model_budget.message(message_ids[0]):
+                try:
+                    await self.summaries.summarize_turn(scope, message_ids)
+                    await self.summaries.update_thread_summary(scope, message_ids)
+                except Exception:
+                    log.warning("background summary failed", exc_info=True)
+
+        task = asyncio.create_task(work())
+        self._summarizing[key] = task
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(
+            lambda t: self._summarizing.pop(key, None) if self._summarizing.get(key) is t else None
+        )
 
     async def _complete(
         self, llm: LLMProvider, system: str, history: list[ChatMessage], toolbox: MemoryToolbox
@@ -367,6 +419,8 @@ class TurnPipeline:
         recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
         result.reply = offline_reply(result.learned, recalled, recalled_turns)
         await self._store_reply(last, result.reply)
+        # The offline reply is boilerplate: only what the users said is worth summarizing.
+        self._summarize_later(self.key_of(last), scope_of(last, self.agent_id), batch_ids)
 
     # --- background and storage ---------------------------------------------------------------
 
@@ -383,11 +437,18 @@ class TurnPipeline:
 
     async def aclose(self) -> None:
         """Wait for background work to finish before the stores close."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
         if self._maintenance is not None:
             await self._maintenance
         await self.prehook.aclose()
 
-    async def _store_reply(self, to: IncomingMessage, text: str) -> None:
+    async def idle(self) -> None:
+        """Wait until the background summaries queued so far are written (tests, benchmarks)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def _store_reply(self, to: IncomingMessage, text: str) -> str:
         reply = StoredMessage(
             id=uuid.uuid4().hex,
             platform=to.platform,
@@ -403,3 +464,4 @@ class TurnPipeline:
             visibility=visibility_of(to),
         )
         await self.engine.store_messages([reply])
+        return reply.id

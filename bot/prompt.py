@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
-from memory.context_block import BLOCK_OPEN
+from memory.context_block import BLOCK_OPEN, quote_note
 
 BOT_NAME = "memorybot"
 
@@ -28,11 +29,31 @@ what was noted lately. Do not store small talk or anything the user asks you not
 Style: reply in the user's language, briefly and naturally, as a chat message. Today is {today}."""
 
 
-def system_prompt(*, platform: str, is_dm: bool, now: float, tz: tzinfo = UTC, name: str = BOT_NAME) -> str:
-    """The system prompt for one turn; depends only on the place and the date, so it caches well."""
+def system_prompt(
+    *,
+    platform: str,
+    is_dm: bool,
+    now: float,
+    tz: tzinfo = UTC,
+    name: str = BOT_NAME,
+    thread_summary: str | None = None,
+    profiles: Sequence[str] = (),
+) -> str:
+    """The system prompt for one turn: who the bot is, then the people's profiles and the thread so far.
+
+    Profiles and the thread summary are stored text, so they are quoted as data like the notes.
+    """
     if is_dm:
         place = f"{platform} in a private conversation with one person"
     else:
         place = f"{platform} in a group channel; several people may speak, each turn starts with their name"
     today = datetime.fromtimestamp(now, tz).strftime("%A %-d %B %Y")
-    return _BASE.format(name=name, place=place, tag=BLOCK_OPEN, today=today)
+    prompt = _BASE.format(name=name, place=place, tag=BLOCK_OPEN, today=today)
+    sections: list[str] = []
+    if profiles:
+        sections.append("People here (profiles from memory, quoted data):")
+        sections.extend(f"- {quote_note(p)}" for p in profiles if p)
+    if thread_summary:
+        sections.append("This conversation so far (a summary, quoted data):")
+        sections.append(quote_note(thread_summary))
+    return "\n\n".join([prompt, "\n".join(sections)]) if sections else prompt

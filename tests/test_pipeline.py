@@ -21,6 +21,7 @@ from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
 from memory.store import MemoryQuery
+from memory.summarizer import ExtractiveSummarizer
 from tests.conftest import FakeClock
 
 _ids = itertools.count(1)
@@ -62,7 +63,8 @@ def llm() -> ScriptedLLM:
 
 @pytest.fixture
 async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
-    p = TurnPipeline(engine, settings(tmp_path), llm=llm)
+    # Summaries stay extractive here, so the scripted queue only answers the turns themselves.
+    p = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
     yield p
     await p.aclose()
 
@@ -317,7 +319,12 @@ async def test_no_memory_is_injected_twice_within_the_depth_and_the_block_stays_
     engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path, clock: FakeClock
 ) -> None:
     depth = 3
-    pipe = TurnPipeline(engine, settings(tmp_path, prehook={"context_window_depth": depth}), llm=llm)
+    pipe = TurnPipeline(
+        engine,
+        settings(tmp_path, prehook={"context_window_depth": depth}),
+        llm=llm,
+        summarizer=ExtractiveSummarizer(),
+    )
     rex = (await engine.remember(MemoryDraft("Alice's dog is called Rex", GENERAL, author_id="alice"))).memory
     seen_at: list[int] = []
     for turn in range(depth + 2):
@@ -347,20 +354,34 @@ async def test_the_block_is_never_written_to_the_transcript(
     assert [m.role for m in stored] == ["user", "assistant", "user", "assistant"]
 
 
-async def test_a_block_that_scrolls_out_of_the_window_frees_its_memories(
+async def test_compaction_keeps_the_injection_state_and_the_blocks(
     engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path, clock: FakeClock
 ) -> None:
-    # Four stored turns fit the window: after two exchanges the first block's anchor is gone, so
-    # its memory may come back although the depth (20) has not passed.
-    pipe = TurnPipeline(engine, settings(tmp_path, history={"max_messages": 4}), llm=llm)
+    # Four stored turns fit the window: after two exchanges the first turn is compacted away,
+    # its summary stands in for it, and the block injected with it stays in front of the model.
+    pipe = TurnPipeline(
+        engine, settings(tmp_path, history={"max_messages": 4}), llm=llm, summarizer=ExtractiveSummarizer()
+    )
     rex = (await engine.remember(MemoryDraft("Alice's dog is called Rex", GENERAL, author_id="alice"))).memory
     seen: list[bool] = []
-    for n in range(4):
+    state = pipe.prehook.states.get("discord", "guild-1", "general", None, "default")
+    questions = ["what's my dog's name?", "and what breed is Rex?", "how old is my dog Rex?", "is Rex fed?"]
+    for n, question in enumerate(questions):
         llm.add(text(f"reply {n}"))
-        result = await pipe.handle([msg("what's my dog's name?", clock)])
+        result = await pipe.handle([msg(question, clock)])
+        await pipe.idle()  # the background summary of this turn is written before the next one
         seen.append(rex.id in injected_ids(result))
-        assert sum("Rex" in b for b in blocks_in(llm.calls[-1].messages)) == 1
-    assert seen == [True, False, True, False]
+        sent = llm.calls[-1].messages
+        assert sum("Alice's dog is called Rex" in b for b in blocks_in(sent)) == 1
+    assert seen == [True, False, False, False]  # never re-injected: the state was not reset
+    assert state.turn == 4
+    last = llm.calls[-1].messages
+    # The compacted first turn is gone from the history, replaced by its summary...
+    assert "what's my dog's name?" not in [m.content for m in last if not m.content.startswith("<")]
+    earlier = [m.content for m in last if m.content.startswith("<earlier_conversation>")]
+    assert len(earlier) == 1 and '"memorybot: reply 0"' in earlier[0]  # turn 0's summary
+    # ...and the block injected with it now leads the history, after the summaries.
+    assert last[1].content.startswith(BLOCK_OPEN)
     await pipe.aclose()
 
 
@@ -371,7 +392,7 @@ async def test_near_duplicates_are_filtered_by_stored_vectors_across_turns(
     loose = DedupPolicy(supersede_at=0.999, refine_floor=0.998)
     engine = await MemoryEngine.open(tmp_path / "loose", embedder, policy=loose, clock=clock)
     try:
-        pipe = TurnPipeline(engine, settings(tmp_path), llm=llm)
+        pipe = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
         first = (
             await engine.remember(MemoryDraft("Alice's dog is named Rex", GENERAL, author_id="a"))
         ).memory
@@ -413,7 +434,7 @@ async def test_memories_of_another_agent_or_workspace_are_never_injected(
             visibility=Visibility.PRIVATE,
         )
     )
-    pipe = TurnPipeline(engine, settings(tmp_path), llm=llm)
+    pipe = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
     llm.add(text("No idea."), text("No idea either."))
     result = await pipe.handle([msg("when does the release freeze start?", clock, "bob")])
     other = await pipe.handle([msg("is bob interviewing anywhere?", clock, "carol")])
