@@ -1,0 +1,365 @@
+"""User profiles: reading memories into fields, the compact line, privacy, and updates on the real engine."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from memory.engine import MemoryEngine
+from memory.models import Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
+from memory.profiles import (
+    COMPACT_MAX_CHARS,
+    Profile,
+    ProfileEntry,
+    ProfileStore,
+    ProfileUpdater,
+    compact,
+    profile_facts,
+)
+from tests.conftest import FakeClock
+
+ID = MemoryType.IDENTITY
+PREF = MemoryType.PREFERENCE
+FACT = MemoryType.FACT
+GENERAL = Scope("discord", "guild-1", "general", "default")
+DM = Scope("discord", "guild-1", "dm-mickael", "default")
+
+
+def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = None) -> Memory:
+    return Memory(
+        id="m1",
+        content=content,
+        memory_type=memory_type,
+        importance=0.7,
+        confidence=0.8,
+        subjects=subjects if subjects is not None else ["mickael"],
+        source=Source.HEURISTIC,
+        platform="discord",
+        workspace_id="guild-1",
+        channel_id="general",
+        thread_id=None,
+        user_id="u1",
+        author_id="u1",
+        agent_id="default",
+        visibility=Visibility.WORKSPACE,
+        created_at=1.0,
+        updated_at=1.0,
+    )
+
+
+# --------------------------------------------------------------------------- reading memories
+
+
+@pytest.mark.parametrize(
+    ("content", "memory_type", "facts"),
+    [
+        ("Mickael's name is Camille", ID, [("field", "name", "Camille")]),
+        ("Mickael s'appelle Léa", ID, [("field", "name", "Léa")]),
+        ("Mickael wants to be called Mick", ID, [("field", "nickname", "Mick")]),
+        ("Mickael's pronouns are he/him", ID, [("field", "pronouns", "he/him")]),
+        ("Mickael uses they / them pronouns", ID, [("field", "pronouns", "they/them")]),
+        ("Mickael lives in Lyon", ID, [("field", "location", "lives in Lyon")]),
+        ("Mickael habite à Paris", ID, [("field", "location", "habite à Paris")]),
+        ("Mickael is from Montreal", ID, [("field", "origin", "from Montreal")]),
+        ("Mickael works as a nurse", ID, [("field", "job", "nurse")]),
+        ("Mickael is a software engineer", ID, [("field", "job", "software engineer")]),
+        ("Mickael est développeur", ID, [("field", "job", "développeur")]),
+        ("Mickael works at Acme", ID, [("field", "workplace", "works at Acme")]),
+        ("Mickael is 34 years old", ID, [("field", "age", "34 years old")]),
+        ("Mickael a 34 ans", ID, [("field", "age", "34 ans")]),
+        ("Mickael speaks French and Spanish", ID, [("field", "languages", "speaks French and Spanish")]),
+        ("Mickael is French", ID, [("about", "", "is French")]),
+        ("Mickael's dog is called Rex", FACT, [("family", "dog", "dog Rex")]),
+        ("La fille de Mickael s'appelle Emma", FACT, [("family", "fille", "fille Emma")]),
+        ("Mickael has two kids", FACT, [("family", "kids", "has two kids")]),
+        ("Mickael likes tea", PREF, [("like", "", "tea")]),
+        ("Mickael really loves climbing.", PREF, [("like", "", "climbing")]),
+        ("Mickael is a big fan of jazz", PREF, [("like", "", "jazz")]),
+        ("Mickael hates coffee", PREF, [("dislike", "", "coffee")]),
+        ("Mickael doesn't like meetings", PREF, [("dislike", "", "meetings")]),
+        ("Mickael is not a fan of meetings", PREF, [("dislike", "", "meetings")]),
+        ("Mickael adore le jazz", PREF, [("like", "", "le jazz")]),
+        ("Mickael n'aime pas les épinards", PREF, [("dislike", "", "les épinards")]),
+        ("Mickael's favorite color is blue", PREF, [("like", "", "blue (favorite color)")]),
+        ("Le plat préféré de Mickael est la raclette", PREF, [("like", "", "la raclette (plat préféré)")]),
+        ("Mickael is vegetarian", PREF, [("field", "diet", "vegetarian")]),
+        ("Mickael doesn't mind noise", PREF, []),
+        ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
+        ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait
+    ],
+)
+def test_profile_facts(content: str, memory_type: MemoryType, facts: list[tuple[str, str, str]]) -> None:
+    assert profile_facts(memory(content, memory_type)) == facts
+
+
+def test_long_values_are_cut() -> None:
+    [(_, _, value)] = profile_facts(memory("Mickael likes " + "very long things " * 20, PREF))
+    assert len(value) <= 80
+    assert value.endswith("…")
+
+
+# --------------------------------------------------------------------------- the compact line
+
+
+def entry(value: str, at: float, memory_id: str = "m") -> ProfileEntry:
+    return ProfileEntry(value, memory_id, at)
+
+
+def test_compact_line_reads_like_a_portrait() -> None:
+    profile = Profile("discord", "guild-1", "u1", "default")
+    for kind, key, value in [
+        ("field", "pronouns", "he/him"),
+        ("field", "location", "lives in Lyon"),
+        ("field", "job", "nurse"),
+        ("like", "", "climbing"),
+        ("like", "", "tea"),
+        ("dislike", "", "coffee"),
+    ]:
+        profile.shared.apply(kind, key, entry(value, len(profile.shared.ops()) + 1.0))
+    assert compact(profile, display_name="Mickael") == (
+        "Mickael (he/him) — lives in Lyon; nurse; likes tea, climbing; dislikes coffee"
+    )
+    # A name from a memory wins over the display name; with neither, the id stands in.
+    profile.shared.apply("field", "name", entry("Mickaël", 10.0))
+    assert compact(profile, display_name="mick_42").startswith("Mickaël (he/him) — ")
+    profile.shared.fields.pop("name")
+    assert compact(profile).startswith("u1 (he/him) — ")
+
+
+def test_compact_is_empty_when_nothing_is_known() -> None:
+    assert compact(None) == ""
+    assert compact(Profile("discord", "guild-1", "u1", "default")) == ""
+
+
+def test_compact_is_bounded_and_keeps_the_most_useful_parts() -> None:
+    profile = Profile("discord", "guild-1", "u1", "default")
+    profile.shared.apply("field", "location", entry("lives in Lyon", 1.0))
+    profile.shared.apply("field", "job", entry("nurse", 1.0))
+    profile.shared.apply("field", "studies", entry("studies " + "philosophy " * 6, 1.0))
+    for n in range(12):
+        profile.shared.apply("like", "", entry(f"hobby number {n} with a long name", 2.0 + n))
+        profile.shared.apply("about", "", entry(f"is known for thing {n} in the village", 2.0 + n))
+    line = compact(profile, display_name="Mickael")
+    assert len(line) <= COMPACT_MAX_CHARS
+    assert line.startswith("Mickael — lives in Lyon; nurse; ")
+    assert "likes hobby number 11" in line  # newest likes first, before lower-priority parts
+    for budget in (0, 1, 10, 40, 120):
+        assert len(compact(profile, display_name="Mickael", max_chars=budget)) <= budget
+    assert compact(profile, display_name="Mickael", max_chars=40) == "Mickael — lives in Lyon; nurse"
+
+
+def test_newest_statement_wins_between_likes_and_dislikes() -> None:
+    section = Profile("discord", "guild-1", "u1", "default").shared
+    assert section.apply("like", "", entry("Coffee", 1.0, "a"))
+    assert section.apply("dislike", "", entry("coffee", 2.0, "b"))
+    assert [e.value for e in section.likes] == []
+    assert [e.value for e in section.dislikes] == ["coffee"]
+    # An older statement arriving late does not undo the newer one.
+    assert not section.apply("like", "", entry("coffee", 1.5, "c"))
+    assert [e.memory_id for e in section.dislikes] == ["b"]
+
+
+def test_private_values_only_in_the_private_line() -> None:
+    profile = Profile("discord", "guild-1", "u1", "default", display_name="Mickael")
+    profile.shared.apply("like", "", entry("tea", 1.0))
+    profile.shared.apply("field", "location", entry("lives in Paris", 1.0))
+    profile.private.apply("field", "location", entry("lives in Lyon", 2.0))
+    profile.private.apply("dislike", "", entry("tea", 3.0))
+    assert compact(profile) == "Mickael — lives in Paris; likes tea"
+    assert compact(profile, include_private=True) == "Mickael — lives in Lyon; dislikes tea"
+
+
+def test_profile_json_round_trip_and_bad_rows() -> None:
+    profile = Profile("discord", "guild-1", "u1", "default", display_name="Mickael")
+    profile.shared.apply("like", "", entry("tea", 1.0, "a"))
+    profile.shared.apply("family", "dog", entry("dog Rex", 1.0, "b"))
+    profile.private.apply("field", "location", entry("lives in Lyon", 2.0, "c"))
+    again = Profile.from_json("discord", "guild-1", "u1", "default", profile.to_json(), 5.0)
+    assert again.shared == profile.shared and again.private == profile.private
+    assert again.display_name == "Mickael" and again.memory_ids() == {"a", "b", "c"}
+    broken = Profile.from_json(
+        "discord", "guild-1", "u1", "default", {"likes": [{"value": 3}], "fields": 7}, 0
+    )
+    assert broken.is_empty()
+
+
+# --------------------------------------------------------------------------- on the engine
+
+
+@pytest.fixture
+async def profiles(
+    engine: MemoryEngine, clock: FakeClock
+) -> AsyncIterator[tuple[ProfileStore, ProfileUpdater]]:
+    store = ProfileStore(engine.store, clock)
+    updater = ProfileUpdater(engine, store)
+    yield store, updater
+    await updater.aclose()
+
+
+async def remember(
+    engine: MemoryEngine,
+    content: str,
+    memory_type: MemoryType,
+    *,
+    scope: Scope = GENERAL,
+    user: str = "u1",
+    author: str | None = None,
+    visibility: Visibility = Visibility.WORKSPACE,
+) -> Memory:
+    result = await engine.remember(
+        MemoryDraft(
+            content,
+            scope,
+            memory_type,
+            subjects=["mickael"],
+            user_id=user,
+            author_id=author or user,
+            visibility=visibility,
+        )
+    )
+    return result.memory
+
+
+async def get(store: ProfileStore, workspace: str = "guild-1") -> Profile | None:
+    return await store.get("discord", workspace, "u1", "default")
+
+
+async def test_profile_updates_from_a_new_preference_and_drops_it_when_forgotten(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    store, updater = profiles
+    tea = await remember(engine, "Mickael likes tea", PREF)
+    # The listener only scheduled the update: the write path did not wait for it.
+    assert updater.pending == 1
+    assert await get(store) is None
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None
+    assert [(e.value, e.memory_id) for e in profile.shared.likes] == [("tea", tea.id)]
+    assert compact(profile) == "Mickael — likes tea"
+
+    clock.advance(60)
+    await remember(engine, "Mickael loves climbing", PREF)
+    await updater.drain()
+    assert compact(await get(store)) == "Mickael — likes climbing, tea"
+
+    assert await engine.forget(tea.id) is not None
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None
+    assert [e.value for e in profile.shared.likes] == ["climbing"]
+    assert tea.id not in profile.memory_ids()
+
+
+async def test_superseded_preference_is_replaced(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    store, updater = profiles
+    old = await remember(engine, "Mickael likes tea", PREF)
+    clock.advance(60)
+    result = await engine.remember(
+        MemoryDraft(
+            "Mickael likes green tea in the morning",
+            GENERAL,
+            PREF,
+            subjects=["mickael"],
+            user_id="u1",
+            author_id="u1",
+        )
+    )
+    assert result.action == "superseded" and result.replaced is not None and result.replaced.id == old.id
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None
+    assert [(e.value, e.memory_id) for e in profile.shared.likes] == [
+        ("green tea in the morning", result.memory.id)
+    ]
+
+
+async def test_forgetting_the_newer_value_brings_the_older_back(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    store, updater = profiles
+    await remember(engine, "Mickael works as a nurse", ID)
+    clock.advance(60)
+    newer = await remember(engine, "Mickael is a software engineer", ID)
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None and profile.shared.fields["job"].value == "software engineer"
+    await engine.forget(newer.id)
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None and profile.shared.fields["job"].value == "nurse"
+
+
+async def test_forgetting_the_last_memory_removes_the_profile(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater]
+) -> None:
+    store, updater = profiles
+    only = await remember(engine, "Mickael lives in Lyon", ID)
+    await updater.drain()
+    assert await get(store) is not None
+    await engine.forget(only.id)
+    await updater.drain()
+    assert await get(store) is None
+
+
+async def test_private_memories_stay_out_of_the_shared_line(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    store, updater = profiles
+    await remember(engine, "Mickael likes tea", PREF)
+    clock.advance(60)
+    await remember(engine, "Mickael lives in Lyon", ID, scope=DM, visibility=Visibility.PRIVATE)
+    # Someone else's DM about Mickael, and a channel-only memory: neither may reach his profile.
+    await remember(engine, "Mickael hates jazz", PREF, scope=DM, author="u2", visibility=Visibility.PRIVATE)
+    await remember(engine, "Mickael works as a nurse", ID, visibility=Visibility.CHANNEL)
+    await updater.drain()
+    profile = await get(store)
+    assert profile is not None
+    assert compact(profile) == "Mickael — likes tea"
+    assert compact(profile, include_private=True) == "Mickael — lives in Lyon; likes tea"
+    assert "location" not in profile.shared.fields and "location" in profile.private.fields
+    line = compact(profile, include_private=True)
+    assert "jazz" not in line and "nurse" not in line
+
+
+async def test_profiles_are_per_workspace(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater]
+) -> None:
+    store, updater = profiles
+    await remember(engine, "Mickael likes tea", PREF)
+    await remember(
+        engine, "Mickael likes rugby", PREF, scope=Scope("discord", "guild-2", "general", "default")
+    )
+    await updater.drain()
+    assert compact(await get(store, "guild-1")) == "Mickael — likes tea"
+    assert compact(await get(store, "guild-2")) == "Mickael — likes rugby"
+    many = await store.get_many("discord", "guild-1", ["u1", "nobody"], "default")
+    assert list(many) == ["u1"]
+
+
+async def test_rebuild_reads_what_was_stored_before_the_updater(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    await remember(engine, "Mickael lives in Lyon", ID)
+    clock.advance(60)
+    await remember(engine, "Mickael hates coffee", PREF)
+    store = ProfileStore(engine.store, clock)
+    assert await get(store) is None
+    rebuilt = await store.rebuild("discord", "guild-1", "u1", "default")
+    assert compact(rebuilt) == "Mickael — lives in Lyon; dislikes coffee"
+    assert compact(await get(store)) == compact(rebuilt)
+
+
+async def test_updater_ignores_writes_after_close_and_irrelevant_memories(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater]
+) -> None:
+    store, updater = profiles
+    await remember(engine, "Mickael decided to use Postgres", MemoryType.DECISION)
+    assert updater.pending == 0
+    await updater.aclose()
+    await remember(engine, "Mickael likes tea", PREF)
+    assert updater.pending == 0
+    assert await get(store) is None
