@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from adapters.base import Adapter, IncomingMessage, TurnFunction
+from memory.embedders import Embedder
 
 from .app import App
 from .commands import MemoryCommands
@@ -141,7 +142,9 @@ class BotRuntime:
         await self.app.close()
 
 
-async def run_platforms(settings: Settings, stop: asyncio.Event | None = None) -> int:
+async def run_platforms(
+    settings: Settings, stop: asyncio.Event | None = None, embedder: Embedder | None = None
+) -> int:
     """Run until SIGTERM/SIGINT (or `stop` is set), then shut down cleanly; returns the exit code."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -151,7 +154,7 @@ async def run_platforms(settings: Settings, stop: asyncio.Event | None = None) -
             loop.add_signal_handler(sig, stop.set)
             installed.append(sig)
     try:
-        app = await App.start(settings)
+        app = await App.start(settings, embedder=embedder)
         try:
             runtime = BotRuntime(settings, app)
         except BaseException:

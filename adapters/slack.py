@@ -1,0 +1,710 @@
+"""The Slack adapter (slack-bolt, asyncio): events and /memory over Socket Mode or HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.authorization import AuthorizeResult
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.commands import (
+    COMMANDS,
+    CommandError,
+    CommandResult,
+    Invoker,
+    MemoryCommands,
+    error_result,
+    parse_command,
+)
+
+from .base import IncomingMessage, TurnFunction
+from .coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
+from .event_dedup import DEFAULT_TTL_SECONDS, EventDedup
+from .slack_render import (
+    PAGE_ACTION_PATTERN,
+    SLACK_TEXT_LIMIT,
+    decode_page_value,
+    export_code_block,
+    neutralize_broadcasts,
+    render_blocks,
+    split_message,
+    strip_mention,
+)
+
+if TYPE_CHECKING:
+    from slack_sdk.socket_mode.aiohttp import SocketModeClient
+
+    from bot.config import SlackSettings
+    from bot.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "slack"
+EVENTS_PATH = "/slack/events"
+DEDUP_FILENAME = "slack_events.sqlite3"
+# Plain messages and the two subtypes that are still someone talking; edits, deletes, joins,
+# topic changes and the like are not turns.
+_ANSWERABLE_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
+_KNOWN_COMMANDS = frozenset({c.name for c in COMMANDS} | {"help"})
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class SlackUser:
+    """What the adapter needs from `users.info`."""
+
+    user_id: str
+    display_name: str
+    is_admin: bool = False
+
+
+class SlackAdapter:
+    """Slack edge of the bot: turns events into batches, posts replies, answers `/memory`.
+
+    Listeners only record and hand over (dedup lookup, coalescer submit, task spawn) so Slack gets
+    its ack well within 3 s; the model runs in the coalescer's handler. `process_before_response`
+    is on, so an HTTP 200 means the event is durably marked as seen.
+    """
+
+    name = PLATFORM
+
+    def __init__(
+        self,
+        settings: SlackSettings,
+        turn: TurnFunction,
+        commands: MemoryCommands,
+        *,
+        data_dir: Path,
+        coalesce: CoalesceConfig,
+        client: AsyncWebClient | None = None,
+        scheduler: Scheduler | None = None,
+        metrics: Metrics | None = None,
+        reply_limit: int = SLACK_TEXT_LIMIT,
+        auth_backoff: tuple[float, float] = (1.0, 60.0),
+        sleep: Sleep = asyncio.sleep,
+        user_cache_seconds: float = 3600.0,
+        dedup_ttl_seconds: float = DEFAULT_TTL_SECONDS,
+    ) -> None:
+        token = settings.bot_token.get_secret_value() if settings.bot_token else None
+        if client is not None and client.token:
+            token = client.token
+        if not token:
+            raise ValueError("the Slack adapter needs SLACK_BOT_TOKEN")
+        signing_secret = settings.signing_secret.get_secret_value() if settings.signing_secret else ""
+        if settings.mode == "http" and not signing_secret:
+            # An empty secret would make every forged signature computed with an empty key valid.
+            raise ValueError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
+        self.settings = settings
+        self._token = token
+        self._turn = turn
+        self._commands = commands
+        self._data_dir = Path(data_dir)
+        self._metrics = metrics
+        self._reply_limit = reply_limit
+        self._auth_backoff = auth_backoff
+        self._sleep = sleep
+        self._user_cache_seconds = user_cache_seconds
+        self._dedup_ttl = dedup_ttl_seconds
+        self._answer_channels = frozenset(settings.channels)
+        self._learn_channels = frozenset(settings.learn_channels)
+
+        retry = [AsyncConnectionErrorRetryHandler(), AsyncRateLimitErrorRetryHandler(max_retry_count=2)]
+        self.client = client if client is not None else AsyncWebClient(token=token, retry_handlers=retry)
+        # Bolt gets a token-less twin pointing at the same API: the token comes from our authorize
+        # function, which keeps bolt from calling auth.test itself on the first request (and from
+        # failing requests while Slack is unreachable).
+        app_client = AsyncWebClient(
+            base_url=self.client.base_url,
+            timeout=self.client.timeout,
+            ssl=self.client.ssl,
+            proxy=self.client.proxy,
+            headers=dict(self.client.headers),
+            retry_handlers=list(self.client.retry_handlers or []),
+        )
+        self.app = AsyncApp(
+            name="memorybot",
+            client=app_client,
+            signing_secret=signing_secret,
+            authorize=self._authorize_function(),
+            process_before_response=True,
+        )
+        self._register_listeners()
+
+        self.coalescer = Coalescer.from_settings(self._handle_batch, coalesce, scheduler=scheduler)
+        if metrics is not None:
+            metrics.track_pending(PLATFORM, lambda: self.coalescer.pending_count)
+
+        self._bot_user_id: str | None = None
+        self._bot_id: str | None = None
+        self._team_id: str | None = None
+        self._dedup: EventDedup | None = None
+        self._identity_task: asyncio.Task[None] | None = None
+        self._socket: Any = None  # AsyncSocketModeHandler, built in start(): it needs a running loop
+        self._socket_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._users: dict[str, tuple[float, SlackUser]] = {}
+        self._user_lookups: dict[str, asyncio.Future[SlackUser]] = {}
+        self._accepting = False
+        self._started = False
+        self._stopped = False
+        # Messages handed to the coalescer and not yet through the turn; lets `drain` wait exactly.
+        self._outstanding = 0
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    # --- lifecycle -----------------------------------------------------------------------------
+
+    @property
+    def bot_user_id(self) -> str | None:
+        """The bot's own user id, once `auth.test` has answered."""
+        return self._bot_user_id
+
+    @property
+    def ready(self) -> bool:
+        if not self._accepting or self._bot_user_id is None:
+            return False
+        if self.settings.mode == "socket":
+            return self._socket_connected()
+        return True
+
+    async def start(self) -> None:
+        """Open the event record, resolve the bot identity and (Socket Mode) connect, in the background."""
+        if self._started:
+            return
+        self._started = True
+        self._dedup = await EventDedup.open(self._data_dir / DEDUP_FILENAME, ttl_seconds=self._dedup_ttl)
+        self._accepting = True
+        self._identity_task = asyncio.create_task(self._resolve_identity(), name="slack-auth-test")
+        if self.settings.mode == "socket":
+            app_token = self.settings.app_token.get_secret_value() if self.settings.app_token else None
+            if not app_token:
+                log.error("SLACK_MODE=socket needs SLACK_APP_TOKEN; no events will arrive")
+            else:
+                from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+
+                self._socket = AsyncSocketModeHandler(self.app, app_token, web_client=self.app.client)
+                self._socket_task = asyncio.create_task(self._connect_socket(), name="slack-socket-connect")
+        log.info("slack adapter started", extra={"mode": self.settings.mode})
+
+    async def wait_until_identified(self) -> str:
+        """The bot's user id, once `auth.test` has succeeded (waits for the retrying task)."""
+        if self._bot_user_id is None:
+            if self._identity_task is None:
+                raise RuntimeError("the Slack adapter is not started")
+            await asyncio.shield(self._identity_task)
+        assert self._bot_user_id is not None
+        return self._bot_user_id
+
+    async def wait_until_ready(self) -> None:
+        """Wait for the identity and, in Socket Mode, the first connection (both retry on their own)."""
+        await self.wait_until_identified()
+        if self._socket_task is not None:
+            await asyncio.shield(self._socket_task)
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop intake, flush and finish turns and commands within `grace`, then disconnect."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._accepting = False
+        loop = asyncio.get_running_loop()
+        deadline = None if grace is None else loop.time() + max(0.0, grace)
+        background = [t for t in (self._identity_task, self._socket_task) if t is not None and not t.done()]
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+        if self._socket is not None:
+            try:
+                # Closing first stops Slack from pushing more events to a process that is leaving.
+                await self._socket.close_async()
+            except Exception:
+                log.warning("socket mode close failed", exc_info=True)
+        try:
+            await self.coalescer.aclose(grace)
+        finally:
+            if self._tasks:
+                remaining = None if deadline is None else max(0.0, deadline - loop.time())
+                _, pending = await asyncio.wait(set(self._tasks), timeout=remaining)
+                for task in pending:
+                    task.cancel()
+                if pending:
+                    await asyncio.gather(*pending, return_exceptions=True)
+                    log.warning("slack commands cancelled at shutdown", extra={"count": len(pending)})
+            self._outstanding = 0
+            self._settled.set()
+            if self._dedup is not None:
+                await self._dedup.close()
+                self._dedup = None
+        log.info("slack adapter stopped")
+
+    async def drain(self) -> None:
+        """Wait until every accepted message has been through its turn and every command has answered."""
+        while True:
+            if self._tasks:
+                await asyncio.gather(*set(self._tasks), return_exceptions=True)
+                continue
+            if self._outstanding:
+                await self._settled.wait()
+                continue
+            return
+
+    # --- HTTP mode -------------------------------------------------------------------------------
+
+    async def handle_http(self, request: web.Request) -> web.Response:
+        """`POST /slack/events`: bolt verifies the signature, answers url_verification, dispatches."""
+        if not self._accepting:
+            # 503 makes Slack retry later, by which time a restarted process can take the event.
+            return web.Response(status=503, text="not accepting events")
+        bolt_request = await to_bolt_request(request)
+        bolt_response = await self.app.async_dispatch(bolt_request)
+        return await to_aiohttp_response(bolt_response)
+
+    # --- identity and connection ------------------------------------------------------------------
+
+    def _authorize_function(self) -> Callable[..., Awaitable[AuthorizeResult]]:
+        """Bolt's `authorize` hook; a closure because bolt injects by parameter name (no `self`)."""
+
+        async def authorize(
+            enterprise_id: str | None, team_id: str | None, user_id: str | None
+        ) -> AuthorizeResult:
+            return AuthorizeResult(
+                enterprise_id=enterprise_id,
+                team_id=team_id or self._team_id,
+                bot_token=self._token,
+                bot_user_id=self._bot_user_id,
+                bot_id=self._bot_id,
+                user_id=user_id,
+            )
+
+        return authorize
+
+    async def _resolve_identity(self) -> None:
+        """`auth.test` until it succeeds, with capped exponential backoff; `ready` waits on it."""
+        delay, cap = self._auth_backoff
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = await self.client.auth_test()
+                user_id = response.get("user_id")
+                if not user_id:
+                    raise ValueError("auth.test returned no user_id")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning(
+                    "slack auth.test failed; retrying",
+                    extra={"attempt": attempt, "retry_in": delay, "error": _error_code(exc)},
+                )
+                await self._sleep(delay)
+                delay = min(cap, delay * 2)
+                continue
+            self._bot_user_id = str(user_id)
+            self._bot_id = response.get("bot_id")
+            self._team_id = response.get("team_id")
+            log.info(
+                "slack identity resolved",
+                extra={"bot_user_id": self._bot_user_id, "team_id": self._team_id, "attempts": attempt},
+            )
+            return
+
+    async def _connect_socket(self) -> None:
+        try:
+            # connect_async keeps retrying inside slack_sdk until it connects or the client closes.
+            await self._socket.connect_async()
+            log.info("slack socket mode connected")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("slack socket mode connection failed")
+
+    def _socket_connected(self) -> bool:
+        if self._socket is None:
+            return False
+        client: SocketModeClient = self._socket.client
+        session = client.current_session
+        return not client.closed and not client.stale and session is not None and not session.closed
+
+    # --- listeners ---------------------------------------------------------------------------------
+
+    def _register_listeners(self) -> None:
+        # Bolt injects arguments by parameter name, which does not work with bound methods (it would
+        # try to inject `self`), hence these closures.
+        async def on_app_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
+            await self._on_event(body, event, "app_mention")
+
+        async def on_message(body: dict[str, Any], event: dict[str, Any]) -> None:
+            await self._on_event(body, event, "message")
+
+        async def on_memory_command(ack: Any, command: dict[str, Any], respond: Any) -> None:
+            await ack()
+            self._spawn(self._run_command(command, respond))
+
+        async def on_page(ack: Any, body: dict[str, Any], action: dict[str, Any], respond: Any) -> None:
+            await ack()
+            self._spawn(self._run_page(body, action, respond))
+
+        self.app.event("app_mention")(on_app_mention)
+        self.app.event("message")(on_message)
+        self.app.command("/memory")(on_memory_command)
+        self.app.action(PAGE_ACTION_PATTERN)(on_page)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_event(self, body: dict[str, Any], event: dict[str, Any], kind: str) -> None:
+        if not self._accepting or self._dedup is None:
+            return
+        event_id = body.get("event_id")
+        if event_id and await self._dedup.seen(f"slack:event:{event_id}"):
+            self._count_duplicate()
+            log.debug("redelivered slack event dropped", extra={"event_id": event_id, "kind": kind})
+            return
+        message = self._to_message(body, event, kind)
+        if message is None:
+            return
+        # A mention in a channel arrives twice (app_mention and message, different event ids):
+        # whichever comes first claims the message.
+        if await self._dedup.seen(f"slack:message:{message.workspace_id}:{message.external_id}"):
+            self._count_duplicate()
+            log.debug("message already taken", extra={"event_id": event_id, "kind": kind})
+            return
+        try:
+            self.coalescer.submit(message)
+        except CoalescerClosed:
+            return
+        self._outstanding += 1
+        self._settled.clear()
+        log.debug(
+            "slack message accepted",
+            extra={"kind": kind, "channel_id": message.channel_id, "is_dm": message.is_dm},
+        )
+
+    def _to_message(self, body: dict[str, Any], event: dict[str, Any], kind: str) -> IncomingMessage | None:
+        """The event as an IncomingMessage, or None when the bot should not take it at all."""
+        subtype = event.get("subtype")
+        if event.get("bot_id") or subtype == "bot_message" or subtype not in _ANSWERABLE_SUBTYPES:
+            return None
+        user = event.get("user")
+        channel = event.get("channel")
+        ts = event.get("ts")
+        if not user or not channel or not ts:
+            return None
+        bot_user_id = self._bot_user_id or _bot_user_from(body)
+        if user == bot_user_id:
+            return None
+        text = str(event.get("text") or "")
+        is_dm = event.get("channel_type") == "im" or str(channel).startswith("D")
+        mentioned = bool(bot_user_id) and _mentions(text, bot_user_id)
+        if kind == "app_mention":
+            mentions_bot = True
+        elif is_dm:
+            mentions_bot = True
+        elif channel in self._answer_channels:
+            mentions_bot = mentioned
+        elif channel in self._learn_channels:
+            mentions_bot = mentioned
+        else:
+            # Not a channel we follow: a mention here also comes as app_mention, handled there.
+            return None
+        clean = strip_mention(text, bot_user_id)
+        if not clean:
+            return None
+        team_id = body.get("team_id") or event.get("team") or self._team_id or ""
+        try:
+            timestamp = float(ts)
+        except (TypeError, ValueError):
+            timestamp = time.time()
+        return IncomingMessage(
+            platform=PLATFORM,
+            workspace_id=str(team_id),
+            channel_id=str(channel),
+            author_id=str(user),
+            # Filled in by the batch handler from users.info, off the ack path.
+            author_name=str(user),
+            text=clean,
+            timestamp=timestamp,
+            thread_id=event.get("thread_ts") or None,
+            external_id=f"{channel}:{ts}",
+            is_dm=is_dm,
+            mentions_bot=mentions_bot,
+        )
+
+    def _count_duplicate(self) -> None:
+        if self._metrics is not None:
+            self._metrics.events_deduplicated.labels(PLATFORM).inc()
+
+    # --- turns and replies -------------------------------------------------------------------------
+
+    def _wants_reply(self, message: IncomingMessage) -> bool:
+        return message.is_dm or message.mentions_bot or message.channel_id in self._answer_channels
+
+    async def _handle_batch(self, batch: list[IncomingMessage]) -> None:
+        # Turn counts and timings belong to the turn function (the runner meters it for every
+        # platform); the adapter counts only what the turn cannot see: posts, duplicates, commands.
+        try:
+            batch = await self._with_authors(batch)
+            respond = any(self._wants_reply(m) for m in batch)
+            reply = await self._turn(batch, respond)
+            if respond and reply:
+                await self._post_reply(batch, reply)
+        finally:
+            self._outstanding = max(0, self._outstanding - len(batch))
+            if self._outstanding == 0:
+                self._settled.set()
+
+    async def _with_authors(self, batch: list[IncomingMessage]) -> list[IncomingMessage]:
+        ids = list(dict.fromkeys(m.author_id for m in batch))
+        users = dict(zip(ids, await asyncio.gather(*(self._user(uid) for uid in ids)), strict=True))
+        return [
+            dataclasses.replace(
+                m, author_name=users[m.author_id].display_name, author_is_admin=users[m.author_id].is_admin
+            )
+            for m in batch
+        ]
+
+    async def _post_reply(self, batch: Sequence[IncomingMessage], reply: str) -> None:
+        last = batch[-1]
+        thread_ts = last.thread_id
+        if thread_ts is None and not last.is_dm and any(m.mentions_bot for m in batch):
+            # Answer a channel mention in a thread under the last message, not in the channel.
+            thread_ts = _ts_of(last)
+        chunks = split_message(neutralize_broadcasts(reply), self._reply_limit)
+        for index, chunk in enumerate(chunks):
+            try:
+                await self.client.chat_postMessage(channel=last.channel_id, text=chunk, thread_ts=thread_ts)
+            except Exception as exc:
+                # Later chunks would read out of order without this one; stop here.
+                log.warning(
+                    "slack reply not posted",
+                    extra={
+                        "channel_id": last.channel_id,
+                        "chunk": index,
+                        "chunks": len(chunks),
+                        "error": _error_code(exc),
+                    },
+                )
+                return
+        if self._metrics is not None:
+            self._metrics.replies_sent.labels(PLATFORM).inc()
+        log.info(
+            "slack reply posted",
+            extra={"channel_id": last.channel_id, "threaded": thread_ts is not None, "chunks": len(chunks)},
+        )
+
+    async def _user(self, user_id: str) -> SlackUser:
+        """users.info, cached; concurrent lookups of one user share a call; falls back to the id."""
+        now = time.monotonic()
+        cached = self._users.get(user_id)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        pending = self._user_lookups.get(user_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[SlackUser] = asyncio.get_running_loop().create_future()
+        self._user_lookups[user_id] = future
+        try:
+            # _fetch_user turns API failures into a fallback; only cancellation gets here as an error.
+            user = await self._fetch_user(user_id)
+        except BaseException:
+            future.cancel()
+            raise
+        else:
+            future.set_result(user)
+        finally:
+            self._user_lookups.pop(user_id, None)
+        return user
+
+    async def _fetch_user(self, user_id: str) -> SlackUser:
+        try:
+            response = await self.client.users_info(user=user_id)
+            data = response.get("user") or {}
+        except Exception as exc:
+            log.warning("slack users.info failed", extra={"user_id": user_id, "error": _error_code(exc)})
+            # Not cached: the next turn tries again.
+            return SlackUser(user_id, user_id)
+        profile = data.get("profile") or {}
+        display = (
+            profile.get("display_name")
+            or profile.get("real_name")
+            or data.get("real_name")
+            or data.get("name")
+            or user_id
+        )
+        is_admin = bool(data.get("is_admin") or data.get("is_owner") or data.get("is_primary_owner"))
+        user = SlackUser(user_id, str(display), is_admin)
+        if len(self._users) >= 10_000:
+            # Oldest first: dicts keep insertion order.
+            self._users.pop(next(iter(self._users)))
+        self._users[user_id] = (time.monotonic() + self._user_cache_seconds, user)
+        return user
+
+    # --- /memory -----------------------------------------------------------------------------------
+
+    async def _invoker(
+        self, team_id: str, channel_id: str, channel_name: str | None, user_id: str
+    ) -> Invoker:
+        user = await self._user(user_id)
+        is_dm = channel_name == "directmessage" or channel_id.startswith("D")
+        return Invoker(PLATFORM, team_id, channel_id, user_id, is_dm=is_dm, is_admin=user.is_admin)
+
+    async def _run_command(self, command: dict[str, Any], respond: Any) -> None:
+        try:
+            invoker = await self._invoker(
+                str(command.get("team_id") or self._team_id or ""),
+                str(command.get("channel_id") or ""),
+                command.get("channel_name"),
+                str(command.get("user_id") or ""),
+            )
+            result = await self._execute(str(command.get("text") or ""), invoker)
+            await self._send_result(result, invoker, respond, replace=False)
+        except Exception:
+            log.exception("slack /memory command failed")
+            await _respond_quietly(respond, "Sorry, that command failed. Please try again.", replace=False)
+
+    async def _run_page(self, body: dict[str, Any], action: dict[str, Any], respond: Any) -> None:
+        try:
+            request = decode_page_value(str(action.get("value") or ""))
+            user = body.get("user") or {}
+            user_id = str(user.get("id") or "")
+            if request is None:
+                log.warning("malformed paging button value")
+                return
+            if request.owner_id != user_id:
+                # Ephemeral messages are only shown to their owner; this guards forged payloads.
+                await _respond_quietly(respond, "Only the person who ran this command can page through it.")
+                return
+            channel = body.get("channel") or {}
+            container = body.get("container") or {}
+            team = body.get("team") or {}
+            invoker = await self._invoker(
+                str(team.get("id") or user.get("team_id") or self._team_id or ""),
+                str(channel.get("id") or container.get("channel_id") or ""),
+                channel.get("name"),
+                user_id,
+            )
+            result = await self._execute(request.command, invoker)
+            await self._send_result(result, invoker, respond, replace=True)
+        except Exception:
+            log.exception("slack paging failed")
+            await _respond_quietly(respond, "Sorry, that page could not be loaded.")
+
+    async def _execute(self, text: str, invoker: Invoker) -> CommandResult:
+        try:
+            parsed = parse_command(text)
+        except CommandError as exc:
+            result = error_result(exc)
+        else:
+            result = await self._commands.execute(parsed.name, parsed.args, invoker, parsed.page)
+        if self._metrics is not None:
+            label = result.command if result.command in _KNOWN_COMMANDS else "invalid"
+            self._metrics.commands.labels(PLATFORM, label).inc()
+        log.info(
+            "slack /memory command",
+            extra={
+                "command": result.command or "invalid",
+                "ok": result.error is None,
+                "is_dm": invoker.is_dm,
+            },
+        )
+        return result
+
+    async def _send_result(
+        self, result: CommandResult, invoker: Invoker, respond: Any, *, replace: bool
+    ) -> None:
+        extra_blocks: list[dict[str, Any]] = []
+        if result.attachment is not None and not result.error:
+            if await self._upload_export(result, invoker):
+                result.lines.append(f"Sent {result.attachment.filename} to you in a direct message.")
+            else:
+                extra_blocks.append(
+                    {
+                        "type": "section",
+                        "text": {"type": "mrkdwn", "text": export_code_block(result.attachment.data)},
+                    }
+                )
+        text, blocks = render_blocks(result, invoker.user_id)
+        response = await respond(
+            text=text, blocks=blocks + extra_blocks, response_type="ephemeral", replace_original=replace
+        )
+        status = getattr(response, "status_code", None)
+        if status is not None and status >= 300:
+            log.warning("slack response_url refused the result", extra={"status": status})
+
+    async def _upload_export(self, result: CommandResult, invoker: Invoker) -> bool:
+        attachment = result.attachment
+        assert attachment is not None
+        try:
+            opened = await self.client.conversations_open(users=invoker.user_id)
+            channel = (opened.get("channel") or {}).get("id")
+            if not channel:
+                return False
+            await self.client.files_upload_v2(
+                channel=channel,
+                content=attachment.data,
+                filename=attachment.filename,
+                title=attachment.filename,
+                initial_comment="Your memory export.",
+            )
+        except Exception as exc:
+            log.warning("slack export upload failed; sending inline", extra={"error": _error_code(exc)})
+            return False
+        return True
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _mentions(text: str, user_id: str) -> bool:
+    return re.search(rf"<@{re.escape(user_id)}(\|[^>]*)?>", text) is not None
+
+
+def _bot_user_from(body: dict[str, Any]) -> str | None:
+    """The bot user id from the payload's `authorizations`, before auth.test has answered."""
+    for entry in body.get("authorizations") or []:
+        if isinstance(entry, dict) and entry.get("is_bot") and entry.get("user_id"):
+            return str(entry["user_id"])
+    return None
+
+
+def _ts_of(message: IncomingMessage) -> str | None:
+    if message.external_id and ":" in message.external_id:
+        return message.external_id.split(":", 1)[1]
+    return None
+
+
+def _error_code(exc: BaseException) -> str:
+    response = getattr(exc, "response", None)
+    if response is not None:
+        try:
+            code = response.get("error")
+        except Exception:
+            code = None
+        if code:
+            return str(code)
+    return type(exc).__name__
+
+
+async def _respond_quietly(respond: Any, text: str, *, replace: bool = False) -> None:
+    try:
+        await respond(text=text, response_type="ephemeral", replace_original=replace)
+    except Exception:
+        log.warning("slack response_url unreachable", exc_info=True)

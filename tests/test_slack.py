@@ -1,0 +1,968 @@
+"""The Slack adapter through real signed requests, a real bolt app and a local fake of the Slack API."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.base import Adapter, IncomingMessage
+from adapters.slack import SlackAdapter
+from adapters.slack_render import (
+    decode_page_value,
+    neutralize_broadcasts,
+    render_blocks,
+    split_message,
+    strip_mention,
+)
+from bot.commands import CommandResult, MemoryCommands
+from bot.config import SlackSettings
+from bot.metrics import Metrics
+from bot.server import HealthServer
+from memory.engine import MemoryEngine
+from memory.models import MemoryDraft, MemoryType, Scope, Visibility
+from tests.conftest import FakeClock
+from tests.fake_slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
+
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+ALICE, BOB, ADMIN = "UALICE001", "UBOB00001", "UADMIN001"
+GENERAL, ANSWER, LEARN = "CGENERAL1", "CANSWER01", "CLEARN001"
+ALICE_DM = "DALICE001"
+
+
+@dataclass(frozen=True, slots=True)
+class Coalesce:
+    debounce_seconds: float = 0.0
+    max_wait_seconds: float = 0.0
+
+
+class FakeTurn:
+    """Records every batch; answers with `reply` (or whatever `replies` yields) when asked to respond."""
+
+    def __init__(self, reply: str = "Noted, thanks!") -> None:
+        self.reply = reply
+        self.calls: list[tuple[list[IncomingMessage], bool]] = []
+
+    async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        self.calls.append((list(batch), respond))
+        return self.reply if respond else None
+
+
+# --- signed requests -----------------------------------------------------------------------------
+
+
+def signed_headers(
+    body: str, *, secret: str = SECRET, content_type: str = "application/json"
+) -> dict[str, str]:
+    timestamp = str(int(time.time()))
+    digest = hmac.new(secret.encode(), f"v0:{timestamp}:{body}".encode(), hashlib.sha256).hexdigest()
+    return {
+        "content-type": content_type,
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": f"v0={digest}",
+    }
+
+
+def event_body(event: dict[str, Any], event_id: str) -> str:
+    return json.dumps(
+        {
+            "token": "legacy-verification-token",
+            "team_id": TEAM_ID,
+            "api_app_id": "A0APP0001",
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id,
+            "event_time": int(time.time()),
+            "authorizations": [
+                {
+                    "enterprise_id": None,
+                    "team_id": TEAM_ID,
+                    "user_id": BOT_USER_ID,
+                    "is_bot": True,
+                    "is_enterprise_install": False,
+                }
+            ],
+            "is_ext_shared_channel": False,
+            "event_context": f"4-ctx-{event_id}",
+        }
+    )
+
+
+def message_event(
+    text: str,
+    ts: str,
+    *,
+    user: str = ALICE,
+    channel: str = GENERAL,
+    kind: str = "message",
+    channel_type: str | None = "channel",
+    **extra: Any,
+) -> dict[str, Any]:
+    event: dict[str, Any] = {
+        "type": kind,
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "team": TEAM_ID,
+    }
+    if kind == "message" and channel_type is not None:
+        event["channel_type"] = channel_type
+    event.update(extra)
+    return event
+
+
+def mention_text(text: str) -> str:
+    return f"<@{BOT_USER_ID}> {text}"
+
+
+async def dispatch(
+    adapter: SlackAdapter, body: str, *, retry: int | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
+    all_headers = headers if headers is not None else signed_headers(body)
+    if retry is not None:
+        all_headers = {**all_headers, "x-slack-retry-num": str(retry), "x-slack-retry-reason": "http_timeout"}
+    response = await adapter.app.async_dispatch(AsyncBoltRequest(body=body, headers=all_headers))
+    return response.status, response.body
+
+
+async def send_event(adapter: SlackAdapter, event: dict[str, Any], event_id: str, **kwargs: Any) -> int:
+    status, _ = await dispatch(adapter, event_body(event, event_id), **kwargs)
+    return status
+
+
+def command_body(
+    fake: FakeSlackAPI, text: str, *, user: str, channel: str = GENERAL, name: str = "cmd"
+) -> str:
+    return urlencode(
+        {
+            "token": "legacy-verification-token",
+            "team_id": TEAM_ID,
+            "team_domain": "acme",
+            "channel_id": channel,
+            "channel_name": "directmessage" if channel.startswith("D") else "general",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": "/memory",
+            "text": text,
+            "api_app_id": "A0APP0001",
+            "is_enterprise_install": "false",
+            "response_url": fake.response_url(name),
+            "trigger_id": "13345224609.738474920.8088930838d88f008e0",
+        }
+    )
+
+
+async def run_command(
+    adapter: SlackAdapter,
+    fake: FakeSlackAPI,
+    text: str,
+    *,
+    user: str,
+    channel: str = GENERAL,
+    name: str = "cmd",
+) -> dict[str, Any]:
+    """Send /memory, check the ack is immediate and empty, return the ephemeral response posted."""
+    body = command_body(fake, text, user=user, channel=channel, name=name)
+    headers = signed_headers(body, content_type="application/x-www-form-urlencoded")
+    status, ack_body = await dispatch(adapter, body, headers=headers)
+    assert status == 200
+    assert ack_body == ""
+    await adapter.drain()
+    responses = fake.responses.get(name, [])
+    assert len(responses) == 1, responses
+    return responses[0]
+
+
+async def click(
+    adapter: SlackAdapter, fake: FakeSlackAPI, button: dict[str, Any], *, user: str, name: str
+) -> list[dict[str, Any]]:
+    payload = {
+        "type": "block_actions",
+        "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": TEAM_ID},
+        "api_app_id": "A0APP0001",
+        "token": "legacy-verification-token",
+        "container": {
+            "type": "message",
+            "message_ts": "1800000000.000100",
+            "channel_id": GENERAL,
+            "is_ephemeral": True,
+        },
+        "trigger_id": "1234.5678.abcd",
+        "team": {"id": TEAM_ID, "domain": "acme"},
+        "channel": {"id": GENERAL, "name": "general"},
+        "response_url": fake.response_url(name),
+        "actions": [
+            {
+                "action_id": button["action_id"],
+                "block_id": "memory_paging",
+                "text": button["text"],
+                "value": button["value"],
+                "type": "button",
+                "action_ts": "1800000001.000200",
+            }
+        ],
+    }
+    body = urlencode({"payload": json.dumps(payload)})
+    headers = signed_headers(body, content_type="application/x-www-form-urlencoded")
+    status, _ = await dispatch(adapter, body, headers=headers)
+    assert status == 200
+    await adapter.drain()
+    return fake.responses.get(name, [])
+
+
+# --- fixtures ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeSlackAPI]:
+    async with FakeSlackAPI() as server:
+        server.add_user(ALICE, "Alice")
+        server.add_user(BOB, "Bob")
+        server.add_user(ADMIN, "Ada Admin", is_admin=True)
+        yield server
+
+
+@pytest.fixture
+def commands(engine: MemoryEngine, clock: FakeClock) -> MemoryCommands:
+    return MemoryCommands(engine, "default", page_size=2, clock=clock)
+
+
+MakeAdapter = Callable[..., Awaitable[SlackAdapter]]
+
+
+@pytest.fixture
+async def make_adapter(
+    tmp_path: Path, fake: FakeSlackAPI, commands: MemoryCommands
+) -> AsyncIterator[MakeAdapter]:
+    made: list[SlackAdapter] = []
+
+    async def make(
+        turn: FakeTurn | None = None,
+        *,
+        mode: str = "http",
+        app_token: str | None = None,
+        start: bool = True,
+        identified: bool = True,
+        **kwargs: Any,
+    ) -> SlackAdapter:
+        settings = SlackSettings(
+            bot_token="xoxb-test-token",
+            app_token=app_token,
+            signing_secret=SECRET,
+            mode=mode,
+            channels=[ANSWER],
+            learn_channels=[LEARN],
+        )
+        adapter = SlackAdapter(
+            settings,
+            turn or FakeTurn(),
+            commands,
+            data_dir=tmp_path / "data",
+            coalesce=Coalesce(),
+            client=AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url),
+            **kwargs,
+        )
+        made.append(adapter)
+        if start:
+            await adapter.start()
+            if identified:
+                assert await adapter.wait_until_identified() == BOT_USER_ID
+        return adapter
+
+    yield make
+    for adapter in made:
+        await adapter.stop(grace=5)
+
+
+async def remember(
+    engine: MemoryEngine,
+    clock: FakeClock,
+    content: str,
+    *,
+    author: str = ALICE,
+    channel: str = GENERAL,
+    visibility: Visibility = Visibility.WORKSPACE,
+) -> str:
+    clock.advance(1)  # one second apart: "newest first" has one right order
+    result = await engine.remember(
+        MemoryDraft(
+            content=content,
+            scope=Scope("slack", TEAM_ID, channel, "default"),
+            memory_type=MemoryType.FACT,
+            user_id=author,
+            author_id=author,
+            visibility=visibility,
+        )
+    )
+    assert result.action == "inserted", content
+    return result.memory.id
+
+
+def section_texts(response: dict[str, Any]) -> str:
+    return "\n".join(
+        block["text"]["text"] for block in response.get("blocks", []) if block["type"] == "section"
+    )
+
+
+# --- events --------------------------------------------------------------------------------------
+
+
+async def test_adapter_fits_the_protocol_and_builds_without_network(make_adapter: MakeAdapter) -> None:
+    adapter = await make_adapter(start=False)
+    assert isinstance(adapter, Adapter)
+    assert adapter.name == "slack"
+    assert adapter.ready is False
+
+
+async def test_mention_gets_exactly_one_threaded_reply(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn("Hello Alice!")
+    metrics = Metrics()
+    adapter = await make_adapter(turn, metrics=metrics)
+    status = await send_event(
+        adapter,
+        message_event(mention_text("what's my name?"), "1700000000.000100", kind="app_mention"),
+        "Ev1",
+    )
+    assert status == 200
+    await adapter.drain()
+
+    assert len(turn.calls) == 1
+    (batch, respond) = turn.calls[0]
+    assert respond is True
+    [msg] = batch
+    assert msg.text == "what's my name?"  # the bot mention is stripped
+    assert (msg.platform, msg.workspace_id, msg.channel_id) == ("slack", TEAM_ID, GENERAL)
+    assert msg.thread_id is None
+    assert msg.external_id == f"{GENERAL}:1700000000.000100"
+    assert msg.author_id == ALICE and msg.author_name == "Alice"
+    assert msg.mentions_bot and not msg.is_dm
+    assert msg.timestamp == pytest.approx(1700000000.0001)
+
+    posts = fake.posts()
+    assert len(posts) == 1
+    assert posts[0]["channel"] == GENERAL
+    assert posts[0]["text"] == "Hello Alice!"
+    assert posts[0]["thread_ts"] == "1700000000.000100"
+    rendered = metrics.render().decode()
+    assert 'memorybot_replies_sent_total{platform="slack"} 1.0' in rendered
+    # Turns are metered by the runner's turn function, not here: no double counting.
+    assert "memorybot_turns_total{" not in rendered
+
+
+class BlockingTurn(FakeTurn):
+    """A turn that holds until released, like a slow model call."""
+
+    def __init__(self, reply: str) -> None:
+        super().__init__(reply)
+        self.release = asyncio.Event()
+
+    async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        reply = await super().__call__(batch, respond)
+        await self.release.wait()
+        return reply
+
+
+async def test_event_is_acked_before_the_turn_finishes(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = BlockingTurn("Finally.")
+    adapter = await make_adapter(turn)
+    status = await send_event(
+        adapter, message_event(mention_text("slow one"), "1700000000.000150", kind="app_mention"), "EvSlow"
+    )
+    assert status == 200  # acked while the turn is still running
+    assert fake.posts() == []
+    turn.release.set()
+    await adapter.drain()
+    assert [p["text"] for p in fake.posts()] == ["Finally."]
+
+
+class FrozenScheduler:
+    """Timers that never fire on their own: only a flush (or stop) sends a debounced batch."""
+
+    def now(self) -> float:
+        return 0.0
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_later(3600, lambda: None)
+
+
+async def test_stop_flushes_pending_batches_before_disconnecting(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn("Flushed at shutdown.")
+    adapter = await make_adapter(turn, scheduler=FrozenScheduler())
+    await send_event(adapter, message_event("one", "1.10", channel=ANSWER), "EvPending1")
+    await send_event(adapter, message_event("two", "1.11", channel=ANSWER), "EvPending2")
+    assert adapter.coalescer.pending_count == 2 and turn.calls == []
+    await adapter.stop(grace=5)
+    assert [[m.text for m in batch] for batch, _ in turn.calls] == [["one", "two"]]  # one coalesced batch
+    assert [p["text"] for p in fake.posts()] == ["Flushed at shutdown."]
+    assert "thread_ts" not in fake.posts()[0]  # a followed channel without a mention: no thread
+
+
+async def test_retried_event_is_not_answered_twice(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn()
+    metrics = Metrics()
+    adapter = await make_adapter(turn, metrics=metrics)
+    event = message_event(mention_text("remember I like tea"), "1700000000.000200", kind="app_mention")
+    assert await send_event(adapter, event, "EvRetry") == 200
+    await adapter.drain()
+    assert await send_event(adapter, event, "EvRetry", retry=1) == 200
+    assert await send_event(adapter, event, "EvRetry", retry=2) == 200
+    await adapter.drain()
+    assert len(turn.calls) == 1
+    assert len(fake.posts()) == 1
+    assert 'memorybot_events_deduplicated_total{platform="slack"} 2.0' in metrics.render().decode()
+
+
+async def test_retry_after_a_restart_is_still_dropped(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, tmp_path: Path
+) -> None:
+    first_turn = FakeTurn()
+    first = await make_adapter(first_turn)
+    event = message_event(mention_text("hi"), "1700000000.000300", kind="app_mention")
+    await send_event(first, event, "EvRestart")
+    await first.stop(grace=5)
+    assert len(first_turn.calls) == 1
+
+    second_turn = FakeTurn()
+    second = await make_adapter(second_turn)  # same data dir: the record is on disk
+    await send_event(second, event, "EvRestart", retry=1)
+    await second.drain()
+    assert second_turn.calls == []
+    assert len(fake.posts()) == 1
+
+
+async def test_mention_delivered_as_app_mention_and_message_gets_one_reply(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    ts = "1700000000.000400"
+    # In a followed channel both deliveries are candidates; in either order only one is answered.
+    await send_event(adapter, message_event(mention_text("ping"), ts, channel=ANSWER), "EvMsg")
+    await send_event(
+        adapter, message_event(mention_text("ping"), ts, channel=ANSWER, kind="app_mention"), "EvMention"
+    )
+    ts2 = "1700000000.000401"
+    await send_event(adapter, message_event(mention_text("pong"), ts2, kind="app_mention"), "EvMention2")
+    await send_event(adapter, message_event(mention_text("pong"), ts2), "EvMsg2")
+    await adapter.drain()
+    assert [(b[0].text, r) for b, r in turn.calls] == [("ping", True), ("pong", True)]
+    assert [p["thread_ts"] for p in fake.posts()] == [ts, ts2]
+
+
+async def test_learn_channel_mention_answers_once_without_double_learning(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    ts = "1700000000.000500"
+    await send_event(adapter, message_event(mention_text("what did we decide?"), ts, channel=LEARN), "EvL1")
+    await send_event(
+        adapter,
+        message_event(mention_text("what did we decide?"), ts, channel=LEARN, kind="app_mention"),
+        "EvL2",
+    )
+    await adapter.drain()
+    assert len(turn.calls) == 1
+    assert turn.calls[0][1] is True
+    assert len(fake.posts()) == 1
+
+
+async def test_bad_signature_is_rejected_and_url_verification_answered(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    body = event_body(message_event(mention_text("hi"), "1700000000.000600", kind="app_mention"), "EvForged")
+    status, _ = await dispatch(adapter, body, headers=signed_headers(body, secret="not-the-secret"))
+    assert status == 401
+    tampered = signed_headers(body)
+    status, _ = await dispatch(adapter, body.replace("hi", "ho"), headers=tampered)
+    assert status == 401
+
+    challenge = json.dumps(
+        {
+            "token": "t",
+            "challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+            "type": "url_verification",
+        }
+    )
+    status, answer = await dispatch(adapter, challenge)
+    assert status == 200
+    assert json.loads(answer) == {"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"}
+    await adapter.drain()
+    assert turn.calls == []
+    assert fake.posts() == []
+
+
+async def test_bot_and_own_messages_and_non_message_subtypes_are_ignored(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    ignored = [
+        message_event("I am another bot", "1.1", channel=ANSWER, bot_id="B0OTHER01"),
+        message_event("legacy bot", "1.2", channel=ANSWER, subtype="bot_message", user=None),
+        message_event("my own echo", "1.3", channel=ANSWER, user=BOT_USER_ID),
+        message_event("edited", "1.4", channel=ANSWER, subtype="message_changed"),
+        message_event("deleted", "1.5", channel=ANSWER, subtype="message_deleted"),
+        message_event("<@UALICE001> has joined the channel", "1.6", channel=ANSWER, subtype="channel_join"),
+        message_event("not followed, no mention", "1.7", channel=GENERAL),
+        message_event("bot in a DM", "1.8", channel=ALICE_DM, channel_type="im", bot_id="B0OTHER01"),
+    ]
+    for n, event in enumerate(ignored):
+        assert await send_event(adapter, event, f"EvIgnored{n}") == 200
+    # A control that must be taken, so the test proves the path works at all.
+    await send_event(adapter, message_event("a real message", "1.9", channel=ANSWER), "EvTaken")
+    await adapter.drain()
+    assert [[m.text for m in batch] for batch, _ in turn.calls] == [["a real message"]]
+
+
+async def test_learn_only_channel_learns_silently(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn("I should never be posted")
+    metrics = Metrics()
+    adapter = await make_adapter(turn, metrics=metrics)
+    await send_event(
+        adapter, message_event("we ship on Friday", "1700000000.000700", channel=LEARN), "EvLearn"
+    )
+    await adapter.drain()
+    assert len(turn.calls) == 1
+    batch, respond = turn.calls[0]
+    assert respond is False
+    assert batch[0].text == "we ship on Friday" and not batch[0].mentions_bot
+    assert fake.posts() == []
+    assert 'memorybot_replies_sent_total{platform="slack"}' not in metrics.render().decode()
+
+
+async def test_dm_is_answered_in_the_channel_and_thread_is_its_own_conversation(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn("Sure.")
+    adapter = await make_adapter(turn)
+    await send_event(
+        adapter,
+        message_event("hello there", "1700000000.000800", channel=ALICE_DM, channel_type="im"),
+        "EvDM",
+    )
+    await adapter.drain()
+    thread_event = message_event(
+        mention_text("and in a thread?"),
+        "1700000000.000900",
+        kind="app_mention",
+        thread_ts="1700000000.000850",
+    )
+    await send_event(adapter, thread_event, "EvThread")
+    await adapter.drain()
+    (dm_batch, _), (thread_batch, _) = turn.calls
+    assert dm_batch[0].is_dm and dm_batch[0].mentions_bot and dm_batch[0].thread_id is None
+    assert thread_batch[0].thread_id == "1700000000.000850"
+    dm_post, thread_post = fake.posts()
+    assert dm_post["channel"] == ALICE_DM and "thread_ts" not in dm_post
+    assert thread_post["thread_ts"] == "1700000000.000850"
+
+
+async def test_long_reply_is_split_in_order_in_the_thread(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    paragraphs = [f"Paragraph {n}: " + " ".join(f"word{n}-{k}" for k in range(60)) for n in range(12)]
+    code = "```python\n" + "\n".join(f"print({n})  # line {n}" for n in range(150)) + "\n```"
+    reply = "\n\n".join([*paragraphs[:6], code, *paragraphs[6:]])
+    assert len(reply) > 3 * 3000
+    adapter = await make_adapter(FakeTurn(reply))
+    ts = "1700000000.001000"
+    await send_event(
+        adapter, message_event(mention_text("tell me everything"), ts, kind="app_mention"), "EvLong"
+    )
+    await adapter.drain()
+    posts = fake.posts()
+    assert len(posts) >= 4
+    assert all(p["thread_ts"] == ts for p in posts)
+    texts = [p["text"] for p in posts]
+    assert all(len(t) <= 3000 for t in texts)
+    assert all(t.count("```") % 2 == 0 for t in texts)  # every chunk renders its code on its own
+    # In order: the words appear in the same sequence as in the reply.
+    joined = "\n".join(texts)
+    assert re.findall(r"word\d+-\d+|print\(\d+\)", joined) == re.findall(r"word\d+-\d+|print\(\d+\)", reply)
+
+
+async def test_reply_cannot_ping_the_whole_channel(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    adapter = await make_adapter(FakeTurn("Hey <!channel> and <!here|here>, look"))
+    await send_event(
+        adapter, message_event(mention_text("say it"), "1700000000.001100", kind="app_mention"), "EvPing"
+    )
+    await adapter.drain()
+    [post] = fake.posts()
+    assert "<!channel>" not in post["text"] and "<!here" not in post["text"]
+    assert "&lt;!channel&gt;" in post["text"]
+
+
+async def test_failed_post_is_logged_not_retried_and_not_counted(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    fake.post_failures[ANSWER] = "not_in_channel"
+    metrics = Metrics()
+    turn = FakeTurn("x " * 4000)  # several chunks: none after the failed first one
+    adapter = await make_adapter(turn, metrics=metrics)
+    await send_event(adapter, message_event("hello", "1.4", channel=ANSWER), "EvFail")
+    await adapter.drain()
+    assert len(turn.calls) == 1
+    assert len(fake.posts()) == 1
+    assert 'memorybot_replies_sent_total{platform="slack"}' not in metrics.render().decode()
+
+
+async def test_unknown_author_falls_back_to_the_id(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    await send_event(adapter, message_event("hi", "1.2", user="UGHOST001", channel=ANSWER), "EvGhost")
+    await send_event(adapter, message_event("hi again", "1.3", user=ADMIN, channel=ANSWER), "EvAdmin")
+    await adapter.drain()
+    authors = {m.author_id: (m.author_name, m.author_is_admin) for b, _ in turn.calls for m in b}
+    assert authors == {"UGHOST001": ("UGHOST001", False), ADMIN: ("Ada Admin", True)}
+
+
+async def test_http_endpoint_through_the_web_server(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn("Over HTTP.")
+    adapter = await make_adapter(turn)
+    server = HealthServer(0, Metrics(), host="127.0.0.1")
+    server.add_route("POST", "/slack/events", adapter.handle_http)
+    server.register_adapter(adapter)
+    async with server, aiohttp.ClientSession() as http:
+        body = event_body(
+            message_event(mention_text("via http"), "1700000000.001200", kind="app_mention"), "EvHttp"
+        )
+        async with http.post(f"{server.url}/slack/events", data=body, headers=signed_headers(body)) as resp:
+            assert resp.status == 200
+        async with http.post(
+            f"{server.url}/slack/events", data=body, headers=signed_headers(body, secret="wrong")
+        ) as resp:
+            assert resp.status == 401
+        challenge = json.dumps({"token": "t", "challenge": "abc123", "type": "url_verification"})
+        async with http.post(
+            f"{server.url}/slack/events", data=challenge, headers=signed_headers(challenge)
+        ) as resp:
+            assert resp.status == 200
+            assert (await resp.json())["challenge"] == "abc123"
+        async with http.get(f"{server.url}/healthz") as resp:
+            assert (await resp.json())["adapters"] == {"slack": {"ready": True}}
+        await adapter.drain()
+        await adapter.stop(grace=5)
+        async with http.post(f"{server.url}/slack/events", data=body, headers=signed_headers(body)) as resp:
+            assert resp.status == 503  # Slack retries later, when a new process can take it
+        async with http.get(f"{server.url}/healthz") as resp:
+            assert (await resp.json()) == {"status": "degraded", "adapters": {"slack": {"ready": False}}}
+    assert [p["text"] for p in fake.posts()] == ["Over HTTP."]
+
+
+# --- identity ------------------------------------------------------------------------------------
+
+
+async def test_ready_waits_for_auth_test_and_retries_with_backoff(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    fake.auth_failures = 3
+    slept: asyncio.Queue[float] = asyncio.Queue()
+    release: asyncio.Queue[None] = asyncio.Queue()
+
+    async def controlled_sleep(delay: float) -> None:
+        await slept.put(delay)
+        await release.get()
+
+    adapter = await make_adapter(identified=False, sleep=controlled_sleep, auth_backoff=(0.5, 1.5))
+    delays = []
+    for attempt in range(1, 4):
+        delays.append(await slept.get())  # the adapter is now between attempts
+        assert len(fake.calls_to("auth.test")) == attempt
+        assert adapter.ready is False
+        assert adapter.bot_user_id is None
+        release.put_nowait(None)
+    assert await adapter.wait_until_identified() == BOT_USER_ID
+    assert delays == [0.5, 1.0, 1.5]  # doubling, capped
+    assert adapter.ready is True
+    assert slept.empty()
+
+
+async def test_events_before_identity_use_the_payload_authorizations(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    fake.auth_failures = 1_000  # never identified during this test
+    release = asyncio.Event()
+
+    async def blocked_sleep(delay: float) -> None:
+        await release.wait()
+
+    turn = FakeTurn()
+    adapter = await make_adapter(turn, identified=False, sleep=blocked_sleep)
+    assert adapter.ready is False
+    await send_event(adapter, message_event(mention_text("early bird"), "1.5", kind="app_mention"), "EvEarly")
+    await adapter.drain()
+    assert [m.text for m in turn.calls[0][0]] == ["early bird"]
+    assert len(fake.posts()) == 1
+
+
+# --- /memory -------------------------------------------------------------------------------------
+
+
+async def test_memory_list_renders_ephemeral_blocks_with_paging(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    ids = [
+        await remember(engine, clock, "Alice plays the cello in a string quartet"),
+        await remember(engine, clock, "The staging database runs PostgreSQL 16"),
+        await remember(engine, clock, "Deploys are frozen during the holiday week"),
+    ]
+    metrics = Metrics()
+    adapter = await make_adapter(metrics=metrics)
+    response = await run_command(adapter, fake, "list", user=ALICE, name="list1")
+    assert response["response_type"] == "ephemeral"
+    blocks = response["blocks"]
+    assert blocks[0] == {
+        "type": "header",
+        "text": {"type": "plain_text", "text": "Your memories", "emoji": True},
+    }
+    memory_sections = [b for b in blocks if b["type"] == "section" and "id `" in b["text"]["text"]]
+    assert len(memory_sections) == 2  # page size 2, newest first
+    assert f"id `{ids[2]}`" in memory_sections[0]["text"]["text"]
+    assert "Deploys are frozen" in memory_sections[0]["text"]["text"]
+    assert "`fact`" in memory_sections[0]["text"]["text"]
+    assert re.search(r"\d{4}-\d{2}-\d{2}", memory_sections[0]["text"]["text"])
+    footer = next(b for b in blocks if b["type"] == "context")
+    assert "3 memories" in footer["elements"][0]["text"] and "page 1/2" in footer["elements"][0]["text"]
+    actions = next(b for b in blocks if b["type"] == "actions")
+    [next_button] = actions["elements"]
+    assert next_button["action_id"] == "memory_page_next"
+    page_request = decode_page_value(next_button["value"])
+    assert page_request is not None
+    assert (page_request.owner_id, page_request.command) == (ALICE, "/memory list 2")
+    assert "Deploys are frozen" in response["text"]  # plain fallback for notifications
+    assert 'memorybot_commands_total{command="list",platform="slack"} 1.0' in metrics.render().decode()
+
+    # The invoker pages: the same ephemeral message is replaced with page 2.
+    [page2] = await click(adapter, fake, next_button, user=ALICE, name="page2")
+    assert page2["replace_original"] is True and page2["response_type"] == "ephemeral"
+    assert f"id `{ids[0]}`" in section_texts(page2)
+    assert ids[2] not in section_texts(page2)
+    prev = next(b for b in page2["blocks"] if b["type"] == "actions")["elements"]
+    assert [e["action_id"] for e in prev] == ["memory_page_prev"]
+
+    # Someone else pressing Alice's button gets nothing of hers.
+    [refused] = await click(adapter, fake, next_button, user=BOB, name="page-bob")
+    assert "Only the person who ran this command" in refused["text"]
+    assert "blocks" not in refused
+
+
+async def test_private_dm_memory_is_not_shown_to_another_user(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    secret = "Alice is interviewing with a competitor next Tuesday"
+    private_id = await remember(engine, clock, secret, channel=ALICE_DM, visibility=Visibility.PRIVATE)
+    await remember(engine, clock, "The design review board meets on Thursdays")
+    adapter = await make_adapter()
+
+    bob_list = await run_command(adapter, fake, "list", user=BOB, name="bob-list")
+    bob_search = await run_command(adapter, fake, f"search {secret}", user=BOB, name="bob-search")
+    for response in (bob_list, bob_search):
+        assert private_id not in json.dumps(response)
+    assert "competitor" not in json.dumps(bob_list)
+    assert "Nothing found" in section_texts(bob_search)  # the query is echoed, the memory is not
+    assert "design review board" in section_texts(bob_list)  # Bob does see the shared one
+
+    # The owner sees it (ephemeral), which proves the filter above is what hid it.
+    alice_search = await run_command(
+        adapter, fake, f"search {secret}", user=ALICE, channel=ALICE_DM, name="a"
+    )
+    assert private_id in section_texts(alice_search)
+    assert ":lock: private" in section_texts(alice_search)
+
+
+async def test_command_parse_error_renders_usage(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    adapter = await make_adapter()
+    response = await run_command(adapter, fake, "forget", user=ALICE, name="err")
+    assert response["response_type"] == "ephemeral"
+    assert ":warning: *missing id*" in section_texts(response)
+    context = next(b for b in response["blocks"] if b["type"] == "context")
+    assert "usage: /memory forget &lt;id&gt;" in context["elements"][0]["text"]
+
+
+async def test_export_is_uploaded_to_a_dm(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    await remember(engine, clock, "Alice grew up in Montreal")
+    adapter = await make_adapter()
+    response = await run_command(adapter, fake, "export", user=ALICE, name="export")
+    [opened] = fake.calls_to("conversations.open")
+    assert opened.args["users"] == ALICE
+    [complete] = fake.calls_to("files.completeUploadExternal")
+    assert complete.args["channel_id"] == "DALICE001"
+    [upload] = fake.uploads.values()
+    exported = json.loads(upload.data)
+    assert [m["content"] for m in exported] == ["Alice grew up in Montreal"]
+    assert upload.filename.startswith("memories-slack-UALICE001-")
+    assert "to you in a direct message" in section_texts(response)
+
+
+async def test_export_falls_back_to_an_inline_code_block(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    await remember(engine, clock, "Alice commutes by bicycle")
+    adapter = await make_adapter()
+    fake.method_errors["conversations.open"] = "missing_scope"
+    response = await run_command(adapter, fake, "export", user=ALICE, name="export-inline")
+    texts = section_texts(response)
+    assert "```" in texts and "Alice commutes by bicycle" in texts
+    assert fake.uploads == {}
+
+
+# --- Socket Mode ---------------------------------------------------------------------------------
+
+
+async def test_socket_mode_connects_acks_and_answers(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    turn = FakeTurn("Over the socket.")
+    adapter = await make_adapter(turn, mode="socket", app_token="xapp-1-test")
+    await adapter.wait_until_ready()
+    assert fake.socket_connected
+    [opened] = fake.calls_to("apps.connections.open")
+    assert opened.token == "xapp-1-test"
+    assert adapter.ready is True
+    payload = json.loads(
+        event_body(message_event(mention_text("socket?"), "1700000000.001300", kind="app_mention"), "EvSock")
+    )
+    await fake.send_envelope(
+        {
+            "envelope_id": "env-1",
+            "payload": payload,
+            "type": "events_api",
+            "accepts_response_payload": False,
+            "retry_attempt": 0,
+        }
+    )
+    await fake.wait_for(lambda: any(a.get("envelope_id") == "env-1" for a in fake.socket_acks))
+    await fake.wait_for(lambda: len(fake.posts()) == 1)
+    await adapter.drain()
+    assert fake.posts()[0]["text"] == "Over the socket."
+    assert fake.posts()[0]["thread_ts"] == "1700000000.001300"
+    # A redelivery over the socket (retry_attempt 1, same event id) is acked and dropped.
+    await fake.send_envelope(
+        {
+            "envelope_id": "env-2",
+            "payload": payload,
+            "type": "events_api",
+            "accepts_response_payload": False,
+            "retry_attempt": 1,
+        }
+    )
+    await fake.wait_for(lambda: any(a.get("envelope_id") == "env-2" for a in fake.socket_acks))
+    await adapter.drain()
+    assert len(turn.calls) == 1
+    await adapter.stop(grace=5)
+    assert adapter.ready is False
+
+
+async def test_socket_mode_without_app_token_is_never_ready(make_adapter: MakeAdapter) -> None:
+    adapter = await make_adapter(mode="socket", app_token=None)
+    assert adapter.bot_user_id == BOT_USER_ID
+    assert adapter.ready is False
+
+
+async def test_http_mode_requires_a_signing_secret(commands: MemoryCommands, tmp_path: Path) -> None:
+    settings = SlackSettings(bot_token="xoxb-x", app_token=None, signing_secret=None, mode="http")
+    with pytest.raises(ValueError, match="SLACK_SIGNING_SECRET"):
+        SlackAdapter(settings, FakeTurn(), commands, data_dir=tmp_path, coalesce=Coalesce())
+
+
+# --- rendering and splitting ---------------------------------------------------------------------
+
+
+def test_split_message_prefers_paragraphs_then_lines_then_words() -> None:
+    text = "a" * 40 + "\n\n" + "b" * 40 + "\n" + "c" * 40
+    assert split_message(text, 90) == ["a" * 40 + "\n\n" + "b" * 40, "c" * 40]
+    assert split_message(text, 60) == ["a" * 40, "b" * 40, "c" * 40]
+    words = " ".join(["word"] * 30)
+    chunks = split_message(words, 50)
+    assert all(len(c) <= 50 for c in chunks) and " ".join(chunks) == words
+    assert split_message("x" * 100, 40) == ["x" * 40, "x" * 40, "x" * 20]
+    assert split_message("short", 3000) == ["short"]
+    assert split_message("\n\n", 3000) == []
+
+
+def test_split_message_reopens_code_fences_with_their_language() -> None:
+    code = "```python\n" + "\n".join(f"x = {n}" for n in range(40)) + "\n```"
+    chunks = split_message("Intro line.\n\n" + code, 120)
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert len(chunk) <= 120
+        assert chunk.count("```") % 2 == 0
+    assert chunks[1].startswith("```python\n")
+    assert chunks[2].startswith("```python\n")
+    lines = [line for c in chunks for line in c.split("\n") if line.startswith("x = ")]
+    assert lines == [f"x = {n}" for n in range(40)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200),
+            st.sampled_from(["\n\n", "\n", " ", "```", "```js\n", "\n```\n"]),
+        ),
+        max_size=40,
+    ),
+    st.integers(min_value=32, max_value=400),
+)
+def test_split_message_properties(parts: list[str], limit: int) -> None:
+    text = "".join(parts)
+    chunks = split_message(text, limit)
+    assert all(len(c) <= limit for c in chunks)
+    assert all(c.strip() for c in chunks)
+    # Nothing but whitespace is lost, and the order is kept (re-opened fences only add characters).
+    original = re.sub(r"\s", "", text)
+    rebuilt = iter(re.sub(r"\s", "", "".join(chunks)))
+    assert all(char in rebuilt for char in original)
+
+
+def test_mentions_and_broadcasts_are_cleaned() -> None:
+    assert strip_mention(f"<@{BOT_USER_ID}|memorybot>  hi <@{ALICE}>", BOT_USER_ID) == f"hi <@{ALICE}>"
+    assert strip_mention(f"hey <@{BOT_USER_ID}> there", BOT_USER_ID) == "hey there"
+    assert strip_mention("no id yet <@UX>", None) == "no id yet <@UX>"
+    assert neutralize_broadcasts("<!everyone> <!subteam^S1> <@U1>") == "&lt;!everyone&gt; <!subteam^S1> <@U1>"
+
+
+def test_render_blocks_caps_long_items_and_hides_buttons_when_single_page() -> None:
+    result = CommandResult(
+        command="list",
+        title="Your memories",
+        items=[
+            {
+                "id": "m1",
+                "content": "<b>" + "z" * 5000,
+                "type": "fact",
+                "date": "2026-01-02",
+                "visibility": "workspace",
+            }
+        ],
+        total=1,
+    )
+    text, blocks = render_blocks(result, ALICE)
+    assert not any(b["type"] == "actions" for b in blocks)
+    [item] = [b for b in blocks if b["type"] == "section"]
+    assert len(item["text"]["text"]) <= 3000
+    assert item["text"]["text"].endswith("id `m1`")  # the id survives clipping
+    assert "&lt;b&gt;" in item["text"]["text"]
+    assert len(text) <= 3000
