@@ -64,7 +64,9 @@ def record_turn(metrics: Metrics, pipeline: TurnPipeline, result: TurnResult) ->
         metrics.memories_written.labels(memory.source.value).inc()
 
 
-def build_adapters(settings: Settings, app: App, turn: TurnFunction, server: HealthServer) -> list[Adapter]:
+def build_adapters(
+    settings: Settings, app: App, turn: TurnFunction, server: HealthServer, metrics: Metrics
+) -> list[Adapter]:
     """An adapter per platform whose credentials are set; Slack HTTP mode mounts /slack/events."""
     commands = MemoryCommands(
         app.engine, settings.storage.agent_id, search_threshold=settings.memory.search_threshold
@@ -78,7 +80,12 @@ def build_adapters(settings: Settings, app: App, turn: TurnFunction, server: Hea
         from adapters.slack import SlackAdapter
 
         slack = SlackAdapter(
-            settings.slack, turn, commands, data_dir=settings.storage.data_dir, coalesce=settings.coalesce
+            settings.slack,
+            turn,
+            commands,
+            data_dir=settings.storage.data_dir,
+            coalesce=settings.coalesce,
+            metrics=metrics,
         )
         if settings.slack.mode == "http":
             server.add_route("POST", "/slack/events", slack.handle_http)
@@ -107,7 +114,9 @@ class BotRuntime:
         self.app = app
         self.metrics = Metrics()
         self.server = HealthServer(settings.server.port, self.metrics)
-        self.adapters = build_adapters(settings, app, metered_turn(app.pipeline, self.metrics), self.server)
+        self.adapters = build_adapters(
+            settings, app, metered_turn(app.pipeline, self.metrics), self.server, self.metrics
+        )
         self._started: list[Adapter] = []
         self._sweeper: asyncio.Task[None] | None = None
 
