@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
 from adapters.base import IncomingMessage
+from memory.aliases import AliasStore, learn_aliases
 from memory.engine import MemoryEngine
+from memory.episodes import detect_episodes
 from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
 from memory.models import (
@@ -25,6 +27,7 @@ from memory.models import (
     normalize_text,
 )
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
+from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
 from memory.summary_store import Summary
@@ -139,6 +142,10 @@ class TurnPipeline:
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
         self._background: set[asyncio.Task[None]] = set()
         self._summarizing: dict[ChannelKey, asyncio.Task[None]] = {}
+        self.aliases = AliasStore(engine.store)
+        self.profiles = ProfileStore(engine.store, engine.clock)
+        # Profiles follow identity and preference writes without slowing them.
+        self.profile_updater = ProfileUpdater(engine, self.profiles)
         self._maintenance: asyncio.Task[None] | None = None
         # One batch at a time per conversation: the injection state and history assume it.
         # Weak values: a lock lives exactly as long as a batch of its channel holds or awaits it.
@@ -176,6 +183,16 @@ class TurnPipeline:
                 learned.append(result.memory)
         return learned
 
+    async def _learn_names(self, message: IncomingMessage) -> None:
+        """The names a user goes by: their display name and any "call me …" they say."""
+        names = [message.author_name, *learn_aliases(message.text, message.author_name)]
+        try:
+            await self.aliases.add_many(
+                message.platform, message.workspace_id, message.author_id, names, message.timestamp
+            )
+        except Exception:  # names only widen searches; losing one must not cost the turn
+            log.warning("alias update failed", exc_info=True)
+
     async def handle(self, batch: Sequence[IncomingMessage], respond: bool = True) -> TurnResult:
         """Store the batch and learn from it; unless `respond` is False, answer it.
 
@@ -195,6 +212,7 @@ class TurnPipeline:
         for message, row in fresh:
             if not message.is_system:
                 learned.extend(await self.learn(message, row.id))
+                await self._learn_names(message)
         result = TurnResult(reply=None, learned=learned, stored_message_ids=[row.id for _, row in fresh])
         speaking = [(m, row) for m, row in fresh if not m.is_system]
         if not respond or not speaking:
@@ -230,6 +248,10 @@ class TurnPipeline:
             # memories count as injected now, so the hook does not repeat them as notes.
             await self._mark_shown(state, result.learned, state.turn)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
+        names = list(dict.fromkeys(m.author_name for m, _ in speaking if m.author_name))
+        participants, profiles = await asyncio.gather(
+            self._participants(last, authors, names), self._profile_lines(last, authors)
+        )
         recent = await self.engine.store.recent_messages(
             last.platform,
             last.workspace_id,
@@ -251,7 +273,7 @@ class TurnPipeline:
             thread_id=last.thread_id,
             agent_id=self.agent_id,
             viewer=audience,
-            participants=authors,
+            participants=participants,
             exclude_message_ids=[row.id for _, row in speaking],
             in_context_message_ids=list(present),
         )
@@ -266,7 +288,7 @@ class TurnPipeline:
             window_rows, self.shown.get(key, turn), [row.id for _, row in speaking], earlier=earlier
         )
 
-        participants = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
+        people = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
         toolbox = MemoryToolbox(
             self.engine,
             TurnContext(
@@ -275,7 +297,7 @@ class TurnPipeline:
                 author_id=last.author_id,
                 visibility=visibility_of(last),
                 source_message_ids=[row.id for _, row in speaking],
-                participants=participants,
+                participants=people,
                 search_threshold=self.settings.memory.search_threshold,
             ),
         )
@@ -285,6 +307,7 @@ class TurnPipeline:
             now=self.engine.clock(),
             tz=self.tz,
             thread_summary=thread.content if thread is not None else None,
+            profiles=profiles,
         )
         try:
             final = await self._complete(llm, system, history, toolbox)
@@ -313,7 +336,9 @@ class TurnPipeline:
         result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
             reply_id = await self._store_reply(last, result.reply)
-            self._summarize_later(key, scope, [*(row.id for _, row in speaking), reply_id])
+            self._after_reply(
+                key, scope, [*(row.id for _, row in speaking), reply_id], speaking, result.reply
+            )
 
     async def _compacted(
         self, scope: Scope, audience: Audience, window_rows: Sequence[StoredMessage]
@@ -330,13 +355,22 @@ class TurnPipeline:
         older = [s for s in pending if s.covers_to < start]
         return summaries_message(older, self.settings.history.summary_chars, self.tz), thread
 
-    def _summarize_later(self, key: ChannelKey, scope: Scope, message_ids: list[str]) -> None:
-        """Level-1 and thread summaries off the reply path, in order per channel, model calls budgeted."""
+    def _after_reply(
+        self,
+        key: ChannelKey,
+        scope: Scope,
+        message_ids: list[str],
+        speaking: list[tuple[IncomingMessage, StoredMessage]],
+        reply: str | None,
+    ) -> None:
+        """Summaries and episodes off the reply path, in order per channel, model calls budgeted."""
         previous = self._summarizing.get(key)
 
         async def work() -> None:
             if previous is not None:
                 await asyncio.gather(previous, return_exceptions=True)
+            if reply is not None:
+                await self._store_episodes(speaking, reply, message_ids)
             with self.model_budget.message(message_ids[0]):
                 try:
                     await self.summaries.summarize_turn(scope, message_ids)
@@ -351,6 +385,49 @@ class TurnPipeline:
         task.add_done_callback(
             lambda t: self._summarizing.pop(key, None) if self._summarizing.get(key) is t else None
         )
+
+    async def _store_episodes(
+        self, speaking: list[tuple[IncomingMessage, StoredMessage]], reply: str, message_ids: list[str]
+    ) -> None:
+        """Decisions, dated commitments and reminders that need the exchange, not one message."""
+        last = speaking[-1][0]
+        text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
+        now = datetime.fromtimestamp(last.timestamp, UTC)
+        for episode in detect_episodes(text, reply, last.author_name, now):
+            draft = MemoryDraft(
+                content=episode.content,
+                scope=scope_of(last, self.agent_id),
+                memory_type=episode.memory_type,
+                subjects=list(episode.subjects),
+                confidence=episode.confidence,
+                source=Source.HEURISTIC,
+                user_id=last.author_id,
+                author_id=last.author_id,
+                visibility=visibility_of(last),
+                sources=list(message_ids),
+            )
+            try:
+                await self.engine.remember(draft)
+            except Exception:
+                log.warning("episode not stored", exc_info=True)
+
+    async def _participants(self, last: IncomingMessage, authors: list[str], names: list[str]) -> list[str]:
+        """The batch's authors plus every user id their names stand for ("dev" is Mickael)."""
+        try:
+            known = await self.aliases.resolve_users(last.platform, last.workspace_id, [*authors, *names])
+        except Exception:
+            log.warning("alias lookup failed", exc_info=True)
+            known = []
+        return list(dict.fromkeys([*authors, *known]))
+
+    async def _profile_lines(self, last: IncomingMessage, authors: list[str]) -> list[str]:
+        try:
+            found = await self.profiles.get_many(last.platform, last.workspace_id, authors, self.agent_id)
+        except Exception:
+            log.warning("profiles unavailable for the prompt", exc_info=True)
+            return []
+        # A DM is the one place a user's private profile facts may be shown (to that user).
+        return [line for user in authors if (line := compact(found.get(user), include_private=last.is_dm))]
 
     async def _complete(
         self, llm: LLMProvider, system: str, history: list[ChatMessage], toolbox: MemoryToolbox
@@ -420,7 +497,7 @@ class TurnPipeline:
         result.reply = offline_reply(result.learned, recalled, recalled_turns)
         await self._store_reply(last, result.reply)
         # The offline reply is boilerplate: only what the users said is worth summarizing.
-        self._summarize_later(self.key_of(last), scope_of(last, self.agent_id), batch_ids)
+        self._after_reply(self.key_of(last), scope_of(last, self.agent_id), batch_ids, speaking, None)
 
     # --- background and storage ---------------------------------------------------------------
 
@@ -437,6 +514,7 @@ class TurnPipeline:
 
     async def aclose(self) -> None:
         """Wait for background work to finish before the stores close."""
+        await self.profile_updater.aclose()
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
         if self._maintenance is not None:
