@@ -10,6 +10,8 @@ from typing import Any
 from bot.command_render import render_text
 from bot.commands import CommandResult, format_invocation
 
+from .split import split_message as split_text
+
 # Slack's section text and our reply chunks stay under this; chat.postMessage accepts more, but
 # long messages get collapsed behind "Show more" and section blocks reject > 3000.
 SLACK_TEXT_LIMIT = 3000
@@ -20,93 +22,15 @@ BUTTON_VALUE_LIMIT = 2000
 PAGE_ACTION_PREFIX = "memory_page"
 PAGE_ACTION_PATTERN = re.compile(rf"^{PAGE_ACTION_PREFIX}(_prev|_next)?$")
 
-_FENCE = "```"
-_FENCE_CLOSE = "\n```"
-
 
 # --- splitting -----------------------------------------------------------------------------------
 
 
-def _open_fence(text: str) -> str | None:
-    """The opening fence line (e.g. "```python") when `text` ends inside a code block, else None."""
-    opener: str | None = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(_FENCE):
-            if opener is None:
-                # Only the language tag is kept: anything after it on the line is code.
-                tag = stripped[3:].split(_FENCE, 1)[0].strip().split(" ", 1)[0]
-                # A long "tag" is really code on the fence line; re-opening with it could eat the chunk.
-                tag = tag if len(tag) <= 20 else ""
-                # A one-line ```code``` opens and closes on the same line.
-                if stripped.count(_FENCE) % 2 == 1:
-                    opener = _FENCE + tag
-            elif stripped.count(_FENCE) % 2 == 1:
-                opener = None
-    return opener
-
-
-def _cut(text: str, limit: int, floor: int) -> tuple[int, int]:
-    """Where to end the chunk and where the rest starts, for a chunk of at most `limit` chars.
-
-    Prefers a paragraph break, then a line break, then a space; a break must leave at least half
-    the limit in the chunk (or any of it for spaces) so chunks do not get tiny. Falls back to a hard
-    cut. `floor` is the earliest allowed end (past any re-opened fence prefix).
-    """
-    window = text[:limit]
-    half = max(floor + 1, limit // 2)
-    for sep, minimum in (("\n\n", half), ("\n", half), (" ", floor + 1)):
-        at = window.rfind(sep, minimum)
-        if at >= minimum:
-            return at, at + len(sep)
-    return limit, limit
-
-
 def split_message(text: str, limit: int = SLACK_TEXT_LIMIT) -> list[str]:
-    """Split `text` into ordered chunks of at most `limit` characters.
-
-    Cuts on paragraph, then line, then word boundaries. A cut inside a ``` code block closes the
-    block at the end of the chunk and re-opens it (same language tag) at the start of the next, so
-    every chunk renders on its own. Platform-neutral: Slack uses 3,000, Discord 2,000.
-    """
-    if limit < 32:
-        raise ValueError("limit is too small to split on boundaries")
-    text = text.strip("\n")
-    if not text.strip():
-        return []
-    chunks: list[str] = []
-    prefix = ""
-    rest = text
-    while True:
-        candidate = prefix + rest
-        if len(candidate) <= limit:
-            if candidate.strip():
-                chunks.append(candidate.rstrip())
-            break
-        floor = len(prefix)
-        end, start = _cut(candidate, limit, floor)
-        opener = _open_fence(candidate[:end])
-        if opener is not None:
-            # Room for the closing fence: cut again a little earlier, then re-check.
-            end, start = _cut(candidate, limit - len(_FENCE_CLOSE), floor)
-            opener = _open_fence(candidate[:end])
-        chunk = candidate[:end].rstrip()
-        if opener is not None:
-            chunk += _FENCE_CLOSE
-            prefix = opener + "\n"
-        else:
-            prefix = ""
-        if chunk.strip():
-            chunks.append(chunk)
-        rest = candidate[start:].lstrip("\n") if opener is None else candidate[start:]
-        if not rest.strip():
-            break
-    return chunks
+    """Slack-sized chunks of a reply (the shared splitter keeps code fences whole)."""
+    return split_text(text, limit)
 
 
-# --- reply text ----------------------------------------------------------------------------------
-
-# <!channel>, <!here>, <!everyone> (with or without a label) notify everyone in the channel.
 _BROADCAST = re.compile(r"<!(channel|here|everyone)(\|[^>]*)?>")
 
 
