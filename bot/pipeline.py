@@ -133,13 +133,17 @@ class TurnPipeline:
         self.llm = llm
         self.agent_id = settings.storage.agent_id
         self.tz = tz
-        self.prehook = prehook or PreHook(engine, PrehookConfig.from_settings(settings.prehook), tz=tz)
-        self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         # Background model calls are charged to the message that caused them, never to a timer.
         self.model_budget = ModelCallBudget(settings.llm.max_background_calls)
         if summarizer is None:
             summarizer = LLMSummarizer(llm, self.model_budget) if llm is not None else ExtractiveSummarizer()
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
+        self.prehook = prehook or PreHook(
+            engine, PrehookConfig.from_settings(settings.prehook), tz=tz, summaries=self.summaries
+        )
+        if self.prehook.summaries is None:
+            self.prehook.summaries = self.summaries
+        self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         self._background: set[asyncio.Task[None]] = set()
         self._summarizing: dict[ChannelKey, asyncio.Task[None]] = {}
         self.aliases = AliasStore(engine.store)
@@ -282,7 +286,11 @@ class TurnPipeline:
         turn = hook.turn if hook.turn is not None else state.turn
         anchor = next((row.id for _, row in speaking if row.id in present), speaking[0][1].id)
         if hook.block:
-            shown_ids = (*(m.id for m in hook.injected), *(m.id for m in hook.injected_messages))
+            shown_ids = (
+                *(m.id for m in hook.injected),
+                *(m.id for m in hook.injected_messages),
+                *(s.id for s in hook.injected_summaries),
+            )
             self.shown.add(key, ShownBlock(anchor, hook.block, shown_ids, turn))
         history = assemble(
             window_rows, self.shown.get(key, turn), [row.id for _, row in speaking], earlier=earlier

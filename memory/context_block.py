@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 
 from .models import Memory, MemoryType, StoredMessage
+from .summary_store import Summary
 
 BLOCK_OPEN = "<memory_context>"
 BLOCK_CLOSE = "</memory_context>"
@@ -36,6 +37,7 @@ class Section(StrEnum):
 
 _ORDER = (Section.IDENTITY, Section.PREFERENCES, Section.RELEVANT, Section.RECENT, Section.MESSAGES)
 MAX_PAST_TURN_CHARS = 400
+MAX_SUMMARY_CHARS = 600
 
 # Characters that could end a line or reorder text on screen: json.dumps leaves these as they
 # are with ensure_ascii=False, so they are escaped by hand. "<" and ">" are escaped too, so a
@@ -101,11 +103,14 @@ class BlockItem:
     score: float
     memory: Memory | None = None
     message: StoredMessage | None = None
+    summary: Summary | None = None
 
     @property
     def timestamp(self) -> float:
         if self.memory is not None:
             return self.memory.created_at
+        if self.summary is not None:
+            return self.summary.covers_from
         return self.message.created_at if self.message is not None else 0.0
 
 
@@ -133,6 +138,10 @@ class ContextBlock:
         return [i.memory for i in self.included if i.memory is not None]
 
     @property
+    def summaries(self) -> list[Summary]:
+        return [i.summary for i in self.included if i.summary is not None]
+
+    @property
     def messages(self) -> list[StoredMessage]:
         """Past turns in the block outside the timeline (the timeline's are answers, not notes)."""
         return [
@@ -140,7 +149,18 @@ class ContextBlock:
         ]
 
 
+def _summary_line(item: BlockItem, now: float, tz: tzinfo) -> str:
+    summary = item.summary
+    assert summary is not None
+    first = short_date(summary.covers_from, now, tz)
+    last = short_date(summary.covers_to, now, tz)
+    span = first if first == last else f"{first} – {last}"
+    return f"- {span}, summary: {quote_note(_short(summary.content, MAX_SUMMARY_CHARS))}"
+
+
 def _message_line(item: BlockItem, now: float, tz: tzinfo) -> str:
+    if item.summary is not None:
+        return _summary_line(item, now, tz)
     message = item.message
     assert message is not None
     who = quote_note(_short(message.author_name or message.author_id, 40))

@@ -22,6 +22,8 @@ from .models import Audience, Memory, MemoryType, StoredMessage, Visibility
 from .preferences_cache import PreferencesCache
 from .scope import lance_audience_filter
 from .store import MemoryQuery
+from .summaries import SummaryManager
+from .summary_store import Summary
 from .ttl import parse_duration
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,7 @@ IDENTITY_FLOOR = 0.6
 PREFERENCE_FLOOR = 0.5
 IMPORTANT_FLOOR = 0.3
 RECENT_FLOOR = 0.3
-_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message"})
+_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
 # Timeline entries answer the question the user asked, so under a tight budget the other
@@ -70,6 +72,8 @@ class PrehookConfig:
     sql_limit: int = 20  # rows per SQL source (identity, important, recent)
     # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
     message_top_k: int = 20
+    # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
+    summary_top_k: int = 5
     timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
 
     @classmethod
@@ -124,8 +128,9 @@ class PrehookResult:
 
     block: str | None = None
     injected: list[Memory] = field(default_factory=list)
-    candidates_ranked: list[tuple[Memory | StoredMessage, float]] = field(default_factory=list)
+    candidates_ranked: list[tuple[Memory | StoredMessage | Summary, float]] = field(default_factory=list)
     injected_messages: list[StoredMessage] = field(default_factory=list)
+    injected_summaries: list[Summary] = field(default_factory=list)
     stage_ms: dict[str, float] = field(default_factory=dict)
     skipped_reason: str | None = None
     meta: MetaQuestion | None = None
@@ -144,18 +149,27 @@ class _Candidate:
     relevance: float = 0.0
     score: float = 0.0
     message: StoredMessage | None = None
+    summary: Summary | None = None
 
     @property
-    def item(self) -> Memory | StoredMessage:
-        return self.memory if self.memory is not None else self.message  # type: ignore[return-value]
+    def item(self) -> Memory | StoredMessage | Summary:
+        if self.memory is not None:
+            return self.memory
+        return self.message if self.message is not None else self.summary  # type: ignore[return-value]
 
     @property
     def id(self) -> str:
         return self.item.id
 
     @property
+    def created_at(self) -> float:
+        if self.summary is not None:
+            return self.summary.covers_to
+        return self.item.created_at  # type: ignore[union-attr]
+
+    @property
     def updated_at(self) -> float:
-        return self.memory.updated_at if self.memory is not None else self.item.created_at
+        return self.memory.updated_at if self.memory is not None else self.created_at
 
 
 @dataclass(slots=True)
@@ -174,6 +188,7 @@ class _VectorFound:
     dense: list[Any] = field(default_factory=list)
     lexical: list[Any] = field(default_factory=list)
     rows: dict[str, Memory] = field(default_factory=dict)
+    summaries: list[tuple[Summary, float]] = field(default_factory=list)
     message_dense: list[Any] = field(default_factory=list)
     message_lexical: list[Any] = field(default_factory=list)
     messages: dict[str, StoredMessage] = field(default_factory=dict)
@@ -213,8 +228,11 @@ class PreHook:
         preferences: PreferencesCache | None = None,
         clock: Clock | None = None,
         tz: tzinfo = UTC,
+        summaries: SummaryManager | None = None,
     ) -> None:
         self.engine = engine
+        # Conversation summaries (levels 1+) searched beside memories and turns, when kept.
+        self.summaries = summaries
         self.config = config or PrehookConfig()
         self.clock = clock or engine.clock
         self.states = states or self.config.make_states()
@@ -281,7 +299,11 @@ class PreHook:
         t = time.perf_counter()
         candidates = self._collect(request, sql, found, query, now)
         # A meta question is answered by the timeline of its period; other past turns are noise.
-        turns = self._collect_messages(request, found, query, now) if meta is None else []
+        turns = (
+            [*self._collect_messages(request, found, query, now), *self._collect_summaries(found, now)]
+            if meta is None
+            else []
+        )
         ranked = sorted([*candidates.values(), *turns], key=lambda c: c.score, reverse=True)
         state = self.states.get(
             request.platform, request.workspace_id, request.channel_id, request.thread_id, request.agent_id
@@ -293,16 +315,21 @@ class PreHook:
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = [BlockItem(_section(c), c.score, memory=c.memory, message=c.message) for c in selected]
+        items = [
+            BlockItem(_section(c), c.score, memory=c.memory, message=c.message, summary=c.summary)
+            for c in selected
+        ]
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )
         injected = block.memories
         injected_messages = block.messages
+        injected_summaries = block.summaries
         vectors = {c.id: c.vector for c in ranked}
         state.record(
             [(m.id, m.updated_at, vectors.get(m.id)) for m in injected]
             + [(m.id, m.created_at, vectors.get(m.id)) for m in injected_messages]
+            + [(s.id, s.covers_to, None) for s in injected_summaries]
         )
         turn = state.turn
         state.advance_turn()
@@ -315,6 +342,7 @@ class PreHook:
             injected=injected,
             candidates_ranked=[(c.item, c.score) for c in ranked],
             injected_messages=injected_messages,
+            injected_summaries=injected_summaries,
             stage_ms=stage_ms,
             meta=meta,
             tokens=block.tokens,
@@ -450,7 +478,26 @@ class PreHook:
                     errors,
                 ),
             ]
+        if self.summaries is not None and self.config.summary_top_k > 0:
+            searches.append(
+                self._guard(
+                    "summaries",
+                    self.summaries.search(
+                        query, request.viewer, self.config.summary_top_k, threshold=self.config.min_relevance
+                    ),
+                    [],
+                    errors,
+                )
+            )
         results = await asyncio.gather(*searches)
+        if self.summaries is not None and self.config.summary_top_k > 0:
+            in_context = {*request.exclude_message_ids, *request.in_context_message_ids}
+            # A level-1 summary of turns the model already has adds nothing.
+            found.summaries = [
+                (summary, score)
+                for summary, score in results.pop()
+                if not (summary.level == 1 and set(summary.source_ids) <= in_context)
+            ]
         found.dense, found.lexical = results[0], results[1]
         if m > 0:
             skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
@@ -569,8 +616,22 @@ class PreHook:
         for candidate in by_id.values():
             if candidate.lexical_rank is not None:
                 candidate.relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
-            candidate.score = candidate.relevance * freshness(now - candidate.item.created_at)
+            candidate.score = candidate.relevance * freshness(now - candidate.created_at)
         return list(by_id.values())
+
+    def _collect_summaries(self, found: _VectorFound, now: float) -> list[_Candidate]:
+        """Conversation summaries from their own search, scored like turns (cosine × freshness)."""
+        return [
+            _Candidate(
+                None,
+                None,
+                {"summary"},
+                relevance=score,
+                score=score * freshness(now - s.covers_to),
+                summary=s,
+            )
+            for s, score in found.summaries
+        ]
 
     def _timeline(
         self,

@@ -1,0 +1,174 @@
+"""Conversation history in the pipeline: background summaries, episodes, aliases, profiles, summary recall."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from adapters.base import IncomingMessage
+from bot.config import Settings
+from bot.llm.fake import ScriptedLLM, text
+from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
+from bot.pipeline import TurnPipeline
+from memory.engine import MemoryEngine
+from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.prehook import PreHook, PrehookConfig, PrehookRequest
+from memory.store import MemoryQuery
+from memory.summaries import SummaryManager
+from memory.summarizer import ExtractiveSummarizer
+from tests.conftest import FakeClock
+
+_ids = itertools.count(1)
+SCOPE = Scope("discord", "guild-1", "general", "default")
+
+
+def settings(tmp_path: Path) -> Settings:
+    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
+
+
+def msg(
+    text_: str, clock: FakeClock, author: str = "mickael", name: str | None = None, channel: str = "general"
+) -> IncomingMessage:
+    clock.advance(60)
+    return IncomingMessage(
+        "discord",
+        "guild-1",
+        channel,
+        author,
+        name or author.capitalize(),
+        text_,
+        timestamp=clock(),
+        external_id=f"h-{next(_ids)}",
+    )
+
+
+@pytest.fixture
+async def offline_summaries(engine: MemoryEngine, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
+    llm = ScriptedLLM()
+    pipe = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+    yield pipe
+    await pipe.aclose()
+
+
+async def test_summaries_are_written_off_the_reply_path(
+    engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+) -> None:
+    release = asyncio.Event()
+
+    async def slow_summary(system: str, messages: list[ChatMessage], tools: list[ToolSpec]) -> LLMResponse:
+        await release.wait()  # the summary call cannot finish until the test says so
+        return text("Mickael asked about the Lisbon offsite budget; it is 5k.")
+
+    llm = ScriptedLLM([text("The budget is 5k."), slow_summary, text("Mickael: Lisbon offsite, 5k.")])
+    pipe = TurnPipeline(engine, settings(tmp_path), llm=llm)
+    try:
+        result = await pipe.handle([msg("what's the budget for the Lisbon offsite?", clock)])
+        # The reply is back while the summary is still waiting on the model.
+        assert result.reply == "The budget is 5k."
+        assert await pipe.summaries.pending_level1(SCOPE) == []
+        release.set()
+        await pipe.idle()
+        (summary,) = await pipe.summaries.pending_level1(SCOPE)
+        assert summary.content == "Mickael asked about the Lisbon offsite budget; it is 5k."
+        assert set(result.stored_message_ids) < set(summary.source_ids)  # the turn and the reply
+        assert len(summary.source_ids) == 2
+        assert pipe.model_budget.calls_total == 2  # turn summary + thread summary, both charged
+        thread = await pipe.summaries.thread_summary(SCOPE)
+        assert thread is not None and "Lisbon" in thread.content
+    finally:
+        await pipe.aclose()
+
+
+async def test_an_agreed_decision_is_stored_as_a_dated_episode(
+    offline_summaries: TurnPipeline, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    pipe = offline_summaries
+    pipe.llm.add(text("Sounds good — Postgres it is."))  # type: ignore[union-attr]
+    result = await pipe.handle([msg("let's go with Postgres for the billing service", clock)])
+    await pipe.idle()
+    audience = Audience("discord", "guild-1", "default", viewer_id="mickael", channel_id="general")
+    decisions = await engine.list_memories(audience, MemoryQuery(types=[MemoryType.DECISION]))
+    contents = [m.content for m in decisions]
+    assert any("decided to go with Postgres for the billing service" in c for c in contents), contents
+    decision = next(m for m in decisions if "Postgres" in m.content)
+    assert result.stored_message_ids[0] in decision.sources  # it records the exchange it came from
+
+
+async def test_an_alias_widens_who_the_hook_looks_up(
+    offline_summaries: TurnPipeline, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    pipe = offline_summaries
+    # Old enough not to come back as a "recent" memory: only knowing who "dev" is brings it.
+    await engine.remember(
+        MemoryDraft(
+            "Mickael works as a night-shift nurse",
+            SCOPE,
+            MemoryType.IDENTITY,
+            user_id="mickael",
+            created_at=clock() - 3 * 86400,
+        )
+    )
+    pipe.llm.add(text("Sure, dev."), text("You're a nurse."))  # type: ignore[union-attr]
+    # Said in another channel, so this channel's model has not been shown Mickael's notes yet.
+    await pipe.handle([msg("from now on, call me dev", clock, channel="random")])
+    # Later the same person writes from an account whose only name is "dev".
+    result = await pipe.handle([msg("what do you know about me?", clock, author="dev", name="dev")])
+    assert "Mickael works as a night-shift nurse" in [m.content for m in result.injected]
+    assert result.prehook is not None and result.prehook.block is not None
+    assert "## Identity" in result.prehook.block
+
+
+async def test_a_new_preference_reaches_the_profile_in_the_prompt(
+    offline_summaries: TurnPipeline, clock: FakeClock
+) -> None:
+    pipe = offline_summaries
+    pipe.llm.add(text("Noted."), text("Tea, then."))  # type: ignore[union-attr]
+    await pipe.handle([msg("I really prefer green tea over coffee", clock)])
+    await pipe.profile_updater.drain()
+    await pipe.handle([msg("what should I drink this afternoon?", clock)])
+    system = pipe.llm.calls[-1].system  # type: ignore[union-attr]
+    assert "People here" in system
+    assert "green tea" in system.split("People here", 1)[1]
+
+
+async def test_summaries_are_recalled_by_the_hook_when_their_turns_are_out_of_context(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    from tests.test_prehook import past_turn
+
+    summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=clock)
+    now = clock()
+    turns = [
+        past_turn("We agreed the Lisbon offsite will happen on 12 May with a 5k budget", now - 9 * 86400),
+        past_turn("Great, I'll book the venue near Alfama", now - 9 * 86400 + 60, author="alice"),
+    ]
+    await engine.store_messages(turns)
+    summary = await summaries.summarize_turn(SCOPE, [t.id for t in turns])
+    assert summary is not None
+    hook = PreHook(engine, PrehookConfig(message_top_k=0), clock=clock, summaries=summaries)
+    viewer = Audience("discord", "guild-1", "default", viewer_id="bob", channel_id="general")
+
+    def request(in_context: list[str]) -> PrehookRequest:
+        return PrehookRequest(
+            text="when is the Lisbon offsite and what's the budget?",
+            platform="discord",
+            workspace_id="guild-1",
+            channel_id="general",
+            agent_id="default",
+            viewer=viewer,
+            in_context_message_ids=in_context,
+        )
+
+    # While its turns are in the model's window the summary would only repeat them...
+    assert (await hook.run(request([t.id for t in turns]))).injected_summaries == []
+    # ...once they are not, it is recalled, with its dates.
+    fresh = PreHook(engine, PrehookConfig(message_top_k=0), clock=clock, summaries=summaries)
+    result = await fresh.run(request([]))
+    assert [s.id for s in result.injected_summaries] == [summary.id]
+    assert result.block is not None and "summary:" in result.block and "12 May" in result.block
+    await hook.aclose()
+    await fresh.aclose()
