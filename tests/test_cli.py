@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.offline import NO_MODEL_LINE
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -133,3 +135,24 @@ def test_chat_runs_memory_commands_from_the_shared_table(data_dir: Path) -> None
     # Commands are not conversation: nothing from them was stored as a message or learned.
     again = run(["chat", "--user", "sofia"], data_dir, stdin="/memory list\n")
     assert "sofia prefers tea" not in again.stdout
+
+
+def test_a_fact_from_turn_3_is_recalled_at_turn_50(data_dir: Path) -> None:
+    topics = ["the weather", "a new podcast", "lunch plans", "the train delays", "a board game night"]
+    turns = [
+        "hello there",
+        "I just got back from a long weekend",
+        "My sister Ana lives in Porto and teaches chemistry",
+    ]
+    n = 0
+    while len(turns) < 49:
+        topic = topics[n % len(topics)]
+        turns.append(f"Random thought number {n} about {topic}, nothing important")
+        n += 1
+    turns.append("Where does my sister Ana live?")
+    result = run(["chat", "--user", "Mickael"], data_dir, stdin="\n".join(turns) + "\n")
+    assert result.returncode == 0, result.stderr
+    replies = result.stdout.split(NO_MODEL_LINE)[1:]
+    assert len(replies) == 50
+    assert "Porto" in replies[-1]
+    assert "Porto" not in "".join(replies[3:-1])  # recalled when asked, not repeated all along
