@@ -125,7 +125,10 @@ class SlackAdapter:
         self._learn_channels = frozenset(settings.learn_channels)
 
         retry = [AsyncConnectionErrorRetryHandler(), AsyncRateLimitErrorRetryHandler(max_retry_count=2)]
-        self.client = client if client is not None else AsyncWebClient(token=token, retry_handlers=retry)
+        base = {"base_url": settings.api_url} if getattr(settings, "api_url", None) else {}
+        self.client = (
+            client if client is not None else AsyncWebClient(token=token, retry_handlers=retry, **base)
+        )
         # Bolt gets a token-less twin pointing at the same API: the token comes from our authorize
         # function, which keeps bolt from calling auth.test itself on the first request (and from
         # failing requests while Slack is unreachable).

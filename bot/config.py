@@ -53,6 +53,7 @@ class SlackSettings(_Section):
     mode: Literal["socket", "http"] = "socket"
     channels: CommaList = Field(default_factory=list)
     learn_channels: CommaList = Field(default_factory=list)
+    api_url: str | None = Field(None, description="Web API base URL (a proxy or a local test server)")
 
     _split = field_validator("channels", "learn_channels", mode="before")(_split_commas)
 
