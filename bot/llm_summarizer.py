@@ -52,7 +52,7 @@ class ModelCallBudget:
         self.calls_total = 0
         self.over_budget_total = 0
         self.failures_total = 0
-        self._on_call = on_call
+        self.on_call = on_call
         # Bounded: only messages still being worked on matter, and old ones fall out first.
         self._used: OrderedDict[str, int] = OrderedDict()
         self._max_tracked = max_tracked_messages
@@ -97,8 +97,8 @@ class ModelCallBudget:
             "background model call",
             extra={"purpose": purpose, "level": level, "message_id": message_id, "call": used + 1},
         )
-        if self._on_call is not None:
-            self._on_call(purpose)
+        if self.on_call is not None:
+            self.on_call(purpose)
         return True
 
 

@@ -73,6 +73,13 @@ class Metrics:
             namespace=ns,
             registry=reg,
         )
+        self.background_model_calls = Counter(
+            "background_model_calls_total",
+            "Model calls made off the reply path (summaries), each charged to a message",
+            ["purpose"],
+            namespace=ns,
+            registry=reg,
+        )
         self.commands = Counter(
             "commands_total", "/memory subcommands run", ["platform", "command"], namespace=ns, registry=reg
         )

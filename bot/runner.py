@@ -117,6 +117,10 @@ class BotRuntime:
         self.adapters = build_adapters(
             settings, app, metered_turn(app.pipeline, self.metrics), self.server, self.metrics
         )
+        # Every background model call shows in /metrics as well as in its log line.
+        app.pipeline.model_budget.on_call = lambda purpose: self.metrics.background_model_calls.labels(
+            purpose
+        ).inc()
         self._started: list[Adapter] = []
         self._sweeper: asyncio.Task[None] | None = None
 

@@ -22,7 +22,7 @@ def settings(tmp_path: Path) -> Settings:
 async def test_runtime_serves_health_and_metrics_and_counts_turns(
     tmp_path: Path, embedder: CachedEmbedder
 ) -> None:
-    llm = ScriptedLLM([text("Hello Ana!")])
+    llm = ScriptedLLM([text("Hello Ana!"), text("Ana said hi."), text("Ana greeted the bot.")])
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
     runtime = BotRuntime(app.settings, app)
     await runtime.start()
@@ -41,6 +41,9 @@ async def test_runtime_serves_health_and_metrics_and_counts_turns(
         assert 'memorybot_turns_total{outcome="replied",platform="console"} 1.0' in body
         assert 'memorybot_messages_received_total{platform="console"} 1.0' in body
         assert 'memorybot_prehook_stage_seconds_count{stage="embed"} 1.0' in body
+        await app.pipeline.idle()  # the turn's summaries were charged to its message
+        body = runtime.metrics.render().decode()
+        assert 'memorybot_background_model_calls_total{purpose="turn_summary"} 1.0' in body
     finally:
         await runtime.stop()
     assert llm.closed  # stop() closed the stores and the model client
