@@ -97,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scope(export)
     _add_common(export)
 
+    from bench.cli import add_bench_parser
+
+    add_bench_parser(sub)
+
     discord_cmd = sub.add_parser("discord", help="Discord application tasks")
     dsub = discord_cmd.add_subparsers(dest="action", required=True)
     sync = dsub.add_parser("sync", help="register the /memory slash command with Discord")
@@ -250,6 +254,12 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         await app.close()
 
 
+async def _bench(args: argparse.Namespace, settings: Settings) -> int:
+    from bench.cli import run_bench
+
+    return await run_bench(args, settings)
+
+
 async def _discord(args: argparse.Namespace, settings: Settings) -> int:
     """`memorybot discord sync`: commands are registered on request only, never at every start."""
     import discord
@@ -303,10 +313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"memorybot: {exc}\n")
         return 2
     level = settings.server.log_level
-    if args.command in ("chat", "memories") and "LOG_LEVEL" not in os.environ:
+    if args.command in ("chat", "memories", "bench") and "LOG_LEVEL" not in os.environ:
         level = "WARNING"  # a terminal session stays readable unless logs are asked for
     setup_logging(level, settings.server.log_format)
-    runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord}
+    runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord, "bench": _bench}
     try:
         return asyncio.run(runners[args.command](args, settings))
     except (ValueError, TTLError) as exc:

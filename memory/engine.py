@@ -7,6 +7,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,6 +89,29 @@ def _scope_audience(memory: Memory) -> Audience:
 def _same_scope_filter(memory: Memory, now: float) -> str:
     where = lance_audience_filter(_scope_audience(memory), now)
     return f"{where} AND visibility = {quote_literal(memory.visibility.value)}"
+
+
+def _hash_key(
+    digest: str,
+    platform: str,
+    workspace_id: str,
+    agent_id: str,
+    visibility: str,
+    channel_id: str,
+    author_id: str | None,
+) -> tuple[str, ...] | None:
+    """What makes two memories exact duplicates for `remember`: hash, scope and visibility.
+
+    The channel counts only for channel-visible memories and the author only for private ones;
+    a private memory without an author never matches (as in `find_by_hash`).
+    """
+    if visibility == Visibility.PRIVATE.value:
+        if author_id is None:
+            return None
+        return (digest, platform, workspace_id, agent_id, visibility, author_id)
+    if visibility == Visibility.CHANNEL.value:
+        return (digest, platform, workspace_id, agent_id, visibility, channel_id)
+    return (digest, platform, workspace_id, agent_id, visibility)
 
 
 def memory_record(memory: Memory, vector: np.ndarray) -> VectorRecord:
@@ -297,6 +321,87 @@ class MemoryEngine:
                 log.warning(
                     "could not delete superseded vector", extra={"memory_id": supersedes}, exc_info=True
                 )
+
+    async def import_memories(self, drafts: Sequence[MemoryDraft], batch_size: int = 512) -> list[Memory]:
+        """Bulk-store memories (imports, benchmarks); returns the ones inserted, in draft order.
+
+        Every draft is validated by `build_memory` before anything is written (a ValueError names
+        the first bad one). Exact duplicates (same content hash and scope as an active memory, or
+        as an earlier draft) are skipped; there is no similarity merge: an import is taken as
+        given. Per batch: one `embed` call, one SQLite transaction, one vector write, then the
+        rows are marked indexed. A failed vector write deletes that batch's rows and raises
+        MemoryWriteError; batches stored before it stay stored.
+        """
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        memories: list[Memory] = []
+        for n, draft in enumerate(drafts):
+            try:
+                memories.append(self.build_memory(draft))
+            except ValueError as exc:
+                raise ValueError(f"draft {n}: {exc}") from exc
+        inserted: list[Memory] = []
+        for start in range(0, len(memories), batch_size):
+            inserted.extend(await self._import_batch(memories[start : start + batch_size]))
+        return inserted
+
+    async def _import_batch(self, batch: list[Memory]) -> list[Memory]:
+        # Known duplicates are dropped before embedding (the slow part, done outside the scope
+        # locks); the check is repeated under the locks in case a write landed meanwhile.
+        batch = await self._new_by_hash(batch)
+        if not batch:
+            return []
+        vectors = await self.embedder.embed([m.content for m in batch])
+        vector_of = {m.id: v for m, v in zip(batch, vectors, strict=True)}
+        async with AsyncExitStack() as stack:
+            # Sorted, so two imports over the same scopes cannot each hold a lock the other waits on.
+            for key in sorted({(m.platform, m.workspace_id, m.agent_id) for m in batch}):
+                await stack.enter_async_context(self._lock_for_key(key))
+            batch = await self._new_by_hash(batch)
+            if not batch:
+                return []
+            batch_vectors = [vector_of[m.id] for m in batch]
+            await self.store.insert_memories(batch, batch_vectors)
+            try:
+                await self.vectors.memories.add(
+                    [memory_record(m, v) for m, v in zip(batch, batch_vectors, strict=True)]
+                )
+            except BaseException as exc:
+                await self.store.delete_memories([m.id for m in batch])
+                raise MemoryWriteError(f"vector store write failed, batch not saved: {exc}") from exc
+            await self.store.mark_memories_indexed([m.id for m in batch])
+        for memory in batch:
+            self._notify(memory)
+        log.info("memories imported", extra={"count": len(batch)})
+        return batch
+
+    async def _new_by_hash(self, batch: list[Memory]) -> list[Memory]:
+        """`batch` without exact duplicates of active memories or of earlier items of the batch."""
+        known = await self.store.active_hash_matches([m.content_hash for m in batch], self.clock())
+        seen = {_hash_key(*row) for row in known}
+        fresh: list[Memory] = []
+        for memory in batch:
+            key = _hash_key(
+                memory.content_hash,
+                memory.platform,
+                memory.workspace_id,
+                memory.agent_id,
+                memory.visibility.value,
+                memory.channel_id,
+                memory.author_id,
+            )
+            if key is not None and key in seen:
+                continue
+            if key is not None:
+                seen.add(key)
+            fresh.append(memory)
+        return fresh
+
+    def _lock_for_key(self, key: tuple[str, str, str]) -> asyncio.Lock:
+        lock = self._scope_locks.get(key)
+        if lock is None:
+            lock = self._scope_locks[key] = asyncio.Lock()
+        return lock
 
     async def undo_supersede(self, memory_id: str) -> Memory:
         """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""

@@ -213,6 +213,71 @@ class SQLiteStore:
                 [(memory.id, s) for s in memory.subjects],
             )
 
+    async def insert_memories(self, memories: Sequence[Memory], embeddings: Sequence[np.ndarray]) -> None:
+        """Insert many memories in ONE transaction (bulk import); not yet marked as indexed."""
+        if len(memories) != len(embeddings):
+            raise ValueError(f"{len(memories)} memories but {len(embeddings)} embeddings")
+        if not memories:
+            return
+        rows = [
+            (
+                m.id,
+                _safe(m.content),
+                m.memory_type.value,
+                m.importance,
+                m.confidence,
+                json.dumps(m.subjects, ensure_ascii=False),
+                m.source.value,
+                m.platform,
+                m.workspace_id,
+                m.channel_id,
+                m.thread_id,
+                m.user_id,
+                m.author_id,
+                m.agent_id,
+                m.visibility.value,
+                m.created_at,
+                m.updated_at,
+                m.last_accessed_at,
+                m.access_count,
+                m.expires_at,
+                int(m.forgotten),
+                m.superseded_by,
+                m.content_hash,
+                json.dumps(m.sources),
+                _blob(v),
+            )
+            for m, v in zip(memories, embeddings, strict=True)
+        ]
+        async with self.transaction() as db:
+            await db.executemany(
+                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                rows,
+            )
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(m.id, s) for m in memories for s in m.subjects],
+            )
+
+    async def active_hash_matches(
+        self, hashes: Sequence[str], now: float
+    ) -> set[tuple[str, str, str, str, str, str, str | None]]:
+        """Active rows carrying one of `hashes`, as (content_hash, platform, workspace_id, agent_id,
+        visibility, channel_id, author_id): a bulk import decides exact duplicates from these."""
+        found: set[tuple[str, str, str, str, str, str, str | None]] = set()
+        for chunk in _chunks(list(dict.fromkeys(hashes))):
+            marks = ",".join("?" * len(chunk))
+            rows = await self._fetch(
+                "SELECT content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id "
+                f"FROM memories WHERE content_hash IN ({marks}) AND forgotten = 0 "
+                "AND (expires_at IS NULL OR expires_at > ?)",
+                (*chunk, now),
+            )
+            for r in rows:
+                found.add((str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), r[6]))  # type: ignore[arg-type]
+        return found
+
     async def complete_memory_write(self, memory_id: str, supersedes: str | None, now: float) -> None:
         """Mark a memory as present in both stores and, atomically, retire the one it replaces."""
         async with self.transaction() as db:

@@ -1,0 +1,143 @@
+"""`memorybot bench locomo|latency`: parser, runner, and a standalone `python -m bench.cli` entry."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+DEFAULT_OUT = Path("bench") / "results"
+
+
+def _sizes(raw: str) -> list[int]:
+    try:
+        sizes = [int(part.replace("_", "")) for part in raw.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated counts, got {raw!r}") from None
+    if not sizes or any(s < 1 for s in sizes):
+        raise argparse.ArgumentTypeError(f"expected positive counts, got {raw!r}")
+    return sizes
+
+
+def _positive(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {raw!r}")
+    return value
+
+
+def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add `bench` with its `locomo` and `latency` commands to a CLI's subparsers."""
+    bench = subparsers.add_parser("bench", help="benchmarks: LoCoMo retrieval, pre-hook latency at scale")
+    sub = bench.add_subparsers(dest="bench_command", required=True)
+
+    locomo = sub.add_parser("locomo", help="evidence recall of the pre-hook on a LoCoMo-format file")
+    locomo.add_argument("--data", required=True, type=Path, help="LoCoMo-format JSON file")
+    locomo.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
+    )
+    locomo.add_argument("--limit", type=_positive, default=None, help="only the first N conversations")
+    locomo.add_argument(
+        "--max-questions",
+        type=_positive,
+        default=None,
+        help="only the first N questions of each conversation",
+    )
+
+    latency = sub.add_parser("latency", help="pre-hook latency on synthetic memories, beside a naive hook")
+    latency.add_argument(
+        "--memories",
+        type=_sizes,
+        default=[10_000, 100_000],
+        help="comma-separated counts (default 10000,100000)",
+    )
+    latency.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
+    )
+    latency.add_argument("--runs", type=_positive, default=200, help="timed requests per size (default 200)")
+    latency.add_argument("--warmup", type=int, default=10, help="untimed requests first (default 10)")
+    latency.add_argument(
+        "--baseline-runs",
+        type=_positive,
+        default=100,
+        help="timed naive requests (default 100, at most --runs)",
+    )
+    latency.add_argument("--messages", type=int, default=3000, help="past turns stored beside the memories")
+    latency.add_argument("--seed", type=int, default=7)
+    return bench
+
+
+async def run_bench(args: argparse.Namespace, settings: Settings | None = None) -> int:
+    """Run the chosen benchmark; prints its JSON on stdout (progress goes to stderr).
+
+    `settings` picks the embedder and the pre-hook knobs; by default they come from the
+    environment only (no `.env`), so a run measures the shipped defaults unless asked otherwise.
+    """
+    # Local imports: the bot's CLI stays quick to start when no benchmark runs.
+    from bot.app import build_embedder
+    from bot.config import Settings
+    from memory.prehook import PrehookConfig
+
+    settings = settings or Settings.load(env_file=None)
+    embedder = build_embedder(settings)
+    report: dict[str, Any]
+    if args.bench_command == "locomo":
+        from .locomo import run_locomo
+
+        if not args.data.is_file():
+            sys.stderr.write(f"memorybot bench: no such file {args.data}\n")
+            return 2
+        report = await run_locomo(
+            args.data, embedder, args.out, args.limit, args.max_questions, settings=settings
+        )
+    elif args.bench_command == "latency":
+        from .latency import LatencyOptions, run_latency
+
+        options = LatencyOptions(
+            sizes=args.memories,
+            out=args.out,
+            runs=args.runs,
+            warmup=max(0, args.warmup),
+            messages=max(0, args.messages),
+            seed=args.seed,
+            baseline_runs=args.baseline_runs,
+        )
+        report = await run_latency(options, embedder, PrehookConfig.from_settings(settings.prehook))
+    else:
+        sys.stderr.write(f"memorybot bench: unknown benchmark {args.bench_command!r}\n")
+        return 2
+    sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    sys.stdout.flush()
+    if args.out is not None:
+        sys.stderr.write(f"results written under {args.out}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Standalone entry: `python -m bench.cli locomo --data FILE` or `python -m bench.cli latency`."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    parser = argparse.ArgumentParser(prog="python -m bench.cli", description="memorybot benchmarks")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    add_bench_parser(subparsers)
+    # `python -m bench.cli locomo ...` reads as `bench locomo ...`.
+    args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
+    # Per-memory write logs would drown the progress bars; LOG_LEVEL still wins.
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "WARNING").upper(), stream=sys.stderr)
+    try:
+        return asyncio.run(run_bench(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,447 @@
+"""Pre-hook latency at scale, beside a naive pre-hook on the same data: synthetic memories, JSON and a PNG.
+
+For each memory count: a fresh engine in a temporary directory is filled through
+`MemoryEngine.import_memories` (plus a few thousand past turns through `store_messages`), its
+vector tables are compacted and indexed as the bot's background maintenance would, then the
+real `PreHook` answers `runs` varied requests (after `warmup` untimed ones) from conversations
+in the busiest and in some small workspaces. The naive pre-hook then answers the same requests
+on the same data. Peak RSS is the process's high-water mark when the run ends (it only grows,
+so later, larger runs include the earlier ones).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import numpy as np
+from lancedb.query import MatchQuery
+from tqdm import tqdm
+
+from memory.context_block import BlockItem, Section, format_context_block
+from memory.embedders import Embedder
+from memory.engine import MemoryEngine
+from memory.models import Audience, Memory, MemoryType, StoredMessage, Visibility
+from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest, freshness, usage
+from memory.store import MemoryQuery
+from memory.ttl import parse_duration
+from memory.vectors import fts_query_terms
+
+from .recall import percentile
+from .synthetic import META_QUERIES, QUERIES, USERS, conversations, fill, synthetic_drafts, synthetic_messages
+
+# The naive hook searches whole tables and filters afterwards, so it must over-fetch to be left
+# with about as many in-scope hits as the real hook's top 20.
+NAIVE_K = 100
+IMPORT_CHUNK = 4096  # drafts per import_memories call (progress granularity; batches stay 512)
+
+
+@dataclass(slots=True)
+class LatencyOptions:
+    """What `run_latency` measures.
+
+    The naive hook is several times slower, so it answers only the first `baseline_runs`
+    requests (after the same warm-up): enough for its p95, and a small run stays cheap.
+    """
+
+    sizes: Sequence[int]
+    out: Path | None = None
+    runs: int = 200
+    warmup: int = 10
+    messages: int = 3000
+    seed: int = 7
+    baseline_runs: int = 100
+    meta_share: float = 0.1
+
+
+def _log(message: str) -> None:
+    # stdout carries only the JSON.
+    tqdm.write(message, file=sys.stderr)
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident set size in MB (ru_maxrss is in KB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+def make_requests(
+    count: int, memory_count: int, rng: random.Random, meta_share: float
+) -> list[PrehookRequest]:
+    """Varied requests: several workspaces and channels, DMs, a share of meta questions, new texts."""
+    convs = conversations(memory_count, rng)
+    requests = []
+    for n in range(count):
+        conv = convs[n % len(convs)]
+        text = rng.choice(META_QUERIES) if rng.random() < meta_share else fill(rng.choice(QUERIES), rng)
+        # Every text is new, so the embedding cache never flatters the numbers.
+        text = f"{text} [{n}]"
+        channel = f"dm-{conv.viewer}" if conv.dm else conv.channel
+        viewer = Audience(conv.platform, conv.workspace, "default", conv.viewer, channel, private_ok=conv.dm)
+        participants = [conv.viewer] if conv.dm else [conv.viewer, *rng.sample(USERS, 2)]
+        requests.append(
+            PrehookRequest(
+                text=text,
+                platform=conv.platform,
+                workspace_id=conv.workspace,
+                channel_id=channel,
+                agent_id="default",
+                viewer=viewer,
+                participants=participants,
+            )
+        )
+    return requests
+
+
+def message_visible(message: StoredMessage, viewer: Audience) -> bool:
+    """The scope rules for a past turn, checked in Python."""
+    if (message.platform, message.workspace_id, message.agent_id) != (
+        viewer.platform,
+        viewer.workspace_id,
+        viewer.agent_id,
+    ):
+        return False
+    if message.visibility is Visibility.CHANNEL:
+        return viewer.admin or message.channel_id == viewer.channel_id
+    if message.visibility is Visibility.PRIVATE:
+        return viewer.private_ok and message.author_id == viewer.viewer_id
+    return True
+
+
+def visible_to(memory: Memory, viewer: Audience, now: float) -> bool:
+    """The scope rules checked in Python, after the fact (what a hook without pre-filters must do)."""
+    if (memory.platform, memory.workspace_id, memory.agent_id) != (
+        viewer.platform,
+        viewer.workspace_id,
+        viewer.agent_id,
+    ) or not memory.is_active(now):
+        return False
+    if memory.visibility is Visibility.CHANNEL:
+        return viewer.admin or memory.channel_id == viewer.channel_id
+    if memory.visibility is Visibility.PRIVATE:
+        return viewer.private_ok and memory.author_id == viewer.viewer_id
+    return True
+
+
+class NaivePreHook:
+    """The pre-hook as first sketched: the same sources, each the simple way, one after another.
+
+    Same recall sources as the real hook (the participants' identities, important, recent and
+    preferred memories from SQL; vector and full-text search over memories and past turns), the
+    same scoring, caps and formatter, but: each source awaited in turn; every LanceDB search a
+    flat scan of the whole table (no ANN index, no scope pre-filter) filtered afterwards, so it
+    over-fetches `NAIVE_K`; one row load per hit; and every candidate's text embedded again for
+    relevance and the semantic filter instead of using stored vectors (in one batched call,
+    kinder to it than one call per candidate).
+    """
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        memories: lancedb.AsyncTable,
+        messages: lancedb.AsyncTable,
+        embedder: Embedder,
+        config: PrehookConfig,
+    ) -> None:
+        self.engine = engine
+        self.memories = memories
+        self.messages = messages
+        self.embedder = embedder
+        self.config = config
+        self._recent_seconds = parse_duration(config.recent_duration)
+        self._buffers: dict[tuple[str, str, str], list[np.ndarray]] = {}
+
+    async def _flat_ids(self, table: lancedb.AsyncTable, query: np.ndarray, text: str) -> list[str]:
+        dense = await (
+            table.query()
+            .nearest_to(query)
+            .distance_type("cosine")
+            .bypass_vector_index()
+            .select(["id", "_distance"])
+            .limit(NAIVE_K)
+            .to_arrow()
+        )
+        ids = dense.column("id").to_pylist()
+        terms = fts_query_terms(text)
+        if terms:
+            lexical = await (
+                table.query()
+                .nearest_to_text(MatchQuery(terms, "text"))
+                .select(["id", "_score"])
+                .limit(NAIVE_K)
+                .to_arrow()
+            )
+            ids += lexical.column("id").to_pylist()
+        return list(dict.fromkeys(ids))
+
+    async def run(self, request: PrehookRequest) -> int:
+        """Returns how many items (memories and turns) went into the block."""
+        cfg = self.config
+        store = self.engine.store
+        viewer = request.viewer
+        now = self.engine.clock()
+        query = (await self.embedder.embed([request.text]))[0]
+        participants = list(request.participants) or ([viewer.viewer_id] if viewer.viewer_id else [])
+
+        floors: dict[str, float] = {}
+        found: dict[str, Memory] = {}
+        for rows, floor in (
+            (await store.memories_about(viewer, now, participants, [MemoryType.IDENTITY]), 0.6),
+            (
+                await store.query_memories(
+                    viewer,
+                    now,
+                    MemoryQuery(
+                        types=[MemoryType.PREFERENCE],
+                        user_ids=participants,
+                        min_confidence=cfg.preference_min_confidence,
+                        limit=5,
+                    ),
+                ),
+                0.5,
+            ),
+            (
+                await store.query_memories(
+                    viewer,
+                    now,
+                    MemoryQuery(
+                        min_importance=cfg.important_threshold, order="important", limit=cfg.sql_limit
+                    ),
+                ),
+                0.3,
+            ),
+            (
+                await store.query_memories(
+                    viewer, now, MemoryQuery(since=now - self._recent_seconds, limit=cfg.sql_limit)
+                ),
+                0.3,
+            ),
+        ):
+            for memory in rows:
+                found[memory.id] = memory
+                floors[memory.id] = max(floors.get(memory.id, 0.0), floor)
+        for memory_id in await self._flat_ids(self.memories, query, request.text):
+            memory = await store.get_memory(memory_id)
+            if memory is not None and visible_to(memory, viewer, now):
+                found.setdefault(memory.id, memory)
+        turns: list[StoredMessage] = []
+        for message_id in await self._flat_ids(self.messages, query, request.text):
+            rows = await store.get_messages([message_id])
+            if rows and message_visible(rows[0], viewer):
+                turns.append(rows[0])
+
+        items: list[tuple[Memory | StoredMessage, float]] = [
+            (m, floors.get(m.id, 0.0)) for m in found.values()
+        ]
+        items += [(t, 0.0) for t in turns]
+        if not items:
+            return 0
+        vectors = await self.embedder.embed([item.content for item, _ in items])
+        scored = []
+        for (item, floor), vector in zip(items, vectors, strict=True):
+            cosine = float(vector @ query)
+            if cosine < cfg.min_relevance and floor == 0.0:
+                continue
+            age = now - item.created_at
+            count = item.access_count if isinstance(item, Memory) else 0
+            scored.append((max(cosine, floor) * freshness(age) * usage(count), item, vector))
+        scored.sort(key=lambda row: row[0], reverse=True)
+        key = (request.workspace_id, request.channel_id, request.agent_id)
+        buffer = self._buffers.setdefault(key, [])
+        chosen: list[tuple[float, Memory | StoredMessage, np.ndarray]] = []
+        for score, item, vector in scored:
+            if len(chosen) >= cfg.max_injection_count:
+                break
+            held = [*buffer, *(v for _, _, v in chosen)]
+            if held and float(np.max(np.stack(held) @ vector)) > cfg.semantic_threshold:
+                continue
+            chosen.append((score, item, vector))
+        block = format_context_block(
+            [
+                BlockItem(Section.RELEVANT, s, memory=i)
+                if isinstance(i, Memory)
+                else BlockItem(Section.MESSAGES, s, message=i)
+                for s, i, _ in chosen
+            ],
+            now,
+            cfg.token_budget,
+        )
+        buffer.extend(v for _, _, v in chosen)
+        del buffer[: max(0, len(buffer) - cfg.max_semantic_buffer)]
+        return len(block.included)
+
+
+async def _fill(engine: MemoryEngine, size: int, messages: int, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    now = engine.clock()
+    drafts = synthetic_drafts(size, now, rng)
+    setup: dict[str, float] = {}
+    t = time.perf_counter()
+    with tqdm(total=len(drafts), desc=f"import {size:,} memories", unit="mem", file=sys.stderr) as bar:
+        for start in range(0, len(drafts), IMPORT_CHUNK):
+            chunk = drafts[start : start + IMPORT_CHUNK]
+            await engine.import_memories(chunk)
+            bar.update(len(chunk))
+    setup["import_s"] = round(time.perf_counter() - t, 1)
+    t = time.perf_counter()
+    turns = synthetic_messages(messages, now, rng, size)
+    for start in range(0, len(turns), 512):
+        await engine.store_messages(turns[start : start + 512])
+    setup["messages_s"] = round(time.perf_counter() - t, 1)
+    t = time.perf_counter()
+    # What the bot's background maintenance does after a bulk write: compact, index (ANN included
+    # once a table is past its threshold).
+    await engine.maintain()
+    for table in (engine.vectors.memories, engine.vectors.messages):
+        await table.ensure_indexes()
+    setup["index_s"] = round(time.perf_counter() - t, 1)
+    return setup
+
+
+def _stage_summary(samples: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        stage: {"p50_ms": round(percentile(v, 50), 2), "p95_ms": round(percentile(v, 95), 2)}
+        for stage, v in samples.items()
+    }
+
+
+async def measure_size(
+    size: int, options: LatencyOptions, embedder: Embedder, config: PrehookConfig
+) -> dict[str, Any]:
+    """One entry of `runs`: the system and the naive hook on `size` synthetic memories."""
+    with tempfile.TemporaryDirectory(prefix="memorybot-latency-") as tmp:
+        engine = await MemoryEngine.open(Path(tmp), embedder, reconcile=False)
+        try:
+            setup = await _fill(engine, size, options.messages, options.seed)
+            _log(f"{size:,} memories ready: {setup}")
+            rng = random.Random(options.seed + size)
+            requests = make_requests(options.warmup + options.runs, size, rng, options.meta_share)
+
+            hook = PreHook(engine, config)
+            totals: list[float] = []
+            no_embed: list[float] = []
+            stages: dict[str, list[float]] = {s: [] for s in STAGES}
+            for n, request in enumerate(tqdm(requests, desc="pre-hook", unit="req", file=sys.stderr)):
+                t = time.perf_counter()
+                result = await hook.run(request)
+                elapsed = (time.perf_counter() - t) * 1000
+                if n < options.warmup:
+                    continue
+                totals.append(elapsed)
+                no_embed.append(elapsed - result.stage_ms.get("embed", 0.0))
+                for stage in STAGES:
+                    stages[stage].append(result.stage_ms.get(stage, 0.0))
+            await hook.aclose()
+
+            # The naive hook reads the same LanceDB table through its own connection, and embeds
+            # without the cache (it had none).
+            raw = getattr(embedder, "inner", embedder)
+            db = await lancedb.connect_async(str(engine.vectors.path))
+            try:
+                naive = NaivePreHook(
+                    engine, await db.open_table("memories"), await db.open_table("messages"), raw, config
+                )
+                baseline: list[float] = []
+                count = min(options.runs, options.baseline_runs)
+                for n, request in enumerate(
+                    tqdm(requests[: options.warmup + count], desc="naive", unit="req", file=sys.stderr)
+                ):
+                    t = time.perf_counter()
+                    await naive.run(request)
+                    if n >= options.warmup:
+                        baseline.append((time.perf_counter() - t) * 1000)
+            finally:
+                db.close()
+        finally:
+            await engine.close()
+    system_p95 = percentile(totals, 95)
+    baseline_p95 = percentile(baseline, 95)
+    _log(
+        f"{size:,}: system p95 {system_p95:.1f} ms ({percentile(no_embed, 95):.1f} ms without the query "
+        f"embedding), naive p95 {baseline_p95:.1f} ms"
+    )
+    return {
+        "memories": size,
+        "system": {
+            "p50_ms": round(percentile(totals, 50), 2),
+            "p95_ms": round(system_p95, 2),
+            "p99_ms": round(percentile(totals, 99), 2),
+            "embed_p50_ms": round(percentile(stages["embed"], 50), 2),
+            "stages": _stage_summary(stages),
+            "rss_mb": peak_rss_mb(),
+        },
+        "baseline": {
+            "p50_ms": round(percentile(baseline, 50), 2),
+            "p95_ms": round(baseline_p95, 2),
+        },
+        "speedup_p95": round(baseline_p95 / system_p95, 1) if system_p95 > 0 else None,
+    }
+
+
+async def run_latency(
+    options: LatencyOptions, embedder: Embedder, config: PrehookConfig | None = None
+) -> dict[str, Any]:
+    """Measure every size in `options.sizes`; writes latency.json and latency.png under `options.out`."""
+    config = config or PrehookConfig()
+    warm = getattr(embedder, "warm_up", None)
+    if warm is not None:
+        await warm()
+    report = {"runs": [await measure_size(size, options, embedder, config) for size in options.sizes]}
+    if options.out is not None:
+        await asyncio.to_thread(options.out.mkdir, parents=True, exist_ok=True)
+        text = json.dumps(report, indent=2) + "\n"
+        await asyncio.to_thread((options.out / "latency.json").write_text, text, encoding="utf-8")
+        await asyncio.to_thread(plot_latency, report, options.out / "latency.png")
+    return report
+
+
+def plot_latency(report: dict[str, Any], path: Path) -> None:
+    """Left: end-to-end p50/p95 of the system and the naive hook by size; right: stage p95 by size."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    runs = report["runs"]
+    sizes = [r["memories"] for r in runs]
+    labels = [f"{s:,}" for s in sizes]
+    x = np.arange(len(sizes))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    series = [
+        ("system p50", [r["system"]["p50_ms"] for r in runs]),
+        ("system p95", [r["system"]["p95_ms"] for r in runs]),
+        ("system p99", [r["system"]["p99_ms"] for r in runs]),
+        ("naive p50", [r["baseline"]["p50_ms"] for r in runs]),
+        ("naive p95", [r["baseline"]["p95_ms"] for r in runs]),
+    ]
+    width = 0.8 / len(series)
+    for n, (name, values) in enumerate(series):
+        left.bar(x + (n - len(series) / 2 + 0.5) * width, values, width, label=name)
+    left.set_yscale("log")
+    left.set_xticks(x, labels)
+    left.set_xlabel("memories")
+    left.set_ylabel("pre-hook latency (ms, log)")
+    left.set_title("end to end, query embedding included")
+    left.legend(fontsize=8)
+    width = 0.8 / len(STAGES)
+    for n, stage in enumerate(STAGES):
+        values = [r["system"]["stages"][stage]["p95_ms"] for r in runs]
+        right.bar(x + (n - len(STAGES) / 2 + 0.5) * width, values, width, label=stage)
+    right.set_xticks(x, labels)
+    right.set_xlabel("memories")
+    right.set_ylabel("p95 (ms)")
+    right.set_title("system pre-hook stages (sql and vector overlap)")
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

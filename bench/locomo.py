@@ -1,0 +1,452 @@
+"""LoCoMo retrieval benchmark: evidence recall of the real pre-hook beside turn-retrieval baselines.
+
+Per conversation, a fresh engine in a temporary directory ingests every session's turns, in
+order, through `TurnPipeline.handle(..., respond=False)` as the passive history of one channel
+(platform "bench", one workspace per conversation, channel "locomo"): the speaker is the
+author, the session's date the time (15 s more per turn keeps the order), the dia_id the
+message's external id, and a shared photo is appended to the text as "[shares a photo: ...]".
+
+Each question of categories 1-4 is then asked, just after the last session, by one of the two
+speakers in turn, through the real `PreHook` with a fresh injection state. An evidence turn is
+recalled when the block holds the turn itself or a memory (or summary) whose recorded sources
+include it. `recall_at` ranks the hook's candidates; the baselines rank the stored turns with
+plain LanceDB vector search (`vector_only`) and BM25 (`bm25_only`) over the messages table,
+scope-filtered, and inject their top 20.
+
+Evidence ids are cleaned first ("D8:6; D9:17" is two ids, "D:11:26" is "D11:26"); ids that name
+no turn of the conversation are dropped, and a question left without evidence is not scored.
+`limit` caps the number of conversations; `max_questions` (default: all) caps questions per
+conversation for quick runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from adapters.base import IncomingMessage
+from bot.config import Settings
+from bot.pipeline import TurnPipeline
+from memory.context_block import BlockItem, Section, format_context_block
+from memory.dedup import policy_for_model
+from memory.embedders import Embedder
+from memory.engine import MemoryEngine
+from memory.models import Audience, StoredMessage
+from memory.prehook import PrehookRequest
+from memory.scope import lance_audience_filter
+
+from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
+
+PLATFORM = "bench"
+CHANNEL = "locomo"
+CATEGORIES = (1, 2, 3, 4)
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (5, 10, 20)
+PLOT_KS = (1, 2, 3, 5, 10, 15, 20)
+BASELINE_TOP = 20
+TURN_STEP_SECONDS = 15.0
+ASK_AFTER_SECONDS = 60.0
+# Tokens of a baseline's injected turns are counted with the block formatter and no budget.
+_UNBOUNDED = 1_000_000
+
+_DATE = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I)
+_MONTHS = {
+    name: n
+    for n, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.I)
+
+
+def parse_session_date(text: str) -> datetime:
+    """'1:47 pm on 18 May, 2023' -> that minute, in UTC."""
+    match = _DATE.match(text)
+    if match is None:
+        raise ValueError(f"unrecognised LoCoMo session date {text!r}")
+    hour, minute, half, day, month, year = match.groups()
+    month_number = _MONTHS.get(month.casefold())
+    if month_number is None:
+        raise ValueError(f"unrecognised month in {text!r}")
+    hour_24 = int(hour) % 12 + (12 if half.casefold() == "pm" else 0)
+    return datetime(int(year), month_number, int(day), hour_24, int(minute), tzinfo=UTC)
+
+
+def normalize_evidence(raw: Sequence[str], known: set[str] | None = None) -> list[str]:
+    """Evidence ids as "D<session>:<turn>", split and repaired, unique, in order; unknown ones dropped."""
+    found: list[str] = []
+    for entry in raw:
+        for session, turn in _EVIDENCE.findall(str(entry)):
+            dia_id = f"D{int(session)}:{int(turn)}"
+            if (known is None or dia_id in known) and dia_id not in found:
+                found.append(dia_id)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    timestamp: float
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    category: int
+    evidence: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Conversation:
+    sample_id: str
+    speakers: tuple[str, str]
+    turns: list[Turn]
+    questions: list[Question]
+    skipped_questions: int = 0
+
+
+def _session_numbers(conversation: dict[str, Any]) -> list[int]:
+    numbers = []
+    for key, value in conversation.items():
+        match = re.fullmatch(r"session_(\d+)", key)
+        if match and isinstance(value, list) and value:
+            numbers.append(int(match.group(1)))
+    return sorted(numbers)
+
+
+def parse_conversation(sample: dict[str, Any]) -> Conversation:
+    """One LoCoMo sample: its turns in order with times, and its scored questions."""
+    conv = sample["conversation"]
+    speakers = (str(conv["speaker_a"]), str(conv["speaker_b"]))
+    turns: list[Turn] = []
+    for number in _session_numbers(conv):
+        start = parse_session_date(conv[f"session_{number}_date_time"]).timestamp()
+        for n, raw in enumerate(conv[f"session_{number}"]):
+            text = str(raw.get("text", "")).strip()
+            caption = raw.get("blip_caption")
+            if caption:
+                text = f"{text} [shares a photo: {caption}]".strip()
+            turns.append(Turn(str(raw["dia_id"]), str(raw["speaker"]), text, start + n * TURN_STEP_SECONDS))
+    known = {t.dia_id for t in turns}
+    questions: list[Question] = []
+    skipped = 0
+    for qa in sample.get("qa", []):
+        category = int(qa.get("category", 0))
+        if category not in CATEGORIES:
+            continue
+        evidence = normalize_evidence(qa.get("evidence", []), known)
+        if not evidence:
+            skipped += 1
+            continue
+        questions.append(Question(str(qa["question"]), category, tuple(evidence)))
+    return Conversation(str(sample.get("sample_id", "")), speakers, turns, questions, skipped)
+
+
+def load_conversations(path: Path) -> list[Conversation]:
+    """Every sample of a LoCoMo-format JSON file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [parse_conversation(sample) for sample in data]
+
+
+class BenchClock:
+    """The engine's clock, set by the benchmark: turn times while ingesting, then question time."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass(slots=True)
+class _Scored:
+    category: int
+    injected_recall: float
+    recall_at: dict[int, float]
+    curve: dict[int, float]
+    items: int
+    tokens: int
+    ms: float
+
+
+@dataclass(slots=True)
+class Tally:
+    """Per-question scores of one system; `summary()` is its JSON."""
+
+    rows: list[_Scored] = field(default_factory=list)
+
+    def add(
+        self,
+        category: int,
+        evidence: Sequence[str],
+        injected: set[str],
+        ranked: Sequence[set[str]],
+        items: int,
+        tokens: int,
+        ms: float,
+    ) -> None:
+        self.rows.append(
+            _Scored(
+                category,
+                evidence_recall(evidence, injected),
+                recall_at(evidence, ranked, KS),
+                recall_at(evidence, ranked, PLOT_KS),
+                items,
+                tokens,
+                ms,
+            )
+        )
+
+    @staticmethod
+    def _recall(rows: Sequence[_Scored]) -> dict[str, Any]:
+        return {
+            "questions": len(rows),
+            "injected_recall": round(mean([r.injected_recall for r in rows]), 4),
+            "recall_at": {str(k): round(mean([r.recall_at[k] for r in rows]), 4) for k in KS},
+        }
+
+    def summary(self) -> dict[str, Any]:
+        rows = self.rows
+        out = self._recall(rows)
+        del out["questions"]
+        out["injected_items_mean"] = round(mean([r.items for r in rows]), 2)
+        out["injected_tokens_mean"] = round(mean([r.tokens for r in rows]), 1)
+        out["prehook_ms"] = percentiles([r.ms for r in rows], (50, 95), 2) if rows else {"p50": 0, "p95": 0}
+        out["by_category"] = {
+            str(c): self._recall([r for r in rows if r.category == c])
+            for c in CATEGORIES
+            if any(r.category == c for r in rows)
+        }
+        return out
+
+    def curve(self, category: int | None = None) -> list[float]:
+        """Mean recall at each of PLOT_KS (for the plot), over one category or all."""
+        rows = [r for r in self.rows if category is None or r.category == category]
+        return [mean([r.curve[k] for r in rows]) for k in PLOT_KS]
+
+
+def _message_tokens(messages: Sequence[StoredMessage], now: float) -> int:
+    items = [BlockItem(Section.MESSAGES, float(-n), message=m) for n, m in enumerate(messages)]
+    return format_context_block(items, now, _UNBOUNDED).tokens if items else 0
+
+
+async def _ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation, bar: tqdm) -> dict[str, str]:
+    """Every turn through the bot's own ingestion path; returns stored message id -> dia_id."""
+    workspace = f"locomo-{conv.sample_id}"
+    turn_of: dict[str, str] = {}
+    for turn in conv.turns:
+        clock.now = turn.timestamp
+        message = IncomingMessage(
+            platform=PLATFORM,
+            workspace_id=workspace,
+            channel_id=CHANNEL,
+            author_id=turn.speaker.casefold(),
+            author_name=turn.speaker,
+            text=turn.text,
+            timestamp=turn.timestamp,
+            external_id=turn.dia_id,
+        )
+        result = await pipeline.handle([message], respond=False)
+        for stored_id in result.stored_message_ids:
+            turn_of[stored_id] = turn.dia_id
+        bar.update(1)
+    return turn_of
+
+
+async def _evaluate(
+    conv: Conversation,
+    engine: MemoryEngine,
+    pipeline: TurnPipeline,
+    clock: BenchClock,
+    turn_of: dict[str, str],
+    raw_embedder: Embedder,
+    tallies: dict[str, Tally],
+    bar: tqdm,
+    max_questions: int | None,
+) -> None:
+    workspace = f"locomo-{conv.sample_id}"
+    agent = pipeline.agent_id
+    hook = pipeline.prehook
+    clock.now = max(t.timestamp for t in conv.turns) + ASK_AFTER_SECONDS
+    now = clock.now
+    messages = engine.vectors.messages
+    questions = conv.questions if max_questions is None else conv.questions[:max_questions]
+    for n, question in enumerate(questions):
+        speaker = conv.speakers[n % 2]
+        viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
+        request = PrehookRequest(
+            text=question.text,
+            platform=PLATFORM,
+            workspace_id=workspace,
+            channel_id=CHANNEL,
+            agent_id=agent,
+            viewer=viewer,
+            participants=[speaker.casefold()],
+        )
+        # A fresh injection state: every question is the first turn of its conversation.
+        hook.states = hook.config.make_states()
+        t = time.perf_counter()
+        result = await hook.run(request)
+        ms = (time.perf_counter() - t) * 1000
+        injected = [*result.injected, *getattr(result, "injected_messages", [])]
+        tallies["system"].add(
+            question.category,
+            question.evidence,
+            turns_covered(injected, turn_of),
+            [turns_covered([c], turn_of) for c in result.candidates_ranked],
+            len(injected),
+            result.tokens,
+            ms,
+        )
+
+        where = lance_audience_filter(viewer)
+        # The baseline embeds without the cache: the system's run just cached this very text.
+        t = time.perf_counter()
+        vector = (await raw_embedder.embed([question.text]))[0]
+        dense = await messages.search(vector, where, BASELINE_TOP)
+        dense_ms = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        lexical = await messages.text_search(question.text, where, BASELINE_TOP)
+        lexical_ms = (time.perf_counter() - t) * 1000
+        for name, hits, took in (("vector_only", dense, dense_ms), ("bm25_only", lexical, lexical_ms)):
+            ranked = [{turn_of[h.id]} if h.id in turn_of else set() for h in hits]
+            rows = await engine.store.get_messages([h.id for h in hits])
+            tallies[name].add(
+                question.category,
+                question.evidence,
+                set().union(*ranked) if ranked else set(),
+                ranked,
+                len(hits),
+                _message_tokens(rows, now),
+                took,
+            )
+        bar.update(1)
+
+
+async def run_locomo(
+    data: Path,
+    embedder: Embedder,
+    out: Path | None = None,
+    limit: int | None = None,
+    max_questions: int | None = None,
+    settings: Settings | None = None,
+) -> dict[str, Any]:
+    """Run the benchmark on a LoCoMo-format file; writes <stem>.json and <stem>.png under `out`."""
+    conversations = await asyncio.to_thread(load_conversations, data)
+    if limit is not None:
+        conversations = conversations[:limit]
+    settings = settings or Settings.load(env_file=None)
+    warm = getattr(embedder, "warm_up", None)
+    if warm is not None:
+        await warm()
+    raw_embedder: Embedder = getattr(embedder, "inner", embedder)
+    tallies = {name: Tally() for name in ("system", "vector_only", "bm25_only")}
+    policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
+    skipped = 0
+    for conv in conversations:
+        questions = conv.questions if max_questions is None else conv.questions[:max_questions]
+        skipped += conv.skipped_questions
+        clock = BenchClock(conv.turns[0].timestamp if conv.turns else 0.0)
+        started = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="memorybot-locomo-") as tmp:
+            engine = await MemoryEngine.open(Path(tmp), embedder, policy=policy, clock=clock, reconcile=False)
+            pipeline = TurnPipeline(engine, settings, llm=None)
+            try:
+                with tqdm(
+                    total=len(conv.turns), desc=f"{conv.sample_id} ingest", unit="turn", file=sys.stderr
+                ) as bar:
+                    turn_of = await _ingest(pipeline, clock, conv, bar)
+                # The bot compacts and indexes in the background; let it catch up before asking.
+                await pipeline.aclose()
+                await engine.maintain()
+                memories = await engine.vectors.memories.count()
+                with tqdm(
+                    total=len(questions), desc=f"{conv.sample_id} questions", unit="q", file=sys.stderr
+                ) as bar:
+                    await _evaluate(
+                        conv, engine, pipeline, clock, turn_of, raw_embedder, tallies, bar, max_questions
+                    )
+                await pipeline.aclose()
+            finally:
+                await engine.close()
+        tqdm.write(
+            f"{conv.sample_id}: {len(conv.turns)} turns, {memories} memories, {len(questions)} questions "
+            f"in {time.perf_counter() - started:.0f} s",
+            file=sys.stderr,
+        )
+    if skipped:
+        tqdm.write(f"{skipped} questions without usable evidence were not scored", file=sys.stderr)
+    report = {
+        "dataset": data.name,
+        "conversations": len(conversations),
+        "questions": len(tallies["system"].rows),
+        "system": tallies["system"].summary(),
+        "baselines": {name: tallies[name].summary() for name in ("vector_only", "bm25_only")},
+    }
+    if out is not None:
+        await asyncio.to_thread(out.mkdir, parents=True, exist_ok=True)
+        text = json.dumps(report, indent=2) + "\n"
+        await asyncio.to_thread((out / f"{data.stem}.json").write_text, text, encoding="utf-8")
+        await asyncio.to_thread(plot_locomo, tallies, report, out / f"{data.stem}.png")
+    return report
+
+
+def plot_locomo(tallies: dict[str, Tally], report: dict[str, Any], path: Path) -> None:
+    """Recall vs k over the ranked candidates, one panel per category and one for all questions."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    panels: list[tuple[str, int | None]] = [("all categories", None)]
+    panels += [(f"{c}: {CATEGORY_NAMES[c]}", c) for c in CATEGORIES]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 4), sharey=True)
+    styles = {"system": "-o", "vector_only": "--s", "bm25_only": ":^"}
+    for ax, (title, category) in zip(axes, panels, strict=True):
+        rows = [r for r in tallies["system"].rows if category is None or r.category == category]
+        if not rows:
+            ax.set_title(f"{title} (no questions)")
+            continue
+        for name, tally in tallies.items():
+            ax.plot(PLOT_KS, tally.curve(category), styles[name], label=name, markersize=4)
+        injected = mean([r.injected_recall for r in rows])
+        ax.axhline(injected, color="black", linewidth=0.8, alpha=0.6, label="system injected block")
+        ax.set_title(f"{title} (n={len(rows)})")
+        ax.set_xlabel("k")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("evidence recall@k")
+    axes[0].legend(fontsize=8, loc="upper left")
+    counts = f"{report['questions']} questions, {report['conversations']} conversations"
+    fig.suptitle(f"LoCoMo {report['dataset']}: {counts}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,127 @@
+"""Both benchmarks end to end on tiny inputs: the JSON shapes of issue 6 and a known recall."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bench.cli import add_bench_parser
+from bench.latency import LatencyOptions, run_latency
+from bench.locomo import run_locomo
+from memory.embedders import CachedEmbedder, LocalEmbedder
+
+CONVERSATION = [
+    {
+        "sample_id": "tiny-1",
+        "conversation": {
+            "speaker_a": "Ana",
+            "speaker_b": "Ben",
+            "session_1_date_time": "8:00 pm on 1 June, 2023",
+            "session_1": [
+                {
+                    "speaker": "Ana",
+                    "dia_id": "D1:1",
+                    "text": "I adopted a grey cat named Pixel last weekend.",
+                },
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! Cats are great company."},
+            ],
+            "session_2_date_time": "9:00 am on 3 June, 2023",
+            "session_2": [
+                {
+                    "speaker": "Ben",
+                    "dia_id": "D2:1",
+                    "text": "I just came back from a hiking trip in Norway.",
+                },
+                {"speaker": "Ana", "dia_id": "D2:2", "text": "Wow, how was the weather up there?"},
+                {
+                    "speaker": "Ben",
+                    "dia_id": "D2:3",
+                    "text": "Rainy but beautiful.",
+                    "blip_caption": "a photo of a fjord under clouds",
+                },
+            ],
+        },
+        "qa": [
+            {
+                "question": "What is the name of Ana's cat?",
+                "answer": "Pixel",
+                "evidence": ["D1:1"],
+                "category": 4,
+            },
+            {"question": "Where did Ben go hiking?", "answer": "Norway", "evidence": ["D2:1"], "category": 4},
+            {
+                "question": "Did Ben adopt a cat?",
+                "adversarial_answer": "no",
+                "evidence": ["D1:1"],
+                "category": 5,
+            },
+        ],
+    }
+]
+
+RECALL_KEYS = {
+    "injected_recall",
+    "recall_at",
+    "injected_items_mean",
+    "injected_tokens_mean",
+    "prehook_ms",
+    "by_category",
+}
+
+
+async def test_locomo_on_a_two_session_conversation(tmp_path: Path, local_embedder: LocalEmbedder) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+    out = tmp_path / "results"
+
+    report = await run_locomo(data, CachedEmbedder(local_embedder), out)
+
+    assert set(report) == {"dataset", "conversations", "questions", "system", "baselines"}
+    assert (report["dataset"], report["conversations"], report["questions"]) == ("tiny.json", 1, 2)
+    assert set(report["system"]) == RECALL_KEYS
+    assert set(report["baselines"]) == {"vector_only", "bm25_only"}
+    for block in (report["system"], *report["baselines"].values()):
+        assert set(block) == RECALL_KEYS
+        assert set(block["recall_at"]) == {"5", "10", "20"}
+        assert set(block["prehook_ms"]) == {"p50", "p95"}
+        assert set(block["by_category"]) == {"4"}
+    # Five turns: any five of them are all of them, so the plain vector baseline must find every one.
+    assert report["baselines"]["vector_only"]["recall_at"]["5"] == 1.0
+    assert report["baselines"]["vector_only"]["injected_items_mean"] == 5.0
+    # Each question paraphrases its one evidence turn: the pre-hook's block carries both.
+    assert report["system"]["injected_recall"] == 1.0
+    assert 0 < report["system"]["injected_items_mean"] <= 20
+    assert json.loads((out / "tiny.json").read_text(encoding="utf-8")) == report
+    assert (out / "tiny.png").stat().st_size > 0
+
+
+async def test_latency_reports_the_issue_shape(tmp_path: Path, local_embedder: LocalEmbedder) -> None:
+    options = LatencyOptions(sizes=[80], out=tmp_path, runs=6, warmup=1, messages=10, baseline_runs=3)
+
+    report = await run_latency(options, CachedEmbedder(local_embedder))
+
+    (run,) = report["runs"]
+    assert set(run) == {"memories", "system", "baseline", "speedup_p95"}
+    assert run["memories"] == 80
+    assert set(run["system"]) == {"p50_ms", "p95_ms", "p99_ms", "embed_p50_ms", "stages", "rss_mb"}
+    assert set(run["system"]["stages"]) == {"embed", "sql", "vector", "dedup", "format"}
+    assert set(run["baseline"]) == {"p50_ms", "p95_ms"}
+    assert run["system"]["p50_ms"] <= run["system"]["p95_ms"] <= run["system"]["p99_ms"]
+    assert run["system"]["rss_mb"] > 0
+    assert json.loads((tmp_path / "latency.json").read_text(encoding="utf-8")) == report
+    assert (tmp_path / "latency.png").stat().st_size > 0
+
+
+def test_the_bench_parser_reads_both_commands() -> None:
+    parser = argparse.ArgumentParser()
+    add_bench_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bench", "latency", "--memories", "10000,100_000", "--out", "x"])
+    assert (args.bench_command, args.memories, args.out) == ("latency", [10_000, 100_000], Path("x"))
+    args = parser.parse_args(["bench", "locomo", "--data", "f.json", "--limit", "2"])
+    assert (args.bench_command, args.data, args.limit, args.max_questions) == (
+        "locomo",
+        Path("f.json"),
+        2,
+        None,
+    )
