@@ -72,6 +72,14 @@ class PrehookConfig:
     sql_limit: int = 20  # rows per SQL source (identity, important, recent)
     # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
     message_top_k: int = 20
+    # Past turns rank by reciprocal rank fusion of the vector and full-text lists, mapped onto
+    # the memories' relevance scale: min_relevance + scale × Σ 1 / (k + rank).
+    turn_rrf_k: int = 60
+    turn_rrf_scale: float = 24.0
+    # At most this many memories that are there only by their SQL floor (identity, preference,
+    # important, recent, with a low similarity to the batch): the rest of the slots go to what
+    # the batch is actually about.
+    max_floored: int = 6
     # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
     summary_top_k: int = 5
     timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
@@ -150,6 +158,7 @@ class _Candidate:
     score: float = 0.0
     message: StoredMessage | None = None
     summary: Summary | None = None
+    floored: bool = False
 
     @property
     def item(self) -> Memory | StoredMessage | Summary:
@@ -581,6 +590,7 @@ class PreHook:
                 candidate.relevance = float(cosine)
         for candidate in candidates.values():
             memory = candidate.memory
+            candidate.floored = candidate.floor > candidate.relevance and candidate.lexical_rank is None
             relevance = max(candidate.relevance, candidate.floor)
             if candidate.lexical_rank is not None:
                 relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
@@ -613,9 +623,22 @@ class PreHook:
             cosines = np.stack([c.vector for c in with_vectors]) @ query  # type: ignore[misc]
             for candidate, cosine in zip(with_vectors, cosines, strict=True):
                 candidate.relevance = float(cosine)
+        # Reciprocal rank fusion of the two lists: keyword search finds the names and rare words
+        # of a conversation that embeddings blur, and neither list's raw score is comparable with
+        # the other's. The fused value is mapped onto the relevance scale of memories.
+        cfg = self.config
+        dense_rank = {h.id: r for r, h in enumerate(found.message_dense)}
         for candidate in by_id.values():
+            if candidate.lexical_rank is None and candidate.relevance < cfg.min_relevance:
+                # Nearest by vector but still far: every query has 20 nearest turns, relevant or not.
+                candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+                continue
+            fused = 0.0
+            if candidate.id in dense_rank:
+                fused += 1.0 / (cfg.turn_rrf_k + dense_rank[candidate.id])
             if candidate.lexical_rank is not None:
-                candidate.relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
+                fused += 1.0 / (cfg.turn_rrf_k + candidate.lexical_rank)
+            candidate.relevance = max(candidate.relevance, cfg.min_relevance + cfg.turn_rrf_scale * fused)
             candidate.score = candidate.relevance * freshness(now - candidate.created_at)
         return list(by_id.values())
 
@@ -682,15 +705,17 @@ class PreHook:
             position = {n: row for row, n in enumerate(with_vectors)}
         selected: list[_Candidate] = []
         chosen_rows: list[int] = []
+        floored = 0
         for n, candidate in enumerate(eligible):
             if len(selected) >= cfg.max_injection_count:
                 break
-            if duplicate[n]:
+            if duplicate[n] or (candidate.floored and floored >= cfg.max_floored):
                 continue
             row = position.get(n)
             if row is not None and chosen_rows and pairwise[row, chosen_rows].max() > cfg.semantic_threshold:
                 continue
             selected.append(candidate)
+            floored += candidate.floored
             if row is not None:
                 chosen_rows.append(row)
         return selected
