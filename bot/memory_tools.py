@@ -25,6 +25,7 @@ MAX_QUERY_CHARS = 1_000
 SEARCH_LIMIT = 20
 RECENT_LIMIT = 50
 MAX_RESULT_CHARS = 8_000  # a tool result that big only wastes the model's context
+MAX_LOGGED_RESULT = 2_000  # what the transcript keeps of each result
 
 _TYPES = [t.value for t in MemoryType]
 
@@ -196,10 +197,19 @@ class MemoryToolbox:
         self.on_stored = on_stored
         self.stored: list[WriteResult] = []
         self.calls = 0
+        # What the model called and what it got back, kept with the stored reply.
+        self.log: list[dict[str, object]] = []
 
     async def call(self, call: ToolCall) -> str:
         """The tool result for `call` as a JSON string (`{"error": ...}` for anything unusable)."""
         self.calls += 1
+        result = await self._call(call)
+        self.log.append(
+            {"name": call.name, "arguments": call.arguments, "result": result[:MAX_LOGGED_RESULT]}
+        )
+        return result
+
+    async def _call(self, call: ToolCall) -> str:
         if call.error:
             return _dump({"error": f"{call.error}; send the arguments as a JSON object"})
         handlers = {

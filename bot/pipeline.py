@@ -343,7 +343,7 @@ class TurnPipeline:
         await self._record_stored(state, toolbox, hook, result)
         result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
-            reply_id = await self._store_reply(last, result.reply)
+            reply_id = await self._store_reply(last, result.reply, toolbox.log)
             self._after_reply(
                 key, scope, [*(row.id for _, row in speaking), reply_id], speaking, result.reply
             )
@@ -534,7 +534,9 @@ class TurnPipeline:
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
-    async def _store_reply(self, to: IncomingMessage, text: str) -> str:
+    async def _store_reply(
+        self, to: IncomingMessage, text: str, tool_calls: Sequence[dict[str, object]] = ()
+    ) -> str:
         reply = StoredMessage(
             id=uuid.uuid4().hex,
             platform=to.platform,
@@ -548,6 +550,7 @@ class TurnPipeline:
             content=text[:MAX_MESSAGE_CHARS],
             created_at=max(self.engine.clock(), to.timestamp),
             visibility=visibility_of(to),
+            tool_calls=list(tool_calls),
         )
         await self.engine.store_messages([reply])
         return reply.id

@@ -113,6 +113,14 @@ async def test_remember_tool_round_trip_stores_a_memory(
     recent = await engine.store.recent_messages("discord", "guild-1", "general", "default")
     assert [m.role for m in recent] == ["user", "assistant"]
     assert recent[-1].content == "Noted, no peanuts for Mickael."
+    # The assistant turn keeps the tool calls it made, with what each returned.
+    (logged,) = recent[-1].tool_calls
+    assert logged["name"] == "remember"
+    assert logged["arguments"] == {
+        "content": "Mickael is allergic to peanuts",
+        "subjects": ["mickael", "allergy"],
+    }
+    assert json.loads(str(logged["result"]))["status"] == "stored"
 
 
 async def test_search_and_recent_tools_read_memory_within_the_audience(
