@@ -196,13 +196,11 @@ class MemoryToolbox:
         self.context = context
         self.on_stored = on_stored
         self.stored: list[WriteResult] = []
-        self.calls = 0
         # What the model called and what it got back, kept with the stored reply.
         self.log: list[dict[str, object]] = []
 
     async def call(self, call: ToolCall) -> str:
         """The tool result for `call` as a JSON string (`{"error": ...}` for anything unusable)."""
-        self.calls += 1
         result = await self._call(call)
         self.log.append(
             {"name": call.name, "arguments": call.arguments, "result": result[:MAX_LOGGED_RESULT]}

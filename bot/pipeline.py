@@ -12,7 +12,7 @@ from datetime import UTC, datetime, tzinfo
 
 from adapters.base import IncomingMessage
 from memory.aliases import AliasStore, learn_aliases
-from memory.engine import MemoryEngine
+from memory.engine import MemoryEngine, WriteResult
 from memory.episodes import detect_episodes
 from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
@@ -160,9 +160,9 @@ class TurnPipeline:
             message.platform, message.workspace_id, message.channel_id, message.thread_id, self.agent_id
         )
 
-    async def learn(self, message: IncomingMessage, stored_id: str) -> list[Memory]:
-        """Zero-cost heuristic extraction from one user message into memories."""
-        learned: list[Memory] = []
+    async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
+        """Zero-cost heuristic extraction from one user message: the memories it wrote."""
+        learned: list[WriteResult] = []
         now = datetime.fromtimestamp(message.timestamp, UTC)
         for item in extract(message.text, message.author_name, now=now):
             draft = MemoryDraft(
@@ -184,7 +184,7 @@ class TurnPipeline:
                 log.debug("heuristic memory rejected", extra={"reason": str(exc)})
                 continue
             if result.action in ("inserted", "superseded"):
-                learned.append(result.memory)
+                learned.append(result)
         return learned
 
     async def _learn_names(self, message: IncomingMessage) -> None:
@@ -212,11 +212,12 @@ class TurnPipeline:
         if not fresh:
             log.info("batch already handled", extra={"platform": messages[-1].platform})
             return TurnResult(reply=None, duplicate=True)
-        learned: list[Memory] = []
+        writes: list[WriteResult] = []
         for message, row in fresh:
             if not message.is_system:
-                learned.extend(await self.learn(message, row.id))
+                writes.extend(await self.learn(message, row.id))
                 await self._learn_names(message)
+        learned = [w.memory for w in writes]
         result = TurnResult(reply=None, learned=learned, stored_message_ids=[row.id for _, row in fresh])
         speaking = [(m, row) for m, row in fresh if not m.is_system]
         if not respond or not speaking:
@@ -230,7 +231,7 @@ class TurnPipeline:
             if self.llm is None:
                 await self._answer_offline(speaking, result)
             else:
-                await self._answer(self.llm, key, speaking, result)
+                await self._answer(self.llm, key, speaking, result, writes)
         self._schedule_maintenance()
         return result
 
@@ -242,15 +243,15 @@ class TurnPipeline:
         key: ChannelKey,
         speaking: list[tuple[IncomingMessage, StoredMessage]],
         result: TurnResult,
+        learned: Sequence[WriteResult],
     ) -> None:
         last = speaking[-1][0]
         text = "\n".join(m.text for m, _ in speaking)
         audience = audience_of(last, self.agent_id)
         state = self.prehook.states.get(*key)
-        if result.learned:
-            # What the batch itself says is already in front of the model: its heuristic
-            # memories count as injected now, so the hook does not repeat them as notes.
-            await self._mark_shown(state, result.learned, state.turn)
+        # What the batch itself says is already in front of the model: its heuristic memories
+        # count as injected now, so the hook does not repeat them as notes.
+        _mark_shown(state, learned, state.turn)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
         names = list(dict.fromkeys(m.author_name for m, _ in speaking if m.author_name))
         participants, profiles = await asyncio.gather(
@@ -329,7 +330,7 @@ class TurnPipeline:
                 exc_info=not isinstance(exc, LLMError),
             )
             result.reply = APOLOGY
-            await self._record_stored(state, toolbox, hook, result)
+            self._record_stored(state, toolbox, hook, result)
             return
         parsed = parse_reply(final)
         for problem in parsed.errors:
@@ -339,8 +340,8 @@ class TurnPipeline:
                 await toolbox.remember(request_, about)
             except ValueError as exc:
                 log.info("memory in JSON reply refused", extra={"reason": str(exc)})
-        result.tool_calls = toolbox.calls
-        await self._record_stored(state, toolbox, hook, result)
+        result.tool_calls = len(toolbox.log)
+        self._record_stored(state, toolbox, hook, result)
         result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
             reply_id = await self._store_reply(last, result.reply, toolbox.log)
@@ -465,23 +466,13 @@ class TurnPipeline:
                 )
         return ""
 
-    async def _record_stored(
+    def _record_stored(
         self, state: ChannelInjectionState, toolbox: MemoryToolbox, hook: PrehookResult, result: TurnResult
     ) -> None:
         """Memories the model wrote itself are in its context: the hook must not repeat them."""
-        written = [r.memory for r in toolbox.stored if r.action in ("inserted", "superseded")]
-        result.remembered = written
-        if written:
-            turn = hook.turn if hook.turn is not None else state.turn
-            await self._mark_shown(state, written, turn)
-
-    async def _mark_shown(self, state: ChannelInjectionState, memories: Sequence[Memory], turn: int) -> None:
-        try:
-            vectors = await self.engine.store.get_embeddings([m.id for m in memories])
-        except Exception:  # without vectors the ids alone still prevent exact repeats
-            log.warning("stored vectors unavailable for injection state", exc_info=True)
-            vectors = {}
-        state.record([(m.id, m.updated_at, vectors.get(m.id)) for m in memories], turn=turn)
+        written = [r for r in toolbox.stored if r.action in ("inserted", "superseded")]
+        result.remembered = [r.memory for r in written]
+        _mark_shown(state, written, hook.turn if hook.turn is not None else state.turn)
 
     # --- offline ------------------------------------------------------------------------------
 
@@ -523,8 +514,7 @@ class TurnPipeline:
     async def aclose(self) -> None:
         """Wait for background work to finish before the stores close."""
         await self.profile_updater.aclose()
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        await self.idle()
         if self._maintenance is not None:
             await self._maintenance
         await self.prehook.aclose()
@@ -554,3 +544,9 @@ class TurnPipeline:
         )
         await self.engine.store_messages([reply])
         return reply.id
+
+
+def _mark_shown(state: ChannelInjectionState, writes: Sequence[WriteResult], turn: int) -> None:
+    """Record just-written memories as in the model's context, with the vectors the write computed."""
+    if writes:
+        state.record([(w.memory.id, w.memory.updated_at, w.vector) for w in writes], turn=turn)

@@ -49,6 +49,8 @@ class WriteResult:
     memory: Memory
     replaced: Memory | None = None
     similarity: float = 0.0
+    # The vector just stored (inserted or superseded), so callers need not read it back.
+    vector: np.ndarray | None = None
 
 
 @dataclass(slots=True)
@@ -303,7 +305,7 @@ class MemoryEngine:
             "memory stored",
             extra={"action": action, "memory_id": memory.id, "memory_type": memory.memory_type.value},
         )
-        return WriteResult(action, memory, replaced, decision.similarity)
+        return WriteResult(action, memory, replaced, decision.similarity, vector)
 
     async def _write_both(self, memory: Memory, vector: np.ndarray, supersedes: str | None) -> None:
         """Row first, then vector; a failed vector write deletes the row so nothing is half-written."""

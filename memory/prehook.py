@@ -18,9 +18,9 @@ from .context_block import BlockItem, ContextBlock, Section, Timeline, format_co
 from .engine import MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
-from .models import Audience, Memory, MemoryType, StoredMessage, Visibility
+from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
-from .scope import lance_audience_filter
+from .scope import audience_allows, lance_audience_filter
 from .store import MemoryQuery
 from .summaries import SummaryManager
 from .summary_store import Summary
@@ -523,7 +523,15 @@ class PreHook:
                     row.id: row
                     for row in rows
                     # The SQL row decides, as for memories: a stale vector row cannot leak a turn.
-                    if _message_visible(row, request.viewer)
+                    if audience_allows(
+                        request.viewer,
+                        platform=row.platform,
+                        workspace_id=row.workspace_id,
+                        agent_id=row.agent_id,
+                        visibility=row.visibility,
+                        channel_id=row.channel_id,
+                        author_id=row.author_id,
+                    )
                 }
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
         if ids:
@@ -732,21 +740,6 @@ class PreHook:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("access count update failed", exc_info=task.exception())
-
-
-def _message_visible(message: StoredMessage, viewer: Audience) -> bool:
-    """The SQL-side privacy check for a past turn (same rules as memories)."""
-    if (message.platform, message.workspace_id, message.agent_id) != (
-        viewer.platform,
-        viewer.workspace_id,
-        viewer.agent_id,
-    ):
-        return False
-    if message.visibility is Visibility.PRIVATE:
-        return viewer.private_ok and message.author_id == viewer.viewer_id
-    if message.visibility is Visibility.CHANNEL:
-        return viewer.admin or message.channel_id == viewer.channel_id
-    return True
 
 
 def _section(candidate: _Candidate) -> Section:

@@ -35,6 +35,26 @@ def sql_audience_filter(audience: Audience, now: float, alias: str = "") -> tupl
     return " AND ".join(clauses), params
 
 
+def audience_allows(
+    audience: Audience,
+    *,
+    platform: str,
+    workspace_id: str,
+    agent_id: str,
+    visibility: Visibility,
+    channel_id: str | None,
+    author_id: str | None,
+) -> bool:
+    """The same rules for one row already in hand (rows without forgotten/expiry columns, e.g. turns)."""
+    if (platform, workspace_id, agent_id) != (audience.platform, audience.workspace_id, audience.agent_id):
+        return False
+    if visibility is Visibility.WORKSPACE:
+        return True
+    if visibility is Visibility.CHANNEL:
+        return audience.admin or (audience.channel_id is not None and channel_id == audience.channel_id)
+    return audience.private_ok and audience.viewer_id is not None and author_id == audience.viewer_id
+
+
 def quote_literal(value: str) -> str:
     """A SQL string literal for LanceDB filters (which take no bound parameters)."""
     return "'" + value.replace("'", "''") + "'"
