@@ -34,7 +34,7 @@ def _load_object(text: str) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(candidate)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser's stack
         return None
     return value if isinstance(value, dict) else None
 

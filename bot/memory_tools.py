@@ -139,7 +139,7 @@ def _int_arg(args: Mapping[str, Any], name: str, default: int, maximum: int) -> 
         raise ToolArgumentError(f"`{name}` must be an integer between 1 and {maximum}")
     try:
         number = int(value)
-    except ValueError:
+    except (ValueError, OverflowError):  # "abc", NaN, Infinity (Python's JSON accepts the last two)
         raise ToolArgumentError(f"`{name}` must be an integer between 1 and {maximum}") from None
     return max(1, min(maximum, number))
 
@@ -210,6 +210,10 @@ class MemoryToolbox:
     async def _call(self, call: ToolCall) -> str:
         if call.error:
             return _dump({"error": f"{call.error}; send the arguments as a JSON object"})
+        if not isinstance(call.arguments, Mapping):
+            # Providers parse arguments into a dict; anything else must not surface as a crash.
+            kind = type(call.arguments).__name__
+            return _dump({"error": f"tool arguments must be a JSON object, got {kind}"})
         handlers = {
             REMEMBER.name: self._remember,
             SEARCH_MEMORIES.name: self._search,

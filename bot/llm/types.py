@@ -88,6 +88,8 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
         value = json.loads(raw)
     except ValueError as exc:
         return {}, f"tool arguments are not valid JSON: {exc.msg} at position {exc.pos}"
+    except RecursionError:
+        return {}, "tool arguments are nested too deeply to parse"
     if not isinstance(value, dict):
         return {}, f"tool arguments must be a JSON object, got {type(value).__name__}"
     return value, None
