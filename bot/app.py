@@ -74,6 +74,9 @@ class App:
             if swept:
                 log.info("expired memories removed at start-up", extra={"count": swept})
             pipeline = TurnPipeline(engine, settings, llm=llm)
+            # Summaries keep a row unindexed when their vector write fails (or the process died
+            # between the two); the engine's own reconcile does not cover their table.
+            await pipeline.summaries.reconcile()
         except BaseException:
             await engine.close()
             if llm is not None:

@@ -20,12 +20,17 @@ OPENAI_PATH = "/v1/chat/completions"
 
 @dataclass(slots=True)
 class Reply:
-    """One scripted answer: a JSON body with a status, or a hang that outlasts the client's timeout."""
+    """One scripted answer: a JSON body with a status, or a hang that outlasts the client's timeout.
+
+    With `until`, the answer is held back until the test sets that event (a slow provider that
+    the test controls, with no sleeps); the test must set it before the server stops.
+    """
 
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     hang: bool = False
+    until: asyncio.Event | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +171,8 @@ class FakeLLMServer:
         if reply.hang:
             await self._release.wait()
             return web.Response(status=504)
+        if reply.until is not None:
+            await reply.until.wait()
         return web.json_response(reply.body, status=reply.status, headers=reply.headers)
 
 

@@ -170,6 +170,11 @@ class FakeSlackAPI:
     def socket_connected(self) -> bool:
         return any(not ws.closed for ws in self._sockets)
 
+    async def drop_sockets(self) -> None:
+        """Close every Socket Mode connection from the server side, as a network drop or a restart would."""
+        for ws in list(self._sockets):
+            await ws.close()
+
     async def send_envelope(self, envelope: dict[str, Any]) -> None:
         """Push one Socket Mode envelope (events_api, slash_commands, interactive) to the client."""
         for ws in self._sockets:

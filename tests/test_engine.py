@@ -10,7 +10,7 @@ import pytest
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.migrations import MIGRATIONS
-from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
+from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
 from memory.store import MemoryQuery
 from memory.ttl import TTLError
 from tests.conftest import FakeClock
@@ -204,6 +204,43 @@ async def test_reconcile_after_crash_between_the_two_writes(
         assert hits and hits[0].memory.id == orphan_row.id
         again = await engine.reconcile()
         assert again.details == []  # nothing left to repair
+    finally:
+        await engine.close()
+
+
+async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open(
+    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    turn = StoredMessage(
+        "t1", "discord", "guild-1", "general", None, "default", "jo", "Jo", "user",
+        "The printer on floor two is jammed again", clock.now,
+    )  # fmt: skip
+
+    async def broken_add(records: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(engine.vectors.messages, "add", broken_add)
+    # A turn is not lost to a failed vector write: the row is kept and queued for repair.
+    assert await engine.store_messages([turn]) == ["t1"]
+    monkeypatch.undo()
+    assert [m.id for m, _ in await engine.store.unindexed_messages()] == ["t1"]
+    assert engine.needs_maintenance
+    # LanceDB lost a write its row says landed (a power cut after the commit).
+    lost = (await engine.remember(draft("Ivy keeps the spare office keys"))).memory
+    await engine.vectors.memories.delete([lost.id])
+    await engine.close()  # the process ends before any background repair
+
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    try:
+        assert await engine.vectors.messages.ids() == {"t1"}
+        assert await engine.vectors.memories.ids() == {lost.id}
+        assert await engine.store.unindexed_messages() == []
+        hits = await engine.search("who has the spare keys?", ADMIN)
+        assert hits and hits[0].memory.id == lost.id
+        found = await engine.search_messages("printer jammed", ADMIN)
+        assert [m.id for m, _ in found] == ["t1"]
+        assert (await engine.reconcile()).details == []
     finally:
         await engine.close()
 
