@@ -231,12 +231,12 @@ class NaivePreHook:
                 found[memory.id] = memory
                 floors[memory.id] = max(floors.get(memory.id, 0.0), floor)
         for memory_id in await self._flat_ids(self.memories, query, request.text):
-            memory = await store.get_memory(memory_id)
+            memory = await store.get_memory_unscoped(memory_id)
             if memory is not None and visible_to(memory, viewer, now):
                 found.setdefault(memory.id, memory)
         turns: list[StoredMessage] = []
         for message_id in await self._flat_ids(self.messages, query, request.text):
-            rows = await store.get_messages([message_id])
+            rows = await store.get_messages_unscoped([message_id])
             if rows and message_visible(rows[0], viewer):
                 turns.append(rows[0])
 

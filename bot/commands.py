@@ -15,6 +15,8 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, Memory, MemoryType
 from memory.store import MemoryQuery
 
+from .logs import log_context
+
 log = logging.getLogger(__name__)
 
 OptionKind = Literal["text", "choice", "user", "id", "int"]
@@ -427,7 +429,10 @@ class MemoryCommands:
         )
         audience = self.audience(invoker)
         handler = getattr(self, f"_{name}")
-        result: CommandResult = await handler(bound, invoker, audience, page)
+        with log_context(
+            platform=invoker.platform, workspace_id=invoker.workspace_id, channel_id=invoker.channel_id
+        ):
+            result: CommandResult = await handler(bound, invoker, audience, page)
         result.args = bound
         return result
 

@@ -58,6 +58,22 @@ class ShownBlocks:
             self._channels.move_to_end(key)
         blocks.append(block)
 
+    def drop_containing(self, item_id: str) -> list[tuple[ChannelKey, ShownBlock]]:
+        """Remove, from every conversation, the blocks that showed `item_id`; returns what was removed.
+
+        A forgotten memory must not be sent again inside a kept block. The block's other items
+        go with it, so the caller lets the pre-hook inject them afresh.
+        """
+        removed: list[tuple[ChannelKey, ShownBlock]] = []
+        for key, blocks in self._channels.items():
+            hit = [b for b in blocks if item_id in b.memory_ids]
+            if hit:
+                removed.extend((key, b) for b in hit)
+                kept = [b for b in blocks if item_id not in b.memory_ids]
+                blocks.clear()
+                blocks.extend(kept)
+        return removed
+
     def get(self, key: ChannelKey, turn: int) -> list[ShownBlock]:
         """The blocks still within the depth at pre-hook `turn`; older ones are dropped for good."""
         blocks = self._channels.get(key)

@@ -219,8 +219,7 @@ class AliasStore:
             del self._known[key]
 
     async def _rows(self, sql: str, params: Sequence[object]) -> list[tuple[object, ...]]:
-        # SQLiteStore has no public read helper; `_fetch` reads through its reader pool.
-        return await self.store._fetch(sql, params)
+        return await self.store.fetch(sql, params)
 
     async def names_for(self, platform: str, workspace_id: str, user_id: str) -> list[str]:
         """The names `user_id` goes by in this workspace, oldest first."""

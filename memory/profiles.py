@@ -603,8 +603,8 @@ class ProfileStore:
         if not unique:
             return {}
         marks = ",".join("?" * len(unique))
-        # SQLiteStore has no public read helper; `_fetch` reads through its reader pool.
-        rows = await self.store._fetch(
+        # Scoped by platform, workspace and agent; the private section is left to `compact`.
+        rows = await self.store.fetch(
             "SELECT user_id, data, updated_at FROM profiles WHERE platform = ? AND workspace_id = ? "
             f"AND agent_id = ? AND user_id IN ({marks})",
             (platform, workspace_id, agent_id, *unique),
@@ -711,6 +711,8 @@ class ProfileUpdater:
     def __init__(self, engine: MemoryEngine, profiles: ProfileStore) -> None:
         self.profiles = profiles
         self._tasks: set[asyncio.Task[None]] = set()
+        # The subset caused by forgotten memories: the next reply waits for these (`settle_forgets`).
+        self._forgets: set[asyncio.Task[None]] = set()
         self._closed = False
         self.failures = 0
         engine.on_write(self._on_write)
@@ -727,6 +729,9 @@ class ProfileUpdater:
         task = loop.create_task(self._update(dataclasses.replace(memory, subjects=list(memory.subjects))))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        if memory.forgotten:
+            self._forgets.add(task)
+            task.add_done_callback(self._forgets.discard)
 
     async def _update(self, memory: Memory) -> None:
         try:
@@ -734,6 +739,15 @@ class ProfileUpdater:
         except Exception:
             self.failures += 1
             log.warning("profile update failed", extra={"memory_id": memory.id}, exc_info=True)
+
+    async def settle_forgets(self) -> None:
+        """Wait for the profile updates of the memories forgotten so far.
+
+        Cheap when nothing was forgotten; a reply awaits it so a profile line never shows a fact
+        its user just had forgotten.
+        """
+        if self._forgets:
+            await asyncio.gather(*list(self._forgets), return_exceptions=True)
 
     @property
     def pending(self) -> int:

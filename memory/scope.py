@@ -14,14 +14,16 @@ def sql_audience_filter(audience: Audience, now: float, alias: str = "") -> tupl
     author and only where private results are allowed.
     """
     p = f"{alias}." if alias else ""
-    clauses = [
-        f"{p}platform = ?",
-        f"{p}workspace_id = ?",
-        f"{p}agent_id = ?",
-        f"{p}forgotten = 0",
-        f"({p}expires_at IS NULL OR {p}expires_at > ?)",
-    ]
-    params: list[object] = [audience.platform, audience.workspace_id, audience.agent_id, now]
+    where, params = sql_visibility_filter(audience, alias)
+    lifecycle = f"{p}forgotten = 0 AND ({p}expires_at IS NULL OR {p}expires_at > ?)"
+    return f"{where} AND {lifecycle}", [*params, now]
+
+
+def sql_visibility_filter(audience: Audience, alias: str = "") -> tuple[str, list[object]]:
+    """The scope and visibility part of `sql_audience_filter`, for rows with no lifecycle (turns)."""
+    p = f"{alias}." if alias else ""
+    clauses = [f"{p}platform = ?", f"{p}workspace_id = ?", f"{p}agent_id = ?"]
+    params: list[object] = [audience.platform, audience.workspace_id, audience.agent_id]
     vis = [f"{p}visibility = '{Visibility.WORKSPACE.value}'"]
     if audience.admin:
         vis.append(f"{p}visibility = '{Visibility.CHANNEL.value}'")

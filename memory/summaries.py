@@ -176,7 +176,8 @@ class SummaryManager:
         return text
 
     async def _messages(self, scope: Scope, message_ids: Sequence[str]) -> list[StoredMessage]:
-        messages = await self.engine.store.get_messages(list(dict.fromkeys(message_ids)))
+        # Unscoped read, then every row is checked against the one scope being summarized.
+        messages = await self.engine.store.get_messages_unscoped(list(dict.fromkeys(message_ids)))
         for m in messages:
             if (m.platform, m.workspace_id, m.channel_id, m.agent_id, m.thread_id) != (
                 scope.platform,
@@ -370,9 +371,9 @@ class SummaryManager:
 
     # --- thread summary -------------------------------------------------------------------------
 
-    async def thread_summary(self, scope: Scope) -> Summary | None:
-        """The rolling summary of the channel or thread, if one was written."""
-        return await self.store.thread(scope)
+    async def thread_summary(self, scope: Scope, audience: Audience | None = None) -> Summary | None:
+        """The rolling summary of the channel or thread, if one was written (and `audience` may read it)."""
+        return await self.store.thread(scope, audience, self.clock())
 
     async def update_thread_summary(self, scope: Scope, new_message_ids: Sequence[str]) -> Summary:
         """Fold new turns into the scope's one rolling summary, kept within `thread_budget_tokens`.

@@ -127,7 +127,7 @@ class SummaryStore:
 
     async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         # The reader pool is the store's; summaries are its tables too, only their SQL lives here.
-        return await self._store._fetch(sql, params)
+        return await self._store.fetch(sql, params)
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -186,8 +186,11 @@ class SummaryStore:
 
     # --- reads --------------------------------------------------------------------------------
 
-    async def get(self, ids: Sequence[str]) -> list[Summary]:
-        """Rows for these ids, in the order given (unknown ids are absent)."""
+    async def get_unscoped(self, ids: Sequence[str]) -> list[Summary]:
+        """Rows for these ids whoever may read them, in the order given (unknown ids are absent).
+
+        For maintenance and tests; what is shown reads through `visible`.
+        """
         found: dict[str, Summary] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
@@ -248,8 +251,15 @@ class SummaryStore:
         )
         return [_row(r) for r in rows]
 
-    async def thread(self, scope: Scope) -> Summary | None:
+    async def thread(
+        self, scope: Scope, audience: Audience | None = None, now: float = 0.0
+    ) -> Summary | None:
+        """The scope's rolling summary; with `audience`, only if it may read it (as for memories)."""
         where, params = _scope_clause(scope)
+        if audience is not None:
+            visible, more = sql_audience_filter(audience, now)
+            where = f"{where} AND {visible}"
+            params.extend(more)
         rows = await self._fetch(
             f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", params
         )

@@ -25,6 +25,7 @@ class Actor:
     user_id: str
     workspace: str  # "shared" | "other" | "dm"
     admin: bool = False
+    agent: str = "default"  # the bot persona the command is run against
 
 
 ACTORS = {
@@ -33,6 +34,7 @@ ACTORS = {
     "other_user": Actor("bob", "shared"),
     "admin": Actor("carol", "shared", admin=True),
     "other_workspace": Actor("alice", "other"),
+    "other_agent": Actor("alice", "shared", agent="agent-b"),
 }
 
 
@@ -73,8 +75,8 @@ async def seed(engine: MemoryEngine, platform: str) -> dict[str, Memory]:
 
 def may_see(platform: str, actor: Actor, memory: Memory) -> bool:
     inv = invoker(platform, actor)
-    if memory.workspace_id != inv.workspace_id:
-        return False  # nothing crosses workspaces, admins included
+    if memory.workspace_id != inv.workspace_id or memory.agent_id != actor.agent:
+        return False  # nothing crosses workspaces or agents, admins included
     if memory.visibility is Visibility.PRIVATE:
         return memory.author_id == actor.user_id  # private: its owner only, never an admin
     return True
@@ -90,7 +92,7 @@ def may_forget(platform: str, actor: Actor, memory: Memory) -> bool:
 async def test_privacy_matrix(engine: MemoryEngine, platform: str, actor_name: str) -> None:
     actor = ACTORS[actor_name]
     memories = await seed(engine, platform)
-    commands = MemoryCommands(engine, "default")
+    commands = MemoryCommands(engine, actor.agent)
     who = invoker(platform, actor)
     expected = {name for name, m in memories.items() if may_see(platform, actor, m)}
 
@@ -120,5 +122,5 @@ async def test_privacy_matrix(engine: MemoryEngine, platform: str, actor_name: s
         outcome = await commands.execute("forget", {"id": memory.id}, who)
         allowed = may_forget(platform, actor, memory)
         assert (outcome.error is None) == allowed, f"forget {name}"
-        still_there = await engine.store.get_memory(memory.id)
+        still_there = await engine.store.get_memory_unscoped(memory.id)
         assert (still_there is None or still_there.forgotten) == allowed, f"forget {name} stored"

@@ -244,7 +244,7 @@ async def test_profile_updates_from_a_new_preference_and_drops_it_when_forgotten
     await updater.drain()
     assert compact(await get(store)) == "Mickael — likes climbing, tea"
 
-    assert await engine.forget(tea.id) is not None
+    assert await engine.forget_unscoped(tea.id) is not None
     await updater.drain()
     profile = await get(store)
     assert profile is not None
@@ -287,7 +287,7 @@ async def test_forgetting_the_newer_value_brings_the_older_back(
     await updater.drain()
     profile = await get(store)
     assert profile is not None and profile.shared.fields["job"].value == "software engineer"
-    await engine.forget(newer.id)
+    await engine.forget_unscoped(newer.id)
     await updater.drain()
     profile = await get(store)
     assert profile is not None and profile.shared.fields["job"].value == "nurse"
@@ -300,7 +300,7 @@ async def test_forgetting_the_last_memory_removes_the_profile(
     only = await remember(engine, "Mickael lives in Lyon", ID)
     await updater.drain()
     assert await get(store) is not None
-    await engine.forget(only.id)
+    await engine.forget_unscoped(only.id)
     await updater.drain()
     assert await get(store) is None
 

@@ -113,7 +113,7 @@ async def test_level1_summary_records_coverage_and_is_searchable_only_within_sco
     assert summary.raw_chars == len(turn[0].content) + len(turn[1].content)
     assert summary.visibility is Visibility.WORKSPACE and summary.author_id is None
     assert "Alice:" in summary.content and "12 June" in summary.content
-    assert (await manager.store.get([summary.id]))[0].source_ids == ids(turn)
+    assert (await manager.store.get_unscoped([summary.id]))[0].source_ids == ids(turn)
 
     # The same turn summarized again (a retried task) is not written twice.
     again = await manager.summarize_turn(SHARED, ids(turn))
