@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
 
 from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm.usage import llm_purpose
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,8 @@ class LLMSummarizer:
         system = _SYSTEM[purpose].format(budget=budget_chars) + _DATA_NOTE
         body = _body(texts, level)
         try:
-            response = await self.provider.complete(system, [ChatMessage(role="user", content=body)])
+            with llm_purpose(purpose):
+                response = await self.provider.complete(system, [ChatMessage(role="user", content=body)])
         except LLMError as exc:
             self.budget.record_failure()
             log.warning(

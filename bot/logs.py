@@ -2,13 +2,57 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from types import MappingProxyType
 
 # Attributes every LogRecord has; anything else was passed through `extra=` and is context.
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+
+# The conversation being worked on. Asyncio tasks copy it when created, so background work a
+# turn starts logs under that turn's conversation too.
+_log_context: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
+    "memorybot_log_context", default=MappingProxyType({})
+)
+
+
+@contextmanager
+def log_context(**fields: str | None) -> Iterator[None]:
+    """Add `fields` (None values skipped) to every log line emitted inside the block.
+
+    Nested blocks add to the outer one. Meant for identifiers (platform, workspace_id,
+    channel_id, thread_id), never for message text.
+    """
+    merged = {**_log_context.get(), **{k: str(v) for k, v in fields.items() if v is not None}}
+    token = _log_context.set(MappingProxyType(merged))
+    try:
+        yield
+    finally:
+        _log_context.reset(token)
+
+
+def current_log_context() -> dict[str, str]:
+    """The fields `log_context` blocks around this point add to log lines."""
+    return dict(_log_context.get())
+
+
+class ContextFilter(logging.Filter):
+    """Copies the current `log_context` onto each record a handler sees.
+
+    A handler filter rather than a record factory: values passed with `extra=` win, and a
+    record factory that set the same names would make `extra=` raise instead.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key, value in _log_context.get().items():
+            if key not in record.__dict__:
+                setattr(record, key, value)
+        return True
 
 
 def _context(record: logging.LogRecord) -> dict[str, object]:
@@ -16,6 +60,8 @@ def _context(record: logging.LogRecord) -> dict[str, object]:
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, event, then every context field."""
+
     def format(self, record: logging.LogRecord) -> str:
         payload: dict[str, object] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
@@ -26,10 +72,14 @@ class JsonFormatter(logging.Formatter):
         }
         if record.exc_info:
             payload["exc"] = self.formatException(record.exc_info)
-        return json.dumps(payload, default=str, ensure_ascii=False)
+        line = json.dumps(payload, default=str, ensure_ascii=False)
+        # A lone surrogate (from a platform's JSON or a model) would make the line invalid UTF-8.
+        return line.encode("utf-8", "replace").decode("utf-8")
 
 
 class TextFormatter(logging.Formatter):
+    """`time level logger: event key=value ...` for terminals."""
+
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S")
 
@@ -45,6 +95,7 @@ def setup_logging(level: str = "INFO", fmt: str = "text") -> None:
     """Route every logger to stderr in the chosen format; quiet the chatty libraries."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    handler.addFilter(ContextFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -10,11 +10,12 @@ import time
 from collections.abc import Sequence
 
 from adapters.base import Adapter, IncomingMessage, TurnFunction
-from memory.embedders import Embedder
+from memory.embedders import CachedEmbedder, Embedder
 
 from .app import App
 from .commands import MemoryCommands
 from .config import Settings
+from .logs import log_context
 from .metrics import Metrics
 from .pipeline import TurnPipeline, TurnResult
 from .server import HealthServer
@@ -22,20 +23,43 @@ from .server import HealthServer
 log = logging.getLogger(__name__)
 
 
+def track_pipeline(metrics: Metrics, pipeline: TurnPipeline) -> None:
+    """Export the counters the pipeline's parts keep: caches, model usage, memory writes."""
+    embedder = pipeline.engine.embedder
+    if isinstance(embedder, CachedEmbedder):
+        metrics.track_cache("embedding", embedder)
+    metrics.track_cache("preferences", pipeline.prehook.preferences)
+    metrics.track_llm_usage(pipeline.llm_usage)
+    metrics.track_memory_writes(pipeline.engine.writes)
+
+
 def metered_turn(pipeline: TurnPipeline, metrics: Metrics) -> TurnFunction:
-    """The adapters' turn function: the pipeline, counted and timed for /metrics."""
+    """The adapters' turn function: the pipeline, counted and timed for /metrics.
+
+    Every log line of the turn, from `memory/` as well, and of the background work it starts
+    carries the conversation's platform, workspace, channel and thread.
+    """
+    track_pipeline(metrics, pipeline)
 
     async def turn(batch: Sequence[IncomingMessage], respond: bool) -> str | None:
         if not batch:
             return None
-        platform = batch[-1].platform
+        last = batch[-1]
+        platform = last.platform
         metrics.messages_received.labels(platform).inc(len(batch))
+        metrics.batch_messages.labels(platform).observe(len(batch))
         started = time.perf_counter()
-        try:
-            result = await pipeline.handle(batch, respond)
-        except Exception:
-            metrics.observe_turn(platform, "failed", time.perf_counter() - started)
-            raise
+        with log_context(
+            platform=platform,
+            workspace_id=last.workspace_id,
+            channel_id=last.channel_id,
+            thread_id=last.thread_id,
+        ):
+            try:
+                result = await pipeline.handle(batch, respond)
+            except Exception:
+                metrics.observe_turn(platform, "failed", time.perf_counter() - started)
+                raise
         metrics.observe_turn(platform, _outcome(result, respond), time.perf_counter() - started)
         record_turn(metrics, pipeline, result)
         return result.reply
@@ -46,6 +70,8 @@ def metered_turn(pipeline: TurnPipeline, metrics: Metrics) -> TurnFunction:
 def _outcome(result: TurnResult, respond: bool) -> str:
     if result.duplicate:
         return "duplicate"
+    if result.storage_error:
+        return "storage_error"
     if result.error:
         return "model_error"
     if not respond:
@@ -54,14 +80,29 @@ def _outcome(result: TurnResult, respond: bool) -> str:
 
 
 def record_turn(metrics: Metrics, pipeline: TurnPipeline, result: TurnResult) -> None:
-    """Pre-hook stage timings, model errors and memory writes of one turn."""
-    if result.prehook is not None:
-        for stage, ms in result.prehook.stage_ms.items():
-            metrics.prehook_stage_seconds.labels(stage).observe(ms / 1000.0)
+    """Pre-hook timings and what it injected, and the model error, of one turn.
+
+    Memory writes, cache lookups and model tokens are not counted here: the objects that make
+    them keep their own counts (see `track_pipeline`), which also covers background work.
+    """
+    hook = result.prehook
+    if hook is not None and hook.skipped_reason is None:
+        for stage, ms in hook.stage_ms.items():
+            if stage == "total":
+                metrics.prehook_seconds.observe(ms / 1000.0)
+            else:
+                metrics.prehook_stage_seconds.labels(stage).observe(ms / 1000.0)
+        kinds = {
+            "memory": len(hook.injected),
+            "message": len(hook.injected_messages),
+            "summary": len(hook.injected_summaries),
+        }
+        for kind, count in kinds.items():
+            metrics.injected.labels(kind).inc(count)
+        metrics.injected_items.observe(sum(kinds.values()))
+        metrics.injected_tokens.observe(hook.tokens if hook.block else 0)
     if result.error and pipeline.llm is not None:
         metrics.llm_errors.labels(pipeline.llm.name).inc()
-    for memory in [*result.learned, *result.remembered]:
-        metrics.memories_written.labels(memory.source.value).inc()
 
 
 def build_adapters(

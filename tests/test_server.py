@@ -66,7 +66,7 @@ async def test_metrics_exposes_every_family_after_increments(http: aiohttp.Clien
     metrics.observe_turn("slack", "replied", 0.42)
     metrics.prehook_stage_seconds.labels("embed").observe(0.003)
     metrics.llm_errors.labels("anthropic").inc()
-    metrics.memories_written.labels("conversation").inc(2)
+    metrics.track_memory_writes({("fact", "conversation"): 2})
     metrics.commands.labels("slack", "list").inc()
     metrics.events_deduplicated.labels("slack").inc()
     pending = [4]
@@ -85,7 +85,7 @@ async def test_metrics_exposes_every_family_after_increments(http: aiohttp.Clien
         'memorybot_turn_seconds_count{platform="slack"} 1.0',
         'memorybot_prehook_stage_seconds_count{stage="embed"} 1.0',
         'memorybot_llm_errors_total{provider="anthropic"} 1.0',
-        'memorybot_memories_written_total{source="conversation"} 2.0',
+        'memorybot_memories_written_total{kind="fact",source="conversation"} 2.0',
         'memorybot_commands_total{command="list",platform="slack"} 1.0',
         'memorybot_events_deduplicated_total{platform="slack"} 1.0',
         'memorybot_coalescer_pending{platform="slack"} 4.0',
