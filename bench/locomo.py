@@ -8,10 +8,11 @@ message's external id, and a shared photo is appended to the text as "[shares a 
 
 Each question of categories 1-4 is then asked, just after the last session, by one of the two
 speakers in turn, through the real `PreHook` with a fresh injection state. An evidence turn is
-recalled when the block holds the turn itself or a memory (or summary) whose recorded sources
-include it. `recall_at` ranks the hook's candidates; the baselines rank the stored turns with
-plain LanceDB vector search (`vector_only`) and BM25 (`bm25_only`) over the messages table,
-scope-filtered, and inject their top 20.
+recalled when the block holds the turn itself (alone or as the follow-up shown with the turn
+before it) or a memory (or summary) whose recorded sources include it; a turn shown with its
+follow-up is one item. `recall_at` ranks the hook's candidates, each alone; the baselines rank
+the stored turns' bare text, each embedded alone in a table of their own, with plain LanceDB
+vector search (`vector_only`) and BM25 (`bm25_only`), scope-filtered, and inject their top 20.
 
 Evidence ids are cleaned first ("D8:6; D9:17" is two ids, "D:11:26" is "D11:26"); ids that name
 no turn of the conversation are dropped, and a question left without evidence is not scored.
@@ -22,6 +23,7 @@ conversation for quick runs.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import sys
@@ -41,10 +43,11 @@ from bot.pipeline import TurnPipeline
 from memory.context_block import BlockItem, Section, format_context_block
 from memory.dedup import policy_for_model
 from memory.embedders import Embedder
-from memory.engine import MemoryEngine
+from memory.engine import MemoryEngine, message_record
 from memory.models import Audience, StoredMessage
 from memory.prehook import PrehookRequest
 from memory.scope import lance_audience_filter
+from memory.vectors import VectorTable
 
 from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
 
@@ -281,6 +284,25 @@ async def _ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation,
     return turn_of
 
 
+async def _baseline_table(
+    engine: MemoryEngine, turn_of: dict[str, str], raw_embedder: Embedder
+) -> VectorTable:
+    """The stored turns as the naive baselines see them: each turn's bare text, embedded alone
+    (the bot's own index adds speaker, date and the turn answered)."""
+    table = await engine.vectors.table("baseline_turns")
+    rows = await engine.store.get_messages_unscoped(list(turn_of))
+    for start in range(0, len(rows), 256):
+        chunk = rows[start : start + 256]
+        vectors = await raw_embedder.embed([m.content for m in chunk])
+        await table.add(
+            [
+                dataclasses.replace(message_record(m, v), text=m.content)
+                for m, v in zip(chunk, vectors, strict=True)
+            ]
+        )
+    return table
+
+
 async def _evaluate(
     conv: Conversation,
     engine: MemoryEngine,
@@ -297,7 +319,7 @@ async def _evaluate(
     hook = pipeline.prehook
     clock.now = max(t.timestamp for t in conv.turns) + ASK_AFTER_SECONDS
     now = clock.now
-    messages = engine.vectors.messages
+    messages = await _baseline_table(engine, turn_of, raw_embedder)
     questions = conv.questions if max_questions is None else conv.questions[:max_questions]
     for n, question in enumerate(questions):
         speaker = conv.speakers[n % 2]
@@ -316,13 +338,14 @@ async def _evaluate(
         t = time.perf_counter()
         result = await hook.run(request)
         ms = (time.perf_counter() - t) * 1000
-        injected = [*result.injected, *getattr(result, "injected_messages", [])]
+        injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
         tallies["system"].add(
             question.category,
             question.evidence,
             turns_covered(injected, turn_of),
             [turns_covered([c], turn_of) for c in result.candidates_ranked],
-            len(injected),
+            # Lines of the block: a recalled turn shown with the turn after it is one item.
+            result.items,
             result.tokens,
             ms,
         )
@@ -338,7 +361,7 @@ async def _evaluate(
         lexical_ms = (time.perf_counter() - t) * 1000
         for name, hits, took in (("vector_only", dense, dense_ms), ("bm25_only", lexical, lexical_ms)):
             ranked = [{turn_of[h.id]} if h.id in turn_of else set() for h in hits]
-            rows = await engine.store.get_messages([h.id for h in hits])
+            rows = await engine.store.get_messages_unscoped([h.id for h in hits])
             tallies[name].add(
                 question.category,
                 question.evidence,

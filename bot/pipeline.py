@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import uuid
 import weakref
@@ -12,7 +13,7 @@ from datetime import UTC, datetime, tzinfo
 
 from adapters.base import IncomingMessage
 from memory.aliases import AliasStore, learn_aliases
-from memory.engine import MemoryEngine, WriteResult
+from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.episodes import detect_episodes
 from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
@@ -36,6 +37,7 @@ from .config import Settings
 from .history import ShownBlock, ShownBlocks, assemble, summaries_message, window
 from .json_reply import parse_reply
 from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm.usage import LLMUsage, counted, llm_purpose
 from .llm_summarizer import LLMSummarizer, ModelCallBudget
 from .memory_tools import MEMORY_TOOLS, MemoryToolbox, TurnContext, participants_index
 from .offline import offline_reply
@@ -58,6 +60,8 @@ class TurnResult:
     tool_calls: int = 0
     error: str | None = None
     duplicate: bool = False
+    # Set when SQLite refused to store the batch (disk full, failing disk): nothing was stored.
+    storage_error: str | None = None
 
     @property
     def injected(self) -> list[Memory]:
@@ -84,8 +88,21 @@ def visibility_of(message: IncomingMessage) -> Visibility:
     return Visibility.PRIVATE if message.is_dm else Visibility.WORKSPACE
 
 
+def valid_utf8(text: str) -> str:
+    """`text` with unpaired surrogates replaced: SQLite, LanceDB, logs and platform APIs all need UTF-8."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _clean_incoming(message: IncomingMessage) -> IncomingMessage:
+    # Platforms hand over JSON-decoded strings, and JSON can spell a lone surrogate ("\ud800").
+    text, name = valid_utf8(message.text), valid_utf8(message.author_name)
+    if text == message.text and name == message.author_name:
+        return message
+    return dataclasses.replace(message, text=text, author_name=name)
+
+
 def to_stored(message: IncomingMessage, agent_id: str) -> StoredMessage:
-    text = message.text.encode("utf-8", "replace").decode("utf-8")[:MAX_MESSAGE_CHARS]
+    text = valid_utf8(message.text)[:MAX_MESSAGE_CHARS]
     return StoredMessage(
         id=uuid.uuid4().hex,
         platform=message.platform,
@@ -105,6 +122,9 @@ def to_stored(message: IncomingMessage, agent_id: str) -> StoredMessage:
 
 APOLOGY = (
     "Sorry, I couldn't reach my language model just now. Your message is saved; please try again in a moment."
+)
+STORAGE_APOLOGY = (
+    "Sorry, I couldn't save your message: my storage is full or failing right now. Please try again later."
 )
 EMPTY_REPLY = "Noted."
 _TOOL_LIMIT_RESULT = '{"error": "tool round limit reached: reply to the user now, without tools"}'
@@ -130,6 +150,10 @@ class TurnPipeline:
     ) -> None:
         self.engine = engine
         self.settings = settings
+        # Every model call, reply or summary, is tallied by provider and purpose for /metrics.
+        self.llm_usage = LLMUsage()
+        if llm is not None:
+            llm = counted(llm, self.llm_usage)
         self.llm = llm
         self.agent_id = settings.storage.agent_id
         self.tz = tz
@@ -144,6 +168,7 @@ class TurnPipeline:
         if self.prehook.summaries is None:
             self.prehook.summaries = self.summaries
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
+        engine.on_forget(self._on_forget)
         self._background: set[asyncio.Task[None]] = set()
         self._summarizing: dict[ChannelKey, asyncio.Task[None]] = {}
         self.aliases = AliasStore(engine.store)
@@ -154,6 +179,13 @@ class TurnPipeline:
         # One batch at a time per conversation: the injection state and history assume it.
         # Weak values: a lock lives exactly as long as a batch of its channel holds or awaits it.
         self._locks: weakref.WeakValueDictionary[ChannelKey, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _on_forget(self, memory: Memory) -> None:
+        """A forgotten memory leaves every kept block; the rest of those blocks may be injected again."""
+        for key, block in self.shown.drop_containing(memory.id):
+            state = self.prehook.states.peek(key)
+            if state is not None:
+                state.forget_ids(block.memory_ids)
 
     def key_of(self, message: IncomingMessage) -> ChannelKey:
         return ChannelKey(
@@ -183,6 +215,9 @@ class TurnPipeline:
             except ValueError as exc:
                 log.debug("heuristic memory rejected", extra={"reason": str(exc)})
                 continue
+            except Exception:  # a storage or embedding failure costs this memory, not the turn
+                log.warning("heuristic memory not stored", exc_info=True)
+                continue
             if result.action in ("inserted", "superseded"):
                 learned.append(result)
         return learned
@@ -203,11 +238,17 @@ class TurnPipeline:
         A batch whose messages were all stored before (a redelivered event) is not answered
         again. System messages are stored but never answered and never run the pre-hook.
         """
-        messages = [m for m in batch if m.text and m.text.strip()]
+        messages = [_clean_incoming(m) for m in batch if m.text and m.text.strip()]
         if not messages:
             return TurnResult(reply=None)
         stored = [to_stored(m, self.agent_id) for m in messages]
-        new_ids = set(await self.engine.store_messages(stored))
+        try:
+            new_ids = set(await self.engine.store_messages(stored))
+        except StorageError as exc:
+            # Nothing of the batch was stored: answering as if it had been would be a lie.
+            log.error("batch not stored", extra={"platform": messages[-1].platform, "error": str(exc)})
+            answer = respond and any(not m.is_system for m in messages)
+            return TurnResult(reply=STORAGE_APOLOGY if answer else None, storage_error=str(exc))
         fresh = [(m, row) for m, row in zip(messages, stored, strict=True) if row.id in new_ids]
         if not fresh:
             log.info("batch already handled", extra={"platform": messages[-1].platform})
@@ -231,7 +272,8 @@ class TurnPipeline:
             if self.llm is None:
                 await self._answer_offline(speaking, result)
             else:
-                await self._answer(self.llm, key, speaking, result, writes)
+                with llm_purpose("reply"):
+                    await self._answer(self.llm, key, speaking, result, writes)
         self._schedule_maintenance()
         return result
 
@@ -340,13 +382,17 @@ class TurnPipeline:
                 await toolbox.remember(request_, about)
             except ValueError as exc:
                 log.info("memory in JSON reply refused", extra={"reason": str(exc)})
+            except Exception:  # the reply still goes out when its memory cannot be stored
+                log.warning("memory in JSON reply not stored", exc_info=True)
         result.tool_calls = len(toolbox.log)
         self._record_stored(state, toolbox, hook, result)
-        result.reply = parsed.message or (EMPTY_REPLY if toolbox.stored else None)
+        # The model's text (or a "\ud800" escape in its JSON) may hold a lone surrogate.
+        result.reply = valid_utf8(parsed.message) or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
             reply_id = await self._store_reply(last, result.reply, toolbox.log)
+            reply_ids = [reply_id] if reply_id is not None else []
             self._after_reply(
-                key, scope, [*(row.id for _, row in speaking), reply_id], speaking, result.reply
+                key, scope, [*(row.id for _, row in speaking), *reply_ids], speaking, result.reply
             )
 
     async def _compacted(
@@ -356,7 +402,7 @@ class TurnPipeline:
         start = window_rows[0].created_at if window_rows else float("inf")
         try:
             pending, thread = await asyncio.gather(
-                self.summaries.pending_level1(scope, audience), self.summaries.thread_summary(scope)
+                self.summaries.pending_level1(scope, audience), self.summaries.thread_summary(scope, audience)
             )
         except Exception:  # summaries only add context; a failure must not cost the reply
             log.warning("summaries unavailable for the prompt", exc_info=True)
@@ -431,12 +477,18 @@ class TurnPipeline:
 
     async def _profile_lines(self, last: IncomingMessage, authors: list[str]) -> list[str]:
         try:
+            # A fact forgotten a moment ago must already be gone from its user's profile line.
+            await self.profile_updater.settle_forgets()
             found = await self.profiles.get_many(last.platform, last.workspace_id, authors, self.agent_id)
         except Exception:
             log.warning("profiles unavailable for the prompt", exc_info=True)
             return []
-        # A DM is the one place a user's private profile facts may be shown (to that user).
-        return [line for user in authors if (line := compact(found.get(user), include_private=last.is_dm))]
+        # A DM is the one place a user's private profile facts may be shown, and only their own.
+        return [
+            line
+            for user in authors
+            if (line := compact(found.get(user), include_private=last.is_dm and user == last.author_id))
+        ]
 
     async def _complete(
         self, llm: LLMProvider, system: str, history: list[ChatMessage], toolbox: MemoryToolbox
@@ -483,14 +535,18 @@ class TurnPipeline:
         text = "\n".join(m.text for m, _ in speaking)
         audience = audience_of(last, self.agent_id)
         threshold = self.settings.memory.search_threshold
-        vector = (await self.engine.embedder.embed([text]))[0]
         learned_ids = {m.id for m in result.learned}
         batch_ids = [row.id for _, row in speaking]
-        hits = await self.engine.search(text, audience, limit=5, threshold=threshold, vector=vector)
+        try:
+            vector = (await self.engine.embedder.embed([text]))[0]
+            hits = await self.engine.search(text, audience, limit=5, threshold=threshold, vector=vector)
+            turns = await self.engine.search_messages(
+                text, audience, limit=3, threshold=threshold, vector=vector, exclude=batch_ids
+            )
+        except Exception:  # recall failing (embedder down) still leaves what was learned to say
+            log.warning("offline recall failed", exc_info=True)
+            hits, turns = [], []
         recalled = [h.memory for h in hits if h.memory.id not in learned_ids]
-        turns = await self.engine.search_messages(
-            text, audience, limit=3, threshold=threshold, vector=vector, exclude=batch_ids
-        )
         asked = {normalize_text(m.text) for m, _ in speaking}
         recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
         result.reply = offline_reply(result.learned, recalled, recalled_turns)
@@ -526,7 +582,8 @@ class TurnPipeline:
 
     async def _store_reply(
         self, to: IncomingMessage, text: str, tool_calls: Sequence[dict[str, object]] = ()
-    ) -> str:
+    ) -> str | None:
+        """Store the bot's reply; its id, or None when storage refused it (the reply still goes out)."""
         reply = StoredMessage(
             id=uuid.uuid4().hex,
             platform=to.platform,
@@ -542,7 +599,12 @@ class TurnPipeline:
             visibility=visibility_of(to),
             tool_calls=list(tool_calls),
         )
-        await self.engine.store_messages([reply])
+        try:
+            await self.engine.store_messages([reply])
+        except StorageError as exc:
+            # The user's message is stored; losing the reply's transcript row beats withholding it.
+            log.error("reply not stored", extra={"platform": to.platform, "error": str(exc)})
+            return None
         return reply.id
 
 

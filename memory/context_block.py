@@ -97,13 +97,18 @@ def date_hint(memory: Memory, now: float, tz: tzinfo = UTC) -> str:
 
 @dataclass(slots=True)
 class BlockItem:
-    """One line of the block: a memory in a section, or a timeline entry (memory or message)."""
+    """One line of the block: a memory in a section, or a timeline entry (memory or message).
+
+    A past turn may carry `follow_ups`, the turns that came right after it in its conversation
+    (the answer to a question, what a remark led to), shown on the same line.
+    """
 
     section: Section
     score: float
     memory: Memory | None = None
     message: StoredMessage | None = None
     summary: Summary | None = None
+    follow_ups: list[StoredMessage] = field(default_factory=list)
 
     @property
     def timestamp(self) -> float:
@@ -143,9 +148,13 @@ class ContextBlock:
 
     @property
     def messages(self) -> list[StoredMessage]:
-        """Past turns in the block outside the timeline (the timeline's are answers, not notes)."""
+        """Past turns in the block outside the timeline (the timeline's are answers, not notes),
+        follow-up turns included."""
         return [
-            i.message for i in self.included if i.message is not None and i.section is not Section.TIMELINE
+            message
+            for i in self.included
+            if i.message is not None and i.section is not Section.TIMELINE
+            for message in (i.message, *i.follow_ups)
         ]
 
 
@@ -165,7 +174,11 @@ def _message_line(item: BlockItem, now: float, tz: tzinfo) -> str:
     assert message is not None
     who = quote_note(_short(message.author_name or message.author_id, 40))
     said = quote_note(_short(message.content, MAX_PAST_TURN_CHARS))
-    return f"- {short_date(message.created_at, now, tz)}, {who} said: {said}"
+    line = f"- {short_date(message.created_at, now, tz)}, {who} said: {said}"
+    for after in item.follow_ups:
+        who = quote_note(_short(after.author_name or after.author_id, 40))
+        line += f"; then {who}: {quote_note(_short(after.content, MAX_PAST_TURN_CHARS))}"
+    return line
 
 
 def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:

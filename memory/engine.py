@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +40,11 @@ MAX_MEMORY_CHARS = 2000
 Clock = Callable[[], float]
 
 
-class MemoryWriteError(RuntimeError):
+class StorageError(RuntimeError):
+    """A write was refused (disk full, read-only or failing disk) and rolled back; the message says why."""
+
+
+class MemoryWriteError(StorageError):
     """A memory could not be stored; nothing half-written was left behind."""
 
 
@@ -135,11 +142,38 @@ def memory_record(memory: Memory, vector: np.ndarray) -> VectorRecord:
     )
 
 
-def message_record(message: StoredMessage, vector: np.ndarray) -> VectorRecord:
+# A turn this soon after the previous one in its conversation is read as an answer to it.
+REPLY_GAP_SECONDS = 3600.0
+
+
+def message_embed_text(message: StoredMessage) -> str:
+    """What a turn's vector is computed from: who said it and on which day, then what was said.
+
+    The bare words of chat turns ("yes, last Friday!") say little; with the speaker and the
+    date, a question that names the person or the period lands nearer to their turns.
+    """
+    day = datetime.fromtimestamp(message.created_at, UTC)
+    return f"{message.author_name or message.author_id} ({day.day} {day:%B %Y}): {message.content}"
+
+
+def message_search_text(message: StoredMessage, previous: StoredMessage | None = None) -> str:
+    """The text a turn is indexed under for full-text search: its words after those of the turn
+    it answers (when that came shortly before), so a reply is found by the question's words.
+
+    Speaker names stay out: every turn of a person would match a question that names them.
+    """
+    if previous is None or not 0 <= message.created_at - previous.created_at <= REPLY_GAP_SECONDS:
+        return message.content
+    return f"{previous.content}\n{message.content}"
+
+
+def message_record(
+    message: StoredMessage, vector: np.ndarray, previous: StoredMessage | None = None
+) -> VectorRecord:
     return VectorRecord(
         id=message.id,
         vector=vector,
-        text=message.content,
+        text=message_search_text(message, previous),
         platform=message.platform,
         workspace_id=message.workspace_id,
         channel_id=message.channel_id,
@@ -174,6 +208,11 @@ class MemoryEngine:
         self._dedup_k = dedup_candidates
         self._scope_locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._listeners: list[Callable[[Memory], None]] = []
+        self._forget_listeners: list[Callable[[Memory], None]] = []
+        # Memories written (inserted, superseding or imported) by (memory_type, source), for /metrics.
+        self.writes: Counter[tuple[str, str]] = Counter()
+        # Set when a message row was kept without its vector; `maintain()` then indexes it.
+        self._repair_due = False
 
     @classmethod
     async def open(
@@ -209,9 +248,21 @@ class MemoryEngine:
         """Call `listener` with every memory inserted, superseded or forgotten (cache invalidation)."""
         self._listeners.append(listener)
 
+    def on_forget(self, listener: Callable[[Memory], None]) -> None:
+        """Call `listener` with every memory deleted from both stores (forgotten or expired), after
+        the delete: whatever still holds its text (rendered context blocks) must drop it."""
+        self._forget_listeners.append(listener)
+
     def _notify(self, memory: Memory) -> None:
         for listener in self._listeners:
             listener(memory)
+
+    def _notify_deleted(self, memories: Sequence[Memory]) -> None:
+        for memory in memories:
+            memory.forgotten = True
+            self._notify(memory)
+            for listener in self._forget_listeners:
+                listener(memory)
 
     def _lock_for(self, memory: Memory) -> asyncio.Lock:
         key = (memory.platform, memory.workspace_id, memory.agent_id)
@@ -228,6 +279,9 @@ class MemoryEngine:
         content = content.encode("utf-8", "replace").decode("utf-8")
         if not content:
             raise ValueError("memory content is empty")
+        if not any(ch.isprintable() for ch in content):
+            # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
+            raise ValueError("memory content has no visible characters")
         if len(content) > MAX_MEMORY_CHARS:
             raise ValueError(
                 f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
@@ -241,7 +295,11 @@ class MemoryEngine:
             raise ValueError(f"importance must be between 0 and 1, got {importance}")
         if not 0.0 <= float(draft.confidence) <= 1.0:
             raise ValueError(f"confidence must be between 0 and 1, got {draft.confidence}")
-        subjects = list(dict.fromkeys(s.strip().casefold() for s in draft.subjects if s and s.strip()))[:12]
+        if any(s and not isinstance(s, str) for s in draft.subjects):
+            raise ValueError("subjects must be strings")
+        # Subjects are stored as SQLite text too: an unpaired surrogate would fail the insert.
+        subjects = [s.encode("utf-8", "replace").decode("utf-8") for s in draft.subjects if s]
+        subjects = list(dict.fromkeys(s.strip().casefold() for s in subjects if s.strip()))[:12]
         return Memory(
             id=new_id(),
             content=content,
@@ -276,7 +334,8 @@ class MemoryEngine:
                 return WriteResult("duplicate", existing, similarity=1.0)
             vector = (await self.embedder.embed([memory.content]))[0]
             hits = await self.vectors.memories.search(vector, _same_scope_filter(memory, now), self._dedup_k)
-            neighbours = {m.id: m for m in await self.store.get_memories([h.id for h in hits])}
+            same_scope = await self.store.visible_memories([h.id for h in hits], scope, now)
+            neighbours = {m.id: m for m in same_scope}
             candidates = [
                 (h.id, neighbours[h.id].content, h.score)
                 for h in hits
@@ -301,6 +360,7 @@ class MemoryEngine:
             self._notify(replaced)
         self._notify(memory)
         action = "superseded" if replaced is not None else "inserted"
+        self.writes[(memory.memory_type.value, memory.source.value)] += 1
         log.info(
             "memory stored",
             extra={"action": action, "memory_id": memory.id, "memory_type": memory.memory_type.value},
@@ -309,11 +369,18 @@ class MemoryEngine:
 
     async def _write_both(self, memory: Memory, vector: np.ndarray, supersedes: str | None) -> None:
         """Row first, then vector; a failed vector write deletes the row so nothing is half-written."""
-        await self.store.insert_memory(memory, vector)
+        try:
+            await self.store.insert_memory(memory, vector)
+        except sqlite3.Error as exc:
+            raise MemoryWriteError(f"memory not saved: {exc}") from exc
         try:
             await self.vectors.memories.add([memory_record(memory, vector)])
         except BaseException as exc:
-            await self.store.delete_memories([memory.id])
+            try:
+                await self.store.delete_memories([memory.id])
+            except Exception:
+                # The row stays unindexed and start-up reconcile indexes it: kept, not half-written.
+                log.error("could not roll back a memory row", extra={"memory_id": memory.id}, exc_info=True)
             raise MemoryWriteError(f"vector store write failed, memory not saved: {exc}") from exc
         await self.store.complete_memory_write(memory.id, supersedes, self.clock())
         if supersedes is not None:
@@ -374,6 +441,7 @@ class MemoryEngine:
             await self.store.mark_memories_indexed([m.id for m in batch])
         for memory in batch:
             self._notify(memory)
+            self.writes[(memory.memory_type.value, memory.source.value)] += 1
         log.info("memories imported", extra={"count": len(batch)})
         return batch
 
@@ -407,7 +475,7 @@ class MemoryEngine:
 
     async def undo_supersede(self, memory_id: str) -> Memory:
         """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""
-        older = await self.store.superseded_memory(memory_id)
+        older = await self.store.superseded_memory_unscoped(memory_id)
         if older is None:
             raise KeyError(f"memory {memory_id} did not supersede anything")
         vector = (await self.store.get_embeddings([older.id])).get(older.id)
@@ -421,27 +489,29 @@ class MemoryEngine:
         self._notify(older)
         return older
 
-    async def forget(self, memory_id: str, audience: Audience | None = None) -> Memory | None:
-        """Delete a memory from both stores; with an audience, only if that audience may see it."""
-        if audience is not None:
-            found = await self.store.visible_memories([memory_id], audience, self.clock())
-        else:
-            found = await self.store.get_memories([memory_id])
+    async def forget(self, memory_id: str, audience: Audience) -> Memory | None:
+        """Delete a memory from both stores if `audience` may see it; None when it may not."""
+        found = await self.store.visible_memories([memory_id], audience, self.clock())
+        return await self._forget_found(found)
+
+    async def forget_unscoped(self, memory_id: str) -> Memory | None:
+        """Delete a memory by id whoever may see it (operators, repairs); users go through `forget`."""
+        return await self._forget_found(await self.store.get_memories_unscoped([memory_id]))
+
+    async def _forget_found(self, found: Sequence[Memory]) -> Memory | None:
         if not found:
             return None
-        await self._delete_both([memory_id])
         memory = found[0]
-        memory.forgotten = True
-        self._notify(memory)
-        log.info("memory forgotten", extra={"memory_id": memory_id})
+        await self._delete_both([memory.id])
+        self._notify_deleted([memory])
+        log.info("memory forgotten", extra={"memory_id": memory.id})
         return memory
 
-    async def forget_many(self, ids: Sequence[str]) -> int:
-        memories = await self.store.get_memories(ids)
+    async def forget_many_unscoped(self, ids: Sequence[str]) -> int:
+        """Delete these memories whoever may see them (maintenance); returns how many existed."""
+        memories = await self.store.get_memories_unscoped(ids)
         await self._delete_both([m.id for m in memories])
-        for memory in memories:
-            memory.forgotten = True
-            self._notify(memory)
+        self._notify_deleted(memories)
         return len(memories)
 
     async def _delete_both(self, ids: Sequence[str]) -> None:
@@ -459,31 +529,72 @@ class MemoryEngine:
         """Delete every expired memory from both stores; returns how many."""
         ids = await self.store.expired_memory_ids(self.clock())
         if ids:
-            memories = await self.store.get_memories(ids)
+            memories = await self.store.get_memories_unscoped(ids)
             await self._delete_both(ids)
-            for memory in memories:
-                memory.forgotten = True
-                self._notify(memory)
+            self._notify_deleted(memories)
             log.info("expired memories swept", extra={"count": len(ids)})
         return len(ids)
 
     # --- messages -------------------------------------------------------------------------------
 
     async def store_messages(self, messages: Sequence[StoredMessage]) -> list[str]:
-        """Store turns with their vectors; a repeated external id is skipped. Returns new ids."""
+        """Store turns with their vectors; a repeated external id is skipped. Returns new ids.
+
+        Once this returns the rows are committed. A row whose vector could not be made or written
+        (embedder or LanceDB failing) is kept unindexed, and `maintain()` or start-up reconcile
+        indexes it. Raises StorageError when SQLite refuses the rows: then nothing was stored.
+        """
         if not messages:
             return []
-        vectors = await self.embedder.embed([m.content for m in messages])
-        inserted = set(await self.store.insert_messages(messages, list(vectors)))
-        records = [message_record(m, v) for m, v in zip(messages, vectors, strict=True) if m.id in inserted]
+        vectors: list[np.ndarray | None]
+        try:
+            vectors = list(await self.embedder.embed([message_embed_text(m) for m in messages]))
+        except Exception:
+            # A turn must not be lost because its embedding failed: store it now, index it later.
+            log.warning("message embedding failed; stored without vectors, queued for repair", exc_info=True)
+            vectors = [None] * len(messages)
+        previous = await self._previous_turns(messages)
+        try:
+            inserted = set(await self.store.insert_messages(messages, vectors))
+        except sqlite3.Error as exc:
+            raise StorageError(f"messages not saved: {exc}") from exc
+        new = [(m, v) for m, v in zip(messages, vectors, strict=True) if m.id in inserted]
+        records = [message_record(m, v, previous.get(m.id)) for m, v in new if v is not None]
+        if len(records) < len(new):
+            self._repair_due = True
         if records:
             try:
                 await self.vectors.messages.add(records)
-            except Exception:
-                log.warning("message vector write failed; queued for reconcile", exc_info=True)
-            else:
                 await self.store.mark_messages_indexed([r.id for r in records])
+            except Exception:
+                # The rows are committed either way; the repair leaves exactly one vector per row.
+                log.warning("message vector write failed; queued for repair", exc_info=True)
+                self._repair_due = True
         return [m.id for m in messages if m.id in inserted]
+
+    async def _previous_turns(self, messages: Sequence[StoredMessage]) -> dict[str, StoredMessage]:
+        """Each new turn's predecessor in its conversation: the batch's own earlier turn, or the
+        last stored one (one query per conversation the batch touches, usually one)."""
+        found: dict[str, StoredMessage] = {}
+        last: dict[tuple[str, str, str, str, str | None], StoredMessage] = {}
+        for message in messages:
+            key = (
+                message.platform,
+                message.workspace_id,
+                message.channel_id,
+                message.agent_id,
+                message.thread_id,
+            )
+            if key not in last:
+                before = await self.store.recent_messages(
+                    *key[:4], limit=1, thread_id=message.thread_id, before=message.created_at
+                )
+                if before:
+                    last[key] = before[-1]
+            if key in last:
+                found[message.id] = last[key]
+            last[key] = message
+        return found
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -559,9 +670,10 @@ class MemoryEngine:
         where = lance_audience_filter(audience)
         hits = await self.vectors.messages.search(vector, where, limit + len(exclude))
         skip = set(exclude)
-        kept = [(h.id, h.score) for h in hits if h.score >= threshold and h.id not in skip][:limit]
-        rows = {m.id: m for m in await self.store.get_messages([i for i, _ in kept])}
-        return [(rows[i], score) for i, score in kept if i in rows]
+        kept = [(h.id, h.score) for h in hits if h.score >= threshold and h.id not in skip]
+        # The SQL rows decide, as for memories: a vector row with stale scope columns never leaks.
+        rows = {m.id: m for m in await self.store.visible_messages([i for i, _ in kept], audience)}
+        return [(rows[i], score) for i, score in kept if i in rows][:limit]
 
     async def list_memories(self, audience: Audience, query: MemoryQuery | None = None) -> list[Memory]:
         return await self.store.query_memories(audience, self.clock(), query or MemoryQuery())
@@ -587,19 +699,58 @@ class MemoryEngine:
 
     @property
     def needs_maintenance(self) -> bool:
-        return self.vectors.memories.needs_optimize or self.vectors.messages.needs_optimize
+        return (
+            self._repair_due or self.vectors.memories.needs_optimize or self.vectors.messages.needs_optimize
+        )
 
     async def maintain(self) -> None:
-        """Compact the vector tables and bring their indexes up to date; run it off the reply path."""
+        """Index queued message rows, compact the vector tables, update their indexes; off the reply path."""
+        if self._repair_due:
+            try:
+                await self.repair_messages()
+            except Exception:
+                # Compaction needs no embedder: it still runs, and the repair stays queued.
+                log.warning("message repair failed; retried at the next maintenance", exc_info=True)
         for table in (self.vectors.memories, self.vectors.messages):
             if table.needs_optimize:
                 await table.optimize()
 
     # --- consistency ----------------------------------------------------------------------------
 
+    async def repair_messages(self) -> int:
+        """Index the message rows stored without a vector (embedder or LanceDB failed); returns how many.
+
+        Safe beside live writes: a vector write is an upsert by id, so a row being written right
+        now ends with one vector either way. Memory rows are left to start-up reconcile: a failed
+        memory write deletes its row, and a repair racing that delete could leave an orphan vector.
+        """
+        self._repair_due = False
+        try:
+            repaired = await self._repair_rows(
+                self.store.unindexed_messages,
+                self.vectors.messages,
+                message_record,
+                message_embed_text,
+                self.store.mark_messages_indexed,
+            )
+        except BaseException:
+            self._repair_due = True
+            raise
+        if repaired:
+            log.info("message vectors repaired", extra={"count": repaired})
+        return repaired
+
     async def reconcile(self) -> ReconcileReport:
         """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
         report = ReconcileReport()
+        # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
+        # is queued again, like a row whose vector write never happened.
+        lost = await self.store.indexed_memory_ids() - await self.vectors.memories.ids()
+        if lost:
+            await self.store.mark_memories_unindexed(sorted(lost))
+        lost_messages = await self.store.indexed_message_ids() - await self.vectors.messages.ids()
+        if lost_messages:
+            await self.store.mark_messages_unindexed(sorted(lost_messages))
         report.memory_rows_repaired = await self._repair_rows(
             self.store.unindexed_memories,
             self.vectors.memories,
@@ -611,7 +762,7 @@ class MemoryEngine:
             self.store.unindexed_messages,
             self.vectors.messages,
             message_record,
-            lambda m: m.content,
+            message_embed_text,
             self.store.mark_messages_indexed,
         )
         orphans = await self.vectors.memories.ids() - await self.store.indexed_memory_ids()

@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .context_block import BlockItem, ContextBlock, Section, Timeline, format_context_block
-from .engine import MemoryEngine
+from .engine import REPLY_GAP_SECONDS, MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
-from .scope import audience_allows, lance_audience_filter
+from .scope import lance_audience_filter
 from .store import MemoryQuery
 from .summaries import SummaryManager
 from .summary_store import Summary
@@ -76,6 +76,12 @@ class PrehookConfig:
     # the memories' relevance scale: min_relevance + scale × Σ 1 / (k + rank).
     turn_rrf_k: int = 60
     turn_rrf_scale: float = 24.0
+    # Weight of the vector list in that fusion (the full-text list weighs 1): turns are indexed
+    # with the turn they answer, so their keyword matches are the more precise signal.
+    turn_dense_weight: float = 1.0
+    # A recalled turn comes with the turn that followed it (its answer, what it led to), on the
+    # same line of the block; consecutive recalled turns share one line.
+    turn_follow_ups: bool = True
     # At most this many memories that are there only by their SQL floor (identity, preference,
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.
@@ -143,6 +149,7 @@ class PrehookResult:
     skipped_reason: str | None = None
     meta: MetaQuestion | None = None
     tokens: int = 0
+    items: int = 0  # lines of the block: a turn with its follow-ups is one
     turn: int | None = None
     errors: list[str] = field(default_factory=list)
 
@@ -201,6 +208,8 @@ class _VectorFound:
     message_dense: list[Any] = field(default_factory=list)
     message_lexical: list[Any] = field(default_factory=list)
     messages: dict[str, StoredMessage] = field(default_factory=dict)
+    # Recalled turn id -> the turn that came right after it (readable by the same viewer).
+    following: dict[str, StoredMessage] = field(default_factory=dict)
 
 
 def _ms(start: float) -> float:
@@ -319,15 +328,18 @@ class PreHook:
         )
         timeline = self._timeline(meta, sql, candidates, query, now) if meta is not None else None
         in_timeline = {i.memory.id for i in timeline.items if i.memory is not None} if timeline else set()
-        selected = self._dedup([c for c in ranked if c.id not in in_timeline], state)
+        in_context = {*request.exclude_message_ids, *request.in_context_message_ids}
+        following = {
+            turn_id: after
+            for turn_id, after in found.following.items()
+            if after.id not in in_context and state.should_reinject(after.id, after.created_at, state.turn)
+        }
+        selected = self._dedup([c for c in ranked if c.id not in in_timeline], state, following)
         stage_ms["dedup"] = _ms(t)
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = [
-            BlockItem(_section(c), c.score, memory=c.memory, message=c.message, summary=c.summary)
-            for c in selected
-        ]
+        items = _block_items(selected, following)
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )
@@ -355,6 +367,7 @@ class PreHook:
             stage_ms=stage_ms,
             meta=meta,
             tokens=block.tokens,
+            items=len(block.included),
             turn=turn,
             errors=errors,
         )
@@ -515,32 +528,31 @@ class PreHook:
             message_ids = list(
                 dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
             )
-            if message_ids:
-                rows = await self._guard(
-                    "message_rows", self.engine.store.get_messages(message_ids), [], errors
-                )
-                found.messages = {
-                    row.id: row
-                    for row in rows
-                    # The SQL row decides, as for memories: a stale vector row cannot leak a turn.
-                    if audience_allows(
-                        request.viewer,
-                        platform=row.platform,
-                        workspace_id=row.workspace_id,
-                        agent_id=row.agent_id,
-                        visibility=row.visibility,
-                        channel_id=row.channel_id,
-                        author_id=row.author_id,
-                    )
-                }
+        else:
+            message_ids = []
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-        if ids:
-            # One batched query for every hit, through the SQL privacy filter again: a vector row
-            # left behind by a crash or a stale scope column can never leak a memory.
-            rows = await self._guard(
-                "rows", self.engine.store.visible_memories(ids, request.viewer, now), [], errors
+        store, viewer = self.engine.store, request.viewer
+
+        async def none() -> Any:
+            return None
+
+        # The rows of every hit, through the SQL privacy filter again (a vector row left behind by
+        # a crash or a stale scope column can never leak a memory or a turn), and the turns that
+        # followed the recalled ones: three batched queries side by side.
+        memory_rows, message_rows, following = await asyncio.gather(
+            self._guard("rows", store.visible_memories(ids, viewer, now), [], errors) if ids else none(),
+            self._guard("message_rows", store.visible_messages(message_ids, viewer), [], errors)
+            if message_ids
+            else none(),
+            self._guard(
+                "following", store.following_messages(message_ids, viewer, REPLY_GAP_SECONDS), {}, errors
             )
-            found.rows = {m.id: m for m in rows}
+            if message_ids and self.config.turn_follow_ups
+            else none(),
+        )
+        found.rows = {m.id: m for m in memory_rows or []}
+        found.messages = {row.id: row for row in message_rows or []}
+        found.following = {k: v for k, v in (following or {}).items() if k in found.messages}
         return found, _ms(t)
 
     # --- step 4: scoring ------------------------------------------------------------------------
@@ -643,7 +655,7 @@ class PreHook:
                 continue
             fused = 0.0
             if candidate.id in dense_rank:
-                fused += 1.0 / (cfg.turn_rrf_k + dense_rank[candidate.id])
+                fused += cfg.turn_dense_weight / (cfg.turn_rrf_k + dense_rank[candidate.id])
             if candidate.lexical_rank is not None:
                 fused += 1.0 / (cfg.turn_rrf_k + candidate.lexical_rank)
             candidate.relevance = max(candidate.relevance, cfg.min_relevance + cfg.turn_rrf_scale * fused)
@@ -691,8 +703,22 @@ class PreHook:
 
     # --- step 5: dedup --------------------------------------------------------------------------
 
-    def _dedup(self, ranked: list[_Candidate], state: ChannelInjectionState) -> list[_Candidate]:
+    def _dedup(
+        self,
+        ranked: list[_Candidate],
+        state: ChannelInjectionState,
+        following: Mapping[str, StoredMessage] | None = None,
+    ) -> list[_Candidate]:
+        """The candidates that go into the block, best first, at most `max_injection_count` lines.
+
+        Turns that follow each other share a line (see `_block_items`), so a turn that joins a
+        chosen neighbour costs no line.
+        """
         cfg = self.config
+        following = following or {}
+        previous = {after.id: turn_id for turn_id, after in following.items()}
+        chosen_turns: set[str] = set()
+        lines = 0
         eligible = [
             c
             for c in ranked
@@ -715,14 +741,25 @@ class PreHook:
         chosen_rows: list[int] = []
         floored = 0
         for n, candidate in enumerate(eligible):
-            if len(selected) >= cfg.max_injection_count:
-                break
             if duplicate[n] or (candidate.floored and floored >= cfg.max_floored):
+                continue
+            joins = 0
+            if candidate.message is not None:
+                after = following.get(candidate.id)
+                joins = (previous.get(candidate.id) in chosen_turns) + (
+                    after is not None and after.id in chosen_turns
+                )
+            if lines + 1 - joins > cfg.max_injection_count:
+                if lines >= cfg.max_injection_count and not following:
+                    break
                 continue
             row = position.get(n)
             if row is not None and chosen_rows and pairwise[row, chosen_rows].max() > cfg.semantic_threshold:
                 continue
             selected.append(candidate)
+            lines += 1 - joins
+            if candidate.message is not None:
+                chosen_turns.add(candidate.id)
             floored += candidate.floored
             if row is not None:
                 chosen_rows.append(row)
@@ -740,6 +777,37 @@ class PreHook:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("access count update failed", exc_info=task.exception())
+
+
+def _block_items(selected: Sequence[_Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:
+    """One block line per chosen candidate, except that a chosen turn and the turns after it
+    (chosen or not, while they chain) share the line of the earliest: one exchange, one line."""
+    turns = {c.id: c for c in selected if c.message is not None}
+    previous = {after.id: turn_id for turn_id, after in following.items()}
+    placed: set[str] = set()
+    items: list[BlockItem] = []
+    for candidate in selected:
+        if candidate.message is None:
+            items.append(
+                BlockItem(
+                    _section(candidate), candidate.score, memory=candidate.memory, summary=candidate.summary
+                )
+            )
+            continue
+        if previous.get(candidate.id) in turns or candidate.id in placed:
+            continue  # part of an earlier chosen turn's line
+        placed.add(candidate.id)
+        item = BlockItem(Section.MESSAGES, candidate.score, message=candidate.message)
+        current = candidate.id
+        while (after := following.get(current)) is not None and after.id not in placed:
+            item.follow_ups.append(after)
+            placed.add(after.id)
+            if after.id not in turns:
+                break
+            item.score = max(item.score, turns[after.id].score)
+            current = after.id
+        items.append(item)
+    return items
 
 
 def _section(candidate: _Candidate) -> Section:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .migrations import apply_migrations
 from .models import Audience, Memory, MemoryType, Source, StoredMessage, Visibility
-from .scope import sql_audience_filter
+from .scope import sql_audience_filter, sql_visibility_filter
 
 _MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
@@ -129,7 +129,11 @@ class SQLiteStore:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         writer = await aiosqlite.connect(path, isolation_level=None)
-        # WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
+        # WAL lets readers run beside the writer. FULL syncs the WAL on every commit, so a write that
+        # returned (a message the bot acknowledged, a memory it said it stored) survives a killed
+        # process and a power cut alike; NORMAL would only survive the first. LanceDB holds no such
+        # promise: its vectors are re-derived from these rows (each keeps its embedding) by
+        # `MemoryEngine.reconcile` at start-up, so SQLite alone decides what was stored.
         await writer.execute("PRAGMA journal_mode=WAL")
         await writer.execute("PRAGMA synchronous=FULL")
         await writer.execute("PRAGMA foreign_keys=ON")
@@ -163,14 +167,24 @@ class SQLiteStore:
             await self._writer.execute("BEGIN IMMEDIATE")
             try:
                 yield self._writer
+                await self._writer.execute("COMMIT")
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR): a
+                # second ROLLBACK would fail and hide the real error. And a failed COMMIT must not
+                # leave the writer inside a transaction, or no later write could ever begin.
+                if self._writer.in_transaction:
+                    await self._writer.execute("ROLLBACK")
                 raise
-            await self._writer.execute("COMMIT")
 
     async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         async with self._read() as conn, conn.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        """Run one read-only statement on the reader pool, for the tables whose SQL lives beside
+        this class (summaries, profiles, aliases). Memories and turns are read through the
+        methods below, which apply the privacy filter themselves."""
+        return await self._fetch(sql, params)
 
     # --- memories: writes -------------------------------------------------------------------
 
@@ -327,8 +341,12 @@ class SQLiteStore:
 
     # --- memories: reads --------------------------------------------------------------------
 
-    async def get_memories(self, ids: Sequence[str]) -> list[Memory]:
-        """Rows for these ids in one query per 500 ids (never one query per hit), in id order given."""
+    async def get_memories_unscoped(self, ids: Sequence[str]) -> list[Memory]:
+        """Rows for these ids whoever may read them, in the order given (forget, sweep, repairs).
+
+        One query per 500 ids, never one per hit. Anything shown to a person or a model reads
+        through `visible_memories` or another method taking an `Audience` instead.
+        """
         found: dict[str, Memory] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
@@ -339,8 +357,9 @@ class SQLiteStore:
                 found[memory.id] = memory
         return [found[i] for i in ids if i in found]
 
-    async def get_memory(self, memory_id: str) -> Memory | None:
-        rows = await self.get_memories([memory_id])
+    async def get_memory_unscoped(self, memory_id: str) -> Memory | None:
+        """One row by id whoever may read it (maintenance and tests); see `get_memories_unscoped`."""
+        rows = await self.get_memories_unscoped([memory_id])
         return rows[0] if rows else None
 
     async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
@@ -355,8 +374,11 @@ class SQLiteStore:
                 found[memory.id] = memory
         return [found[i] for i in ids if i in found]
 
-    async def superseded_memory(self, newer_id: str) -> Memory | None:
-        """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone)."""
+    async def superseded_memory_unscoped(self, newer_id: str) -> Memory | None:
+        """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone).
+
+        Unscoped: only the undo of a merge, a maintenance operation, reads it.
+        """
         rows = await self._fetch(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
         )
@@ -545,7 +567,7 @@ class SQLiteStore:
                         message.created_at,
                         message.external_id,
                         message.visibility.value,
-                        json.dumps(message.tool_calls, ensure_ascii=False),
+                        _safe(json.dumps(message.tool_calls, ensure_ascii=False)),
                         _blob(vector),
                     ),
                 )
@@ -559,7 +581,16 @@ class SQLiteStore:
                 marks = ",".join("?" * len(chunk))
                 await db.execute(f"UPDATE messages SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
 
-    async def get_messages(self, ids: Sequence[str]) -> list[StoredMessage]:
+    async def mark_messages_unindexed(self, ids: Sequence[str]) -> None:
+        """Queue these rows for re-indexing (their vector was found missing)."""
+        async with self.transaction() as db:
+            for chunk in _chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE messages SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))
+
+    async def get_messages_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
+        """Turns by id whoever may read them, in the order given (summaries of one known scope,
+        benchmarks); what a person or a model is shown reads through `visible_messages`."""
         found: dict[str, StoredMessage] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
@@ -569,6 +600,55 @@ class SQLiteStore:
                 message = _row_to_message(row)
                 found[message.id] = message
         return [found[i] for i in ids if i in found]
+
+    # The old names of the unscoped reads, kept while callers elsewhere move to the explicit ones.
+    get_memories = get_memories_unscoped
+    get_memory = get_memory_unscoped
+    get_messages = get_messages_unscoped
+
+    async def visible_messages(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
+        """The subset of turns `ids` that `audience` may read (the memories' rules), in the order given.
+
+        Search hits are ids from the vector store; this is where their rows are read, so a vector
+        row left with stale scope columns can never bring a foreign turn back.
+        """
+        found: dict[str, StoredMessage] = {}
+        where, params = sql_visibility_filter(audience)
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) AND {where}"
+            for row in await self._fetch(sql, (*chunk, *params)):
+                message = _row_to_message(row)
+                found[message.id] = message
+        return [found[i] for i in ids if i in found]
+
+    async def following_messages(
+        self, ids: Sequence[str], audience: Audience, within: float
+    ) -> dict[str, StoredMessage]:
+        """For each turn in `ids`, the next turn of its conversation (same channel, thread and
+        agent) if it came within `within` seconds and `audience` may read it.
+
+        Two queries whatever the number of ids: the successors' ids through the channel index,
+        then their rows through the same visibility filter as every other read.
+        """
+        successor: dict[str, str] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                "SELECT h.id, (SELECT m.id FROM messages m WHERE m.platform = h.platform "
+                "AND m.workspace_id = h.workspace_id AND m.channel_id = h.channel_id "
+                "AND m.agent_id = h.agent_id AND m.thread_id IS h.thread_id "
+                "AND (m.created_at > h.created_at OR (m.created_at = h.created_at AND m.rowid > h.rowid)) "
+                "AND m.created_at <= h.created_at + ? ORDER BY m.created_at, m.rowid LIMIT 1) "
+                f"FROM messages h WHERE h.id IN ({marks})"
+            )
+            for hit, after in await self._fetch(sql, (within, *chunk)):
+                if after is not None:
+                    successor[str(hit)] = str(after)
+        if not successor:
+            return {}
+        rows = {m.id: m for m in await self.visible_messages(list(successor.values()), audience)}
+        return {hit: rows[after] for hit, after in successor.items() if after in rows}
 
     async def message_by_external_id(
         self, platform: str, workspace_id: str, channel_id: str, agent_id: str, external_id: str
@@ -590,7 +670,11 @@ class SQLiteStore:
         thread_id: str | None = None,
         before: float | None = None,
     ) -> list[StoredMessage]:
-        """The channel's last `limit` turns, oldest first."""
+        """The channel's last `limit` turns, oldest first.
+
+        Scoped by the conversation itself (platform, workspace, channel, agent): everyone in it
+        saw these turns, and the bot's own replies in a DM belong to no viewer by author.
+        """
         sql = (
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
             "AND channel_id = ? AND agent_id = ?"
@@ -618,7 +702,10 @@ class SQLiteStore:
         roles: Sequence[str] = ("user",),
         limit: int = 50,
     ) -> list[StoredMessage]:
-        """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first."""
+        """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first.
+
+        Scoped by the conversation, like `recent_messages`: a timeline of the channel it runs in.
+        """
         marks = ",".join("?" * len(roles))
         rows = await self._fetch(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "

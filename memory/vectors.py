@@ -201,6 +201,9 @@ class VectorTable:
         for field in self._schema:
             if field.name != "vector":
                 values = [getattr(r, field.name) for r in records]
+                if pa.types.is_string(field.type):
+                    # Arrow strings are UTF-8: one unpaired surrogate would fail the whole batch.
+                    values = [v.encode("utf-8", "replace").decode("utf-8") if v else v for v in values]
                 columns[field.name] = pa.array(values, type=field.type)
         return pa.table(columns, schema=self._schema)
 

@@ -1,0 +1,210 @@
+"""Past turns indexed with who said them, when, and the turn they answer; recalled with their follow-up."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from memory.engine import REPLY_GAP_SECONDS, MemoryEngine, message_embed_text, message_search_text
+from memory.models import Audience, StoredMessage, Visibility
+from memory.prehook import PreHook, PrehookConfig, PrehookRequest
+from memory.scope import quote_literal
+from tests.conftest import FakeClock
+
+DAY = 86400.0
+IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
+
+
+def turn(
+    text: str,
+    at: float,
+    author: str = "bob",
+    channel: str = "general",
+    thread: str | None = None,
+    **kw: object,
+) -> StoredMessage:
+    return StoredMessage(
+        id=uuid.uuid4().hex,
+        platform="discord",
+        workspace_id="guild-1",
+        channel_id=channel,
+        thread_id=thread,
+        agent_id="default",
+        author_id=author,
+        author_name=author.capitalize(),
+        role="user",
+        content=text,
+        created_at=at,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def ask(text: str, audience: Audience = IN_GENERAL, **kw: object) -> PrehookRequest:
+    return PrehookRequest(
+        text=text,
+        platform=audience.platform,
+        workspace_id=audience.workspace_id,
+        channel_id=audience.channel_id or "general",
+        agent_id=audience.agent_id,
+        viewer=audience,
+        participants=[audience.viewer_id or ""],
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]:
+    prehook = PreHook(engine, PrehookConfig(), clock=clock)
+    yield prehook
+    await prehook.aclose()
+
+
+async def indexed_text(engine: MemoryEngine, message_id: str) -> str:
+    table = engine.vectors.messages._table
+    rows = await table.query().where(f"id = {quote_literal(message_id)}").select(["text"]).to_arrow()
+    return str(rows.column("text")[0])
+
+
+def test_embed_text_names_the_speaker_and_the_day() -> None:
+    said = turn("I finally adopted a dog", 1_684_000_000.0)  # 13 May 2023
+    assert message_embed_text(said) == "Bob (13 May 2023): I finally adopted a dog"
+    assert message_embed_text(dataclasses.replace(said, author_name="")) == (
+        "bob (13 May 2023): I finally adopted a dog"
+    )
+
+
+def test_search_text_carries_the_turn_answered_only_when_it_is_recent() -> None:
+    question = turn("Did you go to the pottery class?", 1000.0, author="alice")
+    answer = turn("Yes, last Friday!", 1010.0)
+    assert message_search_text(answer, question) == "Did you go to the pottery class?\nYes, last Friday!"
+    late = dataclasses.replace(answer, created_at=1000.0 + REPLY_GAP_SECONDS + 1)
+    assert message_search_text(late, question) == "Yes, last Friday!"
+    assert message_search_text(answer) == "Yes, last Friday!"
+
+
+async def test_stored_turns_are_indexed_with_context_and_embedded_with_speaker_and_day(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    now = clock()
+    question = turn("Did you go to the pottery class?", now - 30, author="alice")
+    await engine.store_messages([question])
+    # A later call finds the predecessor in SQLite; within one call, the batch's own order.
+    answer = turn("Yes, last Friday!", now - 20)
+    follow = turn("It was great", now - 10)
+    other_channel = turn("Unrelated", now - 15, channel="random")
+    await engine.store_messages([answer, other_channel, follow])
+    assert await indexed_text(engine, question.id) == "Did you go to the pottery class?"
+    assert await indexed_text(engine, answer.id) == "Did you go to the pottery class?\nYes, last Friday!"
+    assert await indexed_text(engine, follow.id) == "Yes, last Friday!\nIt was great"
+    assert await indexed_text(engine, other_channel.id) == "Unrelated"
+    # The vector is the speaker-and-day text's, not the bare words'.
+    expected = (await engine.embedder.embed([message_embed_text(answer)]))[0]
+    hits = await engine.vectors.messages.search(expected, f"id = {quote_literal(answer.id)}", 1)
+    assert hits and hits[0].score == pytest.approx(1.0, abs=1e-4)
+
+
+async def test_the_answer_is_found_by_the_words_of_the_question_it_answers(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    now = clock()
+    question = turn("Did you ever finish the marathon in Rotterdam?", now - 5 * DAY, author="alice")
+    answer = turn("Yes! Took me four hours and a half.", now - 5 * DAY + 15)
+    await engine.store_messages([question, answer])
+    hits = await engine.vectors.messages.text_search("Rotterdam marathon", None, 5)
+    assert answer.id in [h.id for h in hits]
+
+
+async def test_following_messages_stay_in_the_conversation_the_gap_and_the_audience(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    now = clock()
+    first = turn("first", now - 100)
+    second = turn("second", now - 90, author="alice")
+    in_thread = turn("in a thread", now - 95, thread="t1")
+    elsewhere = turn("elsewhere", now - 92, channel="random")
+    late = turn("much later", now - 90 + REPLY_GAP_SECONDS + 60)
+    dm_question = turn(
+        "my secret?", now - 50, author="alice", channel="dm-alice", visibility=Visibility.PRIVATE
+    )
+    dm_answer = turn(
+        "it is 1234", now - 40, author="alice", channel="dm-alice", visibility=Visibility.PRIVATE
+    )
+    await engine.store_messages([first, in_thread, elsewhere, second, late, dm_question, dm_answer])
+    clock.advance(2 * REPLY_GAP_SECONDS)
+    following = await engine.store.following_messages(
+        [first.id, second.id, in_thread.id, dm_question.id], IN_GENERAL, REPLY_GAP_SECONDS
+    )
+    assert {k: v.id for k, v in following.items()} == {first.id: second.id}
+    owner = Audience(
+        "discord", "guild-1", "default", viewer_id="alice", channel_id="dm-alice", private_ok=True
+    )
+    mine = await engine.store.following_messages([dm_question.id], owner, REPLY_GAP_SECONDS)
+    assert [v.id for v in mine.values()] == [dm_answer.id]
+
+
+async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    now = clock()
+    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
+    answer = turn("Chamonix, around the Mont Blanc", now - 30 * DAY + 15)
+    noise = turn("Anyone up for lunch?", now - 2 * DAY, author="carol")
+    await engine.store_messages([question, answer, noise])
+    result = await hook.run(ask("Which hiking trip in the Alps did Bob do?"))
+    assert result.block is not None
+    line = next(li for li in result.block.splitlines() if "hiking in the Alps" in li)
+    assert '; then "Bob": "Chamonix, around the Mont Blanc"' in line
+    assert {m.id for m in result.injected_messages} >= {question.id, answer.id}
+    lines_with_turns = [li for li in result.block.splitlines() if " said: " in li]
+    assert len(lines_with_turns) == result.items - len(result.injected) - len(result.injected_summaries)
+    # Both turns count as shown: asking again within the depth injects neither.
+    again = await hook.run(ask("Which hiking trip in the Alps did Bob do, again?"))
+    assert not {question.id, answer.id} & {m.id for m in again.injected_messages}
+
+
+async def test_a_follow_up_the_model_already_has_is_not_attached(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    now = clock()
+    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
+    answer = turn("Chamonix, around the Mont Blanc", now - 30 * DAY + 15)
+    await engine.store_messages([question, answer])
+    result = await hook.run(
+        ask("Which hiking trip in the Alps did Bob do?", in_context_message_ids=[answer.id])
+    )
+    assert result.block is not None and "Chamonix" not in result.block
+    assert answer.id not in {m.id for m in result.injected_messages}
+
+
+async def test_follow_ups_can_be_switched_off(engine: MemoryEngine, clock: FakeClock) -> None:
+    now = clock()
+    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
+    answer = turn("Paris, for the food", now - 30 * DAY + 15)
+    await engine.store_messages([question, answer])
+    hook = PreHook(engine, PrehookConfig(turn_follow_ups=False), clock=clock)
+    result = await hook.run(ask("hiking in the Alps"))
+    assert result.block is not None and "hiking in the Alps" in result.block
+    assert "; then " not in result.block
+    await hook.aclose()
+
+
+async def test_consecutive_recalled_turns_share_one_line_and_one_item(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    now = clock()
+    turns = [
+        turn("The Lisbon offsite is booked for the third week of May", now - 10 * DAY, author="alice"),
+        turn("Great, is the Lisbon hotel near the offsite venue?", now - 10 * DAY + 15),
+        turn("Yes, the Lisbon hotel is a five minute walk", now - 10 * DAY + 30, author="alice"),
+    ]
+    await engine.store_messages(turns)
+    hook = PreHook(engine, PrehookConfig(max_injection_count=1), clock=clock)
+    result = await hook.run(ask("Lisbon offsite hotel"))
+    assert result.items == 1
+    assert [m.id for m in result.injected_messages] == [t.id for t in turns]
+    assert result.block is not None
+    assert sum(" said: " in li for li in result.block.splitlines()) == 1
+    await hook.aclose()
