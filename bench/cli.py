@@ -1,4 +1,4 @@
-"""`memorybot bench locomo|latency`: parser, runner, and a standalone `python -m bench.cli` entry."""
+"""`memorybot bench locomo|latency|load`: parser, runner, and a standalone `python -m bench.cli` entry."""
 
 from __future__ import annotations
 
@@ -35,9 +35,18 @@ def _positive(raw: str) -> int:
     return value
 
 
+def _non_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {raw!r}")
+    return value
+
+
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add `bench` with its `locomo` and `latency` commands to a CLI's subparsers."""
-    bench = subparsers.add_parser("bench", help="benchmarks: LoCoMo retrieval, pre-hook latency at scale")
+    """Add `bench` with its `locomo`, `latency` and `load` commands to a CLI's subparsers."""
+    bench = subparsers.add_parser(
+        "bench", help="benchmarks: LoCoMo retrieval, pre-hook latency at scale, load"
+    )
     sub = bench.add_subparsers(dest="bench_command", required=True)
 
     locomo = sub.add_parser("locomo", help="evidence recall of the pre-hook on a LoCoMo-format file")
@@ -73,6 +82,27 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     latency.add_argument("--messages", type=int, default=3000, help="past turns stored beside the memories")
     latency.add_argument("--seed", type=int, default=7)
+
+    load = sub.add_parser(
+        "load", help="many channels at once through coalescer, pipeline and stores, with a paced fake model"
+    )
+    load.add_argument(
+        "--channels", type=_positive, default=50, help="conversations, DMs included (default 50)"
+    )
+    load.add_argument("--messages", type=_positive, default=5000, help="messages in all (default 5000)")
+    load.add_argument(
+        "--workspaces", type=_positive, default=4, help="Discord and Slack workspaces (default 4)"
+    )
+    load.add_argument(
+        "--model-delay-ms",
+        type=_non_negative,
+        default=150.0,
+        help="mean time of one fake model call, jittered by ±50%% (default 150)",
+    )
+    load.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
+    )
+    load.add_argument("--seed", type=int, default=7)
     return bench
 
 
@@ -112,6 +142,21 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
             baseline_runs=args.baseline_runs,
         )
         report = await run_latency(options, embedder, PrehookConfig.from_settings(settings.prehook))
+    elif args.bench_command == "load":
+        from .load import LoadOptions, run_load
+
+        report = await run_load(
+            LoadOptions(
+                channels=args.channels,
+                messages=args.messages,
+                workspaces=args.workspaces,
+                model_delay_ms=args.model_delay_ms,
+                seed=args.seed,
+                out=args.out,
+            ),
+            embedder,
+            settings,
+        )
     else:
         sys.stderr.write(f"memorybot bench: unknown benchmark {args.bench_command!r}\n")
         return 2
@@ -123,7 +168,7 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Standalone entry: `python -m bench.cli locomo --data FILE` or `python -m bench.cli latency`."""
+    """Standalone entry: `python -m bench.cli locomo --data FILE`, `... latency` or `... load`."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     parser = argparse.ArgumentParser(prog="python -m bench.cli", description="memorybot benchmarks")

@@ -1,0 +1,515 @@
+"""Load benchmark: many conversations at once through coalescer, pipeline, a paced fake model and real stores.
+
+`run_load` opens the bot the way `memorybot run` does (`App.start`: real SQLite, LanceDB and
+embedder, in a temporary directory) with a stand-in model that waits a realistic, jittered
+delay before answering. Simulated users then talk in `channels` conversations spread over a
+few Discord and Slack workspaces, some of them DMs: each conversation sends bursts of 1-4
+messages (gaps shorter than the debounce, so the coalescer really batches), usually waits for
+the bot's reply, thinks a little, and goes on. Every message goes through one `Coalescer`
+whose handler is `TurnPipeline.handle`, exactly as an adapter wires it.
+
+Every message carries a unique marker (`code-CCCC-NNNNNN`, conversation and message number),
+so the benchmark can tell where any text the model sees came from. It reports:
+
+- `throughput_msgs_per_s`: messages / seconds from the first message to the last reply;
+- `overhead_ms`: per batch, the handler's wall time minus the time spent inside the model
+  (all its calls for that turn, tool rounds included), i.e. what the bot itself adds;
+- `messages_lost`: messages not found, with their text, in SQLite after the run, plus those
+  of batches whose handler raised;
+- `cross_channel_leaks`: injected items (memories, past turns, summaries) the privacy rules
+  forbid in that conversation, plus markers of another workspace or of someone else's DM
+  found in anything sent to the model (system prompt, history, context blocks, tool results,
+  and the background summary calls);
+- `rss_mb`: the process's peak resident set size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import itertools
+import json
+import logging
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from adapters.base import IncomingMessage
+from adapters.coalescer import Coalescer, LoopScheduler
+from bot.app import App
+from bot.config import Settings
+from bot.llm.types import ChatMessage, LLMResponse, ToolCall, ToolSpec
+from bot.pipeline import audience_of
+from memory.embedders import Embedder
+from memory.models import Audience, Visibility
+from memory.prehook import PrehookResult
+from memory.scope import audience_allows
+
+from .latency import peak_rss_mb
+from .recall import percentiles
+from .synthetic import CITIES, DAYS, FOODS, HOBBIES, PROJECTS, TOOLS, USERS
+
+log = logging.getLogger(__name__)
+
+MARKER = re.compile(r"code-\d{4}-\d{6}(?!\d)")
+MAX_CHANNELS = 9_999  # the marker's widths
+MAX_MESSAGES = 999_999
+
+TEMPLATES = [
+    "I prefer {food} for lunch, my ticket is {marker}.",
+    "Remember that the {project} deploy code is {marker}.",
+    "We decided to move {project} to {tool}; reference {marker}.",
+    "I am flying to {city} next {day} for {hobby}, booking {marker}.",
+    "I need to rotate the {tool} credentials before {day}, ticket {marker}.",
+    "The {project} build broke again on {day}, see {marker}.",
+    "Can you remind me what we said about {project}? {marker}",
+    "I love {food}. My locker code is {marker}",
+    "Who owns the {tool} migration for {project}? asking for {marker}",
+    "What did we talk about this week? {marker}",
+]
+
+# The model sees the conversation's turn through this, and the summarizer's calls inherit it.
+_METER: contextvars.ContextVar[TurnMeter | None] = contextvars.ContextVar("bench_load_meter", default=None)
+
+
+@dataclass(slots=True)
+class LoadOptions:
+    """What `run_load` simulates; delays are in seconds except `model_delay_ms`."""
+
+    channels: int = 50
+    messages: int = 5000
+    workspaces: int = 4
+    users_per_workspace: int = 8
+    model_delay_ms: float = 150.0
+    jitter: float = 0.5  # each model call waits delay × uniform(1 - jitter, 1 + jitter)
+    dm_share: float = 0.2
+    mention_share: float = 0.3
+    tool_share: float = 0.2  # turns where the model first calls `remember`
+    json_share: float = 0.1  # turns answered in the JSON form with a memory
+    wait_share: float = 0.85  # bursts after which the user waits for the reply
+    debounce: float = 0.05
+    max_wait: float = 0.5
+    think: float = 0.1  # pause after a reply, at most
+    reply_timeout: float = 300.0  # a user stops waiting for a reply after this long
+    seed: int = 7
+    out: Path | None = None
+
+    def check(self) -> None:
+        if not 1 <= self.channels <= MAX_CHANNELS:
+            raise ValueError(f"channels must be within 1..{MAX_CHANNELS}, got {self.channels}")
+        if not 1 <= self.messages <= MAX_MESSAGES:
+            raise ValueError(f"messages must be within 1..{MAX_MESSAGES}, got {self.messages}")
+        if self.workspaces < 1 or self.users_per_workspace < 1:
+            raise ValueError("workspaces and users_per_workspace must be positive")
+        if self.model_delay_ms < 0 or not 0 <= self.jitter <= 1:
+            raise ValueError("model_delay_ms must be >= 0 and jitter within 0..1")
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One simulated conversation: a shared channel, or the DM of `dm_user`."""
+
+    index: int
+    platform: str
+    workspace_id: str
+    channel_id: str
+    users: tuple[str, ...]
+    is_dm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a marker was said: enough to apply the scope rules to any text carrying it."""
+
+    platform: str
+    workspace_id: str
+    channel_id: str
+    author_id: str
+    visibility: Visibility
+
+    @classmethod
+    def of(cls, message: IncomingMessage) -> Origin:
+        visibility = Visibility.PRIVATE if message.is_dm else Visibility.WORKSPACE
+        return cls(message.platform, message.workspace_id, message.channel_id, message.author_id, visibility)
+
+
+@dataclass(slots=True)
+class TurnMeter:
+    """One batch's view for the model: who may read it, its own markers, and model time spent."""
+
+    audience: Audience
+    author_name: str
+    markers: list[str]
+    model_seconds: float = 0.0
+    # Set when the handler returns: background calls spawned by the turn still see the audience,
+    # but their time no longer belongs to the turn's overhead.
+    closed: bool = False
+
+
+@dataclass(slots=True)
+class LeakLog:
+    """Privacy violations seen during the run, with a few examples for the log."""
+
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, n: int, example: str) -> None:
+        if n <= 0:
+            return
+        self.count += n
+        if len(self.examples) < 10:
+            self.examples.append(example)
+
+
+def conversations(options: LoadOptions, rng: random.Random) -> list[Conversation]:
+    """Shared channels round-robin over the workspaces, then DMs (the last `dm_share` of them).
+
+    Workspaces alternate Discord and Slack; their members overlap, so the same user id speaks in
+    several workspaces. A Discord DM lives in the `dm-<user>` pseudo-workspace as the adapter
+    makes it; a Slack DM in its team's workspace, where only the visibility keeps it private.
+    """
+    members: list[tuple[str, str, tuple[str, ...]]] = []
+    for w in range(options.workspaces):
+        platform = "discord" if w % 2 == 0 else "slack"
+        workspace = f"guild-{w}" if platform == "discord" else f"T{w:04d}"
+        people = tuple(rng.sample(USERS, min(options.users_per_workspace, len(USERS))))
+        members.append((platform, workspace, people))
+    dms = round(options.channels * options.dm_share) if options.channels >= 3 else 0
+    shared = options.channels - dms
+    convs: list[Conversation] = []
+    for i in range(shared):
+        platform, workspace, people = members[i % len(members)]
+        channel = f"C{i:04d}"
+        convs.append(Conversation(i, platform, workspace, channel, people))
+    for i in range(shared, options.channels):
+        platform, workspace, people = members[i % len(members)]
+        user = people[(i // len(members)) % len(people)]
+        if platform == "discord":
+            workspace = f"dm-{user}"
+        convs.append(Conversation(i, platform, workspace, f"D{i:04d}", (user,), is_dm=True))
+    return convs
+
+
+def plan_messages(
+    convs: Sequence[Conversation], options: LoadOptions, rng: random.Random
+) -> dict[int, list[IncomingMessage]]:
+    """Every message each conversation will send, in order; timestamps are stamped at send time."""
+    plan: dict[int, list[IncomingMessage]] = {c.index: [] for c in convs}
+    for n in range(options.messages):
+        conv = convs[n % len(convs)]
+        author = rng.choice(conv.users)
+        text = rng.choice(TEMPLATES).format(
+            food=rng.choice(FOODS),
+            project=rng.choice(PROJECTS),
+            tool=rng.choice(TOOLS),
+            city=rng.choice(CITIES),
+            day=rng.choice(DAYS),
+            hobby=rng.choice(HOBBIES),
+            marker=f"code-{conv.index:04d}-{n:06d}",
+        )
+        plan[conv.index].append(
+            IncomingMessage(
+                platform=conv.platform,
+                workspace_id=conv.workspace_id,
+                channel_id=conv.channel_id,
+                author_id=author,
+                author_name=author.capitalize(),
+                text=text,
+                external_id=f"load-{n:06d}",
+                is_dm=conv.is_dm,
+                mentions_bot=not conv.is_dm and rng.random() < options.mention_share,
+            )
+        )
+    return plan
+
+
+def marker_leaks(text: str, audience: Audience, origins: Mapping[str, Origin], agent_id: str) -> list[str]:
+    """Markers in `text` that the scope rules forbid in the conversation `audience` reads."""
+    leaked = set()
+    for marker in MARKER.findall(text):
+        origin = origins.get(marker)
+        if origin is not None and not audience_allows(
+            audience,
+            platform=origin.platform,
+            workspace_id=origin.workspace_id,
+            agent_id=agent_id,
+            visibility=origin.visibility,
+            channel_id=origin.channel_id,
+            author_id=origin.author_id,
+        ):
+            leaked.add(marker)
+    return sorted(leaked)
+
+
+def injection_leaks(hook: PrehookResult | None, audience: Audience) -> list[str]:
+    """Ids of injected memories, turns and summaries the scope rules forbid for `audience`."""
+    if hook is None:
+        return []
+    items: list[Any] = [*hook.injected, *hook.injected_messages, *hook.injected_summaries]
+    return [
+        item.id
+        for item in items
+        if not audience_allows(
+            audience,
+            platform=item.platform,
+            workspace_id=item.workspace_id,
+            agent_id=item.agent_id,
+            visibility=item.visibility,
+            channel_id=item.channel_id,
+            author_id=item.author_id,
+        )
+    ]
+
+
+def _seen_text(system: str, messages: Sequence[ChatMessage]) -> str:
+    parts = [system]
+    for m in messages:
+        parts.append(m.content)
+        parts.extend(json.dumps(c.arguments) for c in m.tool_calls)
+    return "\n".join(parts)
+
+
+class PacedModel:
+    """An `LLMProvider` that waits like a hosted model, then answers about the turn's own markers.
+
+    It checks everything it is sent for markers the conversation may not see (`leaks`), and
+    adds its own time to the turn's meter so the benchmark can subtract it. Some turns first
+    call `remember`, some answer in the JSON form with a memory, so the model's writes are
+    exercised too; summary requests (no tools) get a summary made of the markers they contain.
+    """
+
+    name = "bench-load"
+    model = "paced"
+
+    def __init__(
+        self,
+        options: LoadOptions,
+        origins: Mapping[str, Origin],
+        agent_id: str,
+        leaks: LeakLog,
+    ) -> None:
+        self._delay = options.model_delay_ms / 1000
+        self._jitter = options.jitter
+        self._tool_share = options.tool_share
+        self._json_share = options.json_share
+        self._rng = random.Random(options.seed + 1)
+        self._origins = origins
+        self._agent_id = agent_id
+        self._ids = itertools.count(1)
+        self.leaks = leaks
+        self.calls = 0
+        self.unattributed = 0
+
+    async def complete(
+        self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()
+    ) -> LLMResponse:
+        started = time.perf_counter()
+        meter = _METER.get()
+        self.calls += 1
+        seen = _seen_text(system, messages)
+        if meter is None:
+            self.unattributed += 1
+        else:
+            leaked = marker_leaks(seen, meter.audience, self._origins, self._agent_id)
+            self.leaks.add(len(leaked), f"model saw {leaked[:3]} in {_where(meter.audience)}")
+        delay = self._delay * self._rng.uniform(1 - self._jitter, 1 + self._jitter)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        response = self._answer(meter, messages, tools, seen)
+        if meter is not None and not meter.closed:
+            meter.model_seconds += time.perf_counter() - started
+        return response
+
+    def _answer(
+        self,
+        meter: TurnMeter | None,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        seen: str,
+    ) -> LLMResponse:
+        if not tools or meter is None:
+            found = list(dict.fromkeys(MARKER.findall(messages[-1].content if messages else seen)))
+            return _text("Summary: the conversation mentioned " + ", ".join(found[-12:] or ["nothing new"]))
+        own = meter.markers[-1] if meter.markers else "nothing"
+        first_round = bool(messages) and messages[-1].role != "tool"
+        roll = self._rng.random()
+        if first_round and roll < self._tool_share:
+            call = ToolCall(
+                id=f"load_{next(self._ids)}",
+                name="remember",
+                arguments={
+                    "content": f"{meter.author_name} shared the reference {own}",
+                    "subjects": [meter.author_name.casefold(), "reference"],
+                },
+            )
+            return LLMResponse(text="", tool_calls=[call], stop_reason="tool_use")
+        reply = f"Got it, {meter.author_name}: noted {', '.join(meter.markers)}."
+        if first_round and roll < self._tool_share + self._json_share:
+            memory = {"content": f"{meter.author_name} mentioned {own}", "type": "fact"}
+            return _text(json.dumps({"message": reply, "memories": [memory]}))
+        return _text(reply)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _text(s: str) -> LLMResponse:
+    return LLMResponse(text=s, tool_calls=[], stop_reason="end_turn")
+
+
+def _where(audience: Audience) -> str:
+    dm = " (DM)" if audience.private_ok else ""
+    return f"{audience.platform}/{audience.workspace_id}/{audience.channel_id}{dm}"
+
+
+def _log(message: str) -> None:
+    # stdout carries only the JSON.
+    tqdm.write(message, file=sys.stderr)
+
+
+async def _count_lost(app: App, plan: Mapping[int, Sequence[IncomingMessage]], failed: set[str]) -> int:
+    """Submitted messages whose text is not stored in their channel, plus those of failed batches."""
+    agent = app.pipeline.agent_id
+    lost = set(failed)
+    for sent in plan.values():
+        if not sent:
+            continue
+        first = sent[0]
+        # Each batch adds at most one reply, so twice the messages (and some slack) covers them all.
+        rows = await app.engine.store.recent_messages(
+            first.platform,
+            first.workspace_id,
+            first.channel_id,
+            agent,
+            limit=2 * len(sent) + 10,
+        )
+        stored = {row.external_id: row.content for row in rows if row.role == "user"}
+        lost.update(m.external_id for m in sent if stored.get(m.external_id) != m.text and m.external_id)
+    return len(lost)
+
+
+async def run_load(
+    options: LoadOptions, embedder: Embedder, settings: Settings | None = None
+) -> dict[str, Any]:
+    """Run the load simulation; returns the report (and writes `load.json` under `options.out`)."""
+    options.check()
+    settings = settings or Settings.load(env_file=None)
+    rng = random.Random(options.seed)
+    convs = conversations(options, rng)
+    plan = plan_messages(convs, options, rng)
+    origins = {MARKER.findall(m.text)[0]: Origin.of(m) for sent in plan.values() for m in sent}
+    leaks = LeakLog()
+    overhead_ms: list[float] = []
+    failed: set[str] = set()
+    replied: dict[str, asyncio.Event] = {}
+    stats = {"batches": 0, "replies": 0, "turn_errors": 0, "injected": 0, "reply_timeouts": 0}
+
+    with tempfile.TemporaryDirectory(prefix="memorybot-load-", ignore_cleanup_errors=True) as tmp:
+        storage = settings.storage.model_copy(update={"data_dir": Path(tmp)})
+        run_settings = settings.model_copy(update={"storage": storage})
+        agent_id = run_settings.storage.agent_id
+        model = PacedModel(options, origins, agent_id, leaks)
+        app = await App.start(run_settings, embedder=embedder, llm=model)
+        try:
+            warm = getattr(getattr(embedder, "inner", embedder), "warm_up", None)
+            if warm is not None:
+                await warm()  # the model load is start-up cost, not load
+            bar = tqdm(total=options.messages, desc="load", unit="msg", file=sys.stderr, leave=False)
+
+            async def handle(batch: list[IncomingMessage]) -> None:
+                last = batch[-1]
+                audience = audience_of(last, agent_id)
+                markers = [mk for m in batch for mk in MARKER.findall(m.text)]
+                meter = TurnMeter(audience, last.author_name, markers)
+                token = _METER.set(meter)
+                started = time.perf_counter()
+                try:
+                    result = await app.pipeline.handle(batch)
+                except Exception:
+                    failed.update(m.external_id for m in batch if m.external_id)
+                    log.exception("load batch failed", extra={"batch_size": len(batch)})
+                    return
+                finally:
+                    elapsed = time.perf_counter() - started
+                    meter.closed = True
+                    _METER.reset(token)
+                    for m in batch:
+                        replied[m.external_id or ""].set()
+                    bar.update(len(batch))
+                overhead_ms.append(max(0.0, elapsed - meter.model_seconds) * 1000)
+                stats["batches"] += 1
+                stats["replies"] += result.reply is not None
+                stats["turn_errors"] += result.error is not None
+                stats["injected"] += len(result.injected)
+                forbidden = injection_leaks(result.prehook, audience)
+                leaks.add(len(forbidden), f"injected {forbidden[:3]} into {_where(audience)}")
+
+            coalescer = Coalescer(
+                handle, debounce=options.debounce, max_wait=options.max_wait, scheduler=LoopScheduler()
+            )
+
+            async def speak(conv: Conversation, sent: list[IncomingMessage]) -> None:
+                talk = random.Random(options.seed * 100_003 + conv.index)
+                await asyncio.sleep(talk.uniform(0, 0.5))  # users do not all start at once
+                i = 0
+                while i < len(sent):
+                    burst = sent[i : i + talk.choice((1, 1, 2, 2, 3, 4))]
+                    i += len(burst)
+                    for message in burst:
+                        replied[message.external_id or ""] = asyncio.Event()
+                        # Stamped now: the pipeline orders history and recency by it.
+                        coalescer.submit(replace(message, timestamp=time.time()))
+                        await asyncio.sleep(talk.uniform(0, options.debounce * 0.5))
+                    if talk.random() < options.wait_share:
+                        try:
+                            await asyncio.wait_for(
+                                replied[burst[-1].external_id or ""].wait(), options.reply_timeout
+                            )
+                        except TimeoutError:
+                            # The user moves on; what they send next queues behind the late turn.
+                            stats["reply_timeouts"] += 1
+                    await asyncio.sleep(talk.uniform(0, options.think))
+
+            started = time.perf_counter()
+            await asyncio.gather(*(speak(c, plan[c.index]) for c in convs))
+            await coalescer.aclose()
+            wall = time.perf_counter() - started
+            bar.close()
+            await app.pipeline.idle()
+            lost = await _count_lost(app, plan, failed)
+        finally:
+            await app.close()
+
+    report: dict[str, Any] = {
+        "throughput_msgs_per_s": round(options.messages / wall, 2),
+        "overhead_ms": percentiles(overhead_ms, (50, 95), digits=1)
+        if overhead_ms
+        else {"p50": 0.0, "p95": 0.0},
+        "messages_lost": lost,
+        "cross_channel_leaks": leaks.count,
+        "rss_mb": peak_rss_mb(),
+    }
+    _log(
+        f"{options.messages} messages in {len(convs)} conversations ({sum(c.is_dm for c in convs)} DMs, "
+        f"{options.workspaces} workspaces): {stats['batches']} batches, {stats['replies']} replies, "
+        f"{model.calls} model calls, {stats['injected']} memories injected, "
+        f"{stats['turn_errors']} model errors, {wall:.1f} s"
+    )
+    if stats["reply_timeouts"]:
+        _log(f"{stats['reply_timeouts']} bursts got no reply within {options.reply_timeout:.0f} s")
+    if model.unattributed:
+        _log(f"{model.unattributed} model calls ran outside any turn (not checked for leaks)")
+    for example in leaks.examples:
+        _log(f"leak: {example}")
+    if options.out is not None:
+        options.out.mkdir(parents=True, exist_ok=True)
+        (options.out / "load.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report
