@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memory.dedup import policy_for_model
 from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbedder
@@ -13,6 +14,7 @@ from .config import EmbeddingSettings, Settings
 from .llm.factory import build_provider
 from .llm.types import LLMProvider
 from .pipeline import TurnPipeline
+from .process import freeze_startup_heap
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ class App:
     engine: MemoryEngine
     pipeline: TurnPipeline
     llm: LLMProvider | None = None
+    warming: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
     async def start(
@@ -53,10 +56,12 @@ class App:
         embedder: Embedder | None = None,
         llm: LLMProvider | None = None,
         with_llm: bool = True,
+        warm: bool = True,
     ) -> App:
         """Open the stores and build the pipeline; `llm` overrides the configured provider.
 
-        `with_llm=False` skips the model entirely (memory management commands need none).
+        `with_llm=False` skips the model entirely (memory management commands need none);
+        `warm=False` skips the background warm-up (model, search index) a long-running bot wants.
         Raises ValueError when a provider is chosen without its key, before anything opens.
         """
         if llm is None and with_llm:
@@ -64,7 +69,12 @@ class App:
         embedder = embedder or build_embedder(settings)
         policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
         try:
-            engine = await MemoryEngine.open(settings.storage.data_dir, embedder, policy=policy)
+            engine = await MemoryEngine.open(
+                settings.storage.data_dir,
+                embedder,
+                policy=policy,
+                search_index_rows=settings.storage.search_index_rows,
+            )
         except BaseException:
             if llm is not None:
                 await llm.aclose()
@@ -86,9 +96,30 @@ class App:
             log.info("language model ready", extra={"provider": llm.name, "model": llm.model})
         else:
             log.info("no language model configured: offline responder")
-        return cls(settings, engine, pipeline, llm)
+        app = cls(settings, engine, pipeline, llm)
+        if warm:
+            app.warming = asyncio.get_running_loop().create_task(app._warm())
+        return app
+
+    async def _warm(self) -> None:
+        """In the background: load the embedding model and the search index, then freeze the heap.
+
+        Turns are served meanwhile; they load what they need themselves, only slower.
+        """
+        try:
+            warm_up = getattr(self.engine.embedder, "warm_up", None)
+            if warm_up is not None:
+                await warm_up()
+            rows = await self.engine.warm_search()
+            log.info("search index loaded", extra={"rows": rows})
+        except Exception:
+            log.warning("warm-up failed; the first turns load what they need", exc_info=True)
+        freeze_startup_heap()
 
     async def close(self) -> None:
+        if self.warming is not None and not self.warming.done():
+            self.warming.cancel()
+            await asyncio.gather(self.warming, return_exceptions=True)
         try:
             await self.pipeline.aclose()
         finally:

@@ -23,6 +23,7 @@ from .command_render import render_text
 from .commands import CommandError, Invoker, MemoryCommands, error_result, parse_command
 from .config import ConfigError, Settings
 from .logs import setup_logging
+from .process import limit_blas_threads
 
 
 def _default_user() -> str:
@@ -136,7 +137,7 @@ def _subjects(raw: str) -> list[str]:
 
 
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
-    app = await App.start(settings, with_llm=False)
+    app = await App.start(settings, with_llm=False, warm=False)
     out = sys.stdout
     try:
         engine = app.engine
@@ -316,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("chat", "memories", "bench") and "LOG_LEVEL" not in os.environ:
         level = "WARNING"  # a terminal session stays readable unless logs are asked for
     setup_logging(level, settings.server.log_format)
+    limit_blas_threads()
     runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord, "bench": _bench}
     try:
         return asyncio.run(runners[args.command](args, settings))

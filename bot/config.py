@@ -98,6 +98,8 @@ class StorageSettings(_Section):
 
     data_dir: Path = Path("data")
     agent_id: str = Field("default", min_length=1, max_length=64)
+    # Rows per vector table searched from RAM (~1.5 KB each with local embeddings); 0 = LanceDB only.
+    search_index_rows: int = Field(200_000, ge=0)
 
 
 class MemorySettings(_Section):

@@ -58,6 +58,10 @@ def bundled_model_path(model_name: str) -> str | None:
     return str(path) if path.exists() else None
 
 
+# Batches of at most this many texts are encoded on one torch thread (see `LocalEmbedder._encode`).
+SMALL_BATCH = 8
+
+
 class LocalEmbedder:
     """sentence-transformers on the CPU, in one worker thread so the event loop never blocks."""
 
@@ -96,9 +100,22 @@ class LocalEmbedder:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(
-            texts, batch_size=self._batch_size, normalize_embeddings=True, convert_to_numpy=True
-        )
+        import torch
+
+        threads = torch.get_num_threads()
+        # A few texts (a query, one turn) on one thread: alone it costs ~15 ms either way, but with
+        # the event loop, SQLite and LanceDB threads busy beside it, torch's second thread waits
+        # for a core and one encode stretches to 100 ms and more. Batches keep every core.
+        small = len(texts) <= SMALL_BATCH
+        if small:
+            torch.set_num_threads(1)
+        try:
+            vectors = model.encode(
+                texts, batch_size=self._batch_size, normalize_embeddings=True, convert_to_numpy=True
+            )
+        finally:
+            if small:
+                torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
     async def warm_up(self) -> None:

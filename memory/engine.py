@@ -32,7 +32,7 @@ from .scope import lance_audience_filter, quote_literal
 from .store import MemoryQuery, SQLiteStore
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
-from .vectors import VectorRecord, VectorStore
+from .vectors import DEFAULT_HOT_ROWS, VectorRecord, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -223,13 +223,19 @@ class MemoryEngine:
         policy: DedupPolicy | None = None,
         clock: Clock = time.time,
         reconcile: bool = True,
+        search_index_rows: int = DEFAULT_HOT_ROWS,
     ) -> MemoryEngine:
-        """Open (or create) the SQLite file and LanceDB directory under `data_dir`."""
+        """Open (or create) the SQLite file and LanceDB directory under `data_dir`.
+
+        `search_index_rows` bounds the rows per vector table searched from RAM (0: none).
+        """
         data_dir = Path(data_dir)
         data_dir.mkdir(parents=True, exist_ok=True)
         store = await SQLiteStore.open(data_dir / "memorybot.sqlite3")
         try:
-            vectors = await VectorStore.open(data_dir / "lancedb", dim=embedder.dim)
+            vectors = await VectorStore.open(
+                data_dir / "lancedb", dim=embedder.dim, hot_rows=search_index_rows
+            )
         except BaseException:
             await store.close()
             raise
@@ -612,11 +618,10 @@ class MemoryEngine:
         now = self.clock()
         if vector is None:
             vector = (await self.embedder.embed([query]))[0]
-        where = lance_audience_filter(audience, now)
         k = max(limit * 2, 20)
         dense, lexical = await asyncio.gather(
-            self.vectors.memories.search(vector, where, k),
-            self.vectors.memories.text_search(query, where, k),
+            self.vectors.memories.search_visible(audience, vector, k, now),
+            self.vectors.memories.text_search_visible(audience, query, k, now),
         )
         return await self._fuse(dense, lexical, audience, vector, now, limit, threshold)
 
@@ -667,8 +672,7 @@ class MemoryEngine:
             return []
         if vector is None:
             vector = (await self.embedder.embed([query]))[0]
-        where = lance_audience_filter(audience)
-        hits = await self.vectors.messages.search(vector, where, limit + len(exclude))
+        hits = await self.vectors.messages.search_visible(audience, vector, limit + len(exclude))
         skip = set(exclude)
         kept = [(h.id, h.score) for h in hits if h.score >= threshold and h.id not in skip]
         # The SQL rows decide, as for memories: a vector row with stale scope columns never leaks.
@@ -702,6 +706,11 @@ class MemoryEngine:
         return (
             self._repair_due or self.vectors.memories.needs_optimize or self.vectors.messages.needs_optimize
         )
+
+    async def warm_search(self) -> int:
+        """Load the busiest scopes of the memory and turn tables into RAM (see `VectorTable.warm`),
+        so the first turn in each does not wait for it; returns the rows loaded."""
+        return await self.vectors.memories.warm() + await self.vectors.messages.warm()
 
     async def maintain(self) -> None:
         """Index queued message rows, compact the vector tables, update their indexes; off the reply path."""

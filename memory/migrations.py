@@ -153,6 +153,25 @@ migration(
 )
 
 
+# The pre-hook's two listings, answered from their index alone: the participants' identities
+# (by user and type: ~250 index entries at 100,000 memories instead of every memory of three
+# users, then a sort), and the important memories in order, with type and visibility in the
+# index so the identity rows at the top (all weigh 1.0) and the rows of other channels are
+# skipped without reading them (0.4 ms instead of 4 ms).
+migration(
+    "m003_prehook_indexes",
+    """
+        DROP INDEX ix_memories_user;
+        CREATE INDEX ix_memories_user ON memories (platform, workspace_id, user_id, memory_type);
+        DROP INDEX ix_memories_scope_importance;
+        CREATE INDEX ix_memories_scope_importance ON memories
+            (platform, workspace_id, agent_id, importance DESC, created_at DESC, id,
+             memory_type, visibility, channel_id)
+            WHERE forgotten = 0;
+    """,
+)
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

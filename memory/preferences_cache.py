@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+
 from .models import Audience, Memory, MemoryType
 from .store import SQLiteStore
 
@@ -39,6 +41,7 @@ class _View(NamedTuple):
 class _Entry:
     expires_at: float
     memories: list[Memory]
+    vectors: dict[str, np.ndarray]
 
 
 def _view(audience: Audience) -> _View:
@@ -83,8 +86,13 @@ class PreferencesCache:
     def __len__(self) -> int:
         return sum(len(views) for views in self._entries.values())
 
-    async def get(self, audience: Audience, user_id: str) -> list[Memory]:
-        """`user_id`'s active preferences visible to `audience`, best first (cached)."""
+    async def get(
+        self, audience: Audience, user_id: str, vectors: dict[str, np.ndarray] | None = None
+    ) -> list[Memory]:
+        """`user_id`'s active preferences visible to `audience`, best first (cached).
+
+        `vectors`, when given, receives their stored vectors (cached with them).
+        """
         now = self.clock()
         self._maybe_collect(now)
         key = UserKey(audience.platform, audience.workspace_id, audience.agent_id, user_id)
@@ -95,25 +103,33 @@ class PreferencesCache:
             self.hits += 1
             self._entries.move_to_end(key)
             # A cached preference may have reached its own expiry since it was loaded.
-            return [m for m in entry.memories if m.is_active(now)]
+            active = [m for m in entry.memories if m.is_active(now)]
+            if vectors is not None:
+                vectors.update((m.id, entry.vectors[m.id]) for m in active if m.id in entry.vectors)
+            return active
         self.misses += 1
         generation = self._generation
+        found: dict[str, np.ndarray] = {}
         memories = await self.store.memories_about(
-            audience, now, [user_id], [MemoryType.PREFERENCE], self.min_confidence, self.limit
+            audience, now, [user_id], [MemoryType.PREFERENCE], self.min_confidence, self.limit, vectors=found
         )
+        if vectors is not None:
+            vectors.update(found)
         if self._generation == generation:
-            self._entries.setdefault(key, {})[view] = _Entry(now + self.ttl, memories)
+            self._entries.setdefault(key, {})[view] = _Entry(now + self.ttl, memories, found)
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_users:
                 self._entries.popitem(last=False)
         return list(memories)
 
-    async def get_many(self, audience: Audience, user_ids: Sequence[str]) -> list[Memory]:
+    async def get_many(
+        self, audience: Audience, user_ids: Sequence[str], vectors: dict[str, np.ndarray] | None = None
+    ) -> list[Memory]:
         """Preferences of several users (a channel's participants), concatenated in user order."""
         unique = list(dict.fromkeys(u for u in user_ids if u))
         if not unique:
             return []
-        results = await asyncio.gather(*(self.get(audience, u) for u in unique))
+        results = await asyncio.gather(*(self.get(audience, u, vectors) for u in unique))
         return [m for memories in results for m in memories]
 
     def invalidate(self, memory: Memory) -> None:

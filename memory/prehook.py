@@ -7,20 +7,20 @@ import copy
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
 import numpy as np
 
+from .access_counts import AccessCounts
 from .context_block import BlockItem, ContextBlock, Section, Timeline, format_context_block
 from .engine import REPLY_GAP_SECONDS, MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
-from .scope import lance_audience_filter
 from .store import MemoryQuery
 from .summaries import SummaryManager
 from .summary_store import Summary
@@ -262,7 +262,8 @@ class PreHook:
         )
         self.tz = tz
         self._recent_seconds = parse_duration(self.config.recent_duration)
-        self._background: set[asyncio.Task[None]] = set()
+        # Access counts of injected memories, written together every few seconds.
+        self.access = AccessCounts(engine.store)
         engine.on_write(self._on_write)
 
     def _on_write(self, memory: Memory) -> None:
@@ -271,9 +272,8 @@ class PreHook:
             self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
 
     async def aclose(self) -> None:
-        """Wait for the background access-count updates still running."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        """Write the access counts still pending."""
+        await self.access.aclose()
 
     # --- the hook -------------------------------------------------------------------------------
 
@@ -356,7 +356,7 @@ class PreHook:
         state.advance_turn()
         stage_ms["format"] = _ms(t)
         if injected:
-            self._spawn(self.engine.store.bump_access([m.id for m in injected], now))
+            self.access.add([m.id for m in injected], now)
         stage_ms["total"] = _ms(started)
         return PrehookResult(
             block=block.text,
@@ -395,7 +395,12 @@ class PreHook:
         async def nothing() -> list[Any]:
             return []
 
-        identity = store.memories_about(viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit)
+        # Every source reads its rows' stored vectors in the same query (relevance and dedup
+        # never re-embed a memory, and no second round trip fetches them).
+        vectors: dict[str, np.ndarray] = {}
+        identity = store.memories_about(
+            viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit, vectors=vectors
+        )
         important = store.query_memories(
             viewer,
             now,
@@ -407,6 +412,7 @@ class PreHook:
                 order="important",
                 limit=cfg.sql_limit,
             ),
+            vectors,
         )
         recent = store.query_memories(
             viewer,
@@ -416,12 +422,13 @@ class PreHook:
                 channel_id=request.channel_id if cfg.channel_scope else None,
                 limit=cfg.sql_limit,
             ),
+            vectors,
         )
         if meta is not None:
             # "What did we talk about" means this conversation: what was learned and said in this
             # channel (anyone who can read it could scroll back to those turns anyway).
             timeline_memories = store.memories_between(
-                viewer, now, meta.since, meta.until, request.channel_id, cfg.timeline_limit
+                viewer, now, meta.since, meta.until, request.channel_id, cfg.timeline_limit, vectors
             )
             timeline_messages = store.messages_between(
                 request.platform,
@@ -447,7 +454,7 @@ class PreHook:
             self._guard("identity", identity, [], errors),
             self._guard("important", important, [], errors),
             self._guard("recent", recent, [], errors),
-            self._guard("preferences", self.preferences.get_many(viewer, participants), [], errors),
+            self._guard("preferences", self.preferences.get_many(viewer, participants, vectors), [], errors),
             self._guard("timeline_memories", timeline_memories, [], errors),
             self._guard("timeline_messages", timeline_messages, [], errors),
         )
@@ -455,7 +462,8 @@ class PreHook:
         found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip][
             -cfg.timeline_limit :
         ]
-        ids = [
+        found.embeddings = vectors
+        missing = [
             m.id
             for group in (
                 found.identity,
@@ -465,41 +473,41 @@ class PreHook:
                 found.timeline_memories,
             )
             for m in group
+            if m.id not in vectors
         ]
-        # Their STORED vectors, in one query: relevance and dedup never re-embed a memory.
-        found.embeddings = (
-            await self._guard("embeddings", store.get_embeddings(ids), {}, errors) if ids else {}
-        )
+        if missing:
+            # Only rows whose vector the reads above could not give (none, unless a row lacks one).
+            vectors.update(await self._guard("embeddings", store.get_embeddings(missing), {}, errors))
         return found, _ms(t)
 
     async def _hybrid_search(
         self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
     ) -> tuple[_VectorFound, float]:
         t = time.perf_counter()
-        table = self.engine.vectors.memories
-        where = lance_audience_filter(request.viewer, now)
+        table, viewer = self.engine.vectors.memories, request.viewer
         k = self.config.vector_top_k
         found = _VectorFound()
+        none: tuple[list[Any], list[Any]] = ([], [])
+        # Dense and full text in one call per table: one pass over the scope kept in RAM.
         searches = [
-            self._guard("vector", table.search(query, where, k), [], errors),
-            self._guard("fulltext", table.text_search(request.text, where, k), [], errors),
+            self._guard(
+                "search", table.hybrid_search_visible(viewer, query, request.text, k, now), none, errors
+            )
         ]
         m = self.config.message_top_k
         if m > 0:
             # Past turns under the same privacy filter; the batch and the history window are
             # skipped after the search (they are few, and the model already has them).
             messages = self.engine.vectors.messages
-            where_messages = lance_audience_filter(request.viewer)
             skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
-            searches += [
-                self._guard("message_vector", messages.search(query, where_messages, m + skip), [], errors),
+            searches.append(
                 self._guard(
-                    "message_fulltext",
-                    messages.text_search(request.text, where_messages, m + skip),
-                    [],
+                    "message_search",
+                    messages.hybrid_search_visible(viewer, query, request.text, m + skip),
+                    none,
                     errors,
-                ),
-            ]
+                )
+            )
         if self.summaries is not None and self.config.summary_top_k > 0:
             searches.append(
                 self._guard(
@@ -520,18 +528,19 @@ class PreHook:
                 for summary, score in results.pop()
                 if not (summary.level == 1 and set(summary.source_ids) <= in_context)
             ]
-        found.dense, found.lexical = results[0], results[1]
+        found.dense, found.lexical = results[0]
         if m > 0:
             skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
-            found.message_dense = [h for h in results[2] if h.id not in skip_ids][:m]
-            found.message_lexical = [h for h in results[3] if h.id not in skip_ids][:m]
+            message_dense, message_lexical = results[1]
+            found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
+            found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
             message_ids = list(
                 dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
             )
         else:
             message_ids = []
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-        store, viewer = self.engine.store, request.viewer
+        store = self.engine.store
 
         async def none() -> Any:
             return None
@@ -764,19 +773,6 @@ class PreHook:
             if row is not None:
                 chosen_rows.append(row)
         return selected
-
-    # --- background work ------------------------------------------------------------------------
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        # Access counts only tune future ranking: never make the reply wait for that write.
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("access count update failed", exc_info=task.exception())
 
 
 def _block_items(selected: Sequence[_Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:

@@ -5,23 +5,32 @@ from __future__ import annotations
 from .models import Audience, Visibility
 
 
-def sql_audience_filter(audience: Audience, now: float, alias: str = "") -> tuple[str, list[object]]:
+def sql_audience_filter(
+    audience: Audience, now: float, alias: str = "", keyed: bool = False
+) -> tuple[str, list[object]]:
     """SQLite clause and parameters selecting the active memories `audience` may read.
 
     The rules live here, in the query itself, so no caller can forget one:
     same platform, workspace and agent; not forgotten, not expired; channel-visible
     memories only in their channel (or for admins); private memories only for their
     author and only where private results are allowed.
+
+    `keyed` is for queries that pick rows by a key of their own (`id IN (...)`, a hash): the
+    scope columns are then written `+column`, which keeps the planner on that key's index.
+    Without statistics it would otherwise walk the workspace's scope index instead (34 ms
+    instead of 0.2 ms for 40 ids among 17,000 rows of a workspace).
     """
-    p = f"{alias}." if alias else ""
-    where, params = sql_visibility_filter(audience, alias)
+    p = ("+" if keyed else "") + (f"{alias}." if alias else "")
+    where, params = sql_visibility_filter(audience, alias, keyed)
     lifecycle = f"{p}forgotten = 0 AND ({p}expires_at IS NULL OR {p}expires_at > ?)"
     return f"{where} AND {lifecycle}", [*params, now]
 
 
-def sql_visibility_filter(audience: Audience, alias: str = "") -> tuple[str, list[object]]:
+def sql_visibility_filter(
+    audience: Audience, alias: str = "", keyed: bool = False
+) -> tuple[str, list[object]]:
     """The scope and visibility part of `sql_audience_filter`, for rows with no lifecycle (turns)."""
-    p = f"{alias}." if alias else ""
+    p = ("+" if keyed else "") + (f"{alias}." if alias else "")
     clauses = [f"{p}platform = ?", f"{p}workspace_id = ?", f"{p}agent_id = ?"]
     params: list[object] = [audience.platform, audience.workspace_id, audience.agent_id]
     vis = [f"{p}visibility = '{Visibility.WORKSPACE.value}'"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +89,27 @@ def _blob(vector: np.ndarray | None) -> bytes | None:
 
 def _vector(blob: bytes | None) -> np.ndarray | None:
     return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
+
+
+def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
+    """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
+    which then receives each row's stored vector)."""
+    if vectors is None:
+        return [_row_to_memory(r) for r in rows]
+    memories = []
+    for row in rows:
+        memory = _row_to_memory(row[:-1])
+        vector = _vector(row[-1])  # type: ignore[arg-type]
+        if vector is not None:
+            vectors[memory.id] = vector
+        memories.append(memory)
+    return memories
+
+
+def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
+    if vectors is None:
+        return _MEMORY_COLUMNS
+    return f"{_MEMORY_COLUMNS}, {alias}embedding"
 
 
 def _safe(text: str) -> str:
@@ -177,8 +198,9 @@ class SQLiteStore:
                 raise
 
     async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        async with self._read() as conn, conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        # One hop to the connection's thread (execute, fetch and close in one call), not three.
+        async with self._read() as conn:
+            return list(await conn.execute_fetchall(sql, params))
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         """Run one read-only statement on the reader pool, for the tables whose SQL lives beside
@@ -327,17 +349,20 @@ class SQLiteStore:
                 (now, old_id),
             )
 
-    async def bump_access(self, ids: Sequence[str], now: float) -> None:
-        if not ids:
+    async def bump_access(self, counts: Sequence[str] | Mapping[int, Sequence[str]], now: float) -> None:
+        """Add accesses at `now`: one to each id of a sequence, or `n` to each id under key `n`."""
+        groups = {1: counts} if not isinstance(counts, Mapping) else counts
+        if not any(groups.values()):
             return
         async with self.transaction() as db:
-            for chunk in _chunks(ids):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(
-                    f"UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
-                    f"WHERE id IN ({marks})",
-                    (now, *chunk),
-                )
+            for increment, ids in groups.items():
+                for chunk in _chunks(list(ids)):
+                    marks = ",".join("?" * len(chunk))
+                    await db.execute(
+                        f"UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? "
+                        f"WHERE id IN ({marks})",
+                        (increment, now, *chunk),
+                    )
 
     # --- memories: reads --------------------------------------------------------------------
 
@@ -365,7 +390,7 @@ class SQLiteStore:
     async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         """The subset of `ids` that `audience` may read, in the given order."""
         found: dict[str, Memory] = {}
-        where, params = sql_audience_filter(audience, now)
+        where, params = sql_audience_filter(audience, now, keyed=True)
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN ({marks}) AND {where}"
@@ -387,7 +412,7 @@ class SQLiteStore:
     async def find_by_hash(
         self, content_hash: str, audience: Audience, now: float, visibility: Visibility
     ) -> Memory | None:
-        where, params = sql_audience_filter(audience, now)
+        where, params = sql_audience_filter(audience, now, keyed=True)
         rows = await self._fetch(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
             "LIMIT 1",
@@ -424,8 +449,17 @@ class SQLiteStore:
             params.extend(s.casefold() for s in query.subjects)
         return " AND ".join(clauses), params
 
-    async def query_memories(self, audience: Audience, now: float, query: MemoryQuery) -> list[Memory]:
-        """Memories `audience` may read, narrowed by `query`, newest (or most important) first."""
+    async def query_memories(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories `audience` may read, narrowed by `query`, newest (or most important) first.
+
+        `vectors`, when given, receives the rows' stored vectors from the same read.
+        """
         where, params = self._query_sql(audience, now, query)
         # The id breaks ties, so pages of rows written in the same second never overlap or skip.
         order = (
@@ -433,9 +467,9 @@ class SQLiteStore:
             if query.order == "important"
             else "m.created_at DESC, m.id"
         )
-        sql = f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
+        sql = f"SELECT {_columns(vectors)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
         rows = await self._fetch(sql, (*params, query.limit, query.offset))
-        return [_row_to_memory(r) for r in rows]
+        return _memory_rows(rows, vectors)
 
     async def count_memories(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         where, params = self._query_sql(audience, now, query or MemoryQuery())
@@ -457,8 +491,11 @@ class SQLiteStore:
         types: Sequence[MemoryType],
         min_confidence: float | None = None,
         limit: int = 20,
+        vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories about these users `audience` may read, most important then newest first.
+
+        `vectors`, when given, receives the rows' stored vectors from the same read.
 
         Pinned to the per-user index: left to itself the planner walks the whole workspace's
         importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
@@ -467,7 +504,7 @@ class SQLiteStore:
             return []
         where, params = sql_audience_filter(audience, now, alias="m")
         sql = (
-            f"SELECT {_MEMORY_COLUMNS} FROM memories m INDEXED BY ix_memories_user "
+            f"SELECT {_columns(vectors, 'm.')} FROM memories m INDEXED BY ix_memories_user "
             f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
             f"AND m.memory_type IN ({','.join('?' * len(types))})"
         )
@@ -478,7 +515,7 @@ class SQLiteStore:
             params.append(min_confidence)
         sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
         rows = await self._fetch(sql, (*params, limit))
-        return [_row_to_memory(r) for r in rows]
+        return _memory_rows(rows, vectors)
 
     async def memories_between(
         self,
@@ -488,19 +525,21 @@ class SQLiteStore:
         until: float,
         channel_id: str | None = None,
         limit: int = 50,
+        vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first (pre-hook timelines).
 
-        With `channel_id`, only those learned in that channel.
+        With `channel_id`, only those learned in that channel; `vectors`, when given, receives
+        the rows' stored vectors from the same read.
         """
         where, params = sql_audience_filter(audience, now)
-        sql = f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
+        sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
         params.extend([since, until])
         if channel_id is not None:
             sql += " AND channel_id = ?"
             params.append(channel_id)
         rows = await self._fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
-        return [_row_to_memory(r) for r in rows]
+        return _memory_rows(rows, vectors)
 
     async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of memories: compared as they are, never recomputed."""
@@ -613,7 +652,7 @@ class SQLiteStore:
         row left with stale scope columns can never bring a foreign turn back.
         """
         found: dict[str, StoredMessage] = {}
-        where, params = sql_visibility_filter(audience)
+        where, params = sql_visibility_filter(audience, keyed=True)
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) AND {where}"
@@ -628,27 +667,26 @@ class SQLiteStore:
         """For each turn in `ids`, the next turn of its conversation (same channel, thread and
         agent) if it came within `within` seconds and `audience` may read it.
 
-        Two queries whatever the number of ids: the successors' ids through the channel index,
-        then their rows through the same visibility filter as every other read.
+        One query per 500 ids: the successor is found through the channel index, and its row is
+        read through the same visibility filter as every other read.
         """
-        successor: dict[str, str] = {}
+        where, params = sql_visibility_filter(audience, alias="m", keyed=True)
+        columns = ", ".join(f"m.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
+        found: dict[str, StoredMessage] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             sql = (
-                "SELECT h.id, (SELECT m.id FROM messages m WHERE m.platform = h.platform "
-                "AND m.workspace_id = h.workspace_id AND m.channel_id = h.channel_id "
-                "AND m.agent_id = h.agent_id AND m.thread_id IS h.thread_id "
-                "AND (m.created_at > h.created_at OR (m.created_at = h.created_at AND m.rowid > h.rowid)) "
-                "AND m.created_at <= h.created_at + ? ORDER BY m.created_at, m.rowid LIMIT 1) "
-                f"FROM messages h WHERE h.id IN ({marks})"
+                f"SELECT h.id, {columns} FROM messages h JOIN messages m ON m.id = ("
+                "SELECT n.id FROM messages n WHERE n.platform = h.platform "
+                "AND n.workspace_id = h.workspace_id AND n.channel_id = h.channel_id "
+                "AND n.agent_id = h.agent_id AND n.thread_id IS h.thread_id "
+                "AND (n.created_at > h.created_at OR (n.created_at = h.created_at AND n.rowid > h.rowid)) "
+                "AND n.created_at <= h.created_at + ? ORDER BY n.created_at, n.rowid LIMIT 1) "
+                f"WHERE h.id IN ({marks}) AND {where}"
             )
-            for hit, after in await self._fetch(sql, (within, *chunk)):
-                if after is not None:
-                    successor[str(hit)] = str(after)
-        if not successor:
-            return {}
-        rows = {m.id: m for m in await self.visible_messages(list(successor.values()), audience)}
-        return {hit: rows[after] for hit, after in successor.items() if after in rows}
+            for row in await self._fetch(sql, (within, *chunk, *params)):
+                found[str(row[0])] = _row_to_message(row[1:])
+        return found
 
     async def message_by_external_id(
         self, platform: str, workspace_id: str, channel_id: str, agent_id: str, external_id: str

@@ -11,7 +11,6 @@ import numpy as np
 
 from .engine import MemoryEngine
 from .models import Audience, Scope, StoredMessage, Visibility
-from .scope import lance_audience_filter
 from .summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
 from .summary_store import Summary, SummaryConflict, SummaryKind, SummaryStore
 from .vectors import VectorRecord, VectorTable
@@ -364,7 +363,7 @@ class SummaryManager:
             return []
         now = self.clock()
         table = await self.table()
-        hits = await table.search(query_vector, lance_audience_filter(audience, now), max(limit * 2, 10))
+        hits = await table.search_visible(audience, query_vector, max(limit * 2, 10), now)
         kept = [(h.id, h.score) for h in hits if h.score >= threshold]
         rows = {s.id: s for s in await self.store.visible([i for i, _ in kept], audience, now)}
         return [(rows[i], score) for i, score in kept if i in rows][:limit]

@@ -201,7 +201,7 @@ class SummaryStore:
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
         """The subset of `ids` that `audience` may read (the rules memories obey), in the order given."""
-        where, params = sql_audience_filter(audience, now)
+        where, params = sql_audience_filter(audience, now, keyed=True)
         found: dict[str, Summary] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -17,13 +19,19 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree, HnswSq
 from lancedb.query import MatchQuery
 
-from .scope import quote_literal
+from .models import Audience
+from .scope import lance_audience_filter, quote_literal
+from .scope_index import COLUMNS as SCOPE_COLUMNS
+from .scope_index import Hit, ScopeIndex, ScopeIndexes, ScopeKey, analyze
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 DEFAULT_ANN_THRESHOLD = 50_000
+# Rows per table kept in RAM for scoped search (`memory.scope_index`): 384-d vectors take
+# ~1.5 KB a row, so the default holds ~300 MB per table at most; 0 keeps every search on LanceDB.
+DEFAULT_HOT_ROWS = 200_000
 # Every write leaves a fragment and each one costs every query ~0.15 ms (measured at 20k rows:
 # 100 single-row writes took a filtered search from 6 to 23 ms), while an optimize takes ~0.2 s;
 # compacting on the hot path would stall replies, so the engine schedules it from this flag.
@@ -148,6 +156,10 @@ def _vectors_of(table: pa.Table, dim: int) -> np.ndarray:
     return np.array(flat, dtype=np.float32).reshape(table.num_rows, dim)
 
 
+def _hits(found: Sequence[Hit]) -> list[VectorHit]:
+    return [VectorHit(id=i, score=score, vector=v) for i, score, v in found]
+
+
 async def _read(op: Callable[[], Awaitable[T]]) -> T:
     # Cleanup can remove the files of a version a read started on just before an optimize;
     # the retry reads the current version.
@@ -161,11 +173,24 @@ async def _read(op: Callable[[], Awaitable[T]]) -> T:
 class VectorTable:
     """One LanceDB table with scope columns; writes serialized by an asyncio.Lock per table."""
 
-    def __init__(self, table: lancedb.AsyncTable, name: str, dim: int, ann_threshold: int) -> None:
+    def __init__(
+        self,
+        table: lancedb.AsyncTable,
+        name: str,
+        dim: int,
+        ann_threshold: int,
+        hot_rows: int = DEFAULT_HOT_ROWS,
+    ) -> None:
         self.name = name
         self.dim = dim
         self.ann_threshold = ann_threshold
         self._table = table
+        # Scoped searches answered from RAM; every access runs on the one worker thread, in
+        # order, so a search never sees a half-applied write and the event loop never computes.
+        self._hot = ScopeIndexes(dim, hot_rows) if hot_rows > 0 else None
+        self._hot_thread = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"scope-{name}") if hot_rows > 0 else None
+        )
         self._schema = vector_schema(dim)
         self._lock = asyncio.Lock()
         self._writes_since_optimize = 0
@@ -224,6 +249,8 @@ class VectorTable:
             self._writes_since_optimize += 1
             self._rows_since_optimize += len(latest)
             self._approx_rows += result.num_inserted_rows
+            if self._hot is not None:
+                await self._in_hot_thread(self._hot.upsert, data)
 
     async def delete(self, ids: Sequence[str]) -> None:
         """Remove rows by id; unknown ids are ignored."""
@@ -234,6 +261,8 @@ class VectorTable:
             for chunk in _chunks(unique, _ID_CHUNK):
                 await self._table.delete(_in_filter(chunk))
                 self._writes_since_optimize += 1
+                if self._hot is not None:
+                    await self._in_hot_thread(self._hot.delete, chunk)
 
     async def search(self, vector: np.ndarray, where: str | None, k: int) -> list[VectorHit]:
         """The `k` rows nearest to `vector` by cosine among those matching `where`, best first."""
@@ -304,6 +333,129 @@ class VectorTable:
         ]
         hits.sort(key=lambda h: h.score, reverse=True)
         return hits
+
+    # --- scoped search from RAM -----------------------------------------------------------------
+
+    async def _in_hot_thread(self, fn: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._hot_thread, functools.partial(fn, *args))
+
+    async def _load_scope(self, key: ScopeKey) -> None:
+        """Read every row of `key` from LanceDB into RAM; under the write lock, so none is missed."""
+        assert self._hot is not None
+        platform, workspace_id, agent_id = key
+        where = (
+            f"platform = {quote_literal(platform)} AND workspace_id = {quote_literal(workspace_id)} "
+            f"AND agent_id = {quote_literal(agent_id)}"
+        )
+        async with self._lock:
+            if await self._in_hot_thread(self._hot.is_loaded, key):
+                return
+
+            async def run() -> pa.Table:
+                return await self._table.query().where(where).select(SCOPE_COLUMNS).to_arrow()
+
+            rows = await _read(run)
+            await self._in_hot_thread(self._hot.load, key, rows)
+            log.debug("lancedb table %s: scope loaded into RAM", self.name, extra={"rows": rows.num_rows})
+
+    async def _hot_search(self, audience: Audience, how: Callable[..., T], *args: object) -> T | None:
+        """`how` on the audience's scope in RAM (loading it first); None when it stays on LanceDB."""
+        if self._hot is None:
+            return None
+        key = (audience.platform, audience.workspace_id, audience.agent_id)
+        for _ in range(2):
+            found = await self._in_hot_thread(self._hot.search, key, how, audience, *args)
+            if found is not None:
+                return found
+            if await self._in_hot_thread(self._hot.is_too_large, key):
+                return None
+            await self._load_scope(key)
+        return None
+
+    def _query_vector(self, vector: np.ndarray) -> np.ndarray:
+        query_vec = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query_vec.shape != (self.dim,):
+            raise ValueError(f"query vector has shape {query_vec.shape}; {self.name!r} expects ({self.dim},)")
+        return query_vec
+
+    async def search_visible(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float | None = None
+    ) -> list[VectorHit]:
+        """`search` among the rows `audience` may read (unexpired at `now` when given), exact, from RAM."""
+        query_vec = self._query_vector(vector)
+        if k <= 0:
+            return []
+        found = await self._hot_search(audience, ScopeIndex.search, query_vec, k, now)
+        if found is None:
+            return await self.search(query_vec, lance_audience_filter(audience, now), k)
+        return _hits(found)
+
+    async def text_search_visible(
+        self, audience: Audience, text: str, k: int, now: float | None = None
+    ) -> list[VectorHit]:
+        """`text_search` among the rows `audience` may read (unexpired at `now` when given), from RAM."""
+        terms = fts_query_terms(text)
+        if not terms or k <= 0:
+            return []
+        found = await self._hot_search(audience, ScopeIndex.text_search, analyze(terms), k, now)
+        if found is None:
+            return await self.text_search(text, lance_audience_filter(audience, now), k)
+        return _hits(found)
+
+    async def hybrid_search_visible(
+        self, audience: Audience, vector: np.ndarray, text: str, k: int, now: float | None = None
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        """`search_visible` and `text_search_visible` together: one pass over the scope in RAM."""
+        query_vec = self._query_vector(vector)
+        if k <= 0:
+            return [], []
+        terms = fts_query_terms(text)
+        found = await self._hot_search(
+            audience, ScopeIndex.hybrid, query_vec, analyze(terms) if terms else [], k, now
+        )
+        if found is None:
+            where = lance_audience_filter(audience, now)
+            dense, lexical = await asyncio.gather(
+                self.search(query_vec, where, k), self.text_search(text, where, k)
+            )
+            return dense, lexical
+        return _hits(found[0]), _hits(found[1])
+
+    async def warm(self) -> int:
+        """Load the largest scopes into RAM up to the budget, so first searches do not pay for it.
+
+        Returns the number of rows loaded.
+        """
+        if self._hot is None:
+            return 0
+
+        async def run() -> pa.Table:
+            return await self._table.query().select(["platform", "workspace_id", "agent_id"]).to_arrow()
+
+        scopes = (
+            (await _read(run))
+            .group_by(["platform", "workspace_id", "agent_id"])
+            .aggregate([("platform", "count")])
+        )
+        counted = sorted(
+            zip(
+                scopes.column("platform").to_pylist(),
+                scopes.column("workspace_id").to_pylist(),
+                scopes.column("agent_id").to_pylist(),
+                scopes.column("platform_count").to_pylist(),
+                strict=True,
+            ),
+            key=lambda row: row[3],
+            reverse=True,
+        )
+        loaded = 0
+        for platform, workspace_id, agent_id, count in counted:
+            if loaded + count > self._hot.max_rows:
+                continue
+            await self._load_scope((platform, workspace_id, agent_id))
+            loaded += count
+        return loaded
 
     async def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (unknown ids are absent); one query unless the list is huge."""
@@ -397,17 +549,27 @@ class VectorTable:
         return self._has_ann
 
     def close(self) -> None:
-        """Release the table handle; the store calls this on close."""
+        """Release the table handle and the RAM copy; the store calls this on close."""
         self._table.close()
+        if self._hot_thread is not None:
+            self._hot_thread.shutdown(wait=False, cancel_futures=True)
 
 
 class VectorStore:
     """The LanceDB database under a directory: `memories` and `messages` tables, more opened by name."""
 
-    def __init__(self, db: lancedb.AsyncConnection, path: Path, dim: int, ann_threshold: int) -> None:
+    def __init__(
+        self,
+        db: lancedb.AsyncConnection,
+        path: Path,
+        dim: int,
+        ann_threshold: int,
+        hot_rows: int = DEFAULT_HOT_ROWS,
+    ) -> None:
         self.path = path
         self.dim = dim
         self.ann_threshold = ann_threshold
+        self.hot_rows = hot_rows
         self._db = db
         self._tables: dict[str, VectorTable] = {}
         self._open_lock = asyncio.Lock()
@@ -415,7 +577,11 @@ class VectorStore:
 
     @classmethod
     async def open(
-        cls, path: str | Path, dim: int, ann_threshold: int = DEFAULT_ANN_THRESHOLD
+        cls,
+        path: str | Path,
+        dim: int,
+        ann_threshold: int = DEFAULT_ANN_THRESHOLD,
+        hot_rows: int = DEFAULT_HOT_ROWS,
     ) -> VectorStore:
         """Open (creating if needed) the database and its `memories` and `messages` tables."""
         if dim <= 0:
@@ -423,7 +589,7 @@ class VectorStore:
         root = Path(path)
         await asyncio.to_thread(root.mkdir, parents=True, exist_ok=True)
         db = await lancedb.connect_async(str(root))
-        store = cls(db, root, dim, ann_threshold)
+        store = cls(db, root, dim, ann_threshold, hot_rows)
         try:
             store.memories = await store.table("memories")
             store.messages = await store.table("messages")
@@ -453,7 +619,7 @@ class VectorStore:
                 raw = await self._db.create_table(name, schema=schema, exist_ok=True)
             else:
                 _check_schema(name, await raw.schema(), schema, self.dim)
-            table = VectorTable(raw, name, self.dim, self.ann_threshold)
+            table = VectorTable(raw, name, self.dim, self.ann_threshold, self.hot_rows)
             await table._prepare()
             self._tables[name] = table
             return table

@@ -464,7 +464,7 @@ async def test_token_budget_and_count_are_respected(engine: MemoryEngine, clock:
     await hook.aclose()
 
 
-async def test_access_counts_are_bumped_in_the_background(engine: MemoryEngine, hook: PreHook) -> None:
+async def test_access_counts_are_written_together_on_close(engine: MemoryEngine, hook: PreHook) -> None:
     memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     result = await hook.run(request("which languages does Frank speak?"))
     assert memory.id in [m.id for m in result.injected]

@@ -1,0 +1,174 @@
+"""Tests for scoped search from RAM: same answers as LanceDB's filtered search, kept in step by writes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytest_asyncio
+
+from memory.models import Audience, Visibility
+from memory.scope import lance_audience_filter
+from memory.scope_index import analyze
+from memory.vectors import VectorRecord, VectorStore
+
+from .test_vectors import DIM, NOW, rec, unit
+
+WORDS = "lisbon trip dog piano budget deadline sister coffee marathon garden".split()
+CHANNELS = ["c1", "c2", "c3"]
+USERS = ["u1", "u2", "u3"]
+
+
+def random_records(
+    rng: random.Random, nrng: np.random.Generator, count: int, prefix: str
+) -> list[VectorRecord]:
+    records = []
+    for n in range(count):
+        visibility = rng.choice(list(Visibility))
+        records.append(
+            rec(
+                f"{prefix}{n}",
+                unit(nrng),
+                " ".join(rng.choices(WORDS, k=rng.randint(1, 6))) + (" running runs" if n % 7 == 0 else ""),
+                workspace_id=rng.choice(["w1", "w1", "w2"]),
+                agent_id=rng.choice(["default", "default", "helper"]),
+                channel_id=rng.choice(CHANNELS),
+                author_id=rng.choice(USERS),
+                visibility=visibility,
+                expires_at=rng.choice([None, None, NOW - 10, NOW + 1000]),
+            )
+        )
+    return records
+
+
+def audiences() -> list[Audience]:
+    found = [Audience("discord", "w1", "default", None, None, admin=True)]
+    for workspace in ("w1", "w2"):
+        for agent in ("default", "helper"):
+            for channel in (*CHANNELS, None):
+                for viewer in (*USERS, None):
+                    for private_ok in (False, True):
+                        found.append(
+                            Audience("discord", workspace, agent, viewer, channel, private_ok=private_ok)
+                        )
+    return found
+
+
+@pytest_asyncio.fixture
+async def pair(tmp_path: Path) -> AsyncIterator[tuple[VectorStore, VectorStore]]:
+    """The same rows in a store searched from RAM and in one searched through LanceDB only."""
+    hot = await VectorStore.open(tmp_path / "hot", DIM)
+    cold = await VectorStore.open(tmp_path / "cold", DIM, hot_rows=0)
+    yield hot, cold
+    await hot.close()
+    await cold.close()
+
+
+async def write_both(pair: tuple[VectorStore, VectorStore], records: list[VectorRecord]) -> None:
+    for store in pair:
+        await store.memories.add(records)
+
+
+async def assert_same_answers(pair: tuple[VectorStore, VectorStore], nrng: np.random.Generator) -> int:
+    """Every audience gets the same dense and full-text hits from RAM as from LanceDB's filter."""
+    hot, cold = pair
+    compared = 0
+    for audience in audiences():
+        query = unit(nrng)
+        for now in (None, NOW):
+            got = await hot.memories.search_visible(audience, query, 8, now)
+            want = await cold.memories.search(query, lance_audience_filter(audience, now), 8)
+            assert [h.id for h in got] == [h.id for h in want], audience
+            assert np.allclose([h.score for h in got], [h.score for h in want], atol=1e-4)
+            for text in ("lisbon dog", "running", "garden budget coffee"):
+                got_text = await hot.memories.text_search_visible(audience, text, 50, now)
+                want_text = await cold.memories.text_search(text, lance_audience_filter(audience, now), 50)
+                assert {h.id for h in got_text} == {h.id for h in want_text}, (audience, text)
+                compared += len(got) + len(got_text)
+    return compared
+
+
+async def test_ram_search_matches_lancedb_filters_for_every_audience(pair) -> None:
+    rng, nrng = random.Random(3), np.random.default_rng(3)
+    await write_both(pair, random_records(rng, nrng, 240, "m"))
+    assert await assert_same_answers(pair, nrng) > 500
+
+
+async def test_writes_replacements_and_deletes_reach_loaded_scopes(pair) -> None:
+    rng, nrng = random.Random(5), np.random.default_rng(5)
+    hot, _ = pair
+    await write_both(pair, random_records(rng, nrng, 120, "a"))
+    await assert_same_answers(pair, nrng)  # every scope is loaded now
+    await write_both(pair, random_records(rng, nrng, 60, "b"))
+    # Replace some rows with another scope, visibility and text; delete others.
+    moved = random_records(random.Random(9), np.random.default_rng(9), 30, "a")
+    await write_both(pair, moved)
+    for store in pair:
+        await store.memories.delete([f"a{n}" for n in range(40, 70)] + [f"b{n}" for n in range(10)])
+    await assert_same_answers(pair, nrng)
+    audience = Audience("discord", "w1", "default", "u1", "c1", admin=True, private_ok=True)
+    query = unit(nrng)
+    ids = {h.id for h in await hot.memories.search_visible(audience, query, 1000)}
+    assert not ids & {f"a{n}" for n in range(40, 70)}
+
+
+async def test_a_new_row_is_found_at_once_and_a_deleted_one_never(pair) -> None:
+    hot, _ = pair
+    nrng = np.random.default_rng(1)
+    audience = Audience("discord", "w1", "default", "u1", "c1")
+    await hot.memories.add([rec("old", unit(nrng), "the marathon in spring")])
+    assert [h.id for h in await hot.memories.text_search_visible(audience, "marathon", 5)] == ["old"]
+    target = unit(nrng)
+    await hot.memories.add([rec("new", target, "a second marathon")])
+    hits = await hot.memories.search_visible(audience, target, 1)
+    assert [h.id for h in hits] == ["new"]
+    assert np.allclose(hits[0].vector, target, atol=1e-6)
+    assert {h.id for h in await hot.memories.text_search_visible(audience, "marathons", 5)} == {"old", "new"}
+    await hot.memories.delete(["new"])
+    assert "new" not in {h.id for h in await hot.memories.search_visible(audience, target, 5)}
+    assert {h.id for h in await hot.memories.text_search_visible(audience, "marathon", 5)} == {"old"}
+
+
+async def test_a_scope_over_the_budget_stays_on_lancedb(tmp_path: Path) -> None:
+    store = await VectorStore.open(tmp_path, DIM, hot_rows=10)
+    try:
+        nrng = np.random.default_rng(2)
+        big = [rec(f"big{n}", unit(nrng), "lisbon", workspace_id="big") for n in range(25)]
+        small = [rec(f"small{n}", unit(nrng), "lisbon", workspace_id="small") for n in range(5)]
+        await store.memories.add(big + small)
+        for workspace, expected in (("big", 25), ("small", 5)):
+            audience = Audience("discord", workspace, "default", None, "c1")
+            assert len(await store.memories.text_search_visible(audience, "lisbon", 100)) == expected
+            assert len(await store.memories.search_visible(audience, unit(nrng), 100)) == expected
+        assert await store.memories.warm() == 5  # only the small scope fits
+    finally:
+        await store.close()
+
+
+async def test_warm_loads_the_largest_scopes_first(tmp_path: Path) -> None:
+    store = await VectorStore.open(tmp_path, DIM, hot_rows=30)
+    try:
+        nrng = np.random.default_rng(4)
+        rows = [rec(f"a{n}", unit(nrng), workspace_id="a") for n in range(20)]
+        rows += [rec(f"b{n}", unit(nrng), workspace_id="b") for n in range(15)]
+        rows += [rec(f"c{n}", unit(nrng), workspace_id="c") for n in range(8)]
+        await store.memories.add(rows)
+        assert await store.memories.warm() == 28  # a (20) and c (8); b would pass the budget
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("The runners were Running", ["runner", "were", "run"]),
+        ("Café au lait", ["cafe", "au", "lait"]),
+        ("", []),
+        ("😀 !!", []),
+    ],
+)
+def test_terms_are_analysed_like_the_lancedb_index(text: str, terms: list[str]) -> None:
+    assert analyze(text) == terms
