@@ -28,7 +28,6 @@ from .models import (
     Visibility,
     content_hash,
 )
-from .scope import lance_audience_filter, quote_literal
 from .store import MemoryQuery, SQLiteStore
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
@@ -93,11 +92,6 @@ def _scope_audience(memory: Memory) -> Audience:
         channel_id=memory.channel_id if memory.visibility is Visibility.CHANNEL else None,
         private_ok=memory.visibility is Visibility.PRIVATE,
     )
-
-
-def _same_scope_filter(memory: Memory, now: float) -> str:
-    where = lance_audience_filter(_scope_audience(memory), now)
-    return f"{where} AND visibility = {quote_literal(memory.visibility.value)}"
 
 
 def _hash_key(
@@ -332,14 +326,21 @@ class MemoryEngine:
     async def remember(self, draft: MemoryDraft) -> WriteResult:
         """Store a memory: exact duplicates are no-ops, refinements supersede, the rest is inserted."""
         memory = self.build_memory(draft)
+        scope = _scope_audience(memory)
+        existing = await self.store.find_by_hash(memory.content_hash, scope, self.clock(), memory.visibility)
+        if existing is not None:
+            return WriteResult("duplicate", existing, similarity=1.0)
+        # Embedded before the scope's lock is taken, so other writes in the workspace do not wait
+        # for the model; the exact-duplicate check runs again under the lock.
+        vector = (await self.embedder.embed([memory.content]))[0]
         async with self._lock_for(memory):
             now = self.clock()
-            scope = _scope_audience(memory)
             existing = await self.store.find_by_hash(memory.content_hash, scope, now, memory.visibility)
             if existing is not None:
                 return WriteResult("duplicate", existing, similarity=1.0)
-            vector = (await self.embedder.embed([memory.content]))[0]
-            hits = await self.vectors.memories.search(vector, _same_scope_filter(memory, now), self._dedup_k)
+            hits = await self.vectors.memories.search_visible(
+                scope, vector, self._dedup_k, now, visibility=memory.visibility.value
+            )
             same_scope = await self.store.visible_memories([h.id for h in hits], scope, now)
             neighbours = {m.id: m for m in same_scope}
             candidates = [

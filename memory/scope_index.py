@@ -208,8 +208,13 @@ class ScopeIndex:
             (self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in top if np.isfinite(scores[s])
         ]
 
-    def search(self, audience: Audience, vector: np.ndarray, k: int, now: float | None) -> list[Hit]:
-        """The `k` visible rows nearest to `vector` by cosine, best first: (id, cosine, stored vector)."""
+    def search(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float | None, visibility: str | None = None
+    ) -> list[Hit]:
+        """The `k` visible rows nearest to `vector` by cosine, best first: (id, cosine, stored vector).
+
+        `visibility` narrows to rows of that visibility only.
+        """
         if k <= 0 or self.live == 0:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -217,6 +222,8 @@ class ScopeIndex:
         if norm == 0.0 or not math.isfinite(norm):
             return []
         mask = self._mask(audience, now)
+        if visibility is not None:
+            mask &= self._visibility[: self.size] == _VISIBILITY_CODE.get(visibility, _NO_CODE)
         slots = np.flatnonzero(mask)
         if slots.size == 0:
             return []

@@ -146,7 +146,13 @@ class SQLiteStore:
             self._readers.put_nowait(reader)
 
     @classmethod
-    async def open(cls, path: str | Path, readers: int = 2) -> SQLiteStore:
+    async def open(cls, path: str | Path, readers: int = 3) -> SQLiteStore:
+        """Open (creating and migrating) the database: one writer and `readers` read connections.
+
+        Three readers: the pre-hook reads its sources (identities, important, recent) while its
+        search hits' rows are read, and with two the second group queued behind the first
+        (pre-hook p95 16 ms instead of 13 at 100,000 memories).
+        """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         writer = await aiosqlite.connect(path, isolation_level=None)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import lancedb
 import numpy as np
@@ -249,8 +249,7 @@ class VectorTable:
             self._writes_since_optimize += 1
             self._rows_since_optimize += len(latest)
             self._approx_rows += result.num_inserted_rows
-            if self._hot is not None:
-                await self._in_hot_thread(self._hot.upsert, data)
+            await self._apply_to_hot(self._hot.upsert if self._hot else None, data)
 
     async def delete(self, ids: Sequence[str]) -> None:
         """Remove rows by id; unknown ids are ignored."""
@@ -261,8 +260,7 @@ class VectorTable:
             for chunk in _chunks(unique, _ID_CHUNK):
                 await self._table.delete(_in_filter(chunk))
                 self._writes_since_optimize += 1
-                if self._hot is not None:
-                    await self._in_hot_thread(self._hot.delete, chunk)
+                await self._apply_to_hot(self._hot.delete if self._hot else None, chunk)
 
     async def search(self, vector: np.ndarray, where: str | None, k: int) -> list[VectorHit]:
         """The `k` rows nearest to `vector` by cosine among those matching `where`, best first."""
@@ -340,6 +338,19 @@ class VectorTable:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._hot_thread, functools.partial(fn, *args))
 
+    async def _apply_to_hot(self, apply: Callable[[Any], None] | None, rows: Any) -> None:
+        """A committed write, applied to the scopes in RAM; if that fails they are all dropped
+        (reloaded from LanceDB when next searched), never left behind the table."""
+        if apply is None or self._hot is None:
+            return
+        try:
+            await self._in_hot_thread(apply, rows)
+        except Exception:
+            log.warning(
+                "lancedb table %s: search index dropped after a failed update", self.name, exc_info=True
+            )
+            await self._in_hot_thread(self._hot.clear)
+
     async def _load_scope(self, key: ScopeKey) -> None:
         """Read every row of `key` from LanceDB into RAM; under the write lock, so none is missed."""
         assert self._hot is not None
@@ -380,15 +391,26 @@ class VectorTable:
         return query_vec
 
     async def search_visible(
-        self, audience: Audience, vector: np.ndarray, k: int, now: float | None = None
+        self,
+        audience: Audience,
+        vector: np.ndarray,
+        k: int,
+        now: float | None = None,
+        visibility: str | None = None,
     ) -> list[VectorHit]:
-        """`search` among the rows `audience` may read (unexpired at `now` when given), exact, from RAM."""
+        """`search` among the rows `audience` may read (unexpired at `now` when given), exact, from RAM.
+
+        `visibility` narrows to rows of that visibility only.
+        """
         query_vec = self._query_vector(vector)
         if k <= 0:
             return []
-        found = await self._hot_search(audience, ScopeIndex.search, query_vec, k, now)
+        found = await self._hot_search(audience, ScopeIndex.search, query_vec, k, now, visibility)
         if found is None:
-            return await self.search(query_vec, lance_audience_filter(audience, now), k)
+            where = lance_audience_filter(audience, now)
+            if visibility is not None:
+                where += f" AND visibility = {quote_literal(visibility)}"
+            return await self.search(query_vec, where, k)
         return _hits(found)
 
     async def text_search_visible(

@@ -83,6 +83,12 @@ async def assert_same_answers(pair: tuple[VectorStore, VectorStore], nrng: np.ra
             want = await cold.memories.search(query, lance_audience_filter(audience, now), 8)
             assert [h.id for h in got] == [h.id for h in want], audience
             assert np.allclose([h.score for h in got], [h.score for h in want], atol=1e-4)
+            for visibility in Visibility:
+                narrow = await hot.memories.search_visible(
+                    audience, query, 5, now, visibility=visibility.value
+                )
+                where = f"{lance_audience_filter(audience, now)} AND visibility = '{visibility.value}'"
+                assert [h.id for h in narrow] == [h.id for h in await cold.memories.search(query, where, 5)]
             for text in ("lisbon dog", "running", "garden budget coffee"):
                 got_text = await hot.memories.text_search_visible(audience, text, 50, now)
                 want_text = await cold.memories.text_search(text, lance_audience_filter(audience, now), 50)
