@@ -3,8 +3,9 @@
 For each memory count: a fresh engine in a temporary directory is filled through
 `MemoryEngine.import_memories` (plus a few thousand past turns through `store_messages`), its
 vector tables are compacted and indexed as the bot's background maintenance would and its
-search index loaded into RAM as a started bot does, then the real `PreHook` answers `runs` varied requests (after `warmup` untimed ones) from conversations
-in the busiest and in some small workspaces. The naive pre-hook then answers the same requests
+search index loaded into RAM as a started bot does, then the real `PreHook` answers `runs`
+varied requests (after `warmup` untimed ones) from conversations in the busiest and in some
+small workspaces. The naive pre-hook then answers the same requests
 on the same data. Peak RSS is the process's high-water mark when the run ends (it only grows,
 so later, larger runs include the earlier ones).
 """
