@@ -10,13 +10,17 @@ import numpy as np
 import pytest
 import pytest_asyncio
 
-from memory.models import Audience, Visibility
+from bot.app import App
+from bot.config import Settings
+from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
 from memory.scope_index import analyze
 from memory.vectors import VectorRecord, VectorStore
 
+from .hash_embedder import HashEmbedder
 from .test_vectors import DIM, NOW, rec, unit
 
+SCOPE = Scope("slack", "T1", "C1", agent_id="default")
 WORDS = "lisbon trip dog piano budget deadline sister coffee marathon garden".split()
 CHANNELS = ["c1", "c2", "c3"]
 USERS = ["u1", "u2", "u3"]
@@ -178,3 +182,36 @@ async def test_warm_loads_the_largest_scopes_first(tmp_path: Path) -> None:
 )
 def test_terms_are_analysed_like_the_lancedb_index(text: str, terms: list[str]) -> None:
     assert analyze(text) == terms
+
+
+async def test_a_started_bot_loads_its_search_index_in_the_background(tmp_path: Path) -> None:
+    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
+    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False, warm=False)
+    memory = (await app.engine.remember(MemoryDraft("The offsite is in Lisbon", scope=SCOPE))).memory
+    await app.close()
+
+    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    try:
+        assert app.warming is not None
+        await app.warming
+        table = app.engine.vectors.memories
+        assert table._hot is not None and table._hot.is_loaded(("slack", "T1", "default"))
+        audience = Audience("slack", "T1", "default", "U1", "C1")
+        assert [h.id for h in await table.text_search_visible(audience, "Lisbon", 5)] == [memory.id]
+    finally:
+        await app.close()
+
+
+async def test_search_stays_on_lancedb_when_the_index_is_off(tmp_path: Path) -> None:
+    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data", "search_index_rows": 0})
+    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    try:
+        await app.warming
+        memory = (await app.engine.remember(MemoryDraft("The offsite is in Lisbon", scope=SCOPE))).memory
+        assert app.engine.vectors.memories._hot is None
+        hits = await app.engine.search(
+            "Lisbon offsite", Audience("slack", "T1", "default", "U1", "C1"), threshold=0
+        )
+        assert [h.memory.id for h in hits] == [memory.id]
+    finally:
+        await app.close()
