@@ -118,6 +118,7 @@ async def test_every_line_of_a_turn_names_its_conversation(
         ]
     )
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
+    await app.warming  # the start-up's own lines belong to no conversation
     capture = Captured()
     caplog.set_level(logging.INFO)
     root = logging.getLogger()
@@ -169,6 +170,7 @@ async def test_info_logs_of_a_whole_turn_hold_no_message_text(
         ]
     )
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
+    await app.warming  # the start-up's own lines belong to no conversation
     caplog.set_level(logging.INFO)
     try:
         turn = metered_turn(app.pipeline, Metrics())
