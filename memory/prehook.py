@@ -546,22 +546,21 @@ class PreHook:
             return None
 
         # The rows of every hit, through the SQL privacy filter again (a vector row left behind by
-        # a crash or a stale scope column can never leak a memory or a turn), and the turns that
-        # followed the recalled ones: three batched queries side by side.
-        memory_rows, message_rows, following = await asyncio.gather(
+        # a crash or a stale scope column can never leak a memory or a turn), with the turn that
+        # followed each recalled one: two batched queries side by side.
+        if message_ids and self.config.turn_follow_ups:
+            turns = store.visible_turns_and_next(message_ids, viewer, REPLY_GAP_SECONDS)
+        elif message_ids:
+            turns = _alone(store.visible_messages(message_ids, viewer))
+        else:
+            turns = none()
+        memory_rows, turn_rows = await asyncio.gather(
             self._guard("rows", store.visible_memories(ids, viewer, now), [], errors) if ids else none(),
-            self._guard("message_rows", store.visible_messages(message_ids, viewer), [], errors)
-            if message_ids
-            else none(),
-            self._guard(
-                "following", store.following_messages(message_ids, viewer, REPLY_GAP_SECONDS), {}, errors
-            )
-            if message_ids and self.config.turn_follow_ups
-            else none(),
+            self._guard("message_rows", turns, [], errors),
         )
         found.rows = {m.id: m for m in memory_rows or []}
-        found.messages = {row.id: row for row in message_rows or []}
-        found.following = {k: v for k, v in (following or {}).items() if k in found.messages}
+        found.messages = {turn.id: turn for turn, _ in turn_rows or []}
+        found.following = {turn.id: after for turn, after in turn_rows or [] if after is not None}
         return found, _ms(t)
 
     # --- step 4: scoring ------------------------------------------------------------------------
@@ -773,6 +772,10 @@ class PreHook:
             if row is not None:
                 chosen_rows.append(row)
         return selected
+
+
+async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:
+    return [(row, None) for row in await rows]
 
 
 def _block_items(selected: Sequence[_Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import numpy as np
@@ -35,15 +36,26 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]
         yield items[start : start + size]
 
 
+# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
+# Enum calls, and most JSON lists are empty.
+_MEMORY_TYPES = {t.value: t for t in MemoryType}
+_SOURCES = {s.value: s for s in Source}
+_VISIBILITIES = {v.value: v for v in Visibility}
+
+
+def _json_list(text: object) -> list[Any]:
+    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
+
+
 def _row_to_memory(row: Sequence[object]) -> Memory:
     return Memory(
         id=str(row[0]),
         content=str(row[1]),
-        memory_type=MemoryType(row[2]),
+        memory_type=_MEMORY_TYPES.get(row[2]) or MemoryType(row[2]),  # type: ignore[arg-type]
         importance=float(row[3]),  # type: ignore[arg-type]
         confidence=float(row[4]),  # type: ignore[arg-type]
-        subjects=json.loads(str(row[5])),
-        source=Source(row[6]),
+        subjects=_json_list(row[5]),
+        source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
         platform=str(row[7]),
         workspace_id=str(row[8]),
         channel_id=str(row[9]),
@@ -51,7 +63,7 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
         user_id=row[11],  # type: ignore[arg-type]
         author_id=row[12],  # type: ignore[arg-type]
         agent_id=str(row[13]),
-        visibility=Visibility(row[14]),
+        visibility=_VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
         created_at=float(row[15]),  # type: ignore[arg-type]
         updated_at=float(row[16]),  # type: ignore[arg-type]
         last_accessed_at=row[17],  # type: ignore[arg-type]
@@ -60,7 +72,7 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
         forgotten=bool(row[20]),
         superseded_by=row[21],  # type: ignore[arg-type]
         content_hash=str(row[22]),
-        sources=json.loads(str(row[23])),
+        sources=_json_list(row[23]),
     )
 
 
@@ -78,8 +90,8 @@ def _row_to_message(row: Sequence[object]) -> StoredMessage:
         content=str(row[9]),
         created_at=float(row[10]),  # type: ignore[arg-type]
         external_id=row[11],  # type: ignore[arg-type]
-        visibility=Visibility(row[12]),
-        tool_calls=json.loads(str(row[13])),
+        visibility=_VISIBILITIES.get(row[12]) or Visibility(row[12]),  # type: ignore[arg-type]
+        tool_calls=_json_list(row[13]),
     )
 
 
@@ -667,32 +679,46 @@ class SQLiteStore:
                 found[message.id] = message
         return [found[i] for i in ids if i in found]
 
-    async def following_messages(
+    async def visible_turns_and_next(
         self, ids: Sequence[str], audience: Audience, within: float
-    ) -> dict[str, StoredMessage]:
-        """For each turn in `ids`, the next turn of its conversation (same channel, thread and
-        agent) if it came within `within` seconds and `audience` may read it.
+    ) -> list[tuple[StoredMessage, StoredMessage | None]]:
+        """The turns of `ids` that `audience` may read, in the order given, each with the next
+        turn of its conversation (same channel, thread and agent) if that came within `within`
+        seconds and `audience` may read it too.
 
-        One query per 500 ids: the successor is found through the channel index, and its row is
-        read through the same visibility filter as every other read.
+        One query per 500 ids: the successor is found through the channel index, and both rows
+        are read through the same visibility filter as every other read.
         """
-        where, params = sql_visibility_filter(audience, alias="m", keyed=True)
-        columns = ", ".join(f"m.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
-        found: dict[str, StoredMessage] = {}
+        hit_where, hit_params = sql_visibility_filter(audience, alias="h", keyed=True)
+        next_where, next_params = sql_visibility_filter(audience, alias="m", keyed=True)
+        hit_columns = ", ".join(f"h.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
+        next_columns = ", ".join(f"m.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
+        width = len(_MESSAGE_COLUMNS.split(","))
+        found: dict[str, tuple[StoredMessage, StoredMessage | None]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             sql = (
-                f"SELECT h.id, {columns} FROM messages h JOIN messages m ON m.id = ("
+                f"SELECT {hit_columns}, {next_columns} FROM messages h LEFT JOIN messages m ON m.id = ("
                 "SELECT n.id FROM messages n WHERE n.platform = h.platform "
                 "AND n.workspace_id = h.workspace_id AND n.channel_id = h.channel_id "
                 "AND n.agent_id = h.agent_id AND n.thread_id IS h.thread_id "
                 "AND (n.created_at > h.created_at OR (n.created_at = h.created_at AND n.rowid > h.rowid)) "
                 "AND n.created_at <= h.created_at + ? ORDER BY n.created_at, n.rowid LIMIT 1) "
-                f"WHERE h.id IN ({marks}) AND {where}"
+                f"AND {next_where} WHERE h.id IN ({marks}) AND {hit_where}"
             )
-            for row in await self._fetch(sql, (within, *chunk, *params)):
-                found[str(row[0])] = _row_to_message(row[1:])
-        return found
+            for row in await self._fetch(sql, (within, *next_params, *chunk, *hit_params)):
+                turn = _row_to_message(row[:width])
+                after = _row_to_message(row[width:]) if row[width] is not None else None
+                found[turn.id] = (turn, after)
+        return [found[i] for i in ids if i in found]
+
+    async def following_messages(
+        self, ids: Sequence[str], audience: Audience, within: float
+    ) -> dict[str, StoredMessage]:
+        """For each turn of `ids` that `audience` may read, the next one if it may read it too
+        (see `visible_turns_and_next`)."""
+        pairs = await self.visible_turns_and_next(ids, audience, within)
+        return {turn.id: after for turn, after in pairs if after is not None}
 
     async def message_by_external_id(
         self, platform: str, workspace_id: str, channel_id: str, agent_id: str, external_id: str
