@@ -383,6 +383,8 @@ async def measure_size(
             "p50_ms": round(percentile(totals, 50), 2),
             "p95_ms": round(system_p95, 2),
             "p99_ms": round(percentile(totals, 99), 2),
+            # The pre-hook's own work: each request's time minus its query embedding.
+            "p95_without_embed_ms": round(percentile(no_embed, 95), 2),
             "embed_p50_ms": round(percentile(stages["embed"], 50), 2),
             "stages": _stage_summary(stages),
             "rss_mb": peak_rss_mb(),
