@@ -57,11 +57,8 @@ class AccessCounts:
         if not self._pending:
             return
         counts, self._pending = self._pending, Counter()
-        by_count: dict[int, list[str]] = {}
-        for memory_id, count in counts.items():
-            by_count.setdefault(count, []).append(memory_id)
         try:
-            await self.store.bump_access(by_count, self._latest)
+            await self.store.bump_access(counts, self._latest)
         except Exception:
             log.warning("access count update failed", extra={"memories": len(counts)}, exc_info=True)
 

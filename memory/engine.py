@@ -620,10 +620,7 @@ class MemoryEngine:
         if vector is None:
             vector = (await self.embedder.embed([query]))[0]
         k = max(limit * 2, 20)
-        dense, lexical = await asyncio.gather(
-            self.vectors.memories.search_visible(audience, vector, k, now),
-            self.vectors.memories.text_search_visible(audience, query, k, now),
-        )
+        dense, lexical = await self.vectors.memories.hybrid_search_visible(audience, vector, query, k, now)
         return await self._fuse(dense, lexical, audience, vector, now, limit, threshold)
 
     async def _fuse(

@@ -487,11 +487,11 @@ class PreHook:
         table, viewer = self.engine.vectors.memories, request.viewer
         k = self.config.vector_top_k
         found = _VectorFound()
-        none: tuple[list[Any], list[Any]] = ([], [])
+        no_hits: tuple[list[Any], list[Any]] = ([], [])
         # Dense and full text in one call per table: one pass over the scope kept in RAM.
         searches = [
             self._guard(
-                "search", table.hybrid_search_visible(viewer, query, request.text, k, now), none, errors
+                "search", table.hybrid_search_visible(viewer, query, request.text, k, now), no_hits, errors
             )
         ]
         m = self.config.message_top_k
@@ -504,7 +504,7 @@ class PreHook:
                 self._guard(
                     "message_search",
                     messages.hybrid_search_visible(viewer, query, request.text, m + skip),
-                    none,
+                    no_hits,
                     errors,
                 )
             )

@@ -297,7 +297,7 @@ class ScopeIndexes:
         self.max_rows = max_rows
         self._scopes: OrderedDict[ScopeKey, ScopeIndex] = OrderedDict()
         self._owner: dict[str, ScopeKey] = {}
-        self.too_large: set[ScopeKey] = set()
+        self._too_large: set[ScopeKey] = set()
 
     @property
     def rows(self) -> int:
@@ -317,7 +317,7 @@ class ScopeIndexes:
         return key in self._scopes
 
     def is_too_large(self, key: ScopeKey) -> bool:
-        return key in self.too_large
+        return key in self._too_large
 
     def search(self, key: ScopeKey, how: Callable[..., T], audience: Audience, *args: object) -> T | None:
         """`how` (a `ScopeIndex` search method) on a loaded scope; None if it is not loaded."""
@@ -338,9 +338,9 @@ class ScopeIndexes:
         """Build `key` from all its rows; None (and remembered) when it alone exceeds the budget."""
         self.drop(key)
         if rows.num_rows > self.max_rows:
-            self.too_large.add(key)
+            self._too_large.add(key)
             return None
-        self.too_large.discard(key)
+        self._too_large.discard(key)
         scope = ScopeIndex(key, self.dim, capacity=max(256, rows.num_rows))
         scope.add(rows)
         self._scopes[key] = scope
@@ -375,7 +375,7 @@ class ScopeIndexes:
                 self._owner[rows.column("id")[n].as_py()] = key
             if scope.size > self.max_rows:
                 self.drop(key)
-                self.too_large.add(key)
+                self._too_large.add(key)
 
     def delete(self, ids: Sequence[str]) -> None:
         for row_id in ids:

@@ -226,6 +226,25 @@ class SQLiteStore:
         methods below, which apply the privacy filter themselves."""
         return await self._fetch(sql, params)
 
+    async def rows_by_id(
+        self,
+        table: str,
+        columns: str,
+        ids: Sequence[str],
+        where: str = "",
+        params: Sequence[object] = (),
+    ) -> list[tuple[object, ...]]:
+        """Rows of `table` (`columns`, the id first) for these ids in the order given, unknown ids
+        absent; `where` (with `params`) narrows them. One query per 500 distinct ids."""
+        found: dict[object, tuple[object, ...]] = {}
+        clause = f" AND {where}" if where else ""
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT {columns} FROM {table} WHERE id IN ({marks}){clause}"
+            for row in await self._fetch(sql, (*chunk, *params)):
+                found[row[0]] = row
+        return [found[i] for i in ids if i in found]
+
     # --- memories: writes -------------------------------------------------------------------
 
     async def insert_memory(self, memory: Memory, embedding: np.ndarray | None) -> None:
@@ -367,14 +386,16 @@ class SQLiteStore:
                 (now, old_id),
             )
 
-    async def bump_access(self, counts: Sequence[str] | Mapping[int, Sequence[str]], now: float) -> None:
-        """Add accesses at `now`: one to each id of a sequence, or `n` to each id under key `n`."""
-        groups = {1: counts} if not isinstance(counts, Mapping) else counts
-        if not any(groups.values()):
+    async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
+        """Add `counts[id]` accesses to each memory, last accessed at `now`, in one transaction."""
+        by_count: dict[int, list[str]] = {}
+        for memory_id, count in counts.items():
+            by_count.setdefault(count, []).append(memory_id)
+        if not by_count:
             return
         async with self.transaction() as db:
-            for increment, ids in groups.items():
-                for chunk in _chunks(list(ids)):
+            for increment, ids in by_count.items():
+                for chunk in _chunks(ids):
                     marks = ",".join("?" * len(chunk))
                     await db.execute(
                         f"UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? "
@@ -390,15 +411,7 @@ class SQLiteStore:
         One query per 500 ids, never one per hit. Anything shown to a person or a model reads
         through `visible_memories` or another method taking an `Audience` instead.
         """
-        found: dict[str, Memory] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            for row in await self._fetch(
-                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN ({marks})", chunk
-            ):
-                memory = _row_to_memory(row)
-                found[memory.id] = memory
-        return [found[i] for i in ids if i in found]
+        return [_row_to_memory(r) for r in await self.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
 
     async def get_memory_unscoped(self, memory_id: str) -> Memory | None:
         """One row by id whoever may read it (maintenance and tests); see `get_memories_unscoped`."""
@@ -407,15 +420,9 @@ class SQLiteStore:
 
     async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         """The subset of `ids` that `audience` may read, in the given order."""
-        found: dict[str, Memory] = {}
         where, params = sql_audience_filter(audience, now, keyed=True)
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN ({marks}) AND {where}"
-            for row in await self._fetch(sql, (*chunk, *params)):
-                memory = _row_to_memory(row)
-                found[memory.id] = memory
-        return [found[i] for i in ids if i in found]
+        rows = await self.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
+        return [_row_to_memory(r) for r in rows]
 
     async def superseded_memory_unscoped(self, newer_id: str) -> Memory | None:
         """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone).
@@ -648,15 +655,7 @@ class SQLiteStore:
     async def get_messages_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
         """Turns by id whoever may read them, in the order given (summaries of one known scope,
         benchmarks); what a person or a model is shown reads through `visible_messages`."""
-        found: dict[str, StoredMessage] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            for row in await self._fetch(
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})", chunk
-            ):
-                message = _row_to_message(row)
-                found[message.id] = message
-        return [found[i] for i in ids if i in found]
+        return [_row_to_message(r) for r in await self.rows_by_id("messages", _MESSAGE_COLUMNS, ids)]
 
     # The old names of the unscoped reads, kept while callers elsewhere move to the explicit ones.
     get_memories = get_memories_unscoped
@@ -669,15 +668,9 @@ class SQLiteStore:
         Search hits are ids from the vector store; this is where their rows are read, so a vector
         row left with stale scope columns can never bring a foreign turn back.
         """
-        found: dict[str, StoredMessage] = {}
         where, params = sql_visibility_filter(audience, keyed=True)
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) AND {where}"
-            for row in await self._fetch(sql, (*chunk, *params)):
-                message = _row_to_message(row)
-                found[message.id] = message
-        return [found[i] for i in ids if i in found]
+        rows = await self.rows_by_id("messages", _MESSAGE_COLUMNS, ids, where, params)
+        return [_row_to_message(r) for r in rows]
 
     async def visible_turns_and_next(
         self, ids: Sequence[str], audience: Audience, within: float

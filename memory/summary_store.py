@@ -191,25 +191,12 @@ class SummaryStore:
 
         For maintenance and tests; what is shown reads through `visible`.
         """
-        found: dict[str, Summary] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            for row in await self._fetch(f"SELECT {_COLUMNS} FROM summaries WHERE id IN ({marks})", chunk):
-                summary = _row(row)
-                found[summary.id] = summary
-        return [found[i] for i in ids if i in found]
+        return [_row(r) for r in await self._store.rows_by_id("summaries", _COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
         """The subset of `ids` that `audience` may read (the rules memories obey), in the order given."""
         where, params = sql_audience_filter(audience, now, keyed=True)
-        found: dict[str, Summary] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT {_COLUMNS} FROM summaries WHERE id IN ({marks}) AND {where}"
-            for row in await self._fetch(sql, (*chunk, *params)):
-                summary = _row(row)
-                found[summary.id] = summary
-        return [found[i] for i in ids if i in found]
+        return [_row(r) for r in await self._store.rows_by_id("summaries", _COLUMNS, ids, where, params)]
 
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         """The level-1 summary already written for exactly these messages, if any (retries)."""

@@ -490,7 +490,7 @@ async def test_freshness_and_usage_shape_the_score(
         ],
     )
     for _ in range(5):
-        await engine.store.bump_access([used.id], clock.now)
+        await engine.store.bump_access({used.id: 1}, clock.now)
     # No word in common with the memories, so no full-text bonus blurs the comparison.
     result = await hook.run(request("who manages our Portugal site?", participants=()))
     ranked = {m.id: s for m, s in result.candidates_ranked}
@@ -622,14 +622,19 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
 
 
 def past_turn(
-    text: str, at: float, author: str = "bob", channel: str = "general", **kw: object
+    text: str,
+    at: float,
+    author: str = "bob",
+    channel: str = "general",
+    thread: str | None = None,
+    **kw: object,
 ) -> StoredMessage:
     return StoredMessage(
         id=uuid.uuid4().hex,
         platform="discord",
         workspace_id="guild-1",
         channel_id=channel,
-        thread_id=None,
+        thread_id=thread,
         agent_id="default",
         author_id=author,
         author_name=author.capitalize(),

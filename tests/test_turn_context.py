@@ -3,43 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
 from memory.engine import REPLY_GAP_SECONDS, MemoryEngine, message_embed_text, message_search_text
-from memory.models import Audience, StoredMessage, Visibility
+from memory.models import Audience, Visibility
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.scope import quote_literal
 from tests.conftest import FakeClock
+from tests.test_prehook import past_turn as turn
 
 DAY = 86400.0
 IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
-
-
-def turn(
-    text: str,
-    at: float,
-    author: str = "bob",
-    channel: str = "general",
-    thread: str | None = None,
-    **kw: object,
-) -> StoredMessage:
-    return StoredMessage(
-        id=uuid.uuid4().hex,
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id=channel,
-        thread_id=thread,
-        agent_id="default",
-        author_id=author,
-        author_name=author.capitalize(),
-        role="user",
-        content=text,
-        created_at=at,
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 def ask(text: str, audience: Audience = IN_GENERAL, **kw: object) -> PrehookRequest:
