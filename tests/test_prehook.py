@@ -627,6 +627,7 @@ def past_turn(
     author: str = "bob",
     channel: str = "general",
     thread: str | None = None,
+    name: str | None = None,
     **kw: object,
 ) -> StoredMessage:
     return StoredMessage(
@@ -637,7 +638,7 @@ def past_turn(
         thread_id=thread,
         agent_id="default",
         author_id=author,
-        author_name=author.capitalize(),
+        author_name=author.capitalize() if name is None else name,
         role="user",
         content=text,
         created_at=at,
