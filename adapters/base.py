@@ -7,10 +7,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from memory.models import Conversation, ConversationKind
+
 
 @dataclass(frozen=True, slots=True)
 class IncomingMessage:
-    """A message as the turn pipeline sees it, whatever platform it came from."""
+    """A message as the turn pipeline sees it, whatever platform it came from.
+
+    `kind` is what the platform says of the conversation (public, private, group, DM) and
+    decides who may later be shown what is learned from it. Given only `is_dm`, the kind is a
+    DM or a public channel; given a kind, `is_dm` follows it. A Discord private thread is its
+    own conversation: its `channel_id` is the thread's id.
+    """
 
     platform: str
     workspace_id: str
@@ -25,11 +33,32 @@ class IncomingMessage:
     mentions_bot: bool = False
     is_system: bool = False
     author_is_admin: bool = False
+    kind: ConversationKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is None:
+            # Frozen: the derived field is set once, here.
+            object.__setattr__(self, "kind", ConversationKind.DM if self.is_dm else ConversationKind.PUBLIC)
+        elif self.is_dm != (self.kind is ConversationKind.DM):
+            if self.is_dm:
+                raise ValueError(f"a message marked is_dm cannot come from a {self.kind} conversation")
+            object.__setattr__(self, "is_dm", True)
+
+    @property
+    def conversation(self) -> ConversationKind:
+        """The conversation's kind (never None once constructed)."""
+        assert self.kind is not None
+        return self.kind
 
 
 # What an adapter calls for every batch: store and learn from it, and (when `respond` is True)
 # return the reply to post, or None when the bot stays silent (passive learning, duplicates).
 TurnFunction = Callable[[Sequence[IncomingMessage], bool], Awaitable[str | None]]
+
+# What an adapter calls with the conversations it can list (a Discord guild's channels at
+# start-up, the Slack private channels and group DMs it is in): what was stored in private
+# ones before their kind was known gets narrowed to them.
+ConversationsFound = Callable[[Sequence[Conversation]], Awaitable[None]]
 
 
 @runtime_checkable

@@ -114,7 +114,7 @@ def message_visible(message: StoredMessage, viewer: Audience) -> bool:
     ):
         return False
     if message.visibility is Visibility.CHANNEL:
-        return viewer.admin or message.channel_id == viewer.channel_id
+        return viewer.operator or message.channel_id == viewer.channel_id
     if message.visibility is Visibility.PRIVATE:
         return viewer.private_ok and message.author_id == viewer.viewer_id
     return True
@@ -129,7 +129,7 @@ def visible_to(memory: Memory, viewer: Audience, now: float) -> bool:
     ) or not memory.is_active(now):
         return False
     if memory.visibility is Visibility.CHANNEL:
-        return viewer.admin or memory.channel_id == viewer.channel_id
+        return viewer.operator or memory.channel_id == viewer.channel_id
     if memory.visibility is Visibility.PRIVATE:
         return viewer.private_ok and memory.author_id == viewer.viewer_id
     return True

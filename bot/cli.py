@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from adapters.console import CONSOLE_CHANNEL, CONSOLE_PLATFORM, CONSOLE_WORKSPACE, run_console
-from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
+from memory.models import (
+    Audience,
+    Conversation,
+    ConversationKind,
+    Memory,
+    MemoryDraft,
+    MemoryType,
+    Scope,
+    Source,
+    Visibility,
+)
 from memory.store import MemoryQuery
 from memory.ttl import TTLError
 
@@ -98,6 +108,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scope(export)
     _add_common(export)
 
+    repair = msub.add_parser(
+        "repair-visibility",
+        help="narrow what older versions stored in private channels, group DMs and private threads",
+        description=(
+            "Rows stored before the bot knew a conversation was members-only (a private channel, a "
+            "group DM, a private thread, a Discord channel hidden from @everyone) were readable "
+            "across their workspace. A running bot narrows them by itself as it learns each "
+            "conversation's kind; this re-applies every kind it recorded, and with --channel "
+            "marks a conversation the bot can no longer see (e.g. a private channel it has left)."
+        ),
+    )
+    repair.add_argument("--dry-run", action="store_true", help="count what would be narrowed; change nothing")
+    repair.add_argument("--platform", default=None, help="with --channel: discord or slack")
+    repair.add_argument("--workspace", default=None, help="with --channel: the guild or team id")
+    repair.add_argument("--channel", default=None, help="a members-only conversation the bot no longer sees")
+    repair.add_argument(
+        "--kind",
+        default=ConversationKind.PRIVATE.value,
+        choices=[ConversationKind.PRIVATE.value, ConversationKind.GROUP.value],
+        help="what --channel is (default private)",
+    )
+    repair.add_argument("--json", action="store_true")
+    _add_common(repair)
+
     from bench.cli import add_bench_parser
 
     add_bench_parser(sub)
@@ -119,7 +153,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _operator_audience(args: argparse.Namespace, settings: Settings) -> Audience:
     """The CLI operator administers one workspace: every non-private memory of it."""
-    return Audience(args.platform, args.workspace, settings.storage.agent_id, admin=True)
+    return Audience(args.platform, args.workspace, settings.storage.agent_id, operator=True)
 
 
 def _fmt_time(ts: float | None) -> str:
@@ -136,10 +170,40 @@ def _subjects(raw: str) -> list[str]:
     return [s.strip() for s in raw.split(",") if s.strip()]
 
 
+async def _repair_visibility(args: argparse.Namespace, app: App) -> int:
+    kinds = app.pipeline.conversations
+    named: Conversation | None = None
+    if args.channel is not None:
+        if not args.platform or not args.workspace:
+            sys.stderr.write("--channel needs --platform and --workspace\n")
+            return 2
+        named = Conversation(args.platform, args.workspace, args.channel, ConversationKind(args.kind))
+    elif args.platform or args.workspace:
+        sys.stderr.write("--platform and --workspace go with --channel\n")
+        return 2
+    conversations = [c for c in await kinds.recorded() if c.members_only]
+    if named is not None:
+        conversations = [c for c in conversations if c.key != named.key] + [named]
+    report = await kinds.repair(conversations, dry_run=args.dry_run)
+    if named is not None and not args.dry_run:
+        await kinds.observe(named)  # recorded, so the bot treats it as members-only from now on
+    if args.json:
+        sys.stdout.write(json.dumps({"dry_run": args.dry_run, **report.to_dict()}) + "\n")
+    else:
+        verb = "would narrow" if args.dry_run else "narrowed"
+        sys.stdout.write(
+            f"{verb} {report.memories} memories, {report.messages} turns and {report.summaries} summaries "
+            f"in {report.conversations} private conversations\n"
+        )
+    return 0
+
+
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
     app = await App.start(settings, with_llm=False, warm=False)
     out = sys.stdout
     try:
+        if args.action == "repair-visibility":
+            return await _repair_visibility(args, app)
         engine = app.engine
         audience = _operator_audience(args, settings)
         if args.action == "add":

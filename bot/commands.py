@@ -395,7 +395,12 @@ class MemoryCommands:
         self.search_threshold = search_threshold
 
     def audience(self, invoker: Invoker) -> Audience:
-        """What the invoker may see: replies are ephemeral, so their own private memories too."""
+        """What the invoker may see: replies are ephemeral, so their own private memories too.
+
+        Channel-only memories only in their channel, admins included: a workspace admin is not
+        a member of every private channel. In a DM, also what the invoker said about themselves
+        in the platform's other workspaces.
+        """
         return Audience(
             platform=invoker.platform,
             workspace_id=invoker.workspace_id,
@@ -403,7 +408,7 @@ class MemoryCommands:
             viewer_id=invoker.user_id,
             channel_id=invoker.channel_id,
             private_ok=True,
-            admin=invoker.is_admin,
+            own_elsewhere=invoker.is_dm,
         )
 
     async def execute(

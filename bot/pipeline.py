@@ -13,12 +13,14 @@ from datetime import UTC, datetime, tzinfo
 
 from adapters.base import IncomingMessage
 from memory.aliases import AliasStore, learn_aliases
+from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.episodes import detect_episodes
 from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
 from memory.models import (
     Audience,
+    Conversation,
     Memory,
     MemoryDraft,
     Scope,
@@ -73,7 +75,8 @@ def scope_of(message: IncomingMessage, agent_id: str) -> Scope:
 
 
 def audience_of(message: IncomingMessage, agent_id: str) -> Audience:
-    """What a conversation may see: its workspace, its channel, and private notes only in the author's DM."""
+    """What a conversation may see: its workspace's shared memories, its own channel's, and in a
+    DM the author's private notes and what they said about themselves in other workspaces."""
     return Audience(
         platform=message.platform,
         workspace_id=message.workspace_id,
@@ -81,11 +84,17 @@ def audience_of(message: IncomingMessage, agent_id: str) -> Audience:
         viewer_id=message.author_id,
         channel_id=message.channel_id,
         private_ok=message.is_dm,
+        own_elsewhere=message.is_dm,
     )
 
 
 def visibility_of(message: IncomingMessage) -> Visibility:
-    return Visibility.PRIVATE if message.is_dm else Visibility.WORKSPACE
+    """Who may be shown what is learned from `message`: decided by its conversation's kind."""
+    return message.conversation.visibility
+
+
+def conversation_of(message: IncomingMessage) -> Conversation:
+    return Conversation(message.platform, message.workspace_id, message.channel_id, message.conversation)
 
 
 def valid_utf8(text: str) -> str:
@@ -171,6 +180,9 @@ class TurnPipeline:
         engine.on_forget(self._on_forget)
         self._background: set[asyncio.Task[None]] = set()
         self._summarizing: dict[ChannelKey, asyncio.Task[None]] = {}
+        # Conversation kinds reported by the adapters; rows stored before a conversation was
+        # known to be private are narrowed to it the first time it is.
+        self.conversations = ConversationKinds(engine)
         self.aliases = AliasStore(engine.store)
         self.profiles = ProfileStore(engine.store, engine.clock)
         # Profiles follow identity and preference writes without slowing them.
@@ -241,6 +253,12 @@ class TurnPipeline:
         messages = [_clean_incoming(m) for m in batch if m.text and m.text.strip()]
         if not messages:
             return TurnResult(reply=None)
+        for conversation in dict.fromkeys(conversation_of(m) for m in messages):
+            try:
+                await self.conversations.observe(conversation)
+            except StorageError as exc:
+                # The batch's own rows still get the right visibility; the narrowing runs next time.
+                log.error("conversation kind not recorded", extra={"error": str(exc)})
         stored = [to_stored(m, self.agent_id) for m in messages]
         try:
             new_ids = set(await self.engine.store_messages(stored))
@@ -483,7 +501,16 @@ class TurnPipeline:
         except Exception:
             log.warning("profiles unavailable for the prompt", exc_info=True)
             return []
-        # A DM is the one place a user's private profile facts may be shown, and only their own.
+        if last.is_dm:
+            # A DM is the one place a user's private profile facts may be shown, and only their
+            # own; with what they said about themselves in the platform's other workspaces.
+            try:
+                own = await self.profiles.in_own_dm(audience_of(last, self.agent_id))
+            except Exception:
+                log.warning("profile unavailable for the prompt", exc_info=True)
+                own = None
+            if own is not None:
+                found[last.author_id] = own
         return [
             line
             for user in authors

@@ -31,11 +31,14 @@ from .models import (
 from .store import MemoryQuery, SQLiteStore
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
-from .vectors import DEFAULT_HOT_ROWS, VectorRecord, VectorStore
+from .vectors import DEFAULT_HOT_ROWS, VectorHit, VectorRecord, VectorStore
 
 log = logging.getLogger(__name__)
 
 MAX_MEMORY_CHARS = 2000
+# A DM reaches the viewer's own shared memories of other workspaces: at most this many of them
+# (the most important, then the newest) are compared with the query.
+OWN_ELSEWHERE_LIMIT = 200
 Clock = Callable[[], float]
 
 
@@ -532,6 +535,29 @@ class MemoryEngine:
                 "vector delete failed; reconcile will remove", extra={"count": len(ids)}, exc_info=True
             )
 
+    async def rescope(
+        self,
+        memory_ids: Sequence[str],
+        message_ids: Sequence[str],
+        summary_ids: Sequence[str],
+        channel_id: str,
+    ) -> None:
+        """Bring the vector rows of rows SQLite just narrowed to `channel_id` in line with them.
+
+        Searches already re-read every hit through SQLite, so a vector row that still says
+        `workspace` never shows a narrowed row elsewhere; this keeps the pre-filters exact. The
+        memories go to the write listeners with their new scope: cached preferences and profiles
+        that held them as shared drop them.
+        """
+        channel = Visibility.CHANNEL.value
+        summaries = await self.vectors.summaries() if summary_ids else None
+        for table, ids in ((self.vectors.memories, memory_ids), (self.vectors.messages, message_ids)):
+            await table.rescope(ids, channel, channel_id)
+        if summaries is not None:
+            await summaries.rescope(summary_ids, channel, channel_id)
+        for memory in await self.store.get_memories_unscoped(memory_ids):
+            self._notify(memory)
+
     async def sweep_expired(self) -> int:
         """Delete every expired memory from both stores; returns how many."""
         ids = await self.store.expired_memory_ids(self.clock())
@@ -621,7 +647,25 @@ class MemoryEngine:
             vector = (await self.embedder.embed([query]))[0]
         k = max(limit * 2, 20)
         dense, lexical = await self.vectors.memories.hybrid_search_visible(audience, vector, query, k, now)
+        if audience.reaches_elsewhere:
+            dense = [*dense, *await self.own_elsewhere_hits(audience, vector, now)]
         return await self._fuse(dense, lexical, audience, vector, now, limit, threshold)
+
+    async def own_elsewhere_hits(self, audience: Audience, vector: np.ndarray, now: float) -> list[VectorHit]:
+        """The viewer's own shared memories of other workspaces (a DM's extra reach), by cosine.
+
+        They live in other workspaces' search scopes, so they are read from SQLite (the viewer's
+        most important and newest, with their stored vectors) and compared here.
+        """
+        stored: dict[str, np.ndarray] = {}
+        own = await self.store.query_memories(
+            audience,
+            now,
+            MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
+            stored,
+        )
+        query = np.asarray(vector, dtype=np.float32)
+        return [VectorHit(m.id, float(stored[m.id] @ query), stored[m.id]) for m in own if m.id in stored]
 
     async def _fuse(
         self,

@@ -172,6 +172,32 @@ migration(
 )
 
 
+# What the adapters learned of each conversation's kind (public, private, group, DM), so rows
+# stored before a conversation was known to be private can be narrowed to it
+# (`memory.conversations`); and the lookup of a person's own shared memories across the
+# platform's workspaces, which a DM with them reads (`Audience.own_elsewhere`).
+migration(
+    "m004_conversation_kinds",
+    """
+        CREATE TABLE conversation_kinds (
+            platform TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            channel_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            parent_id TEXT,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (platform, workspace_id, channel_id)
+        );
+        CREATE INDEX ix_memories_own ON memories (user_id, author_id, platform, agent_id)
+            WHERE visibility = 'workspace' AND forgotten = 0;
+        CREATE INDEX ix_memories_channel ON memories (platform, workspace_id, channel_id);
+        CREATE INDEX ix_memories_thread ON memories (thread_id) WHERE thread_id IS NOT NULL;
+        CREATE INDEX ix_messages_thread ON messages (thread_id) WHERE thread_id IS NOT NULL;
+        CREATE INDEX ix_summaries_thread ON summaries (thread_id) WHERE thread_id IS NOT NULL;
+    """,
+)
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

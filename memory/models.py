@@ -38,6 +38,24 @@ class Visibility(StrEnum):
     PRIVATE = "private"  # learned in a DM: only for conversations with its author
 
 
+class ConversationKind(StrEnum):
+    """What kind of conversation a message comes from, as the platform says; it decides visibility."""
+
+    PUBLIC = "public"  # a channel (or a thread of one) everyone in the workspace can read
+    PRIVATE = "private"  # a private channel or thread, a channel hidden from everyone: its members only
+    GROUP = "group"  # a group DM: its members only
+    DM = "dm"  # a 1:1 DM with the bot
+
+    @property
+    def visibility(self) -> Visibility:
+        """Where what is learned here may be recalled: workspace, this conversation only, or its author."""
+        if self is ConversationKind.PUBLIC:
+            return Visibility.WORKSPACE
+        if self is ConversationKind.DM:
+            return Visibility.PRIVATE
+        return Visibility.CHANNEL
+
+
 class Source(StrEnum):
     CONVERSATION = "conversation"
     CHAT = "chat"
@@ -68,13 +86,38 @@ class Scope:
 
 
 @dataclass(frozen=True, slots=True)
+class Conversation:
+    """A conversation as its platform describes it: where it is and what kind it is."""
+
+    platform: str
+    workspace_id: str
+    channel_id: str
+    kind: ConversationKind
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.platform, self.workspace_id, self.channel_id)
+
+    @property
+    def members_only(self) -> bool:
+        """True when what is said here must stay here (a private channel or thread, a group DM)."""
+        return self.kind.visibility is Visibility.CHANNEL
+
+
+@dataclass(frozen=True, slots=True)
 class Audience:
     """Who will read a query's results; every store turns it into its own filter.
 
     `viewer_id` is the person the results are for (the conversation partner, or the
     user running a command). Private memories are only returned when `private_ok`
     (a DM with the viewer, or an owner-only view) and the viewer is their author.
-    Channel-visible memories need the same channel unless `admin`.
+    Channel-visible memories only in their own channel (`channel_id`), whoever asks: being
+    a platform admin widens nothing. `operator` is the machine's operator (the CLI), who
+    reads the channel-visible memories of every channel of the workspace, never private ones.
+    `own_elsewhere` (a DM with the viewer) adds, on the same platform and agent, the memories
+    about the viewer that the viewer said themselves in workspace-visible conversations of
+    other workspaces: a person is known in their DM from what they said about themselves in
+    the servers they share with the bot, never from what others said about them.
     """
 
     platform: str
@@ -83,7 +126,13 @@ class Audience:
     viewer_id: str | None = None
     channel_id: str | None = None
     private_ok: bool = False
-    admin: bool = False
+    operator: bool = False
+    own_elsewhere: bool = False
+
+    @property
+    def reaches_elsewhere(self) -> bool:
+        """True when the audience also reads the viewer's own shared memories of other workspaces."""
+        return self.own_elsewhere and self.viewer_id is not None
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ class _View(NamedTuple):
     channel_id: str | None
     private_ok: bool
     viewer_id: str | None
-    admin: bool
+    operator: bool
 
 
 @dataclass(slots=True)
@@ -46,7 +46,7 @@ class _Entry:
 
 def _view(audience: Audience) -> _View:
     private = audience.private_ok and audience.viewer_id is not None
-    return _View(audience.channel_id, private, audience.viewer_id if private else None, audience.admin)
+    return _View(audience.channel_id, private, audience.viewer_id if private else None, audience.operator)
 
 
 class PreferencesCache:
@@ -115,7 +115,9 @@ class PreferencesCache:
         )
         if vectors is not None:
             vectors.update(found)
-        if self._generation == generation:
+        # A DM's view also holds the viewer's preferences of other workspaces, which writes there
+        # would not invalidate under this key: it is read fresh every time.
+        if self._generation == generation and not audience.reaches_elsewhere:
             self._entries.setdefault(key, {})[view] = _Entry(now + self.ttl, memories, found)
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_users:

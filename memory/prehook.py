@@ -16,11 +16,12 @@ import numpy as np
 
 from .access_counts import AccessCounts
 from .context_block import BlockItem, ContextBlock, Section, Timeline, format_context_block
-from .engine import REPLY_GAP_SECONDS, MemoryEngine
+from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
+from .scope import audience_allows
 from .store import MemoryQuery
 from .summaries import SummaryManager
 from .summary_store import Summary
@@ -39,7 +40,7 @@ IDENTITY_FLOOR = 0.6
 PREFERENCE_FLOOR = 0.5
 IMPORTANT_FLOOR = 0.3
 RECENT_FLOOR = 0.3
-_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary"})
+_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary", "own"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
 # Timeline entries answer the question the user asked, so under a tight budget the other
@@ -196,6 +197,8 @@ class _SqlFound:
     preferences: list[Memory] = field(default_factory=list)
     timeline_memories: list[Memory] = field(default_factory=list)
     timeline_messages: list[StoredMessage] = field(default_factory=list)
+    # In a DM: what the viewer said about themselves in other workspaces (`own_elsewhere`).
+    own: list[Memory] = field(default_factory=list)
     embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
@@ -442,6 +445,16 @@ class PreHook:
             )
         else:
             timeline_memories, timeline_messages = nothing(), nothing()
+        own = (
+            store.query_memories(
+                viewer,
+                now,
+                MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
+                vectors,
+            )
+            if viewer.reaches_elsewhere
+            else nothing()
+        )
         found = _SqlFound()
         (
             found.identity,
@@ -450,6 +463,7 @@ class PreHook:
             found.preferences,
             found.timeline_memories,
             found.timeline_messages,
+            found.own,
         ) = await asyncio.gather(
             self._guard("identity", identity, [], errors),
             self._guard("important", important, [], errors),
@@ -457,6 +471,7 @@ class PreHook:
             self._guard("preferences", self.preferences.get_many(viewer, participants, vectors), [], errors),
             self._guard("timeline_memories", timeline_memories, [], errors),
             self._guard("timeline_messages", timeline_messages, [], errors),
+            self._guard("own_elsewhere", own, [], errors),
         )
         skip = set(request.exclude_message_ids)
         found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip][
@@ -471,6 +486,7 @@ class PreHook:
                 found.recent,
                 found.preferences,
                 found.timeline_memories,
+                found.own,
             )
             for m in group
             if m.id not in vectors
@@ -576,9 +592,17 @@ class PreHook:
             if (
                 not memory.is_active(now)
                 or memory.superseded_by is not None
-                or memory.platform != viewer.platform
-                or memory.workspace_id != viewer.workspace_id
-                or memory.agent_id != viewer.agent_id
+                or not audience_allows(
+                    viewer,
+                    platform=memory.platform,
+                    workspace_id=memory.workspace_id,
+                    agent_id=memory.agent_id,
+                    visibility=memory.visibility,
+                    channel_id=memory.channel_id,
+                    author_id=memory.author_id,
+                    user_id=memory.user_id,
+                    subjects=True,
+                )
             ):
                 return None
             candidate = candidates.get(memory.id)
@@ -604,6 +628,8 @@ class PreHook:
             ("preference", sql.preferences, PREFERENCE_FLOOR),
             ("important", sql.important, IMPORTANT_FLOOR),
             ("recent", sql.recent, RECENT_FLOOR),
+            # Ranked by their similarity alone, as search hits are.
+            ("own", sql.own, 0.0),
         ):
             for memory in group:
                 add(memory, source, floor, stored.get(memory.id))
@@ -817,7 +843,7 @@ def _section(candidate: _Candidate) -> Section:
         return Section.IDENTITY
     if memory_type is MemoryType.PREFERENCE:
         return Section.PREFERENCES
-    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference"}:
+    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference", "own"}:
         return Section.RELEVANT
     return Section.RECENT
 

@@ -459,8 +459,12 @@ def section_of(memory: Memory) -> str | None:
 
 
 def is_relevant(memory: Memory) -> bool:
-    """Whether a written or forgotten memory may change a profile (cheap: no parsing, no I/O)."""
-    return memory.memory_type in _PROFILE_TYPES and section_of(memory) is not None
+    """Whether a written or forgotten memory may change a profile (cheap: no parsing, no I/O).
+
+    A memory that feeds no section may still have fed one before its visibility was narrowed
+    (a conversation found private), so every memory of a profile type about a user counts.
+    """
+    return memory.memory_type in _PROFILE_TYPES and memory.user_id is not None
 
 
 def _apply(profile: Profile, memory: Memory, facts: Iterable[Fact]) -> bool:
@@ -661,7 +665,7 @@ class ProfileStore:
             return None
         key = (memory.platform, memory.workspace_id, memory.user_id, memory.agent_id)
         async with self._lock(key):
-            if memory.forgotten or memory.superseded_by is not None:
+            if memory.forgotten or memory.superseded_by is not None or section_of(memory) is None:
                 current = await self.get(*key)
                 if current is None or memory.id not in current.memory_ids():
                     return current
@@ -685,17 +689,32 @@ class ProfileStore:
     async def _rebuild_locked(
         self, platform: str, workspace_id: str, user_id: str, agent_id: str
     ) -> Profile | None:
-        now = self.clock()
         # The user's own view: workspace memories plus the private ones they wrote themselves.
         audience = Audience(platform, workspace_id, agent_id, viewer_id=user_id, private_ok=True)
+        profile = await self._build(audience, user_id)
+        await self._save(profile)
+        return None if profile.is_empty() else profile
+
+    async def _build(self, audience: Audience, user_id: str) -> Profile:
+        now = self.clock()
         memories = await self.store.memories_about(
             audience, now, [user_id], list(_PROFILE_TYPES), limit=_REBUILD_LIMIT
         )
-        profile = Profile(platform, workspace_id, user_id, agent_id)
+        profile = Profile(audience.platform, audience.workspace_id, user_id, audience.agent_id)
         for memory in sorted(memories, key=lambda m: (m.created_at, m.id)):
             _apply(profile, memory, profile_facts(memory))
         profile.updated_at = now
-        await self._save(profile)
+        return profile
+
+    async def in_own_dm(self, audience: Audience) -> Profile | None:
+        """The viewer's profile for a DM with them: their DM notes and what they said about
+        themselves in the platform's other workspaces (`Audience.own_elsewhere`), read now.
+
+        Not stored: the other workspaces' memories change without touching this DM's row.
+        """
+        if audience.viewer_id is None:
+            return None
+        profile = await self._build(audience, audience.viewer_id)
         return None if profile.is_empty() else profile
 
 

@@ -201,7 +201,7 @@ class ScopeIndex:
         n = self.size
         visibility = self._visibility[:n]
         allowed = visibility == 0
-        if audience.admin:
+        if audience.operator:
             allowed |= visibility == 1
         elif audience.channel_id is not None and audience.channel_id in self._codes:
             allowed |= (visibility == 1) & (self._channel[:n] == self._codes[audience.channel_id])
@@ -329,6 +329,11 @@ class ScopeIndexes:
         if scope is not None:
             for row_id in scope.slot:
                 self._owner.pop(row_id, None)
+
+    def drop_owners(self, ids: Sequence[str]) -> None:
+        """Drop every loaded scope holding one of these rows (it reloads on its next search)."""
+        for key in {self._owner[i] for i in ids if i in self._owner}:
+            self.drop(key)
 
     def clear(self) -> None:
         self._scopes.clear()

@@ -140,6 +140,8 @@ class MemoryQuery:
     channel_id: str | None = None
     user_ids: Sequence[str] | None = None
     subjects: Sequence[str] | None = None
+    # Only rows of workspaces other than the audience's: what `Audience.own_elsewhere` adds.
+    elsewhere: bool = False
     order: str = "recent"  # recent | important
     limit: int = 50
     offset: int = 0
@@ -420,7 +422,7 @@ class SQLiteStore:
 
     async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         """The subset of `ids` that `audience` may read, in the given order."""
-        where, params = sql_audience_filter(audience, now, keyed=True)
+        where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
         rows = await self.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
         return [_row_to_memory(r) for r in rows]
 
@@ -437,7 +439,7 @@ class SQLiteStore:
     async def find_by_hash(
         self, content_hash: str, audience: Audience, now: float, visibility: Visibility
     ) -> Memory | None:
-        where, params = sql_audience_filter(audience, now, keyed=True)
+        where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
         rows = await self._fetch(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
             "LIMIT 1",
@@ -446,7 +448,7 @@ class SQLiteStore:
         return _row_to_memory(rows[0]) if rows else None
 
     def _query_sql(self, audience: Audience, now: float, query: MemoryQuery) -> tuple[str, list[object]]:
-        where, params = sql_audience_filter(audience, now, alias="m")
+        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
         clauses = [where]
         if query.types:
             clauses.append(f"m.memory_type IN ({','.join('?' * len(query.types))})")
@@ -466,6 +468,9 @@ class SQLiteStore:
         if query.user_ids:
             clauses.append(f"m.user_id IN ({','.join('?' * len(query.user_ids))})")
             params.extend(query.user_ids)
+        if query.elsewhere:
+            clauses.append("m.workspace_id <> ?")
+            params.append(audience.workspace_id)
         if query.subjects:
             clauses.append(
                 "m.id IN (SELECT memory_id FROM memory_subjects "
@@ -502,7 +507,7 @@ class SQLiteStore:
         return int(rows[0][0])  # type: ignore[call-overload]
 
     async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]:
-        where, params = sql_audience_filter(audience, now)
+        where, params = sql_audience_filter(audience, now, subjects=True)
         rows = await self._fetch(
             f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
         )
@@ -527,9 +532,12 @@ class SQLiteStore:
         """
         if not user_ids or not types:
             return []
-        where, params = sql_audience_filter(audience, now, alias="m")
+        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
+        # With the viewer's own memories of other workspaces the scope is an OR of two index
+        # lookups, which the pin would forbid.
+        pin = "" if audience.reaches_elsewhere else "INDEXED BY ix_memories_user "
         sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m INDEXED BY ix_memories_user "
+            f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}"
             f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
             f"AND m.memory_type IN ({','.join('?' * len(types))})"
         )
@@ -557,7 +565,7 @@ class SQLiteStore:
         With `channel_id`, only those learned in that channel; `vectors`, when given, receives
         the rows' stored vectors from the same read.
         """
-        where, params = sql_audience_filter(audience, now)
+        where, params = sql_audience_filter(audience, now, subjects=True)
         sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
         params.extend([since, until])
         if channel_id is not None:

@@ -26,7 +26,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SUMMARY_TABLE = "summaries"
 # A single pasted wall of text should not dominate (or blow up) a summarizer prompt.
 MAX_TEXT_CHARS = 4000
 # Chars per token, the usual rough estimate for budgets (no tokenizer needed).
@@ -149,7 +148,7 @@ class SummaryManager:
     async def table(self) -> VectorTable:
         """The LanceDB `summaries` table, opened on first use."""
         if self._table is None:
-            self._table = await self.engine.vectors.table(SUMMARY_TABLE)
+            self._table = await self.engine.vectors.summaries()
         return self._table
 
     def _lock(self, *key: object) -> asyncio.Lock:

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+SUMMARY_TABLE = "summaries"
 DEFAULT_ANN_THRESHOLD = 50_000
 # Rows per table kept in RAM for scoped search (`memory.scope_index`): 384-d vectors take
 # ~1.5 KB a row, so the default holds ~300 MB per table at most; 0 keeps every search on LanceDB.
@@ -261,6 +262,22 @@ class VectorTable:
                 await self._table.delete(_in_filter(chunk))
                 self._writes_since_optimize += 1
                 await self._apply_to_hot(self._hot.delete if self._hot else None, chunk)
+
+    async def rescope(self, ids: Sequence[str], visibility: str, channel_id: str) -> None:
+        """Give these rows a new visibility and channel (a conversation found private after they
+        were stored); the scopes in RAM that held them are dropped and reload on their next search."""
+        unique = _unique(ids)
+        if not unique:
+            return
+        values = {"visibility": visibility, "channel_id": channel_id}
+        async with self._lock:
+            try:
+                for chunk in _chunks(unique, _ID_CHUNK):
+                    await self._table.update(values, where=_in_filter(chunk))
+                    self._writes_since_optimize += 1
+            finally:
+                # Even after a failed update: RAM must not keep columns LanceDB may have changed.
+                await self._apply_to_hot(self._hot.drop_owners if self._hot else None, unique)
 
     async def search(self, vector: np.ndarray, where: str | None, k: int) -> list[VectorHit]:
         """The `k` rows nearest to `vector` by cosine among those matching `where`, best first."""
@@ -622,6 +639,10 @@ class VectorStore:
 
     memories: VectorTable
     messages: VectorTable
+
+    async def summaries(self) -> VectorTable:
+        """The conversation summaries' table (opened on first use)."""
+        return await self.table(SUMMARY_TABLE)
 
     async def table(self, name: str) -> VectorTable:
         """Open or create the table `name` with the shared schema (e.g. "summaries")."""

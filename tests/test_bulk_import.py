@@ -13,7 +13,7 @@ from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visi
 from memory.vectors import VectorRecord
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
-ADMIN = Audience("discord", "guild-1", "default", admin=True)
+OPERATOR = Audience("discord", "guild-1", "default", operator=True)
 
 
 class CountingEmbedder:
@@ -35,7 +35,7 @@ def draft(content: str, **kw: object) -> MemoryDraft:
     return MemoryDraft(content=content, **kw)  # type: ignore[arg-type]
 
 
-async def listed(engine: MemoryEngine, audience: Audience = ADMIN) -> list[str]:
+async def listed(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
     return sorted(m.content for m in await engine.list_memories(audience))
 
 
@@ -61,7 +61,7 @@ async def test_import_stores_rows_and_vectors_marked_indexed(engine: MemoryEngin
     stored = await engine.store.get_embeddings([inserted[0].id])
     expected = (await engine.embedder.embed(["Alice lives in Lisbon"]))[0]
     assert float(stored[inserted[0].id] @ expected) == pytest.approx(1.0, abs=1e-5)
-    hits = await engine.search("where does Alice live?", ADMIN, threshold=0.2)
+    hits = await engine.search("where does Alice live?", OPERATOR, threshold=0.2)
     assert hits and hits[0].memory.content == "Alice lives in Lisbon"
 
 

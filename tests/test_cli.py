@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.offline import NO_MODEL_LINE
+from memory.embedders import CachedEmbedder, LocalEmbedder
+from memory.engine import MemoryEngine
+from memory.models import MemoryDraft, Scope
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,3 +160,52 @@ def test_a_fact_from_turn_3_is_recalled_at_turn_50(data_dir: Path) -> None:
     assert len(replies) == 50
     assert "Porto" in replies[-1]
     assert "Porto" not in "".join(replies[3:-1])  # recalled when asked, not repeated all along
+
+
+async def test_repair_visibility_narrows_recorded_and_named_conversations(
+    data_dir: Path, local_embedder: LocalEmbedder
+) -> None:
+    """`memorybot memories repair-visibility`: a channel marked by hand, then recorded kinds re-applied."""
+    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
+    try:
+        left, kept = await engine.import_memories(
+            [
+                MemoryDraft(
+                    "The vault code is 4242", Scope("slack", "T1", "left"), user_id="u1", author_id="u1"
+                ),
+                MemoryDraft(
+                    "The office opens at nine", Scope("slack", "T1", "general"), user_id="u1", author_id="u1"
+                ),
+            ]
+        )
+    finally:
+        await engine.close()
+    named = ["--platform", "slack", "--workspace", "T1", "--channel", "left"]
+    command = ["memories", "repair-visibility", "--json"]
+    dry = await asyncio.to_thread(run, [*command, *named, "--dry-run"], data_dir)
+    assert dry.returncode == 0, dry.stderr
+    assert json.loads(dry.stdout) == {
+        "dry_run": True,
+        "conversations": 1,
+        "memories": 1,
+        "messages": 0,
+        "summaries": 0,
+    }
+    done = await asyncio.to_thread(run, [*command, *named], data_dir)
+    assert json.loads(done.stdout)["memories"] == 1
+    # Recorded: a plain run re-applies every recorded kind and finds nothing left to narrow.
+    again = await asyncio.to_thread(run, command, data_dir)
+    assert json.loads(again.stdout) == {
+        "dry_run": False,
+        "conversations": 1,
+        "memories": 0,
+        "messages": 0,
+        "summaries": 0,
+    }
+    refused = await asyncio.to_thread(run, ["memories", "repair-visibility", "--channel", "left"], data_dir)
+    assert refused.returncode == 2 and "--platform" in refused.stderr
+    listed = await asyncio.to_thread(
+        run, ["memories", "list", "--json", "--platform", "slack", "--workspace", "T1"], data_dir
+    )
+    rows = {row["id"]: row["visibility"] for row in json.loads(listed.stdout)}
+    assert rows == {left.id: "channel", kept.id: "workspace"}

@@ -328,8 +328,14 @@ async def test_admin_forgets_workspace_memories_but_never_across_workspaces(
     elsewhere = await remember(engine, clock, "Bob owns a sailboat", user="222", scope=OTHER_GUILD)
 
     assert (await commands.execute("forget", {"id": bobs.id}, ADMIN)).error is None
-    assert (await commands.execute("forget", {"id": other_channel.id}, ADMIN)).error is None
     assert await engine.store.get_memory(bobs.id) is None
+    # A channel's own memories are out of an admin's reach from another channel (they may not be a
+    # member of it), and within it from inside.
+    refused = await commands.execute("forget", {"id": other_channel.id}, ADMIN)
+    assert refused.error == NOT_FOUND.format(id=other_channel.id)
+    assert other_channel.id not in ids(await commands.execute("list", {}, ADMIN))
+    admin_in_random = Invoker("discord", "guild-1", "random", "999", is_admin=True)
+    assert (await commands.execute("forget", {"id": other_channel.id}, admin_in_random)).error is None
     assert await engine.store.get_memory(other_channel.id) is None
 
     crossed = await commands.execute("forget", {"id": elsewhere.id}, ADMIN)

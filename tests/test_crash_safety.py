@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Only turns a hung child into a failure; a passing run never gets near it.
 CHILD_LIMIT_SECONDS = 120
 KILL_AFTER_ACKS = 150
-ADMIN = Audience("slack", WORKSPACE, "default", admin=True)
+OPERATOR = Audience("slack", WORKSPACE, "default", operator=True)
 
 
 @dataclass
@@ -108,7 +108,7 @@ async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message
     for memory in (await engine.store.get_memories_unscoped(memory_ids))[-5:]:
         if memory.forgotten:
             continue  # superseded by a later refinement: kept in SQLite, out of search by design
-        hits = await engine.search(memory.content, ADMIN, limit=3)
+        hits = await engine.search(memory.content, OPERATOR, limit=3)
         assert memory.id in [h.memory.id for h in hits], memory.content
     for message in (await engine.store.get_messages(message_ids))[-5:]:
         audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)

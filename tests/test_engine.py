@@ -16,7 +16,7 @@ from memory.ttl import TTLError
 from tests.conftest import FakeClock
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
-ADMIN = Audience("discord", "guild-1", "default", admin=True)
+OPERATOR = Audience("discord", "guild-1", "default", operator=True)
 
 
 def draft(content: str, **kw: object) -> MemoryDraft:
@@ -24,7 +24,7 @@ def draft(content: str, **kw: object) -> MemoryDraft:
     return MemoryDraft(content=content, **kw)  # type: ignore[arg-type]
 
 
-async def active(engine: MemoryEngine, audience: Audience = ADMIN) -> list[str]:
+async def active(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
     return sorted(m.content for m in await engine.list_memories(audience))
 
 
@@ -139,7 +139,7 @@ async def test_bad_input_is_rejected_and_nothing_written(engine: MemoryEngine) -
     with pytest.raises(ValueError, match="importance"):
         await engine.remember(draft("Standup moved to 10am", importance=3))
     assert await engine.vectors.memories.count() == 0
-    assert await engine.store.count_memories(ADMIN, 0) == 0
+    assert await engine.store.count_memories(OPERATOR, 0) == 0
 
 
 async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock: FakeClock) -> None:
@@ -150,7 +150,7 @@ async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock
     assert permanent.expires_at is None
     clock.advance(2 * 3600)
     # Expired memories vanish from queries at once, before any sweep.
-    assert short.id not in {m.id for m in await engine.list_memories(ADMIN)}
+    assert short.id not in {m.id for m in await engine.list_memories(OPERATOR)}
     assert await engine.sweep_expired() == 1
     assert await engine.store.get_memory(short.id) is None
     assert await engine.vectors.memories.ids() == {long.id, permanent.id}
@@ -161,13 +161,13 @@ async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock
 
 async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
     memory = (await engine.remember(draft("Dana's badge number is 4411"))).memory
-    outsider = Audience("discord", "guild-2", "default", admin=True)
+    outsider = Audience("discord", "guild-2", "default", operator=True)
     assert await engine.forget(memory.id, outsider) is None  # not visible there: refused
-    assert await engine.forget(memory.id, ADMIN) is not None
+    assert await engine.forget(memory.id, OPERATOR) is not None
     assert await engine.store.get_memory(memory.id) is None
     assert memory.id not in await engine.vectors.memories.ids()
-    assert await engine.search("badge number", ADMIN) == []
-    assert await engine.forget("does-not-exist", ADMIN) is None
+    assert await engine.search("badge number", OPERATOR) == []
+    assert await engine.forget("does-not-exist", OPERATOR) is None
 
 
 async def test_failed_vector_write_leaves_no_half_written_memory(
@@ -179,7 +179,7 @@ async def test_failed_vector_write_leaves_no_half_written_memory(
     monkeypatch.setattr(engine.vectors.memories, "add", broken_add)
     with pytest.raises(MemoryWriteError, match="not saved"):
         await engine.remember(draft("Erin moved to Berlin"))
-    assert await engine.store.count_memories(ADMIN, 0) == 0
+    assert await engine.store.count_memories(OPERATOR, 0) == 0
     assert await engine.store.unindexed_memories() == []
 
 
@@ -200,7 +200,7 @@ async def test_reconcile_after_crash_between_the_two_writes(
     try:
         assert await engine.vectors.memories.ids() == {kept.id, orphan_row.id}
         assert await engine.store.unindexed_memories() == []
-        hits = await engine.search("who runs the office in Lisbon?", ADMIN)
+        hits = await engine.search("who runs the office in Lisbon?", OPERATOR)
         assert hits and hits[0].memory.id == orphan_row.id
         again = await engine.reconcile()
         assert again.details == []  # nothing left to repair
@@ -236,9 +236,9 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
         assert await engine.vectors.messages.ids() == {"t1"}
         assert await engine.vectors.memories.ids() == {lost.id}
         assert await engine.store.unindexed_messages() == []
-        hits = await engine.search("who has the spare keys?", ADMIN)
+        hits = await engine.search("who has the spare keys?", OPERATOR)
         assert hits and hits[0].memory.id == lost.id
-        found = await engine.search_messages("printer jammed", ADMIN)
+        found = await engine.search_messages("printer jammed", OPERATOR)
         assert [m.id for m, _ in found] == ["t1"]
         assert (await engine.reconcile()).details == []
     finally:
@@ -286,8 +286,8 @@ async def test_scope_filters_for_queries_and_search(engine: MemoryEngine) -> Non
     ]
     assert "Ivan's salary review is in March" in await active(engine, ivan_dm)
     assert "Ivan's salary review is in March" not in await active(engine, judy_dm)
-    assert "Ivan's salary review is in March" not in await active(engine, ADMIN)  # admins never see DMs
-    for audience in (in_general, judy_dm, ADMIN):
+    assert "Ivan's salary review is in March" not in await active(engine, OPERATOR)  # admins never see DMs
+    for audience in (in_general, judy_dm, OPERATOR):
         found = [h.memory.content for h in await engine.search("Ivan salary review", audience, threshold=0.0)]
         assert "Ivan's salary review is in March" not in found
         assert "Ivan likes green tea" not in found and "Ivan moved to Oslo" not in found
@@ -304,18 +304,20 @@ async def test_query_api_by_subject_type_recent_important(engine: MemoryEngine, 
     await engine.remember(
         draft("The team chose Rust for the agent", memory_type=MemoryType.DECISION, subjects=["rust"])
     )
-    assert [m.content for m in await engine.by_subject(ADMIN, ["KIM"])] == [
+    assert [m.content for m in await engine.by_subject(OPERATOR, ["KIM"])] == [
         "Kim prefers async standups",
         "Kim is the CTO",
     ]
-    assert [m.content for m in await engine.by_type(ADMIN, MemoryType.DECISION)] == [
+    assert [m.content for m in await engine.by_type(OPERATOR, MemoryType.DECISION)] == [
         "The team chose Rust for the agent"
     ]
-    recent = await engine.recent(ADMIN, "6h")
+    recent = await engine.recent(OPERATOR, "6h")
     assert "Kim is the CTO" not in [m.content for m in recent] and len(recent) == 2
-    important = await engine.important(ADMIN, 0.8)
+    important = await engine.important(OPERATOR, 0.8)
     assert [m.content for m in important] == ["Kim is the CTO", "The team chose Rust for the agent"]
-    assert await engine.store.count_memories(ADMIN, clock.now, MemoryQuery(types=[MemoryType.IDENTITY])) == 1
+    assert (
+        await engine.store.count_memories(OPERATOR, clock.now, MemoryQuery(types=[MemoryType.IDENTITY])) == 1
+    )
 
 
 async def test_search_ranks_the_relevant_memory_first(engine: MemoryEngine) -> None:
@@ -326,10 +328,10 @@ async def test_search_ranks_the_relevant_memory_first(engine: MemoryEngine) -> N
         "Quarterly planning happens in January",
     ]:
         await engine.remember(draft(text))
-    hits = await engine.search("what is Liam allergic to?", ADMIN)
+    hits = await engine.search("what is Liam allergic to?", OPERATOR)
     assert hits[0].memory.content == "Liam is allergic to peanuts"
     assert all(h.score >= 0.5 for h in hits)
-    assert await engine.search("   ", ADMIN) == []
+    assert await engine.search("   ", OPERATOR) == []
 
 
 async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: MemoryEngine) -> None:
@@ -354,5 +356,5 @@ async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: Mem
     await engine.maintain()
     assert not engine.needs_maintenance
     assert await engine.vectors.memories.count() == count
-    hits = await engine.search("Cleo origami", ADMIN, threshold=0.0)
+    hits = await engine.search("Cleo origami", OPERATOR, threshold=0.0)
     assert "Cleo took up origami in 2001" in [h.memory.content for h in hits]

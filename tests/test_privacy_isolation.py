@@ -1,4 +1,5 @@
-"""Isolation matrix: who is shown which memory, turn and summary, on every surface that reads memory."""
+"""Isolation matrix: who is shown which memory, turn and summary, by conversation kind, on every
+surface that reads memory (pre-hook, searches, tools, `/memory`, and all the model reads)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,26 @@ import pytest
 
 from adapters.base import IncomingMessage
 from bot.commands import Invoker, MemoryCommands
+from bot.config import Settings
+from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ToolCall
 from bot.memory_tools import MemoryToolbox, TurnContext
-from bot.pipeline import audience_of, scope_of, visibility_of
+from bot.pipeline import TurnPipeline, audience_of, scope_of, to_stored, visibility_of
 from memory.embedders import CachedEmbedder, LocalEmbedder
 from memory.engine import MemoryEngine, memory_record, message_record
-from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
+from memory.models import (
+    Audience,
+    ConversationKind,
+    Memory,
+    MemoryDraft,
+    MemoryType,
+    Scope,
+    StoredMessage,
+    Visibility,
+)
 from memory.preferences_cache import PreferencesCache
 from memory.prehook import PreHook, PrehookRequest, PrehookResult
+from memory.profiles import ProfileStore
 from memory.store import MemoryQuery
 from memory.summaries import SummaryManager, summary_record
 from memory.summarizer import ExtractiveSummarizer
@@ -32,31 +45,81 @@ from tests.conftest import FakeClock
 
 T = TypeVar("T")
 
-PLATFORM = "slack"
 AGENT = "default"
 OTHER_AGENT = "agent-b"
+PUBLIC, PRIVATE, GROUP, DM = (
+    ConversationKind.PUBLIC,
+    ConversationKind.PRIVATE,
+    ConversationKind.GROUP,
+    ConversationKind.DM,
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a platform keeps its workspaces: Discord DMs are pseudo-workspaces of their own,
+    Slack DMs live in the team."""
+
+    w1: str
+    w2: str
+    dm_workspace: str | None  # None: "dm-<user>"
+
+    def workspace(self, role: str, user: str) -> str:
+        if role == "dm":
+            return self.dm_workspace or f"dm-{user}"
+        return self.w1 if role == "w1" else self.w2
+
+
+LAYOUTS = {"discord": Layout("111", "222", None), "slack": Layout("T1", "T2", "T1")}
+
+
+@dataclass(frozen=True)
+class Place:
+    """A conversation: the workspace role (w1, w2, dm), channel, thread, and its kind."""
+
+    role: str
+    channel: str
+    kind: ConversationKind
+    thread: str | None = None
+
+
+GENERAL = Place("w1", "general", PUBLIC)
+RANDOM = Place("w1", "random", PUBLIC)
+SECRET = Place("w1", "secret", PRIVATE)  # a private channel (Slack) / hidden from @everyone (Discord)
+PUBLIC_THREAD_OF_SECRET = Place("w1", "secret", PRIVATE, thread="t-pub")  # inherits its parent
+PRIVATE_THREAD = Place("w1", "t-priv", PRIVATE, thread="t-priv")  # its own conversation
+GROUP_DM = Place("w1", "G-group", GROUP)
+ELSEWHERE = Place("w2", "general", PUBLIC)
+VAULT = Place("w2", "vault", PRIVATE)
+
+
+def dm_of(user: str) -> Place:
+    return Place("dm", f"D-{user}", DM)
 
 
 @dataclass(frozen=True)
 class Kind:
-    """Where a group of memories (and the turn that goes with them) was learned, and by whom."""
+    """Where a group of memories (and the turn that goes with them) was said, and by whom."""
 
     codeword: str  # a rare word in every text of the kind: its presence anywhere is a leak
-    workspace: str
-    channel: str
+    place: Place
     author: str
-    visibility: Visibility
     agent: str = AGENT
 
 
-# Every memory is about Alice; Slack keeps DMs in the team, so private notes share the workspace.
+# Every memory is about Alice.
 KINDS = {
-    "workspace": Kind("saffron", "T1", "general", "alice", Visibility.WORKSPACE),
-    "channel": Kind("quokka", "T1", "general", "alice", Visibility.CHANNEL),
-    "private": Kind("zeppelin", "T1", "D-alice", "alice", Visibility.PRIVATE),
-    "bob_private": Kind("marzipan", "T1", "D-bob", "bob", Visibility.PRIVATE),  # Bob's DM note on Alice
-    "elsewhere": Kind("tundra", "T2", "general", "alice", Visibility.WORKSPACE),
-    "other_agent": Kind("obsidian", "T1", "general", "alice", Visibility.WORKSPACE, agent=OTHER_AGENT),
+    "public": Kind("saffron", GENERAL, "alice"),
+    "private_channel": Kind("quokka", SECRET, "alice"),
+    "public_thread_of_private": Kind("lantern", PUBLIC_THREAD_OF_SECRET, "alice"),
+    "private_thread": Kind("nebula", PRIVATE_THREAD, "alice"),
+    "group_dm": Kind("walrus", GROUP_DM, "alice"),
+    "dm": Kind("zeppelin", dm_of("alice"), "alice"),
+    "bob_dm": Kind("marzipan", dm_of("bob"), "bob"),  # Bob's DM note on Alice
+    "bob_public": Kind("pelican", GENERAL, "bob"),  # what Bob said of Alice in public
+    "elsewhere": Kind("tundra", ELSEWHERE, "alice"),  # Alice, of herself, in another workspace
+    "elsewhere_private": Kind("glacier", VAULT, "alice"),
+    "other_agent": Kind("obsidian", GENERAL, "alice", agent=OTHER_AGENT),
 }
 
 TEMPLATES = (
@@ -72,71 +135,100 @@ class Actor:
     """Someone talking to the bot, or running `/memory`, somewhere."""
 
     user: str
-    workspace: str
-    channel: str
-    is_dm: bool = False
+    place: Place
     admin: bool = False
     agent: str = AGENT
 
 
 ACTORS = {
-    "owner_in_channel": Actor("alice", "T1", "general"),
-    "owner_in_dm": Actor("alice", "T1", "D-alice", is_dm=True),
-    "other_user_same_channel": Actor("bob", "T1", "general"),
-    "other_user_other_channel": Actor("bob", "T1", "random"),
-    "other_workspace": Actor("alice", "T2", "general"),
-    "other_agent": Actor("alice", "T1", "general", agent=OTHER_AGENT),
-    "admin": Actor("carol", "T1", "random", admin=True),
-    "admin_other_workspace": Actor("carol", "T2", "random", admin=True),
+    "owner_public": Actor("alice", GENERAL),
+    "owner_private_channel": Actor("alice", SECRET),
+    "owner_public_thread_of_private": Actor("alice", PUBLIC_THREAD_OF_SECRET),
+    "owner_private_thread": Actor("alice", PRIVATE_THREAD),
+    "owner_group_dm": Actor("alice", GROUP_DM),
+    "owner_dm": Actor("alice", dm_of("alice")),
+    "bob_public": Actor("bob", GENERAL),
+    "bob_private_channel": Actor("bob", SECRET),
+    "bob_dm": Actor("bob", dm_of("bob")),
+    "admin_public": Actor("carol", RANDOM, admin=True),
+    "admin_private_channel": Actor("carol", SECRET, admin=True),
+    "owner_other_workspace": Actor("alice", ELSEWHERE),
+    "other_agent": Actor("alice", GENERAL, agent=OTHER_AGENT),
 }
 
 # The expected answers, written out by hand from DESIGN.md (never computed from the filters).
-# In a conversation (pre-hook, searches, the model's tools): the workspace's shared memories,
-# channel-only ones in their channel, private ones only in their author's DM; being an admin
-# widens nothing, since everyone in the channel reads what is injected there.
-CONVERSATION = {
-    "owner_in_channel": {"workspace", "channel"},
-    "owner_in_dm": {"workspace", "private"},
-    "other_user_same_channel": {"workspace", "channel"},
-    "other_user_other_channel": {"workspace"},
-    "other_workspace": {"elsewhere"},
+# In a conversation (pre-hook, searches, the model's tools): the workspace's shared memories;
+# what was said in a private channel, a group DM or a private thread only there (a public
+# thread reads its parent's); private notes only in their author's DM; being an admin widens
+# nothing. In a DM the person also gets what they said of themselves in the platform's other
+# workspaces (never what others said of them, never other private conversations). Slack keeps
+# DMs in the team, so a Slack DM also reads the team's shared memories.
+SHARED = {"public", "bob_public"}
+IN_SECRET = SHARED | {"private_channel", "public_thread_of_private"}
+CONVERSATION_COMMON = {
+    "owner_public": SHARED,
+    "owner_private_channel": IN_SECRET,
+    "owner_public_thread_of_private": IN_SECRET,
+    "owner_private_thread": SHARED | {"private_thread"},
+    "owner_group_dm": SHARED | {"group_dm"},
+    "bob_public": SHARED,
+    "bob_private_channel": IN_SECRET,
+    "admin_public": SHARED,
+    "admin_private_channel": IN_SECRET,
+    "owner_other_workspace": {"elsewhere"},
     "other_agent": {"other_agent"},
-    "admin": {"workspace"},
-    "admin_other_workspace": {"elsewhere"},
 }
-# `/memory list|search|about`: answers only the invoker reads, so their own private notes too;
-# admins also see every channel's memories of their workspace, never anyone's private ones.
+CONVERSATION = {
+    "discord": {
+        **CONVERSATION_COMMON,
+        "owner_dm": {"dm", "public", "elsewhere"},
+        "bob_dm": {"bob_dm"},
+    },
+    "slack": {
+        **CONVERSATION_COMMON,
+        "owner_dm": {"dm", "public", "bob_public", "elsewhere"},
+        "bob_dm": {"bob_dm", "public", "bob_public"},
+    },
+}
+# Past turns and summaries: the same rules, but a DM reaches no other workspace (a turn is not
+# a statement about oneself: it may speak of anyone).
+TURNS = {
+    "discord": {**CONVERSATION["discord"], "owner_dm": {"dm"}, "bob_dm": {"bob_dm"}},
+    "slack": {**CONVERSATION["slack"], "owner_dm": {"dm", "public", "bob_public"}},
+}
+# `/memory list|search|about`: answers only the invoker reads, so also their own private notes
+# of the same workspace (a Slack DM is in the team; a Discord DM is not in any guild).
 COMMAND = {
-    "owner_in_channel": {"workspace", "channel", "private"},
-    "owner_in_dm": {"workspace", "private"},
-    "other_user_same_channel": {"workspace", "channel", "bob_private"},
-    "other_user_other_channel": {"workspace", "bob_private"},
-    "other_workspace": {"elsewhere"},
-    "other_agent": {"other_agent"},
-    "admin": {"workspace", "channel"},
-    "admin_other_workspace": {"elsewhere"},
+    "discord": CONVERSATION["discord"],
+    "slack": {
+        **CONVERSATION["slack"],
+        "owner_public": SHARED | {"dm"},
+        "owner_private_channel": IN_SECRET | {"dm"},
+        "owner_public_thread_of_private": IN_SECRET | {"dm"},
+        "owner_private_thread": SHARED | {"private_thread", "dm"},
+        "owner_group_dm": SHARED | {"group_dm", "dm"},
+        "bob_public": SHARED | {"bob_dm"},
+        "bob_private_channel": IN_SECRET | {"bob_dm"},
+    },
 }
 # `/memory export`: what the invoker may see there that is about them or was said by them.
+# Everything seeded is about Alice; Bob said two of the things.
 EXPORT = {
-    "owner_in_channel": {"workspace", "channel", "private"},
-    "owner_in_dm": {"workspace", "private"},
-    "other_user_same_channel": {"bob_private"},
-    "other_user_other_channel": {"bob_private"},
-    "other_workspace": {"elsewhere"},
-    "other_agent": {"other_agent"},
-    "admin": set(),
-    "admin_other_workspace": set(),
+    platform: {
+        actor: (seen if ACTORS[actor].user == "alice" else seen & {"bob_public", "bob_dm"})
+        if ACTORS[actor].user != "carol"
+        else set()
+        for actor, seen in COMMAND[platform].items()
+    }
+    for platform in COMMAND
 }
 # `/memory forget`: their own (by or about them) among what they see; admins any they see.
 FORGET = {
-    "owner_in_channel": {"workspace", "channel", "private"},
-    "owner_in_dm": {"workspace", "private"},
-    "other_user_same_channel": {"bob_private"},
-    "other_user_other_channel": {"bob_private"},
-    "other_workspace": {"elsewhere"},
-    "other_agent": {"other_agent"},
-    "admin": {"workspace", "channel"},
-    "admin_other_workspace": {"elsewhere"},
+    platform: {
+        actor: seen if ACTORS[actor].admin else EXPORT[platform][actor]
+        for actor, seen in COMMAND[platform].items()
+    }
+    for platform in COMMAND
 }
 
 
@@ -155,53 +247,62 @@ class Seeded:
         return {self.kind_of[i] for i in ids}
 
 
-def kind_scope(kind: Kind) -> Scope:
-    return Scope(PLATFORM, kind.workspace, kind.channel, kind.agent)
+def incoming(
+    platform: str, user: str, place: Place, text_: str, clock: FakeClock, admin: bool = False
+) -> IncomingMessage:
+    """A message as an adapter hands it over, with the conversation kind the platform reported."""
+    return IncomingMessage(
+        platform=platform,
+        workspace_id=LAYOUTS[platform].workspace(place.role, user),
+        channel_id=place.channel,
+        author_id=user,
+        author_name=user.capitalize(),
+        text=text_,
+        timestamp=clock(),
+        thread_id=place.thread,
+        external_id=uuid.uuid4().hex,
+        author_is_admin=admin,
+        kind=place.kind,
+    )
 
 
-async def seed(engine: MemoryEngine, clock: FakeClock) -> Seeded:
-    """Three memories, one past turn and its summary per kind; bulk writes keep it quick."""
+def kind_message(platform: str, kind: Kind, clock: FakeClock) -> IncomingMessage:
+    return incoming(platform, kind.author, kind.place, TURN.format(w=kind.codeword), clock)
+
+
+async def seed(engine: MemoryEngine, platform: str, clock: FakeClock) -> Seeded:
+    """Three memories, one past turn and its summary per kind, stored with the scope and visibility
+    the turn pipeline gives a message of that conversation (bulk writes keep it quick)."""
     seeded = Seeded()
-    drafts = [
-        (name, MemoryDraft(
-            template.format(w=kind.codeword),
-            kind_scope(kind),
-            memory_type,
-            user_id="alice",
-            author_id=kind.author,
-            visibility=kind.visibility,
-            confidence=0.9,
-        ))
-        for name, kind in KINDS.items()
-        for memory_type, template in TEMPLATES
-    ]  # fmt: skip
+    drafts = []
+    for name, kind in KINDS.items():
+        message = kind_message(platform, kind, clock)
+        for memory_type, template in TEMPLATES:
+            draft = MemoryDraft(
+                template.format(w=kind.codeword),
+                scope_of(message, kind.agent),
+                memory_type,
+                user_id="alice",
+                author_id=kind.author,
+                visibility=visibility_of(message),
+                confidence=0.9,
+            )
+            drafts.append((name, draft))
     stored = await engine.import_memories([draft for _, draft in drafts])
     assert len(stored) == len(drafts)
     for (name, _), memory in zip(drafts, stored, strict=True):
         seeded.memories.setdefault(name, []).append(memory)
         seeded.kind_of[memory.id] = name
     for name, kind in KINDS.items():
-        seeded.turns[name] = StoredMessage(
-            id=uuid.uuid4().hex,
-            platform=PLATFORM,
-            workspace_id=kind.workspace,
-            channel_id=kind.channel,
-            thread_id=None,
-            agent_id=kind.agent,
-            author_id=kind.author,
-            author_name=kind.author.capitalize(),
-            role="user",
-            content=TURN.format(w=kind.codeword),
-            created_at=clock(),
-            visibility=kind.visibility,
-        )
+        seeded.turns[name] = to_stored(kind_message(platform, kind, clock), kind.agent)
         seeded.kind_of[seeded.turns[name].id] = name
     assert len(await engine.store_messages(list(seeded.turns.values()))) == len(KINDS)
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
-    for name, kind in KINDS.items():
-        summary = await summaries.summarize_turn(kind_scope(kind), [seeded.turns[name].id], condense=False)
+    for name, turn in seeded.turns.items():
+        scope = Scope(platform, turn.workspace_id, turn.channel_id, turn.agent_id, turn.thread_id)
+        summary = await summaries.summarize_turn(scope, [turn.id], condense=False)
         # The summary takes its audience from the turn it covers.
-        assert summary is not None and summary.visibility is kind.visibility
+        assert summary is not None and summary.visibility is turn.visibility
         seeded.summaries[name] = summary
         seeded.kind_of[summary.id] = name
     # Past turns are strictly older than "now" (timelines end at the present instant).
@@ -209,37 +310,29 @@ async def seed(engine: MemoryEngine, clock: FakeClock) -> Seeded:
     return seeded
 
 
-def incoming(actor: Actor, text: str, clock: FakeClock) -> IncomingMessage:
-    return IncomingMessage(
-        platform=PLATFORM,
-        workspace_id=actor.workspace,
-        channel_id=actor.channel,
-        author_id=actor.user,
-        author_name=actor.user.capitalize(),
-        text=text,
-        timestamp=clock(),
-        is_dm=actor.is_dm,
-        author_is_admin=actor.admin,
-    )
+def actor_message(platform: str, actor: Actor, text_: str, clock: FakeClock) -> IncomingMessage:
+    return incoming(platform, actor.user, actor.place, text_, clock, admin=actor.admin)
 
 
-def conversation_audience(actor: Actor, clock: FakeClock) -> Audience:
+def conversation_audience(platform: str, actor: Actor, clock: FakeClock) -> Audience:
     """The audience the turn pipeline itself builds for a message from `actor`."""
-    return audience_of(incoming(actor, "hello", clock), actor.agent)
+    return audience_of(actor_message(platform, actor, "hello", clock), actor.agent)
 
 
-def invoker(actor: Actor) -> Invoker:
+def invoker(platform: str, actor: Actor) -> Invoker:
+    place = actor.place
     return Invoker(
-        PLATFORM, actor.workspace, actor.channel, actor.user, is_dm=actor.is_dm, is_admin=actor.admin
+        platform,
+        LAYOUTS[platform].workspace(place.role, actor.user),
+        place.channel,
+        actor.user,
+        is_dm=place.kind is DM,
+        is_admin=actor.admin,
     )
 
 
-def codewords_of(kinds: set[str]) -> list[str]:
-    return [KINDS[k].codeword for k in kinds]
-
-
-def assert_no_foreign_words(text: str, allowed: set[str], where: str) -> None:
-    lowered = text.casefold()
+def assert_no_foreign_words(text_: str, allowed: set[str], where: str) -> None:
+    lowered = text_.casefold()
     leaked = [name for name in KINDS if name not in allowed and KINDS[name].codeword in lowered]
     assert not leaked, f"{where}: text of {leaked} reached this audience"
 
@@ -251,29 +344,41 @@ def shared_embedder(local_embedder: LocalEmbedder) -> CachedEmbedder:
 
 
 @pytest.fixture(scope="module")
-def template(
+def templates(
     tmp_path_factory: pytest.TempPathFactory, shared_embedder: CachedEmbedder
-) -> tuple[Path, Seeded, float]:
-    """The seeded stores, written once per module: each test works on its own copy."""
-    data = tmp_path_factory.mktemp("privacy-template") / "data"
+) -> dict[str, tuple[Path, Seeded, float]]:
+    """The seeded stores of each platform, written once per module: each test works on a copy."""
+    built: dict[str, tuple[Path, Seeded, float]] = {}
+    for platform in LAYOUTS:
+        data = tmp_path_factory.mktemp(f"privacy-{platform}") / "data"
 
-    async def build() -> tuple[Seeded, float]:
-        clock = FakeClock()
-        engine = await MemoryEngine.open(data, shared_embedder, clock=clock)
-        try:
-            return await seed(engine, clock), clock.now
-        finally:
-            await engine.close()
+        async def build(data: Path = data, platform: str = platform) -> tuple[Seeded, float]:
+            clock = FakeClock()
+            engine = await MemoryEngine.open(data, shared_embedder, clock=clock)
+            try:
+                return await seed(engine, platform, clock), clock.now
+            finally:
+                await engine.close()
 
-    seeded, now = asyncio.run(build())
-    return data, seeded, now
+        seeded, now = asyncio.run(build())
+        built[platform] = (data, seeded, now)
+    return built
+
+
+@pytest.fixture(params=list(LAYOUTS))
+def platform(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture
 async def engine(
-    template: tuple[Path, Seeded, float], tmp_path: Path, shared_embedder: CachedEmbedder, clock: FakeClock
+    templates: dict[str, tuple[Path, Seeded, float]],
+    platform: str,
+    tmp_path: Path,
+    shared_embedder: CachedEmbedder,
+    clock: FakeClock,
 ) -> AsyncIterator[MemoryEngine]:
-    source, _, now = template
+    source, _, now = templates[platform]
     shutil.copytree(source, tmp_path / "data")
     clock.now = now
     eng = await MemoryEngine.open(tmp_path / "data", shared_embedder, clock=clock)
@@ -282,14 +387,39 @@ async def engine(
 
 
 @pytest.fixture
-def seeded(template: tuple[Path, Seeded, float]) -> Seeded:
-    return template[1]
+def seeded(templates: dict[str, tuple[Path, Seeded, float]], platform: str) -> Seeded:
+    return templates[platform][1]
 
 
 def test_the_tables_cover_every_actor() -> None:
-    for table in (CONVERSATION, COMMAND, EXPORT, FORGET):
-        assert set(table) == set(ACTORS)
-        assert all(kinds <= set(KINDS) for kinds in table.values())
+    for platform in LAYOUTS:
+        for table in (CONVERSATION, TURNS, COMMAND, EXPORT, FORGET):
+            assert set(table[platform]) == set(ACTORS)
+            assert all(kinds <= set(KINDS) for kinds in table[platform].values())
+
+
+def test_the_seed_follows_the_conversation_kind(seeded: Seeded, platform: str) -> None:
+    """What each conversation kind stores, as the pipeline classifies it (the matrix's premise)."""
+    expected = {
+        "public": Visibility.WORKSPACE,
+        "private_channel": Visibility.CHANNEL,
+        "public_thread_of_private": Visibility.CHANNEL,
+        "private_thread": Visibility.CHANNEL,
+        "group_dm": Visibility.CHANNEL,
+        "dm": Visibility.PRIVATE,
+        "bob_dm": Visibility.PRIVATE,
+        "bob_public": Visibility.WORKSPACE,
+        "elsewhere": Visibility.WORKSPACE,
+        "elsewhere_private": Visibility.CHANNEL,
+        "other_agent": Visibility.WORKSPACE,
+    }
+    for name, visibility in expected.items():
+        assert {m.visibility for m in seeded.memories[name]} == {visibility}, name
+        assert seeded.turns[name].visibility is visibility, name
+        assert seeded.summaries[name].visibility is visibility, name
+    # A private thread is its own conversation; a public one lives in its parent channel.
+    assert {m.channel_id for m in seeded.memories["private_thread"]} == {"t-priv"}
+    assert {m.channel_id for m in seeded.memories["public_thread_of_private"]} == {"secret"}
 
 
 # --- pre-hook injection: memories, past turns and summaries ------------------------------------
@@ -301,20 +431,22 @@ def _candidate_ids(result: PrehookResult) -> list[str]:
 
 @pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_prehook_injects_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, actor_name: str
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
     actor = ACTORS[actor_name]
-    allowed = CONVERSATION[actor_name]
+    allowed = CONVERSATION[platform][actor_name]
+    allowed_turns = TURNS[platform][actor_name]
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
     hook = PreHook(engine, summaries=summaries)
-    viewer = conversation_audience(actor, clock)
+    viewer = conversation_audience(platform, actor, clock)
 
-    def request(text: str) -> PrehookRequest:
+    def request(text_: str) -> PrehookRequest:
         return PrehookRequest(
-            text=text,
-            platform=PLATFORM,
-            workspace_id=actor.workspace,
-            channel_id=actor.channel,
+            text=text_,
+            platform=platform,
+            workspace_id=viewer.workspace_id,
+            channel_id=actor.place.channel,
+            thread_id=actor.place.thread,
             agent_id=actor.agent,
             viewer=viewer,
             # Talking about Alice: her identity and preferences are looked up whoever asks.
@@ -327,16 +459,19 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
         result = await hook.run(request(turn.content))
         assert not result.errors, result.errors
         ids = _candidate_ids(result)
-        assert seeded.kinds(ids) <= allowed, f"query {name}: candidates"
+        assert seeded.kinds([i for i in ids if i in all_memories]) <= allowed, f"query {name}: memories"
+        assert seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, (
+            f"query {name}: turns"
+        )
         # Every memory the conversation may see is a candidate (the SQL sources reach them all).
         assert set(ids) & all_memories == visible_memories, f"query {name}: memories"
-        assert (turn.id in ids) == (name in allowed), f"query {name}: its past turn"
-        assert (seeded.summaries[name].id in ids) == (name in allowed), f"query {name}: its summary"
-        assert_no_foreign_words(result.block or "", allowed, f"block for {name}")
+        assert (turn.id in ids) == (name in allowed_turns), f"query {name}: its past turn"
+        assert (seeded.summaries[name].id in ids) == (name in allowed_turns), f"query {name}: its summary"
+        assert_no_foreign_words(result.block or "", allowed | allowed_turns, f"block for {name}")
 
     timeline = await hook.run(request("what did we talk about today?"))
     assert timeline.meta is not None and timeline.block is not None
-    assert_no_foreign_words(timeline.block, allowed, "timeline")
+    assert_no_foreign_words(timeline.block, allowed | allowed_turns, "timeline")
     await hook.aclose()
 
 
@@ -345,10 +480,11 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
 
 @pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_engine_searches_return_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, actor_name: str
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
-    allowed = CONVERSATION[actor_name]
-    audience = conversation_audience(ACTORS[actor_name], clock)
+    allowed = CONVERSATION[platform][actor_name]
+    allowed_turns = TURNS[platform][actor_name]
+    audience = conversation_audience(platform, ACTORS[actor_name], clock)
     for name, memories in seeded.memories.items():
         for memory in memories:
             hits = await engine.search(memory.content, audience, limit=50, threshold=0.0)
@@ -358,8 +494,8 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
         turn = seeded.turns[name]
         found = await engine.search_messages(turn.content, audience, limit=50, threshold=0.0)
         ids = [m.id for m, _ in found]
-        assert seeded.kinds(ids) <= allowed, f"search_messages for {name}"
-        assert (turn.id in ids) == (name in allowed), f"search_messages for {name}"
+        assert seeded.kinds(ids) <= allowed_turns, f"search_messages for {name}"
+        assert (turn.id in ids) == (name in allowed_turns), f"search_messages for {name}"
 
 
 # --- the model's memory tools ------------------------------------------------------------------
@@ -367,11 +503,11 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
 
 @pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_memory_tools_read_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, actor_name: str
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
     actor = ACTORS[actor_name]
-    allowed = CONVERSATION[actor_name]
-    message = incoming(actor, "hello", clock)
+    allowed = CONVERSATION[platform][actor_name]
+    message = actor_message(platform, actor, "hello", clock)
     toolbox = MemoryToolbox(
         engine,
         TurnContext(
@@ -396,6 +532,45 @@ async def test_memory_tools_read_only_what_the_conversation_may_see(
             ids = await call("search_memories", query=memory.content, limit=20)
             assert seeded.kinds(ids) <= allowed, f"search_memories for {name}"
             assert (memory.id in ids) == (name in allowed), f"search_memories for {name}"
+
+
+# --- everything the model reads: prompt, profiles, summaries, history, memory block -------------
+
+
+@pytest.mark.parametrize("actor_name", list(ACTORS))
+async def test_the_model_reads_only_what_the_conversation_may_see(
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str, tmp_path: Path
+) -> None:
+    """Through the turn pipeline: system prompt (profile lines, thread summary), history and block."""
+    actor = ACTORS[actor_name]
+    allowed = CONVERSATION[platform][actor_name] | TURNS[platform][actor_name]
+    llm = ScriptedLLM()
+    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data", "agent_id": actor.agent})
+    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
+    try:
+        # The profiles as their updater keeps them, in every workspace Alice was talked about in.
+        profiles = ProfileStore(engine.store, engine.clock)
+        for workspace in {m.workspace_id for ms in seeded.memories.values() for m in ms}:
+            for agent in (AGENT, OTHER_AGENT):
+                await profiles.rebuild(platform, workspace, "alice", agent)
+        questions = [f"Tell me about the {kind.codeword} things Alice did" for kind in KINDS.values()]
+        for question in questions:
+            llm.add(text("Noted."))
+            result = await pipeline.handle([actor_message(platform, actor, question, clock)])
+            assert result.error is None, result.error
+            call = llm.calls[-1]
+            everything = "\n".join([call.system, *(m.content or "" for m in call.messages)])
+            # The actor's own questions name every codeword (and come back as history and as
+            # summaries of this conversation): only the rest of the input counts.
+            for asked in questions:
+                everything = everything.replace(asked, "")
+            assert_no_foreign_words(everything, allowed, f"model input for {question!r}")
+        if actor.user == "alice":
+            # Her profile line is in the prompt, so the check above did read one.
+            system = llm.calls[-1].system
+            assert any(KINDS[k].codeword in system for k in allowed), system
+    finally:
+        await pipeline.aclose()
 
 
 # --- /memory commands --------------------------------------------------------------------------
@@ -424,17 +599,20 @@ EXPORT_FIELDS = {
 
 @pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_memory_commands_show_export_and_forget_by_the_rules(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, actor_name: str
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
     actor = ACTORS[actor_name]
-    allowed = COMMAND[actor_name]
+    allowed = COMMAND[platform][actor_name]
     commands = MemoryCommands(engine, actor.agent, page_size=50)
-    who = invoker(actor)
+    who = invoker(platform, actor)
 
     listed = await commands.execute("list", {}, who)
     assert listed.error is None
     assert seeded.kinds([str(i["id"]) for i in listed.items]) == allowed, "list"
     assert listed.total == len(TEMPLATES) * len(allowed)
+
+    stats = await commands.execute("stats", {}, who)
+    assert stats.data["total"] == len(TEMPLATES) * len(allowed), "stats"
 
     about = await commands.execute("about", {"user": "alice"}, who)
     assert seeded.kinds([str(i["id"]) for i in about.items]) == allowed, "about"
@@ -448,27 +626,21 @@ async def test_memory_commands_show_export_and_forget_by_the_rules(
 
     export = await commands.execute("export", {}, who)
     assert export.error is None and export.attachment is not None
-    assert export.attachment.filename.endswith(".json")
     rows = json.loads(export.attachment.data.decode("utf-8"))
-    assert isinstance(rows, list)
-    assert seeded.kinds([row["id"] for row in rows]) == EXPORT[actor_name], "export"
-    assert len(rows) == len(TEMPLATES) * len(EXPORT[actor_name])
+    assert seeded.kinds([row["id"] for row in rows]) == EXPORT[platform][actor_name], "export"
+    assert len(rows) == len(TEMPLATES) * len(EXPORT[platform][actor_name])
     for row in rows:
         assert EXPORT_FIELDS <= set(row), set(row) ^ EXPORT_FIELDS
         assert actor.user in (row["user_id"], row["author_id"])
-        assert (
-            row["content"]
-            == next(m for m in seeded.memories[seeded.kind_of[row["id"]]] if m.id == row["id"]).content
-        )
 
     # Refused attempts first, so an allowed delete cannot hide a wrongly refused one.
     every = sorted(
         ((name, m) for name, ms in seeded.memories.items() for m in ms),
-        key=lambda pair: pair[0] in FORGET[actor_name],
+        key=lambda pair: pair[0] in FORGET[platform][actor_name],
     )
     for name, memory in every:
         outcome = await commands.execute("forget", {"id": memory.id}, who)
-        allowed_to_forget = name in FORGET[actor_name]
+        allowed_to_forget = name in FORGET[platform][actor_name]
         assert (outcome.error is None) == allowed_to_forget, f"forget {name}"
         row = await engine.store.get_memory_unscoped(memory.id)
         vectors = await engine.vectors.memories.get_vectors([memory.id])
@@ -480,45 +652,70 @@ async def test_memory_commands_show_export_and_forget_by_the_rules(
 
 # --- the store's queries called directly -------------------------------------------------------
 
-# Audiences a buggy or malicious caller might build, and what each may get back.
-HOSTILE = {
-    # Claims a private view without being anyone's author: shared memories only.
-    "stranger_claiming_private": (
-        Audience(PLATFORM, "T1", AGENT, viewer_id="mallory", channel_id="random", private_ok=True),
-        {"workspace"},
-    ),
-    # An admin's widest view: channels of the workspace, still nobody's private notes.
-    "admin_claiming_private": (
-        Audience(PLATFORM, "T1", AGENT, viewer_id="mallory", private_ok=True, admin=True),
-        {"workspace", "channel"},
-    ),
-    # Private allowed but no viewer: no private row can match.
-    "private_without_viewer": (
-        Audience(PLATFORM, "T1", AGENT, channel_id="D-alice", private_ok=True),
-        {"workspace"},
-    ),
-    # Alice herself, but under an agent that learned nothing.
-    "unknown_agent": (
-        Audience(PLATFORM, "T1", "agent-c", viewer_id="alice", channel_id="general", private_ok=True),
-        set(),
-    ),
-    # Alice herself, in a workspace that learned nothing; then on another platform.
-    "unknown_workspace": (
-        Audience(PLATFORM, "T3", AGENT, viewer_id="alice", channel_id="general", private_ok=True),
-        set(),
-    ),
-    "other_platform": (
-        Audience("discord", "T1", AGENT, viewer_id="alice", channel_id="general", private_ok=True),
-        set(),
-    ),
-}
+
+def hostile(platform: str) -> dict[str, tuple[Audience, set[str]]]:
+    """Audiences a buggy or malicious caller might build, and what each may get back."""
+    w1 = LAYOUTS[platform].w1
+    return {
+        # Claims a private view without being anyone's author: shared memories only.
+        "stranger_claiming_private": (
+            Audience(platform, w1, AGENT, viewer_id="mallory", channel_id="random", private_ok=True),
+            SHARED,
+        ),
+        # The operator's widest view (the CLI): every channel of the workspace, nobody's DM notes.
+        "operator_claiming_private": (
+            Audience(platform, w1, AGENT, viewer_id="mallory", private_ok=True, operator=True),
+            SHARED | {"private_channel", "public_thread_of_private", "private_thread", "group_dm"},
+        ),
+        # Someone else's own memories elsewhere: only what Mallory said of herself (nothing).
+        "stranger_reaching_elsewhere": (
+            Audience(platform, w1, AGENT, viewer_id="mallory", channel_id="random", own_elsewhere=True),
+            SHARED,
+        ),
+        # Reaching elsewhere without a viewer reaches nothing more.
+        "elsewhere_without_viewer": (
+            Audience(platform, w1, AGENT, channel_id="random", own_elsewhere=True),
+            SHARED,
+        ),
+        # Private allowed but no viewer: no private row can match.
+        "private_without_viewer": (
+            Audience(platform, w1, AGENT, channel_id="D-alice", private_ok=True),
+            SHARED,
+        ),
+        # Alice herself, but under an agent that learned nothing.
+        "unknown_agent": (
+            Audience(platform, w1, "agent-c", viewer_id="alice", channel_id="general", private_ok=True),
+            set(),
+        ),
+        # Alice herself, in a workspace that learned nothing; then on another platform.
+        "unknown_workspace": (
+            Audience(platform, "T3", AGENT, viewer_id="alice", channel_id="general", private_ok=True),
+            set(),
+        ),
+        "other_platform": (
+            Audience("console", w1, AGENT, viewer_id="alice", channel_id="general", private_ok=True),
+            set(),
+        ),
+    }
 
 
-@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "stranger_claiming_private",
+        "operator_claiming_private",
+        "stranger_reaching_elsewhere",
+        "elsewhere_without_viewer",
+        "private_without_viewer",
+        "unknown_agent",
+        "unknown_workspace",
+        "other_platform",
+    ],
+)
 async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, name: str
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, name: str
 ) -> None:
-    audience, allowed = HOSTILE[name]
+    audience, allowed = hostile(platform)[name]
     store = engine.store
     now = clock()
     every_memory = [m for ms in seeded.memories.values() for m in ms]
@@ -539,7 +736,7 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     for memory in every_memory:
         found = await store.find_by_hash(memory.content_hash, audience, now, memory.visibility)
         assert (found is not None) == (memory.id in expected), f"find_by_hash {memory.content}"
-    preferences = await PreferencesCache(store, clock).get(audience, "alice")
+    preferences = await PreferencesCache(store, clock, limit=len(KINDS)).get(audience, "alice")
     assert kinds_of(preferences) == allowed
 
     turn_ids = [t.id for t in seeded.turns.values()]
@@ -548,8 +745,9 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
     summary_ids = [s.id for s in seeded.summaries.values()]
     assert seeded.kinds([s.id for s in await summaries.store.visible(summary_ids, audience, now)]) == allowed
-    for kind in KINDS.values():
-        pending = await summaries.pending_level1(kind_scope(kind), audience)
+    for turn in seeded.turns.values():
+        scope = Scope(platform, turn.workspace_id, turn.channel_id, turn.agent_id, turn.thread_id)
+        pending = await summaries.pending_level1(scope, audience)
         assert seeded.kinds([s.id for s in pending]) <= allowed
 
     # And through the engine's searches, which read the same rows after LanceDB.
@@ -565,69 +763,74 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
 
 
 async def test_thread_summaries_are_read_only_by_their_audience(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, clock: FakeClock, platform: str
 ) -> None:
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
-    dm = kind_scope(KINDS["private"])
-    turn = StoredMessage(
-        uuid.uuid4().hex, PLATFORM, "T1", "D-alice", None, AGENT, "alice", "Alice",
-        "user", "My zeppelin model kit finally arrived", clock(), visibility=Visibility.PRIVATE,
-    )  # fmt: skip
-    await engine.store_messages([turn])
-    written = await summaries.update_thread_summary(dm, [turn.id])
-    alice_in_dm = Audience(PLATFORM, "T1", AGENT, viewer_id="alice", channel_id="D-alice", private_ok=True)
-    bob = Audience(PLATFORM, "T1", AGENT, viewer_id="bob", channel_id="D-alice", private_ok=True)
-    alice_elsewhere = Audience(PLATFORM, "T1", AGENT, viewer_id="alice", channel_id="general")
-    found = await summaries.thread_summary(dm, alice_in_dm)
-    assert found is not None and found.id == written.id
-    assert await summaries.thread_summary(dm, bob) is None
-    assert await summaries.thread_summary(dm, alice_elsewhere) is None
+    w1 = LAYOUTS[platform].w1
+    for place, text_ in (
+        (dm_of("alice"), "My zeppelin model kit finally arrived"),
+        (PRIVATE_THREAD, "The nebula budget stays between us"),
+        (SECRET, "The quokka plan is only for this channel"),
+    ):
+        message = incoming(platform, "alice", place, text_, clock)
+        turn = to_stored(message, AGENT)
+        await engine.store_messages([turn])
+        scope = scope_of(message, AGENT)
+        written = await summaries.update_thread_summary(scope, [turn.id])
+        assert written.visibility is visibility_of(message)
+        alice_there = audience_of(message, AGENT)
+        found = await summaries.thread_summary(scope, alice_there)
+        assert found is not None and found.id == written.id
+        bob_there = Audience(platform, message.workspace_id, AGENT, viewer_id="bob", channel_id="elsewhere")
+        assert await summaries.thread_summary(scope, bob_there) is None
+        alice_in_general = Audience(platform, w1, AGENT, viewer_id="alice", channel_id="general")
+        assert await summaries.thread_summary(scope, alice_in_general) is None
 
 
 # --- rows whose vector store columns went stale ------------------------------------------------
 
 
 async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded
+    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str
 ) -> None:
     """The LanceDB row only narrows the search; the SQL row decides what is returned."""
-    kind = "private"
-    turn = seeded.turns[kind]
-    memory = seeded.memories[kind][0]
-    summary = seeded.summaries[kind]
-    vectors = await engine.embedder.embed([turn.content, memory.content, summary.content])
-    # As if an old version or a crash had written these rows with the wrong scope columns.
-    shared = Visibility.WORKSPACE
-    await engine.vectors.messages.add([message_record(_with(turn, visibility=shared), vectors[0])])
-    await engine.vectors.memories.add([memory_record(_with(memory, visibility=shared), vectors[1])])
-    table = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).table()
-    await table.add([summary_record(_with(summary, visibility=shared), vectors[2])])
+    for kind in ("dm", "private_channel"):
+        turn = seeded.turns[kind]
+        memory = seeded.memories[kind][0]
+        summary = seeded.summaries[kind]
+        vectors = await engine.embedder.embed([turn.content, memory.content, summary.content])
+        # As if an old version or a crash had written these rows with the wrong scope columns.
+        shared = Visibility.WORKSPACE
+        await engine.vectors.messages.add([message_record(_with(turn, visibility=shared), vectors[0])])
+        await engine.vectors.memories.add([memory_record(_with(memory, visibility=shared), vectors[1])])
+        table = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).table()
+        await table.add([summary_record(_with(summary, visibility=shared), vectors[2])])
 
-    bob = conversation_audience(ACTORS["other_user_same_channel"], clock)
-    turns = await engine.search_messages(turn.content, bob, limit=50, threshold=0.0)
-    assert turn.id not in [m.id for m, _ in turns]
-    hits = await engine.search(memory.content, bob, limit=50, threshold=0.0)
-    assert memory.id not in [h.memory.id for h in hits]
-    found = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).search(
-        vectors[2], bob, 20
-    )
-    assert summary.id not in [s.id for s, _ in found]
-
-    hook = PreHook(engine, summaries=SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock))
-    result = await hook.run(
-        PrehookRequest(
-            text=turn.content,
-            platform=PLATFORM,
-            workspace_id="T1",
-            channel_id="general",
-            agent_id=AGENT,
-            viewer=bob,
-            participants=["bob", "alice"],
+        bob = conversation_audience(platform, ACTORS["bob_public"], clock)
+        turns = await engine.search_messages(turn.content, bob, limit=50, threshold=0.0)
+        assert turn.id not in [m.id for m, _ in turns]
+        hits = await engine.search(memory.content, bob, limit=50, threshold=0.0)
+        assert memory.id not in [h.memory.id for h in hits]
+        found = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).search(
+            vectors[2], bob, 20
         )
-    )
-    assert {turn.id, memory.id, summary.id}.isdisjoint(_candidate_ids(result))
-    assert_no_foreign_words(result.block or "", CONVERSATION["other_user_same_channel"], "block")
-    await hook.aclose()
+        assert summary.id not in [s.id for s, _ in found]
+
+        hook = PreHook(engine, summaries=SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock))
+        result = await hook.run(
+            PrehookRequest(
+                text=turn.content,
+                platform=platform,
+                workspace_id=bob.workspace_id,
+                channel_id="general",
+                agent_id=AGENT,
+                viewer=bob,
+                participants=["bob", "alice"],
+            )
+        )
+        assert {turn.id, memory.id, summary.id}.isdisjoint(_candidate_ids(result))
+        assert_no_foreign_words(result.block or "", CONVERSATION[platform]["bob_public"], "block")
+        await hook.aclose()
 
 
 def _with(item: T, **changes: object) -> T:

@@ -75,8 +75,16 @@ async def seed(engine: MemoryEngine, platform: str) -> dict[str, Memory]:
 
 def may_see(platform: str, actor: Actor, memory: Memory) -> bool:
     inv = invoker(platform, actor)
-    if memory.workspace_id != inv.workspace_id or memory.agent_id != actor.agent:
-        return False  # nothing crosses workspaces or agents, admins included
+    if memory.agent_id != actor.agent:
+        return False  # nothing crosses agents
+    if (
+        inv.is_dm
+        and memory.visibility is Visibility.WORKSPACE
+        and memory.author_id == memory.user_id == actor.user_id
+    ):
+        return True  # a DM reaches what its person said of themselves in any shared conversation
+    if memory.workspace_id != inv.workspace_id:
+        return False  # nothing else crosses workspaces, admins included
     if memory.visibility is Visibility.PRIVATE:
         return memory.author_id == actor.user_id  # private: its owner only, never an admin
     return True

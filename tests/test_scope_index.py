@@ -52,7 +52,7 @@ def random_records(
 
 
 def audiences() -> list[Audience]:
-    found = [Audience("discord", "w1", "default", None, None, admin=True)]
+    found = [Audience("discord", "w1", "default", None, None, operator=True)]
     for workspace in ("w1", "w2"):
         for agent in ("default", "helper"):
             for channel in (*CHANNELS, None):
@@ -122,7 +122,7 @@ async def test_writes_replacements_and_deletes_reach_loaded_scopes(pair) -> None
     for store in pair:
         await store.memories.delete([f"a{n}" for n in range(40, 70)] + [f"b{n}" for n in range(10)])
     await assert_same_answers(pair, nrng)
-    audience = Audience("discord", "w1", "default", "u1", "c1", admin=True, private_ok=True)
+    audience = Audience("discord", "w1", "default", "u1", "c1", operator=True, private_ok=True)
     query = unit(nrng)
     ids = {h.id for h in await hot.memories.search_visible(audience, query, 1000)}
     assert not ids & {f"a{n}" for n in range(40, 70)}
