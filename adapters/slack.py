@@ -31,10 +31,12 @@ from bot.commands import (
     error_result,
     parse_command,
 )
+from memory.models import Conversation, ConversationKind
 
-from .base import IncomingMessage, TurnFunction
+from .base import ConversationsFound, IncomingMessage, TurnFunction
 from .coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
 from .event_dedup import DEFAULT_TTL_SECONDS, EventDedup
+from .lookup_cache import LookupCache
 from .slack_render import (
     PAGE_ACTION_PATTERN,
     SLACK_TEXT_LIMIT,
@@ -61,6 +63,15 @@ DEDUP_FILENAME = "slack_events.sqlite3"
 # topic changes and the like are not turns.
 _ANSWERABLE_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 _KNOWN_COMMANDS = frozenset({c.name for c in COMMANDS} | {"help"})
+# The `channel_type` of message events: a public channel, a private one, a group DM, a DM.
+_KINDS = {
+    "channel": ConversationKind.PUBLIC,
+    "group": ConversationKind.PRIVATE,
+    "mpim": ConversationKind.GROUP,
+    "im": ConversationKind.DM,
+}
+# What conversations.list returns at start-up: the members-only conversations the bot is in.
+_MEMBERS_ONLY_TYPES = "private_channel,mpim"
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -100,6 +111,7 @@ class SlackAdapter:
         sleep: Sleep = asyncio.sleep,
         user_cache_seconds: float = 3600.0,
         dedup_ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        conversations: ConversationsFound | None = None,
     ) -> None:
         token = settings.bot_token.get_secret_value() if settings.bot_token else None
         if client is not None and client.token:
@@ -119,8 +131,8 @@ class SlackAdapter:
         self._reply_limit = reply_limit
         self._auth_backoff = auth_backoff
         self._sleep = sleep
-        self._user_cache_seconds = user_cache_seconds
         self._dedup_ttl = dedup_ttl_seconds
+        self._conversations_found = conversations
         self._answer_channels = frozenset(settings.channels)
         self._learn_channels = frozenset(settings.learn_channels)
 
@@ -161,8 +173,10 @@ class SlackAdapter:
         self._socket: Any = None  # AsyncSocketModeHandler, built in start(): it needs a running loop
         self._socket_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._users: dict[str, tuple[float, SlackUser]] = {}
-        self._user_lookups: dict[str, asyncio.Future[SlackUser]] = {}
+        self._users: LookupCache[str, SlackUser] = LookupCache(self._fetch_user, user_cache_seconds)
+        # What kind of conversation each channel is: from message events' `channel_type`, else
+        # conversations.info (app mentions and commands carry no type).
+        self._kinds: LookupCache[str, ConversationKind] = LookupCache(self._fetch_kind, user_cache_seconds)
         self._accepting = False
         self._started = False
         self._stopped = False
@@ -325,6 +339,7 @@ class SlackAdapter:
                 "slack identity resolved",
                 extra={"bot_user_id": self._bot_user_id, "team_id": self._team_id, "attempts": attempt},
             )
+            self._spawn(self._list_members_only())
             return
 
     async def _connect_socket(self) -> None:
@@ -415,7 +430,14 @@ class SlackAdapter:
         if user == bot_user_id:
             return None
         text = str(event.get("text") or "")
-        is_dm = event.get("channel_type") == "im" or str(channel).startswith("D")
+        channel_type = event.get("channel_type")
+        conversation = _KINDS.get(channel_type) if isinstance(channel_type, str) else None
+        if conversation is None and str(channel).startswith("D"):
+            conversation = ConversationKind.DM
+        if conversation is not None:
+            # The event's own word is the freshest: a channel converted to private says so here.
+            self._kinds.put(str(channel), conversation)
+        is_dm = conversation is ConversationKind.DM
         mentioned = bool(bot_user_id) and _mentions(text, bot_user_id)
         if kind == "app_mention":
             mentions_bot = True
@@ -447,7 +469,8 @@ class SlackAdapter:
             timestamp=timestamp,
             thread_id=event.get("thread_ts") or None,
             external_id=f"{channel}:{ts}",
-            is_dm=is_dm,
+            # Until the batch handler resolves it (off the ack path), the narrowest kind.
+            kind=conversation or ConversationKind.PRIVATE,
             mentions_bot=mentions_bot,
         )
 
@@ -464,7 +487,7 @@ class SlackAdapter:
         # Turn counts and timings belong to the turn function (the runner meters it for every
         # platform); the adapter counts only what the turn cannot see: posts, duplicates, commands.
         try:
-            batch = await self._with_authors(batch)
+            batch = await self._with_kinds(await self._with_authors(batch))
             respond = any(self._wants_reply(m) for m in batch)
             reply = await self._turn(batch, respond)
             if respond and reply:
@@ -515,35 +538,16 @@ class SlackAdapter:
 
     async def _user(self, user_id: str) -> SlackUser:
         """users.info, cached; concurrent lookups of one user share a call; falls back to the id."""
-        now = time.monotonic()
-        cached = self._users.get(user_id)
-        if cached is not None and cached[0] > now:
-            return cached[1]
-        pending = self._user_lookups.get(user_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[SlackUser] = asyncio.get_running_loop().create_future()
-        self._user_lookups[user_id] = future
-        try:
-            # _fetch_user turns API failures into a fallback; only cancellation gets here as an error.
-            user = await self._fetch_user(user_id)
-        except BaseException:
-            future.cancel()
-            raise
-        else:
-            future.set_result(user)
-        finally:
-            self._user_lookups.pop(user_id, None)
-        return user
+        return await self._users.get(user_id)
 
-    async def _fetch_user(self, user_id: str) -> SlackUser:
+    async def _fetch_user(self, user_id: str) -> tuple[SlackUser, bool]:
         try:
             response = await self.client.users_info(user=user_id)
             data = response.get("user") or {}
         except Exception as exc:
             log.warning("slack users.info failed", extra={"user_id": user_id, "error": _error_code(exc)})
             # Not cached: the next turn tries again.
-            return SlackUser(user_id, user_id)
+            return SlackUser(user_id, user_id), False
         profile = data.get("profile") or {}
         display = (
             profile.get("display_name")
@@ -553,12 +557,63 @@ class SlackAdapter:
             or user_id
         )
         is_admin = bool(data.get("is_admin") or data.get("is_owner") or data.get("is_primary_owner"))
-        user = SlackUser(user_id, str(display), is_admin)
-        if len(self._users) >= 10_000:
-            # Oldest first: dicts keep insertion order.
-            self._users.pop(next(iter(self._users)))
-        self._users[user_id] = (time.monotonic() + self._user_cache_seconds, user)
-        return user
+        return SlackUser(user_id, str(display), is_admin), True
+
+    # --- conversation kinds ------------------------------------------------------------------------
+
+    async def _fetch_kind(self, channel_id: str) -> tuple[ConversationKind, bool]:
+        """conversations.info; when Slack cannot say, the conversation is taken as members-only."""
+        try:
+            response = await self.client.conversations_info(channel=channel_id)
+            kind = _kind_of_info(response.get("channel") or {})
+        except Exception as exc:
+            # Failing closed: what is learned stays in this conversation rather than risk a leak.
+            # `missing_scope` means the app lacks channels:read, groups:read, mpim:read or im:read.
+            log.warning(
+                "slack conversations.info failed; treating the conversation as private",
+                extra={"channel_id": channel_id, "error": _error_code(exc)},
+            )
+            return ConversationKind.PRIVATE, False
+        return kind, True
+
+    async def _with_kinds(self, batch: list[IncomingMessage]) -> list[IncomingMessage]:
+        """Each message with its conversation's kind, from the event or conversations.info."""
+        channels = list(dict.fromkeys(m.channel_id for m in batch if not m.is_dm))
+        kinds = dict(
+            zip(channels, await asyncio.gather(*(self._kinds.get(c) for c in channels)), strict=True)
+        )
+        return [m if m.is_dm else dataclasses.replace(m, kind=kinds[m.channel_id]) for m in batch]
+
+    async def _list_members_only(self) -> None:
+        """At start-up: report the private channels and group DMs the bot is in, so what was
+        stored there before their kind was known is narrowed to them."""
+        found = self._conversations_found
+        if found is None:
+            return
+        conversations: list[Conversation] = []
+        cursor: str | None = None
+        try:
+            while True:
+                response = await self.client.conversations_list(
+                    types=_MEMBERS_ONLY_TYPES, exclude_archived=False, limit=200, cursor=cursor
+                )
+                for channel in response.get("channels") or []:
+                    if isinstance(channel, dict) and channel.get("id"):
+                        kind = _kind_of_info(channel)
+                        self._kinds.put(str(channel["id"]), kind)
+                        team = channel.get("context_team_id") or self._team_id or ""
+                        conversations.append(Conversation(PLATFORM, str(team), str(channel["id"]), kind))
+                cursor = ((response.get("response_metadata") or {}).get("next_cursor")) or None
+                if cursor is None:
+                    break
+        except Exception as exc:
+            log.warning(
+                "slack conversations.list failed: private channels are classified as messages arrive",
+                extra={"error": _error_code(exc)},
+            )
+        if conversations:
+            await found(conversations)
+            log.info("slack conversations classified", extra={"members_only": len(conversations)})
 
     # --- /memory -----------------------------------------------------------------------------------
 
@@ -674,6 +729,17 @@ class SlackAdapter:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def _kind_of_info(channel: dict[str, Any]) -> ConversationKind:
+    """A conversation's kind from its conversations.info / conversations.list object."""
+    if channel.get("is_im"):
+        return ConversationKind.DM
+    if channel.get("is_mpim"):
+        return ConversationKind.GROUP
+    if channel.get("is_private") or channel.get("is_group") or not channel.get("is_channel", True):
+        return ConversationKind.PRIVATE
+    return ConversationKind.PUBLIC
 
 
 def _mentions(text: str, user_id: str) -> bool:

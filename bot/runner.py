@@ -9,8 +9,9 @@ import signal
 import time
 from collections.abc import Sequence
 
-from adapters.base import Adapter, IncomingMessage, TurnFunction
+from adapters.base import Adapter, ConversationsFound, IncomingMessage, TurnFunction
 from memory.embedders import CachedEmbedder, Embedder
+from memory.models import Conversation
 
 from .app import App
 from .commands import MemoryCommands
@@ -105,6 +106,23 @@ def record_turn(metrics: Metrics, pipeline: TurnPipeline, result: TurnResult) ->
         metrics.llm_errors.labels(pipeline.llm.name).inc()
 
 
+def conversations_found(pipeline: TurnPipeline) -> ConversationsFound:
+    """What adapters call with the conversations they list: their kinds are recorded, and rows
+    stored in members-only ones before that are narrowed to them (in the background of start-up)."""
+
+    async def found(conversations: Sequence[Conversation]) -> None:
+        try:
+            report = await pipeline.conversations.observe_many(conversations)
+        except Exception:
+            # Messages still narrow their own conversation as they arrive.
+            log.warning("conversation kinds not recorded", exc_info=True)
+            return
+        if report.rows:
+            log.info("rows narrowed to private conversations", extra=report.to_dict())
+
+    return found
+
+
 def build_adapters(
     settings: Settings, app: App, turn: TurnFunction, server: HealthServer, metrics: Metrics
 ) -> list[Adapter]:
@@ -112,11 +130,14 @@ def build_adapters(
     commands = MemoryCommands(
         app.engine, settings.storage.agent_id, search_threshold=settings.memory.search_threshold
     )
+    found = conversations_found(app.pipeline)
     adapters: list[Adapter] = []
     if settings.discord.token is not None:
         from adapters.discord_bot import DiscordAdapter
 
-        adapters.append(DiscordAdapter(settings.discord, turn, commands, coalesce=settings.coalesce))
+        adapters.append(
+            DiscordAdapter(settings.discord, turn, commands, coalesce=settings.coalesce, conversations=found)
+        )
     if settings.slack.bot_token is not None:
         from adapters.slack import SlackAdapter
 
@@ -127,6 +148,7 @@ def build_adapters(
             data_dir=settings.storage.data_dir,
             coalesce=settings.coalesce,
             metrics=metrics,
+            conversations=found,
         )
         if settings.slack.mode == "http":
             server.add_route("POST", "/slack/events", slack.handle_http)

@@ -44,9 +44,12 @@ class _Waiter:
 class FakeSlackAPI:
     """aiohttp server on 127.0.0.1 with a free port, answering like Slack.
 
-    - `/api/<method>`: auth.test, users.info, chat.postMessage, conversations.open,
-      files.getUploadURLExternal, files.completeUploadExternal, apps.connections.open;
-      every call is recorded in `calls`; `method_errors[method] = "code"` makes one fail.
+    - `/api/<method>`: auth.test, users.info, conversations.info, conversations.list,
+      chat.postMessage, conversations.open, files.getUploadURLExternal,
+      files.completeUploadExternal, apps.connections.open; every call is recorded in `calls`;
+      `method_errors[method] = "code"` makes one fail. Conversations are those given to
+      `add_channel`; any other `C…` id is a public channel, `D…` a DM (as Slack answers a bot
+      with channels:read and im:read).
     - `/upload/<file_id>`: the upload URL files_upload_v2 posts the bytes to.
     - `/response/<name>`: a response_url; JSON bodies land in `responses[name]`.
     - `/socket`: a Socket Mode WebSocket; `send_envelope` pushes, `socket_acks` records acks.
@@ -59,6 +62,8 @@ class FakeSlackAPI:
         self.responses: dict[str, list[dict[str, Any]]] = {}
         self.uploads: dict[str, Upload] = {}
         self.users: dict[str, dict[str, Any]] = {}
+        self.channels: dict[str, dict[str, Any]] = {}
+        self.list_page_size = 100
         self.auth_failures = 0
         self.auth_error = "service_unavailable"
         self.post_failures: dict[str, str] = {}
@@ -101,6 +106,21 @@ class FakeSlackAPI:
             "is_primary_owner": False,
             "is_bot": False,
             "updated": 1_700_000_000,
+        }
+
+    def add_channel(self, channel_id: str, kind: str, name: str | None = None) -> None:
+        """A conversation of `kind` (public, private, mpim or im) that the bot is a member of."""
+        self.channels[channel_id] = {
+            "id": channel_id,
+            "name": name or channel_id.lower(),
+            "is_channel": kind in ("public", "private"),
+            "is_group": kind == "private",
+            "is_im": kind == "im",
+            "is_mpim": kind == "mpim",
+            "is_private": kind != "public",
+            "is_archived": False,
+            "is_member": True,
+            "context_team_id": TEAM_ID,
         }
 
     async def start(self) -> None:
@@ -279,6 +299,37 @@ class FakeSlackAPI:
         if user is None:
             return {"ok": False, "error": "user_not_found"}
         return {"ok": True, "user": user}
+
+    def _channel(self, channel_id: str) -> dict[str, Any] | None:
+        if channel_id in self.channels:
+            return self.channels[channel_id]
+        if channel_id.startswith(("C", "D")):
+            kind = "im" if channel_id.startswith("D") else "public"
+            self.add_channel(channel_id, kind)
+            return self.channels.pop(channel_id)
+        return None
+
+    def _m_conversations_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(str(args.get("channel")))
+        if channel is None:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": channel}
+
+    def _m_conversations_list(self, args: dict[str, Any]) -> dict[str, Any]:
+        types = set(str(args.get("types") or "public_channel").split(","))
+        wanted = [
+            c
+            for c in self.channels.values()
+            if ("public_channel" in types and c["is_channel"] and not c["is_private"])
+            or ("private_channel" in types and c["is_group"])
+            or ("mpim" in types and c["is_mpim"])
+            or ("im" in types and c["is_im"])
+        ]
+        start = int(args.get("cursor") or 0)
+        page = wanted[start : start + self.list_page_size]
+        more = start + self.list_page_size < len(wanted)
+        cursor = str(start + self.list_page_size) if more else ""
+        return {"ok": True, "channels": page, "response_metadata": {"next_cursor": cursor}}
 
     def _m_chat_postMessage(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = str(args.get("channel"))

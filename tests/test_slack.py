@@ -31,11 +31,14 @@ from adapters.slack_render import (
     strip_mention,
 )
 from bot.commands import CommandResult, MemoryCommands
-from bot.config import SlackSettings
+from bot.config import Settings, SlackSettings
+from bot.llm.fake import ScriptedLLM, text
 from bot.metrics import Metrics
+from bot.pipeline import TurnPipeline
 from bot.server import HealthServer
 from memory.engine import MemoryEngine
-from memory.models import MemoryDraft, MemoryType, Scope, Visibility
+from memory.models import Audience, Conversation, ConversationKind, MemoryDraft, MemoryType, Scope, Visibility
+from memory.summarizer import ExtractiveSummarizer
 from tests.conftest import FakeClock
 from tests.fake_slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 
@@ -966,3 +969,133 @@ def test_render_blocks_caps_long_items_and_hides_buttons_when_single_page() -> N
     assert item["text"]["text"].endswith("id `m1`")  # the id survives clipping
     assert "&lt;b&gt;" in item["text"]["text"]
     assert len(text) <= 3000
+
+
+# --- conversation kinds --------------------------------------------------------------------------
+
+SECRET_CHANNEL, GROUP_DM = "CSECRET01", "GMPIM0001"
+
+
+async def test_conversation_kinds_come_from_the_events_and_conversations_info(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    fake.add_channel(SECRET_CHANNEL, "private")
+    # Message events say their channel's type; the answer channel is converted to private midway
+    # (the newest event's word wins).
+    typed = [
+        (ANSWER, "channel", ConversationKind.PUBLIC),
+        (ANSWER, "group", ConversationKind.PRIVATE),
+        (LEARN, "mpim", ConversationKind.GROUP),
+        (ALICE_DM, "im", ConversationKind.DM),
+    ]
+    for n, (channel, channel_type, _) in enumerate(typed):
+        event = message_event(f"hello {n}", f"1.{n}", channel=channel, channel_type=channel_type)
+        assert await send_event(adapter, event, f"EvType{n}") == 200
+        await adapter.drain()
+    assert [(b[0].channel_id, b[0].kind) for b, _ in turn.calls] == [(c, k) for c, _, k in typed]
+    assert [b[0].is_dm for b, _ in turn.calls] == [False, False, False, True]
+    assert fake.calls_to("conversations.info") == []  # the events said it all
+
+    # An app mention carries no channel type: conversations.info says, once for the channel.
+    for n in range(2):
+        event = message_event(mention_text("hi"), f"2.{n}", channel=SECRET_CHANNEL, kind="app_mention")
+        assert await send_event(adapter, event, f"EvMention{n}") == 200
+        await adapter.drain()
+    assert [b[0].kind for b, _ in turn.calls[-2:]] == [ConversationKind.PRIVATE] * 2
+    assert [c.args["channel"] for c in fake.calls_to("conversations.info")] == [SECRET_CHANNEL]
+
+
+async def test_a_conversation_slack_cannot_describe_is_treated_as_private(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    fake.method_errors["conversations.info"] = "missing_scope"
+    event = message_event(mention_text("hi"), "3.1", channel="CUNKNOWN1", kind="app_mention")
+    assert await send_event(adapter, event, "EvFail1") == 200
+    await adapter.drain()
+    assert turn.calls[-1][0][0].kind is ConversationKind.PRIVATE
+    # Not cached: once the scope is granted, the next message is classified for real.
+    del fake.method_errors["conversations.info"]
+    event = message_event(mention_text("hi again"), "3.2", channel="CUNKNOWN1", kind="app_mention")
+    assert await send_event(adapter, event, "EvFail2") == 200
+    await adapter.drain()
+    assert turn.calls[-1][0][0].kind is ConversationKind.PUBLIC
+
+
+async def test_start_up_reports_the_private_channels_and_group_dms_it_is_in(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    fake.list_page_size = 2  # three conversations: two pages
+    fake.add_channel(SECRET_CHANNEL, "private")
+    fake.add_channel("CSECRET02", "private")
+    fake.add_channel(GROUP_DM, "mpim")
+    fake.add_channel("CPUBLIC01", "public")
+    reported: list[Conversation] = []
+    done = asyncio.Event()
+
+    async def found(conversations: Sequence[Conversation]) -> None:
+        reported.extend(conversations)
+        done.set()
+
+    await make_adapter(conversations=found)
+    await asyncio.wait_for(done.wait(), 10)
+    assert sorted((c.channel_id, c.kind) for c in reported) == [
+        ("CSECRET01", ConversationKind.PRIVATE),
+        ("CSECRET02", ConversationKind.PRIVATE),
+        (GROUP_DM, ConversationKind.GROUP),
+    ]
+    assert {c.workspace_id for c in reported} == {TEAM_ID}
+    assert len(fake.calls_to("conversations.list")) == 2
+
+
+async def test_a_fact_said_in_a_private_channel_is_not_recalled_in_a_public_one(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, tmp_path: Path
+) -> None:
+    """The reported leak, end to end through bolt: a private channel's fact quoted back elsewhere."""
+    fake.add_channel(SECRET_CHANNEL, "private")
+    llm = ScriptedLLM()
+    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
+    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
+
+    async def turn(batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        return (await pipeline.handle(batch, respond)).reply
+
+    adapter = await make_adapter(turn)
+    try:
+        said = "Remember that the acquisition of Bluefin Robotics closes in March"
+        llm.add(text("Noted."))
+        event = message_event(mention_text(said), "4.1", channel=SECRET_CHANNEL, kind="app_mention")
+        assert await send_event(adapter, event, "EvSecret") == 200
+        await adapter.drain()
+        learned = await engine.list_memories(Audience("slack", TEAM_ID, "default", operator=True))
+        assert learned and {m.visibility for m in learned} == {Visibility.CHANNEL}
+
+        question = "What do you know about Bluefin Robotics?"
+        for channel, user, event_id in ((GENERAL, BOB, "EvPublic"), (SECRET_CHANNEL, BOB, "EvInside")):
+            llm.add(text("Let me think."))
+            event = message_event(
+                mention_text(question), f"4.{event_id}", user=user, channel=channel, kind="app_mention"
+            )
+            assert await send_event(adapter, event, event_id) == 200
+            await adapter.drain()
+        public_call, inside_call = llm.calls[-2], llm.calls[-1]
+
+        def model_input(call: Any) -> str:
+            return "\n".join([call.system, *(m.content or "" for m in call.messages)]).replace(question, "")
+
+        assert "acquisition" not in model_input(public_call)
+        assert "acquisition" in model_input(inside_call)  # where it was said, it is recalled
+
+        # /memory from the public channel does not show it either; from inside it does.
+        outside = await run_command(adapter, fake, "search Bluefin acquisition", user=BOB, name="out")
+        inside = await run_command(
+            adapter, fake, "search Bluefin acquisition", user=BOB, channel=SECRET_CHANNEL, name="in"
+        )
+        assert "closes in March" not in section_texts(outside)
+        assert "closes in March" in section_texts(inside)
+    finally:
+        await adapter.stop(grace=5)
+        await pipeline.aclose()
