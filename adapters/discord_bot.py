@@ -12,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from adapters.base import TurnFunction
+from adapters.base import ConversationsFound, TurnFunction
 from adapters.coalescer import CoalesceConfig, Scheduler
 from adapters.discord_cogs import PLATFORM
+from adapters.discord_cogs.conversations import ConversationsCog
 from adapters.discord_cogs.memory import MemoryCog, build_memory_group
 from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
 from adapters.discord_render import error_embed
@@ -53,7 +54,11 @@ class MemoryBot(commands.Bot):
     """The discord.py client: it carries the cogs and reports whether it is connected."""
 
     def __init__(
-        self, settings: DiscordSettings, intake: DiscordIntake, memory_commands: MemoryCommands
+        self,
+        settings: DiscordSettings,
+        intake: DiscordIntake,
+        memory_commands: MemoryCommands,
+        conversations: ConversationsFound | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -64,6 +69,7 @@ class MemoryBot(commands.Bot):
         self.settings = settings
         self.intake = intake
         self.memory_commands = memory_commands
+        self.conversations = conversations
         self.connected = False
         self.ready_once = False
         self.tree.error(self._on_app_command_error)
@@ -77,6 +83,8 @@ class MemoryBot(commands.Bot):
             )
         if self.get_cog(MemoryCog.__cog_name__) is None:
             await self.add_cog(MemoryCog(self, self.memory_commands))
+        if self.conversations is not None and self.get_cog(ConversationsCog.__cog_name__) is None:
+            await self.add_cog(ConversationsCog(self, self.conversations))
 
     async def on_message(self, message: discord.Message, /) -> None:
         # No prefix commands: the messages cog's listener handles every message. Without this
@@ -131,11 +139,13 @@ class DiscordAdapter:
         *,
         coalesce: CoalesceConfig,
         scheduler: Scheduler | None = None,
+        conversations: ConversationsFound | None = None,
     ) -> None:
         if settings.token is None or not settings.token.get_secret_value().strip():
             raise ValueError("DISCORD_TOKEN is not set")
         self.settings = settings
         self.memory_commands = commands
+        self.conversations = conversations
         self.intake = DiscordIntake(turn, coalesce, scheduler=scheduler)
         self._bot: MemoryBot | None = None
         self._task: asyncio.Task[None] | None = None
@@ -157,7 +167,7 @@ class DiscordAdapter:
         return self._task
 
     def make_bot(self) -> MemoryBot:
-        return MemoryBot(self.settings, self.intake, self.memory_commands)
+        return MemoryBot(self.settings, self.intake, self.memory_commands, self.conversations)
 
     async def start(self) -> None:
         """Start connecting in the background and return at once."""

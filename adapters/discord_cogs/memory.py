@@ -24,6 +24,7 @@ from bot.commands import (
 )
 
 from . import PLATFORM
+from .conversations import place_of
 
 log = logging.getLogger(__name__)
 
@@ -101,13 +102,14 @@ def invoker_from(interaction: discord.Interaction) -> Invoker:
     if interaction.guild_id is None:
         # A DM is its own private pseudo-workspace, as for messages.
         return Invoker(PLATFORM, f"dm-{user.id}", str(interaction.channel_id), str(user.id), is_dm=True)
+    # Commands look where the conversation's messages are stored: a public thread's parent
+    # channel, a private thread itself (see `place_of`).
     channel = interaction.channel
-    # Messages in a thread are stored under the thread's parent channel; commands look there too.
-    channel_id = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+    channel_id = place_of(channel).channel_id if channel is not None else str(interaction.channel_id)
     return Invoker(
         PLATFORM,
         str(interaction.guild_id),
-        str(channel_id),
+        channel_id,
         str(user.id),
         is_admin=bool(interaction.permissions.manage_guild),
     )

@@ -21,8 +21,10 @@ from discord.ext import commands
 from adapters.base import IncomingMessage, TurnFunction
 from adapters.coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
 from adapters.split import split_message
+from memory.models import ConversationKind
 
 from . import PLATFORM
+from .conversations import place_of
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +60,12 @@ def route_message(
         return None
     is_dm = message.guild is None
     mentions_bot = any(user.id == me.id for user in message.mentions)
-    channel = message.channel
-    if isinstance(channel, discord.Thread):
-        # A thread belongs to its parent channel (scope, configuration); the thread id keeps it apart.
-        channel_id, thread_id = str(channel.parent_id), str(channel.id)
-    else:
-        channel_id, thread_id = str(channel.id), None
-    if is_dm or mentions_bot or channel_id in channels:
+    # A thread is configured by its parent channel; its rows live under the parent too, unless
+    # it is private (see `place_of`). The kind comes from discord.py's view of the channel.
+    place = place_of(message.channel)
+    if is_dm or mentions_bot or place.config_id in channels:
         respond = True
-    elif channel_id in learn_channels:
+    elif place.config_id in learn_channels:
         respond = False
     else:
         return None
@@ -82,16 +81,16 @@ def route_message(
     incoming = IncomingMessage(
         platform=PLATFORM,
         workspace_id=workspace_id,
-        channel_id=channel_id,
+        channel_id=place.channel_id,
         author_id=str(author.id),
         author_name=author.display_name,
         text=text,
         timestamp=message.created_at.timestamp(),
-        thread_id=thread_id,
+        thread_id=place.thread_id,
         external_id=str(message.id),
-        is_dm=is_dm,
         mentions_bot=mentions_bot,
         author_is_admin=bool(is_admin),
+        kind=ConversationKind.DM if is_dm else place.kind,
     )
     return Routing(incoming, respond)
 

@@ -1,0 +1,296 @@
+"""The Discord adapter on the wire: the real discord.py client against a local fake of Discord's
+gateway and REST API, so discord.py's own parsing of channels, overwrites, threads and
+interactions decides what kind of conversation each message comes from."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.base import IncomingMessage
+from adapters.discord_bot import DiscordAdapter
+from bot.commands import MemoryCommands
+from bot.config import DiscordSettings, Settings
+from bot.llm.fake import ScriptedLLM, text
+from bot.pipeline import TurnPipeline
+from memory.engine import MemoryEngine
+from memory.models import Conversation, ConversationKind, MemoryDraft, Scope, Visibility
+from memory.summarizer import ExtractiveSummarizer
+from tests import fake_discord as fd
+from tests.fake_discord import FakeDiscord, Payload
+
+PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, ConversationKind.DM
+
+
+@dataclass(frozen=True, slots=True)
+class Coalesce:
+    debounce_seconds: float = 0.0
+    max_wait_seconds: float = 0.0
+
+
+@dataclass
+class Server:
+    """A guild as Discord describes it: a public channel; a channel @everyone cannot view (with a
+    public thread); a category hidden from @everyone whose channel copies its overwrites; a
+    private thread in the public channel; people, one of them an admin."""
+
+    fake: FakeDiscord
+    guild: Payload
+    general: Payload
+    hidden: Payload
+    hidden_thread: Payload
+    staff_chat: Payload
+    private_thread: Payload
+    alice: Payload
+    bob: Payload
+    admin: Payload
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    async with FakeDiscord() as fake:
+        guild_id = fd.snowflake()
+        alice, bob, admin = fd.user("alice"), fd.user("bob"), fd.user("root")
+        no_view = fd.overwrite(guild_id, deny=fd.VIEW_CHANNEL)
+        bot_views = fd.overwrite(fake.bot_user["id"], member=True, allow=fd.VIEW_CHANNEL)
+        general = fd.text_channel(guild_id, "general")
+        hidden = fd.text_channel(guild_id, "hidden", position=1, overwrites=[no_view, bot_views])
+        staff = fd.category(guild_id, "staff", overwrites=[no_view])
+        staff_chat = fd.text_channel(
+            guild_id, "staff-chat", parent_id=staff["id"], overwrites=[no_view, bot_views]
+        )
+        hidden_thread = fd.thread(hidden, "plans", owner_id=alice["id"])
+        private_thread = fd.thread(general, "surprise", owner_id=alice["id"], private=True)
+        admin_role = fd.role(fd.snowflake(), "admin", fd.MANAGE_GUILD)
+        guild = fd.guild(
+            guild_id,
+            "Acme",
+            owner_id=admin["id"],
+            channels=[general, hidden, staff, staff_chat],
+            threads=[hidden_thread, private_thread],
+            members=[fd.member(alice), fd.member(bob), fd.member(admin, roles=[admin_role["id"]])],
+            roles=[admin_role],
+        )
+        fake.add_guild(guild)
+        yield Server(
+            fake, guild, general, hidden, hidden_thread, staff_chat, private_thread, alice, bob, admin
+        )
+
+
+@dataclass
+class Turns:
+    """The adapter's turn function: records every batch, answers with `reply`."""
+
+    reply: str | None = "ok"
+    batches: list[list[IncomingMessage]] = field(default_factory=list)
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        self.batches.append(list(batch))
+        self.arrived.set()
+        return self.reply if respond else None
+
+    async def next(self) -> IncomingMessage:
+        await asyncio.wait_for(self.arrived.wait(), fd.WAIT_LIMIT_SECONDS)
+        self.arrived.clear()
+        return self.batches[-1][-1]
+
+
+@dataclass
+class Found:
+    """What the adapter reported as members-only conversations."""
+
+    conversations: list[Conversation] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def __call__(self, conversations: Sequence[Conversation]) -> None:
+        self.conversations.extend(conversations)
+        self.changed.set()
+
+
+@pytest.fixture
+async def running(server: Server, engine: MemoryEngine):  # type: ignore[no-untyped-def]
+    """Start a real DiscordAdapter against the fake; yields a function taking the turn function."""
+    adapters: list[DiscordAdapter] = []
+
+    async def start(turn: Any, found: Found | None = None) -> DiscordAdapter:
+        settings = DiscordSettings(
+            _env_file=None,  # type: ignore[call-arg]
+            token="fake-token",
+            channels=[server.general["id"], server.hidden["id"], server.staff_chat["id"]],
+        )
+        adapter = DiscordAdapter(
+            settings, turn, MemoryCommands(engine, "default"), coalesce=Coalesce(), conversations=found
+        )
+        adapters.append(adapter)
+        await adapter.start()
+        await server.fake.wait_ready()
+        assert adapter.bot is not None
+        await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
+        return adapter
+
+    yield start
+    for adapter in adapters:
+        await adapter.stop(grace=5)
+
+
+async def say(server: Server, channel: Payload, author: Payload, content: str) -> Payload:
+    data = fd.message(channel, author, content)
+    await server.fake.dispatch("MESSAGE_CREATE", data)
+    return data
+
+
+async def test_each_message_carries_its_conversations_kind_from_discord(server: Server, running: Any) -> None:
+    turns = Turns()
+    await running(turns)
+    dm = fd.dm_channel(server.alice)
+    cases = [
+        (server.general, PUBLIC, server.general["id"], None),
+        (server.hidden, PRIVATE, server.hidden["id"], None),
+        # A public thread inherits its parent's kind and lives in the parent's conversation.
+        (server.hidden_thread, PRIVATE, server.hidden["id"], server.hidden_thread["id"]),
+        # A channel hidden by its category's overwrites (copied onto it, as Discord syncs them).
+        (server.staff_chat, PRIVATE, server.staff_chat["id"], None),
+        # A private thread is its own conversation, even inside a public channel.
+        (server.private_thread, PRIVATE, server.private_thread["id"], server.private_thread["id"]),
+        (dm, DM, dm["id"], None),
+    ]
+    for channel, kind, channel_id, thread_id in cases:
+        await say(server, channel, server.alice, f"hello from {channel.get('name', 'a DM')}")
+        message = await turns.next()
+        assert (message.kind, message.channel_id, message.thread_id) == (kind, channel_id, thread_id), channel
+        assert message.is_dm == (kind is DM)
+    assert turns.batches[-1][-1].workspace_id == f"dm-{server.alice['id']}"
+
+    # A thread created while running: discord.py learns its type from THREAD_CREATE.
+    late = fd.thread(server.general, "late", owner_id=server.bob["id"], private=True)
+    await server.fake.dispatch("THREAD_CREATE", fd.thread_create(late))
+    await say(server, late, server.bob, "a new private thread")
+    assert (await turns.next()).kind is PRIVATE
+    # The channel opened to everyone: its next message is public.
+    opened = {**server.hidden, "permission_overwrites": []}
+    await server.fake.dispatch("CHANNEL_UPDATE", opened)
+    await say(server, opened, server.alice, "now open")
+    assert (await turns.next()).kind is PUBLIC
+
+
+async def test_members_only_conversations_are_reported_as_discord_describes_them(
+    server: Server, running: Any
+) -> None:
+    found = Found()
+    await running(Turns(), found)
+    await asyncio.wait_for(found.changed.wait(), fd.WAIT_LIMIT_SECONDS)
+    guild_id = server.guild["id"]
+    assert sorted((c.channel_id, c.kind) for c in found.conversations) == sorted(
+        [
+            (server.hidden["id"], PRIVATE),
+            (server.staff_chat["id"], PRIVATE),
+            (server.private_thread["id"], PRIVATE),
+        ]
+    )
+    assert {(c.platform, c.workspace_id) for c in found.conversations} == {("discord", guild_id)}
+
+    # The public channel is made private: it is reported then.
+    found.changed.clear()
+    closed = {**server.general, "permission_overwrites": [fd.overwrite(guild_id, deny=fd.VIEW_CHANNEL)]}
+    await server.fake.dispatch("CHANNEL_UPDATE", closed)
+    await asyncio.wait_for(found.changed.wait(), fd.WAIT_LIMIT_SECONDS)
+    assert (server.general["id"], PRIVATE) in [(c.channel_id, c.kind) for c in found.conversations]
+
+
+async def _remember(engine: MemoryEngine, content: str, channel: str, guild: str) -> None:
+    await engine.remember(
+        MemoryDraft(
+            content,
+            Scope("discord", guild, channel),
+            user_id="someone",
+            author_id="someone",
+            visibility=Visibility.CHANNEL,
+        )
+    )
+
+
+async def _memory_list(server: Server, channel: Payload, who: Payload, permissions: int) -> str:
+    """Run `/memory list` as `who` in `channel` through INTERACTION_CREATE; the follow-up's JSON."""
+    fake = server.fake
+    before = len(fake.followups())
+    data = fd.command_interaction(
+        "memory",
+        user_data=who,
+        channel=channel,
+        application_id=fake.application_id,
+        subcommand="list",
+        permissions=permissions,
+    )
+    await fake.dispatch("INTERACTION_CREATE", data)
+    await fake.wait_for(lambda: len(fake.followups()) > before)
+    return json.dumps(fake.followups()[-1])
+
+
+async def test_memory_commands_read_the_conversation_discord_says_they_run_in(
+    server: Server, running: Any, engine: MemoryEngine
+) -> None:
+    """`/memory list` in a private thread reads that thread's memories; an admin elsewhere does not."""
+    guild_id = server.guild["id"]
+    await _remember(engine, "The surprise party is on Friday", server.private_thread["id"], guild_id)
+    await _remember(engine, "The hidden budget is forty thousand", server.hidden["id"], guild_id)
+    await running(Turns())
+    everyone = fd.EVERYONE_PERMISSIONS
+    in_thread = await _memory_list(server, server.private_thread, server.alice, everyone)
+    assert "surprise party" in in_thread and "hidden budget" not in in_thread
+    admin = everyone | fd.MANAGE_GUILD
+    admin_in_general = await _memory_list(server, server.general, server.admin, admin)
+    assert "surprise party" not in admin_in_general and "hidden budget" not in admin_in_general
+    # Inside the hidden channel (and its public thread) its memories are listed, admin or not.
+    admin_inside = await _memory_list(server, server.hidden_thread, server.admin, admin)
+    assert "hidden budget" in admin_inside and "surprise party" not in admin_inside
+
+
+async def test_a_fact_said_in_a_hidden_channel_is_not_recalled_in_a_public_one(
+    server: Server, running: Any, engine: MemoryEngine, tmp_path: Path
+) -> None:
+    """End to end: discord.py's view of the channel, the pipeline's storage, the pre-hook's recall."""
+    llm = ScriptedLLM()
+    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
+    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
+    replied = asyncio.Event()
+
+    async def turn(batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        result = await pipeline.handle(batch, respond)
+        replied.set()
+        return result.reply
+
+    try:
+        await running(turn)
+        llm.add(text("Noted."))
+        await say(
+            server,
+            server.hidden,
+            server.alice,
+            "Remember that the acquisition of Bluefin Robotics closes in March",
+        )
+        await asyncio.wait_for(replied.wait(), fd.WAIT_LIMIT_SECONDS)
+        question = "What do you know about Bluefin Robotics?"
+        inputs: list[str] = []
+        for channel in (server.general, server.hidden):
+            replied.clear()
+            llm.add(text("Let me think."))
+            await say(server, channel, server.bob, question)
+            await asyncio.wait_for(replied.wait(), fd.WAIT_LIMIT_SECONDS)
+            call = llm.calls[-1]
+            inputs.append(
+                "\n".join([call.system, *(m.content or "" for m in call.messages)]).replace(question, "")
+            )
+        in_general, in_hidden = inputs
+        assert "acquisition" not in in_general
+        assert "acquisition" in in_hidden
+        # The reply went back to Discord in the channel it was asked in.
+        await server.fake.wait_for(lambda: len(server.fake.sent_messages(server.hidden["id"])) == 2)
+    finally:
+        await pipeline.aclose()
