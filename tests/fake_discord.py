@@ -8,7 +8,6 @@ import datetime
 import fnmatch
 import itertools
 import json
-import socket
 import uuid
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -21,9 +20,10 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from tests.local_server import WAIT_LIMIT_SECONDS, LocalServer
+
 Payload = dict[str, Any]
 
-WAIT_LIMIT_SECONDS = 10.0
 API_PREFIX = "/api/v10"
 HEARTBEAT_INTERVAL_MS = 41_250
 MAX_CONTENT = 2000
@@ -274,12 +274,6 @@ class _Failure:
     times: int | None
 
 
-@dataclass(slots=True)
-class _Waiter:
-    predicate: Callable[[], bool]
-    future: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
 class GatewayConnection:
     """One gateway WebSocket; `query` is what the client asked for (v, encoding, compress)."""
 
@@ -335,7 +329,7 @@ def _form_error(key: str, code: str, message: str) -> web.Response:
 Handler = Callable[[web.Request, RestCall], Awaitable[web.Response]]
 
 
-class FakeDiscord:
+class FakeDiscord(LocalServer):
     """aiohttp server on 127.0.0.1 with a free port, answering like Discord's API v10 and gateway.
 
     - `async with FakeDiscord() as fake:` starts it and points discord.py at it (`Route.BASE` and
@@ -360,6 +354,7 @@ class FakeDiscord:
     """
 
     def __init__(self, *, token: str = "fake-token", bot_name: str = "memorybot", patch: bool = True) -> None:
+        super().__init__()
         self.token = token
         # The privileged intents enabled in the "developer portal"; others are refused with close code 4014.
         self.privileged_intents = PRIVILEGED_INTENTS
@@ -379,16 +374,9 @@ class FakeDiscord:
         self._failures: list[_Failure] = []
         self._acknowledged: set[str] = set()
         self._originals: dict[str, str] = {}  # interaction token -> its @original message id
-        self._waiters: list[_Waiter] = []
-        self._runner: web.AppRunner | None = None
         self._patch = contextlib.ExitStack() if patch else None
-        self.port = 0
 
     # --- set-up ------------------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     @property
     def api_url(self) -> str:
@@ -432,7 +420,7 @@ class FakeDiscord:
             _Failure(method.upper(), path, {"message": message, "code": code}, status, times)
         )
 
-    async def start(self) -> None:
+    def build_app(self) -> web.Application:
         app = web.Application()
         routes: list[tuple[str, str, Handler]] = [
             ("GET", "/users/@me", self._get_me),
@@ -453,13 +441,10 @@ class FakeDiscord:
         for method, path, handler in routes:
             app.router.add_route(method, API_PREFIX + path, self._endpoint(handler))
         app.router.add_get("/gateway", self._gateway)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        return app
+
+    async def start(self) -> None:
+        await super().start()
         if self._patch is not None:
             self._patch.enter_context(discord_py_pointed_at(self))
 
@@ -468,19 +453,7 @@ class FakeDiscord:
             self._patch.close()
         for connection in self.connections:
             await connection.ws.close()
-        for waiter in self._waiters:
-            if not waiter.future.done():
-                waiter.future.cancel()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-
-    async def __aenter__(self) -> FakeDiscord:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
+        await super().stop()
 
     # --- inspection --------------------------------------------------------------------------------
 
@@ -501,27 +474,6 @@ class FakeDiscord:
     def followups(self) -> list[Payload]:
         """The body of every interaction follow-up message (POST /webhooks/{app}/{token})."""
         return [c.json for c in self.requests_to("POST", "/webhooks/*") if c.path.count("/") == 3]
-
-    async def wait_for(self, predicate: Callable[[], bool]) -> None:
-        """Resolve once `predicate()` holds; re-checked after every request and gateway payload.
-
-        The time limit only turns a hang into a failure; passing tests never wait on it.
-        """
-        if predicate():
-            return
-        waiter = _Waiter(predicate)
-        self._waiters.append(waiter)
-        try:
-            async with asyncio.timeout(WAIT_LIMIT_SECONDS):
-                await asyncio.shield(waiter.future)
-        finally:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
-
-    def _notify(self) -> None:
-        for waiter in list(self._waiters):
-            if not waiter.future.done() and waiter.predicate():
-                waiter.future.set_result(None)
 
     # --- gateway -----------------------------------------------------------------------------------
 

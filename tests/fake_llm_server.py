@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
 import uuid
 from collections import deque
@@ -13,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.local_server import LocalServer
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
@@ -78,7 +79,7 @@ def hang() -> Reply:
     return Reply(hang=True)
 
 
-class FakeLLMServer:
+class FakeLLMServer(LocalServer):
     """aiohttp server on 127.0.0.1 with a free port, serving scripted replies per route.
 
     `async with FakeLLMServer() as server:` starts it; point the SDKs at `server.anthropic_base_url`
@@ -87,15 +88,14 @@ class FakeLLMServer:
     """
 
     def __init__(self) -> None:
+        super().__init__()
         self.requests: list[RecordedRequest] = []
         self._queues: dict[str, deque[ReplySource]] = {ANTHROPIC_PATH: deque(), OPENAI_PATH: deque()}
         self._release = asyncio.Event()
-        self._runner: web.AppRunner | None = None
-        self.port = 0
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.url
 
     @property
     def anthropic_base_url(self) -> str:
@@ -120,31 +120,15 @@ class FakeLLMServer:
         """Scripted replies not yet served on `path`."""
         return len(self._queues[path])
 
-    async def start(self) -> None:
+    def build_app(self) -> web.Application:
         app = web.Application()
         app.router.add_post(ANTHROPIC_PATH, self._handle)
         app.router.add_post(OPENAI_PATH, self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        # Bind the socket ourselves: port 0 picks a free port and we can read it back without private API.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        return app
 
     async def stop(self) -> None:
         self._release.set()  # lets hanging handlers return so cleanup does not wait on them
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-
-    async def __aenter__(self) -> FakeLLMServer:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
+        await super().stop()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()

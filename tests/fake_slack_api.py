@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
-import socket
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
 
+from tests.local_server import LocalServer
+
 BOT_USER_ID = "UBOT0001"
 BOT_ID = "BBOT0001"
 TEAM_ID = "T0TEAM001"
-WAIT_LIMIT_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +33,7 @@ class Upload:
     data: bytes = b""
 
 
-@dataclass(slots=True)
-class _Waiter:
-    predicate: Callable[[], bool]
-    future: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
-class FakeSlackAPI:
+class FakeSlackAPI(LocalServer):
     """aiohttp server on 127.0.0.1 with a free port, answering like Slack.
 
     - `/api/<method>`: auth.test, users.info, conversations.info, conversations.list,
@@ -58,6 +50,7 @@ class FakeSlackAPI:
     """
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls: list[ApiCall] = []
         self.responses: dict[str, list[dict[str, Any]]] = {}
         self.uploads: dict[str, Upload] = {}
@@ -70,17 +63,10 @@ class FakeSlackAPI:
         self.method_errors: dict[str, str] = {}
         self.socket_acks: list[dict[str, Any]] = []
         self._sockets: list[web.WebSocketResponse] = []
-        self._waiters: list[_Waiter] = []
         self._ts = itertools.count(1)
         self._ids = itertools.count(1)
-        self._runner: web.AppRunner | None = None
-        self.port = 0
 
     # --- set-up ------------------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     @property
     def api_url(self) -> str:
@@ -123,36 +109,18 @@ class FakeSlackAPI:
             "context_team_id": TEAM_ID,
         }
 
-    async def start(self) -> None:
+    def build_app(self) -> web.Application:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_post("/response/{name}", self._response)
         app.router.add_get("/socket", self._socket)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        return app
 
     async def stop(self) -> None:
         for ws in list(self._sockets):
             await ws.close()
-        for waiter in self._waiters:
-            if not waiter.future.done():
-                waiter.future.cancel()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-
-    async def __aenter__(self) -> FakeSlackAPI:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
+        await super().stop()
 
     # --- inspection --------------------------------------------------------------------------------
 
@@ -162,27 +130,6 @@ class FakeSlackAPI:
     def posts(self) -> list[dict[str, Any]]:
         """The arguments of every chat.postMessage, in order."""
         return [c.args for c in self.calls_to("chat.postMessage")]
-
-    async def wait_for(self, predicate: Callable[[], bool]) -> None:
-        """Resolve once `predicate()` holds; re-checked after every request the server handles.
-
-        The time limit only turns a hang into a failure; passing tests never wait on it.
-        """
-        if predicate():
-            return
-        waiter = _Waiter(predicate)
-        self._waiters.append(waiter)
-        try:
-            async with asyncio.timeout(WAIT_LIMIT_SECONDS):
-                await asyncio.shield(waiter.future)
-        finally:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
-
-    def _notify(self) -> None:
-        for waiter in list(self._waiters):
-            if not waiter.future.done() and waiter.predicate():
-                waiter.future.set_result(None)
 
     # --- Socket Mode -------------------------------------------------------------------------------
 
