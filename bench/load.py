@@ -51,7 +51,7 @@ from bot.pipeline import audience_of
 from memory.embedders import Embedder
 from memory.models import Audience, Visibility
 from memory.prehook import PrehookResult
-from memory.scope import audience_allows
+from memory.scope import audience_allows, row_visible
 
 from .latency import peak_rss_mb
 from .recall import percentiles
@@ -137,7 +137,7 @@ class Origin:
 
     @classmethod
     def of(cls, message: IncomingMessage) -> Origin:
-        visibility = Visibility.PRIVATE if message.is_dm else Visibility.WORKSPACE
+        visibility = message.conversation.visibility
         return cls(message.platform, message.workspace_id, message.channel_id, message.author_id, visibility)
 
 
@@ -236,6 +236,8 @@ def marker_leaks(text: str, audience: Audience, origins: Mapping[str, Origin], a
     leaked = set()
     for marker in MARKER.findall(text):
         origin = origins.get(marker)
+        # What someone said in a shared conversation may reach their own DM as a memory of
+        # themselves (the heuristic memories of a message are about its author).
         if origin is not None and not audience_allows(
             audience,
             platform=origin.platform,
@@ -244,6 +246,8 @@ def marker_leaks(text: str, audience: Audience, origins: Mapping[str, Origin], a
             visibility=origin.visibility,
             channel_id=origin.channel_id,
             author_id=origin.author_id,
+            user_id=origin.author_id,
+            subjects=True,
         ):
             leaked.add(marker)
     return sorted(leaked)
@@ -254,19 +258,7 @@ def injection_leaks(hook: PrehookResult | None, audience: Audience) -> list[str]
     if hook is None:
         return []
     items: list[Any] = [*hook.injected, *hook.injected_messages, *hook.injected_summaries]
-    return [
-        item.id
-        for item in items
-        if not audience_allows(
-            audience,
-            platform=item.platform,
-            workspace_id=item.workspace_id,
-            agent_id=item.agent_id,
-            visibility=item.visibility,
-            channel_id=item.channel_id,
-            author_id=item.author_id,
-        )
-    ]
+    return [item.id for item in items if not row_visible(audience, item)]
 
 
 def _seen_text(system: str, messages: Sequence[ChatMessage]) -> str:

@@ -21,7 +21,7 @@ from .injection_state import ChannelInjectionState, InjectionStates
 from .meta_questions import MetaQuestion, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
-from .scope import audience_allows
+from .scope import row_visible
 from .store import MemoryQuery
 from .summaries import SummaryManager
 from .summary_store import Summary
@@ -592,17 +592,7 @@ class PreHook:
             if (
                 not memory.is_active(now)
                 or memory.superseded_by is not None
-                or not audience_allows(
-                    viewer,
-                    platform=memory.platform,
-                    workspace_id=memory.workspace_id,
-                    agent_id=memory.agent_id,
-                    visibility=memory.visibility,
-                    channel_id=memory.channel_id,
-                    author_id=memory.author_id,
-                    user_id=memory.user_id,
-                    subjects=True,
-                )
+                or not row_visible(viewer, memory)
             ):
                 return None
             candidate = candidates.get(memory.id)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from .models import Audience, Visibility
+from typing import Protocol
+
+from .models import Audience, Memory, Visibility
+
+
+class ScopedRow(Protocol):
+    """What every stored row (memory, turn, summary) carries for the privacy rules."""
+
+    platform: str
+    workspace_id: str
+    agent_id: str
+    visibility: Visibility
+    channel_id: str
+    author_id: str | None
 
 
 def sql_audience_filter(
@@ -85,6 +98,22 @@ def audience_allows(
     if visibility is Visibility.CHANNEL:
         return audience.operator or (audience.channel_id is not None and channel_id == audience.channel_id)
     return audience.private_ok and audience.viewer_id is not None and author_id == audience.viewer_id
+
+
+def row_visible(audience: Audience, row: ScopedRow) -> bool:
+    """`audience_allows` for a row in hand; a memory's subject counts (`own_elsewhere`), as in SQL."""
+    memory = row if isinstance(row, Memory) else None
+    return audience_allows(
+        audience,
+        platform=row.platform,
+        workspace_id=row.workspace_id,
+        agent_id=row.agent_id,
+        visibility=row.visibility,
+        channel_id=row.channel_id,
+        author_id=row.author_id,
+        user_id=memory.user_id if memory is not None else None,
+        subjects=memory is not None,
+    )
 
 
 def quote_literal(value: str) -> str:
