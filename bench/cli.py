@@ -43,7 +43,7 @@ def _non_negative(raw: str) -> float:
 
 
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add `bench` with its `locomo`, `latency` and `load` commands to a CLI's subparsers."""
+    """Add `bench` with its `locomo`, `latency`, `load` and `dates` commands to a CLI's subparsers."""
     bench = subparsers.add_parser(
         "bench", help="benchmarks: LoCoMo retrieval, pre-hook latency at scale, load"
     )
@@ -103,6 +103,13 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
     )
     load.add_argument("--seed", type=int, default=7)
+
+    dates = sub.add_parser(
+        "dates", help="the extractor's date rules beside dateparser, on a labelled set of messages"
+    )
+    dates.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
+    )
     return bench
 
 
@@ -117,9 +124,15 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     from bot.config import Settings
     from memory.prehook import PrehookConfig
 
+    report: dict[str, Any]
+    if args.bench_command == "dates":
+        from .relative_dates import run
+
+        report = run(args.out)
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return 0
     settings = settings or Settings.load(env_file=None)
     embedder = build_embedder(settings)
-    report: dict[str, Any]
     if args.bench_command == "locomo":
         from .locomo import run_locomo
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .memory_tools import MemoryRequest, ToolArgumentError, parse_memory_request
+from .memory_tools import MemoryRequest, ToolArgumentError, TTLArgumentError, parse_memory_request
 
 MAX_JSON_MEMORIES = 20  # more than this in one reply is a model looping, not remembering
 
@@ -22,6 +22,8 @@ class ParsedReply:
     message: str
     memories: list[tuple[MemoryRequest, str | None]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Memories kept with something of them dropped (a TTL that is not a duration), and why.
+    warnings: list[str] = field(default_factory=list)
     structured: bool = False
 
 
@@ -65,6 +67,14 @@ def parse_reply(text: str) -> ParsedReply:
             continue
         try:
             request = parse_memory_request(entry)
+        except TTLArgumentError as exc:
+            # The fact is still worth keeping: without an expiry rather than not at all.
+            try:
+                request = parse_memory_request({k: v for k, v in entry.items() if k != "ttl"})
+            except ToolArgumentError as again:
+                reply.errors.append(f"memories[{n}]: {again}")
+                continue
+            reply.warnings.append(f"memories[{n}]: {exc}; kept without an expiry")
         except ToolArgumentError as exc:
             reply.errors.append(f"memories[{n}]: {exc}")
             continue

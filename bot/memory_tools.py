@@ -12,7 +12,7 @@ from typing import Any
 from memory.engine import MemoryEngine, WriteResult
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
 from memory.store import MemoryQuery
-from memory.ttl import TTLError, parse_duration
+from memory.ttl import TTLError, is_permanent, parse_duration
 
 from .llm.types import ToolCall, ToolSpec
 
@@ -47,7 +47,10 @@ REMEMBER = ToolSpec(
             },
             "ttl": {
                 "type": "string",
-                "description": 'how long it stays true, e.g. "1h", "1d", "7d", "30d"; omit if permanent',
+                "description": (
+                    'how long it stays true, e.g. "6h", "3 days", "1 week", "2 weeks", "1 month"; '
+                    'omit it (or "permanent") if it stays true'
+                ),
             },
             "type": {"type": "string", "enum": _TYPES, "description": "kind of memory (default fact)"},
             "about": {"type": "string", "description": "name of the person it is about, if not the speaker"},
@@ -85,6 +88,10 @@ class ToolArgumentError(ValueError):
     """Arguments the model sent that cannot be used; the message goes back to the model."""
 
 
+class TTLArgumentError(ToolArgumentError):
+    """A `ttl` that is not a duration: the tool refuses it; a JSON reply keeps the memory without it."""
+
+
 @dataclass(frozen=True, slots=True)
 class MemoryRequest:
     """A validated request to remember something, from a tool call or a JSON reply."""
@@ -113,13 +120,13 @@ def parse_memory_request(args: Mapping[str, Any]) -> MemoryRequest:
     subjects = [s.strip()[:MAX_SUBJECT_CHARS] for s in subjects_raw if s.strip()][:MAX_SUBJECTS]
     ttl = args.get("ttl")
     if ttl is not None and not isinstance(ttl, str):
-        raise ToolArgumentError('`ttl` must be a duration string such as "1h", "7d" or "30d"')
-    ttl = ttl.strip() if ttl else None
+        raise TTLArgumentError('`ttl` must be a duration string such as "3 days", "1 week" or "1 month"')
+    ttl = None if is_permanent(ttl) else " ".join(ttl.split())  # type: ignore[union-attr]
     if ttl:
         try:
             parse_duration(ttl)
         except TTLError as exc:
-            raise ToolArgumentError(f"`ttl`: {exc}") from None
+            raise TTLArgumentError(f"`ttl`: {exc}") from None
     kind = args.get("type", args.get("memory_type"))
     if kind is None or kind == "":
         memory_type = MemoryType.FACT

@@ -18,17 +18,19 @@ import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
 from .embedders import Embedder
+from .extraction import renamed, resolve_relative_dates
 from .models import (
     DEFAULT_IMPORTANCE,
     Audience,
     Memory,
     MemoryDraft,
     MemoryType,
+    Scope,
     StoredMessage,
     Visibility,
     content_hash,
 )
-from .store import MemoryQuery, SQLiteStore
+from .store import NOT_SEARCHABLE, MemoryQuery, SQLiteStore
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
 from .vectors import DEFAULT_HOT_ROWS, VectorHit, VectorRecord, VectorStore
@@ -282,6 +284,9 @@ class MemoryEngine:
         content = content.encode("utf-8", "replace").decode("utf-8")
         if not content:
             raise ValueError("memory content is empty")
+        created = draft.created_at if draft.created_at is not None else self.clock()
+        # What is stored must stay true: "last week" means one week for ever, the one it was said in.
+        content = resolve_relative_dates(content, datetime.fromtimestamp(created, UTC))
         if not any(ch.isprintable() for ch in content):
             # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
             raise ValueError("memory content has no visible characters")
@@ -290,9 +295,9 @@ class MemoryEngine:
                 f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
             )
         memory_type = MemoryType(draft.memory_type)
-        now = self.clock()
-        created = draft.created_at if draft.created_at is not None else now
-        expires = ttl_expires_at(draft.ttl, created)
+        expires = ttl_expires_at(draft.ttl, created) if draft.ttl is not None else draft.expires_at
+        if expires is not None and expires <= created:
+            raise ValueError("memory expires before it is written")
         importance = DEFAULT_IMPORTANCE[memory_type] if draft.importance is None else float(draft.importance)
         if not 0.0 <= importance <= 1.0:
             raise ValueError(f"importance must be between 0 and 1, got {importance}")
@@ -558,6 +563,54 @@ class MemoryEngine:
         for memory in await self.store.get_memories_unscoped(memory_ids):
             self._notify(memory)
 
+    async def rename_person(
+        self, scope: Scope, user_id: str, old_names: Sequence[str], new_name: str
+    ) -> list[Memory]:
+        """Call `user_id` by `new_name` in the memories about them that used an old name.
+
+        "Root broke their shoulder", written before Root said their name is Mickael, becomes
+        "Mickael broke their shoulder": new wording, hash and vector (SQLite first, then the vector
+        row; a crash in between is repaired at start-up). Returns the memories rewritten.
+        """
+        new = new_name.strip()
+        olds = [
+            n for n in dict.fromkeys(o.strip() for o in old_names) if n and n.casefold() != new.casefold()
+        ]
+        if not olds or not new:
+            return []
+        # Every memory about them in the workspace, whatever its visibility: only its wording changes.
+        everything = Audience(
+            scope.platform,
+            scope.workspace_id,
+            scope.agent_id,
+            viewer_id=user_id,
+            private_ok=True,
+            operator=True,
+        )
+        about = await self.store.query_memories(
+            everything, self.clock(), MemoryQuery(user_ids=[user_id], limit=500)
+        )
+        # A memory naming the new name already ("Root's name is Mickael") says it as it was said.
+        changed = [
+            (m, renamed(m.content, olds, new)) for m in about if new.casefold() not in m.content.casefold()
+        ]
+        changed = [(m, text) for m, text in changed if text != m.content]
+        if not changed:
+            return []
+        vectors = await self.embedder.embed([text for _, text in changed])
+        now = self.clock()
+        done: list[Memory] = []
+        for (memory, text), vector in zip(changed, vectors, strict=True):
+            memory.content, memory.content_hash, memory.updated_at = text, content_hash(text), now
+            memory.subjects = list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12]
+            await self.store.rewrite_memory(memory, vector)
+            await self.vectors.memories.add([memory_record(memory, vector)])
+            await self.store.mark_memories_indexed([memory.id])
+            self._notify(memory)
+            done.append(memory)
+        log.info("memories renamed", extra={"count": len(done)})
+        return done
+
     async def sweep_expired(self) -> int:
         """Delete every expired memory from both stores; returns how many."""
         ids = await self.store.expired_memory_ids(self.clock())
@@ -570,15 +623,22 @@ class MemoryEngine:
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def store_messages(self, messages: Sequence[StoredMessage]) -> list[str]:
+    async def store_messages(self, messages: Sequence[StoredMessage], searchable: bool = True) -> list[str]:
         """Store turns with their vectors; a repeated external id is skipped. Returns new ids.
 
         Once this returns the rows are committed. A row whose vector could not be made or written
         (embedder or LanceDB failing) is kept unindexed, and `maintain()` or start-up reconcile
         indexes it. Raises StorageError when SQLite refuses the rows: then nothing was stored.
+        Turns that are not `searchable` (the offline responder's boilerplate) stay in the
+        transcript but are never embedded nor recalled.
         """
         if not messages:
             return []
+        if not searchable:
+            try:
+                return await self.store.insert_messages(messages, indexed=NOT_SEARCHABLE)
+            except sqlite3.Error as exc:
+                raise StorageError(f"messages not saved: {exc}") from exc
         vectors: list[np.ndarray | None]
         try:
             vectors = list(await self.embedder.embed([message_embed_text(m) for m in messages]))

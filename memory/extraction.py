@@ -5,14 +5,14 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
 
 from memory.models import MemoryType
 
-__all__ = ["Extracted", "extract"]
+__all__ = ["Extracted", "date_mentions", "extract", "renamed", "resolve_relative_dates"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,8 @@ class Extracted:
     confidence: float
     expires_at: float | None = None
     event_at: float | None = None
+    # Set on the memory that says what the speaker is called ("my name is Mickael"): that name.
+    given_name: str | None = None
 
 
 # Bounds keep the worst case linear and small: chat messages are short, pasted documents are not statements.
@@ -124,6 +126,8 @@ class _When:
     inline: str  # replaces the date expression inside a rewritten sentence
     bare: str  # the absolute date alone, for templates such as "Deadline for X: <bare>"
     at: float  # epoch seconds
+    day: date | None = None  # the day meant, or the first day of the period meant
+    unit: str = "day"  # day, week, weekend, month or year
 
 
 @dataclass(slots=True)
@@ -143,6 +147,7 @@ class _Item:
     confidence: float
     keys: list[str]  # phrases the subjects are drawn from
     tags: list[str] = field(default_factory=list)  # subjects to put first (names)
+    given_name: str | None = None  # the speaker's own name, when this item states it
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
@@ -219,7 +224,7 @@ _MONTHS_EN_KEYS = [k for k in _MONTH_NUM if k.isascii() and k not in {"mars", "a
 _NUM_WORDS = {
     "a": 1, "an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3,
     "four": 4, "quatre": 4, "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8,
-    "huit": 8, "nine": 9, "neuf": 9, "ten": 10, "dix": 10,
+    "huit": 8, "nine": 9, "neuf": 9, "ten": 10, "dix": 10, "quinze": 15,
 }  # fmt: skip
 
 
@@ -236,7 +241,15 @@ _REL_DAYS = {
     "this afternoon": 0, "this evening": 0, "aujourd'hui": 0, "ce soir": 0, "ce matin": 0,
     "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
 }  # fmt: skip
+_REL_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
 _REL_ALT = "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in _REL_DAYS), key=len, reverse=True))
+_FULL_MONTHS = _alt([m.lower() for m in _MONTHS_EN] + _MONTHS_FR + ["fevrier", "aout", "decembre"])
+_QTY = rf"\d{{1,3}}|{_alt(_NUM_WORDS)}|a\s+couple\s+of|a\s+few|quelques"
+# Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
+_PERIOD_EN = r"(?:week-?end|week|month|year)"
+_PERIOD_FR = r"(?:semaine|mois|année|annee|an|week-?end)"
+_NEXT_FR = r"prochaine?|suivante?"
+_LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente?|precedente?"
 _DATE_RX = _rx(
     r"\b(?:"
     r"(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))"
@@ -246,8 +259,16 @@ _DATE_RX = _rx(
     rf"|(?P<md>(?:(?P<mdw>{_alt(_WD_EN)}),?\s+)?(?P<mdm>{_alt(_MONTHS_EN_KEYS)})\.?\s+(?:the\s+)?"
     r"(?P<mdd>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<mdy>\d{4}))?)"
     rf"|(?P<rel>{_REL_ALT})"
-    rf"|(?P<inn>(?:in|dans)\s+(?P<inq>\d{{1,3}}|{_alt(_NUM_WORDS)})\s+(?P<inu>days?|weeks?|months?|jours?|semaines?|mois))"
-    r"|(?P<nw>next\s+week|la\s+semaine\s+prochaine)"
+    rf"|(?P<inn>(?:in|dans)\s+(?P<inq>{_QTY})\s+(?P<inu>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
+    r"|(?P<weeks2>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
+    rf"|(?P<ago>(?P<agq>{_QTY})\s+(?P<agu>days?|weeks?|months?|years?)\s+ago"
+    rf"|il\s+y\s+a\s+(?P<iyq>{_QTY})\s+(?P<iyu>jours?|semaines?|mois|ans|années?))"
+    rf"|(?P<pen>(?P<penm>last|next|this|coming|past|previous)\s+(?P<penu>{_PERIOD_EN}))"
+    rf"|(?P<pfr>(?:ce|cet|cette)\s+(?P<pfdu>{_PERIOD_FR})(?:-ci|-là)?"
+    rf"|(?:la|le|l')\s*(?P<pfu>{_PERIOD_FR})\s+(?P<pfm>{_NEXT_FR}|{_LAST_FR}))"
+    rf"|(?P<mon>(?:(?P<monm>next|last|this|coming)\s+|(?P<monp>in|en|au\s+mois\s+de|during|pendant)\s+)"
+    rf"(?P<monn>{_FULL_MONTHS})(?:\s+(?P<mony>\d{{4}}))?(?:\s+(?P<monf>{_NEXT_FR}|{_LAST_FR}))?"
+    rf"|(?P<monb>{_FULL_MONTHS})\s+(?P<monbf>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<eo>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<eou>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<eof>de\s+(?:la\s+)?semaine|du\s+mois))"
     rf"|(?P<wd>(?:(?P<wdm>next|this|coming|last|ce)\s+)?(?P<wdn>{_WD_ALT})(?:\s+(?P<wdf>prochain|dernier))?)"
@@ -257,6 +278,11 @@ _HABITUAL = _rx(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
 _PREP_BEFORE = _rx(
     r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
     r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"
+)
+# Words that already introduce a period: "since last week", "during the month", "until next year".
+_PERIOD_PREP_BEFORE = _rx(
+    r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
+    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
 )
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 _PAST = _rx(
@@ -309,54 +335,169 @@ def _add_months(d: date, n: int) -> date:
     return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
 
 
-def _resolve(m: re.Match[str], today: date, past: bool) -> tuple[date, str] | None:
-    """(date, kind) for one date expression; kind picks how it is rewritten inline."""
+_NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
+_LAST_WORDS = frozenset(
+    {"last", "past", "previous", "dernier", "dernière", "derniere", "passé", "passe", "passée", "passee",
+     "précédent", "precedent", "précédente", "precedente"}
+)  # fmt: skip
+
+
+def _quantity(word: str, unit: str = "") -> int:
+    word = " ".join(word.lower().split())
+    if word.isdigit():
+        return int(word)
+    if word == "quinze" and unit.lower().startswith("jour"):
+        return 14  # "quinze jours" is a fortnight
+    if word in ("a couple of",):
+        return 2
+    if word in ("a few", "quelques"):
+        return 3
+    return _NUM_WORDS[word]
+
+
+def _unit_of(word: str) -> str:
+    """day, week, weekend, month or year, from an English or French unit word."""
+    word = word.lower()
+    if word.startswith(("week-end", "weekend")):
+        return "weekend"
+    if word.startswith(("day", "jour")):
+        return "day"
+    if word.startswith(("week", "semaine")):
+        return "week"
+    if word.startswith(("month", "mois")):
+        return "month"
+    return "year"
+
+
+def _period_start(d: date, unit: str) -> date:
+    """The first day of the week (Monday), weekend (Saturday), month or year holding `d`."""
+    if unit == "week":
+        return d - timedelta(days=d.weekday())
+    if unit == "weekend":
+        return d + timedelta(days=5 - d.weekday()) if d.weekday() < 5 else d - timedelta(days=d.weekday() - 5)
+    if unit == "month":
+        return d.replace(day=1)
+    if unit == "year":
+        return d.replace(month=1, day=1)
+    return d
+
+
+def _shift(today: date, unit: str, n: int) -> date:
+    """The start of the period `n` periods away from the one holding today (negative: earlier)."""
+    if unit in ("week", "weekend"):
+        return _period_start(today, unit) + timedelta(days=7 * n)
+    if unit == "month":
+        return _add_months(today.replace(day=1), n)
+    if unit == "year":
+        return date(today.year + n, 1, 1)
+    return today + timedelta(days=n)
+
+
+def _month_from(today: date, month: int, direction: int, past: bool) -> date:
+    """The first day of the named month: the next (or last) one, else the nearest in the tense's direction.
+
+    "next September" said in September is a year away; "this September" is this year's.
+    """
+    if direction > 0:
+        year = today.year if month > today.month else today.year + 1
+    elif direction < 0:
+        year = today.year if month < today.month else today.year - 1
+    elif past:
+        year = today.year if month <= today.month else today.year - 1
+    else:
+        year = today.year if month >= today.month else today.year + 1
+    return date(year, month, 1)
+
+
+def _resolve(m: re.Match[str], today: date, past: bool) -> tuple[date, str, str] | None:
+    """(date, kind, unit) for one date expression: the day (or the start of the week, weekend,
+    month or year it names), how it is written inline, and how precise it is."""
     g = m.group
     if g("iso"):
         d = _safe_date(int(g("iy")), int(g("im")), int(g("id")))
-        return (d, "abs") if d else None
+        return (d, "abs", "day") if d else None
     if g("num"):
         a, b, y = int(g("na")), int(g("nb")), int(g("ny"))
         y = y + 2000 if y < 100 else y
         # Day first (European usage) unless only month-first can be valid.
         day, month = (b, a) if b > 12 >= a else (a, b)
         d = _safe_date(y, month, day)
-        return (d, "abs") if d else None
+        return (d, "abs", "day") if d else None
     if g("dm") or g("md"):
         day = int(g("dmd") or g("mdd"))
         month = _MONTH_NUM[(g("dmm") or g("mdm")).lower().rstrip(".")]
         year = g("dmy") or g("mdy")
         d = _safe_date(int(year), month, day) if year else _near(today, month, day, past)
-        return (d, "abs") if d else None
+        return (d, "abs", "day") if d else None
     if g("rel"):
         key = " ".join(g("rel").lower().split())
-        return today + timedelta(days=_REL_DAYS[key]), "rel"
+        return today + timedelta(days=_REL_DAYS[key]), "rel", "day"
+    if g("weeks2"):
+        return _shift(today, "week", 2), "period", "week"
     if g("inn"):
-        q = g("inq").lower()
-        n = int(q) if q.isdigit() else _NUM_WORDS[q]
-        unit = g("inu").lower()
-        if unit.startswith(("month", "mois")):
-            return _add_months(today, n), "rel"
-        return today + timedelta(days=n * (7 if unit.startswith(("week", "semaine")) else 1)), "rel"
-    if g("nw"):
-        return today + timedelta(days=7 - today.weekday()), "week"
+        n, unit = _quantity(g("inq"), g("inu")), _unit_of(g("inu"))
+        if g("inu").lower().startswith("fortnight"):
+            n, unit = 2 * n, "week"
+        if unit == "month":
+            return _add_months(today, n), "rel", "day"
+        if unit == "year":
+            return date(today.year + n, 1, 1), "period", "year"
+        return today + timedelta(days=n * (7 if unit == "week" else 1)), "rel", "day"
+    if g("ago"):
+        n = _quantity(g("agq") or g("iyq"), g("agu") or g("iyu"))
+        unit = _unit_of(g("agu") or g("iyu"))
+        if unit == "day":
+            return today - timedelta(days=n), "rel", "day"
+        if unit == "week":
+            return _period_start(today - timedelta(days=7 * n), "week"), "period", "week"
+        return _shift(today, unit, -n), "period", unit
+    if g("pen") or g("pfr"):
+        unit = _unit_of(g("penu") or g("pfdu") or g("pfu"))
+        word = (g("penm") or g("pfm") or "this").lower()
+        n = 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
+        return _shift(today, unit, n), "period", unit
+    if g("mon") or g("monb"):
+        month = _MONTH_NUM[(g("monn") or g("monb")).lower()]
+        if g("mony"):
+            return date(int(g("mony")), month, 1), "period", "month"
+        word = (g("monm") or g("monf") or g("monbf") or "").lower()
+        direction = 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
+        if word == "this":
+            return date(today.year, month, 1), "period", "month"
+        return _month_from(today, month, direction, past), "period", "month"
     if g("eo"):
         if (g("eou") or "").lower() == "week" or "semaine" in (g("eof") or "").lower():
-            return today + timedelta(days=(4 - today.weekday()) % 7), "rel"
-        return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1]), "rel"
+            return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"
+        return date(today.year, today.month, calendar.monthrange(today.year, today.month)[1]), "rel", "day"
     if g("wdn"):
         name = g("wdn").lower()
         wd = _WD_EN.index(name) if name in _WD_EN else _WD_FR.index(name)
         mod = (g("wdm") or g("wdf") or "").lower()
         if mod in ("last", "dernier") or (not mod and past):
-            return today - timedelta(days=(today.weekday() - wd - 1) % 7 + 1), "wd"
+            return today - timedelta(days=(today.weekday() - wd - 1) % 7 + 1), "wd", "day"
         if mod in ("next", "prochain"):
             # "next Friday" is the Friday of next week (which, on a Sunday, is also the coming one).
-            return today + timedelta(days=7 - today.weekday() + wd), "wd"
+            return today + timedelta(days=7 - today.weekday() + wd), "wd", "day"
         if mod in ("this", "coming", "ce"):
-            return today + timedelta(days=(wd - today.weekday()) % 7), "wd"
-        return today + timedelta(days=(wd - today.weekday() - 1) % 7 + 1), "wd"
+            return today + timedelta(days=(wd - today.weekday()) % 7), "wd", "day"
+        return today + timedelta(days=(wd - today.weekday() - 1) % 7 + 1), "wd", "day"
     return None
+
+
+def _fmt_period(d: date, unit: str, fr: bool) -> str:
+    """A week, weekend, month or year, written out: "the week of Monday 16 November 2026"."""
+    if unit == "week":
+        return f"la semaine du {_fmt(d, fr)}" if fr else f"the week of {_fmt(d, fr)}"
+    if unit == "weekend":
+        return f"le week-end du {_fmt(d, fr)}" if fr else f"the weekend of {_fmt(d, fr)}"
+    if unit == "month":
+        return f"{_MONTHS_FR[d.month - 1]} {d.year}" if fr else f"{_MONTHS_EN[d.month - 1]} {d.year}"
+    return str(d.year)
+
+
+# How a period reads where no preposition introduces it: "skiing in the week of…", "en septembre 2027".
+_PERIOD_PREP_EN = {"week": "in ", "weekend": "on ", "month": "in ", "year": "in "}
+_PERIOD_PREP_FR = {"week": "", "weekend": "", "month": "en ", "year": "en "}
 
 
 def _parse_time(text: str) -> dtime | None:
@@ -376,8 +517,13 @@ def _parse_time(text: str) -> dtime | None:
     return None
 
 
-def _dates(clause: str, now: datetime, fr: bool, past: bool) -> tuple[str, list[_When]]:
-    """Replace each date expression by a \\x00n\\x00 placeholder and resolve it against `now`."""
+def _dates(
+    clause: str, now: datetime, fr: bool, past: bool, relative_only: bool = False
+) -> tuple[str, list[_When]]:
+    """Replace each date expression by a \\x00n\\x00 placeholder and resolve it against `now`.
+
+    With `relative_only`, dates written out already ("10 January", "2027-01-05") are left as said.
+    """
     today = now.date()
     found: list[_When] = []
     out: list[str] = []
@@ -391,14 +537,28 @@ def _dates(clause: str, now: datetime, fr: bool, past: bool) -> tuple[str, list[
         resolved = _resolve(m, today, past)
         if resolved is None:
             continue
-        d, kind = resolved
+        d, kind, unit = resolved
+        if relative_only and kind == "abs":
+            continue
+        if kind == "period":
+            bare = _fmt_period(d, unit, fr)
+            said = m.group("monp")  # "in September" keeps its own "in"
+            lead = _PERIOD_PREP_BEFORE.search(before)
+            if said:
+                inline = f"{' '.join(said.split())} {bare}"
+            else:
+                inline = bare if lead else (_PERIOD_PREP_FR if fr else _PERIOD_PREP_EN)[unit] + bare
+            at = datetime.combine(d, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+            out.append(clause[pos : m.start()])
+            out.append(f"\x00{len(found)}\x00")
+            found.append(_When(inline, bare, at, d, unit))
+            pos = m.end()
+            continue
         if not time_parsed:
             t, time_parsed = _parse_time(clause), True
         bare = _fmt(d, fr, t)
         plain = _fmt(d, fr)
-        if kind == "week":
-            inline = f"la semaine du {plain}" if fr else f"the week of {plain}"
-        elif kind in ("rel", "wd") and not _PREP_BEFORE.search(before):
+        if kind in ("rel", "wd") and not _PREP_BEFORE.search(before):
             explicit = kind == "rel" or m.group("wdm") or m.group("wdf")
             inline = (("le " if fr else "on ") + plain) if explicit else plain
         else:
@@ -406,7 +566,7 @@ def _dates(clause: str, now: datetime, fr: bool, past: bool) -> tuple[str, list[
         at = datetime.combine(d, t or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         out.append(clause[pos : m.start()])
         out.append(f"\x00{len(found)}\x00")
-        found.append(_When(inline, bare, at))
+        found.append(_When(inline, bare, at, d, unit))
         pos = m.end()
     out.append(clause[pos:])
     return "".join(out), found
@@ -916,9 +1076,10 @@ def _rule_name(c: _Clause, s: str) -> list[_Item]:
             continue
         if m.group("call"):
             content = f"{s} veut qu'on l'appelle {name}" if fr else f"{s} wants to be called {name}"
+            items.append(_Item(content, MemoryType.IDENTITY, _conf(c, 0.8), [], [name]))
         else:
             content = f"{s} s'appelle {name}" if fr else f"{_poss_en(s)} name is {name}"
-        items.append(_Item(content, MemoryType.IDENTITY, _conf(c, 0.8), [], [name]))
+            items.append(_Item(content, MemoryType.IDENTITY, _conf(c, 0.8), [], [name], given_name=name))
     return items
 
 
@@ -1163,6 +1324,10 @@ _RELNAME_FR = _rx(
     rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{_REL_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
     + _NAME_RX
 )
+_RELNAME_FR_APPOS = _rx(rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{_REL_FR}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
+# What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
+_PREDICATE = re.compile(r"^,?\s+(?P<p>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
+_NOT_A_PREDICATE = _rx(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
 _HAVE_EN = _rx(
     r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
@@ -1173,6 +1338,19 @@ _FAMILY_WORD = _rx(
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
     r"jumelles|chiots?|chatons?|lapins?)\b"
 )
+
+
+def _predicate(c: _Clause, end: int, s: str, fr: bool) -> tuple[str, MemoryType] | None:
+    """What follows a named relative ("… Léa starts school in Lyon next September"), rewritten in
+    the third person, and its kind: an event when it holds a date. None when nothing is said."""
+    m = _PREDICATE.match(c.text[end:])
+    if m is None or _NOT_A_PREDICATE.match(m.group("p")):
+        return None
+    said = _tail(m.group("p"))
+    if len(said.split()) < 2:
+        return None
+    kind = MemoryType.EVENT if _PLACEHOLDER.search(said) else MemoryType.FACT
+    return _rewrite(said, s, fr, named=True), kind
 
 
 def _rule_family(c: _Clause, s: str) -> list[_Item]:
@@ -1189,6 +1367,9 @@ def _rule_family(c: _Clause, s: str) -> list[_Item]:
         if name:
             rel = " ".join(m.group("rel").split())
             items.append(_Item(f"{_poss_en(s)} {rel} is called {name}", MemoryType.FACT, conf, [rel], [name]))
+            if (said := _predicate(c, m.end(), s, fr=False)) is not None:
+                text, kind = said
+                items.append(_Item(f"{_poss_en(s)} {rel} {name} {text}", kind, conf, [rel], [name]))
     m = _RELNAME_FR.search(c.text)
     if m and not _blocked(c, m.start()):
         name = _name_from(m.group("name"), strict=False)
@@ -1198,6 +1379,18 @@ def _rule_family(c: _Clause, s: str) -> list[_Item]:
             art = _article(m.group("poss"), rel)
             content = _cap(f"{art}{rel} {_de(s)} {verb} {name}")
             items.append(_Item(content, MemoryType.FACT, conf, [rel], [name]))
+    elif (m := _RELNAME_FR_APPOS.search(c.text)) and not _blocked(c, m.start()):
+        name = _name_from(m.group("name"), strict=True)
+        if name:
+            rel = " ".join(m.group("rel").split())
+            plural = m.group("poss").lower() == "mes"
+            art = _article(m.group("poss"), rel)
+            named = _cap(f"{art}{rel} {_de(s)}")
+            verb = "s'appellent" if plural else "s'appelle"
+            items.append(_Item(f"{named} {verb} {name}", MemoryType.FACT, conf, [rel], [name]))
+            if (said := _predicate(c, m.end(), s, fr=True)) is not None:
+                text, kind = said
+                items.append(_Item(f"{named}, {name}, {text}", kind, conf, [rel], [name]))
     for rx, fr in ((_HAVE_EN, False), (_HAVE_FR, True)):
         m = rx.search(c.text)
         if m and not _blocked(c, m.start()):
@@ -1757,7 +1950,15 @@ def _finish(item: _Item, c: _Clause, s: str) -> Extracted | None:
     expires_at = event_at + _TODO_GRACE if item.memory_type is MemoryType.TODO and event_at else None
     subjects = _subjects(s, item.tags, item.keys)
     conf = min(1.0, max(0.0, item.confidence))
-    return Extracted(content, item.memory_type, subjects, conf, expires_at=expires_at, event_at=event_at)
+    return Extracted(
+        content,
+        item.memory_type,
+        subjects,
+        conf,
+        expires_at=expires_at,
+        event_at=event_at,
+        given_name=item.given_name,
+    )
 
 
 def _extract(text: str, speaker: str, now: datetime | None) -> list[Extracted]:
@@ -1797,6 +1998,57 @@ def _extract(text: str, speaker: str, now: datetime | None) -> list[Extracted]:
     return results[:_MAX_RESULTS]
 
 
+def resolve_relative_dates(text: str, now: datetime) -> str:
+    """`text` with each date expression written as the date it means at `now`, sentence by sentence.
+
+    "Alice's exam is next Friday" said on 24 November 2026 reads "Alice's exam is on Friday 4
+    December 2026"; "last week" becomes "in the week of Monday 16 November 2026", "le mois
+    dernier" "en octobre 2026". Text that is already absolute comes back unchanged, so applying
+    it twice changes nothing. Never raises: on unexpected input the text is returned as it was.
+    """
+    try:
+        out: list[str] = []
+        pos = 0
+        for match in _SENTENCE_SPLIT.finditer(text):
+            out.append(_resolve_sentence(text[pos : match.start()], now))
+            out.append(match.group(0))
+            pos = match.end()
+        out.append(_resolve_sentence(text[pos:], now))
+        return "".join(out)
+    except Exception:  # a date rule must never cost a memory
+        return text
+
+
+def date_mentions(text: str, now: datetime) -> list[tuple[date, str]]:
+    """Every date expression of `text` as (the day meant, or the first day of the period, and its
+    unit: day, week, weekend, month or year), in order: what the rules understood."""
+    found: list[tuple[date, str]] = []
+    for sentence in _SENTENCE_SPLIT.split(_clean_input(text)):
+        _, dates = _dates(sentence, now, _looks_french(sentence), bool(_PAST.search(sentence)))
+        found.extend((when.day, when.unit) for when in dates if when.day is not None)
+    return found
+
+
+def _resolve_sentence(sentence: str, now: datetime) -> str:
+    if not sentence or "\x00" in sentence or "\x01" in sentence:
+        return sentence
+    fr, past = _looks_french(sentence), bool(_PAST.search(sentence))
+    work, dates = _dates(sentence, now, fr, past, relative_only=True)
+    return _expand(work, dates)[0] if dates else sentence
+
+
+def renamed(content: str, old_names: Sequence[str], new_name: str) -> str:
+    """`content` calling its subject `new_name` where it called them by one of `old_names`: at the
+    start ("Root broke…", "Root's…"), and after "de"/"d'"/"for"/"pour" ("La fille de Root…")."""
+    for old in old_names:
+        pattern = re.compile(
+            rf"(?:(?<=^)|(?<=\bde\s)|(?<=\bd')|(?<=\bfor\s)|(?<=\bpour\s)){re.escape(old)}(?=$|[\s',.;:!?])",
+            re.IGNORECASE,
+        )
+        content = pattern.sub(lambda _m: new_name, content)
+    return content
+
+
 def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extracted]:
     """Memories stated in one chat message by `speaker`, rewritten in the third person.
 
@@ -1806,6 +2058,12 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
     Never raises: on unexpected input it returns what it could extract, or nothing.
     """
     try:
-        return _extract(text, speaker, now)
+        found = _extract(text, speaker, now)
+        # "My name is Mickael and I broke my shoulder": the rest already says "Mickael".
+        named = next((e.given_name for e in found if e.given_name), None)
+        if named is None or named.casefold() == _clean_speaker(speaker).casefold():
+            return found
+        again = [e for e in _extract(text, named, now) if e.given_name is None]
+        return [e for e in found if e.given_name is not None] + again
     except Exception:  # a heuristic must never break the write path; the LLM path still runs
         return []

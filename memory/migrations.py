@@ -174,8 +174,10 @@ migration(
 
 # What the adapters learned of each conversation's kind (public, private, group, DM), so rows
 # stored before a conversation was known to be private can be narrowed to it
-# (`memory.conversations`); and the lookup of a person's own shared memories across the
-# platform's workspaces, which a DM with them reads (`Audience.own_elsewhere`).
+# (`memory.conversations`, with the channel and thread lookups it runs); the lookup of a person's
+# own shared memories across the platform's workspaces, which a DM with them reads
+# (`Audience.own_elsewhere`); merges by the memory that superseded them (`/memory undo`); and a
+# workspace's turns by time, which a timeline of every conversation reads.
 migration(
     "m004_conversation_kinds",
     """
@@ -194,6 +196,8 @@ migration(
         CREATE INDEX ix_memories_thread ON memories (thread_id) WHERE thread_id IS NOT NULL;
         CREATE INDEX ix_messages_thread ON messages (thread_id) WHERE thread_id IS NOT NULL;
         CREATE INDEX ix_summaries_thread ON summaries (thread_id) WHERE thread_id IS NOT NULL;
+        CREATE INDEX ix_memories_superseded ON memories (superseded_by) WHERE superseded_by IS NOT NULL;
+        CREATE INDEX ix_messages_workspace_time ON messages (platform, workspace_id, agent_id, created_at);
     """,
 )
 

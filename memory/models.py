@@ -215,6 +215,8 @@ class MemoryDraft:
     visibility: Visibility = Visibility.WORKSPACE
     sources: list[str] = field(default_factory=list)
     created_at: float | None = None  # defaults to the engine clock; set when importing history
+    # An expiry already computed (a heuristic deadline plus its grace); a `ttl` takes precedence.
+    expires_at: float | None = None
 
 
 @dataclass(slots=True)

@@ -201,6 +201,11 @@ class Profile:
     def memory_ids(self) -> set[str]:
         return self.shared.memory_ids() | self.private.memory_ids()
 
+    def known_name(self, include_private: bool = False) -> str | None:
+        """The name the user said they go by ("my name is Mickael"), newest statement first."""
+        entry = _merged(self, include_private).fields.get("name")
+        return entry.value if entry is not None else None
+
     def to_json(self) -> dict[str, object]:
         data = self.shared.to_json()
         data["display_name"] = self.display_name

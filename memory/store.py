@@ -27,6 +27,8 @@ _MESSAGE_COLUMNS = (
     "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
     "content, created_at, external_id, visibility, tool_calls"
 )
+# `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
+NOT_SEARCHABLE = -1
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
 _CHUNK = 500
 
@@ -288,6 +290,28 @@ class SQLiteStore:
                 [(memory.id, s) for s in memory.subjects],
             )
 
+    async def rewrite_memory(self, memory: Memory, embedding: np.ndarray) -> None:
+        """Store new wording for an existing memory (content, hash, subjects, vector); it is then
+        unindexed until its vector row is replaced, so a crash in between is repaired at start-up."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE memories SET content = ?, content_hash = ?, subjects = ?, embedding = ?, "
+                "updated_at = ?, indexed = 0 WHERE id = ?",
+                (
+                    _safe(memory.content),
+                    memory.content_hash,
+                    json.dumps(memory.subjects, ensure_ascii=False),
+                    _blob(embedding),
+                    memory.updated_at,
+                    memory.id,
+                ),
+            )
+            await db.execute("DELETE FROM memory_subjects WHERE memory_id = ?", (memory.id,))
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(memory.id, s) for s in memory.subjects],
+            )
+
     async def insert_memories(self, memories: Sequence[Memory], embeddings: Sequence[np.ndarray]) -> None:
         """Insert many memories in ONE transaction (bulk import); not yet marked as indexed."""
         if len(memories) != len(embeddings):
@@ -435,6 +459,21 @@ class SQLiteStore:
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
         )
         return _row_to_memory(rows[0]) if rows else None
+
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        """For each of `newer_ids` that superseded an older memory: newer id -> older id.
+
+        Only ids the caller already read through an audience are asked for; the older rows are
+        in the same scope and visibility (a merge never crosses them).
+        """
+        found: dict[str, str] = {}
+        for chunk in _chunks(list(dict.fromkeys(newer_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = await self._fetch(
+                f"SELECT superseded_by, id FROM memories WHERE superseded_by IN ({marks})", tuple(chunk)
+            )
+            found.update((str(newer), str(older)) for newer, older in rows)
+        return found
 
     async def find_by_hash(
         self, content_hash: str, audience: Audience, now: float, visibility: Visibility
@@ -615,16 +654,21 @@ class SQLiteStore:
     # --- messages ---------------------------------------------------------------------------
 
     async def insert_messages(
-        self, messages: Sequence[StoredMessage], embeddings: Sequence[np.ndarray | None] | None = None
+        self,
+        messages: Sequence[StoredMessage],
+        embeddings: Sequence[np.ndarray | None] | None = None,
+        indexed: int = 0,
     ) -> list[str]:
-        """Store turns in one transaction; a repeated external id is skipped. Returns new ids."""
+        """Store turns in one transaction; a repeated external id is skipped. Returns new ids.
+
+        `indexed` 0 queues them for the vector index; `NOT_SEARCHABLE` keeps them out of it."""
         inserted: list[str] = []
         vectors = embeddings if embeddings is not None else [None] * len(messages)
         async with self.transaction() as db:
             for message, vector in zip(messages, vectors, strict=True):
                 cursor = await db.execute(
                     f"INSERT OR IGNORE INTO messages ({_MESSAGE_COLUMNS}, embedding, indexed) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         message.id,
                         message.platform,
@@ -641,6 +685,7 @@ class SQLiteStore:
                         message.visibility.value,
                         _safe(json.dumps(message.tool_calls, ensure_ascii=False)),
                         _blob(vector),
+                        indexed,
                     ),
                 )
                 if cursor.rowcount:
@@ -704,7 +749,8 @@ class SQLiteStore:
                 "AND n.workspace_id = h.workspace_id AND n.channel_id = h.channel_id "
                 "AND n.agent_id = h.agent_id AND n.thread_id IS h.thread_id "
                 "AND (n.created_at > h.created_at OR (n.created_at = h.created_at AND n.rowid > h.rowid)) "
-                "AND n.created_at <= h.created_at + ? ORDER BY n.created_at, n.rowid LIMIT 1) "
+                f"AND n.created_at <= h.created_at + ? AND n.indexed <> {NOT_SEARCHABLE} "
+                "ORDER BY n.created_at, n.rowid LIMIT 1) "
                 f"AND {next_where} WHERE h.id IN ({marks}) AND {hit_where}"
             )
             for row in await self._fetch(sql, (within, *next_params, *chunk, *hit_params)):
@@ -786,6 +832,53 @@ class SQLiteStore:
             (platform, workspace_id, channel_id, agent_id, since, until, *roles, limit),
         )
         return [_row_to_message(r) for r in reversed(rows)]
+
+    async def visible_messages_between(
+        self,
+        audience: Audience,
+        since: float,
+        until: float,
+        per_day: int,
+        utc_offset: float = 0.0,
+        roles: Sequence[str] = ("user",),
+    ) -> list[StoredMessage]:
+        """Turns `audience` may read in [since, until), across every conversation of the workspace
+        it can see: the latest `per_day` of each day (days start at midnight `utc_offset` seconds
+        east of UTC), oldest first. What a timeline quotes."""
+        where, params = sql_visibility_filter(audience)
+        marks = ",".join("?" * len(roles))
+        rows = await self._fetch(
+            f"SELECT {_MESSAGE_COLUMNS} FROM (SELECT {_MESSAGE_COLUMNS}, ROW_NUMBER() OVER ("
+            "PARTITION BY CAST((created_at + ?) / 86400 AS INTEGER) ORDER BY created_at DESC, rowid DESC"
+            f") AS n FROM messages WHERE {where} AND created_at >= ? AND created_at < ? "
+            f"AND role IN ({marks})) WHERE n <= ? ORDER BY created_at",
+            (utc_offset, *params, since, until, *roles, per_day),
+        )
+        return [_row_to_message(r) for r in rows]
+
+    async def message_days(
+        self,
+        audience: Audience,
+        since: float,
+        until: float,
+        utc_offset: float = 0.0,
+        roles: Sequence[str] = ("user",),
+        exclude: Sequence[str] = (),
+    ) -> list[tuple[float, int, int]]:
+        """Per day of [since, until) with turns `audience` may read (but `exclude`): (the day's
+        midnight as a timestamp, how many turns, in how many conversations), oldest first."""
+        where, params = sql_visibility_filter(audience)
+        marks = ",".join("?" * len(roles))
+        skip = list(exclude)[:_CHUNK]
+        unless = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
+        rows = await self._fetch(
+            "SELECT CAST((created_at + ?) / 86400 AS INTEGER) AS day, COUNT(*), "
+            "COUNT(DISTINCT channel_id || char(31) || COALESCE(thread_id, '')) "
+            f"FROM messages WHERE {where} AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
+            f"{unless}GROUP BY day ORDER BY day",
+            (utc_offset, *params, since, until, *roles, *skip),
+        )
+        return [(int(day) * 86400.0 - utc_offset, int(count), int(places)) for day, count, places in rows]  # type: ignore[call-overload]
 
     async def unindexed_messages(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:
         rows = await self._fetch(

@@ -129,6 +129,9 @@ ODD_TEXTS = {
 }
 
 
+TTL_FORMS = "'30m', '6h', '3 days', '1 week', '2w', '1 month' or 'permanent'"
+
+
 @pytest.mark.parametrize("name", list(ODD_TEXTS))
 async def test_odd_characters_are_answered_and_stored_as_valid_text(
     name: str,
@@ -223,7 +226,7 @@ async def test_model_replies_that_are_empty_or_only_broken_memories_are_a_clean_
 ) -> None:
     llm.add(
         text(""),
-        text('{"memories": [{"content": ""}, {"content": "x", "ttl": "1x"}, [], null]}'),
+        text('{"memories": [{"content": ""}, {"content": "x", "type": "feeling"}, [], null]}'),
         text('{"message": "", "memories": []}'),
     )
     for said in ("one", "two", "three"):
@@ -288,12 +291,12 @@ async def test_malformed_tool_arguments_each_get_a_precise_error(
         "`content` is too long (3199 characters, at most 2000)",
         "`subjects` must be a list of strings",
         "`subjects` must be a list of strings",
-        '`ttl` must be a duration string such as "1h", "7d" or "30d"',
-        '`ttl` must be a duration string such as "1h", "7d" or "30d"',
-        "`ttl`: invalid TTL '-1d': use a number and a unit, like '30m', '1h', '7d', '30d' or '2w'",
+        '`ttl` must be a duration string such as "3 days", "1 week" or "1 month"',
+        '`ttl` must be a duration string such as "3 days", "1 week" or "1 month"',
+        f"`ttl`: invalid TTL '-1d': use a number and a unit, like {TTL_FORMS}",
         "`ttl`: invalid TTL '0h': it must be longer than zero",
-        "`ttl`: invalid TTL '99999999d': use a number and a unit, like '30m', '1h', '7d', '30d' or '2w'",
-        "`ttl`: invalid TTL '1x': use a number and a unit, like '30m', '1h', '7d', '30d' or '2w'",
+        f"`ttl`: invalid TTL '99999999d': use a number and a unit, like {TTL_FORMS}",
+        f"`ttl`: invalid TTL '1x': use a number and a unit, like {TTL_FORMS}",
         "`type` must be one of identity, fact, preference, decision, event, goal, todo, observation, "
         "got ['fact']",
         "memory content has no visible characters",

@@ -84,17 +84,17 @@ async def test_exact_duplicates_are_skipped_within_the_import_and_against_the_st
     await engine.remember(draft("Carol owns the Kafka migration"))
     drafts = [
         draft("carol owns   the Kafka migration"),  # same normalised text as the stored one
-        draft("Dave is on call this week"),
-        draft("Dave is on call this week"),  # repeated inside the import
-        draft("Dave is on call this week", scope=Scope("discord", "guild-2", "general", "default")),
+        draft("Dave is on call this sprint"),
+        draft("Dave is on call this sprint"),  # repeated inside the import
+        draft("Dave is on call this sprint", scope=Scope("discord", "guild-2", "general", "default")),
     ]
     inserted = await engine.import_memories(drafts)
 
     assert [(m.content, m.workspace_id) for m in inserted] == [
-        ("Dave is on call this week", "guild-1"),
-        ("Dave is on call this week", "guild-2"),
+        ("Dave is on call this sprint", "guild-1"),
+        ("Dave is on call this sprint", "guild-2"),
     ]
-    assert await listed(engine) == ["Carol owns the Kafka migration", "Dave is on call this week"]
+    assert await listed(engine) == ["Carol owns the Kafka migration", "Dave is on call this sprint"]
     # Re-running the same import is a no-op.
     assert await engine.import_memories(drafts) == []
 

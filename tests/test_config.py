@@ -44,7 +44,7 @@ def test_defaults_match_design() -> None:
 
 def test_invalid_values_name_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PREHOOK_MAX_INJECTION_COUNT", "lots")
-    monkeypatch.setenv("PREHOOK_RECENT_DURATION", "6 hours")
+    monkeypatch.setenv("PREHOOK_RECENT_DURATION", "a few hours")
     monkeypatch.setenv("SLACK_MODE", "carrier-pigeon")
     monkeypatch.setenv("PORT", "70000")
     with pytest.raises(ConfigError) as info:

@@ -17,13 +17,27 @@ from memory.ttl import TTLError, expires_at, parse_duration
         ("30d", 30 * 86400),
         ("30m", 1800),
         (" 2W ", 14 * 86400),
+        # As a model writes them.
+        ("7 days", 7 * 86400),
+        ("3 days", 3 * 86400),
+        ("1 week", 7 * 86400),
+        ("2 weeks", 14 * 86400),
+        ("a week", 7 * 86400),
+        ("1 month", 30 * 86400),
+        ("6 hours", 6 * 3600),
+        ("1 year", 365 * 86400),
+        ("2 semaines", 14 * 86400),
+        ("3 jours", 3 * 86400),
+        ("two weeks", 14 * 86400),
     ],
 )
 def test_parse_duration(text: str, seconds: int) -> None:
     assert parse_duration(text) == seconds
 
 
-@pytest.mark.parametrize("bad", ["", "abc", "7", "d7", "-1d", "0d", "1.5h", "7 days", "99999y", "1h30m"])
+@pytest.mark.parametrize(
+    "bad", ["", "abc", "7", "d7", "-1d", "0d", "1.5h", "99999y", "1h30m", "week", "soon", "1x", "many weeks"]
+)
 def test_bad_ttl_is_rejected_with_a_clear_error(bad: str) -> None:
     with pytest.raises(TTLError, match="TTL"):
         parse_duration(bad)
@@ -31,7 +45,8 @@ def test_bad_ttl_is_rejected_with_a_clear_error(bad: str) -> None:
 
 def test_expires_at_permanent_and_relative() -> None:
     assert expires_at(None, 100.0) is None
-    assert expires_at("permanent", 100.0) is None
+    for permanent in ("permanent", "", "  ", "never", "forever", "null", "Permanent", "no expiry"):
+        assert expires_at(permanent, 100.0) is None, permanent
     assert expires_at("1h", 100.0) == 3700.0
     with pytest.raises(TTLError):
         expires_at("soon", 100.0)
