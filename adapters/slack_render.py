@@ -110,6 +110,8 @@ def _item_text(number: int, item: dict[str, object]) -> str:
         meta.append(":lock: private")
     if "score" in item:
         meta.append(f"score {item['score']}")
+    if "replaced" in item:
+        meta.append(f"merged with an older note: `/memory undo {item.get('id', '')}`")
     # The content is clipped, never the metadata: the id is what `/memory forget` needs.
     meta_line = " · ".join(meta)
     room = SLACK_TEXT_LIMIT - len(meta_line) - len(f"*{number}.* \n") - 1

@@ -102,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scope(forget)
     _add_common(forget)
 
+    restore = msub.add_parser(
+        "restore", help="undo a merge: bring back the older note (ID: it, or the memory that replaced it)"
+    )
+    restore.add_argument("id")
+    restore.add_argument("--json", action="store_true")
+    _add_scope(restore)
+    _add_common(restore)
+
     export = msub.add_parser("export", help="every memory as a JSON array")
     export.add_argument("--user", default=None, help="only memories about this user")
     export.add_argument("--out", default=None, help="write to this file instead of stdout")
@@ -262,6 +270,23 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
                 return 1
             if not args.json:
                 out.write(f"forgotten: {_line(forgotten)}\n")
+        elif args.action == "restore":
+            row = await engine.store.get_memory_unscoped(args.id)
+            newer = (row.superseded_by or row.id) if row is not None else None
+            visible = newer is not None and bool(
+                await engine.store.visible_memories([newer], audience, engine.clock())
+            )
+            try:
+                restored = await engine.undo_supersede(newer) if visible and newer is not None else None
+            except KeyError:
+                restored = None
+            if restored is None:
+                sys.stderr.write(f"no merge to undo for {args.id!r} in this workspace\n")
+                return 1
+            if args.json:
+                out.write(json.dumps({"restored": restored.to_public_dict(), "kept": newer}) + "\n")
+            else:
+                out.write(f"restored: {_line(restored)} (kept {newer})\n")
         elif args.action == "export":
             rows = []
             offset = 0
@@ -357,13 +382,21 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
             "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP) for Slack.\n"
         )
         if sys.stdin.isatty():
-            sys.stderr.write("Starting the local chat instead.\n")
+            log_file = _log_to_file(settings)
+            sys.stderr.write(f"Starting the local chat instead (the log goes to {log_file}).\n")
             args.user = None
             return await _chat(args, settings)
         return 2
     from .runner import run_platforms
 
     return await run_platforms(settings)
+
+
+def _log_to_file(settings: Settings) -> Path:
+    """The terminal chat shows the conversation: the log goes to a file in the data directory."""
+    log_file = Path(settings.storage.data_dir) / "memorybot.log"
+    setup_logging(settings.server.log_level, settings.server.log_format, log_file=log_file)
+    return log_file
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -378,9 +411,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"memorybot: {exc}\n")
         return 2
     level = settings.server.log_level
-    if args.command in ("chat", "memories", "bench") and "LOG_LEVEL" not in os.environ:
+    if args.command in ("memories", "bench") and "LOG_LEVEL" not in os.environ:
         level = "WARNING"  # a terminal session stays readable unless logs are asked for
-    setup_logging(level, settings.server.log_format)
+    if args.command == "chat":
+        _log_to_file(settings)
+    else:
+        setup_logging(level, settings.server.log_format)
     limit_blas_threads()
     runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord, "bench": _bench}
     try:

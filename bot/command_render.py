@@ -12,6 +12,8 @@ def render_item(number: int, item: dict[str, object]) -> str:
         extras.append("private")
     if "score" in item:
         extras.append(f"score {item['score']}")
+    if "replaced" in item:
+        extras.append(f"merged with an older note: /memory undo {item['id']}")
     tail = f" ({', '.join(extras)})" if extras else ""
     return f"{number}. [{item['type']}] {item['content']} — {item['date']} · id {item['id']}{tail}"
 

@@ -82,6 +82,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Delete a memory by its id (yours, or about you)",
         (OptionSpec("id", "id", "The memory id shown by list, search or about", True),),
     ),
+    CommandSpec(
+        "undo",
+        "Undo a merge: bring back the older note a memory replaced",
+        (OptionSpec("id", "id", "The id of the memory that replaced it (or of the older note)", True),),
+    ),
     CommandSpec("export", "Download the memories about you or from you as a JSON file"),
     CommandSpec("stats", "How many memories there are, by type, and how many are about you"),
 )
@@ -354,7 +359,8 @@ def _date(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
-def memory_item(memory: Memory, score: float | None = None) -> dict[str, object]:
+def memory_item(memory: Memory, score: float | None = None, replaced: str | None = None) -> dict[str, object]:
+    """One memory as a result item; `replaced` is the older note it superseded (undo brings it back)."""
     item: dict[str, object] = {
         "id": memory.id,
         "content": memory.content,
@@ -364,6 +370,8 @@ def memory_item(memory: Memory, score: float | None = None) -> dict[str, object]
     }
     if score is not None:
         item["score"] = round(score, 3)
+    if replaced is not None:
+        item["replaced"] = replaced
     return item
 
 
@@ -372,7 +380,14 @@ def _newest_first(memories: Iterable[Memory]) -> list[Memory]:
     return sorted(memories, key=lambda m: (-m.created_at, m.id))
 
 
+def may_change(invoker: Invoker, memory: Memory) -> bool:
+    """Whether the invoker may forget or un-merge a memory they can see: theirs, about them, or
+    (admins) anyone's in the conversation they are in."""
+    return invoker.is_admin or invoker.user_id in (memory.author_id, memory.user_id)
+
+
 NOT_FOUND = "No memory {id!r} among the ones you can forget: it does not exist, or it is not yours."
+NOT_UNDONE = "No merge to undo for {id!r} among your memories: it replaced no other note, or it is not yours."
 
 
 class MemoryCommands:
@@ -497,7 +512,7 @@ class MemoryCommands:
         )
         title = f"Your {kind} memories" if kind else "Your memories"
         empty = f"No {kind} memories you can see yet." if kind else "No memories you can see yet."
-        return self._page("list", args, title, page, total, [memory_item(m) for m in rows], empty)
+        return self._page("list", args, title, page, total, await self._items(rows), empty)
 
     async def _search(
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
@@ -505,7 +520,8 @@ class MemoryCommands:
         query = str(args["query"])
         hits = await self.engine.search(query, audience, limit=SEARCH_LIMIT, threshold=self.search_threshold)
         start = (page - 1) * self.page_size
-        items = [memory_item(h.memory, h.score) for h in hits[start : start + self.page_size]]
+        shown = hits[start : start + self.page_size]
+        items = await self._items([h.memory for h in shown], [h.score for h in shown])
         return self._page(
             "search", args, f"Search: {query}", page, len(hits), items, f"Nothing found for {query!r}."
         )
@@ -520,7 +536,7 @@ class MemoryCommands:
         tagged = await self._scan(audience, MemoryQuery(subjects=[target.casefold()]))
         rows = _newest_first({m.id: m for m in [*about, *tagged]}.values())
         start = (page - 1) * self.page_size
-        items = [memory_item(m) for m in rows[start : start + self.page_size]]
+        items = await self._items(rows[start : start + self.page_size])
         return self._page(
             "about",
             args,
@@ -536,9 +552,7 @@ class MemoryCommands:
     ) -> CommandResult:
         memory_id = str(args["id"])
         found = await self.engine.store.visible_memories([memory_id], audience, self.clock())
-        allowed = bool(found) and (
-            invoker.is_admin or invoker.user_id in (found[0].author_id, found[0].user_id)
-        )
+        allowed = bool(found) and may_change(invoker, found[0])
         # One message for "no such memory" and "not yours", so ids from other scopes reveal nothing.
         forgotten = await self.engine.forget(memory_id, audience) if allowed else None
         if forgotten is None:
@@ -554,6 +568,45 @@ class MemoryCommands:
             items=[memory_item(forgotten)],
             total=1,
         )
+
+    async def _undo(
+        self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
+    ) -> CommandResult:
+        memory_id = str(args["id"])
+        store, now = self.engine.store, self.clock()
+        newer = await store.visible_memories([memory_id], audience, now)
+        if not newer:
+            # The id of the older note itself: the merge is found through the one that replaced it.
+            older = await store.get_memory_unscoped(memory_id)
+            if older is not None and older.superseded_by is not None:
+                newer = await store.visible_memories([older.superseded_by], audience, now)
+        allowed = bool(newer) and may_change(invoker, newer[0])
+        restored = None
+        if allowed:
+            try:
+                restored = await self.engine.undo_supersede(newer[0].id)
+            except KeyError:
+                restored = None
+        if restored is None:
+            return CommandResult(command="undo", title="Undo", error=NOT_UNDONE.format(id=memory_id))
+        log.info("merge undone by command", extra={"memory_id": newer[0].id, "platform": invoker.platform})
+        return CommandResult(
+            command="undo",
+            title="Restored",
+            lines=[f"Brought back memory {restored.id}; {newer[0].id} stays as well."],
+            items=[memory_item(restored)],
+            total=1,
+        )
+
+    async def _items(
+        self, memories: list[Memory], scores: list[float] | None = None
+    ) -> list[dict[str, object]]:
+        """Result items for these memories, each with the older note it replaced, if any."""
+        replaced = await self.engine.store.merged_into([m.id for m in memories])
+        return [
+            memory_item(m, scores[n] if scores is not None else None, replaced.get(m.id))
+            for n, m in enumerate(memories)
+        ]
 
     async def _export(
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int

@@ -106,7 +106,13 @@ class MemorySettings(_Section):
     model_config = SettingsConfigDict(env_prefix="MEMORY_")
 
     dedup_threshold: float | None = Field(None, ge=0, le=1, description="override the model's calibrated one")
-    search_threshold: float = Field(0.5, ge=-1, le=1)
+    search_threshold: float = Field(
+        0.5,
+        ge=-1,
+        le=1,
+        description="minimum relevance of explicit searches: /memory search, the model's search_memories "
+        "tool, the offline responder (injection has its own floor, PREHOOK_MIN_RELEVANCE)",
+    )
     sweep_interval_seconds: float = Field(3600.0, gt=0)
 
 
@@ -124,6 +130,13 @@ class PrehookSettings(_Section):
     preference_min_confidence: float = Field(0.6, ge=0, le=1)
     preference_cache_ttl_seconds: float = Field(300.0, ge=0)
     vector_top_k: int = Field(20, ge=1, le=500)
+    min_relevance: float = Field(
+        0.35,
+        ge=-1,
+        le=1,
+        description="below this similarity a search hit is not injected (identity, preferences, "
+        "important and recent memories are ranked, never dropped by it)",
+    )
 
     @field_validator("recent_duration")
     @classmethod

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from types import MappingProxyType
 
 # Attributes every LogRecord has; anything else was passed through `extra=` and is context.
@@ -91,13 +92,26 @@ class TextFormatter(logging.Formatter):
         return line
 
 
-def setup_logging(level: str = "INFO", fmt: str = "text") -> None:
-    """Route every logger to stderr in the chosen format; quiet the chatty libraries."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
-    handler.addFilter(ContextFilter())
+def setup_logging(level: str = "INFO", fmt: str = "text", log_file: Path | None = None) -> None:
+    """Route every logger to stderr in the chosen format; quiet the chatty libraries.
+
+    With `log_file` (the terminal chat) the log goes there at `level`, and the terminal only
+    shows warnings: the conversation stays readable.
+    """
+
+    def handler_for(stream_handler: logging.Handler, handler_level: str | int) -> logging.Handler:
+        stream_handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+        stream_handler.addFilter(ContextFilter())
+        stream_handler.setLevel(handler_level)
+        return stream_handler
+
+    handlers = [handler_for(logging.StreamHandler(sys.stderr), level)]
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        to_file = logging.FileHandler(log_file, encoding="utf-8")
+        handlers = [handler_for(to_file, level), handler_for(logging.StreamHandler(sys.stderr), "WARNING")]
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.handlers[:] = handlers
     root.setLevel(level)
     for noisy in ("httpx", "httpcore", "sentence_transformers", "transformers", "urllib3", "discord.gateway"):
         logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLevelName(level)))

@@ -27,7 +27,6 @@ from memory.models import (
     Source,
     StoredMessage,
     Visibility,
-    normalize_text,
 )
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
 from memory.profiles import ProfileStore, ProfileUpdater, compact
@@ -204,11 +203,30 @@ class TurnPipeline:
             message.platform, message.workspace_id, message.channel_id, message.thread_id, self.agent_id
         )
 
+    async def known_name(self, message: IncomingMessage) -> str:
+        """What memories call the author: the name they said they go by, else their display name."""
+        try:
+            if message.is_dm:
+                profile = await self.profiles.in_own_dm(audience_of(message, self.agent_id))
+            else:
+                profile = await self.profiles.get(
+                    message.platform, message.workspace_id, message.author_id, self.agent_id
+                )
+        except Exception:  # a name only words the memory; the display name will do
+            log.warning("profile unavailable for the author's name", exc_info=True)
+            return message.author_name
+        name = profile.known_name(include_private=message.is_dm) if profile is not None else None
+        return name or message.author_name
+
     async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
         """Zero-cost heuristic extraction from one user message: the memories it wrote."""
         learned: list[WriteResult] = []
         now = datetime.fromtimestamp(message.timestamp, UTC)
-        for item in extract(message.text, message.author_name, now=now):
+        speaker = await self.known_name(message)
+        for item in extract(message.text, speaker, now=now):
+            if item.given_name is not None:
+                # From now on memories call them so, and the earlier ones are reworded.
+                self._rename_later(message, [message.author_name, speaker], item.given_name)
             draft = MemoryDraft(
                 content=item.content,
                 scope=scope_of(message, self.agent_id),
@@ -221,6 +239,7 @@ class TurnPipeline:
                 visibility=visibility_of(message),
                 sources=[stored_id],
                 created_at=message.timestamp,
+                expires_at=item.expires_at,
             )
             try:
                 result = await self.engine.remember(draft)
@@ -233,6 +252,19 @@ class TurnPipeline:
             if result.action in ("inserted", "superseded"):
                 learned.append(result)
         return learned
+
+    def _rename_later(self, message: IncomingMessage, old_names: list[str], new_name: str) -> None:
+        async def rename() -> None:
+            try:
+                await self.engine.rename_person(
+                    scope_of(message, self.agent_id), message.author_id, old_names, new_name
+                )
+            except Exception:  # the old wording stays true enough; the next name statement retries
+                log.warning("memories not renamed", exc_info=True)
+
+        task = asyncio.create_task(rename())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _learn_names(self, message: IncomingMessage) -> None:
         """The names a user goes by: their display name and any "call me …" they say."""
@@ -288,7 +320,7 @@ class TurnPipeline:
             lock = self._locks[key] = asyncio.Lock()
         async with lock:
             if self.llm is None:
-                await self._answer_offline(speaking, result)
+                await self._answer_offline(key, speaking, result, writes)
             else:
                 with llm_purpose("reply"):
                     await self._answer(self.llm, key, speaking, result, writes)
@@ -306,43 +338,19 @@ class TurnPipeline:
         learned: Sequence[WriteResult],
     ) -> None:
         last = speaking[-1][0]
-        text = "\n".join(m.text for m, _ in speaking)
         audience = audience_of(last, self.agent_id)
         state = self.prehook.states.get(*key)
         # What the batch itself says is already in front of the model: its heuristic memories
         # count as injected now, so the hook does not repeat them as notes.
         _mark_shown(state, learned, state.turn)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
-        names = list(dict.fromkeys(m.author_name for m, _ in speaking if m.author_name))
-        participants, profiles = await asyncio.gather(
-            self._participants(last, authors, names), self._profile_lines(last, authors)
+        (participants, window_rows), profiles = await asyncio.gather(
+            self._context_of(speaking), self._profile_lines(last, authors)
         )
-        recent = await self.engine.store.recent_messages(
-            last.platform,
-            last.workspace_id,
-            last.channel_id,
-            self.agent_id,
-            limit=self.settings.history.max_messages,
-            thread_id=last.thread_id,
-        )
-        window_rows = window(recent, self.settings.history.max_messages, self.settings.history.max_chars)
         present = {m.id for m in window_rows}
         scope = scope_of(last, self.agent_id)
         earlier, thread = await self._compacted(scope, audience, window_rows)
-
-        request = PrehookRequest(
-            text=text,
-            platform=last.platform,
-            workspace_id=last.workspace_id,
-            channel_id=last.channel_id,
-            thread_id=last.thread_id,
-            agent_id=self.agent_id,
-            viewer=audience,
-            participants=participants,
-            exclude_message_ids=[row.id for _, row in speaking],
-            in_context_message_ids=list(present),
-        )
-        hook = await self.prehook.run(request)
+        hook = await self.prehook.run(self._prehook_request(speaking, participants, present))
         result.prehook = hook
         turn = hook.turn if hook.turn is not None else state.turn
         anchor = next((row.id for _, row in speaking if row.id in present), speaking[0][1].id)
@@ -395,6 +403,8 @@ class TurnPipeline:
         parsed = parse_reply(final)
         for problem in parsed.errors:
             log.info("memory in JSON reply refused", extra={"reason": problem})
+        for problem in parsed.warnings:
+            log.warning("memory in JSON reply kept without its TTL", extra={"reason": problem})
         for request_, about in parsed.memories:
             try:
                 await toolbox.remember(request_, about)
@@ -412,6 +422,48 @@ class TurnPipeline:
             self._after_reply(
                 key, scope, [*(row.id for _, row in speaking), *reply_ids], speaking, result.reply
             )
+
+    async def _context_of(
+        self, speaking: list[tuple[IncomingMessage, StoredMessage]]
+    ) -> tuple[list[str], list[StoredMessage]]:
+        """Who takes part (the authors and whoever their names stand for) and the history window."""
+        last = speaking[-1][0]
+        authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
+        names = list(dict.fromkeys(m.author_name for m, _ in speaking if m.author_name))
+        participants, recent = await asyncio.gather(
+            self._participants(last, authors, names),
+            self.engine.store.recent_messages(
+                last.platform,
+                last.workspace_id,
+                last.channel_id,
+                self.agent_id,
+                limit=self.settings.history.max_messages,
+                thread_id=last.thread_id,
+            ),
+        )
+        history = self.settings.history
+        return participants, window(recent, history.max_messages, history.max_chars)
+
+    def _prehook_request(
+        self,
+        speaking: list[tuple[IncomingMessage, StoredMessage]],
+        participants: list[str],
+        present: set[str],
+    ) -> PrehookRequest:
+        """The pre-hook's view of a batch: its text, its conversation, who reads the reply."""
+        last = speaking[-1][0]
+        return PrehookRequest(
+            text="\n".join(m.text for m, _ in speaking),
+            platform=last.platform,
+            workspace_id=last.workspace_id,
+            channel_id=last.channel_id,
+            thread_id=last.thread_id,
+            agent_id=self.agent_id,
+            viewer=audience_of(last, self.agent_id),
+            participants=participants,
+            exclude_message_ids=[row.id for _, row in speaking],
+            in_context_message_ids=list(present),
+        )
 
     async def _compacted(
         self, scope: Scope, audience: Audience, window_rows: Sequence[StoredMessage]
@@ -466,7 +518,7 @@ class TurnPipeline:
         last = speaking[-1][0]
         text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
         now = datetime.fromtimestamp(last.timestamp, UTC)
-        for episode in detect_episodes(text, reply, last.author_name, now):
+        for episode in detect_episodes(text, reply, await self.known_name(last), now):
             draft = MemoryDraft(
                 content=episode.content,
                 scope=scope_of(last, self.agent_id),
@@ -556,30 +608,28 @@ class TurnPipeline:
     # --- offline ------------------------------------------------------------------------------
 
     async def _answer_offline(
-        self, speaking: list[tuple[IncomingMessage, StoredMessage]], result: TurnResult
+        self,
+        key: ChannelKey,
+        speaking: list[tuple[IncomingMessage, StoredMessage]],
+        result: TurnResult,
+        learned: Sequence[WriteResult],
     ) -> None:
+        """The same recall as with a model (the pre-hook, its channel state included), shown to people."""
         last = speaking[-1][0]
-        text = "\n".join(m.text for m, _ in speaking)
-        audience = audience_of(last, self.agent_id)
-        threshold = self.settings.memory.search_threshold
-        learned_ids = {m.id for m in result.learned}
+        state = self.prehook.states.get(*key)
+        _mark_shown(state, learned, state.turn)
         batch_ids = [row.id for _, row in speaking]
         try:
-            vector = (await self.engine.embedder.embed([text]))[0]
-            hits = await self.engine.search(text, audience, limit=5, threshold=threshold, vector=vector)
-            turns = await self.engine.search_messages(
-                text, audience, limit=3, threshold=threshold, vector=vector, exclude=batch_ids
-            )
-        except Exception:  # recall failing (embedder down) still leaves what was learned to say
+            participants, window_rows = await self._context_of(speaking)
+            request = self._prehook_request(speaking, participants, {m.id for m in window_rows})
+            result.prehook = await self.prehook.run(request)
+        except Exception:  # recall failing (storage down) still leaves what was learned to say
             log.warning("offline recall failed", exc_info=True)
-            hits, turns = [], []
-        recalled = [h.memory for h in hits if h.memory.id not in learned_ids]
-        asked = {normalize_text(m.text) for m, _ in speaking}
-        recalled_turns = [m for m, _ in turns if m.role == "user" and normalize_text(m.content) not in asked]
-        result.reply = offline_reply(result.learned, recalled, recalled_turns)
-        await self._store_reply(last, result.reply)
+        result.reply = offline_reply(result.learned, result.prehook, self.engine.clock(), self.tz)
+        # In the transcript, but never recalled: it only repeats what memory holds.
+        await self._store_reply(last, result.reply, searchable=False)
         # The offline reply is boilerplate: only what the users said is worth summarizing.
-        self._after_reply(self.key_of(last), scope_of(last, self.agent_id), batch_ids, speaking, None)
+        self._after_reply(key, scope_of(last, self.agent_id), batch_ids, speaking, None)
 
     # --- background and storage ---------------------------------------------------------------
 
@@ -608,7 +658,11 @@ class TurnPipeline:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
     async def _store_reply(
-        self, to: IncomingMessage, text: str, tool_calls: Sequence[dict[str, object]] = ()
+        self,
+        to: IncomingMessage,
+        text: str,
+        tool_calls: Sequence[dict[str, object]] = (),
+        searchable: bool = True,
     ) -> str | None:
         """Store the bot's reply; its id, or None when storage refused it (the reply still goes out)."""
         reply = StoredMessage(
@@ -627,7 +681,7 @@ class TurnPipeline:
             tool_calls=list(tool_calls),
         )
         try:
-            await self.engine.store_messages([reply])
+            await self.engine.store_messages([reply], searchable=searchable)
         except StorageError as exc:
             # The user's message is stored; losing the reply's transcript row beats withholding it.
             log.error("reply not stored", extra={"platform": to.platform, "error": str(exc)})

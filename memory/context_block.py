@@ -6,7 +6,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 
 from .models import Memory, MemoryType, StoredMessage
@@ -119,14 +119,25 @@ class BlockItem:
         return self.message.created_at if self.message is not None else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class TimelineDay:
+    """One day of a timeline: its midnight, and how many turns were said in how many conversations."""
+
+    start: float
+    messages: int
+    conversations: int
+
+
 @dataclass(slots=True)
 class Timeline:
-    """The period a meta question asked about and what was found in it (memories and messages)."""
+    """The period a meta question asked about and what was found in it (memories and messages),
+    with every day's activity across the conversations the asker can see."""
 
     label: str
     since: float
     until: float
     items: list[BlockItem] = field(default_factory=list)
+    days: list[TimelineDay] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -192,16 +203,40 @@ def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:
     return f"- {tag}{quote_note(memory.content)} ({date_hint(memory, now, tz)})"
 
 
-def _timeline_line(item: BlockItem, now: float, tz: tzinfo) -> str:
-    day = datetime.fromtimestamp(item.timestamp, tz)
-    when = f"{day.strftime('%a')} {short_date(item.timestamp, now, tz)}"
+def _timeline_line(item: BlockItem) -> str:
     if item.message is not None:
         who = quote_note(_short(item.message.author_name or item.message.author_id, 40))
         said = quote_note(_short(item.message.content, MAX_TIMELINE_CHARS))
-        return f"- {when}, {who} said: {said}"
+        return f"- {who} said: {said}"
     assert item.memory is not None
     kind = item.memory.memory_type.value
-    return f"- {when}, noted ({kind}): {quote_note(_short(item.memory.content, MAX_TIMELINE_CHARS))}"
+    return f"- noted ({kind}): {quote_note(_short(item.memory.content, MAX_TIMELINE_CHARS))}"
+
+
+def day_of(ts: float, tz: tzinfo) -> datetime:
+    """The local midnight starting the day of `ts`."""
+    return datetime.fromtimestamp(ts, tz).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def day_heading(day: datetime, activity: TimelineDay | None, now: float, tz: tzinfo) -> str:
+    """'Mon 16 Nov — 12 messages in 3 conversations' (the counts when the day had any turns)."""
+    when = f"{day.strftime('%a')} {short_date(day.timestamp(), now, tz)}"
+    if activity is None or activity.messages == 0:
+        return when
+    messages = f"{activity.messages} message{'s' if activity.messages != 1 else ''}"
+    places = f"{activity.conversations} conversation{'s' if activity.conversations != 1 else ''}"
+    return f"{when} — {messages} in {places}"
+
+
+def timeline_days(
+    timeline: Timeline, entries: Sequence[BlockItem], tz: tzinfo
+) -> list[tuple[datetime, TimelineDay | None, list[BlockItem]]]:
+    """The timeline by day, oldest first: each day with activity or entries, its counts, its entries."""
+    activity = {day_of(d.start + 1, tz): d for d in timeline.days}
+    grouped: dict[datetime, list[BlockItem]] = {}
+    for item in sorted(entries, key=lambda i: i.timestamp):
+        grouped.setdefault(day_of(item.timestamp, tz), []).append(item)
+    return [(day, activity.get(day), grouped.get(day, [])) for day in sorted({*activity, *grouped})]
 
 
 def _render(items: Sequence[BlockItem], timeline: Timeline | None, now: float, tz: tzinfo) -> str | None:
@@ -216,23 +251,13 @@ def _render(items: Sequence[BlockItem], timeline: Timeline | None, now: float, t
         last = short_date(max(timeline.since, timeline.until - 1), now, tz)
         span = first if first == last else f"{first} – {last}"
         lines.append(f"## {Section.TIMELINE.value}: {timeline.label} ({span})")
-        entries = sorted((i for i in items if i.section is Section.TIMELINE), key=lambda i: i.timestamp)
-        if not timeline.items:
+        entries = [i for i in items if i.section is Section.TIMELINE]
+        if not timeline.items and not timeline.days:
             lines.append(EMPTY_TIMELINE)
         else:
-            current = datetime.fromtimestamp(now, tz).replace(hour=0, minute=0, second=0, microsecond=0)
-            monday = (current - timedelta(days=current.weekday())).timestamp()
-            previous_monday = monday - 7 * 86400
-            groups = (
-                ("Earlier", float("-inf"), previous_monday),
-                ("Last week", previous_monday, monday),
-                ("This week", monday, float("inf")),
-            )
-            for name, start, end in groups:
-                group = [i for i in entries if start <= i.timestamp < end]
-                if group:
-                    lines.append(f"{name}:")
-                    lines.extend(_timeline_line(i, now, tz) for i in group)
+            for day, activity, group in timeline_days(timeline, entries, tz):
+                lines.append(day_heading(day, activity, now, tz) + ":")
+                lines.extend(_timeline_line(i) for i in group)
             if len(entries) < len(timeline.items):
                 lines.append(TIMELINE_TRIMMED)
     elif not items:

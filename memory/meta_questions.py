@@ -35,6 +35,16 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"(?:{_CONVERSATION_WORDS}|time together)\b",
         r"\bwhat (?:topics|subjects|things) (?:did|have) we "
         r"(?:discuss(?:ed)?|cover(?:ed)?|talk(?:ed)? about)\b",
+        # "do you remember what we talked about", "what have we been talking about"
+        r"\bwhat (?:have )?(?:we|you and i) (?:have )?(?:been |were )?"
+        r"(?:talk(?:ed|ing)?|chat(?:ted|ting)?|spoke|speaking) about\b",
+        r"\bwhat (?:have )?we (?:have )?(?:been )?(?:discuss(?:ed|ing)|cover(?:ed|ing))\b",
+        r"\bwhat were we (?:on|going on) about\b",
+        r"\bwhat (?:was|has been|got) (?:said|discussed|talked about)\b",
+        r"\b(?:catch|fill) me (?:up|in) on (?:what|our|the)\b",
+        r"\b(?:a |any |quick )?recap of what (?:we|i|was)\b",
+        r"\bwhat do you (?:know|recall) (?:from|of|about) (?:our|us|my) (?:\w+ )?"
+        rf"(?:{_CONVERSATION_WORDS})\b",
         # --- French
         r"\bde quoi (?:est-ce qu'on a|est-ce que nous avons|on a|on s'est|avons-nous|nous avons|"
         r"a-t-on|tu et moi avons|on avait|avions-nous) (?:parle|discute|cause|echange)\b",
@@ -51,6 +61,15 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\brappelle(?:-| )moi (?:ce qu'on|ce que nous|ce que je t'ai|de quoi on|de quoi nous)\b",
         r"\bquels (?:sujets|themes) (?:avons-nous|on a|qu'on a|est-ce qu'on a) "
         r"(?:abordes?|traites?|discutes?)\b",
+        # "tu te souviens de ce dont on a parlé ?", "te souviens-tu de notre conversation ?"
+        r"\b(?:tu te souviens|te souviens-tu|vous vous souvenez|vous souvenez-vous|tu te rappelles|"
+        r"te rappelles-tu|tu te rappelle)(?: de| d')? ?(?:ce dont|de quoi|ce qu'on|ce que (?:nous|je)|"
+        r"notre derniere|nos|notre) ?(?:\w+ )?(?:on a|nous avons|je t'ai|parle|dit|discute|"
+        + _FR_CONVERSATIONS
+        + r")\b",
+        r"\bde quoi (?:on|nous) (?:parlait|parlions|discutait|discutions)\b",
+        r"\bqu'est-ce qu(?:'on|e nous) (?:s'est|s'etait|nous sommes) (?:raconte|dit|ecrit)\b",
+        r"\brappelle(?:-| )moi (?:nos|notre|mes) (?:\w+ )?" + _FR_CONVERSATIONS + r"\b",
     )
 )
 
@@ -95,6 +114,24 @@ _FRAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\blast time\b|\bla derniere fois\b|\bthe other day\b|\bl'autre jour\b", "last_time"),
     )
 )  # fmt: skip
+
+
+# Questions about the asker themselves: everything remembered about them answers them.
+_ABOUT_SELF = re.compile(
+    r"\bwhat (?:do|did|have) you (?:know|remember|recall|learn(?:ed|t)?|note[d]?|store[d]?|keep|kept)"
+    r"(?: so far)? (?:about|of|on) (?:me|myself)\b"
+    r"|\b(?:tell|show) me (?:everything |all )?(?:what |that )?you (?:know|remember) about me\b"
+    r"|\bdo you (?:know|remember) (?:me|anything about me|who i am)\b|\bwho am i\b"
+    r"|\b(?:que|qu'est-ce que) (?:sais-tu|tu sais|savez-vous|vous savez|te rappelles-tu|tu te rappelles|"
+    r"retiens-tu|tu retiens|sais tu)(?: de| sur| a propos de| au sujet de)? (?:moi|mon sujet)\b"
+    r"|\btu sais quoi (?:de|sur) moi\b|\b(?:tu te souviens|te souviens-tu|vous vous souvenez) de moi\b"
+    r"|\bqui suis-je\b"
+)
+
+
+def asks_about_self(text: str) -> bool:
+    """True when `text` asks what is remembered about the asker ("what do you remember about me?")."""
+    return _ABOUT_SELF.search(fold(text[-MAX_SCAN_CHARS:])) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,19 +6,20 @@ import asyncio
 import copy
 import dataclasses
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any, TypeVar
 
 import numpy as np
 
 from .access_counts import AccessCounts
-from .context_block import BlockItem, ContextBlock, Section, Timeline, format_context_block
+from .context_block import BlockItem, ContextBlock, Section, Timeline, TimelineDay, format_context_block
 from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine
 from .injection_state import ChannelInjectionState, InjectionStates
-from .meta_questions import MetaQuestion, detect_meta_question
+from .meta_questions import MetaQuestion, asks_about_self, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
 from .scope import row_visible
@@ -40,6 +41,8 @@ IDENTITY_FLOOR = 0.6
 PREFERENCE_FLOOR = 0.5
 IMPORTANT_FLOOR = 0.3
 RECENT_FLOOR = 0.3
+# "What do you remember about me?": every memory about the asker answers it.
+ABOUT_SELF_FLOOR = 0.55
 _SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary", "own"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
@@ -153,6 +156,12 @@ class PrehookResult:
     items: int = 0  # lines of the block: a turn with its follow-ups is one
     turn: int | None = None
     errors: list[str] = field(default_factory=list)
+    # The block's lines as data (memories, turns, summaries, timeline entries), for renderers
+    # other than the model's block: the offline responder shows the same recall to people.
+    included: list[BlockItem] = field(default_factory=list)
+    timeline: Timeline | None = None
+    # Relevant candidates left out because this conversation was given them recently.
+    already_shown: int = 0
 
 
 @dataclass(slots=True)
@@ -197,8 +206,11 @@ class _SqlFound:
     preferences: list[Memory] = field(default_factory=list)
     timeline_memories: list[Memory] = field(default_factory=list)
     timeline_messages: list[StoredMessage] = field(default_factory=list)
+    timeline_days: list[tuple[float, int, int]] = field(default_factory=list)
     # In a DM: what the viewer said about themselves in other workspaces (`own_elsewhere`).
     own: list[Memory] = field(default_factory=list)
+    # "What do you remember about me?": everything the viewer may see about themselves.
+    about_self: list[Memory] = field(default_factory=list)
     embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
@@ -274,6 +286,11 @@ class PreHook:
         if memory.forgotten:
             self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
 
+    def _utc_offset(self, now: float) -> float:
+        """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""
+        offset = datetime.fromtimestamp(now, self.tz).utcoffset()
+        return offset.total_seconds() if offset is not None else 0.0
+
     async def aclose(self) -> None:
         """Write the access counts still pending."""
         await self.access.aclose()
@@ -337,7 +354,11 @@ class PreHook:
             for turn_id, after in found.following.items()
             if after.id not in in_context and state.should_reinject(after.id, after.created_at, state.turn)
         }
-        selected = self._dedup([c for c in ranked if c.id not in in_timeline], state, following)
+        pool = [c for c in ranked if c.id not in in_timeline]
+        selected = self._dedup(pool, state, following)
+        already_shown = sum(
+            1 for c in pool if self._relevant(c) and not state.should_reinject(c.id, c.updated_at, state.turn)
+        )
         stage_ms["dedup"] = _ms(t)
 
         # 6. Format within the budget, then record only what made it into the block.
@@ -373,6 +394,9 @@ class PreHook:
             items=len(block.included),
             turn=turn,
             errors=errors,
+            included=list(block.included),
+            timeline=timeline,
+            already_shown=already_shown,
         )
 
     # --- step 2: sources ------------------------------------------------------------------------
@@ -428,23 +452,30 @@ class PreHook:
             vectors,
         )
         if meta is not None:
-            # "What did we talk about" means this conversation: what was learned and said in this
-            # channel (anyone who can read it could scroll back to those turns anyway).
+            # "What did we talk about" means every conversation the asker can see in the
+            # workspace: what was learned and said there, a few turns of each day, and how busy
+            # each day was.
+            offset = self._utc_offset(now)
+            days = max(1, math.ceil((meta.until - meta.since) / 86400))
+            per_day = max(1, cfg.timeline_limit // days) + len(request.exclude_message_ids)
             timeline_memories = store.memories_between(
-                viewer, now, meta.since, meta.until, request.channel_id, cfg.timeline_limit, vectors
+                viewer, now, meta.since, meta.until, None, cfg.timeline_limit, vectors
             )
-            timeline_messages = store.messages_between(
-                request.platform,
-                request.workspace_id,
-                request.channel_id,
-                request.agent_id,
-                meta.since,
-                meta.until,
-                roles=("user",),
-                limit=cfg.timeline_limit + len(request.exclude_message_ids),
+            timeline_messages = store.visible_messages_between(
+                viewer, meta.since, meta.until, per_day, offset
+            )
+            timeline_days = store.message_days(
+                viewer, meta.since, meta.until, offset, exclude=request.exclude_message_ids
             )
         else:
-            timeline_memories, timeline_messages = nothing(), nothing()
+            timeline_memories, timeline_messages, timeline_days = nothing(), nothing(), nothing()
+        about_self = (
+            store.memories_about(
+                viewer, now, [viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit, vectors=vectors
+            )
+            if viewer.viewer_id is not None and asks_about_self(request.text)
+            else nothing()
+        )
         own = (
             store.query_memories(
                 viewer,
@@ -463,7 +494,9 @@ class PreHook:
             found.preferences,
             found.timeline_memories,
             found.timeline_messages,
+            found.timeline_days,
             found.own,
+            found.about_self,
         ) = await asyncio.gather(
             self._guard("identity", identity, [], errors),
             self._guard("important", important, [], errors),
@@ -471,12 +504,12 @@ class PreHook:
             self._guard("preferences", self.preferences.get_many(viewer, participants, vectors), [], errors),
             self._guard("timeline_memories", timeline_memories, [], errors),
             self._guard("timeline_messages", timeline_messages, [], errors),
+            self._guard("timeline_days", timeline_days, [], errors),
             self._guard("own_elsewhere", own, [], errors),
+            self._guard("about_self", about_self, [], errors),
         )
         skip = set(request.exclude_message_ids)
-        found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip][
-            -cfg.timeline_limit :
-        ]
+        found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip]
         found.embeddings = vectors
         missing = [
             m.id
@@ -487,6 +520,7 @@ class PreHook:
                 found.preferences,
                 found.timeline_memories,
                 found.own,
+                found.about_self,
             )
             for m in group
             if m.id not in vectors
@@ -620,6 +654,7 @@ class PreHook:
             ("recent", sql.recent, RECENT_FLOOR),
             # Ranked by their similarity alone, as search hits are.
             ("own", sql.own, 0.0),
+            ("about_self", sql.about_self, ABOUT_SELF_FLOOR),
         ):
             for memory in group:
                 add(memory, source, floor, stored.get(memory.id))
@@ -634,7 +669,12 @@ class PreHook:
                 candidate.relevance = float(cosine)
         for candidate in candidates.values():
             memory = candidate.memory
-            candidate.floored = candidate.floor > candidate.relevance and candidate.lexical_rank is None
+            # What the question asks for ("about me") is not filler, whatever its similarity.
+            candidate.floored = (
+                candidate.floor > candidate.relevance
+                and candidate.lexical_rank is None
+                and "about_self" not in candidate.sources
+            )
             relevance = max(candidate.relevance, candidate.floor)
             if candidate.lexical_rank is not None:
                 relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
@@ -723,9 +763,14 @@ class PreHook:
             # Older turns give way first when the budget is tight.
             recency = (message.created_at - meta.since) / span
             items.append(BlockItem(Section.TIMELINE, TIMELINE_MESSAGE_BASE + 0.1 * recency, message=message))
-        return Timeline(meta.label, meta.since, meta.until, items)
+        days = [TimelineDay(start, count, places) for start, count, places in sql.timeline_days]
+        return Timeline(meta.label, meta.since, meta.until, items, days)
 
     # --- step 5: dedup --------------------------------------------------------------------------
+
+    def _relevant(self, candidate: _Candidate) -> bool:
+        """Relevant enough to inject: a search hit above the floor, or a memory a SQL source wants."""
+        return candidate.relevance >= self.config.min_relevance or not candidate.sources <= _SEARCH_SOURCES
 
     def _dedup(
         self,
@@ -743,11 +788,13 @@ class PreHook:
         previous = {after.id: turn_id for turn_id, after in following.items()}
         chosen_turns: set[str] = set()
         lines = 0
+        # What the asker explicitly asked for ("what do you remember about me?") is answered in
+        # full, as a timeline is: the injection state does not hold it back.
         eligible = [
             c
             for c in ranked
-            if (c.relevance >= cfg.min_relevance or not c.sources <= _SEARCH_SOURCES)
-            and state.should_reinject(c.id, c.updated_at, state.turn)
+            if self._relevant(c)
+            and ("about_self" in c.sources or state.should_reinject(c.id, c.updated_at, state.turn))
         ]
         with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]
         duplicate = np.zeros(len(eligible), dtype=bool)
@@ -758,6 +805,7 @@ class PreHook:
             # Against what the channel already holds: one product for the whole batch.
             mask = state.semantic_duplicates(matrix, [eligible[n].id for n in with_vectors])
             duplicate[with_vectors] = mask
+            duplicate &= np.array(["about_self" not in c.sources for c in eligible], dtype=bool)
             # Against each other, so one block does not carry two wordings of one fact.
             pairwise = matrix @ matrix.T
             position = {n: row for row, n in enumerate(with_vectors)}
@@ -833,7 +881,7 @@ def _section(candidate: _Candidate) -> Section:
         return Section.IDENTITY
     if memory_type is MemoryType.PREFERENCE:
         return Section.PREFERENCES
-    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference", "own"}:
+    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference", "own", "about_self"}:
         return Section.RELEVANT
     return Section.RECENT
 

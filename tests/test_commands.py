@@ -102,7 +102,7 @@ def ids(result: CommandResult) -> list[str]:
 
 def test_table_follows_discord_rules_and_is_consistent() -> None:
     names = [c.name for c in COMMANDS]
-    assert names == ["list", "search", "about", "forget", "export", "stats"]
+    assert names == ["list", "search", "about", "forget", "undo", "export", "stats"]
     assert len(set(names)) == len(names)
     discord_name = re.compile(r"^[-_a-z0-9]{1,32}$")
     for spec in COMMANDS:
@@ -125,7 +125,7 @@ def test_table_follows_discord_rules_and_is_consistent() -> None:
 def test_usage_lines_come_from_the_table() -> None:
     search = next(c for c in COMMANDS if c.name == "search")
     assert usage(search) == "/memory search <query> [page]"
-    assert usage() == "/memory list|search|about|forget|export|stats|help"
+    assert usage() == "/memory list|search|about|forget|undo|export|stats|help"
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -169,7 +169,11 @@ def test_parse_command(text: str, name: str, args: dict[str, object], page: int)
 @pytest.mark.parametrize(
     ("text", "message", "usage_line"),
     [
-        ("remember this", "unknown command 'remember'", "/memory list|search|about|forget|export|stats|help"),
+        (
+            "remember this",
+            "unknown command 'remember'",
+            "/memory list|search|about|forget|undo|export|stats|help",
+        ),
         ("search", "missing query", "/memory search <query> [page]"),
         ("search page:2", "missing query", "/memory search <query> [page]"),
         ("about", "missing user", "/memory about <user> [page]"),

@@ -12,6 +12,7 @@ from memory.context_block import (
     BlockItem,
     Section,
     Timeline,
+    TimelineDay,
     date_hint,
     estimate_tokens,
     format_context_block,
@@ -158,26 +159,38 @@ def test_empty_timeline_says_so_explicitly() -> None:
     assert "## Timeline: last week (" in block.text
 
 
-def test_timeline_is_chronological_and_grouped_by_period() -> None:
+def test_timeline_is_chronological_and_grouped_by_day_with_counts() -> None:
     entries = [
         BlockItem(Section.TIMELINE, 1.5, message=message("we planned the offsite", NOW - 2 * 3600)),
         BlockItem(Section.TIMELINE, 1.5, message=message("budget review", NOW - 20 * DAY, author="bob")),
         BlockItem(Section.TIMELINE, 2.0, memory=memory("Alice broke her wrist", 5, created_at=NOW - 5 * DAY)),
         BlockItem(Section.TIMELINE, 1.5, message=message("retro notes", NOW - 6 * DAY)),
     ]
-    timeline = Timeline("the last 30 days", NOW - 30 * DAY, NOW, entries)
+
+    def midnight(ts: float) -> float:
+        return ts - ts % DAY
+
+    days = [
+        TimelineDay(midnight(NOW - 20 * DAY), 7, 2),
+        TimelineDay(midnight(NOW - 8 * DAY), 1, 1),  # a day with turns but none quoted
+        TimelineDay(midnight(NOW - 6 * DAY), 1, 1),
+        TimelineDay(midnight(NOW - 2 * 3600), 12, 3),
+    ]
+    timeline = Timeline("the last 30 days", NOW - 30 * DAY, NOW, entries, days)
     block = format_context_block([], NOW, token_budget=1500, timeline=timeline)
     assert block.text is not None
     lines = block.text.split("\n")
     start = next(n for n, line in enumerate(lines) if line.startswith("## Timeline"))
     assert lines[start + 1 :] == [
-        "Earlier:",
-        '- Tue 1 Sep, "bob" said: "budget review"',
-        "Last week:",
-        '- Tue 15 Sep, "alice" said: "retro notes"',
-        '- Wed 16 Sep, noted (fact): "Alice broke her wrist"',
-        "This week:",
-        '- Mon 21 Sep, "alice" said: "we planned the offsite"',
+        "Tue 1 Sep — 7 messages in 2 conversations:",
+        '- "bob" said: "budget review"',
+        "Sun 13 Sep — 1 message in 1 conversation:",
+        "Tue 15 Sep — 1 message in 1 conversation:",
+        '- "alice" said: "retro notes"',
+        "Wed 16 Sep:",
+        '- noted (fact): "Alice broke her wrist"',
+        "Mon 21 Sep — 12 messages in 3 conversations:",
+        '- "alice" said: "we planned the offsite"',
         BLOCK_CLOSE,
     ]
 

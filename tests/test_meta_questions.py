@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from memory.meta_questions import DEFAULT_DAYS, detect_meta_question, time_frame
+from memory.meta_questions import DEFAULT_DAYS, asks_about_self, detect_meta_question, time_frame
 
 # Monday 21 September 2026, 14:13:20 UTC (the FakeClock's start).
 NOW = 1_790_000_000.0
@@ -39,6 +39,19 @@ def ts(*args: int, tz: object = UTC) -> float:
         "quels sujets avons-nous abordés ?",
         "ok thanks. btw what topics did we cover this month?",
         "resume nos echanges",  # typed without accents
+        # Phrasings people use that were missed.
+        "what have we been talking about?",
+        "do you remember what we talked about last week?",
+        "what have we been discussing lately?",
+        "catch me up on what we discussed",
+        "any recap of what we said?",
+        "what was said here today?",
+        "what do you know about our previous chats",
+        "tu te souviens de ce dont on a parlé ?",
+        "te souviens-tu de notre conversation ?",
+        "de quoi on parlait ?",
+        "qu'est-ce qu'on s'est raconté cette semaine ?",
+        "rappelle-moi nos échanges",
     ],
 )
 def test_meta_questions_are_detected(question: str) -> None:
@@ -56,6 +69,9 @@ def test_meta_questions_are_detected(question: str) -> None:
         "let's talk about the weather",
         "I summarize reports for a living",
         "what is the capital of France?",
+        "do you remember what we talked about regarding the budget?",
+        "tu te souviens de Paul ?",
+        "tu te souviens de moi ?",  # about the asker: their memories answer it, not a timeline
         "",
     ],
 )
@@ -103,3 +119,22 @@ def test_the_period_comes_from_the_question_sentence() -> None:
     # "yesterday" belongs to another sentence of the batch, not to the question.
     meta = detect_meta_question("I was ill yesterday. What did we talk about?", NOW)
     assert meta is not None and meta.label == "the last 30 days"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What do you remember about me?", True),
+        ("what do you know about me", True),
+        ("tell me what you know about me", True),
+        ("do you remember me?", True),
+        ("que sais-tu de moi ?", True),
+        ("Qu'est-ce que tu sais sur moi", True),
+        ("tu te souviens de moi ?", True),
+        ("what do you know about Paul?", False),
+        ("I remember about me", False),
+        ("what did we talk about?", False),
+    ],
+)
+def test_questions_about_the_asker_are_detected(text: str, expected: bool) -> None:
+    assert asks_about_self(text) is expected

@@ -158,7 +158,7 @@ async def test_malformed_tool_arguments_are_answered_with_an_error(
     llm.add(
         broken,
         tool("remember", content="", subjects="not-a-list"),
-        tool("remember", content="Alice runs marathons", ttl="forever"),
+        tool("remember", content="Alice runs marathons", ttl="until she stops"),
         tool("remember", content="Alice runs marathons", type="feeling"),
         tool("forget_everything"),
         text("Sorry, I could not save that."),
@@ -207,12 +207,16 @@ async def test_json_reply_form_stores_memories_and_shows_only_the_message(
     result = await pipeline.handle([msg("making some tea before the dentist on friday", clock)])
     assert result.reply == "Enjoy the tea!"
     kinds = {m.content: m.memory_type for m in result.remembered}
+    # "Friday" is written as the Friday it meant; a TTL that is no duration costs the TTL, not the memory.
     assert kinds == {
         "Alice prefers green tea to coffee": MemoryType.PREFERENCE,
-        "Alice has a dentist appointment on Friday": MemoryType.EVENT,
+        "Alice has a dentist appointment on Friday 25 September 2026": MemoryType.EVENT,
+        "Alice is in a bad mood": MemoryType.FACT,
     }
     dentist = next(m for m in result.remembered if m.memory_type is MemoryType.EVENT)
     assert dentist.expires_at == pytest.approx(dentist.created_at + 7 * 86400)
+    mood = next(m for m in result.remembered if m.content == "Alice is in a bad mood")
+    assert mood.expires_at is None
     recent = await engine.store.recent_messages("discord", "guild-1", "general", "default")
     assert recent[-1].content == "Enjoy the tea!"  # not the JSON
 

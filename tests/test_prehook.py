@@ -249,7 +249,7 @@ async def test_private_memories_only_in_the_authors_dm(engine: MemoryEngine, hoo
     dm = Scope("discord", "guild-1", "dm-ivan", "default")
     await engine.remember(
         draft(
-            "Ivan's salary review is in March",
+            "Ivan's salary review is in March 2027",
             dm,
             memory_type=MemoryType.IDENTITY,
             visibility=Visibility.PRIVATE,
@@ -269,7 +269,7 @@ async def test_private_memories_only_in_the_authors_dm(engine: MemoryEngine, hoo
         result = await hook.run(request(question, audience, audience.channel_id or "", participants))
         assert result.injected == [] and result.candidates_ranked == [], audience
     result = await hook.run(request(question, ivan_dm, "dm-ivan", ("ivan",)))
-    assert injected(result) == ["Ivan's salary review is in March"]
+    assert injected(result) == ["Ivan's salary review is in March 2027"]
     assert result.block is not None and "## Identity" in result.block
 
 
@@ -356,12 +356,14 @@ async def test_meta_question_adds_a_dated_timeline(
 ) -> None:
     now = clock.now  # Monday 21 September 2026, 14:13 UTC
 
-    def turn(text: str, at: float, author: str = "alice") -> StoredMessage:
+    def turn(
+        text: str, at: float, author: str = "alice", channel: str = "general", visibility: str = "workspace"
+    ) -> StoredMessage:
         return StoredMessage(
             id=uuid.uuid4().hex,
             platform="discord",
             workspace_id="guild-1",
-            channel_id="general",
+            channel_id=channel,
             thread_id=None,
             agent_id="default",
             author_id=author,
@@ -369,19 +371,25 @@ async def test_meta_question_adds_a_dated_timeline(
             role="user",
             content=text,
             created_at=at,
+            visibility=Visibility(visibility),
         )
 
     await engine.store_messages(
         [
             turn("Let's plan the team offsite in Lisbon", now - DAY),
             turn("The offsite budget is 5k", now - DAY + 600, author="bob"),
+            # Another public channel of the workspace, the same day: part of what "we" said.
+            turn("The ops runbook moved to the wiki", now - DAY + 900, author="carol", channel="ops"),
+            # A private channel the asker is not in: never.
+            turn(
+                "The layoffs are planned", now - DAY + 1200, author="dave", channel="hr", visibility="channel"
+            ),
             turn("Good morning everyone", now - 3600),
         ]
     )
     await engine.remember(draft("The team offsite will be in Lisbon", created_at=now - DAY + 60))
-    # Learned yesterday too, but in another channel: not part of what "we" talked about here.
     await engine.remember(
-        draft("The ops runbook moved to the wiki", Scope("discord", "guild-1", "ops"), created_at=now - DAY)
+        draft("Carol owns the ops wiki", Scope("discord", "guild-1", "ops"), created_at=now - DAY + 960)
     )
     question = turn("what did we talk about yesterday?", now)
     await engine.store_messages([question])
@@ -389,12 +397,17 @@ async def test_meta_question_adds_a_dated_timeline(
     assert result.meta is not None and result.meta.label == "yesterday"
     assert result.block is not None
     assert "## Timeline: yesterday (20 Sep)" in result.block
+    # Grouped by day, with how many turns were said there and in how many conversations.
+    assert "Sun 20 Sep — 3 messages in 2 conversations:" in result.block
     assert '"alice" said: "Let\'s plan the team offsite in Lisbon"' in result.block
     assert '"bob" said: "The offsite budget is 5k"' in result.block
+    assert '"carol" said: "The ops runbook moved to the wiki"' in result.block
     assert 'noted (fact): "The team offsite will be in Lisbon"' in result.block
+    assert 'noted (fact): "Carol owns the ops wiki"' in result.block
     assert "Good morning everyone" not in result.block and "what did we talk about" not in result.block
-    assert "ops runbook" not in result.block
+    assert "layoffs" not in result.block
     assert EMPTY_TIMELINE not in result.block
+    assert result.timeline is not None and [d.messages for d in result.timeline.days] == [3]
 
 
 @pytest.mark.parametrize(

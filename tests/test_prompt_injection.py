@@ -59,11 +59,13 @@ _ITEM_SHAPES = [
     re.compile(rf"^- (?:\[[a-z]+\] )?Q \(first mentioned {_DATE}(?:, \d+ times)?(?:; updated {_DATE})?\)$"),
     re.compile(rf"^- {_DATE}, Q said: Q$"),
     re.compile(rf"^- {_DATE}(?: – {_DATE})?, summary: Q$"),
-    re.compile(rf"^- [A-Z][a-z]{{2}} {_DATE}, (?:Q said|noted \([a-z]+\)): Q$"),
+    re.compile(r"^- (?:Q said|noted \([a-z]+\)): Q$"),
 ]
+# A timeline's day: "Mon 21 Sep — 12 messages in 3 conversations:" (counts when it had turns).
+_DAY_HEADING = re.compile(rf"^[A-Z][a-z]{{2}} {_DATE}(?: — \d+ messages? in \d+ conversations?)?:$")
 _SECTION_HEADERS = {f"## {s.value}" for s in Section if s is not Section.TIMELINE}
 _TIMELINE_HEADER = re.compile(rf"^## Timeline: [a-z0-9 ()]+ \({_DATE}(?: – {_DATE})?\)$")
-_FRAME_LINES = {EMPTY_TIMELINE, TIMELINE_TRIMMED, "Earlier:", "Last week:", "This week:"}
+_FRAME_LINES = {EMPTY_TIMELINE, TIMELINE_TRIMMED}
 
 
 def quoted(line: str) -> list[str]:
@@ -88,7 +90,7 @@ def check_block(block: str) -> list[str]:
         if line.startswith("## "):
             assert line in _SECTION_HEADERS or _TIMELINE_HEADER.match(line), line
             headers.append(line)
-        elif line not in _FRAME_LINES:
+        elif line not in _FRAME_LINES and not _DAY_HEADING.match(line):
             assert any(shape.match(skeleton(line)) for shape in _ITEM_SHAPES), line
             values.extend(quoted(line))
     assert len(headers) == len(set(headers))  # no section opened twice
