@@ -47,6 +47,7 @@ from adapters.coalescer import Coalescer, LoopScheduler
 from bot.app import App
 from bot.config import Settings
 from bot.llm.types import ChatMessage, LLMResponse, ToolCall, ToolSpec
+from bot.llm.usage import UsageCounts
 from bot.pipeline import audience_of
 from memory.embedders import Embedder
 from memory.models import Audience, Visibility
@@ -259,6 +260,14 @@ def injection_leaks(hook: PrehookResult | None, audience: Audience) -> list[str]
         return []
     items: list[Any] = [*hook.injected, *hook.injected_messages, *hook.injected_summaries]
     return [item.id for item in items if not row_visible(audience, item)]
+
+
+def model_calls_per_reply(usage: Mapping[tuple[str, str], UsageCounts], replies: int) -> dict[str, float]:
+    """Model calls per reply sent: the reply's own (tool rounds included) and background ones."""
+    reply = sum(c.calls for (_, purpose), c in usage.items() if purpose == "reply")
+    background = sum(c.calls for (_, purpose), c in usage.items() if purpose != "reply")
+    per = max(1, replies)
+    return {"reply": round(reply / per, 3), "background": round(background / per, 3)}
 
 
 def _seen_text(system: str, messages: Sequence[ChatMessage]) -> str:
@@ -477,6 +486,7 @@ async def run_load(
             bar.close()
             await app.pipeline.idle()
             lost = await _count_lost(app, plan, failed)
+            calls = model_calls_per_reply(app.pipeline.llm_usage.snapshot(), stats["replies"])
         finally:
             await app.close()
 
@@ -487,6 +497,7 @@ async def run_load(
         else {"p50": 0.0, "p95": 0.0},
         "messages_lost": lost,
         "cross_channel_leaks": leaks.count,
+        "model_calls_per_reply": calls,
         "rss_mb": peak_rss_mb(),
     }
     _log(

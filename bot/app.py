@@ -11,7 +11,7 @@ from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbe
 from memory.engine import MemoryEngine
 
 from .config import EmbeddingSettings, Settings
-from .llm.factory import build_provider
+from .llm.factory import build_provider, build_summary_provider
 from .llm.types import LLMProvider
 from .pipeline import TurnPipeline
 from .process import freeze_startup_heap
@@ -48,6 +48,7 @@ class App:
     pipeline: TurnPipeline
     llm: LLMProvider | None = None
     warming: asyncio.Task[None] | None = field(default=None, repr=False)
+    summary_llm: LLMProvider | None = None
 
     @classmethod
     async def start(
@@ -66,6 +67,7 @@ class App:
         """
         if llm is None and with_llm:
             llm = build_provider(settings.llm)
+        summary_llm = build_summary_provider(settings.llm) if with_llm and llm is not None else None
         embedder = embedder or build_embedder(settings)
         policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
         try:
@@ -76,27 +78,29 @@ class App:
                 search_index_rows=settings.storage.search_index_rows,
             )
         except BaseException:
-            if llm is not None:
-                await llm.aclose()
+            for provider in (llm, summary_llm):
+                if provider is not None:
+                    await provider.aclose()
             raise
         try:
             swept = await engine.sweep_expired()
             if swept:
                 log.info("expired memories removed at start-up", extra={"count": swept})
-            pipeline = TurnPipeline(engine, settings, llm=llm)
+            pipeline = TurnPipeline(engine, settings, llm=llm, summary_llm=summary_llm)
             # Summaries keep a row unindexed when their vector write fails (or the process died
             # between the two); the engine's own reconcile does not cover their table.
             await pipeline.summaries.reconcile()
         except BaseException:
             await engine.close()
-            if llm is not None:
-                await llm.aclose()
+            for provider in (llm, summary_llm):
+                if provider is not None:
+                    await provider.aclose()
             raise
         if llm is not None:
             log.info("language model ready", extra={"provider": llm.name, "model": llm.model})
         else:
             log.info("no language model configured: offline responder")
-        app = cls(settings, engine, pipeline, llm)
+        app = cls(settings, engine, pipeline, llm, summary_llm=summary_llm)
         if warm:
             app.warming = asyncio.get_running_loop().create_task(app._warm())
         return app
@@ -126,5 +130,6 @@ class App:
             try:
                 await self.engine.close()
             finally:
-                if self.llm is not None:
-                    await self.llm.aclose()
+                for provider in (self.llm, self.summary_llm):
+                    if provider is not None:
+                        await provider.aclose()

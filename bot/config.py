@@ -68,6 +68,9 @@ class LLMSettings(_Section):
     max_tool_rounds: int = Field(5, ge=0, le=10)
     max_output_tokens: int = Field(1024, gt=0)
     max_background_calls: int = Field(3, ge=0, le=20, description="summary model calls per message")
+    summary_model: str | None = Field(
+        None, description="a cheaper model of the same provider for summaries (default: the reply model)"
+    )
     anthropic_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_API_KEY"))
     anthropic_base_url: str | None = Field(None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL"))
     openai_api_key: SecretStr | None = Field(None, validation_alias=AliasChoices("OPENAI_API_KEY"))

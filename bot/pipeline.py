@@ -155,6 +155,7 @@ class TurnPipeline:
         prehook: PreHook | None = None,
         tz: tzinfo = UTC,
         summarizer: Summarizer | None = None,
+        summary_llm: LLMProvider | None = None,
     ) -> None:
         self.engine = engine
         self.settings = settings
@@ -163,12 +164,18 @@ class TurnPipeline:
         if llm is not None:
             llm = counted(llm, self.llm_usage)
         self.llm = llm
+        # Summaries may use a cheaper model of their own (LLM_SUMMARY_MODEL); the reply model else.
+        summary_llm = counted(summary_llm, self.llm_usage) if summary_llm is not None else llm
         self.agent_id = settings.storage.agent_id
         self.tz = tz
         # Background model calls are charged to the message that caused them, never to a timer.
         self.model_budget = ModelCallBudget(settings.llm.max_background_calls)
         if summarizer is None:
-            summarizer = LLMSummarizer(llm, self.model_budget) if llm is not None else ExtractiveSummarizer()
+            summarizer = (
+                LLMSummarizer(summary_llm, self.model_budget)
+                if summary_llm is not None
+                else ExtractiveSummarizer()
+            )
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
         self.prehook = prehook or PreHook(
             engine, PrehookConfig.from_settings(settings.prehook), tz=tz, summaries=self.summaries

@@ -98,6 +98,10 @@ def new_summary_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
+# Turns read to refresh a thread summary: far more than `thread_refresh_chars` ever needs.
+_MAX_PENDING_TURNS = 200
+
+
 class SummaryManager:
     """Writes and finds summaries of a conversation; every method is meant for background work.
 
@@ -117,14 +121,22 @@ class SummaryManager:
         level1_budget_chars: int = 600,
         condensed_budget_chars: int = 1200,
         thread_budget_tokens: int = 400,
+        thread_refresh_chars: int = 2000,
         level_factor: int = 5,
         max_level: int = 8,
         clock: Callable[[], float] | None = None,
     ) -> None:
         if condense_threshold_chars <= 0 or level_factor < 1 or max_level < 2:
             raise ValueError("condense threshold must be positive, level factor >= 1, max level >= 2")
+        if thread_refresh_chars < 0:
+            raise ValueError("thread refresh threshold must be >= 0")
         self.engine = engine
+        # Written by `summarizer` (a model, when there is one): condensations, which run only
+        # once the raw history passes a threshold, and the thread summary when enough new text
+        # came in. A turn's own level-1 summary is extractive: a model call per reply would
+        # double what a busy server pays for its model, for notes the search finds as well.
         self.summarizer = summarizer
+        self.thread_refresh_chars = thread_refresh_chars
         self.store = SummaryStore(engine.store)
         self.condense_threshold_chars = condense_threshold_chars
         self.level1_budget_chars = level1_budget_chars
@@ -157,12 +169,14 @@ class SummaryManager:
             lock = self._locks[key] = asyncio.Lock()
         return lock
 
-    async def _summarize(self, texts: Sequence[str], level: int, budget_chars: int) -> str:
-        """The configured summarizer's text within budget; the extractive one if it fails or says nothing."""
+    async def _summarize(
+        self, texts: Sequence[str], level: int, budget_chars: int, summarizer: Summarizer | None = None
+    ) -> str:
+        """The summarizer's text within budget (the configured one unless another is given); the
+        extractive one if it fails or says nothing."""
+        chosen = summarizer or self.summarizer
         try:
-            text = clip(
-                await self.summarizer.summarize(texts, level=level, budget_chars=budget_chars), budget_chars
-            )
+            text = clip(await chosen.summarize(texts, level=level, budget_chars=budget_chars), budget_chars)
         except Exception:
             # A summarizer bug must not cost the summary: background work has no one to report to.
             log.warning("summarizer failed; using the extractive one", extra={"level": level}, exc_info=True)
@@ -236,7 +250,8 @@ class SummaryManager:
         existing = await self.store.find_turn(scope, source_ids)
         if existing is not None:
             return existing
-        content = await self._summarize([_speaker_line(m) for m in messages], 1, self.level1_budget_chars)
+        lines = [_speaker_line(m) for m in messages]
+        content = await self._summarize(lines, 1, self.level1_budget_chars, self._fallback)
         if not content:
             return None
         summary = Summary(
@@ -376,10 +391,13 @@ class SummaryManager:
     async def update_thread_summary(self, scope: Scope, new_message_ids: Sequence[str]) -> Summary:
         """Fold new turns into the scope's one rolling summary, kept within `thread_budget_tokens`.
 
-        The new summary is the summarizer's account of the previous one plus the new turns,
-        trimmed to the budget; it covers the previous span and the new messages (`source_ids`
-        are the messages folded in by this update). Raises ValueError when none of the ids is
-        stored and there is no summary yet.
+        The first summary of a scope is extractive. Later ones are the summarizer's account of the
+        previous one plus every turn since it, written once those turns hold at least
+        `thread_refresh_chars` characters (until then the previous summary stands, and the turns
+        are in the model's history anyway): a model is asked now and then, not after each reply.
+        The new summary covers the previous span and the new turns (`source_ids` are the turns
+        folded in by this update). Raises ValueError when none of the ids is stored and there is
+        no summary yet.
         """
         async with self._lock("thread", scope):
             messages = await self._messages(scope, new_message_ids)
@@ -388,6 +406,12 @@ class SummaryManager:
                 if previous is None:
                     raise ValueError("none of the messages is stored")
                 return previous
+            summarizer: Summarizer | None = self._fallback
+            if previous is not None:
+                since = await self._since(scope, previous.covers_to, messages)
+                if sum(len(m.content) for m in since) < self.thread_refresh_chars:
+                    return previous
+                messages, summarizer = since, None
             key = audience_of(messages)
             if previous is not None:
                 try:
@@ -401,7 +425,7 @@ class SummaryManager:
             # The THREAD_LEVEL convention: the summary so far first, "" when there is none.
             texts = [previous.content if previous is not None else ""] + [_speaker_line(m) for m in messages]
             budget = self.thread_budget_chars
-            content = await self._summarize(texts, THREAD_LEVEL, budget)
+            content = await self._summarize(texts, THREAD_LEVEL, budget, summarizer)
             if not content and previous is not None:
                 return previous
             summary = Summary(
@@ -431,6 +455,20 @@ class SummaryManager:
                 extra={"summary_id": summary.id, "raw_chars": summary.raw_chars, "chars": len(content)},
             )
             return summary
+
+    async def _since(self, scope: Scope, after: float, new: Sequence[StoredMessage]) -> list[StoredMessage]:
+        """The scope's turns after `after` (the thread summary's end), the new ones included."""
+        recent = await self.engine.store.recent_messages(
+            scope.platform,
+            scope.workspace_id,
+            scope.channel_id,
+            scope.agent_id,
+            limit=_MAX_PENDING_TURNS,
+            thread_id=scope.thread_id,
+        )
+        found = {m.id: m for m in recent if m.created_at > after}
+        found.update({m.id: m for m in new})
+        return sorted(found.values(), key=lambda m: m.created_at)
 
     # --- consistency ----------------------------------------------------------------------------
 

@@ -15,7 +15,14 @@ from memory.models import Audience, Memory, MemoryType, Source, StoredMessage, V
 from memory.prehook import PrehookResult
 from memory.summary_store import Summary, SummaryKind
 
-KEYS = {"throughput_msgs_per_s", "overhead_ms", "messages_lost", "cross_channel_leaks", "rss_mb"}
+KEYS = {
+    "throughput_msgs_per_s",
+    "overhead_ms",
+    "messages_lost",
+    "cross_channel_leaks",
+    "rss_mb",
+    "model_calls_per_reply",
+}
 
 GUILD_0 = Origin("discord", "guild-0", "C0000", "alice", Visibility.WORKSPACE)
 GUILD_1 = Origin("discord", "guild-1", "C0001", "alice", Visibility.WORKSPACE)
@@ -40,6 +47,10 @@ def _check_shape(report: dict[str, object]) -> None:
     assert isinstance(report["rss_mb"], float) and report["rss_mb"] > 0
     assert report["messages_lost"] == 0
     assert report["cross_channel_leaks"] == 0
+    calls = report["model_calls_per_reply"]
+    assert isinstance(calls, dict) and set(calls) == {"reply", "background"}
+    # Every reply took at least its own call (more with a tool round), its summaries almost none.
+    assert calls["reply"] >= 1.0 and 0 <= calls["background"] <= 0.25
 
 
 async def test_a_small_load_run_loses_and_leaks_nothing(

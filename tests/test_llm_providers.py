@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -11,7 +12,9 @@ import openai
 import pytest
 import pytest_asyncio
 
-from bot.config import LLMSettings
+from adapters.base import IncomingMessage
+from bot.app import App
+from bot.config import LLMSettings, Settings
 from bot.llm import (
     DEFAULT_ANTHROPIC_MODEL,
     DEFAULT_OPENAI_MODEL,
@@ -28,6 +31,8 @@ from bot.llm import (
     text,
     tool,
 )
+from bot.llm.factory import build_summary_provider
+from memory.embedders import CachedEmbedder
 from tests.fake_llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
@@ -500,3 +505,33 @@ async def test_scripted_llm_replays_its_queue_and_records_calls() -> None:
     assert isinstance(fake, LLMProvider)
     await fake.aclose()
     assert fake.closed
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("clean_llm_env")
+async def test_summaries_use_llm_summary_model_when_set(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """LLM_SUMMARY_MODEL: background summaries go to a cheaper model of the same provider."""
+    assert build_summary_provider(settings(provider="openai", openai_api_key="k")) is None
+    async with FakeLLMServer() as server:
+        llm = {
+            "provider": "openai",
+            "openai_base_url": server.openai_base_url,
+            "model": "reply-model",
+            "summary_model": "summary-model",
+        }
+        app = await App.start(
+            Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"}, llm=llm), embedder=embedder
+        )
+        server.queue_openai(ok(openai_text("Noted.")), ok(openai_text("Alice moved to Lyon.")))
+        try:
+            message = IncomingMessage("slack", "T1", "C1", "U1", "Alice", "I moved to Lyon", timestamp=1.8e9)
+            assert (await app.pipeline.handle([message])).reply == "Noted."
+            with app.pipeline.model_budget.message("m1"):
+                summary = await app.pipeline.summaries.summarizer.summarize(
+                    ["Alice: I moved to Lyon"], level=2, budget_chars=200
+                )
+        finally:
+            await app.close()
+        assert summary == "Alice moved to Lyon."
+        models = [r.body["model"] for r in server.requests_to(OPENAI_PATH)]
+        assert models == ["reply-model", "summary-model"]

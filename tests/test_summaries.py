@@ -286,28 +286,35 @@ async def test_condensation_climbs_to_level3_with_a_small_threshold(
 # --- the model summarizer and its budget -------------------------------------------------------------
 
 
-async def test_llm_summarizer_uses_the_model_and_logs_without_text(
+async def test_turns_cost_no_model_call_and_condensing_uses_the_model_without_logging_text(
     engine: MemoryEngine, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    llm = ScriptedLLM([text("Alice's sister marries on 12 June in Lyon.")])
+    llm = ScriptedLLM([text("Alice's sister marries on 12 June in Lyon; Bob turns 40 on 21 August.")])
     budget = ModelCallBudget(max_calls_per_message=2)
-    manager = SummaryManager(engine, LLMSummarizer(llm, budget))
-    turn = await store_turn(
+    manager = SummaryManager(engine, LLMSummarizer(llm, budget), condense_threshold_chars=100)
+    first = await store_turn(
         engine, clock, SHARED, "My sister's wedding is on 12 June in Lyon.", "How lovely, congratulations!"
     )
     caplog.set_level(logging.INFO)
-    with budget.message(turn[0].id):
-        summary = await manager.summarize_turn(SHARED, ids(turn))
-    assert summary is not None and summary.content == "Alice's sister marries on 12 June in Lyon."
+    with budget.message(first[0].id):
+        level1 = await manager.summarize_turn(SHARED, ids(first))
+    # A turn's own summary is extractive: no model call per reply.
+    assert level1 is not None and "12 June in Lyon" in level1.content
+    assert llm.calls == []
+    second = await store_turn(engine, clock, SHARED, "Bob turns 40 on 21 August.", "Noted!")
+    with budget.message(second[0].id):
+        await manager.summarize_turn(SHARED, ids(second))
+    # The raw history passed the threshold: the model condenses, once.
+    [condensed] = await manager.summaries(SHARED, level=2)
+    assert condensed.content == "Alice's sister marries on 12 June in Lyon; Bob turns 40 on 21 August."
     assert len(llm.calls) == 1
     sent = llm.calls[0].messages[0].content
-    assert "Alice: My sister's wedding is on 12 June in Lyon." in sent
-    assert "memorybot: How lovely, congratulations!" in sent
-    assert "600 characters" in llm.calls[0].system
-    assert budget.calls_total == 1 and budget.used(turn[0].id) == 1
+    assert "12 June in Lyon" in sent and "21 August" in sent
+    assert "1200 characters" in llm.calls[0].system
+    assert budget.calls_total == 1 and budget.used(second[0].id) == 1
 
     calls = [r for r in caplog.records if r.getMessage() == "background model call"]
-    assert [(r.purpose, r.level) for r in calls] == [("turn_summary", 1)]  # type: ignore[attr-defined]
+    assert [(r.purpose, r.level) for r in calls] == [("condense_summary", 2)]  # type: ignore[attr-defined]
     for record in caplog.records:
         assert "wedding" not in record.getMessage()
         assert all("wedding" not in str(v) for v in record.__dict__.values() if isinstance(v, str))
@@ -375,7 +382,8 @@ FACTS = [
 async def test_thread_summary_stays_within_budget_and_keeps_recent_facts(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    manager = SummaryManager(engine, ExtractiveSummarizer(), thread_budget_tokens=50)
+    # Refreshed at every turn here (no threshold), to see the budget and recency hold each time.
+    manager = SummaryManager(engine, ExtractiveSummarizer(), thread_budget_tokens=50, thread_refresh_chars=0)
     budget_chars = 200
     assert manager.thread_budget_chars == budget_chars
     first_at = None
@@ -404,18 +412,50 @@ async def test_thread_summary_stays_within_budget_and_keeps_recent_facts(
 async def test_thread_summary_with_the_model_folds_the_previous_one_in_and_is_trimmed(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    llm = ScriptedLLM([text("Alice's office moved to Lyon."), text("Office in Lyon; demo on 12 June. " * 20)])
+    llm = ScriptedLLM([text("Office in Lyon; demo on 12 June. " * 20)])
     budget = ModelCallBudget(max_calls_per_message=1)
-    manager = SummaryManager(engine, LLMSummarizer(llm, budget), thread_budget_tokens=25)
+    manager = SummaryManager(
+        engine, LLMSummarizer(llm, budget), thread_budget_tokens=25, thread_refresh_chars=10
+    )
     first = await store_turn(engine, clock, SHARED, "Our office moved to Lyon.", "Noted.")
     with budget.message(first[0].id):
-        await manager.update_thread_summary(SHARED, ids(first))
+        opening = await manager.update_thread_summary(SHARED, ids(first))
+    assert llm.calls == [] and "office moved to Lyon" in opening.content  # the first one is extractive
     second = await store_turn(engine, clock, SHARED, "The client demo is on 12 June.", "Good luck!")
     with budget.message(second[0].id):
         summary = await manager.update_thread_summary(SHARED, ids(second))
-    assert "Alice's office moved to Lyon." in llm.calls[1].messages[0].content
-    assert "Alice: The client demo is on 12 June." in llm.calls[1].messages[0].content
+    assert opening.content in llm.calls[0].messages[0].content
+    assert "Alice: The client demo is on 12 June." in llm.calls[0].messages[0].content
     assert len(summary.content) <= 100 and summary.content.startswith("Office in Lyon; demo on 12 June.")
+
+
+async def test_the_thread_summary_waits_for_enough_new_text_then_folds_it_all_in_one_call(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    llm = ScriptedLLM([text("Office in Lyon, demo on 12 June, Bob turns 40 in August.")])
+    budget = ModelCallBudget(max_calls_per_message=1)
+    manager = SummaryManager(engine, LLMSummarizer(llm, budget), thread_refresh_chars=150)
+    turns = []
+    summaries = []
+    for said in (
+        "Our office moved to Lyon last spring.",
+        "The client demo is on 12 June at their office.",
+        "Bob turns 40 on 21 August, we should plan something.",
+        "The offsite budget is 5k euros for the whole team.",
+    ):
+        turn = await store_turn(engine, clock, SHARED, said, "Noted.")
+        turns.append(turn)
+        with budget.message(turn[0].id):
+            summaries.append(await manager.update_thread_summary(SHARED, ids(turn)))
+    # The first is extractive; the next turns wait until 150 characters came in (52, then 110,
+    # then 166 with the fourth turn), then one call folds all three.
+    assert len(llm.calls) == 1
+    assert summaries[0].id == summaries[1].id == summaries[2].id != summaries[3].id
+    sent = llm.calls[0].messages[0].content
+    assert "12 June" in sent and "21 August" in sent and "5k euros" in sent
+    assert summaries[3].content == "Office in Lyon, demo on 12 June, Bob turns 40 in August."
+    assert summaries[3].source_ids == [*ids(turns[1]), *ids(turns[2]), *ids(turns[3])]
+    assert summaries[3].covers_from == turns[0][0].created_at
 
 
 # --- extractive summarizer ---------------------------------------------------------------------------

@@ -45,3 +45,11 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
             max_output_tokens=settings.max_output_tokens,
         )
     raise ValueError(f"unknown LLM_PROVIDER {provider!r} (expected anthropic, openai or offline)")
+
+
+def build_summary_provider(settings: LLMSettings) -> LLMProvider | None:
+    """The provider for background summaries when `LLM_SUMMARY_MODEL` names a model of its own,
+    else None (summaries then use the reply model)."""
+    if not settings.summary_model or settings.resolved_provider == "offline":
+        return None
+    return build_provider(settings.model_copy(update={"model": settings.summary_model}))
