@@ -109,14 +109,7 @@ def test_text_lines_carry_the_context_too() -> None:
 async def test_every_line_of_a_turn_names_its_conversation(
     tmp_path: Path, embedder: CachedEmbedder, caplog: pytest.LogCaptureFixture
 ) -> None:
-    llm = ScriptedLLM(
-        [
-            tool("remember", content="Ana's team meets on Tuesdays", type="fact"),
-            text("Noted."),
-            text("Ana said her team meets on Tuesdays."),
-            text("Ana's team meets on Tuesdays."),
-        ]
-    )
+    llm = ScriptedLLM([tool("remember", content="Ana's team meets on Tuesdays", type="fact"), text("Noted.")])
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
     await app.warming  # the start-up's own lines belong to no conversation
     capture = Captured()
@@ -135,8 +128,9 @@ async def test_every_line_of_a_turn_names_its_conversation(
     lines = [line for line in capture.lines() if line["logger"].split(".")[0] in ("bot", "memory")]
     events = {(line["logger"], line["event"]) for line in lines}
     assert ("memory.engine", "memory stored") in events  # from memory/, which knows no platform
-    assert ("bot.llm_summarizer", "background model call") in events  # from a background task
+    # From the background task that summarizes the turn after the reply.
     assert ("memory.summaries", "summary written") in events
+    assert ("memory.summaries", "thread summary updated") in events
     for line in lines:
         assert (line["platform"], line["workspace_id"], line["channel_id"], line["thread_id"]) == (
             "slack",
@@ -164,9 +158,10 @@ async def test_info_logs_of_a_whole_turn_hold_no_message_text(
         [
             tool("remember", content=f"Ana's locker code is {MARKER}", type="fact"),
             text(f"Got it, your code is {MARKER}."),
-            text(f"Ana shared her locker code {MARKER}."),
-            text(f"Ana's locker code is {MARKER}."),
             text(json_reply),
+            # The long second message makes the model condense the history in the background:
+            # that call holds the marker too.
+            text(f"Ana shared her locker code {MARKER} and a long story."),
         ]
     )
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
@@ -177,7 +172,8 @@ async def test_info_logs_of_a_whole_turn_hold_no_message_text(
         first = await turn([message(f"I work as a nurse. My locker code is {MARKER}, remember it")], True)
         assert first is not None and MARKER in first
         await app.pipeline.idle()
-        second = await turn([message(f"Also keep {MARKER} as my backup code", thread=None)], True)
+        story = f"Also keep {MARKER} as my backup code. " + "It has a long story with many lockers. " * 140
+        second = await turn([message(story, thread=None)], True)
         assert second is not None and MARKER in second
         await app.pipeline.idle()
         audience = Audience("slack", "T1", "default", viewer_id="U1", channel_id="C1")
@@ -189,6 +185,7 @@ async def test_info_logs_of_a_whole_turn_hold_no_message_text(
     records = [r for r in caplog.records if r.levelno >= logging.INFO]
     logged = {r.getMessage() for r in records}
     assert {"memory stored", "memory in JSON reply refused", "background model call"} <= logged
+    assert not llm.remaining  # every scripted call, the background ones included, was made
     formatter = JsonFormatter()
     for record in records:
         assert MARKER not in formatter.format(record), formatter.format(record)

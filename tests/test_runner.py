@@ -22,14 +22,20 @@ def settings(tmp_path: Path) -> Settings:
 async def test_runtime_serves_health_and_metrics_and_counts_turns(
     tmp_path: Path, embedder: CachedEmbedder
 ) -> None:
-    llm = ScriptedLLM([text("Hello Ana!"), text("Ana said hi."), text("Ana greeted the bot.")])
+    llm = ScriptedLLM([text("Hello Ana!"), text("Ana said hi and told a long story.")])
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
     runtime = BotRuntime(app.settings, app)
     await runtime.start()
     try:
         turn = metered_turn(app.pipeline, runtime.metrics)
         reply = await turn(
-            [IncomingMessage("console", "local", "terminal", "ana", "Ana", "hi, I'm Ana")], True
+            # Long enough for the model to condense the history in the background.
+            [
+                IncomingMessage(
+                    "console", "local", "terminal", "ana", "Ana", "hi, I'm Ana. " + "Once upon a time. " * 300
+                )
+            ],
+            True,
         )
         assert reply == "Hello Ana!"
         async with aiohttp.ClientSession() as http:
@@ -43,7 +49,8 @@ async def test_runtime_serves_health_and_metrics_and_counts_turns(
         assert 'memorybot_prehook_stage_seconds_count{stage="embed"} 1.0' in body
         await app.pipeline.idle()  # the turn's summaries were charged to its message
         body = runtime.metrics.render().decode()
-        assert 'memorybot_background_model_calls_total{purpose="turn_summary"} 1.0' in body
+        assert 'memorybot_background_model_calls_total{purpose="condense_summary"} 1.0' in body
+        assert 'purpose="turn_summary"' not in body
     finally:
         await runtime.stop()
     assert llm.closed  # stop() closed the stores and the model client
