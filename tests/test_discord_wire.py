@@ -294,3 +294,31 @@ async def test_a_fact_said_in_a_hidden_channel_is_not_recalled_in_a_public_one(
         await server.fake.wait_for(lambda: len(server.fake.sent_messages(server.hidden["id"])) == 2)
     finally:
         await pipeline.aclose()
+
+
+async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
+    server: Server, running: Any, engine: MemoryEngine
+) -> None:
+    guild_id, alice = server.guild["id"], server.alice["id"]
+    scope = Scope("discord", guild_id, server.general["id"])
+    older = await engine.remember(MemoryDraft("Alice broke her wrist", scope, user_id=alice, author_id=alice))
+    newer = await engine.remember(
+        MemoryDraft("Alice broke her wrist on 10 January 2026", scope, user_id=alice, author_id=alice)
+    )
+    assert newer.action == "superseded"
+    await running(Turns())
+    fake = server.fake
+    before = len(fake.followups())
+    data = fd.command_interaction(
+        "memory",
+        user_data=server.alice,
+        channel=server.general,
+        application_id=fake.application_id,
+        subcommand="undo",
+        options=[fd.option("id", newer.memory.id)],
+    )
+    await fake.dispatch("INTERACTION_CREATE", data)
+    await fake.wait_for(lambda: len(fake.followups()) > before)
+    assert older.memory.id in json.dumps(fake.followups()[-1])
+    restored = await engine.store.get_memory_unscoped(older.memory.id)
+    assert restored is not None and not restored.forgotten

@@ -1099,3 +1099,21 @@ async def test_a_fact_said_in_a_private_channel_is_not_recalled_in_a_public_one(
     finally:
         await adapter.stop(grace=5)
         await pipeline.aclose()
+
+
+async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    scope = Scope("slack", TEAM_ID, GENERAL, "default")
+    older = await engine.remember(MemoryDraft("Alice broke her wrist", scope, user_id=ALICE, author_id=ALICE))
+    newer = await engine.remember(
+        MemoryDraft("Alice broke her wrist on 10 January 2026", scope, user_id=ALICE, author_id=ALICE)
+    )
+    assert newer.action == "superseded"
+    adapter = await make_adapter()
+    listed = await run_command(adapter, fake, "list", user=ALICE, name="list")
+    assert f"`/memory undo {newer.memory.id}`" in section_texts(listed)
+    undone = await run_command(adapter, fake, f"undo {newer.memory.id}", user=ALICE, name="undo")
+    assert older.memory.id in section_texts(undone) and "Alice broke her wrist" in section_texts(undone)
+    restored = await engine.store.get_memory_unscoped(older.memory.id)
+    assert restored is not None and not restored.forgotten and restored.superseded_by is None
