@@ -202,8 +202,10 @@ class Profile:
         return self.shared.memory_ids() | self.private.memory_ids()
 
     def known_name(self, include_private: bool = False) -> str | None:
-        """The name the user said they go by ("my name is Mickael"), newest statement first."""
-        entry = _merged(self, include_private).fields.get("name")
+        """The name the user said they go by: their name ("my name is Mickael"), else the one they
+        asked to be called ("call me Mick"); the newest statement of each wins."""
+        fields = _merged(self, include_private).fields
+        entry = fields.get("name") or fields.get("nickname")
         return entry.value if entry is not None else None
 
     def to_json(self) -> dict[str, object]:

@@ -332,3 +332,13 @@ async def test_offline_what_did_we_talk_about_shows_the_timeline_or_says_there_i
     assert reply is not None
     assert "Tue 24 Nov — 3 messages in 1 conversation" in reply
     assert '"the offsite is in Lisbon"' in reply and '"I booked the flights"' in reply
+
+
+async def test_a_name_asked_for_is_used_when_no_name_was_given(
+    offline: TurnPipeline, engine: MemoryEngine, tuesday: FakeClock
+) -> None:
+    await offline.handle([say("please call me Mick", tuesday)])
+    await offline.idle()
+    await offline.profile_updater.drain()
+    result = await offline.handle([say("I love green tea", tuesday)])
+    assert [m.content for m in result.learned] == ["Mick loves green tea"]
