@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
+import hmac
+import json
 import logging
+import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
@@ -58,6 +64,8 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "slack"
 EVENTS_PATH = "/slack/events"
+# Slack's advice: refuse a request signed more than five minutes ago (a replay).
+SIGNATURE_MAX_AGE_SECONDS = 300
 DEDUP_FILENAME = "slack_events.sqlite3"
 # Plain messages and the two subtypes that are still someone talking; edits, deletes, joins,
 # topic changes and the like are not turns.
@@ -123,6 +131,7 @@ class SlackAdapter:
             # An empty secret would make every forged signature computed with an empty key valid.
             raise ValueError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
         self.settings = settings
+        self._signing_secret = signing_secret
         self._token = token
         self._turn = turn
         self._commands = commands
@@ -158,6 +167,9 @@ class SlackAdapter:
             signing_secret=signing_secret,
             authorize=self._authorize_function(),
             process_before_response=True,
+            # Bolt's own log lines may hold whole request bodies: they go to a logger of ours,
+            # which keeps them at DEBUG.
+            logger=_bolt_logger(),
         )
         self._register_listeners()
 
@@ -215,7 +227,10 @@ class SlackAdapter:
             else:
                 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-                self._socket = AsyncSocketModeHandler(self.app, app_token, web_client=self.app.client)
+                self._socket = AsyncSocketModeHandler(
+                    self.app, app_token, web_client=self.app.client, logger=_socket_logger()
+                )
+                self._socket.client.message_listeners.append(self._refuse_unusable_envelope)
                 self._socket_task = asyncio.create_task(self._connect_socket(), name="slack-socket-connect")
         log.info("slack adapter started", extra={"mode": self.settings.mode})
 
@@ -284,13 +299,54 @@ class SlackAdapter:
     # --- HTTP mode -------------------------------------------------------------------------------
 
     async def handle_http(self, request: web.Request) -> web.Response:
-        """`POST /slack/events`: bolt verifies the signature, answers url_verification, dispatches."""
+        """`POST /slack/events`: signature and shape checked here, then bolt answers
+        url_verification and dispatches.
+
+        A forged, stale or unsigned request gets a 401 and a malformed one (not UTF-8, not the
+        JSON or form Slack sends, an `event` that is not an object) a 400, each with one log line
+        that never holds the body; neither reaches bolt, whose own refusals log whole bodies.
+        """
         if not self._accepting:
             # 503 makes Slack retry later, by which time a restarted process can take the event.
             return web.Response(status=503, text="not accepting events")
-        bolt_request = await to_bolt_request(request)
+        raw = await request.read()
+        if not self._signature_ok(raw, request.headers):
+            log.info("slack request refused: bad or stale signature", extra={"bytes": len(raw)})
+            return web.Response(status=401, text="invalid signature")
+        problem = malformed_request(raw, request.headers.get("Content-Type", ""))
+        if problem is not None:
+            log.warning("slack request refused: malformed", extra={"reason": problem, "bytes": len(raw)})
+            return web.Response(status=400, text=problem)
+        try:
+            # Bolt reads the user, channel and team ids while building the request and fails on
+            # ids of the wrong type: such a payload is malformed too.
+            bolt_request = AsyncBoltRequest(
+                body=raw.decode("utf-8"), query=request.query_string, headers=dict(request.headers)
+            )
+        except Exception as exc:
+            log.warning("slack request refused: unreadable", extra={"error": type(exc).__name__})
+            return web.Response(status=400, text="unreadable payload")
         bolt_response = await self.app.async_dispatch(bolt_request)
+        if bolt_response.status == 404:
+            # Nothing here handles it (a new envelope type, `app_rate_limited`): acknowledged, so
+            # Slack does not retry what the bot would ignore again.
+            log.debug("slack request with no handler acknowledged")
+            return web.Response(status=200, text="")
         return await to_aiohttp_response(bolt_response)
+
+    def _signature_ok(self, raw: bytes, headers: Mapping[str, str]) -> bool:
+        """Slack's v0 request signature over the raw bytes, from the last five minutes."""
+        timestamp = headers.get("X-Slack-Request-Timestamp", "")
+        signature = headers.get("X-Slack-Signature", "")
+        try:
+            sent_at = int(timestamp)
+        except ValueError:
+            return False
+        if abs(time.time() - sent_at) > SIGNATURE_MAX_AGE_SECONDS:
+            return False  # a replay of an old request
+        base = b"v0:" + timestamp.encode("ascii") + b":" + raw
+        expected = "v0=" + hmac.new(self._signing_secret.encode(), base, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected, signature)
 
     # --- identity and connection ------------------------------------------------------------------
 
@@ -352,6 +408,20 @@ class SlackAdapter:
         except Exception:
             log.exception("slack socket mode connection failed")
 
+    async def _refuse_unusable_envelope(self, client: Any, message: dict[str, Any], raw: str | None) -> None:
+        """Acknowledge, and drop, a Socket Mode envelope bolt could not answer (a payload of the
+        wrong shape, an envelope type it does not know), so Slack does not deliver it again."""
+        envelope_id = message.get("envelope_id") if isinstance(message, dict) else None
+        if not isinstance(envelope_id, str) or not envelope_id:
+            return
+        problem = unusable_envelope(message)
+        if problem is None:
+            return  # bolt answers it, and acknowledges it then
+        from slack_sdk.socket_mode.response import SocketModeResponse
+
+        log.warning("slack socket envelope refused: malformed", extra={"reason": problem})
+        await client.send_socket_mode_response(SocketModeResponse(envelope_id=envelope_id))
+
     def _socket_connected(self) -> bool:
         if self._socket is None:
             return False
@@ -378,10 +448,22 @@ class SlackAdapter:
             await ack()
             self._spawn(self._run_page(body, action, respond))
 
+        async def on_other_event(ack: Any) -> None:
+            # Event types the bot does not use are acknowledged (so Slack does not retry them)
+            # and dropped, instead of bolt's multi-line "you can handle this event" warning.
+            await ack()
+
+        async def on_error(error: Exception) -> None:
+            # One line, never the request: a listener bug is still visible, not its payload.
+            log.warning("slack listener failed", extra={"error": type(error).__name__})
+            log.debug("slack listener failure", exc_info=error)
+
         self.app.event("app_mention")(on_app_mention)
         self.app.event("message")(on_message)
+        self.app.event(re.compile(r".*"))(on_other_event)
         self.app.command("/memory")(on_memory_command)
         self.app.action(PAGE_ACTION_PATTERN)(on_page)
+        self.app.error(on_error)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -391,7 +473,7 @@ class SlackAdapter:
     async def _on_event(self, body: dict[str, Any], event: dict[str, Any], kind: str) -> None:
         if not self._accepting or self._dedup is None:
             return
-        event_id = body.get("event_id")
+        event_id = _field(body, "event_id")
         if event_id and await self._dedup.seen(f"slack:event:{event_id}"):
             self._count_duplicate()
             log.debug("redelivered slack event dropped", extra={"event_id": event_id, "kind": kind})
@@ -417,19 +499,24 @@ class SlackAdapter:
         )
 
     def _to_message(self, body: dict[str, Any], event: dict[str, Any], kind: str) -> IncomingMessage | None:
-        """The event as an IncomingMessage, or None when the bot should not take it at all."""
+        """The event as an IncomingMessage, or None when the bot should not take it at all.
+
+        Every field is read as Slack documents it and anything else (a number for a string, an
+        object for an id) counts as missing: a malformed event is dropped, never half-taken.
+        """
         subtype = event.get("subtype")
+        if subtype is not None and not isinstance(subtype, str):
+            return None
         if event.get("bot_id") or subtype == "bot_message" or subtype not in _ANSWERABLE_SUBTYPES:
             return None
-        user = event.get("user")
-        channel = event.get("channel")
-        ts = event.get("ts")
+        user, channel, ts = _field(event, "user"), _field(event, "channel"), _field(event, "ts")
         if not user or not channel or not ts:
             return None
         bot_user_id = self._bot_user_id or _bot_user_from(body)
         if user == bot_user_id:
             return None
-        text = str(event.get("text") or "")
+        raw_text = event.get("text")
+        text = raw_text if isinstance(raw_text, str) else ""
         channel_type = event.get("channel_type")
         conversation = _KINDS.get(channel_type) if isinstance(channel_type, str) else None
         if conversation is None and str(channel).startswith("D"):
@@ -453,21 +540,23 @@ class SlackAdapter:
         clean = strip_mention(text, bot_user_id)
         if not clean:
             return None
-        team_id = body.get("team_id") or event.get("team") or self._team_id or ""
+        team_id = _field(body, "team_id") or _field(event, "team") or self._team_id or ""
         try:
             timestamp = float(ts)
-        except (TypeError, ValueError):
+        except ValueError:
+            timestamp = time.time()
+        if not math.isfinite(timestamp):
             timestamp = time.time()
         return IncomingMessage(
             platform=PLATFORM,
-            workspace_id=str(team_id),
-            channel_id=str(channel),
-            author_id=str(user),
+            workspace_id=team_id,
+            channel_id=channel,
+            author_id=user,
             # Filled in by the batch handler from users.info, off the ack path.
-            author_name=str(user),
+            author_name=user,
             text=clean,
             timestamp=timestamp,
-            thread_id=event.get("thread_ts") or None,
+            thread_id=_field(event, "thread_ts"),
             external_id=f"{channel}:{ts}",
             # Until the batch handler resolves it (off the ack path), the narrowest kind.
             kind=conversation or ConversationKind.PRIVATE,
@@ -729,6 +818,103 @@ class SlackAdapter:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def _bolt_logger() -> logging.Logger:
+    """The logger bolt writes to: its request verification logs refused bodies at INFO and its
+    unhandled-request warning quotes the request, so everything it says is lowered to DEBUG."""
+    bolt = logging.getLogger("adapters.slack.bolt")
+    if not any(isinstance(f, _ToDebug) for f in bolt.filters):
+        bolt.addFilter(_ToDebug())
+    return bolt
+
+
+class _ToDebug(logging.Filter):
+    """Rewrites a record to DEBUG (and drops its traceback), whatever level it was logged at."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.exc_info, record.exc_text = None, None
+        # A handler's level was checked against the original level; the record says DEBUG now,
+        # and is only kept when DEBUG is wanted.
+        return logging.getLogger().isEnabledFor(logging.DEBUG)
+
+
+_SOCKET_REQUESTS = frozenset({"events_api", "slash_commands", "interactive"})
+
+
+def unusable_envelope(message: Mapping[str, Any]) -> str | None:
+    """Why bolt cannot answer a Socket Mode envelope, or None when it can."""
+    kind = message.get("type")
+    if kind not in _SOCKET_REQUESTS:
+        return "not a request envelope"
+    payload = message.get("payload")
+    if not isinstance(payload, dict):
+        return "payload is not an object"
+    if kind == "events_api":
+        event = payload.get("event")
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            return "event is not an object with a type"
+    try:
+        AsyncBoltRequest(mode="socket_mode", body=payload)
+    except Exception as exc:  # bolt reads ids while building the request and fails on wrong types
+        return f"unreadable payload ({type(exc).__name__})"
+    return None
+
+
+def _socket_logger() -> logging.Logger:
+    """The Socket Mode client's logger: its tracebacks (a frame it could not process) go to DEBUG,
+    the line itself stays at its level."""
+    socket_log = logging.getLogger("adapters.slack.socket")
+    if not any(isinstance(f, _NoTraceback) for f in socket_log.filters):
+        socket_log.addFilter(_NoTraceback())
+    return socket_log
+
+
+class _NoTraceback(logging.Filter):
+    """Keeps a record's line, moves its traceback (if any) to a DEBUG record of its own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.levelno > logging.DEBUG:
+            log.debug("slack socket mode traceback", exc_info=record.exc_info)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _field(data: Mapping[str, Any], key: str) -> str | None:
+    """A string field of a Slack payload, or None when it is missing, empty or not a string."""
+    value = data.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def malformed_request(raw: bytes, content_type: str) -> str | None:
+    """Why a signed request body is not one Slack sends, or None when it is well formed."""
+    try:
+        body = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "body is not UTF-8"
+    if "application/x-www-form-urlencoded" in content_type:
+        form = dict(parse_qsl(body, keep_blank_values=True))
+        if "payload" not in form:
+            return None  # a slash command: flat fields
+        return _json_problem(form["payload"], "payload")
+    return _json_problem(body, "body")
+
+
+def _json_problem(text: str, what: str) -> str | None:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return f"{what} is not JSON"
+    if not isinstance(data, dict):
+        return f"{what} is not a JSON object"
+    if "event" in data and not isinstance(data["event"], dict):
+        return "event is not an object"
+    if "event" in data and not isinstance(data["event"].get("type"), str):
+        return "event has no type"
+    if data.get("type") == "event_callback" and "event" not in data:
+        return "event_callback without an event"
+    return None
 
 
 def _kind_of_info(channel: dict[str, Any]) -> ConversationKind:

@@ -144,9 +144,13 @@ class FakeSlackAPI(LocalServer):
 
     async def send_envelope(self, envelope: dict[str, Any]) -> None:
         """Push one Socket Mode envelope (events_api, slash_commands, interactive) to the client."""
+        await self.send_raw(json.dumps(envelope))
+
+    async def send_raw(self, frame: str) -> None:
+        """Push one text frame as it is, well formed or not."""
         for ws in self._sockets:
             if not ws.closed:
-                await ws.send_str(json.dumps(envelope))
+                await ws.send_str(frame)
                 return
         raise RuntimeError("no socket mode client connected")
 
