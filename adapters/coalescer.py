@@ -171,6 +171,11 @@ class Coalescer:
         """
         self._flush_now()
 
+    async def drain(self) -> None:
+        """Send every pending batch now and wait until no handler runs; intake stays open."""
+        self._flush_now()
+        await self._drain(None)
+
     async def aclose(self, grace: float | None = None) -> list[ConversationKey]:
         """Stop intake, flush everything pending and wait for the handlers, at most `grace` seconds.
 

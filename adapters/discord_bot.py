@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from typing import Any
 
 import aiohttp
@@ -18,6 +19,7 @@ from adapters.discord_cogs import PLATFORM
 from adapters.discord_cogs.conversations import ConversationsCog
 from adapters.discord_cogs.memory import MemoryCog, build_memory_group
 from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
+from adapters.discord_gateway import guard_parsers
 from adapters.discord_render import error_embed
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings
@@ -73,6 +75,7 @@ class MemoryBot(commands.Bot):
         self.connected = False
         self.ready_once = False
         self.tree.error(self._on_app_command_error)
+        guard_parsers(self._connection.parsers)
 
     async def setup_hook(self) -> None:
         # Commands are not synced here: syncing is rate limited and only needed when the table
@@ -112,10 +115,34 @@ class MemoryBot(commands.Bot):
             log.warning("disconnected from Discord; reconnecting", extra={"platform": PLATFORM})
         self.connected = False
 
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's default logs the whole traceback at ERROR, for every odd message a listener
+        # trips on: one line here (the event, the error's type, never the message), the
+        # traceback at DEBUG for whoever asks for it.
+        error = sys.exc_info()[1]
+        log.error(
+            "discord listener failed",
+            extra={"platform": PLATFORM, "event": event_method, "error": type(error).__name__},
+        )
+        log.debug("discord listener failure", exc_info=error)
+
     async def _on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("app command failed", exc_info=error, extra={"platform": PLATFORM})
+        cause = error.__cause__ or error
+        # A command that raised is a bug here (ERROR); one Discord sent that no command matches,
+        # or with options that do not convert, is the request's fault (WARNING).
+        level = logging.ERROR if isinstance(error, app_commands.CommandInvokeError) else logging.WARNING
+        log.log(
+            level,
+            "app command failed",
+            extra={
+                "platform": PLATFORM,
+                "command": interaction.command.qualified_name if interaction.command else None,
+                "error": type(cause).__name__,
+            },
+        )
+        log.debug("app command failure", exc_info=error)
         embed = error_embed("Something went wrong running this command.")
         try:
             if interaction.response.is_done():
@@ -197,6 +224,7 @@ class DiscordAdapter:
         delay = RETRY_INITIAL_SECONDS
         while not self._stopping:
             bot = self._bot = self.make_bot()
+            crashed = False
             try:
                 await bot.start(token)
             except discord.LoginFailure:
@@ -232,10 +260,21 @@ class DiscordAdapter:
                     delay,
                     extra={"platform": PLATFORM},
                 )
-            except Exception:
-                # A bug, not the network: retrying would only repeat it. /healthz reports not ready.
-                log.exception("Discord client crashed; not retrying", extra={"platform": PLATFORM})
-                return
+            except Exception as exc:
+                if self._stopping:
+                    return
+                # What discord.py itself could not handle (a gateway frame that is not JSON, a
+                # bug): the client is gone, the bot is not. A new client connects after a backoff
+                # that keeps growing while crashes repeat, so a bug costs a reconnect every few
+                # minutes at worst, never a storm of them. The traceback is at DEBUG.
+                crashed = True
+                log.error(
+                    "Discord client crashed (%s); reconnecting in %.0f s",
+                    type(exc).__name__,
+                    delay,
+                    extra={"platform": PLATFORM},
+                )
+                log.debug("Discord client crash", exc_info=exc)
             else:
                 if self._stopping:
                     return
@@ -243,8 +282,8 @@ class DiscordAdapter:
             finally:
                 if not bot.is_closed():
                     await bot.close()
-            # A client that got connected before failing starts the backoff over.
-            wait = RETRY_INITIAL_SECONDS if bot.ready_once else delay
+            # A client that got connected before failing starts the backoff over, unless it crashed.
+            wait = RETRY_INITIAL_SECONDS if bot.ready_once and not crashed else delay
             await self._backoff(wait)
             delay = min(RETRY_MAX_SECONDS, wait * 2)
 

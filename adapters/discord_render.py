@@ -123,8 +123,8 @@ class PageView(discord.ui.View):
         # The list may hold the invoker's private memories: nobody else may page through it.
         try:
             await interaction.response.send_message(NOT_YOURS, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not refuse a page button click", exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a page button click", extra=http_error_fields(exc))
         return False
 
     @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
@@ -146,8 +146,10 @@ class PageView(discord.ui.View):
         self._sync_buttons()
         try:
             await interaction.edit_original_response(embed=result_embed(result), view=self)
-        except discord.HTTPException:
-            log.warning("could not show page %s of /memory %s", page, result.command, exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not show page %s of /memory %s", page, result.command, extra=http_error_fields(exc)
+            )
 
     async def on_timeout(self) -> None:
         for item in self.children:
@@ -160,3 +162,9 @@ class PageView(discord.ui.View):
         except discord.HTTPException:
             # The message may be gone, or the interaction token expired: the buttons just stay.
             log.debug("could not disable page buttons", exc_info=True)
+
+
+def http_error_fields(exc: discord.HTTPException) -> dict[str, object]:
+    """What a log line says of a refused Discord request: its status and Discord's error code (a
+    traceback would add nothing, and the request may hold a message)."""
+    return {"platform": "discord", "status": exc.status, "code": exc.code}

@@ -286,7 +286,10 @@ class GatewayConnection:
         self._lock = asyncio.Lock()
 
     async def send(self, payload: Payload) -> None:
-        raw = json.dumps(payload)
+        await self.send_raw(json.dumps(payload))
+
+    async def send_raw(self, raw: str) -> None:
+        """One frame as given (JSON or not), compressed like the others."""
         async with self._lock:
             if self.ws.closed:
                 return
@@ -506,13 +509,23 @@ class FakeDiscord(LocalServer):
         await session.connection.send({"op": 1, "d": None})
         await self.wait_for(lambda: session.heartbeat_seq >= target)
 
-    async def dispatch(self, event: str, data: Payload) -> int:
-        """Send a DISPATCH (op 0) event and return its sequence; kept for replay if the client is away."""
+    async def dispatch(self, event: str, data: Any, *, observe: bool = True) -> int:
+        """Send a DISPATCH (op 0) event and return its sequence; kept for replay if the client is away.
+
+        `observe=False` sends it without updating the fake's state: for payloads not as documented.
+        """
         session = self._session()
         if session is None:
             raise RuntimeError("no gateway session to dispatch to")
-        self._observe(event, data)
+        if observe:
+            self._observe(event, data)
         return await self._send_dispatch(session, event, data)
+
+    async def send_raw(self, raw: str) -> None:
+        """Push one raw frame (not a sequenced dispatch, so never replayed) on the live connection."""
+        connection = self._live().connection
+        assert connection is not None
+        await connection.send_raw(raw)
 
     async def close_session(self, code: int = 4000, *, invalidate: bool = False) -> None:
         """Drop the client's connection with `code`; discord.py resumes after 4000-4003 and 4005-4009.

@@ -337,6 +337,26 @@ async def test_aclose_flushes_every_pending_batch_and_waits_for_in_flight(co, re
     assert clock.live_timers == 0
 
 
+async def test_drain_sends_what_waits_and_waits_for_follow_ups_but_keeps_intake_open(co, rec, clock):
+    rec.gates["a"] = asyncio.Event()
+    co.submit(msg("a1", channel="a", mentions_bot=True))
+    await settle()
+    co.submit(msg("a2", channel="a"))  # waits behind the running a1
+    co.submit(msg("b1", channel="b"))
+
+    draining = asyncio.create_task(co.drain())
+    await settle()
+    assert rec.finished == [("b", ["b1"])]  # sent without any clock movement
+    assert not draining.done()
+    rec.gates["a"].set()
+    await draining
+    assert rec.finished[-2:] == [("a", ["a1"]), ("a", ["a2"])]
+    assert co.pending_count == 0 and co.in_flight == 0
+    co.submit(msg("after", channel="a", mentions_bot=True))  # not closed
+    await co.drain()
+    assert rec.finished[-1] == ("a", ["after"])
+
+
 async def test_submit_after_close_raises(co, rec):
     await co.aclose()
     assert co.closed

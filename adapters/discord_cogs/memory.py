@@ -11,7 +11,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from adapters.discord_render import PageView, error_embed, needs_pages, result_embed, result_file
+from adapters.discord_render import (
+    PageView,
+    error_embed,
+    http_error_fields,
+    needs_pages,
+    result_embed,
+    result_file,
+)
 from bot.commands import (
     COMMANDS,
     ROOT_COMMAND,
@@ -142,9 +149,9 @@ class MemoryCog(commands.Cog):
         invoker = invoker_from(interaction)
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
             # The interaction expired (3 s) or was answered already: nothing can be sent to it now.
-            log.warning("could not defer /memory %s", name, exc_info=True)
+            log.warning("could not defer /memory %s", name, extra=http_error_fields(exc))
             return
         try:
             result = await self.memory_commands.execute(name, args, invoker)
@@ -187,8 +194,8 @@ class MemoryCog(commands.Cog):
             kwargs["view"] = view
         try:
             return await interaction.followup.send(**kwargs)
-        except discord.HTTPException:
-            log.warning("could not send a /memory result", exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning("could not send a /memory result", extra=http_error_fields(exc))
             if view is not None:
                 view.stop()
             return None

@@ -58,7 +58,12 @@ def route_message(
         return None
     if message.type not in _CONVERSATION_TYPES:
         return None
-    is_dm = message.guild is None
+    is_dm = isinstance(message.channel, discord.DMChannel)
+    if not is_dm and message.guild is None:
+        # A guild message from a guild discord.py has not cached (or a channel it cannot place):
+        # taking it as a DM would file it with the author's private memories.
+        log.debug("message from an unknown guild ignored", extra={"platform": PLATFORM})
+        return None
     mentions_bot = any(user.id == me.id for user in message.mentions)
     # A thread is configured by its parent channel; its rows live under the parent too, unless
     # it is private (see `place_of`). The kind comes from discord.py's view of the channel.
@@ -97,7 +102,9 @@ def route_message(
 
 def _clean_text(message: discord.Message, me: discord.abc.User) -> str:
     """The content without the bot's own mention; other people's mentions become `@name`."""
-    text = _mention_pattern(me.id).sub("", message.content)
+    # discord.py keeps the payload's `content` as sent: not always a string when Discord misbehaves.
+    content = message.content if isinstance(message.content, str) else ""
+    text = _mention_pattern(me.id).sub("", content)
     for user in message.mentions:
         if user.id != me.id:
             # `<@123>` means nothing to the model or to memory; the name does.
@@ -147,6 +154,10 @@ class DiscordIntake:
             self._sources.pop(key, None)
             return False
         return True
+
+    async def drain(self) -> None:
+        """Wait until every accepted message has been through its turn (and its reply sent)."""
+        await self.coalescer.drain()
 
     def stop_intake(self) -> None:
         self._accepting = False
