@@ -27,7 +27,7 @@ from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
 from memory.ttl import TTLError
 from tests.conftest import FakeClock
-from tests.fake_slack_api import FakeSlackAPI
+from tests.fakes.slack_api import FakeSlackAPI
 from tests.test_discord import CHANNEL_ID, Chat
 from tests.test_pipeline import audience, msg, settings, tool_results
 from tests.test_slack import (

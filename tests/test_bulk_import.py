@@ -4,30 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pytest
 
-from memory.embedders import Embedder
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
 from memory.vectors import VectorRecord
+from tests.fakes.embedders import CountingEmbedder
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
 OPERATOR = Audience("discord", "guild-1", "default", operator=True)
-
-
-class CountingEmbedder:
-    """Passes through to the real embedder and records the size of every call."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self.calls: list[int] = []
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls.append(len(texts))
-        return await self.inner.embed(texts)
 
 
 def draft(content: str, **kw: object) -> MemoryDraft:
@@ -75,7 +60,7 @@ async def test_one_embed_call_per_batch(engine: MemoryEngine) -> None:
     inserted = await engine.import_memories(drafts, batch_size=2)
 
     assert len(inserted) == 5
-    assert counting.calls == [2, 2, 1]
+    assert [len(call) for call in counting.calls] == [2, 2, 1]
 
 
 async def test_exact_duplicates_are_skipped_within_the_import_and_against_the_store(

@@ -17,8 +17,8 @@ from bot.app import App
 from bot.config import Settings
 from memory.engine import MemoryEngine
 from memory.models import Audience
-from tests.hash_embedder import HashEmbedder
-from tests.ingest_worker import CRASH_POINTS, WORKSPACE
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.ingest_worker import CRASH_POINTS, WORKSPACE
 
 ROOT = Path(__file__).resolve().parents[1]
 # Only turns a hung child into a failure; a passing run never gets near it.
@@ -53,7 +53,7 @@ async def run_child(data_dir: Path, stderr_path: Path, crash: str | None = None)
     """Run the ingest worker; SIGKILL it after KILL_AFTER_ACKS acks unless it kills itself first."""
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONUNBUFFERED="1")
-    args = [sys.executable, "-m", "tests.ingest_worker", str(data_dir)]
+    args = [sys.executable, "-m", "tests.fakes.ingest_worker", str(data_dir)]
     if crash is not None:
         args += ["--crash", crash]
     run = ChildRun()

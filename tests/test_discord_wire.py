@@ -22,8 +22,8 @@ from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import Conversation, ConversationKind, MemoryDraft, Scope, Visibility
 from memory.summarizer import ExtractiveSummarizer
-from tests import fake_discord as fd
-from tests.fake_discord import FakeDiscord, Payload
+from tests.fakes import discord_api as fd
+from tests.fakes.discord_api import FakeDiscord, Payload
 
 PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, ConversationKind.DM
 

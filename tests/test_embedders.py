@@ -8,10 +8,11 @@ from collections.abc import AsyncIterator
 
 import numpy as np
 import pytest
-from aiohttp import web
 from openai import AsyncOpenAI
 
 from memory.embedders import CachedEmbedder, EmbeddingError, LocalEmbedder, OpenAIEmbedder, bundled_model_path
+from tests.fakes.embedders import CountingEmbedder, HashEmbedder
+from tests.fakes.openai_embeddings import FAILING_INPUT, FakeOpenAIEmbeddings
 
 
 async def test_local_model_is_found_offline_and_normalised(local_embedder: LocalEmbedder) -> None:
@@ -38,17 +39,10 @@ async def test_embedding_runs_off_the_event_loop(local_embedder: LocalEmbedder) 
     assert ticks > 1  # the loop kept running while the model worked
 
 
-async def test_cache_hits_by_content_and_batches_misses(local_embedder: LocalEmbedder) -> None:
-    calls: list[list[str]] = []
-
-    class Counting:
-        name, dim = local_embedder.name, local_embedder.dim
-
-        async def embed(self, texts: list[str]) -> np.ndarray:
-            calls.append(list(texts))
-            return await local_embedder.embed(texts)
-
-    cache = CachedEmbedder(Counting(), max_entries=2)
+async def test_cache_hits_by_content_and_batches_misses() -> None:
+    counting = CountingEmbedder(HashEmbedder())
+    calls = counting.calls
+    cache = CachedEmbedder(counting, max_entries=2)
     first = await cache.embed(["alpha", "beta", "alpha"])
     assert calls == [["alpha", "beta"]]  # the repeated text is embedded once
     again = await cache.embed(["beta"])
@@ -58,49 +52,19 @@ async def test_cache_hits_by_content_and_batches_misses(local_embedder: LocalEmb
 
 
 @pytest.fixture
-async def fake_openai() -> AsyncIterator[tuple[str, list[dict[str, object]]]]:
-    seen: list[dict[str, object]] = []
-    fail = {"left": 1}
-
-    async def embeddings(request: web.Request) -> web.Response:
-        body = await request.json()
-        seen.append(body)
-        if body["input"] == ["boom"]:
-            if fail["left"]:
-                return web.json_response({"error": {"message": "bad"}}, status=400)
-        data = [
-            {"object": "embedding", "index": i, "embedding": [float(len(t)), 1.0, 0.0]}
-            for i, t in reversed(list(enumerate(body["input"])))  # out of order on purpose
-        ]
-        return web.json_response(
-            {
-                "object": "list",
-                "data": data,
-                "model": body["model"],
-                "usage": {"prompt_tokens": 1, "total_tokens": 1},
-            }
-        )
-
-    app = web.Application()
-    app.router.add_post("/v1/embeddings", embeddings)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield f"http://127.0.0.1:{port}/v1", seen
-    await runner.cleanup()
+async def fake_openai() -> AsyncIterator[FakeOpenAIEmbeddings]:
+    async with FakeOpenAIEmbeddings() as server:
+        yield server
 
 
-async def test_openai_embedder_through_the_sdk(fake_openai: tuple[str, list[dict[str, object]]]) -> None:
-    base_url, seen = fake_openai
-    client = AsyncOpenAI(api_key="sk-test", base_url=base_url, max_retries=0)
+async def test_openai_embedder_through_the_sdk(fake_openai: FakeOpenAIEmbeddings) -> None:
+    client = AsyncOpenAI(api_key="sk-test", base_url=fake_openai.base_url, max_retries=0)
     embedder = OpenAIEmbedder(client, "text-embedding-3-small", dim=3)
     vectors = await embedder.embed(["ab", "abcd"])
-    assert json.loads(json.dumps(seen[0]))["model"] == "text-embedding-3-small"
+    assert json.loads(json.dumps(fake_openai.requests[0]))["model"] == "text-embedding-3-small"
     # Rows come back in input order (the server answered reversed) and normalised.
     assert vectors[0] == pytest.approx(np.array([2.0, 1.0, 0.0]) / np.sqrt(5), abs=1e-6)
     assert vectors[1] == pytest.approx(np.array([4.0, 1.0, 0.0]) / np.sqrt(17), abs=1e-6)
     with pytest.raises(EmbeddingError, match="embedding request failed"):
-        await embedder.embed(["boom"])
+        await embedder.embed([FAILING_INPUT])
     await client.close()

@@ -11,8 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests import fake_discord as fd
-from tests.fake_discord import FakeDiscord, Payload, running_client
+from tests.fakes import discord_api as fd
+from tests.fakes.discord_api import FakeDiscord, Payload, running_client
 
 
 @dataclass

@@ -13,7 +13,6 @@ from unittest.mock import AsyncMock, MagicMock
 
 import aiohttp
 import discord
-import numpy as np
 import pytest
 import pytest_asyncio
 from slack_sdk.web.async_client import AsyncWebClient
@@ -27,12 +26,13 @@ from bot.config import Settings, SlackSettings
 from bot.llm import AnthropicProvider, LLMProvider, LLMResponse, OpenAIProvider
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import APOLOGY, STORAGE_APOLOGY, TurnPipeline, TurnResult
-from memory.embedders import CachedEmbedder, EmbeddingError
+from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.models import Audience, MemoryDraft, Scope
 from memory.summarizer import ExtractiveSummarizer
 from tests.conftest import FakeClock
-from tests.fake_llm_server import (
+from tests.fakes.embedders import FlakyEmbedder
+from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,
@@ -44,8 +44,7 @@ from tests.fake_llm_server import (
     ok,
     openai_text,
 )
-from tests.fake_slack_api import TEAM_ID, FakeSlackAPI
-from tests.hash_embedder import HashEmbedder
+from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.test_crash_safety import assert_consistent
 from tests.test_discord import NO_DEBOUNCE
 from tests.test_discord import settings as discord_settings
@@ -57,25 +56,6 @@ WORKSPACE = "T1"
 SHORT_TIMEOUT_SECONDS = 3.0
 # Turns a hang into a failure; a passing test never waits on it.
 WAIT_LIMIT_SECONDS = 60
-
-
-class FlakyEmbedder:
-    """A HashEmbedder that fails the calls it is told to: by number (1-based) or while `down`."""
-
-    def __init__(self, fail_calls: Sequence[int] = ()) -> None:
-        self.inner = HashEmbedder()
-        self.name, self.dim = self.inner.name, self.inner.dim
-        self.fail_calls = set(fail_calls)
-        self.down = False
-        self.calls = 0
-        self.failed: list[int] = []
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls += 1
-        if self.down or self.calls in self.fail_calls:
-            self.failed.append(self.calls)
-            raise EmbeddingError("embedding service unavailable (injected fault)")
-        return await self.inner.embed(texts)
 
 
 @pytest.fixture

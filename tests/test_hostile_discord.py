@@ -25,9 +25,9 @@ from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
 from memory.models import Visibility
-from tests import fake_discord as fd
-from tests.fake_discord import FakeDiscord, Payload
-from tests.hash_embedder import HashEmbedder
+from tests.fakes import discord_api as fd
+from tests.fakes.discord_api import FakeDiscord, Payload
+from tests.fakes.embedders import HashEmbedder
 from tests.hostile_logs import MARKER, assert_clean_logs
 
 

@@ -25,8 +25,8 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
-from tests.fake_slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
-from tests.hash_embedder import HashEmbedder
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 from tests.hostile_logs import MARKER, assert_clean_logs
 
 SECRET = "hostile-signing-secret-0123456789"

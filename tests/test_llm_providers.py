@@ -33,7 +33,7 @@ from bot.llm import (
 )
 from bot.llm.factory import build_summary_provider
 from memory.embedders import CachedEmbedder
-from tests.fake_llm_server import (
+from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,

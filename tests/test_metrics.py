@@ -24,7 +24,7 @@ from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, MemoryType, Scope
 from memory.summarizer import ExtractiveSummarizer
-from tests.fake_llm_server import FakeLLMServer, anthropic_text, error, ok, openai_text
+from tests.fakes.llm_server import FakeLLMServer, anthropic_text, error, ok, openai_text
 
 SCOPE = Scope("slack", "T1", "C1", "default")
 

@@ -20,7 +20,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, Scope
 from memory.store import MemoryQuery
 from tests.conftest import FakeClock
-from tests.fake_llm_server import (
+from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,

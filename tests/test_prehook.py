@@ -14,7 +14,6 @@ import pytest
 
 from bot.llm.types import ChatMessage
 from memory.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_tokens
-from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, memory_record
 from memory.injection_state import InjectionStates
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
@@ -30,30 +29,11 @@ from memory.prehook import (
     usage,
 )
 from tests.conftest import FakeClock
+from tests.fakes.embedders import CountingEmbedder
 
 DAY = 86400.0
 GENERAL = Scope("discord", "guild-1", "general", "default")
 IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
-
-
-class CountingEmbedder:
-    """Wraps the engine's embedder to prove the hook embeds once per run, never the candidates."""
-
-    def __init__(self, inner: CachedEmbedder) -> None:
-        self.inner = inner
-        self.calls: list[list[str]] = []
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return await self.inner.embed(texts)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.fake_slack_api import FakeSlackAPI
+from tests.fakes.slack_api import FakeSlackAPI
 from tests.test_slack import SECRET, signed_headers
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,8 +16,8 @@ from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
 from memory.scope_index import analyze
 from memory.vectors import VectorRecord, VectorStore
+from tests.fakes.embedders import HashEmbedder
 
-from .hash_embedder import HashEmbedder
 from .test_vectors import DIM, NOW, rec, unit
 
 SCOPE = Scope("slack", "T1", "C1", agent_id="default")

@@ -40,7 +40,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, Conversation, ConversationKind, MemoryDraft, MemoryType, Scope, Visibility
 from memory.summarizer import ExtractiveSummarizer
 from tests.conftest import FakeClock
-from tests.fake_slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
+from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 ALICE, BOB, ADMIN = "UALICE001", "UBOB00001", "UADMIN001"

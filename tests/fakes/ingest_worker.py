@@ -1,6 +1,6 @@
 """Child process for the crash tests: ingests through the engine's write path, acking each returned write.
 
-Usage: python -m tests.ingest_worker DATA_DIR [--crash KIND:POINT]
+Usage: python -m tests.fakes.ingest_worker DATA_DIR [--crash KIND:POINT]
 
 Every line on stdout is `ack message <id>` or `ack memory <id>`, printed only after the call
 that wrote it returned, so the parent knows exactly what was acknowledged when it kills this
@@ -25,7 +25,7 @@ from typing import Any
 
 from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, Scope, StoredMessage
-from tests.hash_embedder import HashEmbedder
+from tests.fakes.embedders import HashEmbedder
 
 WORKSPACE = "T-crash"
 CHANNELS = ("C-one", "C-two", "C-three")

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
 
-from tests.local_server import LocalServer
+from tests.fakes.local_server import LocalServer
 
 BOT_USER_ID = "UBOT0001"
 BOT_ID = "BBOT0001"

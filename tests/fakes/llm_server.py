@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.local_server import LocalServer
+from tests.fakes.local_server import LocalServer
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"

@@ -20,7 +20,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from tests.local_server import WAIT_LIMIT_SECONDS, LocalServer
+from tests.fakes.local_server import WAIT_LIMIT_SECONDS, LocalServer
 
 Payload = dict[str, Any]
 
