@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .extra import INSTALL, missing
+
 if TYPE_CHECKING:
     from bot.config import Settings
 
@@ -125,6 +127,9 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     from memory.prehook import PrehookConfig
 
     report: dict[str, Any]
+    if args.bench_command != "dates" and (absent := missing()):
+        sys.stderr.write(f"memorybot bench: {' and '.join(absent)} not installed: {INSTALL}\n")
+        return 2
     if args.bench_command == "dates":
         from .relative_dates import run
 

@@ -39,6 +39,7 @@ from memory.store import MemoryQuery
 from memory.ttl import parse_duration
 from memory.vectors import fts_query_terms
 
+from .extra import can_plot
 from .recall import percentile
 from .synthetic import META_QUERIES, QUERIES, USERS, conversations, fill, synthetic_drafts, synthetic_messages
 
@@ -400,7 +401,8 @@ async def measure_size(
 async def run_latency(
     options: LatencyOptions, embedder: Embedder, config: PrehookConfig | None = None
 ) -> dict[str, Any]:
-    """Measure every size in `options.sizes`; writes latency.json and latency.png under `options.out`."""
+    """Measure every size in `options.sizes`; writes latency.json and latency.png under `options.out`
+    (the plot only where matplotlib is installed)."""
     config = config or PrehookConfig()
     warm = getattr(embedder, "warm_up", None)
     if warm is not None:
@@ -410,7 +412,8 @@ async def run_latency(
         await asyncio.to_thread(options.out.mkdir, parents=True, exist_ok=True)
         text = json.dumps(report, indent=2) + "\n"
         await asyncio.to_thread((options.out / "latency.json").write_text, text, encoding="utf-8")
-        await asyncio.to_thread(plot_latency, report, options.out / "latency.png")
+        if can_plot():
+            await asyncio.to_thread(plot_latency, report, options.out / "latency.png")
     return report
 
 

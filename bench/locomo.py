@@ -49,6 +49,7 @@ from memory.prehook import PrehookRequest
 from memory.scope import lance_audience_filter
 from memory.vectors import VectorTable
 
+from .extra import can_plot
 from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
 
 PLATFORM = "bench"
@@ -382,7 +383,8 @@ async def run_locomo(
     max_questions: int | None = None,
     settings: Settings | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark on a LoCoMo-format file; writes <stem>.json and <stem>.png under `out`."""
+    """Run the benchmark on a LoCoMo-format file; writes <stem>.json and <stem>.png under `out`
+    (the plot only where matplotlib is installed)."""
     conversations = await asyncio.to_thread(load_conversations, data)
     if limit is not None:
         conversations = conversations[:limit]
@@ -438,7 +440,8 @@ async def run_locomo(
         await asyncio.to_thread(out.mkdir, parents=True, exist_ok=True)
         text = json.dumps(report, indent=2) + "\n"
         await asyncio.to_thread((out / f"{data.stem}.json").write_text, text, encoding="utf-8")
-        await asyncio.to_thread(plot_locomo, tallies, report, out / f"{data.stem}.png")
+        if can_plot():
+            await asyncio.to_thread(plot_locomo, tallies, report, out / f"{data.stem}.png")
     return report
 
 

@@ -1,42 +1,67 @@
-"""Shared fixtures: the real local embedder (loaded once), engines on tmp dirs, a settable clock."""
+"""Fixtures any test may ask for: a clock, an embedder, an engine on a tmp dir, a scripted pipeline, fakes.
+
+The embedder is the deterministic `HashEmbedder` (hashed words: texts that share words are close),
+so most tests start in no time. A test whose assertions need the real model's sense of meaning
+(all-MiniLM-L6-v2: paraphrases found, near-duplicates merged) is marked `@pytest.mark.model`:
+`embedder` and `engine` then give it the real model, loaded once per session. `pytest -m "not model"`
+runs everything else.
+
+The engine writes through SQLite (`synchronous=FULL`) and LanceDB, which sync every commit to disk;
+on a RAM-backed file system that costs nothing, which halves the suite's time. So where /dev/shm
+exists and TMPDIR is not set, `tmp_path` (and every child process's temporary files) live there.
+"""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.llm.fake import ScriptedLLM
+from bot.pipeline import TurnPipeline
 from memory.embedders import CachedEmbedder, LocalEmbedder
 from memory.engine import MemoryEngine
+from memory.summarizer import ExtractiveSummarizer
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.llm_server import FakeLLMServer
+from tests.helpers import FakeClock, settings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+    os.environ["TMPDIR"] = "/dev/shm"
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
-class FakeClock:
-    """A clock tests move by hand: expiry and recency without sleeping."""
-
-    def __init__(self, start: float = 1_790_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that asks for the real model, directly or through its fixtures, must say so."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if "local_embedder" in getattr(item, "fixturenames", ()) and item.get_closest_marker("model") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "these tests load the real model (local_embedder) without @pytest.mark.model:\n  "
+            + "\n  ".join(unmarked)
+        )
 
 
 @pytest.fixture(scope="session")
 def local_embedder() -> LocalEmbedder:
-    """The real all-MiniLM-L6-v2, shared by every test (loading it takes seconds)."""
+    """The real all-MiniLM-L6-v2, shared by every test that carries the `model` marker."""
     return LocalEmbedder()
 
 
 @pytest.fixture
-def embedder(local_embedder: LocalEmbedder) -> CachedEmbedder:
-    return CachedEmbedder(local_embedder)
+def embedder(request: pytest.FixtureRequest) -> CachedEmbedder:
+    """The hash embedder, or the real model for a test marked `model`; cached as the bot caches it."""
+    if request.node.get_closest_marker("model") is not None:
+        return CachedEmbedder(request.getfixturevalue("local_embedder"))
+    return CachedEmbedder(HashEmbedder())
 
 
 @pytest.fixture
@@ -46,6 +71,29 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 async def engine(tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock) -> AsyncIterator[MemoryEngine]:
+    """A memory engine on real SQLite and LanceDB files under tmp_path/data, on the fake clock."""
     eng = await MemoryEngine.open(tmp_path / "data", embedder, clock=clock)
     yield eng
     await eng.close()
+
+
+@pytest.fixture
+def llm() -> ScriptedLLM:
+    """A model that answers what the test queues with `llm.add(...)`, and records every call."""
+    return ScriptedLLM()
+
+
+@pytest.fixture
+async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
+    """The turn pipeline on `engine` and the scripted `llm`. Summaries stay extractive, so the
+    scripted queue only answers the turns themselves."""
+    p = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+    yield p
+    await p.aclose()
+
+
+@pytest.fixture
+async def llm_server() -> AsyncIterator[FakeLLMServer]:
+    """A local fake of the Anthropic and OpenAI APIs for the real SDKs."""
+    async with FakeLLMServer() as server:
+        yield server

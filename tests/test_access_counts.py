@@ -9,8 +9,7 @@ import pytest
 
 from memory.access_counts import AccessCounts
 from memory.engine import MemoryEngine
-
-from .test_prehook import draft
+from tests.helpers import draft
 
 
 async def stored_count(engine: MemoryEngine, memory_id: str) -> tuple[int, float | None]:

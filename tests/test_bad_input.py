@@ -10,12 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import IncomingMessage
 from adapters.slack import SlackAdapter
 from bot.commands import NOT_FOUND, CommandError, Invoker, MemoryCommands, parse_command
-from bot.config import SlackSettings
 from bot.json_reply import parse_reply
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.llm.types import LLMResponse, ToolCall, parse_arguments
@@ -24,37 +22,25 @@ from bot.pipeline import MAX_MESSAGE_CHARS, TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, Scope, StoredMessage
 from memory.store import MemoryQuery
-from memory.summarizer import ExtractiveSummarizer
 from memory.ttl import TTLError
-from tests.conftest import FakeClock
+from tests.fakes.discord_objects import CHANNEL_ID, Chat
 from tests.fakes.slack_api import FakeSlackAPI
-from tests.test_discord import CHANNEL_ID, Chat
-from tests.test_pipeline import audience, msg, settings, tool_results
-from tests.test_slack import (
-    ALICE,
-    ALICE_DM,
-    SECRET,
-    Coalesce,
+from tests.helpers import SLACK_ALICE as ALICE
+from tests.helpers import SLACK_ALICE_DM as ALICE_DM
+from tests.helpers import (
+    FakeClock,
+    audience,
     dispatch,
     event_body,
+    message,
     message_event,
     send_event,
+    slack_adapter,
+    tool_results,
 )
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
 BAD_TTLS = ["-1d", "0h", "99999999d", "1x"]
-
-
-@pytest.fixture
-def llm() -> ScriptedLLM:
-    return ScriptedLLM()
-
-
-@pytest.fixture
-async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
-    p = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-    yield p
-    await p.aclose()
 
 
 async def turns(engine: MemoryEngine, channel: str = "general") -> list[StoredMessage]:
@@ -89,11 +75,11 @@ async def test_blank_messages_in_a_batch_are_skipped_and_the_rest_answered(
     pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
 ) -> None:
     blank = ["", " \t\r\n", "\u3000\u2003\u00a0"]  # ideographic, em and no-break spaces count as blank
-    assert (await pipeline.handle([msg(b, clock) for b in blank])).reply is None
+    assert (await pipeline.handle([message(b, clock) for b in blank])).reply is None
     assert llm.calls == [] and await turns(engine) == []
 
     llm.add(text("Hi!"))
-    result = await pipeline.handle([*(msg(b, clock) for b in blank), msg("hello", clock)])
+    result = await pipeline.handle([*(message(b, clock) for b in blank), message("hello", clock)])
     assert result.reply == "Hi!" and len(result.stored_message_ids) == 1
     assert [(m.role, m.content) for m in await turns(engine)] == [("user", "hello"), ("assistant", "Hi!")]
     assert [m.content for m in llm.calls[0].messages] == ["hello"]
@@ -108,7 +94,7 @@ async def test_a_100k_character_message_is_answered_and_stored_truncated(
 ) -> None:
     huge = ("I moved to Lyon last year and my sister lives in Oslo. " * 2000)[:100_000]
     llm.add(text("That's a lot of text!"))
-    result = await pipeline.handle([msg(huge, clock)])
+    result = await pipeline.handle([message(huge, clock)])
     assert result.reply == "That's a lot of text!" and result.error is None
     assert result.prehook is not None and result.prehook.errors == []
     user, reply = await turns(engine)
@@ -143,7 +129,7 @@ async def test_odd_characters_are_answered_and_stored_as_valid_text(
 ) -> None:
     sent, expected = ODD_TEXTS[name]
     llm.add(text("Got it."))
-    result = await pipeline.handle([msg(sent, clock)])
+    result = await pipeline.handle([message(sent, clock)])
     assert result.reply == "Got it." and result.error is None
     assert result.prehook is not None and result.prehook.errors == []
     user, reply = await turns(engine)
@@ -163,7 +149,7 @@ async def test_a_display_name_with_a_lone_surrogate_is_stored_and_learned_cleanl
     clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    odd = dataclasses.replace(msg("call me Zed please", clock), author_name="Al\ud800ice")
+    odd = dataclasses.replace(message("call me Zed please", clock), author_name="Al\ud800ice")
     llm.add(text("Sure, Zed."))
     result = await pipeline.handle([odd])
     assert result.reply == "Sure, Zed."
@@ -192,8 +178,8 @@ async def test_model_text_and_json_with_lone_surrogates_are_made_valid(
     )
     assert "\\ud83d" in structured  # JSON spells the surrogate as an escape; parsing revives it
     llm.add(text("caf\udce9 is ready"), text(structured))
-    first = await pipeline.handle([msg("coffee?", clock)])
-    second = await pipeline.handle([msg("I like cafe", clock)])
+    first = await pipeline.handle([message("coffee?", clock)])
+    second = await pipeline.handle([message("I like cafe", clock)])
     assert first.reply == "caf? is ready" and second.reply == "Enjoy ?!"
     (memory,) = second.remembered
     assert (memory.content, memory.subjects) == ("Alice likes caf?", ["caf?"])
@@ -211,7 +197,7 @@ async def test_tool_arguments_with_lone_surrogates_are_stored_with_the_reply(
     llm.add(
         tool("remember", content="Alice's cat is called \ud83d", subjects=["\udc00", "cat"]), text("Done.")
     )
-    result = await pipeline.handle([msg("my cat has an emoji name", clock)])
+    result = await pipeline.handle([message("my cat has an emoji name", clock)])
     assert result.reply == "Done."
     (memory,) = result.remembered
     assert memory.content == "Alice's cat is called ?" and memory.subjects[:2] == ["?", "cat"]
@@ -230,7 +216,7 @@ async def test_model_replies_that_are_empty_or_only_broken_memories_are_a_clean_
         text('{"message": "", "memories": []}'),
     )
     for said in ("one", "two", "three"):
-        result = await pipeline.handle([msg(said, clock)])
+        result = await pipeline.handle([message(said, clock)])
         assert result.reply is None and result.error is None and result.remembered == []
     # The user's messages are kept; no empty assistant turn is stored.
     assert [(m.role, m.content) for m in await turns(engine)] == [
@@ -255,7 +241,7 @@ async def test_deeply_nested_json_reply_is_shown_as_text(
 ) -> None:
     reply = '{"message": "hi", "x": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}"
     llm.add(text(reply))
-    result = await pipeline.handle([msg("nest", clock)])
+    result = await pipeline.handle([message("nest", clock)])
     assert result.reply == reply and result.error is None
 
 
@@ -281,7 +267,7 @@ async def test_malformed_tool_arguments_each_get_a_precise_error(
         ),
         text("Sorry, nothing saved."),
     )
-    result = await pipeline.handle([msg("I like tea", clock)])
+    result = await pipeline.handle([message("I like tea", clock)])
     assert result.reply == "Sorry, nothing saved."
     assert result.remembered == [] and len(result.learned) <= 1  # only the heuristic note, if any
     errors = [r["error"] for r in tool_results(llm.calls[-1].messages)]
@@ -330,7 +316,7 @@ async def test_oversized_but_usable_tool_arguments_are_trimmed_and_unknown_keys_
         ),
         text("Good luck in Berlin!"),
     )
-    result = await pipeline.handle([msg("guess what", clock)])
+    result = await pipeline.handle([message("guess what", clock)])
     assert result.reply == "Good luck in Berlin!"
     stored, searched, recent = tool_results(llm.calls[-1].messages)
     assert stored["status"] == "stored"
@@ -442,14 +428,8 @@ async def slack(
     async with FakeSlackAPI() as fake:
         fake.add_user(ALICE, "Alice")
         turn = PipelineTurn(pipeline)
-        settings_ = SlackSettings(bot_token="xoxb-test-token", signing_secret=SECRET, mode="http")
-        adapter = SlackAdapter(
-            settings_,
-            turn,
-            MemoryCommands(engine, "default", clock=clock),
-            data_dir=tmp_path / "slack",
-            coalesce=Coalesce(),
-            client=AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url),
+        adapter = slack_adapter(
+            fake, turn, MemoryCommands(engine, "default", clock=clock), tmp_path / "slack"
         )
         await adapter.start()
         await adapter.wait_until_identified()

@@ -10,10 +10,11 @@ import pytest
 from bench.load import LoadOptions, Origin, injection_leaks, marker_leaks, run_load
 from bot.cli import main
 from bot.config import Settings
-from memory.embedders import CachedEmbedder, LocalEmbedder
+from memory.embedders import CachedEmbedder
 from memory.models import Audience, Memory, MemoryType, Source, StoredMessage, Visibility
 from memory.prehook import PrehookResult
 from memory.summary_store import Summary, SummaryKind
+from tests.fakes.embedders import HashEmbedder
 
 KEYS = {
     "throughput_msgs_per_s",
@@ -53,15 +54,13 @@ def _check_shape(report: dict[str, object]) -> None:
     assert calls["reply"] >= 1.0 and 0 <= calls["background"] <= 0.25
 
 
-async def test_a_small_load_run_loses_and_leaks_nothing(
-    tmp_path: Path, local_embedder: LocalEmbedder
-) -> None:
+async def test_a_small_load_run_loses_and_leaks_nothing(tmp_path: Path) -> None:
     # Two channels of one Discord guild, a Slack channel and a Slack DM in the same team: what may be
     # shared (the guild's channels) and what may not (the DM, the other workspace) sit side by side.
     # No model delay, no pauses.
     options = LoadOptions(channels=4, messages=24, workspaces=2, model_delay_ms=0, think=0, out=tmp_path)
 
-    report = await run_load(options, CachedEmbedder(local_embedder), Settings.load(env_file=None))
+    report = await run_load(options, CachedEmbedder(HashEmbedder()), Settings.load(env_file=None))
 
     _check_shape(report)
     assert isinstance(report["messages_lost"], int) and isinstance(report["cross_channel_leaks"], int)
@@ -146,12 +145,11 @@ def test_injection_leaks_counts_items_the_conversation_may_not_see() -> None:
 
 def test_the_cli_runs_a_tiny_load(
     tmp_path: Path,
-    local_embedder: LocalEmbedder,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # The shared model instead of a second copy loaded from disk.
-    monkeypatch.setattr("bot.app.build_embedder", lambda settings: CachedEmbedder(local_embedder))
+    # The hash embedder instead of the model the CLI would load.
+    monkeypatch.setattr("bot.app.build_embedder", lambda settings: CachedEmbedder(HashEmbedder()))
     out = tmp_path / "results"
 
     code = main(

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+import pytest
+
 from bench.cli import add_bench_parser
+from bench.extra import NEEDED, can_plot
 from bench.latency import LatencyOptions, run_latency
 from bench.locomo import run_locomo
+from bot.cli import main
 from memory.embedders import CachedEmbedder, LocalEmbedder
 
 CONVERSATION = [
@@ -60,6 +65,15 @@ CONVERSATION = [
     }
 ]
 
+
+def assert_plotted(path: Path) -> None:
+    """A plot that is not empty where matplotlib (the bench extra) is installed; none otherwise."""
+    if can_plot():
+        assert path.stat().st_size > 0
+    else:
+        assert not path.exists()
+
+
 RECALL_KEYS = {
     "injected_recall",
     "recall_at",
@@ -70,6 +84,7 @@ RECALL_KEYS = {
 }
 
 
+@pytest.mark.model
 async def test_locomo_on_a_two_session_conversation(tmp_path: Path, local_embedder: LocalEmbedder) -> None:
     data = tmp_path / "tiny.json"
     data.write_text(json.dumps(CONVERSATION), encoding="utf-8")
@@ -93,9 +108,10 @@ async def test_locomo_on_a_two_session_conversation(tmp_path: Path, local_embedd
     assert report["system"]["injected_recall"] == 1.0
     assert 0 < report["system"]["injected_items_mean"] <= 20
     assert json.loads((out / "tiny.json").read_text(encoding="utf-8")) == report
-    assert (out / "tiny.png").stat().st_size > 0
+    assert_plotted(out / "tiny.png")
 
 
+@pytest.mark.model
 async def test_latency_reports_the_issue_shape(tmp_path: Path, local_embedder: LocalEmbedder) -> None:
     options = LatencyOptions(sizes=[80], out=tmp_path, runs=6, warmup=1, messages=10, baseline_runs=3)
 
@@ -119,7 +135,7 @@ async def test_latency_reports_the_issue_shape(tmp_path: Path, local_embedder: L
     assert run["system"]["p50_ms"] <= run["system"]["p95_ms"] <= run["system"]["p99_ms"]
     assert run["system"]["rss_mb"] > 0
     assert json.loads((tmp_path / "latency.json").read_text(encoding="utf-8")) == report
-    assert (tmp_path / "latency.png").stat().st_size > 0
+    assert_plotted(tmp_path / "latency.png")
 
 
 def test_the_bench_parser_reads_both_commands() -> None:
@@ -133,4 +149,16 @@ def test_the_bench_parser_reads_both_commands() -> None:
         Path("f.json"),
         2,
         None,
+    )
+
+
+def test_bench_without_its_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for module in NEEDED:
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    assert main(["bench", "latency", "--memories", "10"]) == 2
+    assert (
+        capsys.readouterr().err
+        == 'memorybot bench: tqdm and matplotlib not installed: pip install -e ".[bench]"\n'
     )

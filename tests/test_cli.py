@@ -1,11 +1,12 @@
-"""The `memorybot` command line end to end, as a user runs it (subprocess, real stores and model)."""
+"""The `memorybot` command line end to end, as a user runs it (subprocess, real stores and model).
+
+Each `memorybot` process that stores or recalls loads the real model: those tests are marked `model`."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +17,13 @@ from bot.offline import NO_MODEL_LINE
 from memory.embedders import CachedEmbedder, LocalEmbedder
 from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, Scope
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT, child_env
 
 
 def run(
     args: list[str], data_dir: Path, stdin: str = "", cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
-    env.update(HF_HUB_OFFLINE="1", MEMORYBOT_DATA_DIR=str(data_dir), LLM_PROVIDER="offline")
+    env = child_env(MEMORYBOT_DATA_DIR=str(data_dir), LLM_PROVIDER="offline")
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         input=stdin,
@@ -47,6 +46,7 @@ def active(data_dir: Path) -> list[dict[str, object]]:
     return json.loads(result.stdout)
 
 
+@pytest.mark.model
 def test_chat_recalls_a_fact_from_an_earlier_run(data_dir: Path) -> None:
     first = run(["chat", "--user", "Mickael"], data_dir, stdin="I broke my shoulder on 10 January\n")
     assert first.returncode == 0, first.stderr
@@ -57,6 +57,7 @@ def test_chat_recalls_a_fact_from_an_earlier_run(data_dir: Path) -> None:
     assert "10 January" in second.stdout
 
 
+@pytest.mark.model
 def test_chat_handles_many_lines_and_blank_ones(data_dir: Path) -> None:
     lines = "my name is Sofia\n\n   \nI prefer tea over coffee\n/quit\nnever read\n"
     result = run(["chat", "--user", "sofia"], data_dir, stdin=lines)
@@ -66,6 +67,7 @@ def test_chat_handles_many_lines_and_blank_ones(data_dir: Path) -> None:
     assert any("tea" in str(c) for c in contents)
 
 
+@pytest.mark.model
 def test_add_shoulder_pair_leaves_one_dated_memory(data_dir: Path) -> None:
     for text in ("Mickael broke his shoulder", "Mickael broke his shoulder on 10 January 2026"):
         assert run(["memories", "add", text, "--user", "mickael"], data_dir).returncode == 0
@@ -75,6 +77,7 @@ def test_add_shoulder_pair_leaves_one_dated_memory(data_dir: Path) -> None:
         assert key in rows[0]
 
 
+@pytest.mark.model
 def test_add_paris_and_son_leaves_two(data_dir: Path) -> None:
     for text in ("David lives in Paris", "David has a son"):
         result = run(["memories", "add", text, "--json"], data_dir)
@@ -82,6 +85,7 @@ def test_add_paris_and_son_leaves_two(data_dir: Path) -> None:
     assert sorted(r["content"] for r in active(data_dir)) == ["David has a son", "David lives in Paris"]
 
 
+@pytest.mark.model
 def test_add_ttl_search_forget_export(data_dir: Path, tmp_path: Path) -> None:
     added = run(
         [
@@ -126,6 +130,7 @@ def test_run_without_platforms_names_the_variables(data_dir: Path) -> None:
     assert "DISCORD_TOKEN" in result.stderr and "SLACK_BOT_TOKEN" in result.stderr
 
 
+@pytest.mark.model
 def test_chat_runs_memory_commands_from_the_shared_table(data_dir: Path) -> None:
     lines = "I prefer tea over coffee\n/memory list\n/memory search tea\n/memory frobnicate\n"
     result = run(["chat", "--user", "sofia"], data_dir, stdin=lines)
@@ -142,6 +147,7 @@ def test_chat_runs_memory_commands_from_the_shared_table(data_dir: Path) -> None
     assert "sofia prefers tea" not in again.stdout
 
 
+@pytest.mark.model
 def test_a_fact_from_turn_3_is_recalled_at_turn_50(data_dir: Path) -> None:
     topics = ["the weather", "a new podcast", "lunch plans", "the train delays", "a board game night"]
     turns = [
@@ -168,6 +174,7 @@ def test_a_fact_from_turn_3_is_recalled_at_turn_50(data_dir: Path) -> None:
     assert all(reply.count("offline responder") == 0 for reply in replies)
 
 
+@pytest.mark.model
 async def test_repair_visibility_narrows_recorded_and_named_conversations(
     data_dir: Path, local_embedder: LocalEmbedder
 ) -> None:
@@ -217,6 +224,7 @@ async def test_repair_visibility_narrows_recorded_and_named_conversations(
     assert rows == {left.id: "channel", kept.id: "workspace"}
 
 
+@pytest.mark.model
 def test_the_terminal_chat_shows_the_conversation_and_logs_to_a_file(data_dir: Path) -> None:
     result = run(["chat", "--user", "Mickael"], data_dir, stdin="I love green tea\n")
     assert result.returncode == 0, result.stderr
@@ -226,6 +234,7 @@ def test_the_terminal_chat_shows_the_conversation_and_logs_to_a_file(data_dir: P
     assert "green tea" not in log  # no message bodies at INFO, in the file either
 
 
+@pytest.mark.model
 def test_a_wrong_merge_is_restored_from_the_command_line(data_dir: Path) -> None:
     first = run(["memories", "add", "Mickael broke his shoulder", "--json"], data_dir)
     older = json.loads(first.stdout)["memory"]["id"]

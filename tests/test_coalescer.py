@@ -9,7 +9,6 @@ import logging
 import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -21,8 +20,7 @@ from adapters.coalescer import (
     ConversationKey,
     conversation_key,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 class FakeHandle:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -20,8 +21,9 @@ from bot.commands import (
     usage,
 )
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Visibility
-from tests.conftest import FakeClock
+from memory.models import Memory, MemoryType, Scope, Visibility
+from tests import helpers
+from tests.helpers import FakeClock
 
 GUILD = Scope("discord", "guild-1", "general", "default")
 RANDOM = Scope("discord", "guild-1", "random", "default")
@@ -65,27 +67,10 @@ async def remember(
     content: str,
     *,
     user: str | None = "111",
-    author: str | None = None,
-    memory_type: MemoryType = MemoryType.FACT,
-    visibility: Visibility = Visibility.WORKSPACE,
     scope: Scope = GUILD,
-    subjects: tuple[str, ...] = (),
+    **kw: Any,
 ) -> Memory:
-    # Each memory one second newer than the last, so "newest first" has one right answer.
-    clock.advance(1)
-    result = await engine.remember(
-        MemoryDraft(
-            content=content,
-            scope=scope,
-            memory_type=memory_type,
-            subjects=list(subjects),
-            user_id=user,
-            author_id=author if author is not None else user,
-            visibility=visibility,
-        )
-    )
-    assert result.action == "inserted", (content, result.action)
-    return result.memory
+    return await helpers.remember(engine, clock, content, scope=scope, user=user, **kw)
 
 
 @pytest.fixture
@@ -255,6 +240,7 @@ async def test_list_type_filter(engine: MemoryEngine, clock: FakeClock, commands
     assert render_text(bad).startswith("Error: type must be one of")
 
 
+@pytest.mark.model  # "where does Mickael live" finds "Mickael lives in Lyon"
 async def test_search_finds_a_stored_memory(
     engine: MemoryEngine, clock: FakeClock, commands: MemoryCommands
 ) -> None:

@@ -7,7 +7,6 @@ import uuid
 from pathlib import Path
 
 from adapters.base import IncomingMessage
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline
 from memory.conversations import ConversationKinds
@@ -27,7 +26,8 @@ from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.scope import lance_audience_filter
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from tests import helpers
+from tests.helpers import FakeClock, settings
 
 PRIVATE = ConversationKind.PRIVATE
 SECRET = Conversation("slack", "T1", "secret", PRIVATE)
@@ -169,27 +169,11 @@ async def test_narrowed_preferences_leave_profiles_and_cached_preferences(
     await hook.aclose()
 
 
-def _settings(tmp_path: Path) -> Settings:
-    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-
-
 def message(
-    text_: str, channel: str, kind: ConversationKind, clock: FakeClock, **kw: object
+    text_: str, channel: str, kind: ConversationKind, clock: FakeClock, workspace: str = "g1"
 ) -> IncomingMessage:
-    clock.advance(30)
-    fields: dict = {  # type: ignore[type-arg]
-        "platform": "discord",
-        "workspace_id": "g1",
-        "channel_id": channel,
-        "author_id": "alice",
-        "author_name": "Alice",
-        "text": text_,
-        "timestamp": clock(),
-        "external_id": uuid.uuid4().hex,
-        "kind": kind,
-    }
-    fields.update(kw)
-    return IncomingMessage(**fields)
+    """Alice's message in a Discord channel that Discord describes as `kind`."""
+    return helpers.message(text_, clock, workspace=workspace, channel=channel, kind=kind)
 
 
 async def test_the_pipeline_narrows_a_private_channel_at_its_first_message(
@@ -205,7 +189,7 @@ async def test_the_pipeline_narrows_a_private_channel_at_its_first_message(
             )
         )
     ).memory
-    pipeline = TurnPipeline(engine, _settings(tmp_path), summarizer=ExtractiveSummarizer())
+    pipeline = TurnPipeline(engine, settings(tmp_path), summarizer=ExtractiveSummarizer())
     try:
         result = await pipeline.handle(
             [message("I prefer tea to coffee", "hidden", PRIVATE, clock)], respond=False
@@ -260,14 +244,14 @@ async def test_a_dm_knows_what_its_person_said_of_themselves_elsewhere_and_nothi
     for workspace in ("g1", "dm-alice"):
         await ProfileStore(engine.store, engine.clock).rebuild("discord", workspace, "alice", "default")
     llm = ScriptedLLM([text("Saffron, I believe.")])
-    pipeline = TurnPipeline(engine, _settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+    pipeline = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
     try:
         dm = message(
             "Which ice cream flavour do I love?",
             "D-alice",
             ConversationKind.DM,
             clock,
-            workspace_id="dm-alice",
+            workspace="dm-alice",
         )
         result = await pipeline.handle([dm])
         assert result.error is None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -14,13 +13,12 @@ import pytest
 
 from adapters.base import IncomingMessage
 from bot.app import App
-from bot.config import Settings
 from memory.engine import MemoryEngine
 from memory.models import Audience
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.ingest_worker import CRASH_POINTS, WORKSPACE
+from tests.helpers import ROOT, child_env, settings
 
-ROOT = Path(__file__).resolve().parents[1]
 # Only turns a hung child into a failure; a passing run never gets near it.
 CHILD_LIMIT_SECONDS = 120
 KILL_AFTER_ACKS = 150
@@ -51,8 +49,7 @@ class ChildRun:
 
 async def run_child(data_dir: Path, stderr_path: Path, crash: str | None = None) -> ChildRun:
     """Run the ingest worker; SIGKILL it after KILL_AFTER_ACKS acks unless it kills itself first."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
-    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONUNBUFFERED="1")
+    env = child_env(TRANSFORMERS_OFFLINE="1", PYTHONUNBUFFERED="1")
     args = [sys.executable, "-m", "tests.fakes.ingest_worker", str(data_dir)]
     if crash is not None:
         args += ["--crash", crash]
@@ -178,8 +175,8 @@ async def test_process_death_between_the_two_stores_is_repaired_on_open(tmp_path
 async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    config = settings(tmp_path)
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
         table = await app.pipeline.summaries.table()
 
@@ -196,7 +193,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
     finally:
         await app.close()
 
-    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
         assert await app.pipeline.summaries.store.unindexed() == []
         assert await (await app.pipeline.summaries.table()).ids() == set(pending)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
@@ -23,17 +21,13 @@ from adapters.discord_cogs.memory import MemoryCog, build_memory_group, build_su
 from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
 from adapters.discord_render import NOT_YOURS, PageView
 from bot.commands import COMMANDS, NOT_FOUND, CommandSpec, MemoryCommands, OptionSpec
-from bot.config import DiscordSettings
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Visibility
-from tests.conftest import FakeClock
+from memory.models import Memory, MemoryType, Scope, Visibility
+from tests import helpers
+from tests.fakes.discord_objects import ALICE, BOB, BOT_ID, CHANNEL_ID, GUILD_ID, LEARN_CHANNEL_ID, MOD, Chat
+from tests.helpers import NO_DEBOUNCE, FakeClock, discord_settings
 
-GUILD_ID = 4000
-CHANNEL_ID = 5000
 OTHER_CHANNEL_ID = 5999
-LEARN_CHANNEL_ID = 6000
-BOT_ID = 9000
-ALICE, BOB, MOD = 111, 222, 333
 PAGE_SIZE = 5
 
 GUILD_SCOPE = Scope("discord", str(GUILD_ID), str(CHANNEL_ID), "default")
@@ -41,20 +35,6 @@ GUILD_SCOPE = Scope("discord", str(GUILD_ID), str(CHANNEL_ID), "default")
 
 def dm_scope(user_id: int) -> Scope:
     return Scope("discord", f"dm-{user_id}", f"dm-channel-{user_id}", "default")
-
-
-def settings(**overrides: Any) -> DiscordSettings:
-    values: dict[str, Any] = {
-        "token": "test-token",
-        "channels": [str(CHANNEL_ID)],
-        "learn_channels": [str(LEARN_CHANNEL_ID)],
-        "message_content_intent": True,
-    }
-    values.update(overrides)
-    return DiscordSettings(_env_file=None, **values)  # type: ignore[call-arg]
-
-
-NO_DEBOUNCE = SimpleNamespace(debounce_seconds=0.0, max_wait_seconds=0.0)
 
 
 # --- memories on the real engine ------------------------------------------------------------------
@@ -67,23 +47,9 @@ async def remember(
     *,
     user: int = ALICE,
     scope: Scope = GUILD_SCOPE,
-    visibility: Visibility = Visibility.WORKSPACE,
-    memory_type: MemoryType = MemoryType.FACT,
+    **kw: Any,
 ) -> Memory:
-    # One second apart, so "newest first" has one right order.
-    clock.advance(1)
-    result = await engine.remember(
-        MemoryDraft(
-            content=content,
-            scope=scope,
-            memory_type=memory_type,
-            user_id=str(user),
-            author_id=str(user),
-            visibility=visibility,
-        )
-    )
-    assert result.action == "inserted", (content, result.action)
-    return result.memory
+    return await helpers.remember(engine, clock, content, scope=scope, user=str(user), **kw)
 
 
 ALICE_FACTS = [
@@ -222,7 +188,7 @@ def assert_group_matches_table(group: app_commands.Group, table: Sequence[Comman
 
 async def test_registered_memory_group_equals_the_command_table(memory_commands: MemoryCommands) -> None:
     intake = DiscordIntake(AsyncMock(return_value=None), NO_DEBOUNCE)
-    bot = MemoryBot(settings(), intake, memory_commands)
+    bot = MemoryBot(discord_settings(), intake, memory_commands)
     bot.tree.sync = AsyncMock()  # type: ignore[method-assign]
     try:
         await bot.setup_hook()
@@ -326,6 +292,7 @@ async def test_a_single_page_has_no_buttons(cog: MemoryCog, engine: MemoryEngine
     assert rec.last["ephemeral"] is True
 
 
+@pytest.mark.model  # a question finds the fact it paraphrases
 async def test_search_and_about_show_matching_memories(
     cog: MemoryCog, engine: MemoryEngine, clock: FakeClock
 ) -> None:
@@ -361,6 +328,7 @@ async def test_forgetting_someone_elses_memory_needs_manage_server(
     assert "peanuts" not in (gone.embed.description or "")
 
 
+@pytest.mark.model  # the searches would find the secrets were they shown
 async def test_another_users_private_memories_never_show(
     cog: MemoryCog, engine: MemoryEngine, clock: FakeClock
 ) -> None:
@@ -451,101 +419,6 @@ def test_invoker_scopes_follow_the_conversation() -> None:
 
 
 # --- message intake ------------------------------------------------------------------------------------
-
-
-class FakeTyping:
-    def __init__(self, events: list[str]) -> None:
-        self.events = events
-
-    async def __aenter__(self) -> None:
-        self.events.append("typing-start")
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.events.append("typing-stop")
-
-
-class Chat:
-    """A fake turn function and Discord objects that record what happens, in order."""
-
-    def __init__(self, reply: str | None = "ok") -> None:
-        self.reply = reply
-        self.events: list[str] = []
-        self.turns: list[tuple[list[IncomingMessage], bool]] = []
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-        self.ids = itertools.count(1)
-        self.me = MagicMock(spec=discord.ClientUser)
-        self.me.id = BOT_ID
-        self.me.display_name = "memorybot"
-        bot = MagicMock(spec=MemoryBot)
-        bot.user = self.me
-        self.intake = DiscordIntake(self.turn, NO_DEBOUNCE)
-        self.cog = MessagesCog(bot, self.intake, [str(CHANNEL_ID)], [str(LEARN_CHANNEL_ID)])
-        self.guild = MagicMock(spec=discord.Guild)
-        self.guild.id = GUILD_ID
-
-    async def turn(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
-        self.events.append("turn")
-        self.turns.append((list(batch), respond))
-        return self.reply if respond else None
-
-    def channel(self, channel_id: int = CHANNEL_ID, kind: type = discord.TextChannel) -> MagicMock:
-        channel = MagicMock(spec=kind)
-        channel.id = channel_id
-        channel.typing = MagicMock(return_value=FakeTyping(self.events))
-
-        async def send(content: str, **kwargs: Any) -> MagicMock:
-            self.events.append("send")
-            self.sent.append((content, kwargs))
-            return MagicMock(spec=discord.Message)
-
-        channel.send = AsyncMock(side_effect=send)
-        return channel
-
-    def message(
-        self,
-        content: str,
-        *,
-        author_id: int = ALICE,
-        author_name: str = "Alice",
-        channel: MagicMock | None = None,
-        dm: bool = False,
-        mentions: Sequence[Any] = (),
-        is_bot: bool = False,
-        webhook_id: int | None = None,
-        kind: discord.MessageType = discord.MessageType.default,
-        manage_guild: bool = False,
-    ) -> MagicMock:
-        msg = MagicMock(spec=discord.Message)
-        msg.id = next(self.ids) + 100_000
-        author = MagicMock(spec=discord.User if dm else discord.Member)
-        author.id = author_id
-        author.bot = is_bot
-        author.display_name = author_name
-        if not dm:
-            author.guild_permissions = discord.Permissions(manage_guild=manage_guild)
-        msg.author = author
-        msg.content = content
-        msg.mentions = list(mentions)
-        msg.webhook_id = webhook_id
-        msg.type = kind
-        msg.attachments = []
-        msg.created_at = datetime(2026, 3, 1, 12, 0, msg.id % 60, tzinfo=UTC)
-        msg.guild = None if dm else self.guild
-        msg.channel = (
-            channel
-            if channel is not None
-            else self.channel(kind=discord.DMChannel if dm else discord.TextChannel)
-        )
-        msg.to_reference.return_value = discord.MessageReference(
-            message_id=msg.id, channel_id=msg.channel.id, fail_if_not_exists=False
-        )
-        return msg
-
-    async def deliver(self, *messages: MagicMock) -> None:
-        for msg in messages:
-            await self.cog.on_message(msg)
-        # Flushes every pending batch and waits for its turn and reply: no timers involved.
-        await self.intake.aclose()
 
 
 class _AnyMentions:
@@ -727,13 +600,13 @@ async def test_no_intake_after_stop() -> None:
 
 
 def test_bot_intents_follow_settings(memory_commands: MemoryCommands) -> None:
-    assert discord_bot.bot_intents(settings(message_content_intent=True)).message_content is True
-    assert discord_bot.bot_intents(settings(message_content_intent=False)).message_content is False
+    assert discord_bot.bot_intents(discord_settings(message_content_intent=True)).message_content is True
+    assert discord_bot.bot_intents(discord_settings(message_content_intent=False)).message_content is False
 
 
 def test_adapter_needs_a_token(memory_commands: MemoryCommands) -> None:
     with pytest.raises(ValueError, match="DISCORD_TOKEN"):
-        DiscordAdapter(settings(token=None), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+        DiscordAdapter(discord_settings(token=None), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
 
 
 async def test_an_invalid_token_is_logged_and_not_retried(
@@ -747,7 +620,7 @@ async def test_an_invalid_token_is_logged_and_not_retried(
 
     monkeypatch.setattr(MemoryBot, "start", bad_login)
     monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
-    adapter = DiscordAdapter(settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
     assert isinstance(adapter, Adapter)
     assert adapter.name == "discord"
     with caplog.at_level(logging.ERROR):
@@ -787,7 +660,7 @@ async def test_network_errors_are_retried_with_a_fresh_client_and_stop_disconnec
     monkeypatch.setattr(MemoryBot, "close", fake_close)
     monkeypatch.setattr(MemoryBot, "is_closed", lambda self: self in closed)
     monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
-    adapter = DiscordAdapter(settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
     await adapter.start()
     assert adapter.ready is False
     await connected.wait()
@@ -827,7 +700,7 @@ async def test_stop_flushes_pending_batches_before_disconnecting(
     monkeypatch.setattr(MemoryBot, "is_closed", lambda self: closing.is_set())
     # A long debounce: the message would wait if stop did not flush it.
     slow = SimpleNamespace(debounce_seconds=3600.0, max_wait_seconds=3600.0)
-    adapter = DiscordAdapter(settings(), turn, memory_commands, coalesce=slow)
+    adapter = DiscordAdapter(discord_settings(), turn, memory_commands, coalesce=slow)
     await adapter.start()
     await running.wait()
     chat = Chat()

@@ -8,7 +8,6 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,22 +15,16 @@ import pytest
 from adapters.base import IncomingMessage
 from adapters.discord_bot import DiscordAdapter
 from bot.commands import MemoryCommands
-from bot.config import DiscordSettings, Settings
+from bot.config import DiscordSettings
 from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import Conversation, ConversationKind, MemoryDraft, Scope, Visibility
-from memory.summarizer import ExtractiveSummarizer
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
+from tests.helpers import NO_DEBOUNCE
 
 PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, ConversationKind.DM
-
-
-@dataclass(frozen=True, slots=True)
-class Coalesce:
-    debounce_seconds: float = 0.0
-    max_wait_seconds: float = 0.0
 
 
 @dataclass
@@ -126,7 +119,7 @@ async def running(server: Server, engine: MemoryEngine):  # type: ignore[no-unty
             channels=[server.general["id"], server.hidden["id"], server.staff_chat["id"]],
         )
         adapter = DiscordAdapter(
-            settings, turn, MemoryCommands(engine, "default"), coalesce=Coalesce(), conversations=found
+            settings, turn, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE, conversations=found
         )
         adapters.append(adapter)
         await adapter.start()
@@ -253,12 +246,9 @@ async def test_memory_commands_read_the_conversation_discord_says_they_run_in(
 
 
 async def test_a_fact_said_in_a_hidden_channel_is_not_recalled_in_a_public_one(
-    server: Server, running: Any, engine: MemoryEngine, tmp_path: Path
+    server: Server, running: Any, pipeline: TurnPipeline, llm: ScriptedLLM
 ) -> None:
     """End to end: discord.py's view of the channel, the pipeline's storage, the pre-hook's recall."""
-    llm = ScriptedLLM()
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
     replied = asyncio.Event()
 
     async def turn(batch: Sequence[IncomingMessage], respond: bool) -> str | None:
@@ -266,34 +256,31 @@ async def test_a_fact_said_in_a_hidden_channel_is_not_recalled_in_a_public_one(
         replied.set()
         return result.reply
 
-    try:
-        await running(turn)
-        llm.add(text("Noted."))
-        await say(
-            server,
-            server.hidden,
-            server.alice,
-            "Remember that the acquisition of Bluefin Robotics closes in March",
-        )
+    await running(turn)
+    llm.add(text("Noted."))
+    await say(
+        server,
+        server.hidden,
+        server.alice,
+        "Remember that the acquisition of Bluefin Robotics closes in March",
+    )
+    await asyncio.wait_for(replied.wait(), fd.WAIT_LIMIT_SECONDS)
+    question = "What do you know about Bluefin Robotics?"
+    inputs: list[str] = []
+    for channel in (server.general, server.hidden):
+        replied.clear()
+        llm.add(text("Let me think."))
+        await say(server, channel, server.bob, question)
         await asyncio.wait_for(replied.wait(), fd.WAIT_LIMIT_SECONDS)
-        question = "What do you know about Bluefin Robotics?"
-        inputs: list[str] = []
-        for channel in (server.general, server.hidden):
-            replied.clear()
-            llm.add(text("Let me think."))
-            await say(server, channel, server.bob, question)
-            await asyncio.wait_for(replied.wait(), fd.WAIT_LIMIT_SECONDS)
-            call = llm.calls[-1]
-            inputs.append(
-                "\n".join([call.system, *(m.content or "" for m in call.messages)]).replace(question, "")
-            )
-        in_general, in_hidden = inputs
-        assert "acquisition" not in in_general
-        assert "acquisition" in in_hidden
-        # The reply went back to Discord in the channel it was asked in.
-        await server.fake.wait_for(lambda: len(server.fake.sent_messages(server.hidden["id"])) == 2)
-    finally:
-        await pipeline.aclose()
+        call = llm.calls[-1]
+        inputs.append(
+            "\n".join([call.system, *(m.content or "" for m in call.messages)]).replace(question, "")
+        )
+    in_general, in_hidden = inputs
+    assert "acquisition" not in in_general
+    assert "acquisition" in in_hidden
+    # The reply went back to Discord in the channel it was asked in.
+    await server.fake.wait_for(lambda: len(server.fake.sent_messages(server.hidden["id"])) == 2)
 
 
 async def test_a_wrong_merge_is_undone_with_slash_memory_undo(

@@ -15,6 +15,7 @@ from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.fakes.openai_embeddings import FAILING_INPUT, FakeOpenAIEmbeddings
 
 
+@pytest.mark.model  # the model itself
 async def test_local_model_is_found_offline_and_normalised(local_embedder: LocalEmbedder) -> None:
     assert bundled_model_path("all-MiniLM-L6-v2") is not None
     vectors = await local_embedder.embed(["Mickael broke his shoulder", "", "\ud800 odd text"])
@@ -24,6 +25,7 @@ async def test_local_model_is_found_offline_and_normalised(local_embedder: Local
     assert 0.55 < float(pair[0] @ pair[1]) < 0.75  # the calibration pair of the dedup policy
 
 
+@pytest.mark.model  # the model's own thread
 async def test_embedding_runs_off_the_event_loop(local_embedder: LocalEmbedder) -> None:
     ticks = 0
 

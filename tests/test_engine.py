@@ -13,7 +13,7 @@ from memory.migrations import MIGRATIONS
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
 from memory.store import MemoryQuery
 from memory.ttl import TTLError
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
 OPERATOR = Audience("discord", "guild-1", "default", operator=True)
@@ -208,6 +208,7 @@ async def test_reconcile_after_crash_between_the_two_writes(
         await engine.close()
 
 
+@pytest.mark.model  # repaired vectors are found by paraphrase
 async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open(
     tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

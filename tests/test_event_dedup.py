@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adapters.event_dedup import EventDedup
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 
 async def test_second_sight_is_reported_and_keys_are_independent(tmp_path: Path) -> None:

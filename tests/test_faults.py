@@ -15,22 +15,20 @@ import aiohttp
 import discord
 import pytest
 import pytest_asyncio
-from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters import discord_bot
 from adapters.base import IncomingMessage
 from adapters.discord_bot import DiscordAdapter, MemoryBot
 from adapters.slack import DEDUP_FILENAME, SlackAdapter
 from bot.commands import MemoryCommands
-from bot.config import Settings, SlackSettings
-from bot.llm import AnthropicProvider, LLMProvider, LLMResponse, OpenAIProvider
+from bot.llm import LLMProvider, LLMResponse
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import APOLOGY, STORAGE_APOLOGY, TurnPipeline, TurnResult
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.models import Audience, MemoryDraft, Scope
 from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from tests import helpers
 from tests.fakes.embedders import FlakyEmbedder
 from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
@@ -45,10 +43,21 @@ from tests.fakes.llm_server import (
     openai_text,
 )
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
-from tests.test_crash_safety import assert_consistent
-from tests.test_discord import NO_DEBOUNCE
-from tests.test_discord import settings as discord_settings
-from tests.test_slack import SECRET, Coalesce, FakeTurn, event_body, mention_text, message_event, send_event
+from tests.helpers import (
+    NO_DEBOUNCE,
+    FakeClock,
+    FakeTurn,
+    anthropic_provider,
+    assert_consistent,
+    discord_settings,
+    event_body,
+    mention_text,
+    message_event,
+    openai_provider,
+    send_event,
+    settings,
+    slack_adapter,
+)
 
 WORKSPACE = "T1"
 # Short enough to keep the timeout tests quick, long enough for a loaded machine to answer a
@@ -73,14 +82,13 @@ async def engine(tmp_path: Path, flaky: FlakyEmbedder, clock: FakeClock) -> Asyn
 
 def make_pipeline(engine: MemoryEngine, tmp_path: Path, llm: LLMProvider | None) -> TurnPipeline:
     # Extractive summaries: background work must not take the scripted model answers.
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path})
-    return TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
+    return TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
 
 
-def message(text_: str, clock: FakeClock, channel: str = "C1", user: str = "U1") -> IncomingMessage:
-    clock.advance(10)
-    return IncomingMessage(
-        "slack", WORKSPACE, channel, user, "Zed" if user == "U1" else user, text_, timestamp=clock()
+def message(text_: str, clock: FakeClock, channel: str = "C1") -> IncomingMessage:
+    """Zed's message in a Slack channel of WORKSPACE, 10 s after the clock's last one."""
+    return helpers.message(
+        text_, clock, "U1", name="Zed", platform="slack", workspace=WORKSPACE, channel=channel, step=10
     )
 
 
@@ -115,38 +123,20 @@ class SteadyLLM:
 # --- language model: timeouts, 5xx, one channel's failure beside another ------------------------
 
 
-def anthropic(server: FakeLLMServer, **kw: Any) -> AnthropicProvider:
-    return AnthropicProvider(api_key="sk-ant-test", base_url=server.anthropic_base_url, **kw)
-
-
-def openai_(server: FakeLLMServer, **kw: Any) -> OpenAIProvider:
-    return OpenAIProvider(api_key="sk-test", base_url=server.openai_base_url, **kw)
-
-
 PROVIDERS = {
-    "anthropic": (anthropic, ANTHROPIC_PATH, lambda s: ok(anthropic_text(s)), "anthropic"),
-    "openai": (openai_, OPENAI_PATH, lambda s: ok(openai_text(s)), "openai"),
+    "anthropic": (anthropic_provider, ANTHROPIC_PATH, lambda s: ok(anthropic_text(s)), "anthropic"),
+    "openai": (openai_provider, OPENAI_PATH, lambda s: ok(openai_text(s)), "openai"),
 }
-
-
-@pytest_asyncio.fixture
-async def server() -> AsyncIterator[FakeLLMServer]:
-    async with FakeLLMServer() as s:
-        yield s
-
-
-def queue(server: FakeLLMServer, path: str, *replies: Any) -> None:
-    (server.queue_anthropic if path == ANTHROPIC_PATH else server.queue_openai)(*replies)
 
 
 @pytest.mark.parametrize("provider", sorted(PROVIDERS))
 async def test_a_model_timeout_gets_an_apology_and_the_next_turn_recovers(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock, provider: str
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock, provider: str
 ) -> None:
     build, path, answer, _ = PROVIDERS[provider]
-    llm = build(server, timeout=SHORT_TIMEOUT_SECONDS, max_retries=0)
+    llm = build(llm_server, timeout=SHORT_TIMEOUT_SECONDS, max_retries=0)
     pipeline = make_pipeline(engine, tmp_path, llm)
-    queue(server, path, hang(), answer("Back again: your flat viewing is on Friday."))
+    llm_server.queue(path, hang(), answer("Back again: your flat viewing is on Friday."))
     try:
         first = await pipeline.handle([message("When is my flat viewing?", clock)])
         second = await pipeline.handle([message("Are you there now?", clock)])
@@ -165,13 +155,13 @@ async def test_a_model_timeout_gets_an_apology_and_the_next_turn_recovers(
 
 @pytest.mark.parametrize("provider", sorted(PROVIDERS))
 async def test_5xx_is_retried_then_apologised_for_and_the_bot_recovers(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock, provider: str
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock, provider: str
 ) -> None:
     build, path, answer, api = PROVIDERS[provider]
-    llm = build(server, max_retries=1)
+    llm = build(llm_server, max_retries=1)
     pipeline = make_pipeline(engine, tmp_path, llm)
     # Turn 1: both tries fail. Turn 2: the SDK's retry gets through.
-    queue(server, path, error(503, api), error(500, api), error(502, api), answer("All good now."))
+    llm_server.queue(path, error(503, api), error(500, api), error(502, api), answer("All good now."))
     try:
         first = await pipeline.handle([message("Ping?", clock)])
         second = await pipeline.handle([message("Ping again?", clock)])
@@ -180,14 +170,14 @@ async def test_5xx_is_retried_then_apologised_for_and_the_bot_recovers(
         await llm.aclose()
     assert first.reply == APOLOGY and first.error is not None and "HTTP 500" in first.error
     assert second.reply == "All good now."
-    assert len(server.requests_to(path)) == 4 and server.pending(path) == 0
+    assert len(llm_server.requests_to(path)) == 4 and llm_server.pending(path) == 0
     assert ("user", "Ping?") in await stored(engine)
 
 
 async def test_one_channels_model_failure_does_not_hold_up_another(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
-    llm = anthropic(server, max_retries=0)
+    llm = anthropic_provider(llm_server, max_retries=0)
     pipeline = make_pipeline(engine, tmp_path, llm)
     release = asyncio.Event()
     arrived = asyncio.Event()
@@ -200,7 +190,7 @@ async def test_one_channels_model_failure_does_not_hold_up_another(
             return dataclasses.replace(error(500), until=release)
         return ok(anthropic_text("Bumblebee answered."))
 
-    server.queue_anthropic(route, route)
+    llm_server.queue_anthropic(route, route)
     try:
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             stuck = asyncio.create_task(pipeline.handle([message("Aardvark question", clock, "C-A")]))
@@ -212,7 +202,7 @@ async def test_one_channels_model_failure_does_not_hold_up_another(
             failed = await stuck
         assert failed.reply == APOLOGY and failed.error is not None and "HTTP 500" in failed.error
         # The failing channel is served again as soon as the model answers.
-        server.queue_anthropic(ok(anthropic_text("Aardvark answered.")))
+        llm_server.queue_anthropic(ok(anthropic_text("Aardvark answered.")))
         again = await pipeline.handle([message("Aardvark, second try", clock, "C-A")])
         assert again.reply == "Aardvark answered."
     finally:
@@ -435,16 +425,12 @@ async def test_slack_socket_mode_reconnects_after_a_drop_and_answers(
     async with FakeSlackAPI() as fake:
         fake.add_user("UALICE001", "Alice")
         turn = FakeTurn("Still here.")
-        settings = SlackSettings(
-            bot_token="xoxb-test-token", app_token="xapp-1-test", signing_secret=SECRET, mode="socket"
-        )
-        adapter = SlackAdapter(
-            settings,
+        adapter = slack_adapter(
+            fake,
             turn,
             MemoryCommands(engine, "default", clock=clock),
-            data_dir=tmp_path / "slack",
-            coalesce=Coalesce(),
-            client=AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url),
+            tmp_path / "slack",
+            slack={"app_token": "xapp-1-test", "mode": "socket"},
         )
         await adapter.start()
         try:
@@ -495,13 +481,8 @@ async def test_slack_claims_lost_to_a_power_cut_never_mean_a_second_answer(
         fake.add_user("UALICE001", "Alice")
 
         def adapter() -> SlackAdapter:
-            return SlackAdapter(
-                SlackSettings(bot_token="xoxb-test-token", signing_secret=SECRET, mode="http"),
-                turn,
-                MemoryCommands(engine, "default", clock=clock),
-                data_dir=tmp_path / "slack",
-                coalesce=Coalesce(),
-                client=AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url),
+            return slack_adapter(
+                fake, turn, MemoryCommands(engine, "default", clock=clock), tmp_path / "slack"
             )
 
         first = adapter()

@@ -2,61 +2,27 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import pytest
 
-from adapters.base import IncomingMessage
 from bot.commands import Invoker, MemoryCommands
-from bot.config import Settings
 from bot.history import ShownBlock, ShownBlocks
 from bot.llm.fake import RecordedCall, ScriptedLLM, text
 from bot.pipeline import TurnPipeline, audience_of
 from memory.engine import MemoryEngine
 from memory.injection_state import ChannelKey
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Source
+from memory.models import Memory, MemoryDraft, MemoryType, Source
 from memory.profiles import compact
-from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from tests.helpers import GENERAL, FakeClock, message
 
-_ids = itertools.count(1)
-GENERAL = Scope("discord", "guild-1", "general", "default")
 KEY = ChannelKey("discord", "guild-1", "general", None, "default")
 FORGOTTEN = "durian"  # the one word of the forgotten memory; it must appear nowhere afterwards
-
-
-def msg(text_: str, clock: FakeClock, channel: str = "general") -> IncomingMessage:
-    clock.advance(30)
-    return IncomingMessage(
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id=channel,
-        author_id="alice",
-        author_name="Alice",
-        text=text_,
-        timestamp=clock(),
-        external_id=f"forget-{next(_ids)}",
-    )
 
 
 def everything_sent(call: RecordedCall) -> str:
     """The system prompt and every message of one model call, as one text."""
     return "\n".join([call.system, *(m.content for m in call.messages)]).casefold()
-
-
-@pytest.fixture
-def llm() -> ScriptedLLM:
-    return ScriptedLLM()
-
-
-@pytest.fixture
-async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-    pipe = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
-    yield pipe
-    await pipe.aclose()
 
 
 async def remember(
@@ -97,11 +63,11 @@ async def test_a_forgotten_memory_is_never_sent_again(
 
     # Turn 0: the preference reaches the model in the block and in Alice's profile line.
     llm.add(text("Something fruity, then."))
-    first = await pipeline.handle([msg("what should I order for Alice at the juice bar?", clock)])
+    first = await pipeline.handle([message("what should I order for Alice at the juice bar?", clock)])
     assert {durian.id, team.id} <= {m.id for m in first.injected}
     sent = everything_sent(llm.calls[-1])
     assert sent.count(FORGOTTEN) >= 2  # the block and the profile line
-    audience = audience_of(msg("hi", clock), "default")
+    audience = audience_of(message("hi", clock), "default")
     assert durian.id in [m.id for m in await pipeline.prehook.preferences.get(audience, "alice")]
     vectors_before = await engine.vectors.memories.count()
 
@@ -120,7 +86,7 @@ async def test_a_forgotten_memory_is_never_sent_again(
     # Turn 1, at once: nothing the model is sent mentions it, not even the block kept from turn 0
     # or the profile line (whose rebuild the reply waits for).
     llm.add(text("Noted."))
-    second = await pipeline.handle([msg("anything else I should keep in mind for Alice?", clock)])
+    second = await pipeline.handle([message("anything else I should keep in mind for Alice?", clock)])
     sent = everything_sent(llm.calls[-1])
     assert FORGOTTEN not in sent
     assert durian.id not in {m.id for m in second.injected}

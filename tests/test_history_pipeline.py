@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 from adapters.base import IncomingMessage
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
 from bot.pipeline import TurnPipeline
@@ -19,38 +14,16 @@ from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.store import MemoryQuery
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock, message, past_turn, settings
 
-_ids = itertools.count(1)
 SCOPE = Scope("discord", "guild-1", "general", "default")
-
-
-def settings(tmp_path: Path) -> Settings:
-    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
 
 
 def msg(
     text_: str, clock: FakeClock, author: str = "mickael", name: str | None = None, channel: str = "general"
 ) -> IncomingMessage:
-    clock.advance(60)
-    return IncomingMessage(
-        "discord",
-        "guild-1",
-        channel,
-        author,
-        name or author.capitalize(),
-        text_,
-        timestamp=clock(),
-        external_id=f"h-{next(_ids)}",
-    )
-
-
-@pytest.fixture
-async def offline_summaries(engine: MemoryEngine, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
-    llm = ScriptedLLM()
-    pipe = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-    yield pipe
-    await pipe.aclose()
+    """Mickael's message (unless told otherwise), a minute after the clock's last one."""
+    return message(text_, clock, author, name=name, channel=channel, step=60)
 
 
 async def test_a_reply_costs_one_model_call_and_its_summaries_none(
@@ -108,9 +81,9 @@ async def test_background_model_calls_stay_under_a_quarter_per_reply(
 
 
 async def test_an_agreed_decision_is_stored_as_a_dated_episode(
-    offline_summaries: TurnPipeline, engine: MemoryEngine, clock: FakeClock
+    pipeline: TurnPipeline, engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    pipe = offline_summaries
+    pipe = pipeline
     pipe.llm.add(text("Sounds good — Postgres it is."))  # type: ignore[union-attr]
     result = await pipe.handle([msg("let's go with Postgres for the billing service", clock)])
     await pipe.idle()
@@ -123,9 +96,9 @@ async def test_an_agreed_decision_is_stored_as_a_dated_episode(
 
 
 async def test_an_alias_widens_who_the_hook_looks_up(
-    offline_summaries: TurnPipeline, engine: MemoryEngine, clock: FakeClock
+    pipeline: TurnPipeline, engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    pipe = offline_summaries
+    pipe = pipeline
     # Old enough not to come back as a "recent" memory: only knowing who "dev" is brings it.
     await engine.remember(
         MemoryDraft(
@@ -147,9 +120,9 @@ async def test_an_alias_widens_who_the_hook_looks_up(
 
 
 async def test_a_new_preference_reaches_the_profile_in_the_prompt(
-    offline_summaries: TurnPipeline, clock: FakeClock
+    pipeline: TurnPipeline, clock: FakeClock
 ) -> None:
-    pipe = offline_summaries
+    pipe = pipeline
     pipe.llm.add(text("Noted."), text("Tea, then."))  # type: ignore[union-attr]
     await pipe.handle([msg("I really prefer green tea over coffee", clock)])
     await pipe.profile_updater.drain()
@@ -162,8 +135,6 @@ async def test_a_new_preference_reaches_the_profile_in_the_prompt(
 async def test_summaries_are_recalled_by_the_hook_when_their_turns_are_out_of_context(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    from tests.test_prehook import past_turn
-
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=clock)
     now = clock()
     turns = [

@@ -25,10 +25,11 @@ from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
 from memory.models import Visibility
+from tests import helpers
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
 from tests.fakes.embedders import HashEmbedder
-from tests.hostile_logs import MARKER, assert_clean_logs
+from tests.helpers import MARKER, assert_clean_logs
 
 
 @dataclass
@@ -85,9 +86,8 @@ _MISSING = object()
 
 
 def bot_settings(tmp_path: Path, general_id: str) -> Settings:
-    return Settings.load(
-        env_file=None,
-        storage={"data_dir": tmp_path / "data"},
+    return helpers.settings(
+        tmp_path,
         server={"port": 0},
         llm={"provider": "offline"},
         discord={"token": "fake-token", "channels": [general_id]},

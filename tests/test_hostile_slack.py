@@ -6,8 +6,6 @@ healthy afterwards. (The Discord gateway: tests/test_hostile_discord.py.)"""
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import time
@@ -25,39 +23,16 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
+from tests import helpers
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
-from tests.hostile_logs import MARKER, assert_clean_logs
+from tests.helpers import MARKER, SECRET, assert_clean_logs
+from tests.helpers import SLACK_ALICE as ALICE
+from tests.helpers import SLACK_GENERAL as GENERAL
+from tests.helpers import event_envelope as envelope
+from tests.helpers import signed_headers as signed
 
-SECRET = "hostile-signing-secret-0123456789"
-ALICE, GENERAL, ANSWER = "UALICE001", "CGENERAL1", "CANSWER01"
-
-
-def signed(
-    body: bytes | str, *, secret: str = SECRET, at: int | None = None, content_type: str = "application/json"
-) -> dict[str, str]:
-    raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
-    timestamp = str(int(time.time()) if at is None else at)
-    digest = hmac.new(secret.encode(), f"v0:{timestamp}:".encode() + raw, hashlib.sha256).hexdigest()
-    return {
-        "Content-Type": content_type,
-        "X-Slack-Request-Timestamp": timestamp,
-        "X-Slack-Signature": f"v0={digest}",
-    }
-
-
-def envelope(event: Any, event_id: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "token": "legacy",
-        "team_id": TEAM_ID,
-        "api_app_id": "A0APP0001",
-        "event": event,
-        "type": "event_callback",
-        "event_id": event_id,
-        "event_time": int(time.time()),
-        "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True}],
-        **extra,
-    }
+ANSWER = "CANSWER01"
 
 
 def message(text: Any = f"hello {MARKER}", ts: Any = "1700000000.000100", **fields: Any) -> dict[str, Any]:
@@ -126,7 +101,7 @@ def corpus() -> list[Case]:
         Case("forged signature", good, 401, headers=signed(good, secret="not-the-secret")),
         Case("replayed timestamp", good, 401, headers=signed(good, at=now - 3600)),
         Case("no signature", good, 401, headers={"Content-Type": "application/json"}),
-        Case("garbage timestamp", good, 401, headers={**signed(good), "X-Slack-Request-Timestamp": "soon"}),
+        Case("garbage timestamp", good, 401, headers={**signed(good), "x-slack-request-timestamp": "soon"}),
         # Well formed but odd: acknowledged (Slack must not retry them), taken only when usable.
         json_case("text null", envelope(message(text=None, ts="1.01"), "Ev10")),
         json_case("text a number", envelope(message(text=4242, ts="1.02"), "Ev11")),
@@ -227,9 +202,8 @@ class Bot:
 
 
 def bot_settings(tmp_path: Path, fake: FakeSlackAPI, **slack: Any) -> Settings:
-    return Settings.load(
-        env_file=None,
-        storage={"data_dir": tmp_path / "data"},
+    return helpers.settings(
+        tmp_path,
         server={"port": 0},
         llm={"provider": "offline"},
         slack={

@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from adapters.base import IncomingMessage
 from bot.app import App
-from bot.config import LLMSettings, Settings
+from bot.config import LLMSettings
 from bot.llm import (
     DEFAULT_ANTHROPIC_MODEL,
     DEFAULT_OPENAI_MODEL,
@@ -33,6 +33,7 @@ from bot.llm import (
 )
 from bot.llm.factory import build_summary_provider
 from memory.embedders import CachedEmbedder
+from tests import helpers
 from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
@@ -61,18 +62,12 @@ REMEMBER = ToolSpec(
 REMEMBER_ARGS = {"content": "Mickael prefers tea over coffee", "memory_type": "preference"}
 
 
-@pytest_asyncio.fixture
-async def server() -> AsyncIterator[FakeLLMServer]:
-    async with FakeLLMServer() as fake:
-        yield fake
-
-
 Factory = Callable[..., Any]
 
 
 @pytest_asyncio.fixture
-async def make(server: FakeLLMServer) -> AsyncIterator[Factory]:
-    """Builds providers pointed at the fake server (fast failure settings by default) and closes them."""
+async def make(llm_server: FakeLLMServer) -> AsyncIterator[Factory]:
+    """Builds providers pointed at the fake llm_server (fast failure settings by default) and closes them."""
     made: list[LLMProvider] = []
 
     def factory(kind: str, **overrides: Any) -> Any:
@@ -80,20 +75,16 @@ async def make(server: FakeLLMServer) -> AsyncIterator[Factory]:
         provider: LLMProvider
         if kind == "anthropic":
             options.setdefault("api_key", ANTHROPIC_KEY)
-            provider = AnthropicProvider(base_url=server.anthropic_base_url, **options)
+            provider = AnthropicProvider(base_url=llm_server.anthropic_base_url, **options)
         else:
             options.setdefault("api_key", OPENAI_KEY)
-            provider = OpenAIProvider(base_url=server.openai_base_url, **options)
+            provider = OpenAIProvider(base_url=llm_server.openai_base_url, **options)
         made.append(provider)
         return provider
 
     yield factory
     for provider in made:
         await provider.aclose()
-
-
-def queue(server: FakeLLMServer, kind: str, *replies: Any) -> None:
-    (server.queue_anthropic if kind == "anthropic" else server.queue_openai)(*replies)
 
 
 def text_body(kind: str, reply: str) -> dict[str, Any]:
@@ -108,14 +99,14 @@ def path_of(kind: str) -> str:
 
 
 @pytest.mark.asyncio
-async def test_anthropic_text_reply_with_usage(server: FakeLLMServer, make: Factory) -> None:
-    server.queue_anthropic(ok(anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9)))
+async def test_anthropic_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
+    llm_server.queue_anthropic(ok(anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9)))
     provider = make("anthropic")
 
     reply = await provider.complete(SYSTEM, [ChatMessage("user", "hi there", name="Mickael")])
 
     assert reply == LLMResponse("Hello Mickael!", [], "end_turn", input_tokens=25, output_tokens=9)
-    [request] = server.requests_to(ANTHROPIC_PATH)
+    [request] = llm_server.requests_to(ANTHROPIC_PATH)
     assert request.body["model"] == DEFAULT_ANTHROPIC_MODEL
     assert request.body["max_tokens"] == 256
     assert request.body["system"] == SYSTEM
@@ -130,7 +121,7 @@ async def test_anthropic_text_reply_with_usage(server: FakeLLMServer, make: Fact
 
 @pytest.mark.asyncio
 async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
-    server: FakeLLMServer, make: Factory
+    llm_server: FakeLLMServer, make: Factory
 ) -> None:
     first = anthropic_tool_use(
         "remember",
@@ -139,7 +130,7 @@ async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
         text="Noting that.",
         thinking="The user stated a preference worth keeping.",
     )
-    server.queue_anthropic(ok(first), ok(anthropic_text("Got it, tea it is.")))
+    llm_server.queue_anthropic(ok(first), ok(anthropic_text("Got it, tea it is.")))
     provider = make("anthropic")
     history = [ChatMessage("user", "I prefer tea over coffee", name="Mickael")]
 
@@ -160,7 +151,7 @@ async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
 
     assert answered.text == "Got it, tea it is."
     assert answered.tool_calls == []
-    second = server.requests_to(ANTHROPIC_PATH)[1].body
+    second = llm_server.requests_to(ANTHROPIC_PATH)[1].body
     assert second["tools"] == [
         {"name": "remember", "description": REMEMBER.description, "input_schema": REMEMBER.parameters}
     ]
@@ -180,9 +171,9 @@ async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
 
 @pytest.mark.asyncio
 async def test_anthropic_history_alternates_and_tool_results_come_first(
-    server: FakeLLMServer, make: Factory
+    llm_server: FakeLLMServer, make: Factory
 ) -> None:
-    server.queue_anthropic(ok(anthropic_text("ok")))
+    llm_server.queue_anthropic(ok(anthropic_text("ok")))
     provider = make("anthropic")
     history = [
         ChatMessage("assistant", "Welcome back."),
@@ -197,7 +188,7 @@ async def test_anthropic_history_alternates_and_tool_results_come_first(
 
     await provider.complete("", history)
 
-    body = server.requests_to(ANTHROPIC_PATH)[0].body
+    body = llm_server.requests_to(ANTHROPIC_PATH)[0].body
     assert "system" not in body
     roles = [turn["role"] for turn in body["messages"]]
     assert roles == ["user", "assistant", "user", "assistant", "user"]
@@ -220,14 +211,14 @@ async def test_anthropic_history_alternates_and_tool_results_come_first(
 
 
 @pytest.mark.asyncio
-async def test_openai_text_reply_with_usage(server: FakeLLMServer, make: Factory) -> None:
-    server.queue_openai(ok(openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7)))
+async def test_openai_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
+    llm_server.queue_openai(ok(openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7)))
     provider = make("openai")
 
     reply = await provider.complete(SYSTEM, [ChatMessage("user", "hi there", name="Mickael")])
 
     assert reply == LLMResponse("Hello Mickael!", [], "stop", input_tokens=21, output_tokens=7)
-    [request] = server.requests_to(OPENAI_PATH)
+    [request] = llm_server.requests_to(OPENAI_PATH)
     assert request.body["model"] == DEFAULT_OPENAI_MODEL
     assert request.body["messages"] == [
         {"role": "system", "content": SYSTEM},
@@ -240,14 +231,14 @@ async def test_openai_text_reply_with_usage(server: FakeLLMServer, make: Factory
 
 @pytest.mark.asyncio
 async def test_openai_compatible_server_without_key_gets_a_placeholder(
-    server: FakeLLMServer, make: Factory
+    llm_server: FakeLLMServer, make: Factory
 ) -> None:
-    server.queue_openai(ok(openai_text("hi")))
+    llm_server.queue_openai(ok(openai_text("hi")))
     provider = make("openai", api_key=None, model="llama3.2", max_tokens_param="max_completion_tokens")
 
     assert (await provider.complete("", [ChatMessage("user", "hi")])).text == "hi"
 
-    [request] = server.requests_to(OPENAI_PATH)
+    [request] = llm_server.requests_to(OPENAI_PATH)
     assert request.headers["authorization"] == "Bearer not-needed"
     assert request.body["model"] == "llama3.2"
     assert request.body["max_completion_tokens"] == 256 and "max_tokens" not in request.body
@@ -255,8 +246,8 @@ async def test_openai_compatible_server_without_key_gets_a_placeholder(
 
 
 @pytest.mark.asyncio
-async def test_openai_tool_round_trip(server: FakeLLMServer, make: Factory) -> None:
-    server.queue_openai(
+async def test_openai_tool_round_trip(llm_server: FakeLLMServer, make: Factory) -> None:
+    llm_server.queue_openai(
         ok(openai_tool_calls(("remember", REMEMBER_ARGS), ids=["call_abc123"])),
         ok(openai_text("Got it, tea it is.")),
     )
@@ -280,7 +271,7 @@ async def test_openai_tool_round_trip(server: FakeLLMServer, make: Factory) -> N
     answered = await provider.complete(SYSTEM, history, [REMEMBER])
 
     assert answered.text == "Got it, tea it is."
-    second = server.requests_to(OPENAI_PATH)[1].body
+    second = llm_server.requests_to(OPENAI_PATH)[1].body
     assert second["tools"] == [
         {
             "type": "function",
@@ -306,9 +297,9 @@ async def test_openai_tool_round_trip(server: FakeLLMServer, make: Factory) -> N
 
 @pytest.mark.asyncio
 async def test_openai_malformed_tool_arguments_become_tool_call_errors(
-    server: FakeLLMServer, make: Factory
+    llm_server: FakeLLMServer, make: Factory
 ) -> None:
-    server.queue_openai(
+    llm_server.queue_openai(
         ok(openai_tool_calls(("remember", "{not json"), ("remember", "[1, 2]"), ("recall", "")))
     )
     provider = make("openai")
@@ -337,15 +328,15 @@ async def test_openai_malformed_tool_arguments_become_tool_call_errors(
     ],
 )
 async def test_sdk_retries_a_transient_failure(
-    server: FakeLLMServer, make: Factory, kind: str, status: int
+    llm_server: FakeLLMServer, make: Factory, kind: str, status: int
 ) -> None:
-    queue(server, kind, error(status, kind), ok(text_body(kind, "recovered")))
+    llm_server.queue(path_of(kind), error(status, kind), ok(text_body(kind, "recovered")))
     provider = make(kind, max_retries=1)
 
     reply = await provider.complete(SYSTEM, [ChatMessage("user", "hi")])
 
     assert reply.text == "recovered"
-    first, retry = server.requests_to(path_of(kind))
+    first, retry = llm_server.requests_to(path_of(kind))
     assert first.body == retry.body
     assert retry.headers.get("x-stainless-retry-count") == "1"
 
@@ -353,16 +344,16 @@ async def test_sdk_retries_a_transient_failure(
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["anthropic", "openai"])
 async def test_persistent_server_error_raises_llm_error(
-    server: FakeLLMServer, make: Factory, kind: str
+    llm_server: FakeLLMServer, make: Factory, kind: str
 ) -> None:
-    queue(server, kind, error(500, kind), error(500, kind))
+    llm_server.queue(path_of(kind), error(500, kind), error(500, kind))
     provider = make(kind, max_retries=1)
     secret_prompt = "my bank PIN is 4321"
 
     with pytest.raises(LLMError) as caught:
         await provider.complete(SYSTEM, [ChatMessage("user", secret_prompt)])
 
-    assert len(server.requests_to(path_of(kind))) == 2  # the first try and one retry, no more
+    assert len(llm_server.requests_to(path_of(kind))) == 2  # the first try and one retry, no more
     message = str(caught.value)
     assert message.startswith(f"{kind}: HTTP 500")
     for leak in (secret_prompt, ANTHROPIC_KEY, OPENAI_KEY, "fake 500"):
@@ -373,20 +364,20 @@ async def test_persistent_server_error_raises_llm_error(
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["anthropic", "openai"])
-async def test_client_error_is_not_retried(server: FakeLLMServer, make: Factory, kind: str) -> None:
-    queue(server, kind, error(400, kind))
+async def test_client_error_is_not_retried(llm_server: FakeLLMServer, make: Factory, kind: str) -> None:
+    llm_server.queue(path_of(kind), error(400, kind))
     provider = make(kind, max_retries=2)
 
     with pytest.raises(LLMError, match="HTTP 400 invalid_request_error"):
         await provider.complete(SYSTEM, [ChatMessage("user", "hi")])
 
-    assert len(server.requests_to(path_of(kind))) == 1
+    assert len(llm_server.requests_to(path_of(kind))) == 1
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["anthropic", "openai"])
-async def test_timeout_raises_llm_error(server: FakeLLMServer, make: Factory, kind: str) -> None:
-    queue(server, kind, hang())
+async def test_timeout_raises_llm_error(llm_server: FakeLLMServer, make: Factory, kind: str) -> None:
+    llm_server.queue(path_of(kind), hang())
     provider = make(kind, timeout=0.5, max_retries=0)
 
     with pytest.raises(LLMError, match=r"timed out after 0\.5s") as caught:
@@ -394,13 +385,15 @@ async def test_timeout_raises_llm_error(server: FakeLLMServer, make: Factory, ki
 
     sdk_error = anthropic.APITimeoutError if kind == "anthropic" else openai.APITimeoutError
     assert isinstance(caught.value.__cause__, sdk_error)
-    assert len(server.requests_to(path_of(kind))) == 1
+    assert len(llm_server.requests_to(path_of(kind))) == 1
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["anthropic", "openai"])
-async def test_malformed_response_raises_llm_error(server: FakeLLMServer, make: Factory, kind: str) -> None:
-    queue(server, kind, ok({"unexpected": True}))
+async def test_malformed_response_raises_llm_error(
+    llm_server: FakeLLMServer, make: Factory, kind: str
+) -> None:
+    llm_server.queue(path_of(kind), ok({"unexpected": True}))
     provider = make(kind)
 
     with pytest.raises(LLMError, match="malformed response"):
@@ -519,9 +512,7 @@ async def test_summaries_use_llm_summary_model_when_set(tmp_path: Path, embedder
             "model": "reply-model",
             "summary_model": "summary-model",
         }
-        app = await App.start(
-            Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"}, llm=llm), embedder=embedder
-        )
+        app = await App.start(helpers.settings(tmp_path, llm=llm), embedder=embedder)
         server.queue_openai(ok(openai_text("Noted.")), ok(openai_text("Alice moved to Lyon.")))
         try:
             message = IncomingMessage("slack", "T1", "C1", "U1", "Alice", "I moved to Lyon", timestamp=1.8e9)

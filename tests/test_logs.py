@@ -14,7 +14,6 @@ import pytest
 
 from adapters.base import IncomingMessage
 from bot.app import App
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.logs import ContextFilter, JsonFormatter, TextFormatter, current_log_context, log_context
 from bot.metrics import Metrics
@@ -22,17 +21,14 @@ from bot.runner import metered_turn
 from memory.embedders import CachedEmbedder
 from memory.models import Audience
 from memory.store import MemoryQuery
+from tests.helpers import ana_says, settings
 
 # Appears only in what users and the model said; a log line holding it leaked a message body.
 MARKER = "xqzmarker7731"
 
 
-def settings(tmp_path: Path) -> Settings:
-    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-
-
 def message(text_: str, thread: str | None = "1700000000.0001") -> IncomingMessage:
-    return IncomingMessage("slack", "T1", "C1", "U1", "Ana", text_, thread_id=thread, mentions_bot=True)
+    return ana_says(text_, thread_id=thread)
 
 
 class Captured:

@@ -24,7 +24,7 @@ from memory.extraction import date_mentions, extract
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 # Tuesday 24 November 2026, 10:00 UTC.
 TUESDAY = datetime(2026, 11, 24, 10, tzinfo=UTC).timestamp()

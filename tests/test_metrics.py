@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
-from adapters.base import IncomingMessage
 from bot.app import App
-from bot.config import Settings
 from bot.llm import AnthropicProvider, LLMProvider, OpenAIProvider
 from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import LLMError
@@ -25,17 +20,9 @@ from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, MemoryType, Scope
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.llm_server import FakeLLMServer, anthropic_text, error, ok, openai_text
+from tests.helpers import ana_says, settings
 
 SCOPE = Scope("slack", "T1", "C1", "default")
-
-
-def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
-    sections.setdefault("storage", {"data_dir": tmp_path / "data"})
-    return Settings.load(env_file=None, **sections)
-
-
-def message(text_: str) -> IncomingMessage:
-    return IncomingMessage("slack", "T1", "C1", "U1", "Ana", text_, mentions_bot=True)
 
 
 def samples(body: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -53,12 +40,6 @@ def value(body: str, name: str, **labels: str) -> float | None:
 
 def names(body: str) -> set[str]:
     return {name for name, _ in samples(body)}
-
-
-@pytest_asyncio.fixture
-async def llm_server() -> AsyncIterator[FakeLLMServer]:
-    async with FakeLLMServer() as s:
-        yield s
 
 
 async def test_turns_fill_injection_batch_cache_model_and_write_series(
@@ -81,7 +62,7 @@ async def test_turns_fill_injection_batch_cache_model_and_write_series(
         metrics = Metrics()
         turn = metered_turn(app.pipeline, metrics)
 
-        reply = await turn([message("Hi, I work as a nurse"), message("Which tea do I like again?")], True)
+        reply = await turn([ana_says("Hi, I work as a nurse"), ana_says("Which tea do I like again?")], True)
         assert reply == "Genmaicha, I believe."
         await app.pipeline.idle()
         # The seeded preference reached the model: the pre-hook injected it.
@@ -89,7 +70,7 @@ async def test_turns_fill_injection_batch_cache_model_and_write_series(
         first = metrics.render().decode()
 
         llm.add(text("Still genmaicha.", input_tokens=80, output_tokens=5))
-        assert await turn([message("Which tea do I like again?")], True) == "Still genmaicha."
+        assert await turn([ana_says("Which tea do I like again?")], True) == "Still genmaicha."
         await app.pipeline.idle()
         body = metrics.render().decode()
     finally:
@@ -168,8 +149,8 @@ async def test_sdk_usage_is_counted_by_provider(
     metrics = Metrics()
     turn = metered_turn(pipeline, metrics)
     try:
-        assert await turn([message("hello there")], True) == "Hello Ana!"
-        assert await turn([message("are you still there?")], True) == APOLOGY
+        assert await turn([ana_says("hello there")], True) == "Hello Ana!"
+        assert await turn([ana_says("are you still there?")], True) == APOLOGY
         await pipeline.idle()
     finally:
         await pipeline.aclose()
@@ -189,7 +170,7 @@ async def test_offline_turns_report_no_model_usage(tmp_path: Path, embedder: Cac
     app = await App.start(settings(tmp_path), embedder=embedder, with_llm=False)
     try:
         metrics = Metrics()
-        reply = await metered_turn(app.pipeline, metrics)([message("I'm Ana and I love genmaicha")], True)
+        reply = await metered_turn(app.pipeline, metrics)([ana_says("I'm Ana and I love genmaicha")], True)
         assert reply
         await app.pipeline.idle()
         body = metrics.render().decode()

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from adapters.base import IncomingMessage
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
-from bot.llm.types import ChatMessage, LLMError, LLMResponse, ToolCall
+from bot.llm.types import LLMError, LLMResponse, ToolCall
 from bot.pipeline import APOLOGY, TurnPipeline, TurnResult
 from memory.context_block import BLOCK_OPEN
 from memory.dedup import DedupPolicy
@@ -22,68 +17,12 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
-
-_ids = itertools.count(1)
-GENERAL = Scope("discord", "guild-1", "general", "default")
-
-
-def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
-    sections.setdefault("storage", {"data_dir": tmp_path / "data"})
-    return Settings.load(env_file=None, **sections)
-
-
-def msg(
-    text_: str,
-    clock: FakeClock,
-    author: str = "alice",
-    *,
-    channel: str = "general",
-    workspace: str = "guild-1",
-    **kw: Any,
-) -> IncomingMessage:
-    clock.advance(30)
-    return IncomingMessage(
-        platform="discord",
-        workspace_id=workspace,
-        channel_id=channel,
-        author_id=author,
-        author_name=author.capitalize(),
-        text=text_,
-        timestamp=clock(),
-        external_id=f"ext-{next(_ids)}",
-        **kw,
-    )
-
-
-@pytest.fixture
-def llm() -> ScriptedLLM:
-    return ScriptedLLM()
-
-
-@pytest.fixture
-async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
-    # Summaries stay extractive here, so the scripted queue only answers the turns themselves.
-    p = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-    yield p
-    await p.aclose()
-
-
-def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audience:
-    return Audience("discord", "guild-1", "default", viewer_id=viewer, channel_id=channel, **kw)
+from tests.helpers import GENERAL, FakeClock, audience, blocks_in, message, settings, tool_results
 
 
 async def all_memories(engine: MemoryEngine, aud: Audience | None = None) -> list[str]:
     rows = await engine.list_memories(aud or audience(), MemoryQuery(limit=500))
     return [m.content for m in rows]
-
-
-def tool_results(call_messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
-    return [json.loads(m.content) for m in call_messages if m.role == "tool"]
-
-
-def blocks_in(call_messages: Sequence[ChatMessage]) -> list[str]:
-    return [m.content for m in call_messages if m.content.startswith(BLOCK_OPEN)]
 
 
 # --- tools and reply forms ----------------------------------------------------------------------
@@ -96,7 +35,7 @@ async def test_remember_tool_round_trip_stores_a_memory(
         tool("remember", content="Mickael is allergic to peanuts", subjects=["mickael", "allergy"]),
         text("Noted, no peanuts for Mickael."),
     )
-    result = await pipeline.handle([msg("btw Mickael can't eat peanuts, he's allergic", clock)])
+    result = await pipeline.handle([message("btw Mickael can't eat peanuts, he's allergic", clock)])
     assert result.reply == "Noted, no peanuts for Mickael."
     assert [m.content for m in result.remembered] == ["Mickael is allergic to peanuts"]
     stored = result.remembered[0]
@@ -136,7 +75,7 @@ async def test_search_and_recent_tools_read_memory_within_the_audience(
         tool("get_recent_memories", limit=5),
         text("In Lisbon."),
     )
-    result = await pipeline.handle([msg("remind me where bob's sister lives", clock)])
+    result = await pipeline.handle([message("remind me where bob's sister lives", clock)])
     assert result.reply == "In Lisbon."
     found = tool_results(llm.calls[1].messages)[0]["memories"]
     assert [m["content"] for m in found] == ["Bob's sister lives in Lisbon"]
@@ -163,7 +102,7 @@ async def test_malformed_tool_arguments_are_answered_with_an_error(
         tool("forget_everything"),
         text("Sorry, I could not save that."),
     )
-    result = await pipeline.handle([msg("I run marathons", clock)])
+    result = await pipeline.handle([message("I run marathons", clock)])
     assert result.reply == "Sorry, I could not save that."
     errors = [r["error"] for r in tool_results(llm.calls[-1].messages)]
     assert len(errors) == 5
@@ -179,7 +118,7 @@ async def test_tool_rounds_are_capped(
     pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
 ) -> None:
     llm.add(*[tool("get_recent_memories") for _ in range(6)], text("done"))
-    result = await pipeline.handle([msg("hello there", clock)])
+    result = await pipeline.handle([message("hello there", clock)])
     assert result.reply == "done"
     assert result.tool_calls == 5  # five rounds ran; the sixth request was answered "limit reached"
     assert len(llm.calls) == 7
@@ -204,7 +143,7 @@ async def test_json_reply_form_stores_memories_and_shows_only_the_message(
         ],
     }
     llm.add(text("```json\n" + json.dumps(reply) + "\n```"))
-    result = await pipeline.handle([msg("making some tea before the dentist on friday", clock)])
+    result = await pipeline.handle([message("making some tea before the dentist on friday", clock)])
     assert result.reply == "Enjoy the tea!"
     kinds = {m.content: m.memory_type for m in result.remembered}
     # "Friday" is written as the Friday it meant; a TTL that is no duration costs the TTL, not the memory.
@@ -225,9 +164,9 @@ async def test_json_that_is_not_the_reply_form_is_shown_as_text(
     pipeline: TurnPipeline, llm: ScriptedLLM, clock: FakeClock
 ) -> None:
     llm.add(text('{"name": "memorybot", "version": 1}'), text('{"message": "unterminated'))
-    first = await pipeline.handle([msg("show me a JSON example", clock)])
+    first = await pipeline.handle([message("show me a JSON example", clock)])
     assert first.reply == '{"name": "memorybot", "version": 1}'
-    second = await pipeline.handle([msg("and a broken one", clock)])
+    second = await pipeline.handle([message("and a broken one", clock)])
     assert second.reply == '{"message": "unterminated'
     assert first.remembered == [] and second.remembered == []
 
@@ -236,7 +175,7 @@ async def test_provider_error_apologises_and_keeps_the_message(
     pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
 ) -> None:
     llm.add(LLMError("anthropic: HTTP 529 overloaded_error"))
-    result = await pipeline.handle([msg("My name is Alice and I love climbing", clock)])
+    result = await pipeline.handle([message("My name is Alice and I love climbing", clock)])
     assert result.reply == APOLOGY
     assert result.error == "anthropic: HTTP 529 overloaded_error"
     recent = await engine.store.recent_messages("discord", "guild-1", "general", "default")
@@ -244,7 +183,7 @@ async def test_provider_error_apologises_and_keeps_the_message(
     assert result.learned  # the heuristic memories were still kept
     # The next turn sends the unanswered message again, in order, and works.
     llm.add(text("Hi Alice!"))
-    again = await pipeline.handle([msg("are you back?", clock)])
+    again = await pipeline.handle([message("are you back?", clock)])
     assert again.reply == "Hi Alice!"
     sent = [m.content for m in llm.calls[-1].messages if not m.content.startswith(BLOCK_OPEN)]
     assert sent == ["My name is Alice and I love climbing", "are you back?"]
@@ -254,7 +193,7 @@ async def test_unexpected_provider_exception_is_handled_like_an_error(
     pipeline: TurnPipeline, llm: ScriptedLLM, clock: FakeClock
 ) -> None:
     llm.add(RuntimeError("socket closed"))
-    result = await pipeline.handle([msg("hello", clock)])
+    result = await pipeline.handle([message("hello", clock)])
     assert result.reply == APOLOGY and result.error == "RuntimeError"
 
 
@@ -267,7 +206,11 @@ async def test_a_coalesced_batch_runs_the_hook_once_on_the_combined_text(
     await engine.remember(MemoryDraft("The team standup is at 9:30", GENERAL, author_id="bob"))
     state = pipeline.prehook.states.get("discord", "guild-1", "general", None, "default")
     llm.add(text("It's at 9:30."))
-    batch = [msg("quick question", clock), msg("about the standup", clock, "bob"), msg("what time?", clock)]
+    batch = [
+        message("quick question", clock),
+        message("about the standup", clock, "bob"),
+        message("what time?", clock),
+    ]
     result = await pipeline.handle(batch)
     assert state.turn == 1  # one pre-hook run for three messages
     assert len(llm.calls) == 1
@@ -285,7 +228,7 @@ async def test_a_coalesced_batch_runs_the_hook_once_on_the_combined_text(
 async def test_system_messages_are_stored_but_never_run_the_hook(
     pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    result = await pipeline.handle([msg("Bob pinned a message", clock, "system", is_system=True)])
+    result = await pipeline.handle([message("Bob pinned a message", clock, "system", is_system=True)])
     assert result.reply is None and result.prehook is None
     assert llm.calls == []
     state = pipeline.prehook.states.get("discord", "guild-1", "general", None, "default")
@@ -296,10 +239,10 @@ async def test_system_messages_are_stored_but_never_run_the_hook(
 async def test_a_redelivered_message_is_not_answered_twice(
     pipeline: TurnPipeline, llm: ScriptedLLM, clock: FakeClock
 ) -> None:
-    message = msg("what's new?", clock)
+    said = message("what's new?", clock)
     llm.add(text("Not much."))
-    first = await pipeline.handle([message])
-    second = await pipeline.handle([message])
+    first = await pipeline.handle([said])
+    second = await pipeline.handle([said])
     assert first.reply == "Not much."
     assert second.reply is None and second.duplicate
     assert len(llm.calls) == 1
@@ -308,7 +251,7 @@ async def test_a_redelivered_message_is_not_answered_twice(
 async def test_passive_batches_learn_without_calling_the_model(
     pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    result = await pipeline.handle([msg("I prefer tabs over spaces", clock)], respond=False)
+    result = await pipeline.handle([message("I prefer tabs over spaces", clock)], respond=False)
     assert result.reply is None and llm.calls == []
     assert [m.memory_type for m in result.learned] == [MemoryType.PREFERENCE]
 
@@ -316,7 +259,7 @@ async def test_passive_batches_learn_without_calling_the_model(
 async def test_empty_and_blank_batches_do_nothing(pipeline: TurnPipeline, llm: ScriptedLLM) -> None:
     assert (await pipeline.handle([])).reply is None
     clock = FakeClock()
-    assert (await pipeline.handle([msg("   \n", clock)])).reply is None
+    assert (await pipeline.handle([message("   \n", clock)])).reply is None
     assert llm.calls == []
 
 
@@ -341,7 +284,7 @@ async def test_no_memory_is_injected_twice_within_the_depth_and_the_block_stays_
     seen_at: list[int] = []
     for turn in range(depth + 2):
         llm.add(text(f"reply {turn}"))
-        result = await pipe.handle([msg("tell me about my dog again", clock)])
+        result = await pipe.handle([message("tell me about my dog again", clock)])
         if rex.id in injected_ids(result):
             seen_at.append(turn)
         # Whatever the turn, the model sees Rex exactly once: in the block of the turn it was injected.
@@ -356,8 +299,8 @@ async def test_the_block_is_never_written_to_the_transcript(
 ) -> None:
     await engine.remember(MemoryDraft("The office wifi password rotates monthly", GENERAL, author_id="bob"))
     llm.add(text("It rotates monthly."), text("Yes."))
-    first = await pipeline.handle([msg("how often does the office wifi password change?", clock)])
-    await pipeline.handle([msg("ok thanks", clock)])
+    first = await pipeline.handle([message("how often does the office wifi password change?", clock)])
+    await pipeline.handle([message("ok thanks", clock)])
     assert first.injected
     assert any(b for b in blocks_in(llm.calls[1].messages))  # still shown to the model...
     stored = await engine.store.recent_messages("discord", "guild-1", "general", "default", limit=50)
@@ -380,7 +323,7 @@ async def test_compaction_keeps_the_injection_state_and_the_blocks(
     questions = ["what's my dog's name?", "and what breed is Rex?", "how old is my dog Rex?", "is Rex fed?"]
     for n, question in enumerate(questions):
         llm.add(text(f"reply {n}"))
-        result = await pipe.handle([msg(question, clock)])
+        result = await pipe.handle([message(question, clock)])
         await pipe.idle()  # the background summary of this turn is written before the next one
         seen.append(rex.id in injected_ids(result))
         sent = llm.calls[-1].messages
@@ -397,6 +340,7 @@ async def test_compaction_keeps_the_injection_state_and_the_blocks(
     await pipe.aclose()
 
 
+@pytest.mark.model  # two wordings of one fact are near-duplicates
 async def test_near_duplicates_are_filtered_by_stored_vectors_across_turns(
     tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock, llm: ScriptedLLM
 ) -> None:
@@ -409,14 +353,14 @@ async def test_near_duplicates_are_filtered_by_stored_vectors_across_turns(
             await engine.remember(MemoryDraft("Alice's dog is named Rex", GENERAL, author_id="a"))
         ).memory
         llm.add(text("Rex!"), text("Still Rex."))
-        one = await pipe.handle([msg("what is my dog called?", clock)])
+        one = await pipe.handle([message("what is my dog called?", clock)])
         second = (
             await engine.remember(MemoryDraft("Alice's dog is called Rex", GENERAL, author_id="a"))
         ).memory
         assert second.id != first.id
         vectors = await engine.store.get_embeddings([first.id, second.id])
         assert float(vectors[first.id] @ vectors[second.id]) > 0.85
-        two = await pipe.handle([msg("remind me what my dog is called", clock)])
+        two = await pipe.handle([message("remind me what my dog is called", clock)])
         assert injected_ids(one) == {first.id}
         assert two.prehook is not None
         assert second.id in {m.id for m, _ in two.prehook.candidates_ranked}
@@ -448,8 +392,8 @@ async def test_memories_of_another_agent_or_workspace_are_never_injected(
     )
     pipe = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
     llm.add(text("No idea."), text("No idea either."))
-    result = await pipe.handle([msg("when does the release freeze start?", clock, "bob")])
-    other = await pipe.handle([msg("is bob interviewing anywhere?", clock, "carol")])
+    result = await pipe.handle([message("when does the release freeze start?", clock, "bob")])
+    other = await pipe.handle([message("is bob interviewing anywhere?", clock, "carol")])
     assert not injected_ids(result) & set(foreign)
     assert private.memory.id not in injected_ids(other)
     sent = "\n".join(blocks_in(llm.calls[0].messages) + blocks_in(llm.calls[1].messages))
@@ -461,7 +405,7 @@ async def test_the_batchs_own_facts_are_not_injected_back(
     pipeline: TurnPipeline, llm: ScriptedLLM, clock: FakeClock
 ) -> None:
     llm.add(text("Nice to meet you, Alice."))
-    result = await pipeline.handle([msg("Hi, my name is Alice and I work as a nurse", clock)])
+    result = await pipeline.handle([message("Hi, my name is Alice and I work as a nurse", clock)])
     assert result.learned
     assert not injected_ids(result) & {m.id for m in result.learned}
 
@@ -470,8 +414,8 @@ async def test_what_the_model_remembered_is_not_injected_back_next_turn(
     pipeline: TurnPipeline, llm: ScriptedLLM, clock: FakeClock
 ) -> None:
     llm.add(tool("remember", content="Alice is training for the Berlin marathon"), text("Good luck!"))
-    first = await pipeline.handle([msg("training for Berlin this autumn", clock)])
+    first = await pipeline.handle([message("training for Berlin this autumn", clock)])
     llm.add(text("Still training?"))
-    second = await pipeline.handle([msg("how is my marathon training going?", clock)])
+    second = await pipeline.handle([message("how is my marathon training going?", clock)])
     written = first.remembered[0]
     assert written.id not in injected_ids(second)

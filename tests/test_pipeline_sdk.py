@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest_asyncio
+import pytest
 
 from adapters.base import IncomingMessage
-from bot.config import Settings
 from bot.llm import AnthropicProvider, LLMProvider, OpenAIProvider
 from bot.pipeline import APOLOGY, TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, Scope
 from memory.store import MemoryQuery
-from tests.conftest import FakeClock
+from tests import helpers
 from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
@@ -31,35 +28,37 @@ from tests.fakes.llm_server import (
     openai_text,
     openai_tool_calls,
 )
+from tests.helpers import ROOT, FakeClock, anthropic_provider, child_env, openai_provider, settings
 
-ROOT = Path(__file__).resolve().parents[1]
 GENERAL = Scope("slack", "T1", "C1", "default")
 AUDIENCE = Audience("slack", "T1", "default", viewer_id="U1", channel_id="C1")
 
 
-@pytest_asyncio.fixture
-async def server() -> AsyncIterator[FakeLLMServer]:
-    async with FakeLLMServer() as s:
-        yield s
-
-
 def anthropic(server: FakeLLMServer) -> AnthropicProvider:
-    return AnthropicProvider(api_key="sk-ant-test", base_url=server.anthropic_base_url, max_retries=0)
+    return anthropic_provider(server, max_retries=0)
 
 
 def openai_(server: FakeLLMServer) -> OpenAIProvider:
-    return OpenAIProvider(
-        api_key="sk-test", model="gpt-5.4-mini", base_url=server.openai_base_url, max_retries=0
-    )
+    return openai_provider(server, model="gpt-5.4-mini", max_retries=0)
 
 
 def message(text: str, clock: FakeClock) -> IncomingMessage:
-    clock.advance(10)
-    return IncomingMessage("slack", "T1", "C1", "U1", "Mickael", text, timestamp=clock(), mentions_bot=True)
+    """Mickael mentions the bot in Slack channel C1, 10 s after the clock's last message."""
+    return helpers.message(
+        text,
+        clock,
+        "U1",
+        name="Mickael",
+        platform="slack",
+        workspace="T1",
+        channel="C1",
+        step=10,
+        mentions_bot=True,
+    )
 
 
 async def make_pipeline(engine: MemoryEngine, llm: LLMProvider, tmp_path: Path) -> TurnPipeline:
-    return TurnPipeline(engine, Settings.load(env_file=None, storage={"data_dir": tmp_path}), llm=llm)
+    return TurnPipeline(engine, settings(tmp_path), llm=llm)
 
 
 async def contents(engine: MemoryEngine) -> list[str]:
@@ -67,10 +66,10 @@ async def contents(engine: MemoryEngine) -> list[str]:
 
 
 async def test_anthropic_tool_round_trip_stores_a_memory(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
     await engine.remember(MemoryDraft("Mickael supports Olympique Lyonnais", GENERAL, author_id="U1"))
-    server.queue_anthropic(
+    llm_server.queue_anthropic(
         ok(
             anthropic_tool_use(
                 "remember",
@@ -83,7 +82,7 @@ async def test_anthropic_tool_round_trip_stores_a_memory(
         ),
         ok(anthropic_text("Good luck with the move to Nantes!")),
     )
-    llm = anthropic(server)
+    llm = anthropic(llm_server)
     pipeline = await make_pipeline(engine, llm, tmp_path)
     try:
         result = await pipeline.handle(
@@ -95,7 +94,7 @@ async def test_anthropic_tool_round_trip_stores_a_memory(
     assert result.reply == "Good luck with the move to Nantes!"
     assert "Mickael is moving to Nantes in March 2027" in await contents(engine)
     # The turn's two calls carry the tools; any later one is a background summary.
-    first, second = [r.body for r in server.requests_to(ANTHROPIC_PATH) if "tools" in r.body][:2]
+    first, second = [r.body for r in llm_server.requests_to(ANTHROPIC_PATH) if "tools" in r.body][:2]
     assert {t["name"] for t in first["tools"]} == {"remember", "search_memories", "get_recent_memories"}
     # The pre-hook's block went to the model inside the user turn, before the user's text.
     user_blocks = first["messages"][-1]["content"]
@@ -109,11 +108,11 @@ async def test_anthropic_tool_round_trip_stores_a_memory(
 
 
 async def test_openai_tool_round_trip_stores_a_memory(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
     call = ("remember", {"content": "Mickael prefers window seats", "type": "preference"})
-    server.queue_openai(ok(openai_tool_calls(call)), ok(openai_text("Window seat it is.")))
-    llm = openai_(server)
+    llm_server.queue_openai(ok(openai_tool_calls(call)), ok(openai_text("Window seat it is.")))
+    llm = openai_(llm_server)
     pipeline = await make_pipeline(engine, llm, tmp_path)
     try:
         result = await pipeline.handle([message("Book me a window seat, I always prefer those", clock)])
@@ -122,7 +121,7 @@ async def test_openai_tool_round_trip_stores_a_memory(
         await llm.aclose()
     assert result.reply == "Window seat it is."
     assert "Mickael prefers window seats" in await contents(engine)
-    second = server.requests_to(OPENAI_PATH)[1].body
+    second = llm_server.requests_to(OPENAI_PATH)[1].body
     tool_message = second["messages"][-1]
     assert tool_message["role"] == "tool"
     assert json.loads(tool_message["content"])["status"] == "stored"
@@ -130,13 +129,13 @@ async def test_openai_tool_round_trip_stores_a_memory(
 
 
 async def test_openai_malformed_tool_arguments_get_an_error_result(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
-    server.queue_openai(
+    llm_server.queue_openai(
         ok(openai_tool_calls(("remember", '{"content": "half'))),
         ok(openai_text("Sorry, let me skip that.")),
     )
-    llm = openai_(server)
+    llm = openai_(llm_server)
     pipeline = await make_pipeline(engine, llm, tmp_path)
     try:
         result = await pipeline.handle([message("remember this", clock)])
@@ -144,15 +143,15 @@ async def test_openai_malformed_tool_arguments_get_an_error_result(
         await pipeline.aclose()
         await llm.aclose()
     assert result.reply == "Sorry, let me skip that."
-    tool_message = server.requests_to(OPENAI_PATH)[1].body["messages"][-1]
+    tool_message = llm_server.requests_to(OPENAI_PATH)[1].body["messages"][-1]
     assert "not valid JSON" in json.loads(tool_message["content"])["error"]
 
 
 async def test_provider_error_gives_an_apology_and_keeps_the_message(
-    server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+    llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
-    server.queue_anthropic(error(529))
-    llm = anthropic(server)
+    llm_server.queue_anthropic(error(529))
+    llm = anthropic(llm_server)
     pipeline = await make_pipeline(engine, llm, tmp_path)
     try:
         result = await pipeline.handle([message("Did you get my note about the Nantes flat?", clock)])
@@ -185,24 +184,24 @@ async def _chat(data_dir: Path, env: dict[str, str], stdin: str) -> tuple[int, s
 
 
 def _env(data_dir: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
-    env.update(HF_HUB_OFFLINE="1", MEMORYBOT_DATA_DIR=str(data_dir), LLM_MAX_RETRIES="0", **extra)
+    env = child_env(MEMORYBOT_DATA_DIR=str(data_dir), LLM_MAX_RETRIES="0", **extra)
     env.pop("LLM_PROVIDER", None)
     return env
 
 
+@pytest.mark.model  # the `memorybot chat` process loads the model
 async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
-    server: FakeLLMServer, tmp_path: Path
+    llm_server: FakeLLMServer, tmp_path: Path
 ) -> None:
     data_dir = tmp_path / "data"
-    env = _env(data_dir, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=server.anthropic_base_url)
+    env = _env(data_dir, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=llm_server.anthropic_base_url)
 
     def answer(request: Any) -> Any:
         # Reply with what the block told the model, so the test sees the recall end to end.
         text = json.dumps(request.body["messages"])
         return ok(anthropic_text("You broke your shoulder." if "shoulder" in text else "Noted."))
 
-    server.queue_anthropic(
+    llm_server.queue_anthropic(
         ok(
             anthropic_tool_use(
                 "remember",
@@ -219,21 +218,22 @@ async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
     assert code == 0, err
     assert out.strip() == "Ouch, get well soon."
 
-    server.queue_anthropic(answer)
+    llm_server.queue_anthropic(answer)
     code, out, err = await _chat(data_dir, env, "what happened to me in January?\n")
     assert code == 0, err
     assert out.strip() == "You broke your shoulder."
-    last = [r.body for r in server.requests_to(ANTHROPIC_PATH) if "tools" in r.body][-1]
+    last = [r.body for r in llm_server.requests_to(ANTHROPIC_PATH) if "tools" in r.body][-1]
     block = last["messages"][-1]["content"][0]["text"]
     assert block.startswith("<memory_context>") and "shoulder" in block
 
 
+@pytest.mark.model  # the `memorybot chat` process loads the model
 async def test_memorybot_chat_apologises_when_the_model_is_down(
-    server: FakeLLMServer, tmp_path: Path
+    llm_server: FakeLLMServer, tmp_path: Path
 ) -> None:
     data_dir = tmp_path / "data"
-    env = _env(data_dir, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.openai_base_url)
-    server.queue_openai(error(500, "openai"))
+    env = _env(data_dir, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=llm_server.openai_base_url)
+    llm_server.queue_openai(error(500, "openai"))
     code, out, err = await _chat(data_dir, env, "hello, are you there?\n")
     assert code == 0, err
     assert out.strip() == APOLOGY

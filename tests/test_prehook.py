@@ -28,11 +28,9 @@ from memory.prehook import (
     inject_into,
     usage,
 )
-from tests.conftest import FakeClock
 from tests.fakes.embedders import CountingEmbedder
+from tests.helpers import DAY, FakeClock, draft, past_turn
 
-DAY = 86400.0
-GENERAL = Scope("discord", "guild-1", "general", "default")
 IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
 
 
@@ -48,11 +46,6 @@ async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]
     prehook = PreHook(engine, PrehookConfig(), clock=clock)
     yield prehook
     await prehook.aclose()
-
-
-def draft(content: str, scope: Scope = GENERAL, **kw: object) -> MemoryDraft:
-    kw.setdefault("author_id", "alice")
-    return MemoryDraft(content=content, scope=scope, **kw)  # type: ignore[arg-type]
 
 
 def request(
@@ -426,6 +419,7 @@ async def test_prompt_injection_text_is_rendered_as_quoted_data(engine: MemoryEn
     assert recovered == {hostile, raw.content}
 
 
+@pytest.mark.model  # thirty notes of the same words: only the model tells them apart
 async def test_token_budget_and_count_are_respected(engine: MemoryEngine, clock: FakeClock) -> None:
     features = [
         "dark mode", "offline sync", "push notifications", "biometric login", "a new onboarding flow",
@@ -471,6 +465,7 @@ def test_freshness_and_usage_factors() -> None:
     assert [usage(n) for n in (0, 1, 5, 10, 50)] == pytest.approx([1.0, 1.02, 1.1, 1.2, 1.2])
 
 
+@pytest.mark.model  # a query with no word in common still scores
 async def test_freshness_and_usage_shape_the_score(
     engine: MemoryEngine, hook: PreHook, clock: FakeClock
 ) -> None:
@@ -612,31 +607,6 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
     assert loaded.context_window_depth == 5 and loaded.preference_cache_ttl == 60.0
     states = loaded.make_states()
     assert isinstance(states, InjectionStates) and states.context_window_depth == 5
-
-
-def past_turn(
-    text: str,
-    at: float,
-    author: str = "bob",
-    channel: str = "general",
-    thread: str | None = None,
-    name: str | None = None,
-    **kw: object,
-) -> StoredMessage:
-    return StoredMessage(
-        id=uuid.uuid4().hex,
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id=channel,
-        thread_id=thread,
-        agent_id="default",
-        author_id=author,
-        author_name=author.capitalize() if name is None else name,
-        role="user",
-        content=text,
-        created_at=at,
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 async def test_past_turns_are_injected_with_speaker_and_date_once_within_the_depth(

@@ -17,12 +17,11 @@ import pytest
 
 from adapters.base import IncomingMessage
 from bot.commands import Invoker, MemoryCommands
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ToolCall
 from bot.memory_tools import MemoryToolbox, TurnContext
 from bot.pipeline import TurnPipeline, audience_of, scope_of, to_stored, visibility_of
-from memory.embedders import CachedEmbedder, LocalEmbedder
+from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, memory_record, message_record
 from memory.models import (
     Audience,
@@ -41,7 +40,8 @@ from memory.store import MemoryQuery
 from memory.summaries import SummaryManager, summary_record
 from memory.summarizer import ExtractiveSummarizer
 from memory.summary_store import Summary
-from tests.conftest import FakeClock
+from tests.fakes.embedders import HashEmbedder
+from tests.helpers import FakeClock, settings
 
 T = TypeVar("T")
 
@@ -338,9 +338,9 @@ def assert_no_foreign_words(text_: str, allowed: set[str], where: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def shared_embedder(local_embedder: LocalEmbedder) -> CachedEmbedder:
+def shared_embedder() -> CachedEmbedder:
     """One cache for the module: the tests query with the very texts the seeding embedded."""
-    return CachedEmbedder(local_embedder)
+    return CachedEmbedder(HashEmbedder())
 
 
 @pytest.fixture(scope="module")
@@ -545,8 +545,8 @@ async def test_the_model_reads_only_what_the_conversation_may_see(
     actor = ACTORS[actor_name]
     allowed = CONVERSATION[platform][actor_name] | TURNS[platform][actor_name]
     llm = ScriptedLLM()
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data", "agent_id": actor.agent})
-    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
+    config = settings(tmp_path, storage={"agent_id": actor.agent})
+    pipeline = TurnPipeline(engine, config, llm=llm, summarizer=ExtractiveSummarizer())
     try:
         # The profiles as their updater keeps them, in every workspace Alice was talked about in.
         profiles = ProfileStore(engine.store, engine.clock)

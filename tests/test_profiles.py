@@ -17,7 +17,7 @@ from memory.profiles import (
     compact,
     profile_facts,
 )
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 ID = MemoryType.IDENTITY
 PREF = MemoryType.PREFERENCE

@@ -49,8 +49,7 @@ from memory.models import (
 )
 from memory.summary_store import Summary, SummaryKind
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
-from tests.conftest import FakeClock
-from tests.test_prompt_injection import check_block
+from tests.helpers import FakeClock, check_block
 
 T = TypeVar("T")
 NOW = 1_790_000_000.0

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
 import sys
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from tests.fakes.slack_api import FakeSlackAPI
-from tests.test_slack import SECRET, signed_headers
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT, SECRET, child_env, signed_headers
 
 
 def free_port() -> int:
@@ -38,12 +36,11 @@ async def read_until(stream: asyncio.StreamReader, message: str) -> dict[str, ob
             return record
 
 
+@pytest.mark.model  # the `memorybot run` process loads the model
 async def test_run_serves_slack_over_http_and_stops_on_sigterm(tmp_path: Path) -> None:
     port = free_port()
     async with FakeSlackAPI() as slack:
-        env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
-        env.update(
-            HF_HUB_OFFLINE="1",
+        env = child_env(
             MEMORYBOT_DATA_DIR=str(tmp_path / "data"),
             LLM_PROVIDER="offline",
             SLACK_BOT_TOKEN="xoxb-test-token",

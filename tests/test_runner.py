@@ -13,17 +13,18 @@ from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text
 from bot.runner import BotRuntime, metered_turn, run_platforms
 from memory.embedders import CachedEmbedder
+from tests.helpers import settings
 
 
-def settings(tmp_path: Path) -> Settings:
-    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"}, server={"port": 0})
+def runtime_settings(tmp_path: Path) -> Settings:
+    return settings(tmp_path, server={"port": 0})
 
 
 async def test_runtime_serves_health_and_metrics_and_counts_turns(
     tmp_path: Path, embedder: CachedEmbedder
 ) -> None:
     llm = ScriptedLLM([text("Hello Ana!"), text("Ana said hi and told a long story.")])
-    app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
+    app = await App.start(runtime_settings(tmp_path), embedder=embedder, llm=llm)
     runtime = BotRuntime(app.settings, app)
     await runtime.start()
     try:
@@ -60,7 +61,7 @@ async def test_model_errors_are_counted(tmp_path: Path, embedder: CachedEmbedder
     from bot.llm.types import LLMError
 
     llm = ScriptedLLM([LLMError("fake: down")])
-    app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
+    app = await App.start(runtime_settings(tmp_path), embedder=embedder, llm=llm)
     runtime = BotRuntime(app.settings, app)
     try:
         turn = metered_turn(app.pipeline, runtime.metrics)
@@ -76,7 +77,7 @@ async def test_model_errors_are_counted(tmp_path: Path, embedder: CachedEmbedder
 
 async def test_run_platforms_stops_cleanly_when_asked(tmp_path: Path, embedder: CachedEmbedder) -> None:
     stop = asyncio.Event()
-    task = asyncio.create_task(run_platforms(settings(tmp_path), stop, embedder=embedder))
+    task = asyncio.create_task(run_platforms(runtime_settings(tmp_path), stop, embedder=embedder))
     await asyncio.sleep(0)
     stop.set()
     assert await task == 0

@@ -11,14 +11,16 @@ import pytest
 import pytest_asyncio
 
 from bot.app import App
-from bot.config import Settings
 from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
 from memory.scope_index import analyze
 from memory.vectors import VectorRecord, VectorStore
 from tests.fakes.embedders import HashEmbedder
-
-from .test_vectors import DIM, NOW, rec, unit
+from tests.helpers import RECORD_TIME as NOW
+from tests.helpers import VECTOR_DIM as DIM
+from tests.helpers import settings
+from tests.helpers import unit_vector as unit
+from tests.helpers import vector_record as rec
 
 SCOPE = Scope("slack", "T1", "C1", agent_id="default")
 WORDS = "lisbon trip dog piano budget deadline sister coffee marathon garden".split()
@@ -189,12 +191,12 @@ def test_terms_are_analysed_like_the_lancedb_index(text: str, terms: list[str]) 
 
 
 async def test_a_started_bot_loads_its_search_index_in_the_background(tmp_path: Path) -> None:
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False, warm=False)
+    config = settings(tmp_path)
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False, warm=False)
     memory = (await app.engine.remember(MemoryDraft("The offsite is in Lisbon", scope=SCOPE))).memory
     await app.close()
 
-    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
         assert app.warming is not None
         await app.warming
@@ -207,8 +209,8 @@ async def test_a_started_bot_loads_its_search_index_in_the_background(tmp_path: 
 
 
 async def test_search_stays_on_lancedb_when_the_index_is_off(tmp_path: Path) -> None:
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data", "search_index_rows": 0})
-    app = await App.start(settings, embedder=HashEmbedder(), with_llm=False)
+    config = settings(tmp_path, storage={"search_index_rows": 0})
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
         await app.warming
         memory = (await app.engine.remember(MemoryDraft("The offsite is in Lisbon", scope=SCOPE))).memory

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -18,8 +14,6 @@ import aiohttp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from slack_bolt.request.async_request import AsyncBoltRequest
-from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import Adapter, IncomingMessage
 from adapters.slack import SlackAdapter
@@ -31,123 +25,36 @@ from adapters.slack_render import (
     strip_mention,
 )
 from bot.commands import CommandResult, MemoryCommands
-from bot.config import Settings, SlackSettings
+from bot.config import SlackSettings
 from bot.llm.fake import ScriptedLLM, text
 from bot.metrics import Metrics
 from bot.pipeline import TurnPipeline
 from bot.server import HealthServer
 from memory.engine import MemoryEngine
-from memory.models import Audience, Conversation, ConversationKind, MemoryDraft, MemoryType, Scope, Visibility
-from memory.summarizer import ExtractiveSummarizer
-from tests.conftest import FakeClock
+from memory.models import Audience, Conversation, ConversationKind, MemoryDraft, Scope, Visibility
+from tests import helpers
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
+from tests.helpers import (
+    NO_DEBOUNCE,
+    FakeClock,
+    FakeTurn,
+    dispatch,
+    event_body,
+    mention_text,
+    message_event,
+    send_event,
+    signed_headers,
+    slack_adapter,
+)
+from tests.helpers import SLACK_ALICE as ALICE
+from tests.helpers import SLACK_ALICE_DM as ALICE_DM
+from tests.helpers import SLACK_GENERAL as GENERAL
 
-SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
-ALICE, BOB, ADMIN = "UALICE001", "UBOB00001", "UADMIN001"
-GENERAL, ANSWER, LEARN = "CGENERAL1", "CANSWER01", "CLEARN001"
-ALICE_DM = "DALICE001"
-
-
-@dataclass(frozen=True, slots=True)
-class Coalesce:
-    debounce_seconds: float = 0.0
-    max_wait_seconds: float = 0.0
-
-
-class FakeTurn:
-    """Records every batch; answers with `reply` (or whatever `replies` yields) when asked to respond."""
-
-    def __init__(self, reply: str = "Noted, thanks!") -> None:
-        self.reply = reply
-        self.calls: list[tuple[list[IncomingMessage], bool]] = []
-
-    async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
-        self.calls.append((list(batch), respond))
-        return self.reply if respond else None
+BOB, ADMIN = "UBOB00001", "UADMIN001"
+ANSWER, LEARN = "CANSWER01", "CLEARN001"
 
 
 # --- signed requests -----------------------------------------------------------------------------
-
-
-def signed_headers(
-    body: str, *, secret: str = SECRET, content_type: str = "application/json"
-) -> dict[str, str]:
-    timestamp = str(int(time.time()))
-    digest = hmac.new(secret.encode(), f"v0:{timestamp}:{body}".encode(), hashlib.sha256).hexdigest()
-    return {
-        "content-type": content_type,
-        "x-slack-request-timestamp": timestamp,
-        "x-slack-signature": f"v0={digest}",
-    }
-
-
-def event_body(event: dict[str, Any], event_id: str) -> str:
-    return json.dumps(
-        {
-            "token": "legacy-verification-token",
-            "team_id": TEAM_ID,
-            "api_app_id": "A0APP0001",
-            "event": event,
-            "type": "event_callback",
-            "event_id": event_id,
-            "event_time": int(time.time()),
-            "authorizations": [
-                {
-                    "enterprise_id": None,
-                    "team_id": TEAM_ID,
-                    "user_id": BOT_USER_ID,
-                    "is_bot": True,
-                    "is_enterprise_install": False,
-                }
-            ],
-            "is_ext_shared_channel": False,
-            "event_context": f"4-ctx-{event_id}",
-        }
-    )
-
-
-def message_event(
-    text: str,
-    ts: str,
-    *,
-    user: str = ALICE,
-    channel: str = GENERAL,
-    kind: str = "message",
-    channel_type: str | None = "channel",
-    **extra: Any,
-) -> dict[str, Any]:
-    event: dict[str, Any] = {
-        "type": kind,
-        "user": user,
-        "text": text,
-        "ts": ts,
-        "channel": channel,
-        "event_ts": ts,
-        "team": TEAM_ID,
-    }
-    if kind == "message" and channel_type is not None:
-        event["channel_type"] = channel_type
-    event.update(extra)
-    return event
-
-
-def mention_text(text: str) -> str:
-    return f"<@{BOT_USER_ID}> {text}"
-
-
-async def dispatch(
-    adapter: SlackAdapter, body: str, *, retry: int | None = None, headers: dict[str, str] | None = None
-) -> tuple[int, str]:
-    all_headers = headers if headers is not None else signed_headers(body)
-    if retry is not None:
-        all_headers = {**all_headers, "x-slack-retry-num": str(retry), "x-slack-retry-reason": "http_timeout"}
-    response = await adapter.app.async_dispatch(AsyncBoltRequest(body=body, headers=all_headers))
-    return response.status, response.body
-
-
-async def send_event(adapter: SlackAdapter, event: dict[str, Any], event_id: str, **kwargs: Any) -> int:
-    status, _ = await dispatch(adapter, event_body(event, event_id), **kwargs)
-    return status
 
 
 def command_body(
@@ -265,23 +172,8 @@ async def make_adapter(
         identified: bool = True,
         **kwargs: Any,
     ) -> SlackAdapter:
-        settings = SlackSettings(
-            bot_token="xoxb-test-token",
-            app_token=app_token,
-            signing_secret=SECRET,
-            mode=mode,
-            channels=[ANSWER],
-            learn_channels=[LEARN],
-        )
-        adapter = SlackAdapter(
-            settings,
-            turn or FakeTurn(),
-            commands,
-            data_dir=tmp_path / "data",
-            coalesce=Coalesce(),
-            client=AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url),
-            **kwargs,
-        )
+        slack = {"app_token": app_token, "mode": mode, "channels": [ANSWER], "learn_channels": [LEARN]}
+        adapter = slack_adapter(fake, turn or FakeTurn(), commands, tmp_path / "data", slack=slack, **kwargs)
         made.append(adapter)
         if start:
             await adapter.start()
@@ -303,19 +195,10 @@ async def remember(
     channel: str = GENERAL,
     visibility: Visibility = Visibility.WORKSPACE,
 ) -> str:
-    clock.advance(1)  # one second apart: "newest first" has one right order
-    result = await engine.remember(
-        MemoryDraft(
-            content=content,
-            scope=Scope("slack", TEAM_ID, channel, "default"),
-            memory_type=MemoryType.FACT,
-            user_id=author,
-            author_id=author,
-            visibility=visibility,
-        )
-    )
-    assert result.action == "inserted", content
-    return result.memory.id
+    scope = Scope("slack", TEAM_ID, channel, "default")
+    return (
+        await helpers.remember(engine, clock, content, scope=scope, user=author, visibility=visibility)
+    ).id
 
 
 def section_texts(response: dict[str, Any]) -> str:
@@ -887,7 +770,7 @@ async def test_socket_mode_without_app_token_is_never_ready(make_adapter: MakeAd
 async def test_http_mode_requires_a_signing_secret(commands: MemoryCommands, tmp_path: Path) -> None:
     settings = SlackSettings(bot_token="xoxb-x", app_token=None, signing_secret=None, mode="http")
     with pytest.raises(ValueError, match="SLACK_SIGNING_SECRET"):
-        SlackAdapter(settings, FakeTurn(), commands, data_dir=tmp_path, coalesce=Coalesce())
+        SlackAdapter(settings, FakeTurn(), commands, data_dir=tmp_path, coalesce=NO_DEBOUNCE)
 
 
 # --- rendering and splitting ---------------------------------------------------------------------
@@ -1052,13 +935,14 @@ async def test_start_up_reports_the_private_channels_and_group_dms_it_is_in(
 
 
 async def test_a_fact_said_in_a_private_channel_is_not_recalled_in_a_public_one(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, tmp_path: Path
+    make_adapter: MakeAdapter,
+    fake: FakeSlackAPI,
+    engine: MemoryEngine,
+    pipeline: TurnPipeline,
+    llm: ScriptedLLM,
 ) -> None:
     """The reported leak, end to end through bolt: a private channel's fact quoted back elsewhere."""
     fake.add_channel(SECRET_CHANNEL, "private")
-    llm = ScriptedLLM()
-    settings = Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"})
-    pipeline = TurnPipeline(engine, settings, llm=llm, summarizer=ExtractiveSummarizer())
 
     async def turn(batch: Sequence[IncomingMessage], respond: bool) -> str | None:
         return (await pipeline.handle(batch, respond)).reply
@@ -1098,7 +982,6 @@ async def test_a_fact_said_in_a_private_channel_is_not_recalled_in_a_public_one(
         assert "closes in March" in section_texts(inside)
     finally:
         await adapter.stop(grace=5)
-        await pipeline.aclose()
 
 
 async def test_a_wrong_merge_is_undone_with_slash_memory_undo(

@@ -15,7 +15,7 @@ from memory.models import Audience, Scope, StoredMessage, Visibility
 from memory.summaries import MixedAudienceError, SummaryManager, audience_of
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer
 from memory.summary_store import SummaryKind
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 SHARED = Scope("discord", "g1", "general")
 DM = Scope("discord", "g1", "dm-alice")

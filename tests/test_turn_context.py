@@ -11,8 +11,8 @@ from memory.engine import REPLY_GAP_SECONDS, MemoryEngine, message_embed_text, m
 from memory.models import Audience, Visibility
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.scope import quote_literal
-from tests.conftest import FakeClock
-from tests.test_prehook import past_turn as turn
+from tests.helpers import FakeClock
+from tests.helpers import past_turn as turn
 
 DAY = 86400.0
 IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")

@@ -18,56 +18,15 @@ from memory.scope import lance_audience_filter
 from memory.vectors import (
     OPTIMIZE_EVERY_WRITES,
     VectorHit,
-    VectorRecord,
     VectorStore,
     VectorTable,
     fts_query_terms,
 )
-
-DIM = 16
-NOW = 1_700_000_000.0
-
-
-def unit(rng: np.random.Generator, dim: int = DIM) -> np.ndarray:
-    v = rng.normal(size=dim).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def near(base: np.ndarray, rng: np.random.Generator, noise: float) -> np.ndarray:
-    v = base + noise * rng.normal(size=base.shape).astype(np.float32)
-    return (v / np.linalg.norm(v)).astype(np.float32)
-
-
-def rec(
-    id: str,
-    vector: np.ndarray,
-    text: str = "",
-    *,
-    workspace_id: str = "w1",
-    channel_id: str = "c1",
-    agent_id: str = "default",
-    visibility: Visibility = Visibility.WORKSPACE,
-    author_id: str | None = "u1",
-    platform: str = "discord",
-    kind: str = "fact",
-    expires_at: float | None = None,
-) -> VectorRecord:
-    return VectorRecord(
-        id=id,
-        vector=vector,
-        text=text or f"memory {id}",
-        platform=platform,
-        workspace_id=workspace_id,
-        channel_id=channel_id,
-        thread_id=None,
-        user_id=author_id,
-        author_id=author_id,
-        agent_id=agent_id,
-        visibility=visibility.value,
-        kind=kind,
-        created_at=NOW,
-        expires_at=expires_at,
-    )
+from tests.helpers import RECORD_TIME as NOW
+from tests.helpers import VECTOR_DIM as DIM
+from tests.helpers import near_vector as near
+from tests.helpers import unit_vector as unit
+from tests.helpers import vector_record as rec
 
 
 @pytest_asyncio.fixture

@@ -113,6 +113,10 @@ class FakeLLMServer(LocalServer):
     def queue_openai(self, *replies: ReplySource) -> None:
         self._queues[OPENAI_PATH].extend(replies)
 
+    def queue(self, path: str, *replies: ReplySource) -> None:
+        """Script replies for `path`: ANTHROPIC_PATH or OPENAI_PATH."""
+        self._queues[path].extend(replies)
+
     def requests_to(self, path: str) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path == path]
 

@@ -1,0 +1,551 @@
+"""Builders and small doubles shared by the test modules: import them from here, never from a test module.
+
+The fixtures built on them (`clock`, `embedder`, `engine`, `llm`, `pipeline`, `llm_server`, ...) are
+in tests/conftest.py; the fake servers and embedders are in tests/fakes/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import json
+import logging
+import os
+import re
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.base import IncomingMessage, TurnFunction
+from adapters.slack import SlackAdapter
+from bot.commands import MemoryCommands
+from bot.config import DiscordSettings, Settings, SlackSettings
+from bot.llm import AnthropicProvider, OpenAIProvider
+from bot.llm.types import ChatMessage
+from memory.context_block import BLOCK_CLOSE, BLOCK_OPEN, EMPTY_TIMELINE, PREAMBLE, TIMELINE_TRIMMED, Section
+from memory.engine import MemoryEngine
+from memory.models import (
+    Audience,
+    Memory,
+    MemoryDraft,
+    MemoryType,
+    Scope,
+    Source,
+    StoredMessage,
+    Visibility,
+)
+from memory.vectors import VectorRecord
+from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
+
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: child processes run from here
+
+
+def child_env(**values: str) -> dict[str, str]:
+    """The environment for a child process: this one's without the API keys, tokens and base URLs a
+    developer may have set (so nothing reaches a real service), the model loaded offline, `values` on top."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN", "_BASE_URL"))}
+    env.update(HF_HUB_OFFLINE="1", **values)
+    return env
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+NOW = 1_790_000_000.0  # Monday 21 September 2026, 14:13 UTC: where FakeClock starts
+DAY = 86_400.0
+
+
+class FakeClock:
+    """A clock tests move by hand: expiry and recency without sleeping."""
+
+    def __init__(self, start: float = NOW) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
+    """Settings as an empty environment gives them (no .env file read), storing under `tmp_path/data`.
+
+    Each keyword is one section's values: `settings(tmp_path, llm={"max_background_calls": 1})`.
+    """
+    sections["storage"] = {"data_dir": tmp_path / "data", **sections.get("storage", {})}
+    return Settings.load(env_file=None, **sections)
+
+
+# The Discord channels the adapter answers and learns from (tests/fakes/discord_objects.py's too).
+DISCORD_CHANNEL_ID = 5000
+DISCORD_LEARN_CHANNEL_ID = 6000
+
+
+def discord_settings(**overrides: Any) -> DiscordSettings:
+    """A token, one answered and one learning channel, message content on; `overrides` win."""
+    values: dict[str, Any] = {
+        "token": "test-token",
+        "channels": [str(DISCORD_CHANNEL_ID)],
+        "learn_channels": [str(DISCORD_LEARN_CHANNEL_ID)],
+        "message_content_intent": True,
+    }
+    values.update(overrides)
+    return DiscordSettings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True, slots=True)
+class Coalesce:
+    """What an adapter reads of the coalescer's settings."""
+
+    debounce_seconds: float = 0.0
+    max_wait_seconds: float = 0.0
+
+
+# Every message is its own batch, at once: no timer runs in a test.
+NO_DEBOUNCE = Coalesce()
+
+
+# --- conversations -------------------------------------------------------------------------------
+
+GENERAL = Scope("discord", "guild-1", "general", "default")
+_external_ids = itertools.count(1)
+
+
+def message(
+    text: str,
+    clock: FakeClock | None = None,
+    author: str = "alice",
+    *,
+    name: str | None = None,
+    platform: str = "discord",
+    workspace: str = "guild-1",
+    channel: str = "general",
+    step: float = 30.0,
+    **fields: Any,
+) -> IncomingMessage:
+    """A message as an adapter hands it to the pipeline: Alice in #general of Discord's guild-1 unless
+    told otherwise. With a clock, it is said `step` seconds after the clock's last message."""
+    if clock is not None:
+        clock.advance(step)
+        fields.setdefault("timestamp", clock())
+    fields.setdefault("external_id", f"ext-{next(_external_ids)}")
+    return IncomingMessage(
+        platform=platform,
+        workspace_id=workspace,
+        channel_id=channel,
+        author_id=author,
+        author_name=author.capitalize() if name is None else name,
+        text=text,
+        **fields,
+    )
+
+
+def ana_says(text: str, **fields: Any) -> IncomingMessage:
+    """Ana (U1) mentions the bot in Slack channel C1 of workspace T1."""
+    return message(
+        text,
+        None,
+        "U1",
+        name="Ana",
+        platform="slack",
+        workspace="T1",
+        channel="C1",
+        mentions_bot=True,
+        **fields,
+    )
+
+
+def past_turn(
+    text: str,
+    at: float,
+    author: str = "bob",
+    channel: str = "general",
+    thread: str | None = None,
+    name: str | None = None,
+    *,
+    platform: str = "discord",
+    workspace: str = "guild-1",
+    **fields: Any,
+) -> StoredMessage:
+    """A turn as the store returns it (what a pre-hook, a history or a summary reads)."""
+    fields.setdefault("id", uuid.uuid4().hex)
+    return StoredMessage(
+        platform=platform,
+        workspace_id=workspace,
+        channel_id=channel,
+        thread_id=thread,
+        agent_id="default",
+        author_id=author,
+        author_name=author.capitalize() if name is None else name,
+        role=fields.pop("role", "user"),
+        content=text,
+        created_at=at,
+        **fields,
+    )
+
+
+def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audience:
+    """Who reads from #general of Discord's guild-1 (Alice, unless told otherwise)."""
+    return Audience("discord", "guild-1", "default", viewer_id=viewer, channel_id=channel, **kw)
+
+
+# --- memories ------------------------------------------------------------------------------------
+
+
+def draft(content: str, scope: Scope = GENERAL, **kw: Any) -> MemoryDraft:
+    """A memory to store in `scope`, written by Alice unless `author_id` says otherwise."""
+    kw.setdefault("author_id", "alice")
+    return MemoryDraft(content=content, scope=scope, **kw)
+
+
+async def remember(
+    engine: MemoryEngine,
+    clock: FakeClock,
+    content: str,
+    *,
+    scope: Scope,
+    user: str | None,
+    author: str | None = None,
+    memory_type: MemoryType = MemoryType.FACT,
+    visibility: Visibility = Visibility.WORKSPACE,
+    subjects: Sequence[str] = (),
+) -> Memory:
+    """Store one memory about `user` (said by `author`, by default the user), one second after the
+    previous one, so "newest first" has one right order; it must be a new memory."""
+    clock.advance(1)
+    result = await engine.remember(
+        MemoryDraft(
+            content=content,
+            scope=scope,
+            memory_type=memory_type,
+            subjects=list(subjects),
+            user_id=user,
+            author_id=author if author is not None else user,
+            visibility=visibility,
+        )
+    )
+    assert result.action == "inserted", (content, result.action)
+    return result.memory
+
+
+def memory_row(content: str, n: int = 0, **fields: Any) -> Memory:
+    """A stored memory as the store returns it (id `m<n>`, a fact Alice noted three days before NOW)."""
+    values: dict[str, Any] = {
+        "id": f"m{n}",
+        "content": content,
+        "memory_type": MemoryType.FACT,
+        "importance": 0.6,
+        "confidence": 0.8,
+        "subjects": [],
+        "source": Source.CONVERSATION,
+        "platform": "discord",
+        "workspace_id": "guild-1",
+        "channel_id": "general",
+        "thread_id": None,
+        "user_id": None,
+        "author_id": "alice",
+        "agent_id": "default",
+        "visibility": Visibility.WORKSPACE,
+        "created_at": NOW - 3 * DAY,
+        "updated_at": NOW - 3 * DAY,
+    }
+    values.update(fields)
+    return Memory(**values)
+
+
+# --- what the model was sent ---------------------------------------------------------------------
+
+
+def tool_results(call_messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """The decoded result of every tool call the model was answered."""
+    return [json.loads(m.content) for m in call_messages if m.role == "tool"]
+
+
+def blocks_in(call_messages: Sequence[ChatMessage]) -> list[str]:
+    """Every memory block among the messages of one model call."""
+    return [m.content for m in call_messages if m.content.startswith(BLOCK_OPEN)]
+
+
+# Every JSON string literal in a line; the rest of the line is the block's own frame.
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_DATE = r"\d{1,2} [A-Z][a-z]{2}(?: \d{4})?"
+_ITEM_SHAPES = [
+    re.compile(rf"^- (?:\[[a-z]+\] )?Q \(first mentioned {_DATE}(?:, \d+ times)?(?:; updated {_DATE})?\)$"),
+    re.compile(rf"^- {_DATE}, Q said: Q$"),
+    re.compile(rf"^- {_DATE}(?: – {_DATE})?, summary: Q$"),
+    re.compile(r"^- (?:Q said|noted \([a-z]+\)): Q$"),
+]
+# A timeline's day: "Mon 21 Sep — 12 messages in 3 conversations:" (counts when it had turns).
+_DAY_HEADING = re.compile(rf"^[A-Z][a-z]{{2}} {_DATE}(?: — \d+ messages? in \d+ conversations?)?:$")
+_SECTION_HEADERS = {f"## {s.value}" for s in Section if s is not Section.TIMELINE}
+_TIMELINE_HEADER = re.compile(rf"^## Timeline: [a-z0-9 ()]+ \({_DATE}(?: – {_DATE})?\)$")
+_FRAME_LINES = {EMPTY_TIMELINE, TIMELINE_TRIMMED}
+
+
+def quoted(line: str) -> list[str]:
+    """The values quoted in one line of a memory block, decoded."""
+    return [json.loads(q) for q in _QUOTED.findall(line)]
+
+
+def skeleton(line: str) -> str:
+    """The line with each quoted value replaced by `Q`: only the block's own frame is left."""
+    return _QUOTED.sub("Q", line)
+
+
+def check_block(block: str) -> list[str]:
+    """Assert the block has only its own structure; return every quoted value in it, decoded."""
+    lines = block.split("\n")
+    # No other line break of any kind (\r, \x85, \u2028, ...) hides inside a line.
+    assert block.splitlines() == lines
+    assert lines[0] == BLOCK_OPEN and lines[1] == PREAMBLE and lines[-1] == BLOCK_CLOSE
+    assert block.count(BLOCK_OPEN) == 1 and block.count(BLOCK_CLOSE) == 1
+    assert block.count("<") == 2 and block.count(">") == 2  # only the block's own tags
+    headers: list[str] = []
+    values: list[str] = []
+    for line in lines[2:-1]:
+        if line.startswith("## "):
+            assert line in _SECTION_HEADERS or _TIMELINE_HEADER.match(line), line
+            headers.append(line)
+        elif line not in _FRAME_LINES and not _DAY_HEADING.match(line):
+            assert any(shape.match(skeleton(line)) for shape in _ITEM_SHAPES), line
+            values.extend(quoted(line))
+    assert len(headers) == len(set(headers))  # no section opened twice
+    return values
+
+
+def anthropic_provider(server: FakeLLMServer, **kw: Any) -> AnthropicProvider:
+    """The real Anthropic provider (SDK and all), talking to the fake server."""
+    return AnthropicProvider(api_key="sk-ant-test", base_url=server.anthropic_base_url, **kw)
+
+
+def openai_provider(server: FakeLLMServer, **kw: Any) -> OpenAIProvider:
+    """The real OpenAI provider (SDK and all), talking to the fake server."""
+    return OpenAIProvider(api_key="sk-test", base_url=server.openai_base_url, **kw)
+
+
+# --- Slack requests ------------------------------------------------------------------------------
+
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"  # the signing secret the Slack adapters under test get
+
+
+def signed_headers(
+    body: bytes | str,
+    *,
+    secret: str = SECRET,
+    at: int | None = None,
+    content_type: str = "application/json",
+) -> dict[str, str]:
+    """The headers Slack signs a request with (`at`: the request's timestamp, by default now)."""
+    raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    timestamp = str(int(time.time()) if at is None else at)
+    digest = hmac.new(secret.encode(), f"v0:{timestamp}:".encode() + raw, hashlib.sha256).hexdigest()
+    return {
+        "content-type": content_type,
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": f"v0={digest}",
+    }
+
+
+def event_envelope(event: Any, event_id: str, **extra: Any) -> dict[str, Any]:
+    """An Events API callback around `event`, as Slack posts it to the bot's team."""
+    return {
+        "token": "legacy-verification-token",
+        "team_id": TEAM_ID,
+        "api_app_id": "A0APP0001",
+        "event": event,
+        "type": "event_callback",
+        "event_id": event_id,
+        "event_time": int(time.time()),
+        "authorizations": [
+            {
+                "enterprise_id": None,
+                "team_id": TEAM_ID,
+                "user_id": BOT_USER_ID,
+                "is_bot": True,
+                "is_enterprise_install": False,
+            }
+        ],
+        "is_ext_shared_channel": False,
+        "event_context": f"4-ctx-{event_id}",
+        **extra,
+    }
+
+
+def event_body(event: dict[str, Any], event_id: str) -> str:
+    return json.dumps(event_envelope(event, event_id))
+
+
+# Slack ids the tests share: Alice, her DM with the bot, #general.
+SLACK_ALICE = "UALICE001"
+SLACK_ALICE_DM = "DALICE001"
+SLACK_GENERAL = "CGENERAL1"
+
+
+def message_event(
+    text: str,
+    ts: str,
+    *,
+    user: str = SLACK_ALICE,
+    channel: str = SLACK_GENERAL,
+    kind: str = "message",
+    channel_type: str | None = "channel",
+    **extra: Any,
+) -> dict[str, Any]:
+    """A `message` (or, with `kind`, an `app_mention`) event, by default Alice's in #general."""
+    event: dict[str, Any] = {
+        "type": kind,
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "team": TEAM_ID,
+    }
+    if kind == "message" and channel_type is not None:
+        event["channel_type"] = channel_type
+    event.update(extra)
+    return event
+
+
+def mention_text(text: str) -> str:
+    return f"<@{BOT_USER_ID}> {text}"
+
+
+async def dispatch(
+    adapter: SlackAdapter, body: str, *, retry: int | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """Hand a request to the adapter's bolt app (signed now unless `headers` are given)."""
+    all_headers = headers if headers is not None else signed_headers(body)
+    if retry is not None:
+        all_headers = {**all_headers, "x-slack-retry-num": str(retry), "x-slack-retry-reason": "http_timeout"}
+    response = await adapter.app.async_dispatch(AsyncBoltRequest(body=body, headers=all_headers))
+    return response.status, response.body
+
+
+async def send_event(adapter: SlackAdapter, event: dict[str, Any], event_id: str, **kwargs: Any) -> int:
+    status, _ = await dispatch(adapter, event_body(event, event_id), **kwargs)
+    return status
+
+
+def slack_adapter(
+    fake: FakeSlackAPI,
+    turn: TurnFunction,
+    commands: MemoryCommands,
+    data_dir: Path,
+    *,
+    slack: dict[str, Any] | None = None,
+    **adapter: Any,
+) -> SlackAdapter:
+    """A Slack adapter (HTTP mode unless `slack` settings say otherwise) whose Web API is `fake`."""
+    config = SlackSettings(
+        **{"bot_token": "xoxb-test-token", "signing_secret": SECRET, "mode": "http", **(slack or {})}
+    )
+    client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
+    return SlackAdapter(
+        config, turn, commands, data_dir=data_dir, coalesce=NO_DEBOUNCE, client=client, **adapter
+    )
+
+
+class FakeTurn:
+    """An adapter's turn function that records every batch; answers `reply` when asked to respond."""
+
+    def __init__(self, reply: str = "Noted, thanks!") -> None:
+        self.reply = reply
+        self.calls: list[tuple[list[IncomingMessage], bool]] = []
+
+    async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
+        self.calls.append((list(batch), respond))
+        return self.reply if respond else None
+
+
+# --- logs ----------------------------------------------------------------------------------------
+
+# In every text a hostile payload carries: a log line at INFO or above that holds it leaked a body.
+MARKER = "hostilebody4242"
+
+
+def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:
+    """No traceback and no message body in a line at INFO or above (a traceback may still be
+    had at DEBUG, for whoever asks for it)."""
+    for record in records:
+        text = record.getMessage() + " " + " ".join(str(v) for v in record.__dict__.values())
+        if record.levelno >= logging.INFO:
+            assert record.exc_info is None and record.exc_text is None, f"{where}: traceback in {record.name}"
+            assert "Traceback" not in text, f"{where}: traceback text in {record.name}"
+            assert MARKER not in text, f"{where}: body in an {record.levelname} line of {record.name}"
+            assert "Suggestion" not in record.getMessage(), f"{where}: bolt's suggestion text"
+
+
+# --- stores --------------------------------------------------------------------------------------
+
+
+async def assert_consistent(engine: MemoryEngine) -> None:
+    """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
+    memory_rows = await engine.store.indexed_memory_ids()
+    assert await engine.store.unindexed_memories() == []
+    assert await engine.vectors.memories.ids() == memory_rows
+    assert await engine.vectors.memories.count() == len(memory_rows)
+    message_rows = await engine.store.indexed_message_ids()
+    assert await engine.store.unindexed_messages() == []
+    assert await engine.vectors.messages.ids() == message_rows
+    assert await engine.vectors.messages.count() == len(message_rows)
+    assert message_rows == {m.id for m in await engine.store.get_messages(list(message_rows))}
+
+
+VECTOR_DIM = 16  # small vectors for the vector store's own tests
+RECORD_TIME = 1_700_000_000.0
+
+
+def unit_vector(rng: np.random.Generator, dim: int = VECTOR_DIM) -> np.ndarray:
+    v = rng.normal(size=dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def near_vector(base: np.ndarray, rng: np.random.Generator, noise: float) -> np.ndarray:
+    v = base + noise * rng.normal(size=base.shape).astype(np.float32)
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+def vector_record(
+    id: str,
+    vector: np.ndarray,
+    text: str = "",
+    *,
+    workspace_id: str = "w1",
+    channel_id: str = "c1",
+    agent_id: str = "default",
+    visibility: Visibility = Visibility.WORKSPACE,
+    author_id: str | None = "u1",
+    platform: str = "discord",
+    kind: str = "fact",
+    expires_at: float | None = None,
+) -> VectorRecord:
+    """A row of a vector table, written at RECORD_TIME by `author_id` about themselves."""
+    return VectorRecord(
+        id=id,
+        vector=vector,
+        text=text or f"memory {id}",
+        platform=platform,
+        workspace_id=workspace_id,
+        channel_id=channel_id,
+        thread_id=None,
+        user_id=author_id,
+        author_id=author_id,
+        agent_id=agent_id,
+        visibility=visibility.value,
+        kind=kind,
+        created_at=RECORD_TIME,
+        expires_at=expires_at,
+    )
