@@ -16,7 +16,6 @@ from memory.aliases import AliasStore, learn_aliases
 from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.episodes import detect_episodes
-from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
 from memory.models import (
     Audience,
@@ -33,6 +32,7 @@ from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
 from memory.summary_store import Summary
+from memory.text import extract
 
 from .config import Settings
 from .history import ShownBlock, ShownBlocks, assemble, summaries_message, window

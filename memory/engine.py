@@ -18,7 +18,6 @@ import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
 from .embedders import Embedder
-from .extraction import renamed, resolve_relative_dates
 from .models import (
     DEFAULT_IMPORTANCE,
     Audience,
@@ -31,6 +30,7 @@ from .models import (
     content_hash,
 )
 from .store import NOT_SEARCHABLE, MemoryQuery, SQLiteStore
+from .text import renamed, resolve_relative_dates
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
 from .vectors import DEFAULT_HOT_ROWS, VectorHit, VectorRecord, VectorStore

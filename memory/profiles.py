@@ -13,9 +13,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .engine import MemoryEngine
-from .extraction import _FAMILY_WORD, _NATIONALITIES, _REL_EN, _REL_FR, _is_occupation_en, _is_occupation_fr
 from .models import Audience, Memory, MemoryType, Visibility
 from .store import SQLiteStore
+from .text.lexicons import (
+    FAMILY_WORD,
+    NATIONALITIES,
+    RELATIVES_EN,
+    RELATIVES_FR,
+    is_occupation_en,
+    is_occupation_fr,
+)
 
 __all__ = [
     "COMPACT_MAX_CHARS",
@@ -253,9 +260,9 @@ _PRONOUNS = _rx(
     r"zir|its|lui|elle|iel|eux|elles)(?:\s*/\s*[^\W\d_]+)?)\b"
 )
 _FAMILY_NAMED: list[re.Pattern[str]] = [
-    _rx(rf"{_WHO}'s\s+(?P<rel>{_REL_EN})\s+(?:is\s+called|is\s+named|goes\s+by)\s+(?P<v>.+)$"),
+    _rx(rf"{_WHO}'s\s+(?P<rel>{RELATIVES_EN})\s+(?:is\s+called|is\s+named|goes\s+by)\s+(?P<v>.+)$"),
     _rx(
-        rf"^(?:le|la|les|l')\s*(?P<rel>{_REL_FR})\s+(?:de\s+|d')(?P<who>.{{1,64}}?)\s+s'appell(?:e|ent)\s+(?P<v>.+)$"
+        rf"^(?:le|la|les|l')\s*(?P<rel>{RELATIVES_FR})\s+(?:de\s+|d')(?P<who>.{{1,64}}?)\s+s'appell(?:e|ent)\s+(?P<v>.+)$"
     ),
 ]
 _FAMILY_HAS = _rx(rf"{_WHO}\s+(?P<v>(?:has|a)\s+.+)$")
@@ -373,12 +380,12 @@ def _identity_facts(memory: Memory) -> list[Fact]:
     if m:
         return [*facts, ("field", "diet", m.group("v").lower())]
     m = _IS_A_EN.search(text)
-    if m and _is_occupation_en(m.group("v")):
+    if m and is_occupation_en(m.group("v")):
         return [*facts, ("field", "job", m.group("v"))]
     m = _IS_A_FR.search(text)
     if m:
         first = m.group("v").split()[0] if m.group("v").split() else ""
-        if _is_occupation_fr(first) and first.casefold() not in _NATIONALITIES:
+        if is_occupation_fr(first) and first.casefold() not in NATIONALITIES:
             return [*facts, ("field", "job", m.group("v"))]
     if facts:
         return facts
@@ -394,7 +401,7 @@ def _family_facts(text: str) -> list[Fact]:
             return [("family", rel, f"{rel} {_clean(m.group('v'))}")]
     m = _FAMILY_HAS.search(text)
     if m:
-        word = _FAMILY_WORD.search(m.group("v"))
+        word = FAMILY_WORD.search(m.group("v"))
         if word:
             return [("family", word.group(0).casefold(), m.group("v"))]
     return []

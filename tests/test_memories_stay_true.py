@@ -20,10 +20,10 @@ from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.extraction import date_mentions, extract
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
+from memory.text import date_mentions, extract
 from tests.conftest import FakeClock
 
 # Tuesday 24 November 2026, 10:00 UTC.
