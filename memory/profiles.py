@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .engine import MemoryEngine
 from .models import Audience, Memory, MemoryType, Visibility
 from .store import SQLiteStore
-from .text.facts import Fact, Predicate, read_facts
+from .text import Fact, Predicate, clean_value, read_facts
 
 __all__ = [
     "COMPACT_MAX_CHARS",
@@ -247,18 +247,26 @@ _KIND_OF = {
 
 
 def _profile_fact(fact: Fact) -> ProfileFact | None:
+    """Where a fact goes in a profile, and the value shown there ("sister Léa", "blue (favorite color)")."""
     if fact.predicate in _FIELD_PREDICATES:
-        return ("field", fact.predicate.value, fact.object)
+        return ("field", fact.predicate.value, clean_value(fact.object))
     kind = _KIND_OF.get(fact.predicate)
     if kind is None:
         return None
-    return (kind, fact.relation if kind == "family" else "", fact.object)
+    if fact.predicate is Predicate.RELATIVE:
+        value = f"{fact.relation} {clean_value(fact.object)}"
+    elif fact.predicate is Predicate.FAVORITE:
+        value = f"{clean_value(fact.object)} ({fact.relation})"
+    else:
+        value = fact.object
+    return (kind, fact.relation if kind == "family" else "", clean_value(value))
 
 
 def profile_facts(memory: Memory) -> list[ProfileFact]:
     """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy."""
     read = read_facts(memory.content, memory.memory_type, _leading_name(memory))
-    return [found for fact in read if (found := _profile_fact(fact)) is not None]
+    found = [_profile_fact(fact) for fact in read]
+    return [fact for fact in found if fact is not None and fact[2]]
 
 
 def _leading_name(memory: Memory) -> str | None:

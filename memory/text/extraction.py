@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from memory.models import MemoryType
 
 from .dates import expand_dates, find_dates, told_in_past
+from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
 from .rules import Clause, Item, read_clause
 from .sentences import MAX_CLAUSE_CHARS, is_polite_request, split_clauses, split_sentences
@@ -35,6 +36,16 @@ class Extracted:
     event_at: float | None = None
     # Set on the memory that says what the speaker is called ("my name is Mickael"): that name.
     given_name: str | None = None
+    # The memory as fields: `subject` `predicate` `object` ("Mickael", LOCATION, "lives in Lyon"),
+    # with `relation` for relatives and favourites; dates written out as in `content`.
+    subject: str = ""
+    predicate: Predicate = Predicate.STATED
+    object: str = ""
+    relation: str = ""
+
+    @property
+    def fact(self) -> Fact:
+        return Fact(self.subject, self.predicate, self.object, self.relation)
 
 
 def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
@@ -46,6 +57,7 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
     if len(content) > _MAX_CONTENT:
         content = content[: _MAX_CONTENT - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
     expires_at = event_at + _TODO_GRACE if item.memory_type is MemoryType.TODO and event_at else None
+    subject = item.subject or speaker
     return Extracted(
         content,
         item.memory_type,
@@ -54,7 +66,20 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
         expires_at=expires_at,
         event_at=event_at,
         given_name=item.given_name,
+        subject=subject,
+        predicate=item.predicate,
+        object=_object(item, clause, subject, content),
+        relation=item.relation,
     )
+
+
+def _object(item: Item, clause: Clause, subject: str, content: str) -> str:
+    """The item's object with its dates written out; by default, what the content says after its subject."""
+    if item.object:
+        return " ".join(expand_dates(item.object, clause.dates)[0].split())
+    if content[: len(subject) + 1].casefold() == f"{subject.casefold()} ":
+        return content[len(subject) + 1 :]
+    return content
 
 
 def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Extracted]:

@@ -64,8 +64,11 @@ class Fact:
 
     subject: str  # whom it is about, as the text names them
     predicate: Predicate
-    object: str  # the value, third person, dates written out
-    relation: str = ""  # for RELATIVE and HAS, which relative; for FAVORITE, which favourite
+    # The value, third person, dates written out. Where the verb carries meaning it is kept:
+    # LOCATION "lives in Lyon" (not "near"), WORKPLACE "works at Acme", LANGUAGES "speaks French",
+    # HAS "has two kids"; otherwise the bare value: NAME "Léa", JOB "nurse", LIKES "tea".
+    object: str
+    relation: str = ""  # RELATIVE and HAS: which relative ("sister"); FAVORITE: which ("favorite color")
 
 
 def clean_value(value: str) -> str:
@@ -226,8 +229,7 @@ def _relatives(text: str) -> list[Fact]:
         said = pattern.search(text)
         if said:
             relation = " ".join(said.group("rel").split()).casefold()
-            name = f"{relation} {clean_value(said.group('v'))}"
-            return [Fact(_who(said), Predicate.RELATIVE, name, relation)]
+            return [Fact(_who(said), Predicate.RELATIVE, said.group("v"), relation)]
     said = _FAMILY_HAS.search(text)
     if said:
         word = FAMILY_WORD.search(said.group("v"))
@@ -253,7 +255,7 @@ def _preferences(text: str) -> list[Fact]:
             label = (
                 f"{category} {said.group('adj')}" if said.groupdict().get("adj") else f"favorite {category}"
             )
-            return [Fact(_who(said), Predicate.FAVORITE, f"{clean_value(said.group('v'))} ({label})", label)]
+            return [Fact(_who(said), Predicate.FAVORITE, said.group("v"), label)]
     for pattern in _LIKE:
         said = pattern.search(text)
         if said:
@@ -262,23 +264,19 @@ def _preferences(text: str) -> list[Fact]:
 
 
 def read_facts(content: str, memory_type: MemoryType, subject: str | None = None) -> list[Fact]:
-    """What a memory's third-person text says of who it is about, as facts whose object is a clean
-    value (a named relative reads "sister Léa", a favourite "blue (favorite color)"); [] when it
-    says nothing about who they are or what they like.
+    """What a memory's third-person text says of who it is about and what they like, as facts with
+    objects as written (bound them with `clean_value`); [] when it says nothing of the kind.
 
     Memories come from the extractor ("Mickael lives in Lyon") or from the model, which writes the
-    same style. Only identity, preference and fact memories are read, and a fact only for relatives
-    and pets. `subject` is the name the memory opens with, if known: an identity statement that
-    fits no predicate is then kept without it (ABOUT "is French").
+    same style, so this reads what rules/ writes. Only identity, preference and fact memories are
+    read, and a fact only for relatives and pets. `subject` is the name the memory opens with, if
+    known: an identity statement that fits no predicate is then kept without it (ABOUT "is French").
     """
     text = " ".join(content.split())
     if memory_type is MemoryType.PREFERENCE:
-        facts = _preferences(text)
-    elif memory_type is MemoryType.IDENTITY:
-        facts = _relatives(text) or _identity(text, content, subject)
-    elif memory_type is MemoryType.FACT:
-        facts = _relatives(text)
-    else:
-        facts = []
-    cleaned = [Fact(fact.subject, fact.predicate, clean_value(fact.object), fact.relation) for fact in facts]
-    return [fact for fact in cleaned if fact.object]
+        return _preferences(text)
+    if memory_type is MemoryType.IDENTITY:
+        return _relatives(text) or _identity(text, content, subject)
+    if memory_type is MemoryType.FACT:
+        return _relatives(text)
+    return []

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from memory.models import MemoryType
 
 from ..dates import ResolvedDate
+from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, noun_phrase, trim_phrase
 from ..rewrite import capitalize_first, third_person
@@ -55,6 +56,11 @@ class Item:
     keys: list[str]  # phrases the subjects are drawn from
     tags: list[str] = field(default_factory=list)  # subjects to put first (names)
     given_name: str | None = None  # the speaker's own name, when this item states it
+    # The same memory as a fact (see facts.Fact); may hold date placeholders too.
+    predicate: Predicate = Predicate.STATED
+    object: str = ""  # "": what the content says after its subject
+    relation: str = ""
+    subject: str = ""  # "": the speaker
 
 
 def asserted_where_matched(clause: Clause, start: int) -> bool:

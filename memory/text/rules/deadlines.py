@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, bare_slot
+from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import trim_phrase
 from ..sentences import strip_filler
@@ -79,26 +80,33 @@ def _deadline(hit: Hit) -> Item:
     confidence = hit.confidence(_CONFIDENCE)
     thing = strip_filler(trim_phrase(hit.match.groupdict().get("thing"))).strip()
     if thing and (_NOT_A_THING.search(thing) or len(thing.split()) > _MAX_THING_WORDS):
-        return Item(hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text])
+        return Item(
+            hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO
+        )
     date = bare_slot(hit.group("n"))
     label = "Date limite" if hit.french else "Deadline"
     if hit.french and hit.match.groupdict().get("word") and hit.group("word").lower() == "échéance":
         label = "Échéance"
     if not thing:
-        return Item(f"{label}{' :' if hit.french else ':'} {date}", MemoryType.TODO, confidence, [])
+        content = f"{label}{' :' if hit.french else ':'} {date}"
+        return Item(content, MemoryType.TODO, confidence, [], predicate=Predicate.DEADLINE, object=date)
     if _ARTICLE.match(thing):
         thing = thing[:1].lower() + thing[1:]  # it now reads mid-sentence
     body = hit.third(thing, named=False)
     if hit.french:
         preposition = (hit.match.groupdict().get("prep") or "pour").lower()
         glue = "" if preposition.endswith("'") else " "
-        return Item(f"Date limite {preposition}{glue}{body} : {date}", MemoryType.TODO, confidence, [thing])
-    return Item(f"Deadline for {body}: {date}", MemoryType.TODO, confidence, [thing])
+        content = f"Date limite {preposition}{glue}{body} : {date}"
+    else:
+        content = f"Deadline for {body}: {date}"
+    # What is due is the object; when it is due is the memory's event_at.
+    return Item(content, MemoryType.TODO, confidence, [thing], predicate=Predicate.DEADLINE, object=body)
 
 
 def _dated_todo(hit: Hit) -> Item:
     """A dated obligation or "by <date>": the whole clause, as a to-do."""
-    return Item(hit.whole_clause(), MemoryType.TODO, hit.confidence(_TODO_CONFIDENCE), [hit.clause.text])
+    confidence = hit.confidence(_TODO_CONFIDENCE)
+    return Item(hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
 
 
 def _dated(pattern: re.Pattern[str], make: Callable[[Hit], Item], french: bool | None) -> Rule:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from memory.models import MemoryType
 
+from ..facts import Predicate
 from ..lexicons import VOWELS
 from ..normalize import regex
 from .base import OBJECT, Hit, Item, OneOf, Rule
@@ -54,17 +55,32 @@ _NOT_DECIDED_EN = frozenset("up you it that this them".split())
 _INFINITIVE_EN = {"going with": "go with", "sticking with": "stick with", "switching to": "switch to"}
 
 
+def _decision(hit: Hit, content: str, base: float, decided: str, who: str) -> Item:
+    confidence = hit.confidence(base)
+    return Item(
+        content,
+        MemoryType.DECISION,
+        confidence,
+        [hit.phrase],
+        predicate=Predicate.DECIDED,
+        object=decided,
+        subject=who,
+    )
+
+
 def _decided_en(hit: Hit) -> Item:
     who = f"{hit.speaker} and the team" if hit.group("who").lower() == "we" else hit.speaker
-    content = f"{who} {hit.group('verb').lower()} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.DECISION, hit.confidence(_CONFIDENCE), [hit.phrase])
+    decided = hit.third(hit.phrase)
+    content = f"{who} {hit.group('verb').lower()} {decided}"
+    return _decision(hit, content, _CONFIDENCE, decided, who)
 
 
 def _lets_use_en(hit: Hit) -> Item:
     verb = hit.words("verb").lower()
     verb = _INFINITIVE_EN.get(verb, verb)
-    content = f"{hit.speaker} and the team decided to {verb} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.DECISION, hit.confidence(_PROPOSAL_CONFIDENCE), [hit.phrase])
+    decided = f"to {verb} {hit.third(hit.phrase)}"
+    who = f"{hit.speaker} and the team"
+    return _decision(hit, f"{who} decided {decided}", _PROPOSAL_CONFIDENCE, decided, who)
 
 
 def _labelled(label: str) -> Callable[[Hit], Item]:
@@ -72,7 +88,15 @@ def _labelled(label: str) -> Callable[[Hit], Item]:
 
     def make(hit: Hit) -> Item:
         decided = hit.phrase if hit.french else re.sub(r"(?i)^(?:to|that)\s+", "", hit.phrase)
-        return Item(f"{label} {decided}", MemoryType.DECISION, hit.confidence(_CONFIDENCE), [decided])
+        confidence = hit.confidence(_CONFIDENCE)
+        return Item(
+            f"{label} {decided}",
+            MemoryType.DECISION,
+            confidence,
+            [decided],
+            predicate=Predicate.DECIDED,
+            object=decided,
+        )
 
     return make
 
@@ -80,15 +104,17 @@ def _labelled(label: str) -> Callable[[Hit], Item]:
 def _decided_fr(hit: Hit) -> Item:
     alone = hit.group("who").lower() == "j'"
     who, verb = (hit.speaker, "a") if alone else (f"{hit.speaker} et l'équipe", "ont")
-    content = f"{who} {verb} {hit.group('verb').lower()} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.DECISION, hit.confidence(_CONFIDENCE), [hit.phrase])
+    decided = hit.third(hit.phrase)
+    content = f"{who} {verb} {hit.group('verb').lower()} {decided}"
+    return _decision(hit, content, _CONFIDENCE, decided, who)
 
 
 def _on_part_sur_fr(hit: Hit) -> Item:
     infinitive = _INFINITIVE_FR.get(hit.words("verb").lower(), "utiliser")
     de = "d'" if infinitive[0] in VOWELS else "de "
-    content = f"{hit.speaker} et l'équipe ont décidé {de}{infinitive} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.DECISION, hit.confidence(_PROPOSAL_CONFIDENCE), [hit.phrase])
+    decided = f"{de}{infinitive} {hit.third(hit.phrase)}"
+    who = f"{hit.speaker} et l'équipe"
+    return _decision(hit, f"{who} ont décidé {decided}", _PROPOSAL_CONFIDENCE, decided, who)
 
 
 DECISIONS = (

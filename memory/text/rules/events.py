@@ -6,6 +6,7 @@ import re
 
 from memory.models import MemoryType
 
+from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import capitalize_first
@@ -91,7 +92,9 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
-    return Item(content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb])
+    return Item(
+        content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
+    )
 
 
 def _happened_fr(hit: Hit) -> Item | None:
@@ -99,7 +102,13 @@ def _happened_fr(hit: Hit) -> Item | None:
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
-    return Item(content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [hit.group("x") or hit.group("v")])
+    return Item(
+        content,
+        MemoryType.EVENT,
+        hit.confidence(_CONFIDENCE),
+        [hit.group("x") or hit.group("v")],
+        predicate=Predicate.EVENT,
+    )
 
 
 EVENTS = (
@@ -109,7 +118,13 @@ EVENTS = (
 
 
 def _dated_event(hit: Hit) -> Item:
-    return Item(hit.whole_clause(), MemoryType.EVENT, hit.confidence(_DATED_CONFIDENCE), [hit.clause.text])
+    return Item(
+        hit.whole_clause(),
+        MemoryType.EVENT,
+        hit.confidence(_DATED_CONFIDENCE),
+        [hit.clause.text],
+        predicate=Predicate.EVENT,
+    )
 
 
 # Tried only when no other rule found anything in the clause.

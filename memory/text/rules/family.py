@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..dates import PLACEHOLDER
+from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, name_from_phrase, trim_phrase
@@ -69,15 +70,43 @@ def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[
                 f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}"
             )
             verb = "s'appellent" if plural else "s'appelle"
-            items = [Item(f"{named} {verb} {name}", MemoryType.FACT, confidence, [relative], [name])]
+            content = f"{named} {verb} {name}"
         else:
             named = f"{possessive_en(hit.speaker)} {relative}"
-            items = [Item(f"{named} is called {name}", MemoryType.FACT, confidence, [relative], [name])]
+            content = f"{named} is called {name}"
+        relation = relative.casefold()
+        items = [
+            Item(
+                content,
+                MemoryType.FACT,
+                confidence,
+                [relative],
+                [name],
+                predicate=Predicate.RELATIVE,
+                object=name,
+                relation=relation,
+            )
+        ]
         said = _what_they_do(hit) if with_predicate else None
         if said is not None:
             text, kind = said
-            content = f"{named}, {name}, {text}" if hit.french else f"{named} {name} {text}"
-            items.append(Item(content, kind, confidence, [relative], [name]))
+            who = f"{named}, {name}," if hit.french else f"{named} {name}"
+            # The relative is the subject here: "Mickael's daughter Léa" EVENT "starts school in ...".
+            predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
+            content = f"{who} {text}"
+            subject = who.rstrip(",")
+            items.append(
+                Item(
+                    content,
+                    kind,
+                    confidence,
+                    [relative],
+                    [name],
+                    predicate=predicate,
+                    object=text,
+                    subject=subject,
+                )
+            )
         return items
 
     return make
@@ -85,11 +114,16 @@ def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[
 
 def _has(hit: Hit) -> Item | None:
     """ "I have two kids", "j'ai un chat": only when it names relatives or pets."""
-    if not FAMILY_WORD.search(hit.phrase):
+    relative = FAMILY_WORD.search(hit.phrase)
+    if not relative:
         return None
     verb = "a" if hit.french else "has"
     content = f"{hit.speaker} {verb} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+    confidence = hit.confidence(_CONFIDENCE)
+    relation = relative.group(0).casefold()
+    return Item(
+        content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.HAS, relation=relation
+    )
 
 
 FAMILY = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory.models import MemoryType
 
+from ..facts import Predicate
 from ..normalize import regex
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from .base import OBJECT, Hit, Item, Rule
@@ -61,6 +62,11 @@ _MY_GOAL_FR = regex(
 )
 
 
+def _goal(hit: Hit, content: str, aim: str, keys: list[str]) -> Item:
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.GOAL, confidence, keys, predicate=Predicate.GOAL, object=aim)
+
+
 def _wants_en(hit: Hit) -> Item | None:
     if _NOT_A_GOAL_EN.match(hit.phrase):
         return None
@@ -71,14 +77,15 @@ def _wants_en(hit: Hit) -> Item | None:
         third = "would " + verb.split(" ", 1)[1].replace("really ", "")
     else:
         third = _THIRD_PERSON_EN[verb]
-    content = f"{hit.speaker} {third} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.GOAL, hit.confidence(_CONFIDENCE), [hit.phrase])
+    aim = hit.third(hit.phrase)
+    return _goal(hit, f"{hit.speaker} {third} {aim}", aim, [hit.phrase])
 
 
 def _my_goal_en(hit: Hit) -> Item:
     to = "to " if hit.group("to") else ""
     goal = f"{possessive_en(hit.speaker)} {hit.group('what').lower()} {hit.group('be').lower()} {to}"
-    return Item(goal + hit.third(hit.phrase), MemoryType.GOAL, hit.confidence(_CONFIDENCE), [hit.phrase])
+    aim = hit.third(hit.phrase)
+    return _goal(hit, goal + aim, aim, [hit.phrase])
 
 
 def _wants_fr(hit: Hit) -> Item:
@@ -86,7 +93,7 @@ def _wants_fr(hit: Hit) -> Item:
     glue = "" if head.endswith("'") else " "
     # The verb is conjugated with the rest: "je voudrais" -> "Mickael voudrait".
     content = third_person_fr(f"{head}{glue}{hit.phrase}", hit.speaker)
-    return Item(content, MemoryType.GOAL, hit.confidence(_CONFIDENCE), [hit.phrase])
+    return _goal(hit, content, hit.third(hit.phrase), [hit.phrase])
 
 
 def _my_goal_fr(hit: Hit) -> Item:
@@ -95,8 +102,8 @@ def _my_goal_fr(hit: Hit) -> Item:
     de = hit.group("de").strip()
     de = de + ("" if de.endswith("'") or not de else " ")
     goal = f"{article_fr(possessive, what)}{what} {of_fr(hit.speaker)} {verb} {de}"
-    content = capitalize_first(goal + hit.third(hit.phrase))
-    return Item(content, MemoryType.GOAL, hit.confidence(_CONFIDENCE), [what, hit.phrase])
+    aim = hit.third(hit.phrase)
+    return _goal(hit, capitalize_first(goal + aim), aim, [what, hit.phrase])
 
 
 GOALS = (

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from memory.models import MemoryType
 
+from ..facts import Predicate
 from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase, noun_phrase
@@ -40,10 +42,20 @@ def _name(hit: Hit) -> Item | None:
     if hit.group("im") and first_word(phrase) in NATIONALITIES:
         nationality = phrase.split()[0].strip(",.!")
         if hit.french:
-            content = f"{speaker} est {nationality.lower()}"
+            written = nationality.lower()
+            content = f"{speaker} est {written}"
         else:
-            content = f"{speaker} is {nationality[:1].upper()}{nationality[1:]}"
-        return Item(content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [nationality])
+            written = f"{nationality[:1].upper()}{nationality[1:]}"
+            content = f"{speaker} is {written}"
+        confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+        return Item(
+            content,
+            MemoryType.IDENTITY,
+            confidence,
+            [nationality],
+            predicate=Predicate.NATIONALITY,
+            object=written,
+        )
     name = name_from_phrase(phrase, strict=not hit.group("strong"))
     if not name or name.casefold() == speaker.casefold():
         # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
@@ -53,9 +65,20 @@ def _name(hit: Hit) -> Item | None:
         content = (
             f"{speaker} veut qu'on l'appelle {name}" if hit.french else f"{speaker} wants to be called {name}"
         )
-        return Item(content, MemoryType.IDENTITY, confidence, [], [name])
+        return Item(
+            content, MemoryType.IDENTITY, confidence, [], [name], predicate=Predicate.NICKNAME, object=name
+        )
     content = f"{speaker} s'appelle {name}" if hit.french else f"{possessive_en(speaker)} name is {name}"
-    return Item(content, MemoryType.IDENTITY, confidence, [], [name], given_name=name)
+    return Item(
+        content,
+        MemoryType.IDENTITY,
+        confidence,
+        [],
+        [name],
+        given_name=name,
+        predicate=Predicate.NAME,
+        object=name,
+    )
 
 
 NAMES = (
@@ -66,54 +89,68 @@ NAMES = (
 # --------------------------------------------------------------------------- English
 
 
-def _said(hit: Hit, content: str) -> Item:
-    return Item(content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [hit.phrase])
+def _said(hit: Hit, content: str, predicate: Predicate, value: str = "") -> Item:
+    """An identity memory about the object phrase; `value` "" reads the fact's object off the content."""
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [hit.phrase], predicate=predicate, object=value)
 
 
 def _age(hit: Hit) -> Item | None:
     age = int(hit.group("age"))
     if not _MIN_AGE <= age <= _MAX_AGE:
         return None
-    content = f"{hit.speaker} a {age} ans" if hit.french else f"{hit.speaker} is {age} years old"
-    return Item(content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [])
+    value = f"{age} ans" if hit.french else f"{age} years old"
+    content = f"{hit.speaker} {'a' if hit.french else 'is'} {value}"
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.AGE, object=value)
 
 
 def _occupation_en(hit: Hit) -> Item | None:
     if not is_occupation_en(hit.phrase):
         return None
-    return _said(hit, f"{hit.speaker} is {hit.group('art').lower()} {hit.third(hit.phrase)}")
+    job = hit.third(hit.phrase)
+    return _said(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
 
 
 def _works_as_en(hit: Hit) -> Item:
     article = hit.group("art").strip().lower()
-    return _said(hit, f"{hit.speaker} works as {article + ' ' if article else ''}{hit.third(hit.phrase)}")
+    job = hit.third(hit.phrase)
+    return _said(hit, f"{hit.speaker} works as {article + ' ' if article else ''}{job}", Predicate.JOB, job)
 
 
 def _speaks(hit: Hit) -> Item | None:
     if first_word(hit.phrase) not in LANGUAGES:
         return None
     verb = "parle" if hit.french else "speaks"
-    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}")
+    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
-def _verb_and_preposition_en(verb: str) -> Callable[[Hit], Item]:
+def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item]:
     """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"."""
 
     def make(hit: Hit) -> Item:
         preposition = hit.words("prep").lower()
-        return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}")
+        return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}", predicate)
 
     return make
 
 
+def _is_from_en(hit: Hit) -> Item:
+    """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION): the fact drops "is"."""
+    preposition = hit.words("prep").lower()
+    said = f"{preposition} {hit.third(hit.phrase)}"
+    predicate = Predicate.ORIGIN if preposition == "from" else Predicate.LOCATION
+    return _said(hit, f"{hit.speaker} is {said}", predicate, said)
+
+
 def _preposition_alone_en(hit: Hit) -> Item:
     """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
-    return _said(hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}")
+    return _said(hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}", Predicate.ORIGIN)
 
 
 def _studies_en(hit: Hit) -> Item:
     verb = "studied" if hit.words("prep").lower() == "studied" else "studies"
-    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}")
+    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.STUDIES)
 
 
 _AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
@@ -141,16 +178,16 @@ _IDENTITY_EN = OneOf(
             regex(
                 r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT
             ),
-            _verb_and_preposition_en("works"),
+            _verb_and_preposition_en("works", Predicate.WORKPLACE),
             french=False,
         ),
-        Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives"), french=False),
+        Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
         Rule(
             regex(
                 r"\bi(?:'m|\s+am)\s+(?:originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
                 + OBJECT
             ),
-            _verb_and_preposition_en("is"),
+            _is_from_en,
             french=False,
         ),
         Rule(
@@ -161,7 +198,7 @@ _IDENTITY_EN = OneOf(
         Rule(regex(r"\bi\s+(?:currently\s+)?(?P<prep>study|studied)\s+" + OBJECT), _studies_en, french=False),
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<prep>studying)\s+" + OBJECT),
-            _verb_and_preposition_en("is"),
+            _is_from_en,
             french=False,
         ),
         Rule(
@@ -190,17 +227,36 @@ def _occupation_fr(hit: Hit) -> Item | None:
     phrase = noun_phrase(hit.phrase, 8)
     body = hit.third(phrase)
     article = f"{hit.group('art').lower()} " if hit.group("art") else ""
-    if words[0].lower() in NATIONALITIES and not article:
-        body = body[:1].lower() + body[1:]  # "Mickael est française", as French writes nationalities
+    predicate = Predicate.JOB
+    if words[0].lower() in NATIONALITIES:
+        predicate = Predicate.NATIONALITY
+        if not article:
+            body = body[:1].lower() + body[1:]  # "Mickael est française", as French writes nationalities
     content = f"{hit.speaker} est {article}{body}"
-    return Item(content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [phrase])
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=body)
 
 
 def _studies_fr(hit: Hit) -> Item:
-    return _said(hit, f"{hit.speaker} étudie {hit.third(hit.phrase)}")
+    return _said(hit, f"{hit.speaker} étudie {hit.third(hit.phrase)}", Predicate.STUDIES)
 
 
-def _verb_and_preposition_fr(verb: str) -> Callable[[Hit], Item | None]:
+# What "je suis/travaille <preposition>" says: where one lives or works, where one is from, one's job.
+_SUIS_TRAVAILLE_FR = {
+    "originaire": Predicate.ORIGIN,
+    "née": Predicate.ORIGIN,
+    "né": Predicate.ORIGIN,
+    "basé": Predicate.LOCATION,
+    "basée": Predicate.LOCATION,
+    "installé": Predicate.LOCATION,
+    "installée": Predicate.LOCATION,
+    "comme": Predicate.JOB,
+    "en": Predicate.JOB,  # "en tant que"
+}
+_ARTICLE_FR = re.compile(r"(?i)^(?:un|une)\s+")
+
+
+def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
     """ "<speaker> <verb> <preposition as said><object>": "Mickael habite à Paris", "vient d'Italie"."""
 
     def make(hit: Hit) -> Item | None:
@@ -209,7 +265,12 @@ def _verb_and_preposition_fr(verb: str) -> Callable[[Hit], Item | None]:
             return None  # "j'habite loin" says no place
         glue = "" if preposition.endswith("'") else " "
         phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
-        return _said(hit, f"{hit.speaker} {phrase}{hit.third(hit.phrase)}")
+        body = hit.third(hit.phrase)
+        said = predicate
+        if verb in ("est", "travaille"):
+            said = _SUIS_TRAVAILLE_FR.get(first_word(preposition), predicate)
+        value = _ARTICLE_FR.sub("", body) if said is Predicate.JOB else ""  # a job is the bare noun
+        return _said(hit, f"{hit.speaker} {phrase}{body}", said, value)
 
     return make
 
@@ -225,7 +286,7 @@ _IDENTITY_FR = OneOf(
                 + r"|"
                 r"installée?\s+" + _IN_PLACE_FR + r"|née?\s+(?:à|a|en|au|aux|le|dans)\s+)" + OBJECT
             ),
-            _verb_and_preposition_fr("est"),
+            _verb_and_preposition_fr("est", Predicate.LOCATION),
             french=True,
         ),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
@@ -233,22 +294,22 @@ _IDENTITY_FR = OneOf(
             regex(
                 r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT
             ),
-            _verb_and_preposition_fr("travaille"),
+            _verb_and_preposition_fr("travaille", Predicate.WORKPLACE),
             french=True,
         ),
         Rule(
             regex(r"\bj'habite\s+(?P<prep>à|a|au|aux|en|dans|près\s+de|chez|sur)?\s*" + OBJECT),
-            _verb_and_preposition_fr("habite"),
+            _verb_and_preposition_fr("habite", Predicate.LOCATION),
             french=True,
         ),
         Rule(
             regex(r"\bje\s+vis\s+(?P<prep>à|a|au|aux|en|dans|avec|près\s+de|chez)\s+" + OBJECT),
-            _verb_and_preposition_fr("vit"),
+            _verb_and_preposition_fr("vit", Predicate.LOCATION),
             french=True,
         ),
         Rule(
             regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<x>[A-ZÀ-Ý].*)"),
-            _verb_and_preposition_fr("vient"),
+            _verb_and_preposition_fr("vient", Predicate.ORIGIN),
             french=True,
         ),
         Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
@@ -258,7 +319,7 @@ _IDENTITY_FR = OneOf(
                 r"\bje\s+(?:fais|suis)\s+(?P<prep>des\s+études\s+(?:de|d'|en)|en\s+(?:licence|master|thèse|"
                 r"doctorat|prépa|bts|but|dut)\s+(?:de|d'|en)?)\s*" + OBJECT
             ),
-            _verb_and_preposition_fr("fait"),
+            _verb_and_preposition_fr("fait", Predicate.STUDIES),
             french=True,
         ),
         Rule(regex(r"\bje\s+(?:parle)\s+" + OBJECT), _speaks, french=True),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory.models import MemoryType
 
+from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
@@ -61,6 +62,15 @@ _FAVORITE_FR = regex(
 )
 
 
+_PREDICATE_EN = {
+    "dislikes": Predicate.DISLIKES,
+    "hates": Predicate.DISLIKES,
+    "can't stand": Predicate.DISLIKES,
+    "doesn't mind": Predicate.DOES_NOT_MIND,
+}
+_DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
+
+
 def _likes_en(hit: Hit) -> Item | None:
     if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
         return None
@@ -71,8 +81,11 @@ def _likes_en(hit: Hit) -> Item | None:
         third = "can't stand"
     else:
         third = _THIRD_PERSON_EN[verb]
-    content = f"{hit.speaker} {third} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [hit.phrase])
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} {third} {liked}"
+    predicate = _PREDICATE_EN.get(third, Predicate.LIKES)
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
 
 def _is_into_en(hit: Hit) -> Item:
@@ -81,16 +94,24 @@ def _is_into_en(hit: Hit) -> Item:
     if "fan of" in kind:
         kind = "a fan of"
     negation = "not " if hit.group("neg") else ""
-    content = f"{hit.speaker} is {negation}{kind} {hit.third(hit.phrase)}"
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} is {negation}{kind} {liked}"
     if kind.startswith("allergic"):
-        return Item(content, MemoryType.FACT, hit.confidence(_FACT_CONFIDENCE), [hit.phrase])
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [hit.phrase])
+        confidence = hit.confidence(_FACT_CONFIDENCE)
+        return Item(
+            content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.ALLERGY, object=liked
+        )
+    predicate = Predicate.DISLIKES if negation else Predicate.LIKES
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
 
 def _diet_en(hit: Hit) -> Item:
     diet = hit.group("x")
+    content = f"{hit.speaker} is {diet.lower()}"
+    confidence = hit.confidence(_CONFIDENCE)
     return Item(
-        f"{hit.speaker} is {diet.lower()}", MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [diet]
+        content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet.lower()
     )
 
 
@@ -101,7 +122,8 @@ def _likes_fr(hit: Hit) -> Item | None:
     confidence = hit.confidence(_CONFIDENCE)
     if low.startswith("suis vég") or low == "suis vegan":
         diet = said.split(" ", 1)[1]
-        return Item(f"{hit.speaker} est {diet}", MemoryType.PREFERENCE, confidence, [diet])
+        content = f"{hit.speaker} est {diet}"
+        return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
     phrase = trim_phrase(hit.group("x"))
     if not phrase or not is_object(phrase, True):
         return None
@@ -118,22 +140,42 @@ def _likes_fr(hit: Hit) -> Item | None:
     adverbs = hit.words("adv")
     verb = verb + (f" {adverbs}" if adverbs else "")
     glue = "" if verb.endswith("'") else " "
-    kind = MemoryType.FACT if "allergique" in low else MemoryType.PREFERENCE
-    return Item(f"{hit.speaker} {verb}{glue}{hit.third(phrase)}", kind, confidence, [phrase])
+    liked = hit.third(phrase)
+    content = f"{hit.speaker} {verb}{glue}{liked}"
+    if "allergique" in low:
+        return Item(content, MemoryType.FACT, confidence, [phrase], predicate=Predicate.ALLERGY, object=liked)
+    predicate = Predicate.DISLIKES if low in _DISLIKES_FR or low.startswith("n") else Predicate.LIKES
+    return Item(content, MemoryType.PREFERENCE, confidence, [phrase], predicate=predicate, object=liked)
 
 
 def _favorite_en(hit: Hit) -> Item:
     category, verb = hit.words("cat"), hit.words("be").lower()
-    content = f"{possessive_en(hit.speaker)} favorite {category} {verb} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [category, hit.phrase])
+    favorite = hit.third(hit.phrase)
+    content = f"{possessive_en(hit.speaker)} favorite {category} {verb} {favorite}"
+    return _favorite(hit, content, category, favorite, f"favorite {category}")
 
 
 def _favorite_fr(hit: Hit) -> Item:
     category, possessive = hit.words("cat"), hit.group("poss").lower()
     verb = "sont" if possessive == "mes" else "est"
     favorite = f"{article_fr(possessive, category)}{category} {hit.group('adj')} {of_fr(hit.speaker)}"
-    content = capitalize_first(f"{favorite} {verb} {hit.third(hit.phrase)}")
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [category, hit.phrase])
+    liked = hit.third(hit.phrase)
+    content = capitalize_first(f"{favorite} {verb} {liked}")
+    return _favorite(hit, content, category, liked, f"{category} {hit.group('adj')}")
+
+
+def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) -> Item:
+    confidence = hit.confidence(_CONFIDENCE)
+    keys = [category, hit.phrase]
+    return Item(
+        content,
+        MemoryType.PREFERENCE,
+        confidence,
+        keys,
+        predicate=Predicate.FAVORITE,
+        object=favorite,
+        relation=label,
+    )
 
 
 PREFERENCES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory.models import MemoryType
 
 from ..dates import DATE_SLOT
+from ..facts import Predicate
 from ..normalize import regex
 from ..rewrite import capitalize_first
 from .base import OBJECT, Clause, Hit, Item, OneOf, Rule
@@ -61,7 +62,7 @@ def _is_request(clause: Clause, start: int) -> bool:
 def _reminder(hit: Hit) -> Item:
     body = hit.third(hit.phrase)
     content = f"Rappel pour {hit.speaker} : {body}" if hit.french else f"Reminder for {hit.speaker}: {body}"
-    return Item(content, MemoryType.TODO, _CONFIDENCE, [hit.phrase])
+    return Item(content, MemoryType.TODO, _CONFIDENCE, [hit.phrase], predicate=Predicate.TODO, object=body)
 
 
 def _remembered(hit: Hit) -> list[Item] | None:
