@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .lexicons import VOWELS
 from .normalize import regex
@@ -18,6 +18,23 @@ __all__ = [
     "third_person_en",
     "third_person_fr",
 ]
+
+Group = Callable[[str], str | None]  # a match's `group`
+# Rewrites one first-person form, told whether the speaker was named already; says whether they now are.
+Replacement = Callable[[Group, str, bool], tuple[str, bool]]
+
+
+def _substitute(pattern: re.Pattern[str], text: str, speaker: str, named: bool, replace: Replacement) -> str:
+    """`text` with each match of `pattern` replaced in order, the "speaker named yet" state carried along."""
+    speaker_named = named
+
+    def third(match: re.Match[str]) -> str:
+        nonlocal speaker_named
+        out, speaker_named = replace(match.group, speaker, speaker_named)
+        return out
+
+    return pattern.sub(third, text)
+
 
 # --------------------------------------------------------------------------- English
 
@@ -85,44 +102,35 @@ def _third_person_verb_en(verb: str) -> str:
     return verb + "s"
 
 
+def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
+    if group("i_contracted"):
+        return f"{speaker} {_I_CONTRACTIONS[group('contraction').lower()]}", True
+    if group("i"):
+        out = speaker + (group("adverbs") or "")
+        return out + (f" {_third_person_verb_en(group('verb'))}" if group("verb") else ""), True
+    if group("my") or group("mine"):
+        return ("their" if named and group("my") else possessive_en(speaker)), True
+    if group("myself"):
+        return ("themselves" if named else speaker), True
+    if group("me"):
+        return speaker, True
+    # "we" is the speaker's team: it does not name the speaker for what follows.
+    if group("we"):
+        contraction = group("we_contraction")
+        return f"{speaker} and the team" + (
+            f" {_WE_CONTRACTIONS[contraction.lower()]}" if contraction else ""
+        ), named
+    if group("our") or group("ours"):
+        return "the team's", named
+    if group("us"):
+        return ("the team" if group("us") != "US" else "US"), named  # "the US" is a country
+    return "the team", named
+
+
 def third_person_en(text: str, speaker: str, named: bool = False) -> str:
     """I -> <speaker>, my -> <speaker>'s (then "their" once the speaker is named), we -> <speaker> and
     the team. `named`: the sentence already named the speaker, so "my" is "their" from the start."""
-    speaker_named = named
-
-    def third(match: re.Match[str]) -> str:
-        nonlocal speaker_named
-        group = match.group
-        if group("i_contracted"):
-            speaker_named = True
-            return f"{speaker} {_I_CONTRACTIONS[group('contraction').lower()]}"
-        if group("i"):
-            speaker_named = True
-            out = speaker + (group("adverbs") or "")
-            return out + (f" {_third_person_verb_en(group('verb'))}" if group("verb") else "")
-        if group("my") or group("mine"):
-            word = "their" if speaker_named and group("my") else possessive_en(speaker)
-            speaker_named = True
-            return word
-        if group("myself"):
-            word = "themselves" if speaker_named else speaker
-            speaker_named = True
-            return word
-        if group("me"):
-            speaker_named = True
-            return speaker
-        if group("we"):
-            contraction = group("we_contraction")
-            return f"{speaker} and the team" + (
-                f" {_WE_CONTRACTIONS[contraction.lower()]}" if contraction else ""
-            )
-        if group("our") or group("ours"):
-            return "the team's"
-        if group("us"):
-            return "the team" if group("us") != "US" else "US"  # "the US" is a country
-        return "the team"
-
-    return _PRONOUN_EN.sub(third, text)
+    return _substitute(_PRONOUN_EN, text, speaker, named, _third_en)
 
 
 # --------------------------------------------------------------------------- French
@@ -173,40 +181,31 @@ def _third_person_verb_fr(verb: str) -> str:
     return verb
 
 
+def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
+    if group("reflexive_verb"):
+        elided = group("reflexive").strip().lower() == "m'" or group("reflexive_verb").lower() == "suis"
+        pronoun = "s'" if elided else "se "
+        return f"{speaker} {pronoun}{_third_person_verb_fr(group('reflexive_verb'))}", True
+    if group("clitic_verb"):
+        return f"{speaker} {group('clitics')}{_third_person_verb_fr(group('clitic_verb'))}", True
+    if group("elided_verb"):
+        return f"{speaker} {group('y_en') or ''}{_third_person_verb_fr(group('elided_verb'))}", True
+    if group("verb"):
+        return f"{speaker} {_third_person_verb_fr(group('verb'))}", True
+    if group("moi"):
+        return speaker, True
+    possessive, noun = group("possessive").lower(), group("noun")
+    if named:
+        # "son amie": French uses "son" before a vowel, whatever the gender.
+        her = "son" if noun[:1].lower() in VOWELS else "sa"
+        return f"{_THIRD_POSSESSIVES.get(possessive, her)} {noun}", True
+    return f"{article_fr(possessive, noun)}{noun} {of_fr(speaker)}", True
+
+
 def third_person_fr(text: str, speaker: str, named: bool = False) -> str:
     """je -> <speaker> (verb in the third person), mon/ma/mes X -> le/la/les X de <speaker>, then
     son/sa/ses once the speaker is named (from the start when `named`)."""
-    speaker_named = named
-
-    def third(match: re.Match[str]) -> str:
-        nonlocal speaker_named
-        group = match.group
-        if group("reflexive_verb"):
-            speaker_named = True
-            elided = group("reflexive").strip().lower() == "m'" or group("reflexive_verb").lower() == "suis"
-            pronoun = "s'" if elided else "se "
-            return f"{speaker} {pronoun}{_third_person_verb_fr(group('reflexive_verb'))}"
-        if group("clitic_verb"):
-            speaker_named = True
-            return f"{speaker} {group('clitics')}{_third_person_verb_fr(group('clitic_verb'))}"
-        if group("elided_verb"):
-            speaker_named = True
-            return f"{speaker} {group('y_en') or ''}{_third_person_verb_fr(group('elided_verb'))}"
-        if group("verb"):
-            speaker_named = True
-            return f"{speaker} {_third_person_verb_fr(group('verb'))}"
-        if group("moi"):
-            speaker_named = True
-            return speaker
-        possessive, noun = group("possessive").lower(), group("noun")
-        if speaker_named:
-            # "son amie": French uses "son" before a vowel, whatever the gender.
-            her = "son" if noun[:1].lower() in VOWELS else "sa"
-            return f"{_THIRD_POSSESSIVES.get(possessive, her)} {noun}"
-        speaker_named = True
-        return f"{article_fr(possessive, noun)}{noun} {of_fr(speaker)}"
-
-    return _PRONOUN_FR.sub(third, text)
+    return _substitute(_PRONOUN_FR, text, speaker, named, _third_fr)
 
 
 # --------------------------------------------------------------------------- both

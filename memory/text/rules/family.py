@@ -126,33 +126,21 @@ def _has(hit: Hit) -> Item | None:
     )
 
 
+def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french: bool) -> OneOf:
+    """ "my sister is called Léa", else "my sister Léa ...": the first wording that matches wins."""
+    return OneOf(
+        (
+            Rule(named, _named_relative(strict=False, with_predicate=False), french=french, object_groups=()),
+            Rule(
+                apposition, _named_relative(strict=True, with_predicate=True), french=french, object_groups=()
+            ),
+        )
+    )
+
+
 FAMILY = (
-    OneOf(
-        (
-            Rule(
-                _NAMED_EN, _named_relative(strict=False, with_predicate=False), french=False, object_groups=()
-            ),
-            Rule(
-                _APPOSITION_EN,
-                _named_relative(strict=True, with_predicate=True),
-                french=False,
-                object_groups=(),
-            ),
-        )
-    ),
-    OneOf(
-        (
-            Rule(
-                _NAMED_FR, _named_relative(strict=False, with_predicate=False), french=True, object_groups=()
-            ),
-            Rule(
-                _APPOSITION_FR,
-                _named_relative(strict=True, with_predicate=True),
-                french=True,
-                object_groups=(),
-            ),
-        )
-    ),
+    _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
+    _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
 )
