@@ -26,11 +26,15 @@ __all__ = [
     "told_in_past",
 ]
 
-_MONTH_KEYS_EN = [k for k in MONTH_NUMBERS if k.isascii() and k not in {"mars", "avril", "mai", "juin"}]
+# Month words an English "March 3" may start with: French ones would read "mai 3" as a date.
+_MONTH_KEYS_EN = [
+    key for key in MONTH_NUMBERS if key.isascii() and key not in {"mars", "avril", "mai", "juin"}
+]
 
 
 def _alternation(words: list[str] | dict[str, int]) -> str:
-    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    """A regex alternation of `words`, longest first so that "sept" never shadows "september"."""
+    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
 
 
 _WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
@@ -44,9 +48,11 @@ _RELATIVE_DAYS = {
 }  # fmt: skip
 _RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
 _RELATIVE_DAY_ALT = "|".join(
-    sorted((re.escape(k).replace(r"\ ", r"\s+") for k in _RELATIVE_DAYS), key=len, reverse=True)
+    sorted((re.escape(key).replace(r"\ ", r"\s+") for key in _RELATIVE_DAYS), key=len, reverse=True)
 )
-_FULL_MONTH_ALT = _alternation([m.lower() for m in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"])
+_FULL_MONTH_ALT = _alternation(
+    [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
+)
 _QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple\s+of|a\s+few|quelques"
 # Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
 _PERIOD_EN = r"(?:week-?end|week|month|year)"

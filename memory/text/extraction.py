@@ -131,10 +131,10 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
     try:
         found = extract_unguarded(text, speaker, now)
         # "My name is Mickael and I broke my shoulder": the rest already says "Mickael".
-        named = next((e.given_name for e in found if e.given_name), None)
+        named = next((item.given_name for item in found if item.given_name), None)
         if named is None or named.casefold() == clean_speaker(speaker).casefold():
             return found
-        again = [e for e in extract_unguarded(text, named, now) if e.given_name is None]
-        return [e for e in found if e.given_name is not None] + again
+        again = [item for item in extract_unguarded(text, named, now) if item.given_name is None]
+        return [item for item in found if item.given_name is not None] + again
     except Exception:  # a heuristic must never break the write path; the LLM path still runs
         return []

@@ -38,8 +38,8 @@ MONTHS_FR = [
     "juillet", "août", "septembre", "octobre", "novembre", "décembre",
 ]  # fmt: skip
 MONTH_NUMBERS: dict[str, int] = {
-    **{m.lower(): i + 1 for i, m in enumerate(MONTHS_EN)},
-    **{m: i + 1 for i, m in enumerate(MONTHS_FR)},
+    **{month.lower(): number for number, month in enumerate(MONTHS_EN, start=1)},
+    **{month: number for number, month in enumerate(MONTHS_FR, start=1)},
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
     "oct": 10, "nov": 11, "dec": 12, "janv": 1, "fevrier": 2, "févr": 2, "fevr": 2, "avr": 4,
     "juil": 7, "aout": 8, "decembre": 12, "déc": 12,
@@ -72,7 +72,7 @@ NOT_A_NAME = frozenset(
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR
-    + [m.lower() for m in MONTHS_EN]
+    + [month.lower() for month in MONTHS_EN]
     + MONTHS_FR
 )
 NATIONALITIES = frozenset(
@@ -246,6 +246,6 @@ STOPWORDS = frozenset(
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR
-    + [m.lower() for m in MONTHS_EN]
+    + [month.lower() for month in MONTHS_EN]
     + MONTHS_FR
 )

@@ -26,10 +26,9 @@ __all__ = [
     "asserted_in_clause",
     "asserted_where_matched",
     "run_rules",
-    "whole_clause",
 ]
 
-OBJECT = r"(?P<x>.+)"  # the object phrase a pattern captures, read by the shared pipeline
+OBJECT = r"(?P<object>.+)"  # the object phrase a pattern captures, read by the shared pipeline
 _HEDGE_PENALTY = 0.15
 _MIN_HEDGED_CONFIDENCE = 0.3
 
@@ -108,7 +107,7 @@ class Hit:
 
     def whole_clause(self) -> str:
         """The clause rewritten in the third person, starting at its subject when no date is lost."""
-        return whole_clause(self.clause, self.speaker)
+        return _whole_clause(self.clause, self.speaker)
 
 
 Made = Item | Sequence[Item] | None
@@ -127,7 +126,7 @@ class Rule:
     french: bool | None = None  # the pattern's language; None: the clause's
     guard: Guard | None = asserted_where_matched
     needs_date: bool = False  # only for clauses that hold a date
-    object_groups: tuple[str, ...] = ("x",)  # the first that matched is the object; () for none
+    object_groups: tuple[str, ...] = ("object",)  # the first that matched is the object; () for none
     max_words: int | None = None  # cut the object at the end of its noun phrase
     lists: bool = False  # ... keeping "X, Y and Z" together
     check_object: bool = True  # refuse objects like "it", "you" (see phrases.is_object)
@@ -142,7 +141,9 @@ class Rule:
         french = clause.french if self.french is None else self.french
         phrase = ""
         if self.object_groups:
-            phrase = trim_phrase(next((match.group(g) for g in self.object_groups if match.group(g)), None))
+            phrase = trim_phrase(
+                next((match.group(name) for name in self.object_groups if match.group(name)), None)
+            )
             if self.max_words is not None:
                 phrase = noun_phrase(phrase, self.max_words, lists=self.lists)
             if not phrase or (self.check_object and not is_object(phrase, french, self.not_objects)):
@@ -179,7 +180,7 @@ _SUBJECT_START_EN = regex(r"\b(?:i|we|my|our|let's)\b")
 _SUBJECT_START_FR = regex(r"\b(?:je|j'|nous|on|mon|ma|mes)\b")
 
 
-def whole_clause(clause: Clause, speaker: str) -> str:
+def _whole_clause(clause: Clause, speaker: str) -> str:
     """The clause rewritten in the third person, starting at its subject when no date is lost."""
     text = strip_filler(clause.text).strip()
     subject = (_SUBJECT_START_FR if clause.french else _SUBJECT_START_EN).search(text)

@@ -32,7 +32,7 @@ _GOING_WITH_EN = regex(
 _DECISION_LABEL_EN = regex(
     r"\b(?:(?:final|our|the)\s+)?decision\s*(?::|-|is\s+(?=to\b|that\b)|was\s+(?=to\b|that\b))\s*"
     + OBJECT
-    + r"|\b(?:it's|it\s+is)\s+decided\s*[:,-]\s*(?P<x2>.+)"
+    + r"|\b(?:it's|it\s+is)\s+decided\s*[:,-]\s*(?P<decided>.+)"
 )
 _DECIDED_FR = regex(
     r"\b(?P<who>on|nous|j')\s*(?P<aux>a|avons|ai|avait|avions|avais)\s+(?:finalement\s+|enfin\s+|donc\s+|"
@@ -126,7 +126,13 @@ DECISIONS = (
         )
     ),
     # A labelled decision stands even inside a hypothetical: the label says it was taken.
-    Rule(_DECISION_LABEL_EN, _labelled("Decision:"), french=False, guard=None, object_groups=("x", "x2")),
+    Rule(
+        _DECISION_LABEL_EN,
+        _labelled("Decision:"),
+        french=False,
+        guard=None,
+        object_groups=("object", "decided"),
+    ),
     Rule(_DECIDED_FR, _decided_fr, french=True),
     Rule(_ON_PART_SUR_FR, _on_part_sur_fr, french=True),
     Rule(_DECISION_LABEL_FR, _labelled("Décision :"), french=True, guard=None),

@@ -28,7 +28,7 @@ _EVENT_VERBS_EN = (
 )
 _EVENT_EN = regex(
     r"\bi(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+officially|\s+also|\s+actually|\s+already)*\s+"
-    rf"(?P<verb>{_EVENT_VERBS_EN})\b(?P<x>.*)"
+    rf"(?P<verb>{_EVENT_VERBS_EN})\b(?P<object>.*)"
 )
 # Events that need no object: "I graduated", "I got married".
 _INTRANSITIVE = regex(
@@ -43,21 +43,21 @@ _NOT_AN_EVENT_EN = regex(
 )
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
-        r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<v>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
+        r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
         r"pacsée?|fiancée?|installée?|inscrite?|blessée?|fracturée?|fait\s+virer|fait\s+licencier|"
-        r"lancée?\s+dans|remise?\s+(?:à|au))\b(?P<x>.*)"
+        r"lancée?\s+dans|remise?\s+(?:à|au))\b(?P<object>.*)"
     ),
     regex(
-        r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?(?P<v>obtenu|trouvé|"
+        r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?(?P<verb>obtenu|trouvé|"
         r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
         r"visité|lancé|publié|signé|reçu|démissionné|accouché|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
         r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux)|été\s+(?:promue?|embauchée?|licenciée?|"
         r"virée?|opérée?|acceptée?|admise?|diplômée?)|passé\s+(?:mon|ma|mes|le|la|l')|couru|fêté|écrit|"
-        r"construit|créé|fondé|soutenu|cassé)\b(?P<x>.*)"
+        r"construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"
     ),
     regex(
-        r"\bje\s+suis\s+(?:enfin\s+|finalement\s+)?(?P<v>allée?|partie?|devenue?|rentrée?|revenue?|tombée?|"
-        r"arrivée?|diplômée?|retraitée?)\b(?P<x>.*)"
+        r"\bje\s+suis\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?|partie?|devenue?|rentrée?|revenue?|tombée?|"
+        r"arrivée?|diplômée?|retraitée?)\b(?P<object>.*)"
     ),
 ]
 _NOT_AN_EVENT_FR = regex(r"^\s*(?:ça|cela|ceci|te\b|toi|vous)")
@@ -81,7 +81,7 @@ _EVENT_CUE = regex(
 
 def _happened_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
-    after = hit.group("x")
+    after = hit.group("object")
     phrase = trim_phrase(after)
     got_state = verb == "got" and bool(_GOT_STATE.match(after))
     needs_no_object = bool(_INTRANSITIVE.match(verb)) or got_state
@@ -98,7 +98,7 @@ def _happened_en(hit: Hit) -> Item | None:
 
 
 def _happened_fr(hit: Hit) -> Item | None:
-    if _NOT_AN_EVENT_FR.match(hit.group("x")):
+    if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
@@ -106,7 +106,7 @@ def _happened_fr(hit: Hit) -> Item | None:
         content,
         MemoryType.EVENT,
         hit.confidence(_CONFIDENCE),
-        [hit.group("x") or hit.group("v")],
+        [hit.group("object") or hit.group("verb")],
         predicate=Predicate.EVENT,
     )
 

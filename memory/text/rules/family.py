@@ -33,21 +33,21 @@ _APPOSITION_FR = regex(
     rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
 # What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
-_PREDICATE = re.compile(r"^,?\s+(?P<p>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
+_PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
 _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
 _HAVE_EN = regex(
-    r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<x>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
+    r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
-_HAVE_FR = regex(r"\bj'ai\s+(?P<x>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)")
+_HAVE_FR = regex(r"\bj'ai\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)")
 
 
 def _what_they_do(hit: Hit) -> tuple[str, MemoryType] | None:
     """What follows a named relative ("… Léa starts school in Lyon next September"), rewritten in
     the third person, and its kind: an event when it holds a date. None when nothing is said."""
     said = _PREDICATE.match(hit.clause.text[hit.match.end() :])
-    if said is None or _NOT_A_PREDICATE.match(said.group("p")):
+    if said is None or _NOT_A_PREDICATE.match(said.group("said")):
         return None
-    phrase = trim_phrase(said.group("p"))
+    phrase = trim_phrase(said.group("said"))
     if len(phrase.split()) < 2:
         return None
     kind = MemoryType.EVENT if PLACEHOLDER.search(phrase) else MemoryType.FACT

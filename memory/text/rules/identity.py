@@ -308,7 +308,7 @@ _IDENTITY_FR = OneOf(
             french=True,
         ),
         Rule(
-            regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<x>[A-ZÀ-Ý].*)"),
+            regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<object>[A-ZÀ-Ý].*)"),
             _verb_and_preposition_fr("vient", Predicate.ORIGIN),
             french=True,
         ),

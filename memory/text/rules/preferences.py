@@ -34,7 +34,7 @@ _BE_INTO_EN = regex(
     r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
 )
 _DIET_EN = regex(
-    r"\bi(?:'m|\s+am)\s+(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?(?P<x>vegetarian|vegan|pescatarian|"
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?(?P<object>vegetarian|vegan|pescatarian|"
     r"gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|halal|kosher)\b"
 )
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
@@ -43,13 +43,13 @@ _NOT_LIKED_EN = (
     "the sound", "the way you", "not to ", "the look of",
 )  # fmt: skip
 _LIKE_FR = regex(
-    r"\b(?:j'(?P<v3>aime\s+pas|supporte\s+pas)|j'(?P<v1>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<v2>déteste|hais|préfère|kiffe|adore|"
+    r"\b(?:j'(?P<j_negated>aime\s+pas|supporte\s+pas)|j'(?P<j_verb>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<je_verb>déteste|hais|préfère|kiffe|adore|"
     r"raffole\s+d(?:e|u|es)|suis\s+fan\s+d(?:e\s+|u\s+|es\s+|')|suis\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+"
     r"d(?:e\s+|u\s+|es\s+|')|suis\s+passionnée?\s+(?:de|d'|par)|suis\s+accro\s+(?:à|au|aux)|"
     r"ne\s+supporte\s+pas|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|"
     r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
     r"suis\s+végane?|suis\s+vegan))\b"
-    r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<x>.*)"
+    r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
 )
 _FAVORITE_EN = regex(
     r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
@@ -107,7 +107,7 @@ def _is_into_en(hit: Hit) -> Item:
 
 
 def _diet_en(hit: Hit) -> Item:
-    diet = hit.group("x")
+    diet = hit.group("object")
     content = f"{hit.speaker} is {diet.lower()}"
     confidence = hit.confidence(_CONFIDENCE)
     return Item(
@@ -117,14 +117,14 @@ def _diet_en(hit: Hit) -> Item:
 
 def _likes_fr(hit: Hit) -> Item | None:
     """ "j'aime", "je déteste", "je suis fan de", "je suis végétarienne", "je suis allergique à"."""
-    said = " ".join((hit.group("v1") or hit.group("v2") or hit.group("v3")).split())
+    said = " ".join((hit.group("j_verb") or hit.group("je_verb") or hit.group("j_negated")).split())
     low = said.lower()
     confidence = hit.confidence(_CONFIDENCE)
     if low.startswith("suis vég") or low == "suis vegan":
         diet = said.split(" ", 1)[1]
         content = f"{hit.speaker} est {diet}"
         return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
-    phrase = trim_phrase(hit.group("x"))
+    phrase = trim_phrase(hit.group("object"))
     if not phrase or not is_object(phrase, True):
         return None
     if low == "aime pas":
