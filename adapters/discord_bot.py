@@ -23,6 +23,7 @@ from adapters.discord_gateway import guard_parsers
 from adapters.discord_render import error_embed
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings
+from memory.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,7 @@ class DiscordAdapter:
         conversations: ConversationsFound | None = None,
     ) -> None:
         if settings.token is None or not settings.token.get_secret_value().strip():
-            raise ValueError("DISCORD_TOKEN is not set")
+            raise ConfigError("DISCORD_TOKEN is not set")
         self.settings = settings
         self.memory_commands = commands
         self.conversations = conversations

@@ -30,17 +30,17 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.commands import (
     COMMANDS,
-    CommandError,
     CommandResult,
     Invoker,
     MemoryCommands,
     error_result,
     parse_command,
 )
+from memory.errors import CoalescerClosed, CommandError, ConfigError
 from memory.models import Conversation, ConversationKind
 
 from .base import ConversationsFound, IncomingMessage, TurnFunction
-from .coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
+from .coalescer import CoalesceConfig, Coalescer, Scheduler
 from .event_dedup import DEFAULT_TTL_SECONDS, EventDedup
 from .lookup_cache import LookupCache
 from .slack_render import (
@@ -125,11 +125,11 @@ class SlackAdapter:
         if client is not None and client.token:
             token = client.token
         if not token:
-            raise ValueError("the Slack adapter needs SLACK_BOT_TOKEN")
+            raise ConfigError("the Slack adapter needs SLACK_BOT_TOKEN")
         signing_secret = settings.signing_secret.get_secret_value() if settings.signing_secret else ""
         if settings.mode == "http" and not signing_secret:
             # An empty secret would make every forged signature computed with an empty key valid.
-            raise ValueError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
+            raise ConfigError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
         self.settings = settings
         self._signing_secret = signing_secret
         self._token = token

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from memory.dedup import policy_for_model
 from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbedder
 from memory.engine import MemoryEngine
+from memory.errors import ConfigError
 
 from .config import EmbeddingSettings, Settings
 from .llm.factory import build_provider, build_summary_provider
@@ -28,7 +29,7 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
 
         key = settings.llm.openai_api_key
         if key is None and not settings.llm.openai_base_url:
-            raise ValueError("EMBEDDING_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
+            raise ConfigError("EMBEDDING_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL)")
         client = AsyncOpenAI(
             api_key=key.get_secret_value() if key else "not-needed",
             base_url=settings.llm.openai_base_url,

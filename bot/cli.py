@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.console import CONSOLE_CHANNEL, CONSOLE_PLATFORM, CONSOLE_WORKSPACE, run_console
+from memory.errors import CommandError, ConfigError, MemorybotError
 from memory.models import (
     Audience,
     Conversation,
@@ -26,12 +27,11 @@ from memory.models import (
     Visibility,
 )
 from memory.store import MemoryQuery
-from memory.ttl import TTLError
 
 from .app import App
 from .command_render import render_text
-from .commands import CommandError, Invoker, MemoryCommands, error_result, parse_command
-from .config import ConfigError, Settings
+from .commands import Invoker, MemoryCommands, error_result, parse_command
+from .config import Settings
 from .logs import setup_logging
 from .process import limit_blas_threads
 
@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord, "bench": _bench}
     try:
         return asyncio.run(runners[args.command](args, settings))
-    except (ValueError, TTLError) as exc:
+    except MemorybotError as exc:  # refused input, a store or a provider that failed: one line
         sys.stderr.write(f"memorybot: {exc}\n")
         return 2
     except KeyboardInterrupt:

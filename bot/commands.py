@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from memory.engine import MemoryEngine
+from memory.errors import CommandError
 from memory.models import Audience, Memory, MemoryType
 from memory.store import MemoryQuery
 
@@ -92,18 +93,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
 )
 
 _BY_NAME: dict[str, CommandSpec] = {c.name: c for c in COMMANDS}
-
-
-class CommandError(ValueError):
-    """A command line or option value that cannot be run; `usage` says how to write it."""
-
-    def __init__(self, message: str, usage: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.usage = usage
-
-    def __str__(self) -> str:
-        return f"{self.message}\nusage: {self.usage}"
 
 
 @dataclass(slots=True)

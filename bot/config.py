@@ -8,13 +8,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from memory.ttl import TTLError, parse_duration
+from memory.errors import ConfigError, TTLError
+from memory.ttl import parse_duration
 
 CommaList = Annotated[list[str], NoDecode]
-
-
-class ConfigError(ValueError):
-    """One or more settings are invalid; the message names each one."""
 
 
 def _split_commas(value: Any) -> Any:

@@ -16,6 +16,7 @@ from memory.aliases import AliasStore, learn_aliases
 from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.episodes import detect_episodes
+from memory.errors import InvalidInput, LLMError
 from memory.extraction import extract
 from memory.injection_state import ChannelInjectionState, ChannelKey
 from memory.models import (
@@ -37,7 +38,7 @@ from memory.summary_store import Summary
 from .config import Settings
 from .history import ShownBlock, ShownBlocks, assemble, summaries_message, window
 from .json_reply import parse_reply
-from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm.types import ChatMessage, LLMProvider
 from .llm.usage import LLMUsage, counted, llm_purpose
 from .llm_summarizer import LLMSummarizer, ModelCallBudget
 from .memory_tools import MEMORY_TOOLS, MemoryToolbox, TurnContext, participants_index
@@ -250,7 +251,7 @@ class TurnPipeline:
             )
             try:
                 result = await self.engine.remember(draft)
-            except ValueError as exc:
+            except InvalidInput as exc:
                 log.debug("heuristic memory rejected", extra={"reason": str(exc)})
                 continue
             except Exception:  # a storage or embedding failure costs this memory, not the turn
@@ -415,7 +416,7 @@ class TurnPipeline:
         for request_, about in parsed.memories:
             try:
                 await toolbox.remember(request_, about)
-            except ValueError as exc:
+            except InvalidInput as exc:
                 log.info("memory in JSON reply refused", extra={"reason": str(exc)})
             except Exception:  # the reply still goes out when its memory cannot be stored
                 log.warning("memory in JSON reply not stored", exc_info=True)

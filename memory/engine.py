@@ -18,6 +18,7 @@ import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
 from .embedders import Embedder
+from .errors import InvalidInput, InvalidMemory, MemoryWriteError, StorageError
 from .extraction import renamed, resolve_relative_dates
 from .models import (
     DEFAULT_IMPORTANCE,
@@ -42,14 +43,6 @@ MAX_MEMORY_CHARS = 2000
 # (the most important, then the newest) are compared with the query.
 OWN_ELSEWHERE_LIMIT = 200
 Clock = Callable[[], float]
-
-
-class StorageError(RuntimeError):
-    """A write was refused (disk full, read-only or failing disk) and rolled back; the message says why."""
-
-
-class MemoryWriteError(StorageError):
-    """A memory could not be stored; nothing half-written was left behind."""
 
 
 @dataclass(slots=True)
@@ -279,32 +272,35 @@ class MemoryEngine:
     # --- write path -----------------------------------------------------------------------------
 
     def build_memory(self, draft: MemoryDraft) -> Memory:
-        """Validate a draft and turn it into a row; raises ValueError (TTLError included) with a reason."""
+        """Validate a draft and turn it into a row; raises InvalidMemory (or TTLError) with a reason."""
         content = " ".join(draft.content.split()) if isinstance(draft.content, str) else ""
         content = content.encode("utf-8", "replace").decode("utf-8")
         if not content:
-            raise ValueError("memory content is empty")
+            raise InvalidMemory("memory content is empty")
         created = draft.created_at if draft.created_at is not None else self.clock()
         # What is stored must stay true: "last week" means one week for ever, the one it was said in.
         content = resolve_relative_dates(content, datetime.fromtimestamp(created, UTC))
         if not any(ch.isprintable() for ch in content):
             # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
-            raise ValueError("memory content has no visible characters")
+            raise InvalidMemory("memory content has no visible characters")
         if len(content) > MAX_MEMORY_CHARS:
-            raise ValueError(
+            raise InvalidMemory(
                 f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
             )
-        memory_type = MemoryType(draft.memory_type)
+        try:
+            memory_type = MemoryType(draft.memory_type)
+        except ValueError:
+            raise InvalidMemory(f"unknown memory type {draft.memory_type!r}") from None
         expires = ttl_expires_at(draft.ttl, created) if draft.ttl is not None else draft.expires_at
         if expires is not None and expires <= created:
-            raise ValueError("memory expires before it is written")
+            raise InvalidMemory("memory expires before it is written")
         importance = DEFAULT_IMPORTANCE[memory_type] if draft.importance is None else float(draft.importance)
         if not 0.0 <= importance <= 1.0:
-            raise ValueError(f"importance must be between 0 and 1, got {importance}")
+            raise InvalidMemory(f"importance must be between 0 and 1, got {importance}")
         if not 0.0 <= float(draft.confidence) <= 1.0:
-            raise ValueError(f"confidence must be between 0 and 1, got {draft.confidence}")
+            raise InvalidMemory(f"confidence must be between 0 and 1, got {draft.confidence}")
         if any(s and not isinstance(s, str) for s in draft.subjects):
-            raise ValueError("subjects must be strings")
+            raise InvalidMemory("subjects must be strings")
         # Subjects are stored as SQLite text too: an unpaired surrogate would fail the insert.
         subjects = [s.encode("utf-8", "replace").decode("utf-8") for s in draft.subjects if s]
         subjects = list(dict.fromkeys(s.strip().casefold() for s in subjects if s.strip()))[:12]
@@ -422,8 +418,8 @@ class MemoryEngine:
         for n, draft in enumerate(drafts):
             try:
                 memories.append(self.build_memory(draft))
-            except ValueError as exc:
-                raise ValueError(f"draft {n}: {exc}") from exc
+            except InvalidInput as exc:  # InvalidMemory or TTLError
+                raise InvalidMemory(f"draft {n}: {exc}") from exc
         inserted: list[Memory] = []
         for start in range(0, len(memories), batch_size):
             inserted.extend(await self._import_batch(memories[start : start + batch_size]))

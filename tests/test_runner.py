@@ -57,7 +57,7 @@ async def test_runtime_serves_health_and_metrics_and_counts_turns(
 
 
 async def test_model_errors_are_counted(tmp_path: Path, embedder: CachedEmbedder) -> None:
-    from bot.llm.types import LLMError
+    from memory.errors import LLMError
 
     llm = ScriptedLLM([LLMError("fake: down")])
     app = await App.start(settings(tmp_path), embedder=embedder, llm=llm)
