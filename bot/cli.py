@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from adapters.command_render import render_text
+from adapters.command_table import Invoker, error_result, parse_command
 from adapters.console import CONSOLE_CHANNEL, CONSOLE_PLATFORM, CONSOLE_WORKSPACE, run_console
 from memory.errors import CommandError, ConfigError, MemorybotError
 from memory.models import (
@@ -29,8 +31,7 @@ from memory.models import (
 from memory.store import MemoryQuery
 
 from .app import App
-from .command_render import render_text
-from .commands import Invoker, MemoryCommands, error_result, parse_command
+from .commands import MemoryCommands
 from .config import Settings
 from .logs import setup_logging
 from .process import limit_blas_threads
