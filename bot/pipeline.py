@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import uuid
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
@@ -29,7 +29,7 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
-from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
+from memory.prehook import PreHook, PrehookRequest, PrehookResult
 from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
@@ -153,10 +153,10 @@ class TurnPipeline:
         engine: MemoryEngine,
         settings: Settings,
         llm: LLMProvider | None = None,
-        prehook: PreHook | None = None,
         tz: tzinfo = UTC,
         summarizer: Summarizer | None = None,
         summary_llm: LLMProvider | None = None,
+        on_background_call: Callable[[str], None] | None = None,
     ) -> None:
         self.engine = engine
         self.settings = settings
@@ -170,7 +170,8 @@ class TurnPipeline:
         self.agent_id = settings.storage.agent_id
         self.tz = tz
         # Background model calls are charged to the message that caused them, never to a timer.
-        self.model_budget = ModelCallBudget(settings.llm.max_background_calls)
+        # `on_background_call` (the metrics counter) sees each of them too.
+        self.model_budget = ModelCallBudget(settings.llm.max_background_calls, on_call=on_background_call)
         if summarizer is None:
             summarizer = (
                 LLMSummarizer(summary_llm, self.model_budget)
@@ -178,11 +179,7 @@ class TurnPipeline:
                 else ExtractiveSummarizer()
             )
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
-        self.prehook = prehook or PreHook(
-            engine, PrehookConfig.from_settings(settings.prehook), tz=tz, summaries=self.summaries
-        )
-        if self.prehook.summaries is None:
-            self.prehook.summaries = self.summaries
+        self.prehook = PreHook(engine, settings.prehook.prehook_config(), tz=tz, summaries=self.summaries)
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         engine.on_forget(self._on_forget)
         self._background: set[asyncio.Task[None]] = set()
