@@ -272,22 +272,19 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
             if not args.json:
                 out.write(f"forgotten: {_line(forgotten)}\n")
         elif args.action == "restore":
-            row = await engine.store.get_memory_unscoped(args.id)
-            newer = (row.superseded_by or row.id) if row is not None else None
-            visible = newer is not None and bool(
-                await engine.store.visible_memories([newer], audience, engine.clock())
-            )
+            newer = await engine.merge_of(args.id, audience)
             try:
-                restored = await engine.undo_supersede(newer) if visible and newer is not None else None
+                restored = await engine.undo_supersede(newer.id) if newer is not None else None
             except KeyError:
                 restored = None
             if restored is None:
                 sys.stderr.write(f"no merge to undo for {args.id!r} in this workspace\n")
                 return 1
+            assert newer is not None  # restored only through it
             if args.json:
-                out.write(json.dumps({"restored": restored.to_public_dict(), "kept": newer}) + "\n")
+                out.write(json.dumps({"restored": restored.to_public_dict(), "kept": newer.id}) + "\n")
             else:
-                out.write(f"restored: {_line(restored)} (kept {newer})\n")
+                out.write(f"restored: {_line(restored)} (kept {newer.id})\n")
         elif args.action == "export":
             rows = []
             offset = 0

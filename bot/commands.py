@@ -184,8 +184,7 @@ class MemoryCommands:
     ) -> CommandResult:
         kind = args.get("type")
         types = [MemoryType(str(kind))] if kind else None
-        now = self.clock()
-        total = await self.engine.store.count_memories(audience, now, MemoryQuery(types=types))
+        total = await self.engine.count_memories(audience, MemoryQuery(types=types))
         rows = await self.engine.list_memories(
             audience,
             MemoryQuery(types=types, limit=self.page_size, offset=(page - 1) * self.page_size),
@@ -231,8 +230,8 @@ class MemoryCommands:
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
     ) -> CommandResult:
         memory_id = str(args["id"])
-        found = await self.engine.store.visible_memories([memory_id], audience, self.clock())
-        allowed = bool(found) and may_change(invoker, found[0])
+        found = await self.engine.visible_memory(memory_id, audience)
+        allowed = found is not None and may_change(invoker, found)
         # One message for "no such memory" and "not yours", so ids from other scopes reveal nothing.
         forgotten = await self.engine.forget(memory_id, audience) if allowed else None
         if forgotten is None:
@@ -253,27 +252,21 @@ class MemoryCommands:
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
     ) -> CommandResult:
         memory_id = str(args["id"])
-        store, now = self.engine.store, self.clock()
-        newer = await store.visible_memories([memory_id], audience, now)
-        if not newer:
-            # The id of the older note itself: the merge is found through the one that replaced it.
-            older = await store.get_memory_unscoped(memory_id)
-            if older is not None and older.superseded_by is not None:
-                newer = await store.visible_memories([older.superseded_by], audience, now)
-        allowed = bool(newer) and may_change(invoker, newer[0])
+        newer = await self.engine.merge_of(memory_id, audience)
         restored = None
-        if allowed:
+        if newer is not None and may_change(invoker, newer):
             try:
-                restored = await self.engine.undo_supersede(newer[0].id)
+                restored = await self.engine.undo_supersede(newer.id)
             except KeyError:
                 restored = None
         if restored is None:
             return CommandResult(command="undo", title="Undo", error=NOT_UNDONE.format(id=memory_id))
-        log.info("merge undone by command", extra={"memory_id": newer[0].id, "platform": invoker.platform})
+        assert newer is not None  # restored only through it
+        log.info("merge undone by command", extra={"memory_id": newer.id, "platform": invoker.platform})
         return CommandResult(
             command="undo",
             title="Restored",
-            lines=[f"Brought back memory {restored.id}; {newer[0].id} stays as well."],
+            lines=[f"Brought back memory {restored.id}; {newer.id} stays as well."],
             items=[memory_item(restored)],
             total=1,
         )
@@ -282,7 +275,7 @@ class MemoryCommands:
         self, memories: list[Memory], scores: list[float] | None = None
     ) -> list[dict[str, object]]:
         """Result items for these memories, each with the older note it replaced, if any."""
-        replaced = await self.engine.store.merged_into([m.id for m in memories])
+        replaced = await self.engine.merged_into([m.id for m in memories])
         return [
             memory_item(m, scores[n] if scores is not None else None, replaced.get(m.id))
             for n, m in enumerate(memories)
@@ -310,11 +303,9 @@ class MemoryCommands:
     async def _stats(
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
     ) -> CommandResult:
-        now = self.clock()
-        store = self.engine.store
-        total = await store.count_memories(audience, now)
-        by_type = await store.count_by_type(audience, now)
-        about_you = await store.count_memories(audience, now, MemoryQuery(user_ids=[invoker.user_id]))
+        total = await self.engine.count_memories(audience)
+        by_type = await self.engine.count_by_type(audience)
+        about_you = await self.engine.count_memories(audience, MemoryQuery(user_ids=[invoker.user_id]))
         ordered = {t.value: by_type.get(t.value, 0) for t in MemoryType if by_type.get(t.value)}
         lines = [f"{total} memor{'y' if total == 1 else 'ies'} you can see, {about_you} about you."]
         lines += [f"{kind}: {count}" for kind, count in ordered.items()]

@@ -780,6 +780,40 @@ class MemoryEngine:
     async def list_memories(self, audience: Audience, query: MemoryQuery | None = None) -> list[Memory]:
         return await self.store.query_memories(audience, self.clock(), query or MemoryQuery())
 
+    async def count_memories(self, audience: Audience, query: MemoryQuery | None = None) -> int:
+        """How many memories `audience` may see (that match `query`)."""
+        return await self.store.count_memories(audience, self.clock(), query)
+
+    async def count_by_type(self, audience: Audience) -> dict[str, int]:
+        """Memories `audience` may see, counted by type (types with none are left out)."""
+        return await self.store.count_by_type(audience, self.clock())
+
+    async def visible_memory(self, memory_id: str, audience: Audience) -> Memory | None:
+        """The memory, if `audience` may see it."""
+        found = await self.store.visible_memories([memory_id], audience, self.clock())
+        return found[0] if found else None
+
+    async def merge_of(self, memory_id: str, audience: Audience) -> Memory | None:
+        """The memory `audience` may see that a merge named by `memory_id` produced: the memory
+        itself, or the one that replaced it when `memory_id` is the older note (for undo)."""
+        newer = await self.visible_memory(memory_id, audience)
+        if newer is None:
+            older = await self.store.get_memory_unscoped(memory_id)
+            if older is not None and older.superseded_by is not None:
+                newer = await self.visible_memory(older.superseded_by, audience)
+        return newer
+
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        """For each of `newer_ids` (already read through an audience) that replaced an older note:
+        newer id -> older id."""
+        return await self.store.merged_into(newer_ids)
+
+    async def recent_turns(self, scope: Scope, limit: int) -> list[StoredMessage]:
+        """The conversation's (or its thread's) last `limit` turns, oldest first."""
+        return await self.store.recent_messages(
+            scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, limit, scope.thread_id
+        )
+
     async def by_subject(self, audience: Audience, subjects: Sequence[str], limit: int = 50) -> list[Memory]:
         return await self.list_memories(audience, MemoryQuery(subjects=subjects, limit=limit))
 

@@ -8,7 +8,7 @@ import dataclasses
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, TypeVar
@@ -17,8 +17,8 @@ import numpy as np
 
 from .access_counts import AccessCounts
 from .context_block import BlockItem, ContextBlock, Section, Timeline, TimelineDay, format_context_block
-from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine
-from .injection_state import ChannelInjectionState, InjectionStates
+from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine, WriteResult
+from .injection_state import ChannelInjectionState, ChannelKey, InjectionStates
 from .meta_questions import MetaQuestion, asks_about_self, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
@@ -223,6 +223,22 @@ class PreHook:
         self.preferences.invalidate(memory)
         if memory.forgotten:
             self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
+
+    def mark_shown(self, key: ChannelKey, writes: Sequence[WriteResult], turn: int | None = None) -> int:
+        """Record just-written memories as already in the model's context of `key`'s conversation
+        (with the vectors the writes computed), at `turn` or the conversation's current turn, so
+        the hook does not repeat them; returns that turn."""
+        state = self.states.get(*key)
+        at = state.turn if turn is None else turn
+        if writes:
+            state.record([(w.memory.id, w.memory.updated_at, w.vector) for w in writes], turn=at)
+        return at
+
+    def forget_shown(self, key: ChannelKey, memory_ids: Iterable[str]) -> None:
+        """These memories left the model's context of `key`'s conversation: they may be injected again."""
+        state = self.states.peek(key)
+        if state is not None:
+            state.forget_ids(memory_ids)
 
     def _utc_offset(self, now: float) -> float:
         """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""
