@@ -13,8 +13,9 @@ import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import IncomingMessage
+from adapters.command_table import Invoker, parse_command
 from adapters.slack import SlackAdapter
-from bot.commands import NOT_FOUND, CommandError, Invoker, MemoryCommands, parse_command
+from bot.commands import NOT_FOUND, MemoryCommands
 from bot.config import SlackSettings
 from bot.json_reply import parse_reply
 from bot.llm.fake import ScriptedLLM, text, tool
@@ -22,6 +23,7 @@ from bot.llm.types import LLMResponse, ToolCall, parse_arguments
 from bot.memory_tools import MAX_SUBJECT_CHARS, MAX_SUBJECTS
 from bot.pipeline import MAX_MESSAGE_CHARS, TurnPipeline
 from memory.engine import MemoryEngine
+from memory.errors import CommandError
 from memory.models import MemoryDraft, Scope, StoredMessage
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer

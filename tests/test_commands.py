@@ -7,19 +7,11 @@ import re
 
 import pytest
 
-from bot.command_render import render_text
-from bot.commands import (
-    COMMANDS,
-    NOT_FOUND,
-    CommandError,
-    CommandResult,
-    Invoker,
-    MemoryCommands,
-    format_invocation,
-    parse_command,
-    usage,
-)
+from adapters.command_render import render_text
+from adapters.command_table import COMMANDS, CommandResult, Invoker, format_invocation, parse_command, usage
+from bot.commands import NOT_FOUND, MemoryCommands
 from memory.engine import MemoryEngine
+from memory.errors import CommandError
 from memory.models import Memory, MemoryDraft, MemoryType, Scope, Visibility
 from tests.conftest import FakeClock
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from adapters.base import IncomingMessage
-from bot.commands import Invoker, MemoryCommands
+from adapters.command_table import Invoker
+from bot.commands import MemoryCommands
 from bot.config import Settings
 from bot.history import ShownBlock, ShownBlocks
 from bot.llm.fake import RecordedCall, ScriptedLLM, text

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
+from adapters.command_table import Invoker
 from bench.relative_dates import load_cases, score
-from bot.commands import Invoker, MemoryCommands
+from bot.commands import MemoryCommands
 from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline

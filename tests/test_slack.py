@@ -22,6 +22,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import Adapter, IncomingMessage
+from adapters.command_table import CommandResult
 from adapters.slack import SlackAdapter
 from adapters.slack_render import (
     decode_page_value,
@@ -30,7 +31,7 @@ from adapters.slack_render import (
     split_message,
     strip_mention,
 )
-from bot.commands import CommandResult, MemoryCommands
+from bot.commands import MemoryCommands
 from bot.config import Settings, SlackSettings
 from bot.llm.fake import ScriptedLLM, text
 from bot.metrics import Metrics
