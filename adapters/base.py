@@ -1,4 +1,6 @@
-"""Shared by adapters and the bot: the incoming message, the turn function, the adapter protocol."""
+"""The contract between the platform edges and the bot: the incoming message, the turn function,
+the adapter protocol and the counters an adapter reports to. Adapters import this (and the
+command table), never the bot; the bot's wiring imports it to drive them."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
+
+from prometheus_client import Counter
 
 from memory.models import Conversation, ConversationKind
 
@@ -78,4 +82,21 @@ class Adapter(Protocol):
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop intake, flush pending batches, finish in-flight turns within `grace`, disconnect."""
+        ...
+
+
+class AdapterMetrics(Protocol):
+    """The counters an adapter reports to (the bot's `Metrics` has them all)."""
+
+    @property
+    def events_deduplicated(self) -> Counter: ...
+
+    @property
+    def replies_sent(self) -> Counter: ...
+
+    @property
+    def commands(self) -> Counter: ...
+
+    def track_pending(self, platform: str, pending: Callable[[], int | float]) -> None:
+        """Read a coalescer's pending count whenever the metrics are scraped."""
         ...

@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from memory.errors import CoalescerClosed
+
 from .base import IncomingMessage
 
 log = logging.getLogger(__name__)
@@ -16,10 +18,6 @@ BatchHandler = Callable[[list[IncomingMessage]], Awaitable[object]]
 
 DEFAULT_DEBOUNCE_SECONDS = 1.5
 DEFAULT_MAX_WAIT_SECONDS = 5.0
-
-
-class CoalescerClosed(RuntimeError):
-    """Raised by `Coalescer.submit` once `aclose` has started: intake is stopped for good."""
 
 
 class ConversationKey(NamedTuple):

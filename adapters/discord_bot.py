@@ -6,23 +6,25 @@ import asyncio
 import contextlib
 import logging
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import SecretStr
 
 from adapters.base import ConversationsFound, TurnFunction
 from adapters.coalescer import CoalesceConfig, Scheduler
+from adapters.command_table import CommandRunner
 from adapters.discord_cogs import PLATFORM
 from adapters.discord_cogs.conversations import ConversationsCog
 from adapters.discord_cogs.memory import MemoryCog, build_memory_group
 from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
 from adapters.discord_gateway import guard_parsers
 from adapters.discord_render import error_embed
-from bot.commands import MemoryCommands
-from bot.config import DiscordSettings
+from memory.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,23 @@ _RETRYABLE = (
 )
 
 
-def bot_intents(settings: DiscordSettings) -> discord.Intents:
+class DiscordConfig(Protocol):
+    """The settings the Discord adapter reads (the bot's `DiscordConfig`)."""
+
+    @property
+    def token(self) -> SecretStr | None: ...
+
+    @property
+    def channels(self) -> Sequence[str]: ...
+
+    @property
+    def learn_channels(self) -> Sequence[str]: ...
+
+    @property
+    def message_content_intent(self) -> bool: ...
+
+
+def bot_intents(settings: DiscordConfig) -> discord.Intents:
     """Default intents, plus message content (privileged: it must be enabled in the developer portal)."""
     intents = discord.Intents.default()
     intents.message_content = settings.message_content_intent
@@ -57,9 +75,9 @@ class MemoryBot(commands.Bot):
 
     def __init__(
         self,
-        settings: DiscordSettings,
+        settings: DiscordConfig,
         intake: DiscordIntake,
-        memory_commands: MemoryCommands,
+        memory_commands: CommandRunner,
         conversations: ConversationsFound | None = None,
     ) -> None:
         super().__init__(
@@ -160,16 +178,16 @@ class DiscordAdapter:
 
     def __init__(
         self,
-        settings: DiscordSettings,
+        settings: DiscordConfig,
         turn: TurnFunction,
-        commands: MemoryCommands,
+        commands: CommandRunner,
         *,
         coalesce: CoalesceConfig,
         scheduler: Scheduler | None = None,
         conversations: ConversationsFound | None = None,
     ) -> None:
         if settings.token is None or not settings.token.get_secret_value().strip():
-            raise ValueError("DISCORD_TOKEN is not set")
+            raise ConfigError("DISCORD_TOKEN is not set")
         self.settings = settings
         self.memory_commands = commands
         self.conversations = conversations

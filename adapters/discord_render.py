@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.command_render import render_item
-from bot.commands import CommandResult, command_spec, usage
+from adapters.command_render import render_item
+from adapters.command_table import CommandResult, command_spec, usage
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,11 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qsl
 
 from aiohttp import web
+from pydantic import SecretStr
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization import AuthorizeResult
@@ -28,19 +29,12 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.commands import (
-    COMMANDS,
-    CommandError,
-    CommandResult,
-    Invoker,
-    MemoryCommands,
-    error_result,
-    parse_command,
-)
+from memory.errors import CoalescerClosed, CommandError, ConfigError
 from memory.models import Conversation, ConversationKind
 
-from .base import ConversationsFound, IncomingMessage, TurnFunction
-from .coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
+from .base import AdapterMetrics, ConversationsFound, IncomingMessage, TurnFunction
+from .coalescer import CoalesceConfig, Coalescer, Scheduler
+from .command_table import COMMANDS, CommandResult, CommandRunner, Invoker, error_result, parse_command
 from .event_dedup import DEFAULT_TTL_SECONDS, EventDedup
 from .lookup_cache import LookupCache
 from .slack_render import (
@@ -57,8 +51,6 @@ from .slack_render import (
 if TYPE_CHECKING:
     from slack_sdk.socket_mode.aiohttp import SocketModeClient
 
-    from bot.config import SlackSettings
-    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +85,31 @@ class SlackUser:
     is_admin: bool = False
 
 
+class SlackConfig(Protocol):
+    """The settings the Slack adapter reads (the bot's `SlackSettings`)."""
+
+    @property
+    def bot_token(self) -> SecretStr | None: ...
+
+    @property
+    def app_token(self) -> SecretStr | None: ...
+
+    @property
+    def signing_secret(self) -> SecretStr | None: ...
+
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def channels(self) -> Sequence[str]: ...
+
+    @property
+    def learn_channels(self) -> Sequence[str]: ...
+
+    @property
+    def api_url(self) -> str | None: ...
+
+
 class SlackAdapter:
     """Slack edge of the bot: turns events into batches, posts replies, answers `/memory`.
 
@@ -105,15 +122,15 @@ class SlackAdapter:
 
     def __init__(
         self,
-        settings: SlackSettings,
+        settings: SlackConfig,
         turn: TurnFunction,
-        commands: MemoryCommands,
+        commands: CommandRunner,
         *,
         data_dir: Path,
         coalesce: CoalesceConfig,
         client: AsyncWebClient | None = None,
         scheduler: Scheduler | None = None,
-        metrics: Metrics | None = None,
+        metrics: AdapterMetrics | None = None,
         reply_limit: int = SLACK_TEXT_LIMIT,
         auth_backoff: tuple[float, float] = (1.0, 60.0),
         sleep: Sleep = asyncio.sleep,
@@ -125,11 +142,11 @@ class SlackAdapter:
         if client is not None and client.token:
             token = client.token
         if not token:
-            raise ValueError("the Slack adapter needs SLACK_BOT_TOKEN")
+            raise ConfigError("the Slack adapter needs SLACK_BOT_TOKEN")
         signing_secret = settings.signing_secret.get_secret_value() if settings.signing_secret else ""
         if settings.mode == "http" and not signing_secret:
             # An empty secret would make every forged signature computed with an empty key valid.
-            raise ValueError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
+            raise ConfigError("SLACK_MODE=http needs SLACK_SIGNING_SECRET")
         self.settings = settings
         self._signing_secret = signing_secret
         self._token = token

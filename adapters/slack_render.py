@@ -7,9 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bot.command_render import render_text
-from bot.commands import CommandResult, format_invocation
-
+from .command_render import render_text
+from .command_table import CommandResult, format_invocation
 from .split import split_message as split_text
 
 # Slack's section text and our reply chunks stay under this; chat.postMessage accepts more, but

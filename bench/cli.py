@@ -124,7 +124,6 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     # Local imports: the bot's CLI stays quick to start when no benchmark runs.
     from bot.app import build_embedder
     from bot.config import Settings
-    from memory.prehook import PrehookConfig
 
     report: dict[str, Any]
     if args.bench_command != "dates" and (absent := missing()):
@@ -159,7 +158,7 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
             seed=args.seed,
             baseline_runs=args.baseline_runs,
         )
-        report = await run_latency(options, embedder, PrehookConfig.from_settings(settings.prehook))
+        report = await run_latency(options, embedder, settings.prehook.prehook_config())
     elif args.bench_command == "load":
         from .load import LoadOptions, run_load
 

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memory.extraction import date_mentions
+from memory.text import date_mentions
 
 DATA = Path(__file__).parent / "data" / "relative_dates.json"
 

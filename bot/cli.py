@@ -13,7 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from adapters.command_render import render_text
+from adapters.command_table import Invoker, error_result, parse_command
 from adapters.console import CONSOLE_CHANNEL, CONSOLE_PLATFORM, CONSOLE_WORKSPACE, run_console
+from memory.errors import CommandError, ConfigError, MemorybotError
 from memory.models import (
     Audience,
     Conversation,
@@ -26,12 +29,10 @@ from memory.models import (
     Visibility,
 )
 from memory.store import MemoryQuery
-from memory.ttl import TTLError
 
 from .app import App
-from .command_render import render_text
-from .commands import CommandError, Invoker, MemoryCommands, error_result, parse_command
-from .config import ConfigError, Settings
+from .commands import MemoryCommands
+from .config import Settings
 from .logs import setup_logging
 from .process import limit_blas_threads
 
@@ -271,22 +272,19 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
             if not args.json:
                 out.write(f"forgotten: {_line(forgotten)}\n")
         elif args.action == "restore":
-            row = await engine.store.get_memory_unscoped(args.id)
-            newer = (row.superseded_by or row.id) if row is not None else None
-            visible = newer is not None and bool(
-                await engine.store.visible_memories([newer], audience, engine.clock())
-            )
+            newer = await engine.merge_of(args.id, audience)
             try:
-                restored = await engine.undo_supersede(newer) if visible and newer is not None else None
+                restored = await engine.undo_supersede(newer.id) if newer is not None else None
             except KeyError:
                 restored = None
             if restored is None:
                 sys.stderr.write(f"no merge to undo for {args.id!r} in this workspace\n")
                 return 1
+            assert newer is not None  # restored only through it
             if args.json:
-                out.write(json.dumps({"restored": restored.to_public_dict(), "kept": newer}) + "\n")
+                out.write(json.dumps({"restored": restored.to_public_dict(), "kept": newer.id}) + "\n")
             else:
-                out.write(f"restored: {_line(restored)} (kept {newer})\n")
+                out.write(f"restored: {_line(restored)} (kept {newer.id})\n")
         elif args.action == "export":
             rows = []
             offset = 0
@@ -421,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runners = {"run": _run, "chat": _chat, "memories": _memories, "discord": _discord, "bench": _bench}
     try:
         return asyncio.run(runners[args.command](args, settings))
-    except (ValueError, TTLError) as exc:
+    except MemorybotError as exc:  # refused input, a store or a provider that failed: one line
         sys.stderr.write(f"memorybot: {exc}\n")
         return 2
     except KeyboardInterrupt:

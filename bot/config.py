@@ -8,13 +8,11 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from memory.ttl import TTLError, parse_duration
+from memory.errors import ConfigError, TTLError
+from memory.prehook_config import PrehookConfig
+from memory.ttl import parse_duration
 
 CommaList = Annotated[list[str], NoDecode]
-
-
-class ConfigError(ValueError):
-    """One or more settings are invalid; the message names each one."""
 
 
 def _split_commas(value: Any) -> Any:
@@ -119,22 +117,28 @@ class MemorySettings(_Section):
     sweep_interval_seconds: float = Field(3600.0, gt=0)
 
 
+# The pre-hook's defaults live with the pre-hook; the settings only name and bound them.
+_PREHOOK = PrehookConfig()
+# Settings whose name differs from the pre-hook's field (the unit is in the environment name).
+_PREHOOK_FIELD = {"preference_cache_ttl_seconds": "preference_cache_ttl"}
+
+
 class PrehookSettings(_Section):
     model_config = SettingsConfigDict(env_prefix="PREHOOK_")
 
-    recent_duration: str = "6h"
-    channel_scope: bool = False
-    semantic_threshold: float = Field(0.85, ge=0, le=1)
-    max_semantic_buffer: int = Field(100, ge=0)
-    max_injection_count: int = Field(20, ge=0)
-    context_window_depth: int = Field(20, ge=0)
-    token_budget: int = Field(1500, ge=0)
-    important_threshold: float = Field(0.8, ge=0, le=1)
-    preference_min_confidence: float = Field(0.6, ge=0, le=1)
-    preference_cache_ttl_seconds: float = Field(300.0, ge=0)
-    vector_top_k: int = Field(20, ge=1, le=500)
+    recent_duration: str = _PREHOOK.recent_duration
+    channel_scope: bool = _PREHOOK.channel_scope
+    semantic_threshold: float = Field(_PREHOOK.semantic_threshold, ge=0, le=1)
+    max_semantic_buffer: int = Field(_PREHOOK.max_semantic_buffer, ge=0)
+    max_injection_count: int = Field(_PREHOOK.max_injection_count, ge=0)
+    context_window_depth: int = Field(_PREHOOK.context_window_depth, ge=0)
+    token_budget: int = Field(_PREHOOK.token_budget, ge=0)
+    important_threshold: float = Field(_PREHOOK.important_threshold, ge=0, le=1)
+    preference_min_confidence: float = Field(_PREHOOK.preference_min_confidence, ge=0, le=1)
+    preference_cache_ttl_seconds: float = Field(_PREHOOK.preference_cache_ttl, ge=0)
+    vector_top_k: int = Field(_PREHOOK.vector_top_k, ge=1, le=500)
     min_relevance: float = Field(
-        0.35,
+        _PREHOOK.min_relevance,
         ge=-1,
         le=1,
         description="below this similarity a search hit is not injected (identity, preferences, "
@@ -149,6 +153,13 @@ class PrehookSettings(_Section):
         except TTLError as exc:
             raise ValueError(str(exc)) from None
         return value
+
+    def prehook_config(self) -> PrehookConfig:
+        """The pre-hook's configuration: each setting by name onto its field (a setting with no
+        field is a TypeError here, not a knob that silently does nothing); the rest keep the
+        pre-hook's defaults."""
+        values = {_PREHOOK_FIELD.get(name, name): value for name, value in self.model_dump().items()}
+        return PrehookConfig(**values)
 
 
 class HistorySettings(_Section):

@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .memory_tools import MemoryRequest, ToolArgumentError, TTLArgumentError, parse_memory_request
+from memory.errors import ToolArgumentError, TTLArgumentError
+
+from .memory_tools import MemoryRequest, parse_memory_request
 
 MAX_JSON_MEMORIES = 20  # more than this in one reply is a model looping, not remembering
 

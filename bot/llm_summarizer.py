@@ -8,9 +8,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from memory.errors import LLMError
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
 
-from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm.types import ChatMessage, LLMProvider
 from .llm.usage import llm_purpose
 
 log = logging.getLogger(__name__)

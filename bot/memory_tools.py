@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory.engine import MemoryEngine, WriteResult
+from memory.errors import InvalidInput, ToolArgumentError, TTLArgumentError, TTLError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
 from memory.store import MemoryQuery
-from memory.ttl import TTLError, is_permanent, parse_duration
+from memory.ttl import is_permanent, parse_duration
 
 from .llm.types import ToolCall, ToolSpec
 
@@ -82,14 +83,6 @@ GET_RECENT_MEMORIES = ToolSpec(
 )
 
 MEMORY_TOOLS: tuple[ToolSpec, ...] = (REMEMBER, SEARCH_MEMORIES, GET_RECENT_MEMORIES)
-
-
-class ToolArgumentError(ValueError):
-    """Arguments the model sent that cannot be used; the message goes back to the model."""
-
-
-class TTLArgumentError(ToolArgumentError):
-    """A `ttl` that is not a duration: the tool refuses it; a JSON reply keeps the memory without it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +265,7 @@ class MemoryToolbox:
         about = args.get("about") if isinstance(args.get("about"), str) else None
         try:
             result = await self.remember(request, about)
-        except ValueError as exc:
+        except InvalidInput as exc:
             raise ToolArgumentError(str(exc)) from None
         status = {"inserted": "stored", "superseded": "stored (replaces an older note)"}.get(
             result.action, "already known"

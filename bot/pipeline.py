@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import uuid
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
@@ -16,8 +16,8 @@ from memory.aliases import AliasStore, learn_aliases
 from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.episodes import detect_episodes
-from memory.extraction import extract
-from memory.injection_state import ChannelInjectionState, ChannelKey
+from memory.errors import InvalidInput, LLMError
+from memory.injection_state import ChannelKey
 from memory.models import (
     Audience,
     Conversation,
@@ -28,16 +28,17 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
-from memory.prehook import PreHook, PrehookConfig, PrehookRequest, PrehookResult
+from memory.prehook import PreHook, PrehookRequest, PrehookResult
 from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
 from memory.summary_store import Summary
+from memory.text import extract
 
 from .config import Settings
 from .history import ShownBlock, ShownBlocks, assemble, summaries_message, window
 from .json_reply import parse_reply
-from .llm.types import ChatMessage, LLMError, LLMProvider
+from .llm.types import ChatMessage, LLMProvider
 from .llm.usage import LLMUsage, counted, llm_purpose
 from .llm_summarizer import LLMSummarizer, ModelCallBudget
 from .memory_tools import MEMORY_TOOLS, MemoryToolbox, TurnContext, participants_index
@@ -152,10 +153,10 @@ class TurnPipeline:
         engine: MemoryEngine,
         settings: Settings,
         llm: LLMProvider | None = None,
-        prehook: PreHook | None = None,
         tz: tzinfo = UTC,
         summarizer: Summarizer | None = None,
         summary_llm: LLMProvider | None = None,
+        on_background_call: Callable[[str], None] | None = None,
     ) -> None:
         self.engine = engine
         self.settings = settings
@@ -169,7 +170,8 @@ class TurnPipeline:
         self.agent_id = settings.storage.agent_id
         self.tz = tz
         # Background model calls are charged to the message that caused them, never to a timer.
-        self.model_budget = ModelCallBudget(settings.llm.max_background_calls)
+        # `on_background_call` (the metrics counter) sees each of them too.
+        self.model_budget = ModelCallBudget(settings.llm.max_background_calls, on_call=on_background_call)
         if summarizer is None:
             summarizer = (
                 LLMSummarizer(summary_llm, self.model_budget)
@@ -177,11 +179,7 @@ class TurnPipeline:
                 else ExtractiveSummarizer()
             )
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
-        self.prehook = prehook or PreHook(
-            engine, PrehookConfig.from_settings(settings.prehook), tz=tz, summaries=self.summaries
-        )
-        if self.prehook.summaries is None:
-            self.prehook.summaries = self.summaries
+        self.prehook = PreHook(engine, settings.prehook.prehook_config(), tz=tz, summaries=self.summaries)
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         engine.on_forget(self._on_forget)
         self._background: set[asyncio.Task[None]] = set()
@@ -201,9 +199,7 @@ class TurnPipeline:
     def _on_forget(self, memory: Memory) -> None:
         """A forgotten memory leaves every kept block; the rest of those blocks may be injected again."""
         for key, block in self.shown.drop_containing(memory.id):
-            state = self.prehook.states.peek(key)
-            if state is not None:
-                state.forget_ids(block.memory_ids)
+            self.prehook.forget_shown(key, block.memory_ids)
 
     def key_of(self, message: IncomingMessage) -> ChannelKey:
         return ChannelKey(
@@ -250,7 +246,7 @@ class TurnPipeline:
             )
             try:
                 result = await self.engine.remember(draft)
-            except ValueError as exc:
+            except InvalidInput as exc:
                 log.debug("heuristic memory rejected", extra={"reason": str(exc)})
                 continue
             except Exception:  # a storage or embedding failure costs this memory, not the turn
@@ -346,10 +342,9 @@ class TurnPipeline:
     ) -> None:
         last = speaking[-1][0]
         audience = audience_of(last, self.agent_id)
-        state = self.prehook.states.get(*key)
         # What the batch itself says is already in front of the model: its heuristic memories
         # count as injected now, so the hook does not repeat them as notes.
-        _mark_shown(state, learned, state.turn)
+        current_turn = self.prehook.mark_shown(key, learned)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
         (participants, window_rows), profiles = await asyncio.gather(
             self._context_of(speaking), self._profile_lines(last, authors)
@@ -359,7 +354,7 @@ class TurnPipeline:
         earlier, thread = await self._compacted(scope, audience, window_rows)
         hook = await self.prehook.run(self._prehook_request(speaking, participants, present))
         result.prehook = hook
-        turn = hook.turn if hook.turn is not None else state.turn
+        turn = hook.turn if hook.turn is not None else current_turn
         anchor = next((row.id for _, row in speaking if row.id in present), speaking[0][1].id)
         if hook.block:
             shown_ids = (
@@ -405,7 +400,7 @@ class TurnPipeline:
                 exc_info=not isinstance(exc, LLMError),
             )
             result.reply = APOLOGY
-            self._record_stored(state, toolbox, hook, result)
+            self._record_stored(key, toolbox, hook, result)
             return
         parsed = parse_reply(final)
         for problem in parsed.errors:
@@ -415,12 +410,12 @@ class TurnPipeline:
         for request_, about in parsed.memories:
             try:
                 await toolbox.remember(request_, about)
-            except ValueError as exc:
+            except InvalidInput as exc:
                 log.info("memory in JSON reply refused", extra={"reason": str(exc)})
             except Exception:  # the reply still goes out when its memory cannot be stored
                 log.warning("memory in JSON reply not stored", exc_info=True)
         result.tool_calls = len(toolbox.log)
-        self._record_stored(state, toolbox, hook, result)
+        self._record_stored(key, toolbox, hook, result)
         # The model's text (or a "\ud800" escape in its JSON) may hold a lone surrogate.
         result.reply = valid_utf8(parsed.message) or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
@@ -439,14 +434,7 @@ class TurnPipeline:
         names = list(dict.fromkeys(m.author_name for m, _ in speaking if m.author_name))
         participants, recent = await asyncio.gather(
             self._participants(last, authors, names),
-            self.engine.store.recent_messages(
-                last.platform,
-                last.workspace_id,
-                last.channel_id,
-                self.agent_id,
-                limit=self.settings.history.max_messages,
-                thread_id=last.thread_id,
-            ),
+            self.engine.recent_turns(scope_of(last, self.agent_id), self.settings.history.max_messages),
         )
         history = self.settings.history
         return participants, window(recent, history.max_messages, history.max_chars)
@@ -605,12 +593,12 @@ class TurnPipeline:
         return ""
 
     def _record_stored(
-        self, state: ChannelInjectionState, toolbox: MemoryToolbox, hook: PrehookResult, result: TurnResult
+        self, key: ChannelKey, toolbox: MemoryToolbox, hook: PrehookResult, result: TurnResult
     ) -> None:
         """Memories the model wrote itself are in its context: the hook must not repeat them."""
         written = [r for r in toolbox.stored if r.action in ("inserted", "superseded")]
         result.remembered = [r.memory for r in written]
-        _mark_shown(state, written, hook.turn if hook.turn is not None else state.turn)
+        self.prehook.mark_shown(key, written, hook.turn)
 
     # --- offline ------------------------------------------------------------------------------
 
@@ -623,8 +611,7 @@ class TurnPipeline:
     ) -> None:
         """The same recall as with a model (the pre-hook, its channel state included), shown to people."""
         last = speaking[-1][0]
-        state = self.prehook.states.get(*key)
-        _mark_shown(state, learned, state.turn)
+        self.prehook.mark_shown(key, learned)
         batch_ids = [row.id for _, row in speaking]
         try:
             participants, window_rows = await self._context_of(speaking)
@@ -694,9 +681,3 @@ class TurnPipeline:
             log.error("reply not stored", extra={"platform": to.platform, "error": str(exc)})
             return None
         return reply.id
-
-
-def _mark_shown(state: ChannelInjectionState, writes: Sequence[WriteResult], turn: int) -> None:
-    """Record just-written memories as in the model's context, with the vectors the write computed."""
-    if writes:
-        state.record([(w.memory.id, w.memory.updated_at, w.vector) for w in writes], turn=turn)

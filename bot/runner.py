@@ -175,15 +175,11 @@ class BotRuntime:
     def __init__(self, settings: Settings, app: App) -> None:
         self.settings = settings
         self.app = app
-        self.metrics = Metrics()
+        self.metrics = app.metrics
         self.server = HealthServer(settings.server.port, self.metrics)
         self.adapters = build_adapters(
             settings, app, metered_turn(app.pipeline, self.metrics), self.server, self.metrics
         )
-        # Every background model call shows in /metrics as well as in its log line.
-        app.pipeline.model_budget.on_call = lambda purpose: self.metrics.background_model_calls.labels(
-            purpose
-        ).inc()
         self._started: list[Adapter] = []
         self._sweeper: asyncio.Task[None] | None = None
 

@@ -7,15 +7,11 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from .extraction import (
-    _HYPOTHETICAL,
-    _NEGATED_CALL,
-    _NOT_NAME,
-    _clean_input,
-    _name_from,
-    _sentences,
-)
 from .store import SQLiteStore
+from .text.lexicons import NOT_A_NAME
+from .text.normalize import clean_text
+from .text.phrases import is_negated_call, name_from_phrase
+from .text.sentences import is_hypothetical, split_sentences
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
 
@@ -27,7 +23,7 @@ _MAX_QUERY_NAMES = 50
 _KNOWN_CACHE = 10_000
 
 # Words that follow "call me" without being a name: times, fillers, adjectives ("call me crazy").
-_NOT_ALIAS = _NOT_NAME | frozenset(
+_NOT_ALIAS = NOT_A_NAME | frozenset(
     """
     later back tomorrow tonight today when whenever if maybe anytime asap soon sometime again please pls now
     crazy lazy old old-fashioned names anything whatever something someone nothing lol haha thanks thx sir
@@ -110,22 +106,22 @@ def _alias_from(phrase: str) -> str | None:
 def _learn(text: str, speaker_name: str) -> list[str]:
     speaker = normalize_alias(speaker_name) if isinstance(speaker_name, str) else None
     found: list[tuple[int, int, str]] = []  # (sentence, position, alias): names come out in text order
-    for n, (sentence, question) in enumerate(_sentences(_clean_input(text[:_MAX_INPUT]))):
+    for n, (sentence, question) in enumerate(split_sentences(clean_text(text[:_MAX_INPUT]))):
         if question:
             continue
         for rx in _NICKNAME_RULES:
             for m in rx.finditer(sentence):
                 before = sentence[: m.start()]
                 # "don't call me dev", "if you call me dev": not a name the speaker goes by.
-                if _NEGATED_CALL.search(before) or _HYPOTHETICAL.search(before):
+                if is_negated_call(before) or is_hypothetical(before):
                     continue
                 alias = _alias_from(m.group("alias"))
                 if alias:
                     found.append((n, m.start("alias"), alias))
         for rx in _NAME_RULES:
             m = rx.search(sentence)
-            if m and not _HYPOTHETICAL.search(sentence[: m.start()]):
-                name = _name_from(m.group("phrase"), strict=False)
+            if m and not is_hypothetical(sentence[: m.start()]):
+                name = name_from_phrase(m.group("phrase"), strict=False)
                 alias = normalize_alias(name) if name else None
                 if alias and alias not in _NOT_ALIAS:
                     found.append((n, m.start("phrase"), alias))

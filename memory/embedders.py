@@ -13,15 +13,13 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .errors import EmbeddingError
+
 log = logging.getLogger(__name__)
 
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
 _KNOWN_DIMS = {"all-MiniLM-L6-v2": 384, "text-embedding-3-small": 1536, "text-embedding-3-large": 3072}
-
-
-class EmbeddingError(RuntimeError):
-    """The embedder could not produce vectors (model missing, provider error)."""
 
 
 @runtime_checkable

@@ -18,7 +18,7 @@ import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
 from .embedders import Embedder
-from .extraction import renamed, resolve_relative_dates
+from .errors import InvalidInput, InvalidMemory, MemoryWriteError, StorageError
 from .models import (
     DEFAULT_IMPORTANCE,
     Audience,
@@ -31,6 +31,7 @@ from .models import (
     content_hash,
 )
 from .store import NOT_SEARCHABLE, MemoryQuery, SQLiteStore
+from .text import renamed, resolve_relative_dates
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
 from .vectors import DEFAULT_HOT_ROWS, VectorHit, VectorRecord, VectorStore
@@ -42,14 +43,6 @@ MAX_MEMORY_CHARS = 2000
 # (the most important, then the newest) are compared with the query.
 OWN_ELSEWHERE_LIMIT = 200
 Clock = Callable[[], float]
-
-
-class StorageError(RuntimeError):
-    """A write was refused (disk full, read-only or failing disk) and rolled back; the message says why."""
-
-
-class MemoryWriteError(StorageError):
-    """A memory could not be stored; nothing half-written was left behind."""
 
 
 @dataclass(slots=True)
@@ -279,32 +272,35 @@ class MemoryEngine:
     # --- write path -----------------------------------------------------------------------------
 
     def build_memory(self, draft: MemoryDraft) -> Memory:
-        """Validate a draft and turn it into a row; raises ValueError (TTLError included) with a reason."""
+        """Validate a draft and turn it into a row; raises InvalidMemory (or TTLError) with a reason."""
         content = " ".join(draft.content.split()) if isinstance(draft.content, str) else ""
         content = content.encode("utf-8", "replace").decode("utf-8")
         if not content:
-            raise ValueError("memory content is empty")
+            raise InvalidMemory("memory content is empty")
         created = draft.created_at if draft.created_at is not None else self.clock()
         # What is stored must stay true: "last week" means one week for ever, the one it was said in.
         content = resolve_relative_dates(content, datetime.fromtimestamp(created, UTC))
         if not any(ch.isprintable() for ch in content):
             # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
-            raise ValueError("memory content has no visible characters")
+            raise InvalidMemory("memory content has no visible characters")
         if len(content) > MAX_MEMORY_CHARS:
-            raise ValueError(
+            raise InvalidMemory(
                 f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
             )
-        memory_type = MemoryType(draft.memory_type)
+        try:
+            memory_type = MemoryType(draft.memory_type)
+        except ValueError:
+            raise InvalidMemory(f"unknown memory type {draft.memory_type!r}") from None
         expires = ttl_expires_at(draft.ttl, created) if draft.ttl is not None else draft.expires_at
         if expires is not None and expires <= created:
-            raise ValueError("memory expires before it is written")
+            raise InvalidMemory("memory expires before it is written")
         importance = DEFAULT_IMPORTANCE[memory_type] if draft.importance is None else float(draft.importance)
         if not 0.0 <= importance <= 1.0:
-            raise ValueError(f"importance must be between 0 and 1, got {importance}")
+            raise InvalidMemory(f"importance must be between 0 and 1, got {importance}")
         if not 0.0 <= float(draft.confidence) <= 1.0:
-            raise ValueError(f"confidence must be between 0 and 1, got {draft.confidence}")
+            raise InvalidMemory(f"confidence must be between 0 and 1, got {draft.confidence}")
         if any(s and not isinstance(s, str) for s in draft.subjects):
-            raise ValueError("subjects must be strings")
+            raise InvalidMemory("subjects must be strings")
         # Subjects are stored as SQLite text too: an unpaired surrogate would fail the insert.
         subjects = [s.encode("utf-8", "replace").decode("utf-8") for s in draft.subjects if s]
         subjects = list(dict.fromkeys(s.strip().casefold() for s in subjects if s.strip()))[:12]
@@ -422,8 +418,8 @@ class MemoryEngine:
         for n, draft in enumerate(drafts):
             try:
                 memories.append(self.build_memory(draft))
-            except ValueError as exc:
-                raise ValueError(f"draft {n}: {exc}") from exc
+            except InvalidInput as exc:  # InvalidMemory or TTLError
+                raise InvalidMemory(f"draft {n}: {exc}") from exc
         inserted: list[Memory] = []
         for start in range(0, len(memories), batch_size):
             inserted.extend(await self._import_batch(memories[start : start + batch_size]))
@@ -783,6 +779,40 @@ class MemoryEngine:
 
     async def list_memories(self, audience: Audience, query: MemoryQuery | None = None) -> list[Memory]:
         return await self.store.query_memories(audience, self.clock(), query or MemoryQuery())
+
+    async def count_memories(self, audience: Audience, query: MemoryQuery | None = None) -> int:
+        """How many memories `audience` may see (that match `query`)."""
+        return await self.store.count_memories(audience, self.clock(), query)
+
+    async def count_by_type(self, audience: Audience) -> dict[str, int]:
+        """Memories `audience` may see, counted by type (types with none are left out)."""
+        return await self.store.count_by_type(audience, self.clock())
+
+    async def visible_memory(self, memory_id: str, audience: Audience) -> Memory | None:
+        """The memory, if `audience` may see it."""
+        found = await self.store.visible_memories([memory_id], audience, self.clock())
+        return found[0] if found else None
+
+    async def merge_of(self, memory_id: str, audience: Audience) -> Memory | None:
+        """The memory `audience` may see that a merge named by `memory_id` produced: the memory
+        itself, or the one that replaced it when `memory_id` is the older note (for undo)."""
+        newer = await self.visible_memory(memory_id, audience)
+        if newer is None:
+            older = await self.store.get_memory_unscoped(memory_id)
+            if older is not None and older.superseded_by is not None:
+                newer = await self.visible_memory(older.superseded_by, audience)
+        return newer
+
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        """For each of `newer_ids` (already read through an audience) that replaced an older note:
+        newer id -> older id."""
+        return await self.store.merged_into(newer_ids)
+
+    async def recent_turns(self, scope: Scope, limit: int) -> list[StoredMessage]:
+        """The conversation's (or its thread's) last `limit` turns, oldest first."""
+        return await self.store.recent_messages(
+            scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, limit, scope.thread_id
+        )
 
     async def by_subject(self, audience: Audience, subjects: Sequence[str], limit: int = 50) -> list[Memory]:
         return await self.list_memories(audience, MemoryQuery(subjects=subjects, limit=limit))

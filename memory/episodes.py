@@ -6,33 +6,16 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from .extraction import (
-    _DATE_RX,
-    _DECIDE_EN,
-    _DECIDE_FR,
-    _DECISION_EN,
-    _DECISION_FR,
-    _ELISION,
-    _HYPOTHETICAL,
-    _MONTHS_EN,
-    _OBLIGATION,
-    _STOPWORDS,
-    _TIME_RX,
-    _TOKEN,
-    _VOWELS,
-    Extracted,
-    _clean_input,
-    _clean_speaker,
-    _dates,
-    _expand,
-    _looks_french,
-    _rewrite,
-    _sentences,
-    _subjects,
-    _tail,
-    extract,
-)
 from .models import MemoryType, normalize_text
+from .text import Extracted, extract
+from .text.dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
+from .text.lexicons import MONTHS_EN, VOWELS
+from .text.normalize import clean_speaker, clean_text, looks_french
+from .text.phrases import trim_phrase
+from .text.rewrite import third_person
+from .text.rules import OBLIGATION, settles_decision
+from .text.sentences import is_hypothetical, split_sentences
+from .text.subjects import pick_subjects, topic_words
 
 __all__ = ["Episode", "detect_episodes"]
 
@@ -72,7 +55,7 @@ def _split(text: str) -> tuple[list[str], list[str]]:
     """(statements, questions) of a text, in order, without repeats, each of bounded length."""
     statements: list[str] = []
     questions: list[str] = []
-    for sentence, question in _sentences(text)[: _MAX_SENTENCES * 2]:
+    for sentence, question in split_sentences(text)[: _MAX_SENTENCES * 2]:
         # The question patterns end in a lazy group: a bound keeps them linear in practice, and
         # a question worth reading (a proposal, "when is X due?") is short anyway.
         if question and len(sentence) > _MAX_QUESTION:
@@ -92,22 +75,12 @@ def _stamp(moment: datetime, fr: bool) -> str:
     """The day a decision was taken, short: "22 Nov 2026" / "22 nov. 2026"."""
     if fr:
         return f"{moment.day} {_MONTHS_FR_SHORT[moment.month - 1]} {moment.year}"
-    return f"{moment.day} {_MONTHS_EN[moment.month - 1][:3]} {moment.year}"
-
-
-def _words(text: str) -> frozenset[str]:
-    # Accents are kept: folded, French "thé" would become the English stopword "the".
-    out = set()
-    for token in _TOKEN.findall(text.casefold()):
-        word = _ELISION.sub("", token).strip("'-")
-        if len(word) > 1 and word not in _STOPWORDS:
-            out.add(word)
-    return frozenset(out)
+    return f"{moment.day} {MONTHS_EN[moment.month - 1][:3]} {moment.year}"
 
 
 def _topic(subjects: list[str], speaker: str) -> frozenset[str]:
     """What an item is about, without the speaker's own name."""
-    return _words(" ".join(subjects)) - _words(speaker)
+    return topic_words(" ".join(subjects)) - topic_words(speaker)
 
 
 # --------------------------------------------------------------------------- agreement
@@ -147,7 +120,6 @@ def _agrees(reply_statements: list[str], reply_questions: list[str]) -> bool:
 
 # --------------------------------------------------------------------------- decisions
 
-_SETTLED = (_DECIDE_EN, _DECIDE_FR, _DECISION_EN, _DECISION_FR)
 _VERBS_EN = r"(?:go\s+with|use|pick|choose|stick\s+with|switch\s+to|adopt|move\s+to|migrate\s+to|go\s+for)"
 # Proposals asked as questions, rewritten as the statement the extractor already understands.
 _PROPOSALS: list[tuple[re.Pattern[str], str]] = [
@@ -182,14 +154,14 @@ def _proposal_statement(question: str) -> str | None:
             continue
         x = m.group("x").strip()
         # "what about tomorrow?" proposes a time, not a choice: something must be left once dates go.
-        words = _words(_DATE_RX.sub(" ", x)) - _VAGUE
+        words = topic_words(DATE_PATTERN.sub(" ", x)) - _VAGUE
         if words:
             return template.format(x=x)
     return None
 
 
 def _stamped(item: Extracted, now: datetime, confidence: float) -> Episode:
-    fr = _looks_french(item.content)
+    fr = looks_french(item.content)
     return Episode(
         f"{item.content} ({_stamp(now, fr)})",
         MemoryType.DECISION,
@@ -210,7 +182,7 @@ def _decisions(
     out: list[Episode] = []
     decided = [b for b in base if b.memory_type is MemoryType.DECISION]
     # "we decided to..." is settled whatever the reply says; "let's use X" needs the reply's yes.
-    settled = any(rx.search(user) for rx in _SETTLED)
+    settled = settles_decision(user)
     for item in decided:
         if settled:
             out.append(_stamped(item, now, item.confidence))
@@ -273,10 +245,10 @@ def _answer_date(reply_statements: list[str], fr: bool) -> str | None:
     for sentence in reply_statements[:3]:
         if _UNSURE.search(sentence):
             return None
-        m = _DATE_RX.search(sentence)
+        m = DATE_PATTERN.search(sentence)
         if m:
             when = m.group(0)
-            t = _TIME_RX.search(sentence)
+            t = TIME_PATTERN.search(sentence)
             if t:
                 when += f" {'à' if fr else 'at'} {t.group(0)}"
             return when
@@ -292,7 +264,7 @@ def _answers(
             m = rx.search(question)
             if not m:
                 continue
-            fr = _looks_french(question)
+            fr = looks_french(question)
             when = _answer_date(reply_statements, fr)
             if when is None:
                 return out
@@ -342,7 +314,7 @@ def _thing(rest: str, fr: bool) -> str:
     if not m:
         return ""
     x = _DATE_WITH_PREP.sub("", m.group("x"))
-    return _tail(x.replace("\x00", " "))
+    return trim_phrase(x.replace("\x00", " "))
 
 
 def _reminders(
@@ -353,15 +325,15 @@ def _reminders(
     now: datetime,
 ) -> list[Episode]:
     for sentence in reply_statements:
-        fr = _looks_french(sentence)
-        work, dates = _dates(sentence, now, fr, False)
+        fr = looks_french(sentence)
+        work, dates = find_dates(sentence, now, fr, False)
         m = _REMIND_REPLY.search(work)
         # A reminder nobody dated cannot fire; "if you want, I'll remind you" is only an offer.
-        if not m or not dates or _HYPOTHETICAL.search(work[: m.start()]):
+        if not m or not dates or is_hypothetical(work[: m.start()]):
             continue
         at = dates[0]
         thing = _thing(_rest(m), fr)
-        thing = _rewrite(_second_to_first(thing), speaker, fr, named=True) if thing else ""
+        thing = third_person(_second_to_first(thing), speaker, fr, named=True) if thing else ""
         if not thing:
             thing = _thing_from_user(user_statements, user_questions, speaker, now)
         if not thing:
@@ -370,7 +342,7 @@ def _reminders(
             content = f"Rappel pour {speaker} le {at.bare} : {thing}"
         else:
             content = f"Reminder for {speaker} on {at.bare}: {thing}"
-        subjects = _subjects(speaker, [], [thing])
+        subjects = pick_subjects(speaker, [], [thing])
         return [Episode(content, MemoryType.TODO, subjects, at.at, _CONF_REMINDER)]
     return []
 
@@ -379,26 +351,26 @@ def _thing_from_user(statements: list[str], questions: list[str], speaker: str, 
     """What the user asked to be reminded of, what they must do, or what they said, in the third person."""
     for asked in (True, False):
         for sentence in [*statements, *questions]:
-            fr = _looks_french(sentence)
-            work, _ = _dates(sentence, now, fr, False)
-            m = (_REMIND_ASK if asked else _OBLIGATION).search(work)
+            fr = looks_french(sentence)
+            work, _ = find_dates(sentence, now, fr, False)
+            m = (_REMIND_ASK if asked else OBLIGATION).search(work)
             if not m:
                 continue
             if asked:
                 x = _thing(_rest(m), fr)
             else:
-                x = _tail(
+                x = trim_phrase(
                     _DATE_WITH_PREP.sub("", _THAT_I.sub("", work[m.end() :], count=1)).replace("\x00", " ")
                 )
             if x:
-                return _rewrite(x, speaker, fr, named=True)
+                return third_person(x, speaker, fr, named=True)
     for sentence in statements:
         if _REMIND_ASK.search(sentence):
             continue  # "remind me on Monday" with nothing to remind of names no task
-        fr = _looks_french(sentence)
-        work, dates = _dates(sentence, now, fr, False)
-        text, _ = _expand(_rewrite(work, speaker, fr), dates)
-        text = _tail(text)
+        fr = looks_french(sentence)
+        work, dates = find_dates(sentence, now, fr, False)
+        text, _ = expand_dates(third_person(work, speaker, fr), dates)
+        text = trim_phrase(text)
         if text and len(text) <= 160:
             return text
     return ""
@@ -468,9 +440,9 @@ def _second_to_first(text: str) -> str:
         first = _TU_IRREGULAR.get(low) or (verb[:-1] if low.endswith("es") and len(low) > 3 else verb)
         obj = re.sub(r"(?i)\bt'", "m'", re.sub(r"(?i)\bte\b", "me", m.group("obj") or ""))
         neg = m.group("neg") or ""
-        if neg.lower() == "n'" and (obj or first[:1].lower() not in _VOWELS + "h"):
+        if neg.lower() == "n'" and (obj or first[:1].lower() not in VOWELS + "h"):
             neg = "ne "
-        if not neg and not obj and first[:1].lower() in _VOWELS + "h":
+        if not neg and not obj and first[:1].lower() in VOWELS + "h":
             return f"j'{first}"
         return f"je {neg}{obj}{first}"
 
@@ -482,7 +454,7 @@ def _second_to_first(text: str) -> str:
             mine = "mes"
         elif p == "ta":
             mine = "ma"
-        elif p == "votre" and noun and noun[:1].lower() not in _VOWELS and _feminine(noun):
+        elif p == "votre" and noun and noun[:1].lower() not in VOWELS and _feminine(noun):
             mine = "ma"
         else:
             mine = "mon"
@@ -547,9 +519,9 @@ def _detect(user_text: str, assistant_text: str, speaker: str, now: datetime | N
     now = now or datetime.now(UTC)
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
-    s = _clean_speaker(speaker)
-    user = _clean_input(user_text[:_MAX_INPUT])
-    reply = _clean_input(assistant_text[:_MAX_INPUT])
+    s = clean_speaker(speaker)
+    user = clean_text(user_text[:_MAX_INPUT])
+    reply = clean_text(assistant_text[:_MAX_INPUT])
     user_statements, user_questions = _split(user)
     reply_statements, reply_questions = _split(reply)
     base = extract(user_text[:_MAX_INPUT], s, now)
@@ -558,7 +530,7 @@ def _detect(user_text: str, assistant_text: str, speaker: str, now: datetime | N
         *_decisions(user, user_questions, agreed, s, now, base),
         *_answers(user_questions, reply_statements, s, now),
         *_reminders(user_statements, user_questions, reply_statements, s, now),
-        *_restated(_words(user), reply_statements, bool(_NOTED.search(reply)), s, now),
+        *_restated(topic_words(user), reply_statements, bool(_NOTED.search(reply)), s, now),
     ]
     return _new_only(episodes, base, s)
 

@@ -8,7 +8,7 @@ import dataclasses
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, TypeVar
@@ -17,11 +17,12 @@ import numpy as np
 
 from .access_counts import AccessCounts
 from .context_block import BlockItem, ContextBlock, Section, Timeline, TimelineDay, format_context_block
-from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine
-from .injection_state import ChannelInjectionState, InjectionStates
+from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine, WriteResult
+from .injection_state import ChannelInjectionState, ChannelKey, InjectionStates
 from .meta_questions import MetaQuestion, asks_about_self, detect_meta_question
 from .models import Audience, Memory, MemoryType, StoredMessage
 from .preferences_cache import PreferencesCache
+from .prehook_config import PrehookConfig
 from .scope import row_visible
 from .store import MemoryQuery
 from .summaries import SummaryManager
@@ -52,69 +53,6 @@ TIMELINE_MEMORY_BASE = 2.0
 TIMELINE_MESSAGE_BASE = 1.5
 STAGES = ("embed", "sql", "vector", "dedup", "format")
 _NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
-
-
-@dataclass(slots=True)
-class PrehookConfig:
-    """Pre-hook knobs with the DESIGN.md defaults (mirrors the bot's PREHOOK_* settings)."""
-
-    recent_duration: str = "6h"
-    channel_scope: bool = False
-    semantic_threshold: float = 0.85
-    max_semantic_buffer: int = 100
-    max_injection_count: int = 20
-    context_window_depth: int = 20
-    token_budget: int = 1500
-    important_threshold: float = 0.8
-    preference_min_confidence: float = 0.6
-    preference_cache_ttl: float = 300.0
-    vector_top_k: int = 20
-    # Below this relevance a search-only hit is noise, not memory; SQL-sourced memories
-    # (identity, preferences, important, recent) are never dropped by it, only ranked.
-    min_relevance: float = 0.35
-    max_injected_ids: int = 100
-    sql_limit: int = 20  # rows per SQL source (identity, important, recent)
-    # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
-    message_top_k: int = 20
-    # Past turns rank by reciprocal rank fusion of the vector and full-text lists, mapped onto
-    # the memories' relevance scale: min_relevance + scale × Σ 1 / (k + rank).
-    turn_rrf_k: int = 60
-    turn_rrf_scale: float = 24.0
-    # Weight of the vector list in that fusion (the full-text list weighs 1): turns are indexed
-    # with the turn they answer, so their keyword matches are the more precise signal.
-    turn_dense_weight: float = 1.0
-    # A recalled turn comes with the turn that followed it (its answer, what it led to), on the
-    # same line of the block; consecutive recalled turns share one line.
-    turn_follow_ups: bool = True
-    # At most this many memories that are there only by their SQL floor (identity, preference,
-    # important, recent, with a low similarity to the batch): the rest of the slots go to what
-    # the batch is actually about.
-    max_floored: int = 6
-    # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
-    summary_top_k: int = 5
-    timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
-
-    @classmethod
-    def from_settings(cls, settings: object) -> PrehookConfig:
-        """Build from any object with matching attributes (e.g. the bot's PrehookSettings).
-
-        `preference_cache_ttl` is also read as `preference_cache_ttl_seconds`.
-        """
-        values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            for name in (f.name, f"{f.name}_seconds"):
-                if hasattr(settings, name):
-                    values[f.name] = getattr(settings, name)
-                    break
-        return cls(**values)
-
-    def make_states(self) -> InjectionStates:
-        return InjectionStates(
-            context_window_depth=self.context_window_depth,
-            semantic_threshold=self.semantic_threshold,
-            max_ids=self.max_injected_ids,
-            max_vectors=self.max_semantic_buffer,
-        )
 
 
 @dataclass(slots=True, kw_only=True)
@@ -285,6 +223,22 @@ class PreHook:
         self.preferences.invalidate(memory)
         if memory.forgotten:
             self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
+
+    def mark_shown(self, key: ChannelKey, writes: Sequence[WriteResult], turn: int | None = None) -> int:
+        """Record just-written memories as already in the model's context of `key`'s conversation
+        (with the vectors the writes computed), at `turn` or the conversation's current turn, so
+        the hook does not repeat them; returns that turn."""
+        state = self.states.get(*key)
+        at = state.turn if turn is None else turn
+        if writes:
+            state.record([(w.memory.id, w.memory.updated_at, w.vector) for w in writes], turn=at)
+        return at
+
+    def forget_shown(self, key: ChannelKey, memory_ids: Iterable[str]) -> None:
+        """These memories left the model's context of `key`'s conversation: they may be injected again."""
+        state = self.states.peek(key)
+        if state is not None:
+            state.forget_ids(memory_ids)
 
     def _utc_offset(self, now: float) -> float:
         """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""

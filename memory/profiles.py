@@ -6,16 +6,15 @@ import asyncio
 import dataclasses
 import json
 import logging
-import re
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .engine import MemoryEngine
-from .extraction import _FAMILY_WORD, _NATIONALITIES, _REL_EN, _REL_FR, _is_occupation_en, _is_occupation_fr
 from .models import Audience, Memory, MemoryType, Visibility
 from .store import SQLiteStore
+from .text import Fact, Predicate, clean_value, read_facts
 
 __all__ = [
     "COMPACT_MAX_CHARS",
@@ -33,7 +32,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 COMPACT_MAX_CHARS = 300
-_MAX_VALUE = 80  # one remembered phrase; longer ones are cut at a word boundary
 _MAX_LIKES = 12
 _MAX_FAMILY = 8
 _MAX_ABOUT = 6
@@ -234,208 +232,41 @@ class Profile:
 
 # --------------------------------------------------------------------------- reading memories
 
-# The memories come from the heuristic extractor ("Mickael lives in Lyon") or from the model's
-# `remember` tool, which writes the same third-person style; both start with the user's name.
-_WHO = r"^(?P<who>[^\W\d_][^\n]{0,63}?)"
-_ADV = (
-    r"(?:(?:really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|always|"
-    r"now|currently|usually|generally|secretly|particularly|especially|bien|beaucoup|vraiment|aussi|"
-    r"énormément|tellement|surtout|toujours)\s+)*"
-)
+ProfileFact = tuple[str, str, str]  # (kind, key, value): kind is field, family, like, dislike or about
+
+# Where each predicate goes in a profile: a single-valued field, the family, likes, dislikes, "about".
+_FIELD_PREDICATES = frozenset(Predicate(name) for name in FIELDS)
+_KIND_OF = {
+    Predicate.RELATIVE: "family",
+    Predicate.HAS: "family",
+    Predicate.LIKES: "like",
+    Predicate.FAVORITE: "like",
+    Predicate.DISLIKES: "dislike",
+    Predicate.ABOUT: "about",
+}
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-_PRONOUNS = _rx(
-    r"\b(?P<v>(?:he|she|they|xe|ze|it|il|elle|iel|ielle)\s*/\s*(?:him|her|them|his|hers|their|theirs|xem|hir|"
-    r"zir|its|lui|elle|iel|eux|elles)(?:\s*/\s*[^\W\d_]+)?)\b"
-)
-_FAMILY_NAMED: list[re.Pattern[str]] = [
-    _rx(rf"{_WHO}'s\s+(?P<rel>{_REL_EN})\s+(?:is\s+called|is\s+named|goes\s+by)\s+(?P<v>.+)$"),
-    _rx(
-        rf"^(?:le|la|les|l')\s*(?P<rel>{_REL_FR})\s+(?:de\s+|d')(?P<who>.{{1,64}}?)\s+s'appell(?:e|ent)\s+(?P<v>.+)$"
-    ),
-]
-_FAMILY_HAS = _rx(rf"{_WHO}\s+(?P<v>(?:has|a)\s+.+)$")
-# Single-valued identity fields: (field, pattern after the user's name); the first match wins.
-_IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
-    ("name", r"'s\s+(?:first\s+|full\s+|real\s+)?name\s+is\s+(?P<v>.+)$"),
-    ("name", r"\s+s'appelle\s+(?P<v>.+)$"),
-    (
-        "nickname",
-        r"\s+(?:wants\s+to\s+be\s+called|goes\s+by|veut\s+qu'on\s+l'appelle|se\s+fait\s+appeler)\s+(?P<v>.+)$",
-    ),
-    ("pronouns", r"'s\s+pronouns\s+are\s+(?P<v>.+)$"),
-    (
-        "location",
-        rf"\s+{_ADV}(?P<v>(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|est\s+basée?|"
-        r"est\s+installée?)\b.+)$",
-    ),
-    (
-        "origin",
-        r"\s+(?P<v>(?:is\s+(?:originally\s+)?from|was\s+born|grew\s+up|est\s+originaire|"
-        r"est\s+née?\s+(?:à|a|en|au|aux|le|dans)|vient\s+d)\b.+)$",
-    ),
-    (
-        "job",
-        rf"\s+{_ADV}(?:works|worked|travaille)\s+(?:as|comme|en\s+tant\s+que)\s+"
-        r"(?:an?\s+|the\s+|un\s+|une\s+)?(?P<v>.+)$",
-    ),
-    (
-        "workplace",
-        rf"\s+{_ADV}(?P<v>(?:works|travaille)\s+(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
-    ),
-    ("age", r"\s+(?P<v>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
-    ("languages", rf"\s+{_ADV}(?P<v>(?:speaks|parle)\s+.+)$"),
-    ("studies", rf"\s+{_ADV}(?P<v>(?:studies|studied|is\s+studying|étudie|fait\s+des\s+études)\s+.+)$"),
-]
-_IDENTITY = [(key, _rx(_WHO + pattern)) for key, pattern in _IDENTITY_AFTER_NAME]
-_STRIP_VERB = {key: _rx(r"^(?:is|a)\s+") for key in ("location", "origin", "age")}
-_IS_A_EN = _rx(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<v>.+)$")
-_IS_A_FR = _rx(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<v>.+)$")
-_DIET = _rx(
-    rf"{_WHO}\s+(?:is|est)\s+(?:now\s+|strictly\s+)?(?:an?\s+)?(?P<v>vegetarian|vegan|pescatarian|"
-    r"gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|végétarien(?:ne)?|végane?)\W*$"
-)
-_NEUTRAL = _rx(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
-_DISLIKE: list[re.Pattern[str]] = [
-    _rx(
-        rf"{_WHO}\s+{_ADV}(?:hates|dislikes|detests|loathes|despises|can't\s+stand|cannot\s+stand|"
-        r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
-        r"into|keen\s+on))\s+(?P<v>.+)$"
-    ),
-    _rx(
-        rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|"
-        r"ne\s+supporte\s+pas|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|'))\s*"
-        rf"{_ADV}(?P<v>.+)$"
-    ),
-]
-_LIKE: list[re.Pattern[str]] = [
-    _rx(
-        rf"{_WHO}\s+{_ADV}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
-        r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
-        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to)\s+(?P<v>.+)$"
-    ),
-    _rx(
-        rf"{_WHO}\s+(?:aime|adore|apprécie|affectionne|kiffe|préfère|raffole\s+d(?:e\s+|u\s+|es\s+|')|"
-        r"est\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+d(?:e\s+|u\s+|es\s+|')|est\s+passionnée?\s+(?:de\s+|d'|par\s+)|"
-        rf"est\s+accro\s+(?:à|au|aux)\s+)\s*{_ADV}(?P<v>.+)$"
-    ),
-]
-_FAVORITE: list[re.Pattern[str]] = [
-    _rx(
-        rf"{_WHO}'s\s+(?:all[- ]time\s+)?favou?rite\s+(?P<cat>[^\n]{{1,40}}?)\s+"
-        r"(?:is|are|was|were|has\s+always\s+been)\s+(?P<v>.+)$"
-    ),
-    _rx(
-        r"^(?:le|la|les|l')\s*(?P<cat>[^\n]{1,40}?)\s+(?P<adj>préférée?s?|favorie?s?|fétiches?)\s+(?:de\s+|d')"
-        r"(?P<who>.{1,64}?)\s+(?:est|sont)\s+(?P<v>.+)$"
-    ),
-]
-
-Fact = tuple[str, str, str]  # (kind, key, value): kind is field, family, like, dislike or about
-
-
-def _clean(value: str) -> str:
-    value = " ".join(value.split()).strip(" .,;:!…\"'")
-    if len(value) > _MAX_VALUE:
-        value = value[: _MAX_VALUE - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
-    return value
-
-
-def _about(memory: Memory, who: str | None) -> str:
-    """An identity statement without the user's name in front ("is French"), or the whole of it."""
-    content = memory.content
-    if who and content[: len(who)].casefold() == who.casefold():
-        return content[len(who) :].strip()
-    return content
-
-
-def _identity_facts(memory: Memory) -> list[Fact]:
-    text = " ".join(memory.content.split())
-    facts: list[Fact] = []
-    m = _PRONOUNS.search(text)
-    if m:
-        facts.append(("field", "pronouns", re.sub(r"\s*/\s*", "/", m.group("v").lower())))
-    for key, rx in _IDENTITY:
-        if key == "pronouns" and facts:
-            continue  # "he/him" already read from the text
-        m = rx.search(text)
-        if m:
-            value = m.group("v")
-            if key in _STRIP_VERB:
-                value = _STRIP_VERB[key].sub("", value)  # "is from Montreal" reads as "from Montreal"
-            facts.append(("field", key, value))
-            return facts
-    m = _DIET.search(text)
-    if m:
-        return [*facts, ("field", "diet", m.group("v").lower())]
-    m = _IS_A_EN.search(text)
-    if m and _is_occupation_en(m.group("v")):
-        return [*facts, ("field", "job", m.group("v"))]
-    m = _IS_A_FR.search(text)
-    if m:
-        first = m.group("v").split()[0] if m.group("v").split() else ""
-        if _is_occupation_fr(first) and first.casefold() not in _NATIONALITIES:
-            return [*facts, ("field", "job", m.group("v"))]
-    if facts:
-        return facts
-    who = _leading_name(memory)
-    return [("about", "", _about(memory, who))]
-
-
-def _family_facts(text: str) -> list[Fact]:
-    for rx in _FAMILY_NAMED:
-        m = rx.search(text)
-        if m:
-            rel = " ".join(m.group("rel").split()).casefold()
-            return [("family", rel, f"{rel} {_clean(m.group('v'))}")]
-    m = _FAMILY_HAS.search(text)
-    if m:
-        word = _FAMILY_WORD.search(m.group("v"))
-        if word:
-            return [("family", word.group(0).casefold(), m.group("v"))]
-    return []
-
-
-def _preference_facts(text: str) -> list[Fact]:
-    if _NEUTRAL.search(text):
-        return []
-    m = _DIET.search(text)
-    if m:
-        return [("field", "diet", m.group("v").lower())]
-    for rx in _DISLIKE:
-        m = rx.search(text)
-        if m:
-            return [("dislike", "", m.group("v"))]
-    for rx in _FAVORITE:
-        m = rx.search(text)
-        if m:
-            cat = " ".join(m.group("cat").split())
-            label = f"{cat} {m.group('adj')}" if m.groupdict().get("adj") else f"favorite {cat}"
-            return [("like", "", f"{_clean(m.group('v'))} ({label})")]
-    for rx in _LIKE:
-        m = rx.search(text)
-        if m:
-            return [("like", "", m.group("v"))]
-    return []
-
-
-def profile_facts(memory: Memory) -> list[Fact]:
-    """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy."""
-    text = " ".join(memory.content.split())
-    if memory.memory_type is MemoryType.PREFERENCE:
-        facts = _preference_facts(text)
-    elif memory.memory_type is MemoryType.IDENTITY:
-        facts = _family_facts(text) or _identity_facts(memory)
-    elif memory.memory_type is MemoryType.FACT:
-        facts = _family_facts(text)  # only relatives and pets: other facts are not a portrait
+def _profile_fact(fact: Fact) -> ProfileFact | None:
+    """Where a fact goes in a profile, and the value shown there ("sister Léa", "blue (favorite color)")."""
+    if fact.predicate in _FIELD_PREDICATES:
+        return ("field", fact.predicate.value, clean_value(fact.object))
+    kind = _KIND_OF.get(fact.predicate)
+    if kind is None:
+        return None
+    if fact.predicate is Predicate.RELATIVE:
+        value = f"{fact.relation} {clean_value(fact.object)}"
+    elif fact.predicate is Predicate.FAVORITE:
+        value = f"{clean_value(fact.object)} ({fact.relation})"
     else:
-        facts = []
-    cleaned = [(kind, key, _clean(value)) for kind, key, value in facts]
-    return [fact for fact in cleaned if fact[2]]
+        value = fact.object
+    return (kind, fact.relation if kind == "family" else "", clean_value(value))
+
+
+def profile_facts(memory: Memory) -> list[ProfileFact]:
+    """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy."""
+    read = read_facts(memory.content, memory.memory_type, _leading_name(memory))
+    found = [_profile_fact(fact) for fact in read]
+    return [fact for fact in found if fact is not None and fact[2]]
 
 
 def _leading_name(memory: Memory) -> str | None:
@@ -474,7 +305,7 @@ def is_relevant(memory: Memory) -> bool:
     return memory.memory_type in _PROFILE_TYPES and memory.user_id is not None
 
 
-def _apply(profile: Profile, memory: Memory, facts: Iterable[Fact]) -> bool:
+def _apply(profile: Profile, memory: Memory, facts: Iterable[ProfileFact]) -> bool:
     section_name = section_of(memory)
     if section_name is None:
         return False

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .engine import MemoryEngine
+from .errors import MixedAudienceError
 from .models import Audience, Scope, StoredMessage, Visibility
 from .summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
 from .summary_store import Summary, SummaryConflict, SummaryKind, SummaryStore
@@ -34,10 +35,6 @@ CHARS_PER_TOKEN = 4
 _RESTRICTIVENESS = {Visibility.WORKSPACE: 0, Visibility.CHANNEL: 1, Visibility.PRIVATE: 2}
 
 AudienceKey = tuple[Visibility, str | None]
-
-
-class MixedAudienceError(ValueError):
-    """The messages belong to private conversations of different people: one summary would leak."""
 
 
 def summary_record(summary: Summary, vector: np.ndarray) -> VectorRecord:

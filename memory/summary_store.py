@@ -9,6 +9,7 @@ from enum import StrEnum
 
 import numpy as np
 
+from .errors import SummaryConflict
 from .models import Audience, Scope, Visibility
 from .scope import sql_audience_filter
 from .store import SQLiteStore
@@ -24,10 +25,6 @@ class SummaryKind(StrEnum):
     TURNS = "turns"  # level 1: one completed turn (the user batch and the reply)
     CONDENSED = "condensed"  # level 2+: several summaries of the level below
     THREAD = "thread"  # the one rolling summary of a channel or thread
-
-
-class SummaryConflict(RuntimeError):
-    """A summary to condense was already condensed by another write; nothing was stored."""
 
 
 @dataclass(slots=True)

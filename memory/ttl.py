@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .errors import TTLError
+
 _DAY = 86400
 # Unit words as people and models write them, English and French; a month is 30 days, a year 365.
 _UNITS: dict[str, int] = {
@@ -29,10 +31,6 @@ _PERMANENT = {
 # A memory that lives longer than this is permanent in all but name; refuse it so typos show.
 MAX_TTL_SECONDS = 10 * 365 * _DAY
 _EXAMPLES = "'30m', '6h', '3 days', '1 week', '2w', '1 month' or 'permanent'"
-
-
-class TTLError(ValueError):
-    """A TTL string that cannot be understood."""
 
 
 def parse_duration(text: str) -> float:

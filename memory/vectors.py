@@ -19,6 +19,7 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree, HnswSq
 from lancedb.query import MatchQuery
 
+from .errors import ConfigError, EmbeddingError, StorageError
 from .models import Audience
 from .scope import lance_audience_filter, quote_literal
 from .scope_index import COLUMNS as SCOPE_COLUMNS
@@ -220,7 +221,8 @@ class VectorTable:
                 )
             vectors[row] = vec
         if not np.isfinite(vectors).all():
-            raise ValueError(f"non-finite vector in a write to table {self.name!r}")
+            # An embedder that returns NaN or infinity is broken; nothing it returns is stored.
+            raise EmbeddingError(f"non-finite vector in a write to table {self.name!r}")
         columns: dict[str, pa.Array] = {
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(vectors.reshape(-1)), self.dim)
         }
@@ -684,10 +686,10 @@ def _check_schema(name: str, actual: pa.Schema, expected: pa.Schema, dim: int) -
         vtype = actual.field("vector").type
         stored = getattr(vtype, "list_size", None)
         if stored != dim:
-            raise ValueError(
+            raise ConfigError(
                 f"LanceDB table {name!r} stores {stored}-dimensional vectors but the store was opened "
                 f"with dim={dim}; re-embed into a new data directory or use the matching embedding model"
             )
     missing = [f.name for f in expected if f.name not in actual.names]
     if missing:
-        raise ValueError(f"LanceDB table {name!r} lacks columns {missing}; not created by this version")
+        raise StorageError(f"LanceDB table {name!r} lacks columns {missing}; not created by this version")

@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
+from adapters.command_table import Invoker, parse_command
 from adapters.slack import SlackAdapter
-from bot.commands import NOT_FOUND, CommandError, Invoker, MemoryCommands, parse_command
+from bot.commands import NOT_FOUND, MemoryCommands
 from bot.json_reply import parse_reply
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.llm.types import LLMResponse, ToolCall, parse_arguments
 from bot.memory_tools import MAX_SUBJECT_CHARS, MAX_SUBJECTS
 from bot.pipeline import MAX_MESSAGE_CHARS, TurnPipeline
 from memory.engine import MemoryEngine
+from memory.errors import CommandError
 from memory.models import MemoryDraft, Scope, StoredMessage
 from memory.store import MemoryQuery
 from memory.ttl import TTLError

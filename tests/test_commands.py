@@ -8,19 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.command_render import render_text
-from bot.commands import (
-    COMMANDS,
-    NOT_FOUND,
-    CommandError,
-    CommandResult,
-    Invoker,
-    MemoryCommands,
-    format_invocation,
-    parse_command,
-    usage,
-)
+from adapters.command_render import render_text
+from adapters.command_table import COMMANDS, CommandResult, Invoker, format_invocation, parse_command, usage
+from bot.commands import NOT_FOUND, MemoryCommands
 from memory.engine import MemoryEngine
+from memory.errors import CommandError
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers
 from tests.helpers import FakeClock

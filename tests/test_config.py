@@ -82,3 +82,28 @@ def test_dotenv_file_and_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert Settings.load(env_file=env, storage={"data_dir": "/tmp/other"}).storage.data_dir == Path(
         "/tmp/other"
     )
+
+
+def test_every_prehook_setting_reaches_the_prehook_and_an_unknown_one_is_refused() -> None:
+    from bot.config import PrehookSettings
+
+    for name, info in PrehookSettings.model_fields.items():
+        default = info.default
+        value = (
+            (not default)
+            if isinstance(default, bool)
+            else "2h"
+            if isinstance(default, str)
+            else default / 2
+            if isinstance(default, float)
+            else default + 1
+        )
+        config = PrehookSettings(_env_file=None, **{name: value}).prehook_config()  # type: ignore[call-arg]
+        field = "preference_cache_ttl" if name == "preference_cache_ttl_seconds" else name
+        assert getattr(config, field) == value, name
+
+    class WithAStrayKnob(PrehookSettings):
+        no_such_knob: int = 1
+
+    with pytest.raises(TypeError, match="no_such_knob"):
+        WithAStrayKnob(_env_file=None).prehook_config()  # type: ignore[call-arg]

@@ -16,11 +16,12 @@ from discord import app_commands
 
 from adapters import discord_bot
 from adapters.base import Adapter, IncomingMessage
+from adapters.command_table import COMMANDS, CommandSpec, OptionSpec
 from adapters.discord_bot import DiscordAdapter, MemoryBot, sync_commands
 from adapters.discord_cogs.memory import MemoryCog, build_memory_group, build_subcommand, invoker_from
 from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
 from adapters.discord_render import NOT_YOURS, PageView
-from bot.commands import COMMANDS, NOT_FOUND, CommandSpec, MemoryCommands, OptionSpec
+from bot.commands import NOT_FOUND, MemoryCommands
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers

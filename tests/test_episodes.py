@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from memory import episodes
 from memory.episodes import Episode, detect_episodes
-from memory.extraction import extract
 from memory.models import MemoryType
+from memory.text import extract
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 DEC = MemoryType.DECISION

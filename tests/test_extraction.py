@@ -9,9 +9,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory import extraction
-from memory.extraction import Extracted, extract
 from memory.models import MemoryType
+from memory.text import Extracted, extract, extraction
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 WEEK = 7 * 86_400.0
@@ -716,7 +715,7 @@ def test_extracted_is_frozen() -> None:
     ],
 )
 def test_hostile_inputs_return_a_list(text: str) -> None:
-    items = extraction._extract(text, "Mickael", NOW)  # the unguarded core: bugs must surface here
+    items = extraction.extract_unguarded(text, "Mickael", NOW)  # the unguarded core: bugs must surface here
     assert isinstance(items, list)
     assert len(items) <= 50
     for item in items:
@@ -764,7 +763,7 @@ _TRIGGERS = st.sampled_from(
 @example(text="\ud800", speaker="Mickael")
 @example(text="", speaker="")
 def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
-    _check(extraction._extract(text, speaker, NOW))
+    _check(extraction.extract_unguarded(text, speaker, NOW))
     _check(extract(text, speaker, now=NOW))
 
 
@@ -776,4 +775,4 @@ def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
 )
 def test_never_raises_on_trigger_soup(parts: list[str], seps: str, days: int) -> None:
     now = NOW + timedelta(days=days, hours=days % 24)
-    _check(extraction._extract(seps.join(parts), "Mickael", now))
+    _check(extraction.extract_unguarded(seps.join(parts), "Mickael", now))

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.commands import Invoker, MemoryCommands
+from adapters.command_table import Invoker
+from bot.commands import MemoryCommands
 from bot.history import ShownBlock, ShownBlocks
 from bot.llm.fake import RecordedCall, ScriptedLLM, text
 from bot.pipeline import TurnPipeline, audience_of

@@ -14,16 +14,17 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
+from adapters.command_table import Invoker
 from bench.relative_dates import load_cases, score
-from bot.commands import Invoker, MemoryCommands
+from bot.commands import MemoryCommands
 from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.extraction import date_mentions, extract
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
+from memory.text import date_mentions, extract
 from tests.helpers import FakeClock
 
 # Tuesday 24 November 2026, 10:00 UTC.

@@ -10,13 +10,13 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import App
 from bot.llm import AnthropicProvider, LLMProvider, OpenAIProvider
 from bot.llm.fake import ScriptedLLM, text
-from bot.llm.types import LLMError
 from bot.llm.usage import CountingProvider, LLMUsage, counted, current_purpose, llm_purpose
 from bot.metrics import Metrics
 from bot.pipeline import APOLOGY, TurnPipeline
 from bot.runner import metered_turn
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
+from memory.errors import LLMError
 from memory.models import MemoryDraft, MemoryType, Scope
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.llm_server import FakeLLMServer, anthropic_text, error, ok, openai_text

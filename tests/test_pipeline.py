@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.llm.fake import ScriptedLLM, text, tool
-from bot.llm.types import LLMError, LLMResponse, ToolCall
+from bot.llm.types import LLMResponse, ToolCall
 from bot.pipeline import APOLOGY, TurnPipeline, TurnResult
 from memory.context_block import BLOCK_OPEN
 from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
+from memory.errors import LLMError
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 import numpy as np
 import pytest
 
+from bot.config import PrehookSettings
 from bot.llm.types import ChatMessage
 from memory.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_tokens
 from memory.engine import MemoryEngine, memory_record
@@ -599,11 +600,11 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
     config = dataclasses.asdict(PrehookConfig())
     assert {k: config[k] for k in defaults} == defaults
 
-    class Settings:
-        context_window_depth = 5
-        preference_cache_ttl_seconds = 60.0
-
-    loaded = PrehookConfig.from_settings(Settings())
+    loaded = PrehookSettings(
+        _env_file=None,  # type: ignore[call-arg]
+        context_window_depth=5,
+        preference_cache_ttl_seconds=60.0,
+    ).prehook_config()
     assert loaded.context_window_depth == 5 and loaded.preference_cache_ttl == 60.0
     states = loaded.make_states()
     assert isinstance(states, InjectionStates) and states.context_window_depth == 5

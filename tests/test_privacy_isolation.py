@@ -16,7 +16,8 @@ from typing import TypeVar
 import pytest
 
 from adapters.base import IncomingMessage
-from bot.commands import Invoker, MemoryCommands
+from adapters.command_table import Invoker
+from bot.commands import MemoryCommands
 from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ToolCall
 from bot.memory_tools import MemoryToolbox, TurnContext

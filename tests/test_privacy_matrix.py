@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.commands import Invoker, MemoryCommands
+from adapters.command_table import Invoker
+from bot.commands import MemoryCommands
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryDraft, Scope, Visibility
 

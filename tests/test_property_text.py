@@ -34,7 +34,6 @@ from memory.context_block import (
     quote_note,
 )
 from memory.engine import MAX_MEMORY_CHARS, MemoryEngine
-from memory.extraction import extract
 from memory.models import (
     Audience,
     Memory,
@@ -48,6 +47,7 @@ from memory.models import (
     normalize_text,
 )
 from memory.summary_store import Summary, SummaryKind
+from memory.text import extract
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
 from tests.helpers import FakeClock, check_block
 

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from adapters.base import IncomingMessage
 from bot.app import App
@@ -58,7 +59,7 @@ async def test_runtime_serves_health_and_metrics_and_counts_turns(
 
 
 async def test_model_errors_are_counted(tmp_path: Path, embedder: CachedEmbedder) -> None:
-    from bot.llm.types import LLMError
+    from memory.errors import LLMError
 
     llm = ScriptedLLM([LLMError("fake: down")])
     app = await App.start(runtime_settings(tmp_path), embedder=embedder, llm=llm)
@@ -82,3 +83,27 @@ async def test_run_platforms_stops_cleanly_when_asked(tmp_path: Path, embedder: 
     stop.set()
     assert await task == 0
     assert (tmp_path / "data" / "memorybot.sqlite3").exists()
+
+
+async def test_a_start_that_fails_midway_closes_what_it_had_opened(
+    tmp_path: Path, embedder: CachedEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory.engine import MemoryEngine
+    from memory.summaries import SummaryManager
+
+    closed: list[MemoryEngine] = []
+    close = MemoryEngine.close
+
+    async def recording_close(self: MemoryEngine) -> None:
+        closed.append(self)
+        await close(self)
+
+    async def failing_reconcile(self: SummaryManager) -> int:
+        raise OSError("disk failed")
+
+    monkeypatch.setattr(MemoryEngine, "close", recording_close)
+    monkeypatch.setattr(SummaryManager, "reconcile", failing_reconcile)
+    llm = ScriptedLLM()
+    with pytest.raises(OSError, match="disk failed"):
+        await App.start(settings(tmp_path), embedder=embedder, llm=llm)
+    assert llm.closed and len(closed) == 1

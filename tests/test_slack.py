@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.base import Adapter, IncomingMessage
+from adapters.command_table import CommandResult
 from adapters.slack import SlackAdapter
 from adapters.slack_render import (
     decode_page_value,
@@ -24,7 +25,7 @@ from adapters.slack_render import (
     split_message,
     strip_mention,
 )
-from bot.commands import CommandResult, MemoryCommands
+from bot.commands import MemoryCommands
 from bot.config import SlackSettings
 from bot.llm.fake import ScriptedLLM, text
 from bot.metrics import Metrics

@@ -8,9 +8,9 @@ import logging
 import pytest
 
 from bot.llm.fake import ScriptedLLM, text
-from bot.llm.types import LLMError
 from bot.llm_summarizer import LLMSummarizer, ModelCallBudget
 from memory.engine import MemoryEngine
+from memory.errors import LLMError
 from memory.models import Audience, Scope, StoredMessage, Visibility
 from memory.summaries import MixedAudienceError, SummaryManager, audience_of
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer

@@ -11,6 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from adapters.command_table import (
+    COMMANDS,
+    ROOT_COMMAND,
+    CommandResult,
+    CommandRunner,
+    CommandSpec,
+    Invoker,
+    OptionKind,
+    OptionSpec,
+)
 from adapters.discord_render import (
     PageView,
     error_embed,
@@ -18,16 +28,6 @@ from adapters.discord_render import (
     needs_pages,
     result_embed,
     result_file,
-)
-from bot.commands import (
-    COMMANDS,
-    ROOT_COMMAND,
-    CommandResult,
-    CommandSpec,
-    Invoker,
-    MemoryCommands,
-    OptionKind,
-    OptionSpec,
 )
 
 from . import PLATFORM
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 GROUP_DESCRIPTION = "See and manage what the bot remembers"
 
 # How each option kind of the table is declared to Discord. Discord checks these client-side;
-# `MemoryCommands.execute` checks them again, so a stale registration cannot slip bad values in.
+# `CommandRunner.execute` checks them again, so a stale registration cannot slip bad values in.
 OPTION_ANNOTATIONS: dict[OptionKind, Any] = {
     "text": str,
     "choice": str,
@@ -125,7 +125,7 @@ def invoker_from(interaction: discord.Interaction) -> Invoker:
 class MemoryCog(commands.Cog):
     """Answers `/memory …`: every reply is ephemeral, deferred before the work, paged with buttons."""
 
-    def __init__(self, bot: commands.Bot, memory_commands: MemoryCommands) -> None:
+    def __init__(self, bot: commands.Bot, memory_commands: CommandRunner) -> None:
         self.bot = bot
         self.memory_commands = memory_commands
         self.group = build_memory_group(self.run)

@@ -19,8 +19,9 @@ import discord
 from discord.ext import commands
 
 from adapters.base import IncomingMessage, TurnFunction
-from adapters.coalescer import CoalesceConfig, Coalescer, CoalescerClosed, Scheduler
+from adapters.coalescer import CoalesceConfig, Coalescer, Scheduler
 from adapters.split import split_message
+from memory.errors import CoalescerClosed
 from memory.models import ConversationKind
 
 from . import PLATFORM

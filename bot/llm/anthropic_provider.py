@@ -9,7 +9,9 @@ from typing import Any
 
 import anthropic
 
-from .types import ChatMessage, LLMError, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
+from memory.errors import ConfigError, LLMError
+
+from .types import ChatMessage, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
 
 # The current Sonnet: fast and capable enough for chat. The SDK warns that claude-sonnet-4-5 is deprecated.
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-5-5"
@@ -41,7 +43,7 @@ class AnthropicProvider:
     ) -> None:
         if not api_key:
             # Without a key the SDK would go looking for credential files and profiles on disk.
-            raise ValueError("AnthropicProvider needs an api_key")
+            raise ConfigError("AnthropicProvider needs an api_key")
         self.model = model
         self.max_output_tokens = max_output_tokens
         self.timeout = timeout

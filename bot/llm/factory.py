@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.config import LLMSettings
+from memory.errors import ConfigError
 
 from .anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
 from .openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
@@ -21,7 +22,7 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
     if provider == "anthropic":
         key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else ""
         if not key:
-            raise ValueError("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
+            raise ConfigError("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
         return AnthropicProvider(
             api_key=key,
             model=settings.model or DEFAULT_ANTHROPIC_MODEL,
@@ -33,7 +34,7 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
     if provider == "openai":
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
         if not key and not settings.openai_base_url:
-            raise ValueError(
+            raise ConfigError(
                 "LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)"
             )
         return OpenAIProvider(
@@ -44,7 +45,7 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
             max_retries=settings.max_retries,
             max_output_tokens=settings.max_output_tokens,
         )
-    raise ValueError(f"unknown LLM_PROVIDER {provider!r} (expected anthropic, openai or offline)")
+    raise ConfigError(f"unknown LLM_PROVIDER {provider!r} (expected anthropic, openai or offline)")
 
 
 def build_summary_provider(settings: LLMSettings) -> LLMProvider | None:

@@ -9,7 +9,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
-from .types import ChatMessage, LLMError, LLMResponse, ToolCall, ToolSpec
+from memory.errors import LLMError
+
+from .types import ChatMessage, LLMResponse, ToolCall, ToolSpec
 
 Responder: TypeAlias = Callable[
     [str, list[ChatMessage], list[ToolSpec]], LLMResponse | Awaitable[LLMResponse]

@@ -10,7 +10,9 @@ from typing import Any, Literal
 
 import openai
 
-from .types import ChatMessage, LLMError, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
+from memory.errors import ConfigError, LLMError
+
+from .types import ChatMessage, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
 
 # A current small model; gpt-4o-mini has an announced shutdown date in the SDK's model list.
 DEFAULT_OPENAI_MODEL = "gpt-5.4-mini"
@@ -37,7 +39,7 @@ class OpenAIProvider:
         max_tokens_param: Literal["max_tokens", "max_completion_tokens"] | None = None,
     ) -> None:
         if not api_key and not base_url:
-            raise ValueError(
+            raise ConfigError(
                 "OpenAIProvider needs an api_key (or a base_url for an OpenAI-compatible server)"
             )
         self.model = model

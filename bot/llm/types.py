@@ -57,10 +57,6 @@ class LLMResponse:
         return ChatMessage(role="assistant", content=self.text, tool_calls=list(self.tool_calls))
 
 
-class LLMError(RuntimeError):
-    """Any provider failure; the message is short and safe to log (no secrets, no prompt text)."""
-
-
 @runtime_checkable
 class LLMProvider(Protocol):
     """A chat model that can call tools; implementations raise only LLMError from `complete`."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .commands import CommandResult
+from .command_table import CommandResult
 
 
 def render_item(number: int, item: dict[str, object]) -> str:

@@ -1,0 +1,56 @@
+"""The pre-hook's knobs and their defaults (the bot's PREHOOK_* settings set the main ones)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .injection_state import InjectionStates
+
+
+@dataclass(slots=True)
+class PrehookConfig:
+    """Pre-hook knobs and their defaults (the bot's PREHOOK_* settings set the main ones)."""
+
+    recent_duration: str = "6h"
+    channel_scope: bool = False
+    semantic_threshold: float = 0.85
+    max_semantic_buffer: int = 100
+    max_injection_count: int = 20
+    context_window_depth: int = 20
+    token_budget: int = 1500
+    important_threshold: float = 0.8
+    preference_min_confidence: float = 0.6
+    preference_cache_ttl: float = 300.0
+    vector_top_k: int = 20
+    # Below this relevance a search-only hit is noise, not memory; SQL-sourced memories
+    # (identity, preferences, important, recent) are never dropped by it, only ranked.
+    min_relevance: float = 0.35
+    max_injected_ids: int = 100
+    sql_limit: int = 20  # rows per SQL source (identity, important, recent)
+    # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
+    message_top_k: int = 20
+    # Past turns rank by reciprocal rank fusion of the vector and full-text lists, mapped onto
+    # the memories' relevance scale: min_relevance + scale × Σ 1 / (k + rank).
+    turn_rrf_k: int = 60
+    turn_rrf_scale: float = 24.0
+    # Weight of the vector list in that fusion (the full-text list weighs 1): turns are indexed
+    # with the turn they answer, so their keyword matches are the more precise signal.
+    turn_dense_weight: float = 1.0
+    # A recalled turn comes with the turn that followed it (its answer, what it led to), on the
+    # same line of the block; consecutive recalled turns share one line.
+    turn_follow_ups: bool = True
+    # At most this many memories that are there only by their SQL floor (identity, preference,
+    # important, recent, with a low similarity to the batch): the rest of the slots go to what
+    # the batch is actually about.
+    max_floored: int = 6
+    # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
+    summary_top_k: int = 5
+    timeline_limit: int = 40  # memories and, separately, messages shown for a meta question
+
+    def make_states(self) -> InjectionStates:
+        return InjectionStates(
+            context_window_depth=self.context_window_depth,
+            semantic_threshold=self.semantic_threshold,
+            max_ids=self.max_injected_ids,
+            max_vectors=self.max_semantic_buffer,
+        )

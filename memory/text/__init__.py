@@ -1,0 +1,28 @@
+"""Understanding chat text for memories: extraction, dates, the third-person rewrite, and word lists.
+
+`extract` turns one chat message into memories, each also a `Fact` (subject, predicate, object);
+`read_facts` reads such facts back from a stored memory's text (the model writes memories too).
+Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, clauses, hedges),
+`dates`, `rewrite` (third-person grammar), `lexicons`, `phrases` (object phrases and names),
+`subjects`, `facts`, `rules` (the extraction rules as a table), `extraction` (the entry point).
+"""
+
+from __future__ import annotations
+
+from .dates import date_mentions, resolve_relative_dates
+from .extraction import Extracted, extract, extract_unguarded
+from .facts import Fact, Predicate, clean_value, read_facts
+from .rewrite import renamed
+
+__all__ = [
+    "Extracted",
+    "Fact",
+    "Predicate",
+    "clean_value",
+    "date_mentions",
+    "extract",
+    "extract_unguarded",
+    "read_facts",
+    "renamed",
+    "resolve_relative_dates",
+]

@@ -1,0 +1,492 @@
+"""Finds date expressions in chat and resolves them against a moment: "next Friday" is 4 December 2026."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from datetime import time as dtime
+
+from .lexicons import MONTH_NUMBERS, MONTHS_EN, MONTHS_FR, NUMBER_WORDS, WEEKDAYS_EN, WEEKDAYS_FR
+from .normalize import clean_text, looks_french, regex
+from .sentences import SENTENCE_BREAK
+
+__all__ = [
+    "DATE_PATTERN",
+    "DATE_SLOT",
+    "TIME_PATTERN",
+    "ResolvedDate",
+    "bare_slot",
+    "date_mentions",
+    "expand_dates",
+    "find_dates",
+    "format_day",
+    "resolve_relative_dates",
+    "told_in_past",
+]
+
+# Month words an English "March 3" may start with: French ones would read "mai 3" as a date.
+_MONTH_KEYS_EN = [
+    key for key in MONTH_NUMBERS if key.isascii() and key not in {"mars", "avril", "mai", "juin"}
+]
+
+
+def _alternation(words: list[str] | dict[str, int]) -> str:
+    """A regex alternation of `words`, longest first so that "sept" never shadows "september"."""
+    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
+
+
+_WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
+_MONTH_ALT = _alternation(MONTH_NUMBERS)
+_RELATIVE_DAYS = {
+    "the day after tomorrow": 2, "après-demain": 2, "après demain": 2, "apres-demain": 2,
+    "apres demain": 2, "the day before yesterday": -2, "avant-hier": -2, "avant hier": -2,
+    "tomorrow": 1, "tmrw": 1, "tmr": 1, "demain": 1, "today": 0, "tonight": 0, "this morning": 0,
+    "this afternoon": 0, "this evening": 0, "aujourd'hui": 0, "ce soir": 0, "ce matin": 0,
+    "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
+}  # fmt: skip
+_RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
+_RELATIVE_DAY_ALT = "|".join(
+    sorted((re.escape(key).replace(r"\ ", r"\s+") for key in _RELATIVE_DAYS), key=len, reverse=True)
+)
+_FULL_MONTH_ALT = _alternation(
+    [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
+)
+_QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple\s+of|a\s+few|quelques"
+# Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
+_PERIOD_EN = r"(?:week-?end|week|month|year)"
+_PERIOD_FR = r"(?:semaine|mois|année|annee|an|week-?end)"
+_NEXT_FR = r"prochaine?|suivante?"
+_LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente?|precedente?"
+DATE_PATTERN = regex(
+    r"\b(?:"
+    r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
+    r"|(?P<numeric>(?P<numeric_first>\d{1,2})/(?P<numeric_second>\d{1,2})/(?P<numeric_year>\d{4}|\d{2}))"
+    rf"|(?P<day_month>(?:(?P<day_month_weekday>{_WEEKDAY_ALT}),?\s+)?(?:the\s+)?(?P<day_month_day>\d{{1,2}})(?:st|nd|rd|th|er|ère|e)?\s+"
+    rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"
+    rf"|(?P<month_day>(?:(?P<month_day_weekday>{_alternation(WEEKDAYS_EN)}),?\s+)?(?P<month_day_month>{_alternation(_MONTH_KEYS_EN)})\.?\s+(?:the\s+)?"
+    r"(?P<month_day_day>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<month_day_year>\d{4}))?)"
+    rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
+    rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
+    r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
+    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|months?|years?)\s+ago"
+    rf"|il\s+y\s+a\s+(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans|années?))"
+    rf"|(?P<period_en>(?P<period_en_modifier>last|next|this|coming|past|previous)\s+(?P<period_en_unit>{_PERIOD_EN}))"
+    rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
+    rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
+    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
+    rf"(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
+    rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
+    r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
+    r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
+    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?)"
+    r")(?![\w'])"
+)
+_HABITUAL = regex(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
+_DAY_PREPOSITION_BEFORE = regex(
+    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
+    r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"
+)
+# Words that already introduce a period: "since last week", "during the month", "until next year".
+_PERIOD_PREPOSITION_BEFORE = regex(
+    r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
+    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
+)
+# A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
+_PAST_TENSE = regex(
+    r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+    r"|\b(?:i|we)\s+(?:just\s+|already\s+|finally\s+)?(?:was|were|did|had|got|went|came|broke|lost|won|"
+    r"passed|failed|moved|bought|sold|met|left|graduated|married|started|finished|"
+    r"(?!need|feed|proceed|succeed|exceed|bleed|breed|speed|heed|embed|shed|wed|seed)\w+ed)\b"
+    r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
+    r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
+    r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
+    r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
+)
+TIME_PATTERN = regex(
+    r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
+    r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"
+    r"|(?P<hour_h>\d{1,2})\s?h\s?(?P<minute_h>\d{2})?(?!\w))"
+)
+
+
+@dataclass(slots=True)
+class ResolvedDate:
+    """One date expression of a clause, resolved."""
+
+    inline: str  # replaces the date expression inside a rewritten sentence
+    bare: str  # the absolute date alone, for templates such as "Deadline for X: <bare>"
+    at: float  # epoch seconds
+    day: date | None = None  # the day meant, or the first day of the period meant
+    unit: str = "day"  # day, week, weekend, month or year
+
+
+def format_day(day: date, french: bool, clock: dtime | None = None) -> str:
+    """ "Friday 4 December 2026" / "vendredi 4 décembre 2026", with the time of day when given."""
+    if french:
+        number = "1er" if day.day == 1 else str(day.day)
+        text = f"{WEEKDAYS_FR[day.weekday()]} {number} {MONTHS_FR[day.month - 1]} {day.year}"
+        return text + (f" à {clock.hour}h{clock.minute:02d}" if clock else "")
+    text = f"{WEEKDAYS_EN[day.weekday()].capitalize()} {day.day} {MONTHS_EN[day.month - 1]} {day.year}"
+    return text + (f" at {clock.hour:02d}:{clock.minute:02d}" if clock else "")
+
+
+def _valid_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _nearest_day(today: date, month: int, day: int, past: bool) -> date | None:
+    """The closest matching day on or after today (or on or before it, for clauses in the past tense)."""
+    step = -1 if past else 1
+    for years_away in range(9):  # 29 February may be up to 8 years away
+        found = _valid_date(today.year + step * years_away, month, day)
+        if found is not None and (found <= today if past else found >= today):
+            return found
+    return None
+
+
+def _add_months(day: date, months: int) -> date:
+    years, month_index = divmod(day.month - 1 + months, 12)
+    year, month = day.year + years, month_index + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+_NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
+_LAST_WORDS = frozenset(
+    {"last", "past", "previous", "dernier", "dernière", "derniere", "passé", "passe", "passée", "passee",
+     "précédent", "precedent", "précédente", "precedente"}
+)  # fmt: skip
+
+
+def _direction(word: str) -> int:
+    """1 for "next"/"prochain", -1 for "last"/"dernier", 0 otherwise."""
+    return 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
+
+
+def _quantity(word: str, unit: str = "") -> int:
+    word = " ".join(word.lower().split())
+    if word.isdigit():
+        return int(word)
+    if word == "quinze" and unit.lower().startswith("jour"):
+        return 14  # "quinze jours" is a fortnight
+    if word in ("a couple of",):
+        return 2
+    if word in ("a few", "quelques"):
+        return 3
+    return NUMBER_WORDS[word]
+
+
+def _unit_of(word: str) -> str:
+    """day, week, weekend, month or year, from an English or French unit word."""
+    word = word.lower()
+    if word.startswith(("week-end", "weekend")):
+        return "weekend"
+    if word.startswith(("day", "jour")):
+        return "day"
+    if word.startswith(("week", "semaine")):
+        return "week"
+    if word.startswith(("month", "mois")):
+        return "month"
+    return "year"
+
+
+def _period_start(day: date, unit: str) -> date:
+    """The first day of the week (Monday), weekend (Saturday), month or year holding `day`."""
+    if unit == "week":
+        return day - timedelta(days=day.weekday())
+    if unit == "weekend":
+        if day.weekday() < 5:
+            return day + timedelta(days=5 - day.weekday())
+        return day - timedelta(days=day.weekday() - 5)
+    if unit == "month":
+        return day.replace(day=1)
+    if unit == "year":
+        return day.replace(month=1, day=1)
+    return day
+
+
+def _shift_period(today: date, unit: str, count: int) -> date:
+    """The start of the period `count` periods away from the one holding today (negative: earlier)."""
+    if unit in ("week", "weekend"):
+        return _period_start(today, unit) + timedelta(days=7 * count)
+    if unit == "month":
+        return _add_months(today.replace(day=1), count)
+    if unit == "year":
+        return date(today.year + count, 1, 1)
+    return today + timedelta(days=count)
+
+
+def _month_start(today: date, month: int, direction: int, past: bool) -> date:
+    """The first day of the named month: the next (or last) one, else the nearest in the tense's direction.
+
+    "next September" said in September is a year away; "this September" is this year's.
+    """
+    if direction > 0:
+        year = today.year if month > today.month else today.year + 1
+    elif direction < 0:
+        year = today.year if month < today.month else today.year - 1
+    elif past:
+        year = today.year if month <= today.month else today.year - 1
+    else:
+        year = today.year if month >= today.month else today.year + 1
+    return date(year, month, 1)
+
+
+def _weekday(today: date, weekday: int, modifier: str, past: bool) -> date:
+    """The day a weekday name means: "Friday", "next Friday", "last Friday", "ce vendredi"."""
+    if modifier in ("last", "dernier") or (not modifier and past):
+        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    if modifier in ("next", "prochain"):
+        # "next Friday" is the Friday of next week (which, on a Sunday, is also the coming one).
+        return today + timedelta(days=7 - today.weekday() + weekday)
+    if modifier in ("this", "coming", "ce"):
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+
+
+# How a resolved expression is written back: "abs" was absolute already ("3 June"), "rel" counted
+# from today ("tomorrow"), "wd" a weekday name, "period" a week, weekend, month or year.
+_Resolved = tuple[date, str, str]
+
+
+def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | None:
+    """(date, kind, unit) for one date expression: the day (or the start of the week, weekend,
+    month or year it names), how it is written inline, and how precise it is."""
+    group = match.group
+    if group("iso"):
+        day = _valid_date(int(group("iso_year")), int(group("iso_month")), int(group("iso_day")))
+        return (day, "abs", "day") if day else None
+    if group("numeric"):
+        first, second = int(group("numeric_first")), int(group("numeric_second"))
+        year = int(group("numeric_year"))
+        year = year + 2000 if year < 100 else year
+        # Day first (European usage) unless only month-first can be valid.
+        day_number, month = (second, first) if second > 12 >= first else (first, second)
+        day = _valid_date(year, month, day_number)
+        return (day, "abs", "day") if day else None
+    if group("day_month") or group("month_day"):
+        day_number = int(group("day_month_day") or group("month_day_day"))
+        month = MONTH_NUMBERS[(group("day_month_month") or group("month_day_month")).lower().rstrip(".")]
+        year_said = group("day_month_year") or group("month_day_year")
+        if year_said:
+            day = _valid_date(int(year_said), month, day_number)
+        else:
+            day = _nearest_day(today, month, day_number, past)
+        return (day, "abs", "day") if day else None
+    if group("relative_day"):
+        key = " ".join(group("relative_day").lower().split())
+        return today + timedelta(days=_RELATIVE_DAYS[key]), "rel", "day"
+    if group("week_after_next"):
+        return _shift_period(today, "week", 2), "period", "week"
+    if group("in_count"):
+        count, unit = _quantity(group("in_quantity"), group("in_unit")), _unit_of(group("in_unit"))
+        if group("in_unit").lower().startswith("fortnight"):
+            count, unit = 2 * count, "week"
+        if unit == "month":
+            return _add_months(today, count), "rel", "day"
+        if unit == "year":
+            return date(today.year + count, 1, 1), "period", "year"
+        return today + timedelta(days=count * (7 if unit == "week" else 1)), "rel", "day"
+    if group("ago"):
+        unit_word = group("ago_unit") or group("il_y_a_unit")
+        count = _quantity(group("ago_quantity") or group("il_y_a_quantity"), unit_word)
+        unit = _unit_of(unit_word)
+        if unit == "day":
+            return today - timedelta(days=count), "rel", "day"
+        if unit == "week":
+            return _period_start(today - timedelta(days=7 * count), "week"), "period", "week"
+        return _shift_period(today, unit, -count), "period", unit
+    if group("period_en") or group("period_fr"):
+        unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
+        word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()
+        return _shift_period(today, unit, _direction(word)), "period", unit
+    if group("month") or group("month_bare"):
+        month = MONTH_NUMBERS[(group("month_name") or group("month_bare")).lower()]
+        if group("month_year"):
+            return date(int(group("month_year")), month, 1), "period", "month"
+        word = (group("month_modifier") or group("month_after") or group("month_bare_after") or "").lower()
+        if word == "this":
+            return date(today.year, month, 1), "period", "month"
+        return _month_start(today, month, _direction(word), past), "period", "month"
+    if group("end_of"):
+        if (group("end_of_unit") or "").lower() == "week" or "semaine" in (group("end_of_fr") or "").lower():
+            return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"  # this week's Friday
+        last_day = calendar.monthrange(today.year, today.month)[1]
+        return date(today.year, today.month, last_day), "rel", "day"
+    if group("weekday_name"):
+        name = group("weekday_name").lower()
+        weekday = WEEKDAYS_EN.index(name) if name in WEEKDAYS_EN else WEEKDAYS_FR.index(name)
+        modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
+        return _weekday(today, weekday, modifier, past), "wd", "day"
+    return None
+
+
+def _format_period(start: date, unit: str, french: bool) -> str:
+    """A week, weekend, month or year, written out: "the week of Monday 16 November 2026"."""
+    if unit == "week":
+        return (
+            f"la semaine du {format_day(start, french)}"
+            if french
+            else f"the week of {format_day(start, french)}"
+        )
+    if unit == "weekend":
+        if french:
+            return f"le week-end du {format_day(start, french)}"
+        return f"the weekend of {format_day(start, french)}"
+    if unit == "month":
+        return f"{(MONTHS_FR if french else MONTHS_EN)[start.month - 1]} {start.year}"
+    return str(start.year)
+
+
+# How a period reads where no preposition introduces it: "skiing in the week of…", "en septembre 2027".
+_PERIOD_LEAD_EN = {"week": "in ", "weekend": "on ", "month": "in ", "year": "in "}
+_PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "year": "en "}
+
+
+def _time_of_day(text: str) -> dtime | None:
+    """The first valid time of day said in `text`: "3pm", "15:30", "10h30"."""
+    for match in TIME_PATTERN.finditer(text):
+        if match.group("hour_ampm") is not None:
+            hour, minute = int(match.group("hour_ampm")), int(match.group("minute_ampm") or 0)
+            if not 1 <= hour <= 12:
+                continue
+            hour = hour % 12 + (12 if match.group("ampm").lower().startswith("p") else 0)
+        elif match.group("hour_colon") is not None:
+            hour, minute = int(match.group("hour_colon")), int(match.group("minute_colon"))
+        else:
+            hour, minute = int(match.group("hour_h")), int(match.group("minute_h") or 0)
+        if hour <= 23 and minute <= 59:
+            return dtime(hour, minute)
+    return None
+
+
+# Date placeholders: "\x00n\x00" stands for dates[n] written inline ("on Friday 4 December 2026"),
+# "\x01n\x01" for it written bare ("Friday 4 December 2026"); cleanup removes both characters from input.
+PLACEHOLDER = re.compile("\x00(\\d+)\x00|\x01(\\d+)\x01")
+DATE_SLOT = "\x00(?P<n>\\d+)\x00"  # a regex fragment matching an inline placeholder, its index in `n`
+_STRAY_MARKS = re.compile("[\x00\x01]")
+
+
+def find_dates(
+    clause: str, now: datetime, french: bool, past: bool, relative_only: bool = False
+) -> tuple[str, list[ResolvedDate]]:
+    """Replace each date expression by a \\x00n\\x00 placeholder and resolve it against `now`.
+
+    `past` (the clause is told in the past) makes "Friday" the last one rather than the next.
+    With `relative_only`, dates written out already ("10 January", "2027-01-05") are left as said.
+    """
+    today = now.date()
+    found: list[ResolvedDate] = []
+    out: list[str] = []
+    position = 0
+    clock: dtime | None = None
+    clock_read = False
+    for match in DATE_PATTERN.finditer(clause):
+        before = clause[: match.start()]
+        weekday_alone = match.group("weekday_name") and not (
+            match.group("weekday_modifier") or match.group("weekday_after")
+        )
+        if weekday_alone and _HABITUAL.search(before):
+            continue  # "le lundi" / "every Monday" is a habit, not a date
+        resolved = _resolve_match(match, today, past)
+        if resolved is None:
+            continue
+        day, kind, unit = resolved
+        if relative_only and kind == "abs":
+            continue
+        if kind == "period":
+            bare = _format_period(day, unit, french)
+            said = match.group("month_preposition")  # "in September" keeps its own "in"
+            if said:
+                inline = f"{' '.join(said.split())} {bare}"
+            elif _PERIOD_PREPOSITION_BEFORE.search(before):
+                inline = bare
+            else:
+                inline = (_PERIOD_LEAD_FR if french else _PERIOD_LEAD_EN)[unit] + bare
+            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+        else:
+            if not clock_read:
+                clock, clock_read = _time_of_day(clause), True
+            bare = format_day(day, french, clock)
+            inline = format_day(day, french)
+            if kind in ("rel", "wd") and not _DAY_PREPOSITION_BEFORE.search(before):
+                # "tomorrow" and "next Friday" need a preposition once written out; "Friday" alone does not.
+                if kind == "rel" or match.group("weekday_modifier") or match.group("weekday_after"):
+                    inline = ("le " if french else "on ") + inline
+            at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+        out.append(clause[position : match.start()])
+        out.append(f"\x00{len(found)}\x00")
+        found.append(ResolvedDate(inline, bare, at, day, unit))
+        position = match.end()
+    out.append(clause[position:])
+    return "".join(out), found
+
+
+def expand_dates(text: str, dates: list[ResolvedDate]) -> tuple[str, float | None]:
+    """Put the absolute dates back into `text`; also return the first date's timestamp."""
+    first: list[float] = []
+
+    def written(match: re.Match[str]) -> str:
+        index = int(match.group(1) or match.group(2))
+        if index >= len(dates):
+            return ""
+        first.append(dates[index].at)
+        return dates[index].inline if match.group(1) else dates[index].bare
+
+    out = _STRAY_MARKS.sub("", PLACEHOLDER.sub(written, text))
+    return out, (first[0] if first else None)
+
+
+def bare_slot(index: str) -> str:
+    """The placeholder that `expand_dates` replaces by dates[index] written bare."""
+    return f"\x01{index}\x01"
+
+
+def told_in_past(text: str) -> bool:
+    """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
+    return bool(_PAST_TENSE.search(text))
+
+
+def resolve_relative_dates(text: str, now: datetime) -> str:
+    """`text` with each date expression written as the date it means at `now`, sentence by sentence.
+
+    "Alice's exam is next Friday" said on 24 November 2026 reads "Alice's exam is on Friday 4
+    December 2026"; "last week" becomes "in the week of Monday 16 November 2026", "le mois
+    dernier" "en octobre 2026". Text that is already absolute comes back unchanged, so applying
+    it twice changes nothing. Never raises: on unexpected input the text is returned as it was.
+    """
+    try:
+        out: list[str] = []
+        position = 0
+        for match in SENTENCE_BREAK.finditer(text):
+            out.append(_resolve_sentence(text[position : match.start()], now))
+            out.append(match.group(0))
+            position = match.end()
+        out.append(_resolve_sentence(text[position:], now))
+        return "".join(out)
+    except Exception:  # a date rule must never cost a memory
+        return text
+
+
+def date_mentions(text: str, now: datetime) -> list[tuple[date, str]]:
+    """Every date expression of `text` as (the day meant, or the first day of the period, and its
+    unit: day, week, weekend, month or year), in order: what the rules understood."""
+    found: list[tuple[date, str]] = []
+    for sentence in SENTENCE_BREAK.split(clean_text(text)):
+        _, dates = find_dates(sentence, now, looks_french(sentence), told_in_past(sentence))
+        found.extend((when.day, when.unit) for when in dates if when.day is not None)
+    return found
+
+
+def _resolve_sentence(sentence: str, now: datetime) -> str:
+    if not sentence or "\x00" in sentence or "\x01" in sentence:
+        return sentence  # placeholders of its own would be mistaken for ours
+    work, dates = find_dates(
+        sentence, now, looks_french(sentence), told_in_past(sentence), relative_only=True
+    )
+    return expand_dates(work, dates)[0] if dates else sentence

@@ -1,0 +1,140 @@
+"""Extracts memories from one chat message: rules read each clause, the result is third person, dated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from memory.models import MemoryType
+
+from .dates import expand_dates, find_dates, told_in_past
+from .facts import Fact, Predicate
+from .normalize import clean_speaker, clean_text, looks_french
+from .rules import Clause, Item, read_clause
+from .sentences import MAX_CLAUSE_CHARS, is_polite_request, split_clauses, split_sentences
+from .subjects import pick_subjects
+
+__all__ = ["Extracted", "extract", "extract_unguarded"]
+
+# Bounds keep the worst case linear and small: chat messages are short, pasted documents are not statements.
+_MAX_CLAUSES = 2_000
+_MAX_RESULTS = 50
+_MAX_CONTENT = 500
+_MAX_SENTENCE_CHARS = MAX_CLAUSE_CHARS * 4
+_TODO_GRACE = 7 * 86_400.0  # a deadline stays worth recalling for a week after it passes
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """One memory guessed from a message, already rewritten in the third person."""
+
+    content: str
+    memory_type: MemoryType
+    subjects: list[str]
+    confidence: float
+    expires_at: float | None = None
+    event_at: float | None = None
+    # Set on the memory that says what the speaker is called ("my name is Mickael"): that name.
+    given_name: str | None = None
+    # The memory as fields: `subject` `predicate` `object` ("Mickael", LOCATION, "lives in Lyon"),
+    # with `relation` for relatives and favourites; dates written out as in `content`.
+    subject: str = ""
+    predicate: Predicate = Predicate.STATED
+    object: str = ""
+    relation: str = ""
+
+    @property
+    def fact(self) -> Fact:
+        return Fact(self.subject, self.predicate, self.object, self.relation)
+
+
+def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
+    """The item with its dates written out, bounded, its subjects picked; None when nothing is left."""
+    content, event_at = expand_dates(item.content, clause.dates)
+    content = " ".join(content.split()).strip(" ,;:-")
+    if not content or not any(ch.isalnum() for ch in content):
+        return None
+    if len(content) > _MAX_CONTENT:
+        content = content[: _MAX_CONTENT - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
+    expires_at = event_at + _TODO_GRACE if item.memory_type is MemoryType.TODO and event_at else None
+    subject = item.subject or speaker
+    return Extracted(
+        content,
+        item.memory_type,
+        pick_subjects(speaker, item.tags, item.keys),
+        min(1.0, max(0.0, item.confidence)),
+        expires_at=expires_at,
+        event_at=event_at,
+        given_name=item.given_name,
+        subject=subject,
+        predicate=item.predicate,
+        object=_object(item, clause, subject, content),
+        relation=item.relation,
+    )
+
+
+def _object(item: Item, clause: Clause, subject: str, content: str) -> str:
+    """The item's object with its dates written out; by default, what the content says after its subject."""
+    if item.object:
+        return " ".join(expand_dates(item.object, clause.dates)[0].split())
+    if content[: len(subject) + 1].casefold() == f"{subject.casefold()} ":
+        return content[len(subject) + 1 :]
+    return content
+
+
+def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Extracted]:
+    """What `extract` finds, calling the speaker `speaker` throughout, and raising on a bug
+    (`extract` never raises); for tests that must see such bugs."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    now = now or datetime.now(UTC)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    speaker = clean_speaker(speaker)
+    results: list[Extracted] = []
+    seen: set[str] = set()
+    read: set[str] = set()
+    budget = _MAX_CLAUSES
+    for sentence, question in split_sentences(clean_text(text)):
+        if question and not is_polite_request(sentence):
+            continue
+        for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
+            budget -= 1
+            if budget < 0 or len(results) >= _MAX_RESULTS:
+                return results
+            raw = raw[:MAX_CLAUSE_CHARS]
+            if raw in read:
+                continue  # identical clauses give identical memories
+            read.add(raw)
+            french, past = looks_french(raw), told_in_past(raw)
+            work, dates = find_dates(raw, now, french, past)
+            clause = Clause(work, raw, before, french, past, dates)
+            for item in read_clause(clause, speaker):
+                found = _finished(item, clause, speaker)
+                if found is None:
+                    continue
+                key = found.content.casefold()
+                if key not in seen:
+                    seen.add(key)
+                    results.append(found)
+    return results[:_MAX_RESULTS]
+
+
+def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extracted]:
+    """Memories stated in one chat message by `speaker`, rewritten in the third person.
+
+    Pure and offline: English and French regex heuristics for identity, preferences, decisions,
+    deadlines and dated events, explicit "remember that ..." requests, goals and personal events.
+    Relative dates ("Friday", "demain", "12 March") are resolved against `now` (default: now, UTC).
+    Never raises: on unexpected input it returns what it could extract, or nothing.
+    """
+    try:
+        found = extract_unguarded(text, speaker, now)
+        # "My name is Mickael and I broke my shoulder": the rest already says "Mickael".
+        named = next((item.given_name for item in found if item.given_name), None)
+        if named is None or named.casefold() == clean_speaker(speaker).casefold():
+            return found
+        again = [item for item in extract_unguarded(text, named, now) if item.given_name is None]
+        return [item for item in found if item.given_name is not None] + again
+    except Exception:  # a heuristic must never break the write path; the LLM path still runs
+        return []

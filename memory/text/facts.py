@@ -1,0 +1,285 @@
+"""What a memory says as fields (subject, predicate, object), and reading them back from its text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from memory.models import MemoryType
+
+from .lexicons import (
+    FAMILY_WORD,
+    NATIONALITIES,
+    RELATIVES_EN,
+    RELATIVES_FR,
+    is_occupation_en,
+    is_occupation_fr,
+)
+from .normalize import regex
+
+__all__ = ["MAX_VALUE_CHARS", "Fact", "Predicate", "clean_value", "read_facts"]
+
+MAX_VALUE_CHARS = 80  # one remembered phrase; longer ones are cut at a word boundary
+
+
+class Predicate(StrEnum):
+    """What a fact says of its subject."""
+
+    # About who the subject is: one value each, the newest statement wins.
+    NAME = "name"
+    NICKNAME = "nickname"
+    PRONOUNS = "pronouns"
+    LOCATION = "location"
+    JOB = "job"
+    WORKPLACE = "workplace"
+    ORIGIN = "origin"
+    AGE = "age"
+    LANGUAGES = "languages"
+    STUDIES = "studies"
+    DIET = "diet"
+    NATIONALITY = "nationality"
+    ABOUT = "about"  # anything else said of who the subject is ("is French", "est gaucher")
+    # Relatives and pets: `relation` says which ("sister", "kids").
+    RELATIVE = "relative"  # a named one
+    HAS = "has"  # "has two kids"
+    # Tastes.
+    LIKES = "likes"
+    DISLIKES = "dislikes"
+    DOES_NOT_MIND = "does_not_mind"
+    FAVORITE = "favorite"  # `relation` names what kind of favourite ("favorite color")
+    ALLERGY = "allergy"
+    # What the subject does and decides.
+    DECIDED = "decided"
+    DEADLINE = "deadline"
+    TODO = "todo"
+    GOAL = "goal"
+    EVENT = "event"
+    STATED = "stated"  # said in so many words, in no other shape ("remember that the code is 1234")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing a memory says, e.g. ("Mickael", LOCATION, "lives in Lyon")."""
+
+    subject: str  # whom it is about, as the text names them
+    predicate: Predicate
+    # The value, third person, dates written out. Where the verb carries meaning it is kept:
+    # LOCATION "lives in Lyon" (not "near"), WORKPLACE "works at Acme", LANGUAGES "speaks French",
+    # HAS "has two kids"; otherwise the bare value: NAME "Léa", JOB "nurse", LIKES "tea".
+    object: str
+    relation: str = ""  # RELATIVE and HAS: which relative ("sister"); FAVORITE: which ("favorite color")
+
+
+def clean_value(value: str) -> str:
+    """`value` on one line, without edge punctuation, at most MAX_VALUE_CHARS (cut at a word, with …)."""
+    value = " ".join(value.split()).strip(" .,;:!…\"'")
+    if len(value) > MAX_VALUE_CHARS:
+        value = value[: MAX_VALUE_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
+    return value
+
+
+# --------------------------------------------------------------------------- reading memories back
+
+# The memories come from the heuristic extractor ("Mickael lives in Lyon") or from the model's
+# `remember` tool, which writes the same third-person style; both start with the user's name.
+_WHO = r"^(?P<who>[^\W\d_][^\n]{0,63}?)"
+_ADVERBS = (
+    r"(?:(?:really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|always|"
+    r"now|currently|usually|generally|secretly|particularly|especially|bien|beaucoup|vraiment|aussi|"
+    r"énormément|tellement|surtout|toujours)\s+)*"
+)
+
+
+_PRONOUNS = regex(
+    r"\b(?P<value>(?:he|she|they|xe|ze|it|il|elle|iel|ielle)\s*/\s*(?:him|her|them|his|hers|their|theirs|xem|hir|"
+    r"zir|its|lui|elle|iel|eux|elles)(?:\s*/\s*[^\W\d_]+)?)\b"
+)
+_FAMILY_NAMED: list[re.Pattern[str]] = [
+    regex(rf"{_WHO}'s\s+(?P<rel>{RELATIVES_EN})\s+(?:is\s+called|is\s+named|goes\s+by)\s+(?P<value>.+)$"),
+    regex(
+        rf"^(?:le|la|les|l')\s*(?P<rel>{RELATIVES_FR})\s+(?:de\s+|d')(?P<who>.{{1,64}}?)\s+s'appell(?:e|ent)\s+(?P<value>.+)$"
+    ),
+]
+_FAMILY_HAS = regex(rf"{_WHO}\s+(?P<value>(?:has|a)\s+.+)$")
+# Single-valued identity facts: (predicate, pattern after the user's name); the first match wins.
+_IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
+    ("name", r"'s\s+(?:first\s+|full\s+|real\s+)?name\s+is\s+(?P<value>.+)$"),
+    ("name", r"\s+s'appelle\s+(?P<value>.+)$"),
+    (
+        "nickname",
+        r"\s+(?:wants\s+to\s+be\s+called|goes\s+by|veut\s+qu'on\s+l'appelle|se\s+fait\s+appeler)\s+(?P<value>.+)$",
+    ),
+    ("pronouns", r"'s\s+pronouns\s+are\s+(?P<value>.+)$"),
+    (
+        "location",
+        rf"\s+{_ADVERBS}(?P<value>(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|est\s+basée?|"
+        r"est\s+installée?)\b.+)$",
+    ),
+    (
+        "origin",
+        r"\s+(?P<value>(?:is\s+(?:originally\s+)?from|was\s+born|grew\s+up|est\s+originaire|"
+        r"est\s+née?\s+(?:à|a|en|au|aux|le|dans)|vient\s+d)\b.+)$",
+    ),
+    (
+        "job",
+        rf"\s+{_ADVERBS}(?:works|worked|travaille)\s+(?:as|comme|en\s+tant\s+que)\s+"
+        r"(?:an?\s+|the\s+|un\s+|une\s+)?(?P<value>.+)$",
+    ),
+    (
+        "workplace",
+        rf"\s+{_ADVERBS}(?P<value>(?:works|travaille)\s+(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
+    ),
+    ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
+    ("languages", rf"\s+{_ADVERBS}(?P<value>(?:speaks|parle)\s+.+)$"),
+    (
+        "studies",
+        rf"\s+{_ADVERBS}(?P<value>(?:studies|studied|is\s+studying|étudie|fait\s+des\s+études)\s+.+)$",
+    ),
+]
+_IDENTITY = [(Predicate(key), regex(_WHO + pattern)) for key, pattern in _IDENTITY_AFTER_NAME]
+# "is from Montreal" reads as "from Montreal", "a 34 ans" as "34 ans".
+_LEADING_IS = regex(r"^(?:is|a)\s+")
+_WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
+_IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
+_IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
+_DIET = regex(
+    rf"{_WHO}\s+(?:is|est)\s+(?:now\s+|strictly\s+)?(?:an?\s+)?(?P<value>vegetarian|vegan|pescatarian|"
+    r"gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|végétarien(?:ne)?|végane?)\W*$"
+)
+_NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
+_DISLIKE: list[re.Pattern[str]] = [
+    regex(
+        rf"{_WHO}\s+{_ADVERBS}(?:hates|dislikes|detests|loathes|despises|can't\s+stand|cannot\s+stand|"
+        r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
+        r"into|keen\s+on))\s+(?P<value>.+)$"
+    ),
+    regex(
+        rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|"
+        r"ne\s+supporte\s+pas|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|'))\s*"
+        rf"{_ADVERBS}(?P<value>.+)$"
+    ),
+]
+_LIKE: list[re.Pattern[str]] = [
+    regex(
+        rf"{_WHO}\s+{_ADVERBS}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
+        r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
+        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to)\s+(?P<value>.+)$"
+    ),
+    regex(
+        rf"{_WHO}\s+(?:aime|adore|apprécie|affectionne|kiffe|préfère|raffole\s+d(?:e\s+|u\s+|es\s+|')|"
+        r"est\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+d(?:e\s+|u\s+|es\s+|')|est\s+passionnée?\s+(?:de\s+|d'|par\s+)|"
+        rf"est\s+accro\s+(?:à|au|aux)\s+)\s*{_ADVERBS}(?P<value>.+)$"
+    ),
+]
+_FAVORITE: list[re.Pattern[str]] = [
+    regex(
+        rf"{_WHO}'s\s+(?:all[- ]time\s+)?favou?rite\s+(?P<cat>[^\n]{{1,40}}?)\s+"
+        r"(?:is|are|was|were|has\s+always\s+been)\s+(?P<value>.+)$"
+    ),
+    regex(
+        r"^(?:le|la|les|l')\s*(?P<cat>[^\n]{1,40}?)\s+(?P<adj>préférée?s?|favorie?s?|fétiches?)\s+(?:de\s+|d')"
+        r"(?P<who>.{1,64}?)\s+(?:est|sont)\s+(?P<value>.+)$"
+    ),
+]
+
+
+def _who(match: re.Match[str]) -> str:
+    return match.group("who") if "who" in match.groupdict() else ""
+
+
+def _about(content: str, subject: str | None) -> str:
+    """An identity statement without the subject's name in front ("is French"), or the whole of it."""
+    if subject and content[: len(subject)].casefold() == subject.casefold():
+        return content[len(subject) :].strip()
+    return content
+
+
+def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
+    facts: list[Fact] = []
+    said = _PRONOUNS.search(text)
+    if said:
+        pronouns = re.sub(r"\s*/\s*", "/", said.group("value").lower())
+        facts.append(Fact(subject or "", Predicate.PRONOUNS, pronouns))
+    for predicate, pattern in _IDENTITY:
+        if predicate is Predicate.PRONOUNS and facts:
+            continue  # "he/him" already read from the text
+        said = pattern.search(text)
+        if said:
+            value = said.group("value")
+            if predicate in _WITHOUT_IS:
+                value = _LEADING_IS.sub("", value)
+            facts.append(Fact(_who(said), predicate, value))
+            return facts
+    said = _DIET.search(text)
+    if said:
+        return [*facts, Fact(_who(said), Predicate.DIET, said.group("value").lower())]
+    said = _IS_A_EN.search(text)
+    if said and is_occupation_en(said.group("value")):
+        return [*facts, Fact(_who(said), Predicate.JOB, said.group("value"))]
+    said = _IS_A_FR.search(text)
+    if said:
+        first = said.group("value").split()[0] if said.group("value").split() else ""
+        if is_occupation_fr(first) and first.casefold() not in NATIONALITIES:
+            return [*facts, Fact(_who(said), Predicate.JOB, said.group("value"))]
+    if facts:
+        return facts
+    return [Fact(subject or "", Predicate.ABOUT, _about(content, subject))]
+
+
+def _relatives(text: str) -> list[Fact]:
+    for pattern in _FAMILY_NAMED:
+        said = pattern.search(text)
+        if said:
+            relation = " ".join(said.group("rel").split()).casefold()
+            return [Fact(_who(said), Predicate.RELATIVE, said.group("value"), relation)]
+    said = _FAMILY_HAS.search(text)
+    if said:
+        word = FAMILY_WORD.search(said.group("value"))
+        if word:
+            return [Fact(_who(said), Predicate.HAS, said.group("value"), word.group(0).casefold())]
+    return []
+
+
+def _preferences(text: str) -> list[Fact]:
+    if _NEUTRAL.search(text):
+        return []  # "doesn't mind" is no taste worth a portrait
+    said = _DIET.search(text)
+    if said:
+        return [Fact(_who(said), Predicate.DIET, said.group("value").lower())]
+    for pattern in _DISLIKE:
+        said = pattern.search(text)
+        if said:
+            return [Fact(_who(said), Predicate.DISLIKES, said.group("value"))]
+    for pattern in _FAVORITE:
+        said = pattern.search(text)
+        if said:
+            category = " ".join(said.group("cat").split())
+            label = (
+                f"{category} {said.group('adj')}" if said.groupdict().get("adj") else f"favorite {category}"
+            )
+            return [Fact(_who(said), Predicate.FAVORITE, said.group("value"), label)]
+    for pattern in _LIKE:
+        said = pattern.search(text)
+        if said:
+            return [Fact(_who(said), Predicate.LIKES, said.group("value"))]
+    return []
+
+
+def read_facts(content: str, memory_type: MemoryType, subject: str | None = None) -> list[Fact]:
+    """What a memory's third-person text says of who it is about and what they like, as facts with
+    objects as written (bound them with `clean_value`); [] when it says nothing of the kind.
+
+    Memories come from the extractor ("Mickael lives in Lyon") or from the model, which writes the
+    same style, so this reads what rules/ writes. Only identity, preference and fact memories are
+    read, and a fact only for relatives and pets. `subject` is the name the memory opens with, if
+    known: an identity statement that fits no predicate is then kept without it (ABOUT "is French").
+    """
+    text = " ".join(content.split())
+    if memory_type is MemoryType.PREFERENCE:
+        return _preferences(text)
+    if memory_type is MemoryType.IDENTITY:
+        return _relatives(text) or _identity(text, content, subject)
+    if memory_type is MemoryType.FACT:
+        return _relatives(text)
+    return []

@@ -1,0 +1,251 @@
+"""Word lists for English and French chat: calendar, non-names, nationalities, languages, jobs, kin."""
+
+from __future__ import annotations
+
+from .normalize import regex
+
+__all__ = [
+    "FAMILY_WORD",
+    "LANGUAGES",
+    "MONTHS_EN",
+    "MONTHS_FR",
+    "MONTH_NUMBERS",
+    "NATIONALITIES",
+    "NOT_A_NAME",
+    "NUMBER_WORDS",
+    "RELATIVES_EN",
+    "RELATIVES_FR",
+    "STOPWORDS",
+    "VOWELS",
+    "WEEKDAYS_EN",
+    "WEEKDAYS_FR",
+    "is_occupation_en",
+    "is_occupation_fr",
+]
+
+VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+
+# --------------------------------------------------------------------------- calendar
+
+WEEKDAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+MONTHS_EN = [
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+]  # fmt: skip
+MONTHS_FR = [
+    "janvier", "février", "mars", "avril", "mai", "juin",
+    "juillet", "août", "septembre", "octobre", "novembre", "décembre",
+]  # fmt: skip
+MONTH_NUMBERS: dict[str, int] = {
+    **{month.lower(): number for number, month in enumerate(MONTHS_EN, start=1)},
+    **{month: number for number, month in enumerate(MONTHS_FR, start=1)},
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+    "oct": 10, "nov": 11, "dec": 12, "janv": 1, "fevrier": 2, "févr": 2, "fevr": 2, "avr": 4,
+    "juil": 7, "aout": 8, "decembre": 12, "déc": 12,
+}  # fmt: skip
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3,
+    "four": 4, "quatre": 4, "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8,
+    "huit": 8, "nine": 9, "neuf": 9, "ten": 10, "dix": 10, "quinze": 15,
+}  # fmt: skip
+
+
+# --------------------------------------------------------------------------- words that are not names
+
+# Words that follow "I'm" or "call me" without being a name: "I'm tired", "I'm in Lyon".
+NOT_A_NAME = frozenset(
+    """
+    tired happy sad sure not so very really just also still fine good great ok okay here there back sorry glad
+    new ready done busy hungry thirsty sick ill excited afraid alone alive aware able free late early home
+    in on
+    at out off up down over into from with the a an all almost always never only quite pretty too well better
+    worse bored confused curious interested thinking trying going working looking thankful grateful lucky
+    proud serious kidding joking fed stuck lost right wrong certain positive old young single married
+    available around away cool awesome bad honest open close near about like literally totally currently now
+    finally actually afraid sleepy exhausted stressed nervous worried angry mad upset scared hot cold warm
+    bien fatigué fatiguée content contente désolé désolée prêt prête sûr sûre là ici malade occupé occupée
+    libre heureux heureuse triste en pas très trop si tellement vraiment d'accord dispo disponible perdu
+    perdue nul nulle de du des le la les un une au aux à chez ton ta mon ma sur avec pour par car donc mais
+    et ou ni que qui quoi dans sous vers moi toi lui elle elles eux nous vous ravi ravie enchanté enchantée
+    god yes no hi hello hey thanks thank please what who where when why how your my his her our their its
+    """.split()
+    + WEEKDAYS_EN
+    + WEEKDAYS_FR
+    + [month.lower() for month in MONTHS_EN]
+    + MONTHS_FR
+)
+NATIONALITIES = frozenset(
+    """
+    french english british american canadian german italian spanish portuguese dutch belgian swiss chinese
+    japanese korean indian brazilian mexican russian polish irish scottish welsh australian swedish norwegian
+    danish finnish greek turkish egyptian moroccan algerian tunisian vietnamese ukrainian romanian austrian
+    argentinian colombian chilean peruvian lebanese senegalese nigerian kenyan israeli iranian pakistani
+    thai filipino indonesian european african asian latino québécois quebecois
+    français française anglais anglaise britannique américain américaine canadien canadienne allemand
+    allemande italien italienne espagnol espagnole portugais portugaise belge suisse chinois chinoise japonais
+    japonaise coréen coréenne indien indienne brésilien brésilienne mexicain mexicaine russe polonais
+    polonaise irlandais irlandaise marocain marocaine algérien algérienne tunisien tunisienne sénégalais
+    sénégalaise libanais libanaise vietnamien vietnamienne ukrainien ukrainienne roumain roumaine européen
+    européenne africain africaine néerlandais néerlandaise grec grecque turc turque
+    """.split()
+)
+LANGUAGES = frozenset(
+    """
+    english french spanish german italian portuguese dutch chinese mandarin cantonese japanese korean arabic
+    russian hindi polish swedish norwegian danish finnish greek turkish hebrew vietnamese ukrainian romanian
+    catalan basque breton esperanto latin bengali urdu persian farsi swahili thai indonesian tagalog
+    anglais français espagnol allemand italien portugais néerlandais chinois mandarin japonais coréen arabe
+    russe polonais suédois norvégien danois finnois grec turc hébreu vietnamien ukrainien roumain catalan
+    basque breton espéranto latin persan
+    """.split()
+)
+
+# --------------------------------------------------------------------------- occupations
+
+_OCCUPATIONS_EN = frozenset(
+    """
+    nurse doctor teacher student engineer developer dev designer lawyer attorney accountant chef cook artist
+    writer author journalist scientist researcher professor lecturer manager consultant freelancer
+    entrepreneur founder cofounder co-founder ceo cto cfo coo intern pilot firefighter cop paramedic
+    pharmacist dentist therapist psychologist architect plumber electrician mechanic carpenter farmer baker
+    barista waiter waitress cashier programmer coder analyst pm sre devops admin sysadmin photographer
+    musician singer actor actress dancer athlete coach tutor librarian vet veterinarian surgeon physician
+    midwife soldier retiree mom mum dad father mother parent postdoc undergrad volunteer translator editor
+    marketer salesperson recruiter streamer youtuber gamer maintainer contributor nanny teen teenager
+    """.split()
+)
+_OCCUPATION_SUFFIXES_EN = (
+    "er",
+    "or",
+    "ist",
+    "ian",
+    "eer",
+    "ant",
+    "ent",
+    "ive",
+    "ect",
+    "ogist",
+    "man",
+    "woman",
+    "ess",
+)
+_NOT_OCCUPATIONS_EN = frozenset(
+    """
+    other number answer order matter better bigger lot bit little tad fan big huge part member whatever
+    idiot mess wreck disaster joke fool genius moment minute second quarter ever never
+    vegetarian vegan pescatarian
+    """.split()
+)
+_OCCUPATIONS_FR = frozenset(
+    """
+    médecin infirmier infirmière avocat avocate prof professeur professeure enseignant enseignante étudiant
+    étudiante ingénieur ingénieure développeur développeuse dev designer graphiste architecte comptable
+    journaliste chef cuisinier cuisinière boulanger boulangère serveur serveuse vendeur vendeuse pilote
+    policier policière pompier mécanicien mécanicienne électricien électricienne plombier artiste musicien
+    musicienne écrivain écrivaine auteur autrice photographe chercheur chercheuse doctorant doctorante
+    stagiaire freelance indépendant indépendante entrepreneur entrepreneuse consultant consultante manager
+    directeur directrice retraité retraitée fonctionnaire militaire agriculteur agricultrice pharmacien
+    pharmacienne dentiste kiné kinésithérapeute psychologue sage-femme chômeur chômeuse lycéen lycéenne
+    collégien collégienne maman papa père mère informaticien informaticienne traducteur traductrice
+    """.split()
+)
+_OCCUPATION_SUFFIXES_FR = (
+    "eur", "euse", "iste", "ien", "ienne", "ier", "ière", "logue", "aire", "ant", "ante", "trice",
+)  # fmt: skip
+_NOT_OCCUPATIONS_FR = frozenset(
+    """
+    heureuse curieuse sérieuse nerveuse joyeuse paresseuse malheureuse amoureuse courageuse généreuse
+    dangereuse furieuse anxieuse ambitieuse chanceuse meilleur supérieur majeur mineur intérieur extérieur
+    inférieur triste bien rien ancien fier fière dernier dernière premier première entier particulier régulier
+    content contente méchant méchante charmant charmante marrant marrante fatigant fatigante important
+    importante intéressant intéressante élégant élégante puissant puissante brillant brillante nécessaire
+    végétarien végétarienne végane vegan fan partant partante gagnant gagnante perdant perdante confiant
+    confiante méfiant méfiante sûr sûre prêt prête désolé désolée ravi ravie d'accord là ici
+    en train pas
+    """.split()
+)
+_PREPOSITIONS = frozenset("at for in with from of on by near chez à au aux pour dans de du des".split())
+
+
+def is_occupation_en(phrase: str) -> bool:
+    """Whether "I'm a <phrase>" names a job: "software engineer at Acme" yes, "big fan" no."""
+    words = [w.lower().strip(".,!") for w in phrase.split()]
+    if not words or words[0] in _NOT_OCCUPATIONS_EN:
+        return False
+    # The head noun is the last word, or the one before a preposition ("nurse in Lyon").
+    head = words[-1]
+    for index, word in enumerate(words):
+        if word in _PREPOSITIONS and index > 0:
+            head = words[index - 1]
+            break
+    if head in _NOT_OCCUPATIONS_EN or any(word in _NOT_OCCUPATIONS_EN for word in words[:2]):
+        return False
+    return head in _OCCUPATIONS_EN or (len(head) > 3 and head.endswith(_OCCUPATION_SUFFIXES_EN))
+
+
+def is_occupation_fr(word: str) -> bool:
+    """Whether "je suis <word>" names a job (or nationality), not a state: "infirmière" yes, "fatiguée" no."""
+    low = word.lower().strip(".,!")
+    # Past participles ("fatiguée", "mariés") say how one is, not what one does.
+    if low in _NOT_OCCUPATIONS_FR or (low.endswith(("é", "ée", "és", "ées")) and low not in _OCCUPATIONS_FR):
+        return False
+    return (
+        low in _OCCUPATIONS_FR
+        or low in NATIONALITIES
+        or (len(low) > 4 and low.endswith(_OCCUPATION_SUFFIXES_FR))
+    )
+
+
+# --------------------------------------------------------------------------- relatives and pets
+
+# Regex sources (not compiled): rules and the profile reader embed them in larger patterns.
+RELATIVES_EN = (
+    r"(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+|twin\s+|new\s+)?(?:sister|brother|wife|husband|"
+    r"partner|girlfriend|boyfriend|fiancée?|son|daughter|kid|child|baby|mom|mum|mother|dad|father|cat|dog|"
+    r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
+    r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse)"
+)
+RELATIVES_FR = (
+    r"(?:petite?\s+|grande?\s+|meilleure?\s+|nouvelle?\s+)?(?:sœur|soeur|frère|femme|mari|compagne|compagnon|"
+    r"copine|copain|conjointe?|fiancée?|fils|fille|enfant|bébé|mère|père|maman|papa|chat|chatte|chien|chienne|"
+    r"chiot|chaton|ami|amie|patron|patronne|chef|cousin|cousine|tante|oncle|grand-mère|grand-père|nièce|"
+    r"neveu|coloc|collègue|associée?|lapin)"
+)
+FAMILY_WORD = regex(
+    r"\b(?:kids?|children|child|sons?|daughters?|brothers?|sisters?|wife|husband|partner|girlfriend|boyfriend|"
+    r"dogs?|cats?|bab(?:y|ies)|twins|pupp(?:y|ies)|kittens?|fiancée?|pets?|parrots?|rabbits?|hamsters?|horses?|"
+    r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
+    r"jumelles|chiots?|chatons?|lapins?)\b"
+)
+
+
+# --------------------------------------------------------------------------- stopwords
+
+# Words never worth searching a memory by (its subjects leave them out).
+STOPWORDS = frozenset(
+    """
+    a an the and or but of to in on at for with from by about as into over than then that this these those it
+    its is are was were be been being am do does did have has had will would can could should must may might
+    not no yes very really so too also just my your his her their our me you him them us i we they he she
+    what which who whom when where why how all any some more most much many lot lots bit kind sort thing
+    things stuff one ones there here up out off again new under after before because if while until each
+    every other such only own same both few now like likes love loves prefer prefers enjoy enjoys hate hates
+    dislike dislikes decided team want wants to called named name is going get got make made go goes
+    le la les l un une des du de d au aux et ou mais donc car ni que qu qui quoi ce cet cette ces c mon ma
+    mes ton ta tes son sa ses notre nos votre vos leur leurs je j tu il elle on nous vous ils elles me m te
+    t se s lui y en est suis sont a ai as ont été être avoir pas ne n plus très bien trop aussi pour par
+    avec sans dans sur sous chez à vers entre comme tout tous toute toutes aime adore préfère déteste veut
+    équipe décidé fait faire va need needs must should dois doit faut avant après am pm eu été
+    use using send buy learn visit call get take start finish try stop keep put see meet pay utiliser
+    passer partir apprendre
+    i'm i've i'll i'd let's it's that's don't doesn't didn't can't won't we're we've we'll you're
+    two three four five six seven eight nine ten deux trois quatre cinq sept huit neuf dix
+    deadline deadlines due date limite échéance decision décision today tomorrow tonight yesterday week month
+    aujourd'hui demain hier semaine mois prochain prochaine next last end fin
+    """.split()
+    + WEEKDAYS_EN
+    + WEEKDAYS_FR
+    + [month.lower() for month in MONTHS_EN]
+    + MONTHS_FR
+)

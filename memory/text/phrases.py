@@ -1,0 +1,129 @@
+"""Trims the phrases rules capture and judges them: can this be what a memory is about, or a name?"""
+
+from __future__ import annotations
+
+import re
+
+from .dates import PLACEHOLDER
+from .lexicons import NATIONALITIES, NOT_A_NAME
+from .normalize import regex
+
+__all__ = [
+    "NAME_CAPTURE",
+    "TRAILING_PUNCTUATION",
+    "first_word",
+    "is_negated_call",
+    "is_object",
+    "name_from_phrase",
+    "noun_phrase",
+    "trim_phrase",
+]
+
+_MAX_PHRASE_CHARS = 300
+
+# Where a captured phrase stops being the statement: an aside, a smiley, "lol", ", thanks".
+_CHAT_NOISE = regex(
+    r"\s*(?:\(|\s-\s|:\)|:-\)|;\)|\blol\b|\blmao\b|\bhaha\w*|\bmdr\b|\bbtw\b|,\s*(?:thanks|thank\s+you|merci|"
+    r"please|pls|s'il\s+te\s+pla[iî]t|stp|svp|right|you\s+know|tu\s+sais|though|by\s+the\s+way|anyway|"
+    r"en\s+fait|haha|lol|non|hein|ok|okay)\b)"
+)
+TRAILING_PUNCTUATION = " \t.,!?;:…\"'*_~-"
+
+
+def trim_phrase(phrase: str | None) -> str:
+    """A captured object phrase, trimmed of chat noise, bounded in length; "" when nothing is left."""
+    if not phrase:
+        return ""
+    noise = _CHAT_NOISE.search(phrase)
+    if noise:
+        phrase = phrase[: noise.start()]
+    phrase = phrase.strip(TRAILING_PUNCTUATION + "()[]")
+    if len(phrase) > _MAX_PHRASE_CHARS:
+        phrase = phrase[:_MAX_PHRASE_CHARS].rsplit(" ", 1)[0]
+    # A phrase must hold a letter, or at least a date.
+    if any(ch.isalpha() for ch in PLACEHOLDER.sub("", phrase)) or PLACEHOLDER.search(phrase):
+        return phrase
+    return ""
+
+
+# Objects that point at the conversation rather than at something: "I love it", "I like you".
+_NOT_OBJECTS_EN = frozenset(
+    "it that this these those them him her you your yours u ya y'all it's that's what which".split()
+)
+_NOT_OBJECTS_FR = frozenset("ça ca cela ceci ce c' toi vous te t' ton ta tes votre vos que qu' quand".split())
+
+
+def first_word(phrase: str) -> str:
+    """The first word of `phrase`, lowercase ("" when it starts with none)."""
+    match = re.match(r"[\w']+", phrase)
+    return match.group(0).lower() if match else ""
+
+
+def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset()) -> bool:
+    """Whether `phrase` can be what a memory is about: not empty, not a pronoun pointing at the
+    conversation, not about the listener; `not_objects` are more first words a rule refuses."""
+    if not phrase:
+        return False
+    first = first_word(phrase)
+    if french:
+        return (
+            first not in _NOT_OBJECTS_FR and first not in not_objects and not re.match(r"(?i)c'|t'", phrase)
+        )
+    if first in _NOT_OBJECTS_EN or first in not_objects:
+        return False
+    return not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
+
+
+_NOUN_PHRASE_END = regex(r"\s*(?:,|\b(?:and|but|so|because|who|which|that|et|mais|donc|car|qui|parce)\b)")
+_LIST_END = regex(r"\s*\b(?:but|so|because|who|which|that|mais|donc|car|qui|parce)\b")
+
+
+def noun_phrase(phrase: str, max_words: int = 10, lists: bool = False) -> str:
+    """`phrase` up to the end of its noun phrase; `lists` keeps "X, Y and Z" together."""
+    end = (_LIST_END if lists else _NOUN_PHRASE_END).search(phrase)
+    phrase = phrase[: end.start()] if end else phrase
+    return " ".join(phrase.split()[:max_words]).strip(TRAILING_PUNCTUATION)
+
+
+# --------------------------------------------------------------------------- names
+
+NAME_CAPTURE = r"(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3})"  # up to four words, in group `name`
+_NEGATED_CALL = regex(r"\b(?:don't|do\s+not|never|ne)\s+(?:\w+\s+)?$")
+# Words after which a capitalised word was no name: "I'm Happy to help", "I'm Glad that ...".
+_NOT_AFTER_A_NAME = frozenset("to that about of than enough because with as if".split())
+_NAME_JOINERS = ("and", "et", "from", "de")
+_MAX_NAME_WORDS = 4
+
+
+def is_negated_call(before: str) -> bool:
+    """Whether the text before "call me X" negates it: "don't call me X", "ne m'appelle pas"."""
+    return bool(_NEGATED_CALL.search(before))
+
+
+def name_from_phrase(phrase: str, strict: bool) -> str:
+    """Leading capitalised words of `phrase` (the first may be lowercase unless `strict`), or ''."""
+    words = phrase.split()
+    picked: list[str] = []
+    for index, word in enumerate(words[:_MAX_NAME_WORDS]):
+        core = word.strip("'-")
+        if not core:
+            break
+        if core.lower() in NOT_A_NAME or core.lower() in _NAME_JOINERS:
+            break
+        if not core[0].isupper() and (strict or index > 0):
+            break
+        picked.append(core)
+    if not picked:
+        return ""
+    first = picked[0].lower()
+    if any(word.lower().endswith("'s") for word in picked):
+        return ""  # "I'm Paul's brother"
+    if strict and (first.endswith(("ing", "ed", "ly")) or first in NATIONALITIES):
+        return ""
+    rest = words[len(picked) :]
+    if strict and rest and rest[0].lower().strip(",.") in _NOT_AFTER_A_NAME:
+        return ""
+    name = " ".join(picked)
+    if name.isupper() and len(name) > 1:
+        name = name.title()
+    return name[:1].upper() + name[1:]

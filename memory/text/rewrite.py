@@ -1,0 +1,238 @@
+"""Rewrites first-person chat in the third person: "I broke my wrist" -> "Mickael broke their wrist"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from .lexicons import VOWELS
+from .normalize import regex
+
+__all__ = [
+    "article_fr",
+    "capitalize_first",
+    "of_fr",
+    "possessive_en",
+    "renamed",
+    "third_person",
+    "third_person_en",
+    "third_person_fr",
+]
+
+Group = Callable[[str], str | None]  # a match's `group`
+# Rewrites one first-person form, told whether the speaker was named already; says whether they now are.
+Replacement = Callable[[Group, str, bool], tuple[str, bool]]
+
+
+def _substitute(pattern: re.Pattern[str], text: str, speaker: str, named: bool, replace: Replacement) -> str:
+    """`text` with each match of `pattern` replaced in order, the "speaker named yet" state carried along."""
+    speaker_named = named
+
+    def third(match: re.Match[str]) -> str:
+        nonlocal speaker_named
+        out, speaker_named = replace(match.group, speaker, speaker_named)
+        return out
+
+    return pattern.sub(third, text)
+
+
+# --------------------------------------------------------------------------- English
+
+_ADVERBS_EN = (
+    r"really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|always|never|"
+    r"usually|often|sometimes|generally|personally|secretly|recently|finally|already|now|currently|mostly|"
+    r"only|even|too|kinda|kind\s+of|sort\s+of|officially|seriously|eventually"
+)
+# One alternative per first-person form; "I" keeps its adverbs and the verb that follows, to conjugate it.
+_PRONOUN_EN = regex(
+    r"\b(?:(?P<i_contracted>i)(?P<contraction>'m|'ve|'ll|'d)"
+    rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?))?"
+    r"|(?P<my>my)|(?P<mine>mine)|(?P<myself>myself)|(?P<me>me)"
+    r"|(?P<we>we)(?P<we_contraction>'re|'ve|'ll|'d)?"
+    r"|(?P<our>our)|(?P<ours>ours)|(?P<us>us)|(?P<ourselves>ourselves))"
+    r"(?![\w'])"
+)
+_I_CONTRACTIONS = {"'m": "is", "'ve": "has", "'ll": "will", "'d": "would"}
+_WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
+_IRREGULAR_THIRD_EN = {
+    "am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't",
+    "ain't": "isn't", "go": "goes", "wanna": "wants to", "gotta": "has to",
+}  # fmt: skip
+# Modals, past forms and words that are not verbs at all: the same after "he" as after "I".
+_SAME_IN_THIRD_EN = frozenset(
+    """
+    can could will would shall should may might must ought cannot can't won't wouldn't couldn't shouldn't
+    mustn't didn't wasn't weren't was were had did went got made said took came saw knew thought told found
+    gave left felt brought bought began broke built caught chose drew drank drove ate fell fought flew forgot
+    froze grew hung heard hid held hurt kept laid led lent lost meant met paid put quit ran rang rode rose
+    sang sank sat sent set shook shot shut slept sold spoke spent stood stole stuck struck swam swore taught
+    tore threw understood woke won wore wrote read cut let beat became forgave sought fed bent bet bit blew
+    dug dealt fled knelt leapt learnt lit sped split spread sprang stung swept swung wept wound withdrew
+    overcame undertook gotten been done seen taken given written broken eaten fallen forgotten known shown
+    spoken stolen thrown worn begun become drunk run sung and or but too as then so both alone who that
+    which myself personally
+    """.split()
+)
+# Present-tense verbs that end in "ed" without being past forms.
+_PRESENT_IN_ED = frozenset(
+    "need feed proceed succeed exceed bleed breed speed heed embed shed wed seed".split()
+)
+
+
+def possessive_en(name: str) -> str:
+    return f"{name}'s"
+
+
+def _third_person_verb_en(verb: str) -> str:
+    """ "go" -> "goes", "try" -> "tries", "broke" stays: the verb as it follows "he"."""
+    low = verb.lower()
+    if low in _IRREGULAR_THIRD_EN:
+        return _IRREGULAR_THIRD_EN[low]
+    if (
+        low in _SAME_IN_THIRD_EN
+        or (low.endswith("ed") and low not in _PRESENT_IN_ED)
+        or low.endswith("n't")
+        or len(low) < 2
+    ):
+        return verb
+    if low.endswith("y") and low[-2] not in VOWELS:
+        return verb[:-1] + "ies"
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    return verb + "s"
+
+
+def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
+    if group("i_contracted"):
+        return f"{speaker} {_I_CONTRACTIONS[group('contraction').lower()]}", True
+    if group("i"):
+        out = speaker + (group("adverbs") or "")
+        return out + (f" {_third_person_verb_en(group('verb'))}" if group("verb") else ""), True
+    if group("my") or group("mine"):
+        return ("their" if named and group("my") else possessive_en(speaker)), True
+    if group("myself"):
+        return ("themselves" if named else speaker), True
+    if group("me"):
+        return speaker, True
+    # "we" is the speaker's team: it does not name the speaker for what follows.
+    if group("we"):
+        contraction = group("we_contraction")
+        return f"{speaker} and the team" + (
+            f" {_WE_CONTRACTIONS[contraction.lower()]}" if contraction else ""
+        ), named
+    if group("our") or group("ours"):
+        return "the team's", named
+    if group("us"):
+        return ("the team" if group("us") != "US" else "US"), named  # "the US" is a country
+    return "the team", named
+
+
+def third_person_en(text: str, speaker: str, named: bool = False) -> str:
+    """I -> <speaker>, my -> <speaker>'s (then "their" once the speaker is named), we -> <speaker> and
+    the team. `named`: the sentence already named the speaker, so "my" is "their" from the start."""
+    return _substitute(_PRONOUN_EN, text, speaker, named, _third_en)
+
+
+# --------------------------------------------------------------------------- French
+
+_PRONOUN_FR = regex(
+    r"\b(?:je\s+(?P<reflexive>me\s+|m')(?P<reflexive_verb>[^\W\d_][\w-]*)"
+    r"|je\s+(?P<clitics>(?:ne\s+|n'|l'|le\s+|la\s+|les\s+|lui\s+|leur\s+|te\s+|t'|vous\s+|y\s+|en\s+)+)"
+    r"(?P<clitic_verb>[^\W\d_][\w-]*)"
+    r"|j'(?P<y_en>(?:y|en)\s+)?(?P<elided_verb>[^\W\d_][\w-]*)"
+    r"|je\s+(?P<verb>[^\W\d_][\w-]*)"
+    r"|(?P<moi>moi)(?:-même)?"
+    r"|(?P<possessive>mon|ma|mes)\s+(?P<noun>[^\W\d_][\w-]*))(?![\w])"
+)
+_IRREGULAR_THIRD_FR = {
+    "suis": "est", "ai": "a", "vais": "va", "fais": "fait", "peux": "peut", "veux": "veut", "dois": "doit",
+    "sais": "sait", "vaux": "vaut", "connais": "connaît", "reconnais": "reconnaît", "parais": "paraît",
+    "apparais": "apparaît", "vaincs": "vainc",
+}  # fmt: skip
+_THIRD_POSSESSIVES = {"mon": "son", "mes": "ses"}  # "ma" depends on the noun
+
+
+def of_fr(name: str) -> str:
+    """ "de Mickael" / "d'Anne": the French "of <name>", elided before a vowel."""
+    return f"d'{name}" if name[:1].lower() in VOWELS else f"de {name}"
+
+
+def article_fr(possessive: str, noun: str) -> str:
+    """The article replacing "mon/ma/mes" before `noun`: "le ", "la ", "l'" or "les "."""
+    possessive = possessive.lower()
+    if possessive == "mes":
+        return "les "
+    if noun[:1].lower() in VOWELS:
+        return "l'"
+    return "le " if possessive == "mon" else "la "
+
+
+def _third_person_verb_fr(verb: str) -> str:
+    """ "suis" -> "est", "prends" -> "prend", "finis" -> "finit": the verb as it follows "il"."""
+    low = verb.lower()
+    if low in _IRREGULAR_THIRD_FR:
+        return _IRREGULAR_THIRD_FR[low]
+    if low.endswith(("ds", "ts")):
+        return verb[:-1]
+    if low.endswith("x"):
+        return verb[:-1] + "t"
+    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
+        return verb[:-1] + "t"
+    return verb
+
+
+def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
+    if group("reflexive_verb"):
+        elided = group("reflexive").strip().lower() == "m'" or group("reflexive_verb").lower() == "suis"
+        pronoun = "s'" if elided else "se "
+        return f"{speaker} {pronoun}{_third_person_verb_fr(group('reflexive_verb'))}", True
+    if group("clitic_verb"):
+        return f"{speaker} {group('clitics')}{_third_person_verb_fr(group('clitic_verb'))}", True
+    if group("elided_verb"):
+        return f"{speaker} {group('y_en') or ''}{_third_person_verb_fr(group('elided_verb'))}", True
+    if group("verb"):
+        return f"{speaker} {_third_person_verb_fr(group('verb'))}", True
+    if group("moi"):
+        return speaker, True
+    possessive, noun = group("possessive").lower(), group("noun")
+    if named:
+        # "son amie": French uses "son" before a vowel, whatever the gender.
+        her = "son" if noun[:1].lower() in VOWELS else "sa"
+        return f"{_THIRD_POSSESSIVES.get(possessive, her)} {noun}", True
+    return f"{article_fr(possessive, noun)}{noun} {of_fr(speaker)}", True
+
+
+def third_person_fr(text: str, speaker: str, named: bool = False) -> str:
+    """je -> <speaker> (verb in the third person), mon/ma/mes X -> le/la/les X de <speaker>, then
+    son/sa/ses once the speaker is named (from the start when `named`)."""
+    return _substitute(_PRONOUN_FR, text, speaker, named, _third_fr)
+
+
+# --------------------------------------------------------------------------- both
+
+
+def third_person(text: str, speaker: str, french: bool, named: bool = False) -> str:
+    """`text` in the third person about `speaker`, in its language (see the two functions above)."""
+    return third_person_fr(text, speaker, named) if french else third_person_en(text, speaker, named)
+
+
+def capitalize_first(text: str) -> str:
+    """`text` with its first letter capitalised, when it starts with one (past quotes and placeholders)."""
+    for index, ch in enumerate(text):
+        if ch.isalpha():
+            return text[:index] + ch.upper() + text[index + 1 :]
+        if ch not in " \"'(\x00\x01" and not ch.isdigit():
+            break
+    return text
+
+
+def renamed(content: str, old_names: Sequence[str], new_name: str) -> str:
+    """`content` calling its subject `new_name` where it called them by one of `old_names`: at the
+    start ("Root broke…", "Root's…"), and after "de"/"d'"/"for"/"pour" ("La fille de Root…")."""
+    for old in old_names:
+        pattern = re.compile(
+            rf"(?:(?<=^)|(?<=\bde\s)|(?<=\bd')|(?<=\bfor\s)|(?<=\bpour\s)){re.escape(old)}(?=$|[\s',.;:!?])",
+            re.IGNORECASE,
+        )
+        content = pattern.sub(lambda _match: new_name, content)
+    return content

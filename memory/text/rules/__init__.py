@@ -1,0 +1,52 @@
+"""The extraction rules, as one table: each entry turns a kind of first-person statement into memories."""
+
+from __future__ import annotations
+
+from ..normalize import regex
+from .base import Clause, Entry, Item, run_rules
+from .deadlines import DEADLINES, OBLIGATION
+from .decisions import DECISIONS, settles_decision
+from .events import DATED_EVENT, EVENTS
+from .family import FAMILY
+from .goals import GOALS
+from .identity import IDENTITY, NAMES
+from .preferences import PREFERENCES
+from .requests import REQUESTS
+
+__all__ = ["OBLIGATION", "Clause", "Item", "read_clause", "settles_decision"]
+
+# Statement rules, in priority order (items come out in this order; the first of equal ones is kept).
+STATEMENTS: tuple[Entry, ...] = (
+    *NAMES,
+    *FAMILY,
+    *IDENTITY,
+    *PREFERENCES,
+    *DECISIONS,
+    DEADLINES,
+    *GOALS,
+    *EVENTS,
+)
+
+# Cheap gate: clauses with none of these words cannot match any rule, so most text skips the regex battery.
+_GATE = regex(
+    r"\b(?:i|i'm|i've|i'd|my|me|we|we're|we've|we'll|let's|let|our|decision|decided|deadline|due|todo|to-do|"
+    r"remember|forget|note|save|remind|call|keep|bear|memori[sz]e|write|je|j'|moi|mon|ma|mes|nous|on|"
+    r"c'est|décision|date|échéance|rendre|être|pour|avant|d'ici|n'oublie|n'oubliez|souviens|souvenez|"
+    r"rappelle|rappelez|retiens|retenez|retenir|notez|noter|mémorise|garde|gardez|enregistre|"
+    r"tu|vous|peux|pouvez|partons|allons-y|il|faut)(?![\w])|\bj'|\x00"
+)
+
+
+def _statements(clause: Clause, speaker: str) -> list[Item]:
+    return run_rules(STATEMENTS, clause, speaker, lambda inner: _statements(inner, speaker))
+
+
+def read_clause(clause: Clause, speaker: str) -> list[Item]:
+    """The memories one clause states: an explicit request wins (it re-reads its inner text with
+    the statement rules); otherwise every statement rule; a dated event only when nothing else."""
+    if not _GATE.search(clause.text):
+        return []
+    requested = REQUESTS.apply(clause, speaker, lambda inner: _statements(inner, speaker))
+    if requested:
+        return requested
+    return _statements(clause, speaker) or run_rules((DATED_EVENT,), clause, speaker, lambda inner: [])

@@ -1,0 +1,189 @@
+"""What every extraction rule shares: a clause goes search -> blocked -> object -> item."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from memory.models import MemoryType
+
+from ..dates import ResolvedDate
+from ..facts import Predicate
+from ..normalize import regex
+from ..phrases import is_object, noun_phrase, trim_phrase
+from ..rewrite import capitalize_first, third_person
+from ..sentences import is_hedged, is_unasserted, strip_filler
+
+__all__ = [
+    "OBJECT",
+    "Clause",
+    "Entry",
+    "Hit",
+    "Item",
+    "OneOf",
+    "Rule",
+    "asserted_in_clause",
+    "asserted_where_matched",
+    "run_rules",
+]
+
+OBJECT = r"(?P<object>.+)"  # the object phrase a pattern captures, read by the shared pipeline
+_HEDGE_PENALTY = 0.15
+_MIN_HEDGED_CONFIDENCE = 0.3
+
+
+@dataclass(slots=True)
+class Clause:
+    """One clause of a message, ready for the rules."""
+
+    text: str  # whitespace collapsed, dates replaced by \x00n\x00 placeholders
+    raw: str  # the same clause before date substitution
+    before: str  # the sentence text before this clause (for hypothetical / reported-speech checks)
+    french: bool
+    past: bool  # told in the past tense
+    dates: list[ResolvedDate] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Item:
+    """One memory a rule found, before its dates are written out."""
+
+    content: str  # may still hold date placeholders
+    memory_type: MemoryType
+    confidence: float
+    keys: list[str]  # phrases the subjects are drawn from
+    tags: list[str] = field(default_factory=list)  # subjects to put first (names)
+    given_name: str | None = None  # the speaker's own name, when this item states it
+    # The same memory as a fact (see facts.Fact); may hold date placeholders too.
+    predicate: Predicate = Predicate.STATED
+    object: str = ""  # "": what the content says after its subject
+    relation: str = ""
+    subject: str = ""  # "": the speaker
+
+
+def asserted_where_matched(clause: Clause, start: int) -> bool:
+    """Whether the statement found at `start` is the speaker's own: not in a hypothetical,
+    reported speech or an open quote."""
+    return not is_unasserted(f"{clause.before} {clause.text[:start]}")
+
+
+def asserted_in_clause(clause: Clause, start: int) -> bool:
+    """Whether the whole clause is asserted (for rules that read all of it, wherever they matched)."""
+    return asserted_where_matched(clause, len(clause.text))
+
+
+Guard = Callable[[Clause, int], bool]
+Reread = Callable[[Clause], list[Item]]
+
+
+@dataclass(slots=True)
+class Hit:
+    """A rule's pattern found in a clause, with the object phrase the pipeline trimmed."""
+
+    match: re.Match[str]
+    phrase: str  # the trimmed object phrase ("" for rules that read no object)
+    clause: Clause
+    speaker: str
+    french: bool
+    reread: Reread  # the statement rules, for a request's inner text
+
+    def group(self, name: str) -> str:
+        """A named group of the match, "" when it did not take part."""
+        return self.match.group(name) or ""
+
+    def words(self, name: str) -> str:
+        """A named group with its whitespace collapsed ("going  with" -> "going with")."""
+        return " ".join(self.group(name).split())
+
+    def third(self, text: str, named: bool = True) -> str:
+        """`text` in the third person about the speaker (by default, as a sentence that named them)."""
+        return third_person(text, self.speaker, self.french, named)
+
+    def confidence(self, base: float) -> float:
+        """`base`, lowered when the clause hedges ("maybe", "je pense")."""
+        hedged = is_hedged(self.clause.raw)
+        return round(max(_MIN_HEDGED_CONFIDENCE, base - _HEDGE_PENALTY) if hedged else base, 2)
+
+    def whole_clause(self) -> str:
+        """The clause rewritten in the third person, starting at its subject when no date is lost."""
+        return _whole_clause(self.clause, self.speaker)
+
+
+Made = Item | Sequence[Item] | None
+Maker = Callable[[Hit], Made]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One pattern and what it means. The pipeline is the same for all: search the clause, skip
+    it where the speaker does not assert it, trim the object phrase and refuse a bad one, then
+    let `make` build the items. `apply` returns None when the rule does not apply, and a list
+    (maybe empty) when it does: inside a `OneOf`, the first rule that applies ends the choice."""
+
+    pattern: re.Pattern[str]
+    make: Maker
+    french: bool | None = None  # the pattern's language; None: the clause's
+    guard: Guard | None = asserted_where_matched
+    needs_date: bool = False  # only for clauses that hold a date
+    object_groups: tuple[str, ...] = ("object",)  # the first that matched is the object; () for none
+    max_words: int | None = None  # cut the object at the end of its noun phrase
+    lists: bool = False  # ... keeping "X, Y and Z" together
+    check_object: bool = True  # refuse objects like "it", "you" (see phrases.is_object)
+    not_objects: frozenset[str] = frozenset()  # more first words this rule refuses
+
+    def apply(self, clause: Clause, speaker: str, reread: Reread) -> list[Item] | None:
+        if self.needs_date and not clause.dates:
+            return None
+        match = self.pattern.search(clause.text)
+        if match is None or (self.guard is not None and not self.guard(clause, match.start())):
+            return None
+        french = clause.french if self.french is None else self.french
+        phrase = ""
+        if self.object_groups:
+            phrase = trim_phrase(
+                next((match.group(name) for name in self.object_groups if match.group(name)), None)
+            )
+            if self.max_words is not None:
+                phrase = noun_phrase(phrase, self.max_words, lists=self.lists)
+            if not phrase or (self.check_object and not is_object(phrase, french, self.not_objects)):
+                return None
+        made = self.make(Hit(match, phrase, clause, speaker, french, reread))
+        if made is None:
+            return None
+        return [made] if isinstance(made, Item) else list(made)
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """Rules tried in order until one applies: alternative wordings of one statement."""
+
+    rules: tuple[Rule, ...]
+
+    def apply(self, clause: Clause, speaker: str, reread: Reread) -> list[Item] | None:
+        for rule in self.rules:
+            items = rule.apply(clause, speaker, reread)
+            if items is not None:
+                return items
+        return None
+
+
+Entry = Rule | OneOf
+
+
+def run_rules(table: Sequence[Entry], clause: Clause, speaker: str, reread: Reread) -> list[Item]:
+    """Every item the table's entries find in the clause, in table order."""
+    return [item for entry in table for item in (entry.apply(clause, speaker, reread) or [])]
+
+
+_SUBJECT_START_EN = regex(r"\b(?:i|we|my|our|let's)\b")
+_SUBJECT_START_FR = regex(r"\b(?:je|j'|nous|on|mon|ma|mes)\b")
+
+
+def _whole_clause(clause: Clause, speaker: str) -> str:
+    """The clause rewritten in the third person, starting at its subject when no date is lost."""
+    text = strip_filler(clause.text).strip()
+    subject = (_SUBJECT_START_FR if clause.french else _SUBJECT_START_EN).search(text)
+    if subject and "\x00" not in text[: subject.start()]:
+        text = text[subject.start() :]
+    return capitalize_first(third_person(trim_phrase(text) or text, speaker, clause.french))

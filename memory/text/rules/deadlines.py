@@ -1,0 +1,125 @@
+"""Rules for deadlines and dated to-dos: "the report is due Friday", "I must ... by Monday"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.models import MemoryType
+
+from ..dates import DATE_SLOT, bare_slot
+from ..facts import Predicate
+from ..normalize import regex
+from ..phrases import trim_phrase
+from ..sentences import strip_filler
+from .base import Hit, Item, OneOf, Rule, asserted_in_clause
+
+__all__ = ["DEADLINES", "OBLIGATION"]
+
+_CONFIDENCE = 0.75
+_TODO_CONFIDENCE = 0.7  # a dated obligation, with no "deadline" said
+_MAX_THING_WORDS = 8
+_ARTICLE = re.compile(r"(?i)(?:the|a|an|this|that|le|la|les|l'|ce|cette)\b")
+
+_DEADLINE_EN: list[re.Pattern[str]] = [
+    regex(
+        rf"\bdeadline\s+(?:for|of|on)\s+(?P<thing>[^,\x00]{{1,80}}?)\s*(?:is|was|will\s+be|:|=|-|,)?\s*"
+        rf"(?:on\s+|by\s+|set\s+for\s+)?{DATE_SLOT}"
+    ),
+    regex(
+        rf"\b(?P<thing>(?:the|our|my|this|that)\s+[^,\x00]{{1,60}}?)(?:'s)?\s+deadline\s+(?:is|was|will\s+be|:)\s*"
+        rf"(?:on\s+|by\s+)?{DATE_SLOT}"
+    ),
+    regex(
+        rf"\bdeadline\s*(?:is|was|will\s+be|:|=|-)?\s*(?:on\s+|by\s+|set\s+for\s+)?{DATE_SLOT}"
+        r"(?:\s+for\s+(?P<thing>[^,\x00]{1,80}))?"
+    ),
+    regex(
+        rf"\b(?:(?P<thing>[^,\x00]{{1,80}}?)\s+(?:is\s+|are\s+|was\s+|'s\s+|will\s+be\s+)?)?due\s+"
+        rf"(?:on\s+|by\s+|before\s+|for\s+)?(?:the\s+)?{DATE_SLOT}"
+    ),
+]
+_DEADLINE_FR: list[re.Pattern[str]] = [
+    regex(
+        rf"\b(?:la\s+)?date\s+limite\s+(?P<prep>pour|de|du|des|d')\s*(?P<thing>[^,\x00]{{1,80}}?)\s*"
+        rf"(?:est|sera|:|,|=)?\s*(?:fixée\s+)?(?:le\s+|au\s+|pour\s+)?{DATE_SLOT}"
+    ),
+    regex(
+        rf"\b(?:la\s+)?(?P<word>date\s+limite|échéance|deadline)\s*(?:est|sera|:|,|=)?\s*(?:fixée\s+)?"
+        rf"(?:le\s+|au\s+|pour\s+)?{DATE_SLOT}"
+    ),
+    regex(
+        rf"\b(?P<thing>[^,\x00]{{1,80}}?)\s+(?:est|sont)\s+(?:à\s+rendre|dûe?s?|dus|prévue?s?\s+pour)\s+"
+        rf"(?:pour\s+|avant\s+|le\s+)?(?:le\s+)?{DATE_SLOT}"
+    ),
+    regex(
+        rf"\b(?P<thing>[^,\x00]{{1,80}}?)\s+(?:doit|doivent)\s+être\s+(?:rendue?s?|livrée?s?|fini[es]*|"
+        rf"terminée?s?|envoyée?s?)\s+(?:pour\s+|avant\s+|le\s+|d'ici\s+)?(?:le\s+)?{DATE_SLOT}"
+    ),
+]
+_DUE = regex(
+    rf"\b(?:by|before|no\s+later\s+than|not\s+later\s+than|pour|avant|d'ici|au\s+plus\s+tard)\s+"
+    rf"(?:the\s+|le\s+|la\s+)?{DATE_SLOT}|\b(?:todo|to-do|to\s+do\s*:|à\s+faire)\b"
+)
+OBLIGATION = regex(
+    r"\b(?:i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need\s+to|have\s+to|must|gotta|got\s+to|'ve\s+got\s+to|"
+    r"have\s+got\s+to|am\s+supposed\s+to|'m\s+supposed\s+to|are\s+supposed\s+to|promised\s+to)\b|"
+    r"\b(?:je\s+dois|on\s+doit|nous\s+devons|il\s+faut|faut\s+que|je\s+vais\s+devoir|il\s+me\s+faut)\b|"
+    r"\bremind\s+me\b|\brappelle-moi\b"
+)
+# A "thing" holding a subject or a verb is a sentence, not the name of what is due.
+_NOT_A_THING = regex(
+    r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
+    r"ce|c')$"
+)
+
+
+def _deadline(hit: Hit) -> Item:
+    """ "Deadline for <thing>: <date>" / "Date limite pour <thing> : <date>", or the whole clause
+    when what is due is not a plain noun phrase."""
+    confidence = hit.confidence(_CONFIDENCE)
+    thing = strip_filler(trim_phrase(hit.match.groupdict().get("thing"))).strip()
+    if thing and (_NOT_A_THING.search(thing) or len(thing.split()) > _MAX_THING_WORDS):
+        return Item(
+            hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO
+        )
+    date = bare_slot(hit.group("n"))
+    label = "Date limite" if hit.french else "Deadline"
+    if hit.french and hit.match.groupdict().get("word") and hit.group("word").lower() == "échéance":
+        label = "Échéance"
+    if not thing:
+        content = f"{label}{' :' if hit.french else ':'} {date}"
+        return Item(content, MemoryType.TODO, confidence, [], predicate=Predicate.DEADLINE, object=date)
+    if _ARTICLE.match(thing):
+        thing = thing[:1].lower() + thing[1:]  # it now reads mid-sentence
+    body = hit.third(thing, named=False)
+    if hit.french:
+        preposition = (hit.match.groupdict().get("prep") or "pour").lower()
+        glue = "" if preposition.endswith("'") else " "
+        content = f"Date limite {preposition}{glue}{body} : {date}"
+    else:
+        content = f"Deadline for {body}: {date}"
+    # What is due is the object; when it is due is the memory's event_at.
+    return Item(content, MemoryType.TODO, confidence, [thing], predicate=Predicate.DEADLINE, object=body)
+
+
+def _dated_todo(hit: Hit) -> Item:
+    """A dated obligation or "by <date>": the whole clause, as a to-do."""
+    confidence = hit.confidence(_TODO_CONFIDENCE)
+    return Item(hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
+
+
+def _dated(pattern: re.Pattern[str], make: Callable[[Hit], Item], french: bool | None) -> Rule:
+    """A rule for clauses that hold a date, read whole: asserted throughout, no object phrase."""
+    return Rule(pattern, make, french=french, guard=asserted_in_clause, needs_date=True, object_groups=())
+
+
+# English wordings first, then French, then any dated obligation; the first that matches wins.
+DEADLINES = OneOf(
+    (
+        *(_dated(pattern, _deadline, False) for pattern in _DEADLINE_EN),
+        *(_dated(pattern, _deadline, True) for pattern in _DEADLINE_FR),
+        _dated(_DUE, _dated_todo, None),
+        _dated(OBLIGATION, _dated_todo, None),
+    )
+)

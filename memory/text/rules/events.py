@@ -1,0 +1,131 @@
+"""Rules for events: what happened to the speaker ("I broke my wrist"), and dated plans ("exam on 3 June")."""
+
+from __future__ import annotations
+
+import re
+
+from memory.models import MemoryType
+
+from ..facts import Predicate
+from ..normalize import regex
+from ..phrases import is_object, trim_phrase
+from ..rewrite import capitalize_first
+from .base import Hit, Item, OneOf, Rule, asserted_in_clause
+
+__all__ = ["DATED_EVENT", "EVENTS"]
+
+_CONFIDENCE = 0.65
+_DATED_CONFIDENCE = 0.6
+
+_EVENT_VERBS_EN = (
+    r"broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
+    r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
+    r"launched|released|shipped|published|signed|received|became|become|retired|resigned|was\s+promoted|"
+    r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"
+    r"had\s+(?:a\s+baby|surgery|an?\s+operation|an?\s+(?:car\s+)?accident|covid|the\s+flu|twins)|ran|"
+    r"climbed|visited|travel(?:l)?ed|returned|came\s+back|went|flew|crashed|found|founded|built|created|"
+    r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got"
+)
+_EVENT_EN = regex(
+    r"\bi(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+officially|\s+also|\s+actually|\s+already)*\s+"
+    rf"(?P<verb>{_EVENT_VERBS_EN})\b(?P<object>.*)"
+)
+# Events that need no object: "I graduated", "I got married".
+_INTRANSITIVE = regex(
+    r"married|graduated|retired|resigned|quit|promoted|hired|fired|laid\s+off|gave\s+birth|had\s+|got\s+"
+    r"(?:married|engaged|promoted|hired|fired|divorced)"
+)
+# "I got it", "I got lost", "I went out": chat, not something that happened to remember.
+_NOT_AN_EVENT_EN = regex(
+    r"^\s*(?:it|this|that|you|them|him|her|bored|tired|confused|lost|a\s+question|questions|an?\s+idea|"
+    r"time|home|to\s+bed|back\s+to\s+you|used\s+to|stuck|distracted|caught\s+up|sidetracked|nothing|"
+    r"something)(?![\w'])|^\s*(?:out|off|on|around|up|down|through|over)(?![\w'])(?!\s*\x00)"
+)
+_EVENTS_FR: list[re.Pattern[str]] = [
+    regex(
+        r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
+        r"pacsée?|fiancée?|installée?|inscrite?|blessée?|fracturée?|fait\s+virer|fait\s+licencier|"
+        r"lancée?\s+dans|remise?\s+(?:à|au))\b(?P<object>.*)"
+    ),
+    regex(
+        r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?(?P<verb>obtenu|trouvé|"
+        r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
+        r"visité|lancé|publié|signé|reçu|démissionné|accouché|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
+        r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux)|été\s+(?:promue?|embauchée?|licenciée?|"
+        r"virée?|opérée?|acceptée?|admise?|diplômée?)|passé\s+(?:mon|ma|mes|le|la|l')|couru|fêté|écrit|"
+        r"construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"
+    ),
+    regex(
+        r"\bje\s+suis\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?|partie?|devenue?|rentrée?|revenue?|tombée?|"
+        r"arrivée?|diplômée?|retraitée?)\b(?P<object>.*)"
+    ),
+]
+_NOT_AN_EVENT_FR = regex(r"^\s*(?:ça|cela|ceci|te\b|toi|vous)")
+_GOT_STATE = regex(r"\s*(?:married|engaged|promoted|hired|fired|divorced)")
+
+
+# Words that make a dated clause an event: "my exam is on 3 June", "I'm flying to Rome on Friday".
+_EVENT_CUE = regex(
+    r"\b(?:exams?|tests?|interview|meeting|appointment|flight|trip|holidays?|vacation|party|birthday|wedding|"
+    r"launch|release|demo|presentation|conference|concert|surgery|operation|call|dinner|lunch|match|game|"
+    r"review|standup|retro|workshop|webinar|hackathon|ceremony|funeral|graduation|show|festival|session|"
+    r"class|lesson|course|training|onboarding|kick-?off|appt|examen|partiel|contrôle|entretien|réunion|"
+    r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
+    r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
+    r"déménagement|dentiste|médecin)\b"
+    r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
+    r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
+    r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+)
+
+
+def _happened_en(hit: Hit) -> Item | None:
+    verb = hit.words("verb").lower()
+    after = hit.group("object")
+    phrase = trim_phrase(after)
+    got_state = verb == "got" and bool(_GOT_STATE.match(after))
+    needs_no_object = bool(_INTRANSITIVE.match(verb)) or got_state
+    got_to = verb == "got" and re.match(r"(?i)\s*to\b", after)  # "I got to go"
+    if got_to or _NOT_AN_EVENT_EN.match(after) or not (phrase or needs_no_object):
+        return None
+    if not is_object(phrase or "ok", False):
+        return None
+    said = hit.clause.text[hit.match.start() :]
+    content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
+    return Item(
+        content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
+    )
+
+
+def _happened_fr(hit: Hit) -> Item | None:
+    if _NOT_AN_EVENT_FR.match(hit.group("object")):
+        return None
+    said = hit.clause.text[hit.match.start() :]
+    content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
+    return Item(
+        content,
+        MemoryType.EVENT,
+        hit.confidence(_CONFIDENCE),
+        [hit.group("object") or hit.group("verb")],
+        predicate=Predicate.EVENT,
+    )
+
+
+EVENTS = (
+    Rule(_EVENT_EN, _happened_en, french=False, object_groups=()),
+    OneOf(tuple(Rule(pattern, _happened_fr, french=True, object_groups=()) for pattern in _EVENTS_FR)),
+)
+
+
+def _dated_event(hit: Hit) -> Item:
+    return Item(
+        hit.whole_clause(),
+        MemoryType.EVENT,
+        hit.confidence(_DATED_CONFIDENCE),
+        [hit.clause.text],
+        predicate=Predicate.EVENT,
+    )
+
+
+# Tried only when no other rule found anything in the clause.
+DATED_EVENT = Rule(_EVENT_CUE, _dated_event, guard=asserted_in_clause, needs_date=True, object_groups=())

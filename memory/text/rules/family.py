@@ -1,0 +1,146 @@
+"""Rules for relatives and pets: "my sister is called Léa", "my daughter Léa ...", "I have two kids"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.models import MemoryType
+
+from ..dates import PLACEHOLDER
+from ..facts import Predicate
+from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR
+from ..normalize import regex
+from ..phrases import NAME_CAPTURE, name_from_phrase, trim_phrase
+from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person
+from .base import Hit, Item, OneOf, Rule
+
+__all__ = ["FAMILY"]
+
+_CONFIDENCE = 0.75
+
+_NAMED_EN = regex(
+    rf"\bmy\s+(?P<rel>{RELATIVES_EN})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+name\s+is|\s+goes\s+by)\s+"
+    + NAME_CAPTURE
+)
+# "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
+_APPOSITION_EN = regex(rf"\bmy\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
+_NAMED_FR = regex(
+    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
+    + NAME_CAPTURE
+)
+_APPOSITION_FR = regex(
+    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+)
+# What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
+_PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
+_NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
+_HAVE_EN = regex(
+    r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
+)
+_HAVE_FR = regex(r"\bj'ai\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)")
+
+
+def _what_they_do(hit: Hit) -> tuple[str, MemoryType] | None:
+    """What follows a named relative ("… Léa starts school in Lyon next September"), rewritten in
+    the third person, and its kind: an event when it holds a date. None when nothing is said."""
+    said = _PREDICATE.match(hit.clause.text[hit.match.end() :])
+    if said is None or _NOT_A_PREDICATE.match(said.group("said")):
+        return None
+    phrase = trim_phrase(said.group("said"))
+    if len(phrase.split()) < 2:
+        return None
+    kind = MemoryType.EVENT if PLACEHOLDER.search(phrase) else MemoryType.FACT
+    return third_person(phrase, hit.speaker, hit.french, named=True), kind
+
+
+def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[Item]]:
+    """ "Mickael's sister is called Léa" / "La sœur de Mickael s'appelle Léa", and with an
+    apposition what the relative does: "Mickael's daughter Léa starts school ..."."""
+
+    def make(hit: Hit) -> list[Item]:
+        name = name_from_phrase(hit.group("name"), strict=strict)
+        if not name:
+            return []  # the wording matched: no other wording of a named relative is tried
+        relative = hit.words("rel")
+        confidence = hit.confidence(_CONFIDENCE)
+        if hit.french:
+            plural = hit.group("poss").lower() == "mes"
+            named = capitalize_first(
+                f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}"
+            )
+            verb = "s'appellent" if plural else "s'appelle"
+            content = f"{named} {verb} {name}"
+        else:
+            named = f"{possessive_en(hit.speaker)} {relative}"
+            content = f"{named} is called {name}"
+        relation = relative.casefold()
+        items = [
+            Item(
+                content,
+                MemoryType.FACT,
+                confidence,
+                [relative],
+                [name],
+                predicate=Predicate.RELATIVE,
+                object=name,
+                relation=relation,
+            )
+        ]
+        said = _what_they_do(hit) if with_predicate else None
+        if said is not None:
+            text, kind = said
+            who = f"{named}, {name}," if hit.french else f"{named} {name}"
+            # The relative is the subject here: "Mickael's daughter Léa" EVENT "starts school in ...".
+            predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
+            content = f"{who} {text}"
+            subject = who.rstrip(",")
+            items.append(
+                Item(
+                    content,
+                    kind,
+                    confidence,
+                    [relative],
+                    [name],
+                    predicate=predicate,
+                    object=text,
+                    subject=subject,
+                )
+            )
+        return items
+
+    return make
+
+
+def _has(hit: Hit) -> Item | None:
+    """ "I have two kids", "j'ai un chat": only when it names relatives or pets."""
+    relative = FAMILY_WORD.search(hit.phrase)
+    if not relative:
+        return None
+    verb = "a" if hit.french else "has"
+    content = f"{hit.speaker} {verb} {hit.third(hit.phrase)}"
+    confidence = hit.confidence(_CONFIDENCE)
+    relation = relative.group(0).casefold()
+    return Item(
+        content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.HAS, relation=relation
+    )
+
+
+def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french: bool) -> OneOf:
+    """ "my sister is called Léa", else "my sister Léa ...": the first wording that matches wins."""
+    return OneOf(
+        (
+            Rule(named, _named_relative(strict=False, with_predicate=False), french=french, object_groups=()),
+            Rule(
+                apposition, _named_relative(strict=True, with_predicate=True), french=french, object_groups=()
+            ),
+        )
+    )
+
+
+FAMILY = (
+    _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
+    _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
+    Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
+    Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
+)

@@ -1,0 +1,114 @@
+"""Rules for goals: "I want to ...", "I'm training for ...", "my goal is to ...", "je voudrais ..."."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..facts import Predicate
+from ..normalize import regex
+from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
+from .base import OBJECT, Hit, Item, Rule
+
+__all__ = ["GOALS"]
+
+_CONFIDENCE = 0.7
+
+_WANT_EN = regex(
+    r"\bi(?:\s+|(?='))(?:really\s+|also\s+|still\s+|seriously\s+|eventually\s+|finally\s+|one\s+day\s+|"
+    r"someday\s+|definitely\s+)*(?P<verb>want\s+to|wanna|plan\s+to|intend\s+to|hope\s+to|aim\s+to|"
+    r"dream\s+of|dream\s+about|would\s+(?:really\s+)?(?:like|love)\s+to|'d\s+(?:really\s+)?(?:like|love)\s+to|"
+    r"(?:am|'m)\s+(?:really\s+|still\s+|currently\s+)?(?:trying\s+to|planning\s+to|planning\s+on|aiming\s+to|"
+    r"aiming\s+for|hoping\s+to|working\s+towards?|saving\s+(?:up\s+)?for|learning|training\s+for)|"
+    r"want\s+(?=(?:a|an|my|some)\s))\s*" + OBJECT
+)
+_THIRD_PERSON_EN = {
+    "want to": "wants to", "wanna": "wants to", "plan to": "plans to", "intend to": "intends to",
+    "hope to": "hopes to", "aim to": "aims to", "dream of": "dreams of", "dream about": "dreams about",
+    "want": "wants",
+}  # fmt: skip
+# "I want to say ...", "I'd like to ask ...": conversation, not an aim.
+_NOT_GOAL_VERBS_EN = frozenset(
+    """
+    say tell ask know see check thank mention add point clarify understand help apologize apologise confirm
+    let share remind figure remember sleep sure have hear talk
+    """.split()
+)
+_NOT_A_GOAL_EN = regex(
+    r"^(?:go\s+(?:to\s+bed|home|to\s+sleep|now|back)|be\s+(?:honest|clear|sure|fair|careful)|a\s+lot|"
+    r"a\s+bit|so\s+much|much|more|something|nothing|things|stuff)\b"
+)
+_MY_GOAL_EN = regex(
+    r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
+    r"real|true)\s+)*(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
+    r"(?:for\s+[^,]{1,30}?\s+|this\s+year\s+)?(?P<be>is|are|was)\s+(?P<to>to\s+)?" + OBJECT
+)
+_WANT_FR = regex(
+    r"\b(?P<head>je\s+(?:veux|voudrais|souhaite|souhaiterais|compte|prévois\s+d(?:e\s+|')|"
+    r"vais\s+essayer\s+d(?:e\s+|')|essaie\s+d(?:e\s+|')|essaye\s+d(?:e\s+|')|rêve\s+d(?:e\s+|')|"
+    r"projette\s+d(?:e\s+|')|cherche\s+à|m'entraîne\s+pour|apprends|travaille\s+sur)|"
+    r"j'(?:aimerais|espère|ai\s+l'intention\s+d(?:e\s+|')|ai\s+pour\s+objectif\s+d(?:e\s+|')|apprends|"
+    r"économise\s+pour))\s*" + OBJECT
+)
+_NOT_GOAL_VERBS_FR = frozenset(
+    "sur dire bien savoir pas juste que qu' te vous t' ça voir demander remercier préciser vérifier "
+    "comprendre "
+    "parler rien".split()
+)
+_MY_GOAL_FR = regex(
+    r"\b(?P<poss>mon|ma|mes)\s+(?:(?:grand|principal|nouvel|nouveau|vrai|seul|plus\s+grand)\s+)?"
+    r"(?P<what>objectif|but|rêve|projet|ambition|résolution|défi|objectifs|buts|rêves|projets)\s+"
+    r"(?:principal\s+|pour\s+[^,]{1,30}?\s+|cette\s+année\s+)?(?:est|c'est|sont|,\s*c'est)\s+"
+    r"(?P<de>de\s+|d')?" + OBJECT
+)
+
+
+def _goal(hit: Hit, content: str, aim: str, keys: list[str]) -> Item:
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.GOAL, confidence, keys, predicate=Predicate.GOAL, object=aim)
+
+
+def _wants_en(hit: Hit) -> Item | None:
+    if _NOT_A_GOAL_EN.match(hit.phrase):
+        return None
+    verb = hit.words("verb").lower()
+    if verb.startswith(("'m", "am")):
+        third = "is " + verb.split(" ", 1)[1]
+    elif verb.startswith(("'d", "would")):
+        third = "would " + verb.split(" ", 1)[1].replace("really ", "")
+    else:
+        third = _THIRD_PERSON_EN[verb]
+    aim = hit.third(hit.phrase)
+    return _goal(hit, f"{hit.speaker} {third} {aim}", aim, [hit.phrase])
+
+
+def _my_goal_en(hit: Hit) -> Item:
+    to = "to " if hit.group("to") else ""
+    goal = f"{possessive_en(hit.speaker)} {hit.group('what').lower()} {hit.group('be').lower()} {to}"
+    aim = hit.third(hit.phrase)
+    return _goal(hit, goal + aim, aim, [hit.phrase])
+
+
+def _wants_fr(hit: Hit) -> Item:
+    head = hit.words("head")
+    glue = "" if head.endswith("'") else " "
+    # The verb is conjugated with the rest: "je voudrais" -> "Mickael voudrait".
+    content = third_person_fr(f"{head}{glue}{hit.phrase}", hit.speaker)
+    return _goal(hit, content, hit.third(hit.phrase), [hit.phrase])
+
+
+def _my_goal_fr(hit: Hit) -> Item:
+    possessive, what = hit.group("poss").lower(), hit.group("what")
+    verb = "sont" if possessive == "mes" else "est"
+    de = hit.group("de").strip()
+    de = de + ("" if de.endswith("'") or not de else " ")
+    goal = f"{article_fr(possessive, what)}{what} {of_fr(hit.speaker)} {verb} {de}"
+    aim = hit.third(hit.phrase)
+    return _goal(hit, capitalize_first(goal + aim), aim, [what, hit.phrase])
+
+
+GOALS = (
+    Rule(_WANT_EN, _wants_en, french=False, not_objects=_NOT_GOAL_VERBS_EN),
+    Rule(_MY_GOAL_EN, _my_goal_en, french=False),
+    Rule(_WANT_FR, _wants_fr, french=True, not_objects=_NOT_GOAL_VERBS_FR),
+    Rule(_MY_GOAL_FR, _my_goal_fr, french=True),
+)

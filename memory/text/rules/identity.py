@@ -1,0 +1,329 @@
+"""Rules for who the speaker is: name, nickname, nationality, job, workplace, home, origin, age, languages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.models import MemoryType
+
+from ..facts import Predicate
+from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
+from ..normalize import regex
+from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase, noun_phrase
+from ..rewrite import possessive_en
+from .base import OBJECT, Hit, Item, OneOf, Rule
+
+__all__ = ["IDENTITY", "NAMES"]
+
+_NAME_CONFIDENCE = 0.8
+_IDENTITY_CONFIDENCE = 0.75
+_MIN_AGE, _MAX_AGE = 3, 120
+
+# --------------------------------------------------------------------------- names
+
+_NAME_EN = regex(
+    r"\b(?:(?P<strong>my\s+(?:first\s+|full\s+|real\s+|last\s+)?name(?:'s|\s+is))"
+    r"|(?P<call>(?:you\s+can\s+|please\s+|just\s+|people\s+|everyone\s+|everybody\s+|friends\s+)?call\s+me)"
+    r"|(?P<im>i(?:'m|\s+am)))\s+" + NAME_CAPTURE
+)
+_NAME_FR = regex(
+    r"\b(?:(?P<strong>je\s+m'appelle|mon\s+(?:nom|prénom|petit\s+nom)\s+(?:est|c'est))"
+    r"|(?P<call>on\s+m'appelle|appelle[- ]moi|appelez[- ]moi|tu\s+peux\s+m'appeler|vous\s+pouvez\s+m'appeler)"
+    r"|(?P<im>je\s+suis|moi,?\s+c'est))\s+" + NAME_CAPTURE
+)
+
+
+def _name(hit: Hit) -> Item | None:
+    """ "my name is X" (strong: the first word may be lowercase), "call me X", "I'm X" / "I'm French"."""
+    speaker, phrase = hit.speaker, hit.group("name")
+    if hit.group("call") and is_negated_call(hit.clause.text[: hit.match.start()]):
+        return None
+    if hit.group("im") and first_word(phrase) in NATIONALITIES:
+        nationality = phrase.split()[0].strip(",.!")
+        if hit.french:
+            written = nationality.lower()
+            content = f"{speaker} est {written}"
+        else:
+            written = f"{nationality[:1].upper()}{nationality[1:]}"
+            content = f"{speaker} is {written}"
+        confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+        return Item(
+            content,
+            MemoryType.IDENTITY,
+            confidence,
+            [nationality],
+            predicate=Predicate.NATIONALITY,
+            object=written,
+        )
+    name = name_from_phrase(phrase, strict=not hit.group("strong"))
+    if not name or name.casefold() == speaker.casefold():
+        # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
+        return None
+    confidence = hit.confidence(_NAME_CONFIDENCE)
+    if hit.group("call"):
+        content = (
+            f"{speaker} veut qu'on l'appelle {name}" if hit.french else f"{speaker} wants to be called {name}"
+        )
+        return Item(
+            content, MemoryType.IDENTITY, confidence, [], [name], predicate=Predicate.NICKNAME, object=name
+        )
+    content = f"{speaker} s'appelle {name}" if hit.french else f"{possessive_en(speaker)} name is {name}"
+    return Item(
+        content,
+        MemoryType.IDENTITY,
+        confidence,
+        [],
+        [name],
+        given_name=name,
+        predicate=Predicate.NAME,
+        object=name,
+    )
+
+
+NAMES = (
+    Rule(_NAME_EN, _name, french=False, object_groups=()),
+    Rule(_NAME_FR, _name, french=True, object_groups=()),
+)
+
+# --------------------------------------------------------------------------- English
+
+
+def _said(hit: Hit, content: str, predicate: Predicate, value: str = "") -> Item:
+    """An identity memory about the object phrase; `value` "" reads the fact's object off the content."""
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [hit.phrase], predicate=predicate, object=value)
+
+
+def _age(hit: Hit) -> Item | None:
+    age = int(hit.group("age"))
+    if not _MIN_AGE <= age <= _MAX_AGE:
+        return None
+    value = f"{age} ans" if hit.french else f"{age} years old"
+    content = f"{hit.speaker} {'a' if hit.french else 'is'} {value}"
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.AGE, object=value)
+
+
+def _occupation_en(hit: Hit) -> Item | None:
+    if not is_occupation_en(hit.phrase):
+        return None
+    job = hit.third(hit.phrase)
+    return _said(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
+
+
+def _works_as_en(hit: Hit) -> Item:
+    article = hit.group("art").strip().lower()
+    job = hit.third(hit.phrase)
+    return _said(hit, f"{hit.speaker} works as {article + ' ' if article else ''}{job}", Predicate.JOB, job)
+
+
+def _speaks(hit: Hit) -> Item | None:
+    if first_word(hit.phrase) not in LANGUAGES:
+        return None
+    verb = "parle" if hit.french else "speaks"
+    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
+
+
+def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item]:
+    """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"."""
+
+    def make(hit: Hit) -> Item:
+        preposition = hit.words("prep").lower()
+        return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}", predicate)
+
+    return make
+
+
+def _is_from_en(hit: Hit) -> Item:
+    """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION): the fact drops "is"."""
+    preposition = hit.words("prep").lower()
+    said = f"{preposition} {hit.third(hit.phrase)}"
+    predicate = Predicate.ORIGIN if preposition == "from" else Predicate.LOCATION
+    return _said(hit, f"{hit.speaker} is {said}", predicate, said)
+
+
+def _preposition_alone_en(hit: Hit) -> Item:
+    """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
+    return _said(hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}", Predicate.ORIGIN)
+
+
+def _studies_en(hit: Hit) -> Item:
+    verb = "studied" if hit.words("prep").lower() == "studied" else "studies"
+    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.STUDIES)
+
+
+_AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
+_AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
+_LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
+
+# The first English wording that yields a memory wins.
+_IDENTITY_EN = OneOf(
+    (
+        Rule(
+            regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?)\s+" + OBJECT),
+            _occupation_en,
+            french=False,
+            max_words=12,
+        ),
+        Rule(
+            regex(
+                r"\bi\s+(?:currently\s+|now\s+|also\s+)?work(?:ed)?\s+as\s+(?P<art>an?\s+|the\s+)?" + OBJECT
+            ),
+            _works_as_en,
+            french=False,
+            max_words=12,
+        ),
+        Rule(
+            regex(
+                r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT
+            ),
+            _verb_and_preposition_en("works", Predicate.WORKPLACE),
+            french=False,
+        ),
+        Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
+        Rule(
+            regex(
+                r"\bi(?:'m|\s+am)\s+(?:originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
+                + OBJECT
+            ),
+            _is_from_en,
+            french=False,
+        ),
+        Rule(
+            regex(r"\bi\s+(?P<prep>was\s+born\s+(?:in|at|on)|grew\s+up\s+(?:in|at|near|on))\s+" + OBJECT),
+            _preposition_alone_en,
+            french=False,
+        ),
+        Rule(regex(r"\bi\s+(?:currently\s+)?(?P<prep>study|studied)\s+" + OBJECT), _studies_en, french=False),
+        Rule(
+            regex(r"\bi(?:'m|\s+am)\s+(?P<prep>studying)\s+" + OBJECT),
+            _is_from_en,
+            french=False,
+        ),
+        Rule(
+            regex(r"\bi\s+(?:also\s+)?(?P<prep>speak)\s+" + OBJECT),
+            _speaks,
+            french=False,
+            max_words=12,
+            lists=True,
+        ),
+        Rule(
+            regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_END), _age, french=False, object_groups=()
+        ),
+        Rule(
+            regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_SAID), _age, french=False, object_groups=()
+        ),
+    )
+)
+
+# --------------------------------------------------------------------------- French
+
+
+def _occupation_fr(hit: Hit) -> Item | None:
+    words = hit.phrase.split()
+    if not words or not is_occupation_fr(words[0]) or first_word(hit.phrase) == "fan":
+        return None
+    phrase = noun_phrase(hit.phrase, 8)
+    body = hit.third(phrase)
+    article = f"{hit.group('art').lower()} " if hit.group("art") else ""
+    predicate = Predicate.JOB
+    if words[0].lower() in NATIONALITIES:
+        predicate = Predicate.NATIONALITY
+        if not article:
+            body = body[:1].lower() + body[1:]  # "Mickael est française", as French writes nationalities
+    content = f"{hit.speaker} est {article}{body}"
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=body)
+
+
+def _studies_fr(hit: Hit) -> Item:
+    return _said(hit, f"{hit.speaker} étudie {hit.third(hit.phrase)}", Predicate.STUDIES)
+
+
+# What "je suis/travaille <preposition>" says: where one lives or works, where one is from, one's job.
+_SUIS_TRAVAILLE_FR = {
+    "originaire": Predicate.ORIGIN,
+    "née": Predicate.ORIGIN,
+    "né": Predicate.ORIGIN,
+    "basé": Predicate.LOCATION,
+    "basée": Predicate.LOCATION,
+    "installé": Predicate.LOCATION,
+    "installée": Predicate.LOCATION,
+    "comme": Predicate.JOB,
+    "en": Predicate.JOB,  # "en tant que"
+}
+_ARTICLE_FR = re.compile(r"(?i)^(?:un|une)\s+")
+
+
+def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
+    """ "<speaker> <verb> <preposition as said><object>": "Mickael habite à Paris", "vient d'Italie"."""
+
+    def make(hit: Hit) -> Item | None:
+        preposition = hit.words("prep")
+        if verb == "habite" and not preposition and not hit.phrase[:1].isupper():
+            return None  # "j'habite loin" says no place
+        glue = "" if preposition.endswith("'") else " "
+        phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
+        body = hit.third(hit.phrase)
+        said = predicate
+        if verb in ("est", "travaille"):
+            said = _SUIS_TRAVAILLE_FR.get(first_word(preposition), predicate)
+        value = _ARTICLE_FR.sub("", body) if said is Predicate.JOB else ""  # a job is the bare noun
+        return _said(hit, f"{hit.speaker} {phrase}{body}", said, value)
+
+    return make
+
+
+_IN_PLACE_FR = r"(?:à|a|en|au|aux)\s+"
+
+_IDENTITY_FR = OneOf(
+    (
+        Rule(
+            regex(
+                r"\bje\s+(?:suis|travaille)\s+(?P<prep>originaire\s+d(?:e\s+|')|basée?\s+"
+                + _IN_PLACE_FR
+                + r"|"
+                r"installée?\s+" + _IN_PLACE_FR + r"|née?\s+(?:à|a|en|au|aux|le|dans)\s+)" + OBJECT
+            ),
+            _verb_and_preposition_fr("est", Predicate.LOCATION),
+            french=True,
+        ),
+        Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
+        Rule(
+            regex(
+                r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT
+            ),
+            _verb_and_preposition_fr("travaille", Predicate.WORKPLACE),
+            french=True,
+        ),
+        Rule(
+            regex(r"\bj'habite\s+(?P<prep>à|a|au|aux|en|dans|près\s+de|chez|sur)?\s*" + OBJECT),
+            _verb_and_preposition_fr("habite", Predicate.LOCATION),
+            french=True,
+        ),
+        Rule(
+            regex(r"\bje\s+vis\s+(?P<prep>à|a|au|aux|en|dans|avec|près\s+de|chez)\s+" + OBJECT),
+            _verb_and_preposition_fr("vit", Predicate.LOCATION),
+            french=True,
+        ),
+        Rule(
+            regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<object>[A-ZÀ-Ý].*)"),
+            _verb_and_preposition_fr("vient", Predicate.ORIGIN),
+            french=True,
+        ),
+        Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
+        Rule(regex(r"\bj'(?P<prep>étudie)\s+" + OBJECT), _studies_fr, french=True),
+        Rule(
+            regex(
+                r"\bje\s+(?:fais|suis)\s+(?P<prep>des\s+études\s+(?:de|d'|en)|en\s+(?:licence|master|thèse|"
+                r"doctorat|prépa|bts|but|dut)\s+(?:de|d'|en)?)\s*" + OBJECT
+            ),
+            _verb_and_preposition_fr("fait", Predicate.STUDIES),
+            french=True,
+        ),
+        Rule(regex(r"\bje\s+(?:parle)\s+" + OBJECT), _speaks, french=True),
+    )
+)
+
+IDENTITY = (_IDENTITY_EN, _IDENTITY_FR)

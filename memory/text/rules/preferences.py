@@ -1,0 +1,188 @@
+"""Rules for tastes: likes and dislikes, diets and allergies, favourites."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..facts import Predicate
+from ..normalize import regex
+from ..phrases import is_object, trim_phrase
+from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
+from .base import OBJECT, Hit, Item, Rule
+
+__all__ = ["PREFERENCES"]
+
+_CONFIDENCE = 0.75
+_FACT_CONFIDENCE = 0.8  # an allergy is a fact about the speaker, said plainly
+
+_ADVERBS = (
+    r"(?:(?:really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|kind\s+of|"
+    r"kinda|sort\s+of|do|so|personally|generally|usually|always|secretly|simply|particularly|especially)\s+)*"
+)
+_LIKE_EN = regex(
+    r"\bi\s+" + _ADVERBS + r"(?P<verb>like|love|adore|enjoy|prefer|hate|dislike|loathe|detest|despise|"
+    r"can't\s+stand|cannot\s+stand|can\s+not\s+stand|don't\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|"
+    r"do\s+not\s+(?:really\s+)?(?:like|love|enjoy)|don't\s+mind|do\s+not\s+mind)\s+" + OBJECT
+)
+_THIRD_PERSON_EN = {
+    "like": "likes", "love": "loves", "adore": "adores", "enjoy": "enjoys", "prefer": "prefers",
+    "hate": "hates", "dislike": "dislikes", "loathe": "hates", "detest": "hates", "despise": "hates",
+}  # fmt: skip
+_BE_INTO_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|really\s+not\s+|also\s+|such\s+)?(?P<kind>into|"
+    r"(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|crazy\s+about|obsessed\s+with|"
+    r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
+)
+_DIET_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?(?P<object>vegetarian|vegan|pescatarian|"
+    r"gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|halal|kosher)\b"
+)
+# "I like to say ...", "I love the idea of ...": talk, not a taste.
+_NOT_LIKED_EN = (
+    "to say", "to think", "to believe", "to know", "to ask", "to see", "to point", "to add", "the idea",
+    "the sound", "the way you", "not to ", "the look of",
+)  # fmt: skip
+_LIKE_FR = regex(
+    r"\b(?:j'(?P<j_negated>aime\s+pas|supporte\s+pas)|j'(?P<j_verb>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<je_verb>déteste|hais|préfère|kiffe|adore|"
+    r"raffole\s+d(?:e|u|es)|suis\s+fan\s+d(?:e\s+|u\s+|es\s+|')|suis\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+"
+    r"d(?:e\s+|u\s+|es\s+|')|suis\s+passionnée?\s+(?:de|d'|par)|suis\s+accro\s+(?:à|au|aux)|"
+    r"ne\s+supporte\s+pas|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|"
+    r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
+    r"suis\s+végane?|suis\s+vegan))\b"
+    r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
+)
+_FAVORITE_EN = regex(
+    r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
+    r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
+    r"(?P<be>is|are|was|were|has\s+always\s+been|has\s+to\s+be|would\s+be)\s+" + OBJECT
+)
+_FAVORITE_FR = regex(
+    r"\b(?P<poss>mon|ma|mes)\s+(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+(?P<adj>préférée?s?|favorie?s?|fétiches?)"
+    r"\s*(?:,\s*)?(?P<be>est|sont|c'est|ce\s+sont|reste|:)\s*" + OBJECT
+)
+
+
+_PREDICATE_EN = {
+    "dislikes": Predicate.DISLIKES,
+    "hates": Predicate.DISLIKES,
+    "can't stand": Predicate.DISLIKES,
+    "doesn't mind": Predicate.DOES_NOT_MIND,
+}
+_DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
+
+
+def _likes_en(hit: Hit) -> Item | None:
+    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
+        return None
+    verb = hit.words("verb").lower()
+    if verb.startswith(("don't", "do not")):
+        third = "doesn't mind" if verb.endswith("mind") else "dislikes"
+    elif verb.startswith(("can't", "cannot", "can not")):
+        third = "can't stand"
+    else:
+        third = _THIRD_PERSON_EN[verb]
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} {third} {liked}"
+    predicate = _PREDICATE_EN.get(third, Predicate.LIKES)
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+
+
+def _is_into_en(hit: Hit) -> Item:
+    """ "I'm (not) into / a big fan of / allergic to X"."""
+    kind = hit.words("kind").lower()
+    if "fan of" in kind:
+        kind = "a fan of"
+    negation = "not " if hit.group("neg") else ""
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} is {negation}{kind} {liked}"
+    if kind.startswith("allergic"):
+        confidence = hit.confidence(_FACT_CONFIDENCE)
+        return Item(
+            content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.ALLERGY, object=liked
+        )
+    predicate = Predicate.DISLIKES if negation else Predicate.LIKES
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+
+
+def _diet_en(hit: Hit) -> Item:
+    diet = hit.group("object")
+    content = f"{hit.speaker} is {diet.lower()}"
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(
+        content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet.lower()
+    )
+
+
+def _likes_fr(hit: Hit) -> Item | None:
+    """ "j'aime", "je déteste", "je suis fan de", "je suis végétarienne", "je suis allergique à"."""
+    said = " ".join((hit.group("j_verb") or hit.group("je_verb") or hit.group("j_negated")).split())
+    low = said.lower()
+    confidence = hit.confidence(_CONFIDENCE)
+    if low.startswith("suis vég") or low == "suis vegan":
+        diet = said.split(" ", 1)[1]
+        content = f"{hit.speaker} est {diet}"
+        return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
+    phrase = trim_phrase(hit.group("object"))
+    if not phrase or not is_object(phrase, True):
+        return None
+    if low == "aime pas":
+        verb = "n'aime pas"
+    elif low == "supporte pas":
+        verb = "ne supporte pas"
+    elif low == "hais":
+        verb = "déteste"
+    elif low.startswith("suis "):
+        verb = "est " + said[5:]
+    else:
+        verb = said
+    adverbs = hit.words("adv")
+    verb = verb + (f" {adverbs}" if adverbs else "")
+    glue = "" if verb.endswith("'") else " "
+    liked = hit.third(phrase)
+    content = f"{hit.speaker} {verb}{glue}{liked}"
+    if "allergique" in low:
+        return Item(content, MemoryType.FACT, confidence, [phrase], predicate=Predicate.ALLERGY, object=liked)
+    predicate = Predicate.DISLIKES if low in _DISLIKES_FR or low.startswith("n") else Predicate.LIKES
+    return Item(content, MemoryType.PREFERENCE, confidence, [phrase], predicate=predicate, object=liked)
+
+
+def _favorite_en(hit: Hit) -> Item:
+    category, verb = hit.words("cat"), hit.words("be").lower()
+    favorite = hit.third(hit.phrase)
+    content = f"{possessive_en(hit.speaker)} favorite {category} {verb} {favorite}"
+    return _favorite(hit, content, category, favorite, f"favorite {category}")
+
+
+def _favorite_fr(hit: Hit) -> Item:
+    category, possessive = hit.words("cat"), hit.group("poss").lower()
+    verb = "sont" if possessive == "mes" else "est"
+    favorite = f"{article_fr(possessive, category)}{category} {hit.group('adj')} {of_fr(hit.speaker)}"
+    liked = hit.third(hit.phrase)
+    content = capitalize_first(f"{favorite} {verb} {liked}")
+    return _favorite(hit, content, category, liked, f"{category} {hit.group('adj')}")
+
+
+def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) -> Item:
+    confidence = hit.confidence(_CONFIDENCE)
+    keys = [category, hit.phrase]
+    return Item(
+        content,
+        MemoryType.PREFERENCE,
+        confidence,
+        keys,
+        predicate=Predicate.FAVORITE,
+        object=favorite,
+        relation=label,
+    )
+
+
+PREFERENCES = (
+    Rule(_LIKE_EN, _likes_en, french=False),
+    Rule(_BE_INTO_EN, _is_into_en, french=False),
+    Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
+    Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
+    Rule(_FAVORITE_EN, _favorite_en, french=False),
+    Rule(_FAVORITE_FR, _favorite_fr, french=True),
+)

@@ -1,0 +1,96 @@
+"""Rules for explicit requests: "remember that ...", "don't forget to ...", "n'oublie pas que ..."."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..dates import DATE_SLOT
+from ..facts import Predicate
+from ..normalize import regex
+from ..rewrite import capitalize_first
+from .base import OBJECT, Clause, Hit, Item, OneOf, Rule
+
+__all__ = ["REQUESTS"]
+
+_CONFIDENCE = 0.9  # asked in so many words
+_MAX_LEAD_CHARS = 100
+
+# Only polite or vocative lead-ins may precede a request: "I remember that ..." is reminiscing, not a request.
+_REQUEST_LEAD = regex(
+    r"[\W\d_]+|(?:please|pls|plz|kindly|hey|hi|hello|ok|okay|so|also|and|btw|oh|just|bot|"
+    r"(?:can|could|would|will)\s+you(?:\s+please)?|i\s+(?:want|need)\s+you\s+to|i'd\s+like\s+you\s+to|"
+    r"you\s+should|make\s+sure\s+(?:to|you)|try\s+to|stp|svp|s'il\s+(?:te|vous)\s+pla[iî]t|peux-tu|"
+    r"tu\s+peux|pourrais-tu|tu\s+pourrais|pouvez-vous|vous\s+pouvez|merci\s+de|hé|au\s+fait|bon|alors|"
+    r"et|est-ce\s+que\s+tu\s+peux|bien)(?![\w'])"
+)
+_REMEMBER_EN = regex(
+    r"\b(?:(?:remember|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
+    r"memori[sz]e)(?:\s+that\b|\s+this\b)?|(?:note|make\s+a\s+note|take\s+note|write\s+down|save)\s+"
+    r"(?:that\b|this\s*:)|note\s*:)\s*[:,-]?\s*" + OBJECT
+)
+_REMEMBER_TODO_EN = regex(
+    rf"\b(?:remember|don't\s+forget|do\s+not\s+forget|remind\s+me(?:\s+{DATE_SLOT})?)\s+to\s+" + OBJECT
+)
+_REMEMBER_FR = regex(
+    r"\b(?:n'oublie\s+pas|n'oubliez\s+pas|souviens-toi|souvenez-vous|rappelle-toi|rappelez-vous|retiens|"
+    r"retenez|retenir|note|notez|noter|mémorise|mémorisez|mémoriser|garde\s+en\s+(?:tête|mémoire)|"
+    r"gardez\s+en\s+(?:tête|mémoire)|enregistre)(?:\s+bien)?\s*(?:que\s+|qu'|:\s*)" + OBJECT
+)
+_REMEMBER_TODO_FR = regex(
+    r"\b(?:n'oublie\s+pas|n'oubliez\s+pas|rappelle-moi|rappelez-moi)\s+(?:de\s+|d')" + OBJECT
+)
+# "remember when ...", "tu te souviens comment ...": recalling together, nothing to store.
+_REMINISCE = regex(r"^(?:when|how|the\s+time|me\b|quand|comment|la\s+fois)")
+
+
+def _is_request(clause: Clause, start: int) -> bool:
+    """Whether only polite or vocative words come before the request at `start`."""
+    prefix = clause.text[:start].strip()
+    if len(prefix) > _MAX_LEAD_CHARS:
+        return False
+    if not prefix or prefix.endswith(","):
+        return True
+    position = 0
+    while position < len(prefix):  # a loop of single matches: a starred regex would backtrack exponentially
+        lead = _REQUEST_LEAD.match(prefix, position)
+        if not lead or lead.end() == position:
+            return False
+        position = lead.end()
+    return True
+
+
+def _reminder(hit: Hit) -> Item:
+    body = hit.third(hit.phrase)
+    content = f"Rappel pour {hit.speaker} : {body}" if hit.french else f"Reminder for {hit.speaker}: {body}"
+    return Item(content, MemoryType.TODO, _CONFIDENCE, [hit.phrase], predicate=Predicate.TODO, object=body)
+
+
+def _remembered(hit: Hit) -> list[Item] | None:
+    """What the speaker asked to remember, read by the statement rules; as said when none fits."""
+    if _REMINISCE.match(hit.phrase):
+        return None
+    inner = Clause(hit.phrase, hit.phrase, "", hit.french, hit.clause.past, hit.clause.dates)
+    items = hit.reread(inner)
+    if not items:
+        return [
+            Item(
+                capitalize_first(hit.third(hit.phrase, named=False)),
+                MemoryType.FACT,
+                _CONFIDENCE,
+                [hit.phrase],
+            )
+        ]
+    for item in items:
+        item.confidence = max(item.confidence, _CONFIDENCE)
+    return items
+
+
+# A reminder to do something first, then "remember that <statement>".
+REQUESTS = OneOf(
+    (
+        Rule(_REMEMBER_TODO_EN, _reminder, french=False, guard=_is_request),
+        Rule(_REMEMBER_TODO_FR, _reminder, french=True, guard=_is_request),
+        Rule(_REMEMBER_EN, _remembered, french=False, guard=_is_request, check_object=False),
+        Rule(_REMEMBER_FR, _remembered, french=True, guard=_is_request, check_object=False),
+    )
+)

@@ -1,0 +1,128 @@
+"""Splits cleaned text into sentences and clauses, and tells statements from questions, hedges and hearsay."""
+
+from __future__ import annotations
+
+import re
+
+from .normalize import regex
+
+__all__ = [
+    "MAX_CLAUSE_CHARS",
+    "SENTENCE_BREAK",
+    "is_hedged",
+    "is_hypothetical",
+    "is_polite_request",
+    "is_unasserted",
+    "split_clauses",
+    "split_sentences",
+    "strip_filler",
+]
+
+MAX_CLAUSE_CHARS = 1_000  # a clause longer than this is read only this far
+_MAX_QUESTION_TAIL_WORDS = 6
+
+SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+|\n+|;\s*|\s[-–—•]\s")
+_BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
+_FIRST_PERSON_AHEAD = (
+    r"(?=(?:i|my|we|let's|je|j'|moi|mon|ma|mes|nous|on\s+(?:a|va|part|doit|avait)|c'est\s+décidé|"
+    r"remember|don't\s+forget|n'oublie|retiens|souviens)\b)"
+)
+_CLAUSE_BREAK = regex(
+    r"\s*(?:,\s*(?:and|but|so|then|also|because|mais|et|donc|puis|car|sinon|alors)?|"
+    r"\b(?:and|but|so|then|because|plus|mais|et|donc|puis|car|parce\s+que|alors|sinon)\b)\s+"
+    + _FIRST_PERSON_AHEAD
+)
+_QUESTION_START = regex(
+    r"^(?:(?:so|and|but|ok|okay|hey|et|alors|bon|mais)[\s,]+)*(?:"
+    r"(?:do|does|did|don't|doesn't|didn't|can|could|would|will|shall|should|is|are|am|was|were|have|has|"
+    r"haven't|isn't|aren't)\s+(?:you|i|we|he|she|they|it|u|there)\b|"
+    r"(?:what|what's|who|who's|whom|whose|which|where|where's|why|how|how's)\b|"
+    r"est-ce\b|qu'est-ce\b|(?:quel|quelle|quels|quelles|qui|quoi|où|pourquoi|comment|combien)\b|"
+    r"(?:as|es|est|avez|sais|savez|connais|connaissez|peux|pouvez|aimes|aimez)-(?:tu|vous|il|elle|je)\b)"
+)
+_POLITE_REQUEST = regex(
+    r"^(?:\W*(?:hey|hi|ok|okay|so|please)\W+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:remember|note|keep\s+in\s+mind|not\s+forget|memori[sz]e|save)|"
+    r"^(?:tu\s+peux|peux-tu|pourrais-tu|tu\s+pourrais|vous\s+pouvez|pouvez-vous|pourriez-vous)\s+"
+    r"(?:bien\s+)?(?:retenir|noter|te\s+souvenir|vous\s+souvenir|mémoriser|garder)"
+)
+# First-person statements after these are not the speaker's facts: "if I were rich", "she said I'm late".
+_HYPOTHETICAL = regex(
+    r"\b(?:if|unless|suppose|supposing|imagine|imagining|assuming|whether|pretend|hypothetically|"
+    r"si|s'il|imaginons|supposons|admettons|au\s+cas\s+où)\b"
+)
+_REPORTED_SPEECH = regex(
+    r"\b(?:he|she|they|someone|somebody|il|elle|ils|elles|quelqu'un)\s+"
+    r"(?:said|says|say|thinks|think|thought|told|tells|claims|claimed|wrote|dit|disait|pense|croit|a\s+dit)\b|"
+    r"\b(?:according\s+to|selon)\b"
+)
+_HEDGE = regex(
+    r"\b(?:maybe|perhaps|probably|i\s+think|i\s+guess|i\s+suppose|not\s+sure|might|peut-être|"
+    r"je\s+pense|je\s+crois|sans\s+doute|probablement)\b"
+)
+_LEADING_FILLER = regex(
+    r"^(?:(?:ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
+    r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm)\b[\s,!.:]*)+"
+)
+
+
+def split_sentences(text: str) -> list[tuple[str, bool]]:
+    """Sentences with a flag saying whether they are questions (which are never learned from)."""
+    out: list[tuple[str, bool]] = []
+    for piece in SENTENCE_BREAK.split(text):
+        sentence = _BULLET.sub("", piece).strip()
+        if not sentence or not any(ch.isalpha() for ch in sentence[:MAX_CLAUSE_CHARS]):
+            continue
+        stripped = sentence.rstrip(" )\"'*_~")
+        if stripped.endswith("?") or stripped.endswith("?!"):
+            # "I love pizza, do you?": only the short tail after the last comma is the question.
+            head, comma, tail = stripped.rpartition(",")
+            if (
+                comma
+                and len(tail.split()) <= _MAX_QUESTION_TAIL_WORDS
+                and not _QUESTION_START.search(head.strip())
+            ):
+                out.append((head, False))
+            out.append((sentence, True))
+            continue
+        out.append((sentence, bool(_QUESTION_START.search(sentence))))
+    return out
+
+
+def split_clauses(sentence: str) -> list[tuple[str, str]]:
+    """(clause, sentence text before it): split before each new first-person subject."""
+    parts: list[tuple[str, str]] = []
+    start = 0
+    for match in _CLAUSE_BREAK.finditer(sentence):
+        parts.append((sentence[start : match.start()], sentence[:start]))
+        start = match.end()
+    parts.append((sentence[start:], sentence[:start]))
+    return [(" ".join(clause.split()), before) for clause, before in parts if clause.strip()]
+
+
+def is_polite_request(sentence: str) -> bool:
+    """Whether a question is really a request to remember: "can you remember that ...?"."""
+    return bool(_POLITE_REQUEST.search(sentence))
+
+
+def is_hypothetical(context: str) -> bool:
+    """Whether `context` opens a hypothetical ("if", "suppose", "si"...)."""
+    return bool(_HYPOTHETICAL.search(context))
+
+
+def is_unasserted(context: str) -> bool:
+    """Whether what follows `context` is not asserted by the speaker: a hypothetical, reported
+    speech ("he said"), or the inside of an open quote."""
+    return (
+        bool(_HYPOTHETICAL.search(context) or _REPORTED_SPEECH.search(context)) or context.count('"') % 2 == 1
+    )
+
+
+def is_hedged(text: str) -> bool:
+    """Whether `text` hedges ("maybe", "I think", "peut-être"): what it says is less certain."""
+    return bool(_HEDGE.search(text))
+
+
+def strip_filler(text: str) -> str:
+    """`text` without leading chat filler ("ok so", "btw", "du coup")."""
+    return _LEADING_FILLER.sub("", text)
