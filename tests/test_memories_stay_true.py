@@ -17,7 +17,6 @@ from adapters.base import IncomingMessage
 from adapters.command_table import Invoker
 from bench.relative_dates import load_cases, score
 from bot.commands import MemoryCommands
-from bot.config import Settings
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
@@ -25,7 +24,7 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.store import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
 from memory.text import date_mentions, extract
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, settings
 
 # Tuesday 24 November 2026, 10:00 UTC.
 TUESDAY = datetime(2026, 11, 24, 10, tzinfo=UTC).timestamp()
@@ -46,10 +45,6 @@ def say(text_: str, clock: FakeClock, author: str = "root", name: str = "root") 
         external_id=f"m{next(_ids)}",
         mentions_bot=True,
     )
-
-
-def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
-    return Settings.load(env_file=None, storage={"data_dir": tmp_path / "data"}, **sections)
 
 
 @pytest.fixture
