@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .extra import INSTALL, missing
+from .extra import INSTALL, PLOTS, can_plot, missing
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -129,6 +129,8 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     if args.bench_command != "dates" and (absent := missing()):
         sys.stderr.write(f"memorybot bench: {' and '.join(absent)} not installed: {INSTALL}\n")
         return 2
+    if args.bench_command != "dates" and not can_plot():
+        sys.stderr.write(f"memorybot bench: {PLOTS} not installed, so no plots (JSON only): {INSTALL}\n")
     if args.bench_command == "dates":
         from .relative_dates import run
 

@@ -5,25 +5,25 @@ from __future__ import annotations
 import importlib
 
 INSTALL = 'pip install -e ".[bench]"'
-# What `memorybot bench locomo|latency|load` imports; `bench dates` runs without dateparser.
-NEEDED = ("tqdm", "matplotlib")
+# What `memorybot bench locomo|latency|load` cannot run without; `bench dates` needs neither.
+NEEDED = ("tqdm",)
+# What only draws the plots: without it a benchmark still writes its JSON.
+PLOTS = "matplotlib"
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
 
 
 def missing() -> list[str]:
     """The modules of NEEDED that cannot be imported here."""
-    absent = []
-    for name in NEEDED:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            absent.append(name)
-    return absent
+    return [name for name in NEEDED if not _importable(name)]
 
 
 def can_plot() -> bool:
-    """Whether matplotlib is installed: a benchmark called as a library skips its plot without it."""
-    try:
-        importlib.import_module("matplotlib")
-    except ImportError:
-        return False
-    return True
+    """Whether matplotlib is installed: without it the benchmarks skip their plots."""
+    return _importable(PLOTS)

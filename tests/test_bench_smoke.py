@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench.cli import add_bench_parser
-from bench.extra import NEEDED, can_plot
+from bench.extra import NEEDED, PLOTS, can_plot
 from bench.latency import LatencyOptions, run_latency
 from bench.locomo import run_locomo
 from bot.cli import main
@@ -155,10 +155,19 @@ def test_the_bench_parser_reads_both_commands() -> None:
 def test_bench_without_its_extra_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for module in NEEDED:
+    for module in (*NEEDED, PLOTS):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed
     assert main(["bench", "latency", "--memories", "10"]) == 2
-    assert (
-        capsys.readouterr().err
-        == 'memorybot bench: tqdm and matplotlib not installed: pip install -e ".[bench]"\n'
-    )
+    assert capsys.readouterr().err == 'memorybot bench: tqdm not installed: pip install -e ".[bench]"\n'
+
+
+@pytest.mark.model
+def test_bench_without_matplotlib_writes_its_json_and_says_the_plots_need_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, PLOTS, None)  # as if not installed
+    out = tmp_path / "results"
+    assert main(["bench", "latency", "--memories", "10", "--runs", "1", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert 'matplotlib not installed, so no plots (JSON only): pip install -e ".[bench]"' in err
+    assert list(out.glob("*.json")) and not list(out.glob("*.png"))
