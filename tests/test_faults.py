@@ -16,9 +16,9 @@ import discord
 import pytest
 import pytest_asyncio
 
-from adapters import discord_bot
 from adapters.base import IncomingMessage
-from adapters.discord_bot import DiscordAdapter, MemoryBot
+from adapters.discord import DiscordAdapter, MemoryBot
+from adapters.discord import bot as discord_bot
 from adapters.slack import DEDUP_FILENAME, SlackAdapter
 from bot.commands import MemoryCommands
 from bot.llm import LLMProvider, LLMResponse
