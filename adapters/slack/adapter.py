@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from aiohttp import web
 from pydantic import SecretStr
@@ -31,13 +31,10 @@ from .api import PLATFORM, error_code
 from .commands import SlackCommands
 from .directory import SlackDirectory
 from .events import Following, string_field, to_message
-from .guards import bolt_logger, malformed_request, signature_ok, socket_logger, unusable_envelope
+from .guards import bolt_logger, malformed_request, signature_ok
 from .render import PAGE_ACTION_PATTERN, SLACK_TEXT_LIMIT
 from .replies import post_reply, wants_reply
-
-if TYPE_CHECKING:
-    from slack_sdk.socket_mode.aiohttp import SocketModeClient
-
+from .socket_mode import SocketModeLink
 
 log = logging.getLogger(__name__)
 
@@ -159,8 +156,7 @@ class SlackAdapter:
         self._team_id: str | None = None
         self._dedup: EventDedup | None = None
         self._identity_task: asyncio.Task[None] | None = None
-        self._socket: Any = None  # AsyncSocketModeHandler, built in start(): it needs a running loop
-        self._socket_task: asyncio.Task[None] | None = None
+        self._socket: SocketModeLink | None = None  # built in start(): it needs a running loop
         self._tasks: set[asyncio.Task[Any]] = set()
         self._directory = SlackDirectory(self.client, user_cache_seconds)
         self._commands = SlackCommands(self.client, commands, self._directory, metrics, lambda: self._team_id)
@@ -172,7 +168,7 @@ class SlackAdapter:
         self._settled = asyncio.Event()
         self._settled.set()
 
-    # --- lifecycle -----------------------------------------------------------------------------
+    # --- lifecycle --------------------------------------------------------------------------------
 
     @property
     def bot_user_id(self) -> str | None:
@@ -184,7 +180,7 @@ class SlackAdapter:
         if not self._accepting or self._bot_user_id is None:
             return False
         if self.settings.mode == "socket":
-            return self._socket_connected()
+            return self._socket is not None and self._socket.connected
         return True
 
     async def start(self) -> None:
@@ -200,13 +196,8 @@ class SlackAdapter:
             if not app_token:
                 log.error("SLACK_MODE=socket needs SLACK_APP_TOKEN; no events will arrive")
             else:
-                from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-
-                self._socket = AsyncSocketModeHandler(
-                    self.app, app_token, web_client=self.app.client, logger=socket_logger()
-                )
-                self._socket.client.message_listeners.append(self._refuse_unusable_envelope)
-                self._socket_task = asyncio.create_task(self._connect_socket(), name="slack-socket-connect")
+                self._socket = SocketModeLink(self.app, app_token)
+                self._socket.connect()
         log.info("slack adapter started", extra={"mode": self.settings.mode})
 
     async def wait_until_identified(self) -> str:
@@ -221,8 +212,8 @@ class SlackAdapter:
     async def wait_until_ready(self) -> None:
         """Wait for the identity and, in Socket Mode, the first connection (both retry on their own)."""
         await self.wait_until_identified()
-        if self._socket_task is not None:
-            await asyncio.shield(self._socket_task)
+        if self._socket is not None and self._socket.task is not None:
+            await asyncio.shield(self._socket.task)
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop intake, flush and finish turns and commands within `grace`, then disconnect."""
@@ -232,16 +223,14 @@ class SlackAdapter:
         self._accepting = False
         loop = asyncio.get_running_loop()
         deadline = None if grace is None else loop.time() + max(0.0, grace)
-        background = [t for t in (self._identity_task, self._socket_task) if t is not None and not t.done()]
+        socket_task = self._socket.task if self._socket is not None else None
+        background = [t for t in (self._identity_task, socket_task) if t is not None and not t.done()]
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
         if self._socket is not None:
-            try:
-                # Closing first stops Slack from pushing more events to a process that is leaving.
-                await self._socket.close_async()
-            except Exception:
-                log.warning("socket mode close failed", exc_info=True)
+            # Closing first stops Slack from pushing more events to a process that is leaving.
+            await self._socket.close()
         try:
             await self.coalescer.aclose(grace)
         finally:
@@ -271,7 +260,7 @@ class SlackAdapter:
                 continue
             return
 
-    # --- HTTP mode -------------------------------------------------------------------------------
+    # --- HTTP mode --------------------------------------------------------------------------------
 
     async def handle_http(self, request: web.Request) -> web.Response:
         """`POST /slack/events`: signature and shape checked here, then bolt answers
@@ -309,7 +298,7 @@ class SlackAdapter:
             return web.Response(status=200, text="")
         return await to_aiohttp_response(bolt_response)
 
-    # --- identity and connection ------------------------------------------------------------------
+    # --- identity ---------------------------------------------------------------------------------
 
     def _authorize_function(self) -> Callable[..., Awaitable[AuthorizeResult]]:
         """Bolt's `authorize` hook; a closure because bolt injects by parameter name (no `self`)."""
@@ -359,38 +348,7 @@ class SlackAdapter:
             self._spawn(self._directory.list_members_only(self._conversations_found, self._team_id))
             return
 
-    async def _connect_socket(self) -> None:
-        try:
-            # connect_async keeps retrying inside slack_sdk until it connects or the client closes.
-            await self._socket.connect_async()
-            log.info("slack socket mode connected")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("slack socket mode connection failed")
-
-    async def _refuse_unusable_envelope(self, client: Any, message: dict[str, Any], raw: str | None) -> None:
-        """Acknowledge, and drop, a Socket Mode envelope bolt could not answer (a payload of the
-        wrong shape, an envelope type it does not know), so Slack does not deliver it again."""
-        envelope_id = message.get("envelope_id") if isinstance(message, dict) else None
-        if not isinstance(envelope_id, str) or not envelope_id:
-            return
-        problem = unusable_envelope(message)
-        if problem is None:
-            return  # bolt answers it, and acknowledges it then
-        from slack_sdk.socket_mode.response import SocketModeResponse
-
-        log.warning("slack socket envelope refused: malformed", extra={"reason": problem})
-        await client.send_socket_mode_response(SocketModeResponse(envelope_id=envelope_id))
-
-    def _socket_connected(self) -> bool:
-        if self._socket is None:
-            return False
-        client: SocketModeClient = self._socket.client
-        session = client.current_session
-        return not client.closed and not client.stale and session is not None and not session.closed
-
-    # --- listeners ---------------------------------------------------------------------------------
+    # --- listeners --------------------------------------------------------------------------------
 
     def _register_listeners(self) -> None:
         # Bolt injects arguments by parameter name, which does not work with bound methods (it would
@@ -471,7 +429,7 @@ class SlackAdapter:
         if self._metrics is not None:
             self._metrics.events_deduplicated.labels(PLATFORM).inc()
 
-    # --- turns and replies -------------------------------------------------------------------------
+    # --- turns and replies ------------------------------------------------------------------------
 
     async def _handle_batch(self, batch: list[IncomingMessage]) -> None:
         # Turn counts and timings belong to the turn function (the runner meters it for every
