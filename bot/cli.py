@@ -352,7 +352,7 @@ async def _discord(args: argparse.Namespace, settings: Settings) -> int:
     """`memorybot discord sync`: commands are registered on request only, never at every start."""
     import discord
 
-    from adapters.discord_bot import sync_commands
+    from adapters.discord import sync_commands
 
     if settings.discord.token is None:
         sys.stderr.write("memorybot: set DISCORD_TOKEN to sync the Discord commands\n")

@@ -133,7 +133,7 @@ def build_adapters(
     found = conversations_found(app.pipeline)
     adapters: list[Adapter] = []
     if settings.discord.token is not None:
-        from adapters.discord_bot import DiscordAdapter
+        from adapters.discord import DiscordAdapter
 
         adapters.append(
             DiscordAdapter(settings.discord, turn, commands, coalesce=settings.coalesce, conversations=found)

@@ -14,13 +14,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from adapters import discord_bot
 from adapters.base import Adapter, IncomingMessage
 from adapters.command_table import COMMANDS, CommandSpec, OptionSpec
-from adapters.discord_bot import DiscordAdapter, MemoryBot, sync_commands
-from adapters.discord_cogs.memory import MemoryCog, build_memory_group, build_subcommand, invoker_from
-from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
-from adapters.discord_render import NOT_YOURS, PageView
+from adapters.discord import DiscordAdapter, MemoryBot, sync_commands
+from adapters.discord import bot as discord_bot
+from adapters.discord.cogs.memory import MemoryCog, build_memory_group, build_subcommand, invoker_from
+from adapters.discord.cogs.messages import DiscordIntake, MessagesCog
+from adapters.discord.render import NOT_YOURS, PageView
 from bot.commands import NOT_FOUND, MemoryCommands
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryType, Scope, Visibility

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
-from adapters.discord_bot import DiscordAdapter
+from adapters.discord import DiscordAdapter
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings
 from bot.llm.fake import ScriptedLLM, text

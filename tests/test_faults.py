@@ -16,9 +16,9 @@ import discord
 import pytest
 import pytest_asyncio
 
-from adapters import discord_bot
 from adapters.base import IncomingMessage
-from adapters.discord_bot import DiscordAdapter, MemoryBot
+from adapters.discord import DiscordAdapter, MemoryBot
+from adapters.discord import bot as discord_bot
 from adapters.slack import DEDUP_FILENAME, SlackAdapter
 from bot.commands import MemoryCommands
 from bot.llm import LLMProvider, LLMResponse
@@ -100,8 +100,8 @@ async def stored(engine: MemoryEngine, channel: str = "C1") -> list[tuple[str, s
 async def settle(pipeline: TurnPipeline) -> None:
     """Let the background repair a turn queued finish (it fails while the fault lasts), so the
     next turn schedules a fresh one instead of finding this one still running."""
-    if pipeline._maintenance is not None:
-        await pipeline._maintenance
+    if pipeline.background.maintenance is not None:
+        await pipeline.background.maintenance
 
 
 class SteadyLLM:

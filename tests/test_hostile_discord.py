@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapters import discord_bot
-from adapters.discord_bot import DiscordAdapter
+from adapters.discord import DiscordAdapter
+from adapters.discord import bot as discord_bot
 from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime

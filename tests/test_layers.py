@@ -1,5 +1,6 @@
 """Layers import one way: `memory/` knows nothing of the bot or the platforms, `adapters/` never
-imports the bot, and every module says what it is for in its first line."""
+imports the bot, one platform's package never the other's, and every module says what it is for
+in its first line."""
 
 from __future__ import annotations
 
@@ -11,16 +12,28 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # What each package may not import, at module level or inside a function or TYPE_CHECKING block.
 FORBIDDEN = {"memory": ("bot", "adapters", "discord", "slack_bolt", "slack_sdk"), "adapters": ("bot",)}
+# Each platform's package leaves the other platform alone: its library and its package.
+PLATFORM_PACKAGES = {
+    "adapters/slack": ("discord", "adapters.discord"),
+    "adapters/discord": ("slack_bolt", "slack_sdk", "adapters.slack"),
+}
 
 
 def imported_modules(path: Path) -> set[str]:
+    """Every module `path` imports, relative imports (`from ..base import X`) spelled in full."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    package = parts if parts[-1] == "__init__" else parts[:-1]
+    package = [p for p in package if p != "__init__"]
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - (node.level - 1)]
+            names.add(".".join([*base, node.module] if node.module else base))
     return names
 
 
@@ -37,6 +50,25 @@ def test_a_lower_layer_never_imports_a_higher_one(package: str) -> None:
         if name.split(".")[0] in FORBIDDEN[package]
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize("package", sorted(PLATFORM_PACKAGES))
+def test_a_platform_package_never_imports_the_other_platform(package: str) -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in modules(package)
+        for name in sorted(imported_modules(path))
+        if any(name == other or name.startswith(other + ".") for other in PLATFORM_PACKAGES[package])
+    ]
+    assert offenders == []
+
+
+def test_relative_imports_are_read_in_full() -> None:
+    names = imported_modules(ROOT / "adapters" / "slack" / "adapter.py")
+    assert {"adapters.base", "adapters.slack.events", "discord"} & names == {
+        "adapters.base",
+        "adapters.slack.events",
+    }
 
 
 @pytest.mark.parametrize("package", ["bot", "memory", "adapters", "bench"])

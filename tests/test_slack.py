@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from adapters.base import Adapter, IncomingMessage
 from adapters.command_table import CommandResult
 from adapters.slack import SlackAdapter
-from adapters.slack_render import (
+from adapters.slack.render import (
     decode_page_value,
     neutralize_broadcasts,
     render_blocks,

@@ -15,8 +15,8 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 
 from adapters.base import IncomingMessage
-from adapters.discord_bot import MemoryBot
-from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
+from adapters.discord import MemoryBot
+from adapters.discord.cogs.messages import DiscordIntake, MessagesCog
 from tests.helpers import DISCORD_CHANNEL_ID as CHANNEL_ID  # answered
 from tests.helpers import DISCORD_LEARN_CHANNEL_ID as LEARN_CHANNEL_ID  # learned from silently
 from tests.helpers import NO_DEBOUNCE

@@ -21,7 +21,7 @@ from adapters.command_table import (
     OptionKind,
     OptionSpec,
 )
-from adapters.discord_render import (
+from adapters.discord.render import (
     PageView,
     error_embed,
     http_error_fields,

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .command_render import render_text
-from .command_table import CommandResult, format_invocation
-from .split import split_message as split_text
+from ..command_render import render_text
+from ..command_table import CommandResult, format_invocation
+from ..split import split_message as split_text
 
 # Slack's section text and our reply chunks stay under this; chat.postMessage accepts more, but
 # long messages get collapsed behind "Show more" and section blocks reject > 3000.

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from adapters.discord_cogs import PLATFORM
+from adapters.discord.cogs import PLATFORM
 
 log = logging.getLogger(__name__)
 

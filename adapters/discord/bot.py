@@ -18,12 +18,12 @@ from pydantic import SecretStr
 from adapters.base import ConversationsFound, TurnFunction
 from adapters.coalescer import CoalesceConfig, Scheduler
 from adapters.command_table import CommandRunner
-from adapters.discord_cogs import PLATFORM
-from adapters.discord_cogs.conversations import ConversationsCog
-from adapters.discord_cogs.memory import MemoryCog, build_memory_group
-from adapters.discord_cogs.messages import DiscordIntake, MessagesCog
-from adapters.discord_gateway import guard_parsers
-from adapters.discord_render import error_embed
+from adapters.discord.cogs import PLATFORM
+from adapters.discord.cogs.conversations import ConversationsCog
+from adapters.discord.cogs.memory import MemoryCog, build_memory_group
+from adapters.discord.cogs.messages import DiscordIntake, MessagesCog
+from adapters.discord.gateway import guard_parsers
+from adapters.discord.render import error_embed
 from memory.errors import ConfigError
 
 log = logging.getLogger(__name__)

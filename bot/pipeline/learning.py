@@ -1,0 +1,137 @@
+"""Heuristic learning, no model call: memories from a message, the names people go by, episodes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+from adapters.base import IncomingMessage
+from memory.aliases import AliasStore, learn_aliases
+from memory.engine import MemoryEngine, WriteResult
+from memory.episodes import detect_episodes
+from memory.errors import InvalidInput
+from memory.models import MemoryDraft, Source
+from memory.profiles import ProfileStore
+from memory.text import extract
+
+from .messages import Speaking, audience_of, scope_of, visibility_of
+
+# One logger for the whole turn pipeline, whichever of its modules speaks.
+log = logging.getLogger("bot.pipeline")
+
+Spawn = Callable[[Coroutine[Any, Any, None]], None]
+
+
+class Learner:
+    """What the bot learns from what people say, before (and whether or not) it answers."""
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        agent_id: str,
+        aliases: AliasStore,
+        profiles: ProfileStore,
+        spawn: Spawn,
+    ) -> None:
+        self.engine = engine
+        self.agent_id = agent_id
+        self.aliases = aliases
+        self.profiles = profiles
+        # Background work (a rename) is run, and awaited at shutdown, by the pipeline.
+        self._spawn = spawn
+
+    async def known_name(self, message: IncomingMessage) -> str:
+        """What memories call the author: the name they said they go by, else their display name."""
+        try:
+            if message.is_dm:
+                profile = await self.profiles.in_own_dm(audience_of(message, self.agent_id))
+            else:
+                profile = await self.profiles.get(
+                    message.platform, message.workspace_id, message.author_id, self.agent_id
+                )
+        except Exception:  # a name only words the memory; the display name will do
+            log.warning("profile unavailable for the author's name", exc_info=True)
+            return message.author_name
+        name = profile.known_name(include_private=message.is_dm) if profile is not None else None
+        return name or message.author_name
+
+    async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
+        """Zero-cost heuristic extraction from one user message: the memories it wrote."""
+        learned: list[WriteResult] = []
+        now = datetime.fromtimestamp(message.timestamp, UTC)
+        speaker = await self.known_name(message)
+        for item in extract(message.text, speaker, now=now):
+            if item.given_name is not None:
+                # From now on memories call them so, and the earlier ones are reworded.
+                self._rename_later(message, [message.author_name, speaker], item.given_name)
+            draft = MemoryDraft(
+                content=item.content,
+                scope=scope_of(message, self.agent_id),
+                memory_type=item.memory_type,
+                subjects=item.subjects,
+                confidence=item.confidence,
+                source=Source.HEURISTIC,
+                user_id=message.author_id,
+                author_id=message.author_id,
+                visibility=visibility_of(message),
+                sources=[stored_id],
+                created_at=message.timestamp,
+                expires_at=item.expires_at,
+            )
+            try:
+                result = await self.engine.remember(draft)
+            except InvalidInput as exc:
+                log.debug("heuristic memory rejected", extra={"reason": str(exc)})
+                continue
+            except Exception:  # a storage or embedding failure costs this memory, not the turn
+                log.warning("heuristic memory not stored", exc_info=True)
+                continue
+            if result.action in ("inserted", "superseded"):
+                learned.append(result)
+        return learned
+
+    def _rename_later(self, message: IncomingMessage, old_names: list[str], new_name: str) -> None:
+        async def rename() -> None:
+            try:
+                await self.engine.rename_person(
+                    scope_of(message, self.agent_id), message.author_id, old_names, new_name
+                )
+            except Exception:  # the old wording stays true enough; the next name statement retries
+                log.warning("memories not renamed", exc_info=True)
+
+        self._spawn(rename())
+
+    async def learn_names(self, message: IncomingMessage) -> None:
+        """The names a user goes by: their display name and any "call me …" they say."""
+        names = [message.author_name, *learn_aliases(message.text, message.author_name)]
+        try:
+            await self.aliases.add_many(
+                message.platform, message.workspace_id, message.author_id, names, message.timestamp
+            )
+        except Exception:  # names only widen searches; losing one must not cost the turn
+            log.warning("alias update failed", exc_info=True)
+
+    async def store_episodes(self, speaking: Speaking, reply: str, message_ids: list[str]) -> None:
+        """Decisions, dated commitments and reminders that need the exchange, not one message."""
+        last = speaking[-1][0]
+        text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
+        now = datetime.fromtimestamp(last.timestamp, UTC)
+        for episode in detect_episodes(text, reply, await self.known_name(last), now):
+            draft = MemoryDraft(
+                content=episode.content,
+                scope=scope_of(last, self.agent_id),
+                memory_type=episode.memory_type,
+                subjects=list(episode.subjects),
+                confidence=episode.confidence,
+                source=Source.HEURISTIC,
+                user_id=last.author_id,
+                author_id=last.author_id,
+                visibility=visibility_of(last),
+                sources=list(message_ids),
+            )
+            try:
+                await self.engine.remember(draft)
+            except Exception:
+                log.warning("episode not stored", exc_info=True)
