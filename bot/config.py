@@ -38,6 +38,9 @@ class DiscordSettings(_Section):
     channels: CommaList = Field(default_factory=list, description="channel ids answered without a mention")
     learn_channels: CommaList = Field(default_factory=list, description="channel ids learned from passively")
     message_content_intent: bool = True
+    guild_ready_timeout_seconds: float = Field(
+        2.0, ge=0, description="wait after READY for the guilds' GUILD_CREATEs before answering (discord.py)"
+    )
 
     _split = field_validator("channels", "learn_channels", mode="before")(_split_commas)
 

@@ -93,6 +93,11 @@ DISCORD_CHANNEL_ID = 5000
 DISCORD_LEARN_CHANNEL_ID = 6000
 
 
+# discord.py waits this long after READY for more GUILD_CREATEs (2 s by default); the fake
+# gateway sends them all at once, and a late one is still cached when it comes.
+DISCORD_READY_WAIT_SECONDS = 0.1
+
+
 def discord_settings(**overrides: Any) -> DiscordSettings:
     """A token, one answered and one learning channel, message content on; `overrides` win."""
     values: dict[str, Any] = {
@@ -100,6 +105,7 @@ def discord_settings(**overrides: Any) -> DiscordSettings:
         "channels": [str(DISCORD_CHANNEL_ID)],
         "learn_channels": [str(DISCORD_LEARN_CHANNEL_ID)],
         "message_content_intent": True,
+        "guild_ready_timeout_seconds": DISCORD_READY_WAIT_SECONDS,
     }
     values.update(overrides)
     return DiscordSettings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -13,6 +13,7 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 from discord import app_commands
+from pydantic import ValidationError
 
 from adapters.base import Adapter, IncomingMessage
 from adapters.command_table import COMMANDS, CommandSpec, OptionSpec
@@ -185,6 +186,17 @@ def assert_group_matches_table(group: app_commands.Group, table: Sequence[Comman
             for o in spec.options
         ]
         assert registered == expected, spec.name
+
+
+async def test_the_wait_for_guilds_after_ready_is_the_setting(memory_commands: MemoryCommands) -> None:
+    intake = DiscordIntake(AsyncMock(return_value=None), NO_DEBOUNCE)
+    bot = MemoryBot(discord_settings(guild_ready_timeout_seconds=7.5), intake, memory_commands)
+    try:
+        assert bot._connection.guild_ready_timeout == 7.5
+    finally:
+        await bot.close()
+    with pytest.raises(ValidationError, match="guild_ready_timeout_seconds"):
+        discord_settings(guild_ready_timeout_seconds=-1)
 
 
 async def test_registered_memory_group_equals_the_command_table(memory_commands: MemoryCommands) -> None:

@@ -22,7 +22,7 @@ from memory.engine import MemoryEngine
 from memory.models import Conversation, ConversationKind, MemoryDraft, Scope, Visibility
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
-from tests.helpers import NO_DEBOUNCE
+from tests.helpers import DISCORD_READY_WAIT_SECONDS, NO_DEBOUNCE
 
 PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, ConversationKind.DM
 
@@ -117,6 +117,7 @@ async def running(server: Server, engine: MemoryEngine):  # type: ignore[no-unty
             _env_file=None,  # type: ignore[call-arg]
             token="fake-token",
             channels=[server.general["id"], server.hidden["id"], server.staff_chat["id"]],
+            guild_ready_timeout_seconds=DISCORD_READY_WAIT_SECONDS,
         )
         adapter = DiscordAdapter(
             settings, turn, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE, conversations=found
@@ -309,3 +310,26 @@ async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
     assert older.memory.id in json.dumps(fake.followups()[-1])
     restored = await engine.store.get_memory_unscoped(older.memory.id)
     assert restored is not None and not restored.forgotten
+
+
+async def test_a_client_closed_while_waiting_for_its_guilds_never_becomes_ready(
+    server: Server, engine: MemoryEngine
+) -> None:
+    """discord.py would otherwise dispatch `ready` on the closed client when its wait ends."""
+    settings = DiscordSettings(
+        _env_file=None,  # type: ignore[call-arg]
+        token="fake-token",
+        guild_ready_timeout_seconds=600,  # still waiting when the adapter stops
+    )
+    adapter = DiscordAdapter(settings, Turns(), MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE)
+    await adapter.start()
+    try:
+        await server.fake.wait_ready()
+        assert adapter.bot is not None
+        waiting = adapter.bot._connection._ready_task
+        assert waiting is not None and not waiting.done()
+    finally:
+        await adapter.stop(grace=5)
+    await asyncio.wait({waiting}, timeout=fd.WAIT_LIMIT_SECONDS)
+    assert waiting.done()  # ended by the close, without dispatching `ready`
+    assert not adapter.bot.ready_once

@@ -90,7 +90,11 @@ def bot_settings(tmp_path: Path, general_id: str) -> Settings:
         tmp_path,
         server={"port": 0},
         llm={"provider": "offline"},
-        discord={"token": "fake-token", "channels": [general_id]},
+        discord={
+            "token": "fake-token",
+            "channels": [general_id],
+            "guild_ready_timeout_seconds": helpers.DISCORD_READY_WAIT_SECONDS,
+        },
         coalesce={"debounce_seconds": 0, "max_wait_seconds": 0},
     )
 

@@ -62,6 +62,9 @@ class DiscordConfig(Protocol):
     @property
     def message_content_intent(self) -> bool: ...
 
+    @property
+    def guild_ready_timeout_seconds(self) -> float: ...
+
 
 def bot_intents(settings: DiscordConfig) -> discord.Intents:
     """Default intents, plus message content (privileged: it must be enabled in the developer portal)."""
@@ -85,6 +88,8 @@ class MemoryBot(commands.Bot):
             intents=bot_intents(settings),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # How long discord.py waits after READY for more GUILD_CREATEs before it is ready.
+            guild_ready_timeout=settings.guild_ready_timeout_seconds,
         )
         self.settings = settings
         self.intake = intake
@@ -106,6 +111,15 @@ class MemoryBot(commands.Bot):
             await self.add_cog(MemoryCog(self, self.memory_commands))
         if self.conversations is not None and self.get_cog(ConversationsCog.__cog_name__) is None:
             await self.add_cog(ConversationsCog(self, self.conversations))
+
+    async def close(self) -> None:
+        # discord.py keeps waiting for GUILD_CREATEs (guild_ready_timeout) after its client is
+        # closed; when the wait ends it dispatches `ready` on the closed client, which fails with a
+        # traceback. A client closed (stopped or crashed) that soon after READY never gets ready.
+        waiting = getattr(self._connection, "_ready_task", None)
+        if waiting is not None and not waiting.done():
+            waiting.cancel()
+        await super().close()
 
     async def on_message(self, message: discord.Message, /) -> None:
         # No prefix commands: the messages cog's listener handles every message. Without this
