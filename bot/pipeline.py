@@ -26,13 +26,13 @@ from memory.models import (
     Scope,
     Source,
     StoredMessage,
+    Summary,
     Visibility,
 )
 from memory.prehook import PreHook, PrehookRequest, PrehookResult
 from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
-from memory.summary_store import Summary
 from memory.text import extract
 
 from .config import Settings
@@ -187,8 +187,8 @@ class TurnPipeline:
         # Conversation kinds reported by the adapters; rows stored before a conversation was
         # known to be private are narrowed to it the first time it is.
         self.conversations = ConversationKinds(engine)
-        self.aliases = AliasStore(engine.store)
-        self.profiles = ProfileStore(engine.store, engine.clock)
+        self.aliases = AliasStore(engine.storage.people)
+        self.profiles = ProfileStore(engine.storage, engine.clock)
         # Profiles follow identity and preference writes without slowing them.
         self.profile_updater = ProfileUpdater(engine, self.profiles)
         self._maintenance: asyncio.Task[None] | None = None

@@ -237,3 +237,41 @@ class StoredMessage:
     external_id: str | None = None
     visibility: Visibility = Visibility.WORKSPACE
     tool_calls: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def scope(self) -> Scope:
+        """The conversation (and thread) the turn belongs to."""
+        return Scope(self.platform, self.workspace_id, self.channel_id, self.agent_id, self.thread_id)
+
+
+class SummaryKind(StrEnum):
+    TURNS = "turns"  # level 1: one completed turn (the user batch and the reply)
+    CONDENSED = "condensed"  # level 2+: several summaries of the level below
+    THREAD = "thread"  # the one rolling summary of a channel or thread
+
+
+@dataclass(slots=True)
+class Summary:
+    """One summary and what it covers: the ids it was made from and their time span."""
+
+    id: str
+    platform: str
+    workspace_id: str
+    channel_id: str
+    thread_id: str | None
+    agent_id: str
+    level: int
+    kind: SummaryKind
+    content: str
+    covers_from: float
+    covers_to: float
+    source_ids: list[str] = field(default_factory=list)
+    condensed_into: str | None = None
+    raw_chars: int = 0
+    visibility: Visibility = Visibility.WORKSPACE
+    author_id: str | None = None  # for private summaries: the one user who may read them
+    created_at: float = 0.0
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.platform, self.workspace_id, self.channel_id, self.agent_id, self.thread_id)

@@ -1,42 +1,23 @@
-"""SQLite source of truth on aiosqlite: one writer connection, a small reader pool, WAL."""
+"""SQL of the `memories` table (and its `memory_subjects`), always read through the audience filter."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
 import numpy as np
 
-from .migrations import apply_migrations
-from .models import Audience, Memory, MemoryType, Source, StoredMessage, Visibility
-from .scope import sql_audience_filter, sql_visibility_filter
+from ...models import Audience, Memory, MemoryType, Source, Visibility
+from ...scope import sql_audience_filter
+from ..base import MemoryQuery
+from .sqlite import SQLiteDatabase, chunks, from_blob, safe_text, to_blob
 
 _MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
     "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
     "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
 )
-_MESSAGE_COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
-    "content, created_at, external_id, visibility, tool_calls"
-)
-# `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
-NOT_SEARCHABLE = -1
-# SQLite's default limit on bound parameters is 32766; stay far below it per statement.
-_CHUNK = 500
-
-
-def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
 
 # Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
 # Enum calls, and most JSON lists are empty.
@@ -78,33 +59,6 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
     )
 
 
-def _row_to_message(row: Sequence[object]) -> StoredMessage:
-    return StoredMessage(
-        id=str(row[0]),
-        platform=str(row[1]),
-        workspace_id=str(row[2]),
-        channel_id=str(row[3]),
-        thread_id=row[4],  # type: ignore[arg-type]
-        agent_id=str(row[5]),
-        author_id=str(row[6]),
-        author_name=str(row[7]),
-        role=str(row[8]),
-        content=str(row[9]),
-        created_at=float(row[10]),  # type: ignore[arg-type]
-        external_id=row[11],  # type: ignore[arg-type]
-        visibility=_VISIBILITIES.get(row[12]) or Visibility(row[12]),  # type: ignore[arg-type]
-        tool_calls=_json_list(row[13]),
-    )
-
-
-def _blob(vector: np.ndarray | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
-
-
-def _vector(blob: bytes | None) -> np.ndarray | None:
-    return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
-
-
 def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
     """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
     which then receives each row's stored vector)."""
@@ -113,7 +67,7 @@ def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarr
     memories = []
     for row in rows:
         memory = _row_to_memory(row[:-1])
-        vector = _vector(row[-1])  # type: ignore[arg-type]
+        vector = from_blob(row[-1])  # type: ignore[arg-type]
         if vector is not None:
             vectors[memory.id] = vector
         memories.append(memory)
@@ -126,128 +80,8 @@ def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
     return f"{_MEMORY_COLUMNS}, {alias}embedding"
 
 
-def _safe(text: str) -> str:
-    # SQLite stores UTF-8; an unpaired surrogate would fail the insert, so replace it.
-    return text.encode("utf-8", "replace").decode("utf-8")
-
-
-@dataclass(slots=True)
-class MemoryQuery:
-    """Optional narrowing of a memory listing; every field is ANDed with the audience filter."""
-
-    types: Sequence[MemoryType] | None = None
-    min_importance: float | None = None
-    min_confidence: float | None = None
-    since: float | None = None
-    channel_id: str | None = None
-    user_ids: Sequence[str] | None = None
-    subjects: Sequence[str] | None = None
-    # Only rows of workspaces other than the audience's: what `Audience.own_elsewhere` adds.
-    elsewhere: bool = False
-    order: str = "recent"  # recent | important
-    limit: int = 50
-    offset: int = 0
-
-
-class SQLiteStore:
-    """All SQL of the engine. Writes go through one connection under a lock; reads use a pool."""
-
-    def __init__(self, path: Path, writer: aiosqlite.Connection, readers: list[aiosqlite.Connection]) -> None:
-        self.path = path
-        self._writer = writer
-        self._write_lock = asyncio.Lock()
-        self._readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
-        self._all_readers = readers
-        for reader in readers:
-            self._readers.put_nowait(reader)
-
-    @classmethod
-    async def open(cls, path: str | Path, readers: int = 3) -> SQLiteStore:
-        """Open (creating and migrating) the database: one writer and `readers` read connections.
-
-        Three readers: the pre-hook reads its sources (identities, important, recent) while its
-        search hits' rows are read, and with two the second group queued behind the first
-        (pre-hook p95 16 ms instead of 13 at 100,000 memories).
-        """
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        # WAL lets readers run beside the writer. FULL syncs the WAL on every commit, so a write that
-        # returned (a message the bot acknowledged, a memory it said it stored) survives a killed
-        # process and a power cut alike; NORMAL would only survive the first. LanceDB holds no such
-        # promise: its vectors are re-derived from these rows (each keeps its embedding) by
-        # `MemoryEngine.reconcile` at start-up, so SQLite alone decides what was stored.
-        await writer.execute("PRAGMA journal_mode=WAL")
-        await writer.execute("PRAGMA synchronous=FULL")
-        await writer.execute("PRAGMA foreign_keys=ON")
-        await writer.execute("PRAGMA busy_timeout=5000")
-        await apply_migrations(writer, time.time())
-        pool = []
-        for _ in range(max(1, readers)):
-            reader = await aiosqlite.connect(path, isolation_level=None)
-            await reader.execute("PRAGMA busy_timeout=5000")
-            await reader.execute("PRAGMA query_only=ON")
-            pool.append(reader)
-        return cls(path, writer, pool)
-
-    async def close(self) -> None:
-        for reader in self._all_readers:
-            await reader.close()
-        await self._writer.close()
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        conn = await self._readers.get()
-        try:
-            yield conn
-        finally:
-            self._readers.put_nowait(conn)
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One atomic write; other writers wait, readers keep reading the last commit."""
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._writer
-                await self._writer.execute("COMMIT")
-            except BaseException:
-                # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR): a
-                # second ROLLBACK would fail and hide the real error. And a failed COMMIT must not
-                # leave the writer inside a transaction, or no later write could ever begin.
-                if self._writer.in_transaction:
-                    await self._writer.execute("ROLLBACK")
-                raise
-
-    async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        # One hop to the connection's thread (execute, fetch and close in one call), not three.
-        async with self._read() as conn:
-            return list(await conn.execute_fetchall(sql, params))
-
-    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Run one read-only statement on the reader pool, for the tables whose SQL lives beside
-        this class (summaries, profiles, aliases). Memories and turns are read through the
-        methods below, which apply the privacy filter themselves."""
-        return await self._fetch(sql, params)
-
-    async def rows_by_id(
-        self,
-        table: str,
-        columns: str,
-        ids: Sequence[str],
-        where: str = "",
-        params: Sequence[object] = (),
-    ) -> list[tuple[object, ...]]:
-        """Rows of `table` (`columns`, the id first) for these ids in the order given, unknown ids
-        absent; `where` (with `params`) narrows them. One query per 500 distinct ids."""
-        found: dict[object, tuple[object, ...]] = {}
-        clause = f" AND {where}" if where else ""
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            sql = f"SELECT {columns} FROM {table} WHERE id IN ({marks}){clause}"
-            for row in await self._fetch(sql, (*chunk, *params)):
-                found[row[0]] = row
-        return [found[i] for i in ids if i in found]
+class MemoryRows(SQLiteDatabase):
+    """Memory rows: writes in one transaction each, reads through the audience filter."""
 
     # --- memories: writes -------------------------------------------------------------------
 
@@ -259,7 +93,7 @@ class SQLiteStore:
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 (
                     memory.id,
-                    _safe(memory.content),
+                    safe_text(memory.content),
                     memory.memory_type.value,
                     memory.importance,
                     memory.confidence,
@@ -282,7 +116,7 @@ class SQLiteStore:
                     memory.superseded_by,
                     memory.content_hash,
                     json.dumps(memory.sources),
-                    _blob(embedding),
+                    to_blob(embedding),
                 ),
             )
             await db.executemany(
@@ -298,10 +132,10 @@ class SQLiteStore:
                 "UPDATE memories SET content = ?, content_hash = ?, subjects = ?, embedding = ?, "
                 "updated_at = ?, indexed = 0 WHERE id = ?",
                 (
-                    _safe(memory.content),
+                    safe_text(memory.content),
                     memory.content_hash,
                     json.dumps(memory.subjects, ensure_ascii=False),
-                    _blob(embedding),
+                    to_blob(embedding),
                     memory.updated_at,
                     memory.id,
                 ),
@@ -321,7 +155,7 @@ class SQLiteStore:
         rows = [
             (
                 m.id,
-                _safe(m.content),
+                safe_text(m.content),
                 m.memory_type.value,
                 m.importance,
                 m.confidence,
@@ -344,7 +178,7 @@ class SQLiteStore:
                 m.superseded_by,
                 m.content_hash,
                 json.dumps(m.sources),
-                _blob(v),
+                to_blob(v),
             )
             for m, v in zip(memories, embeddings, strict=True)
         ]
@@ -365,7 +199,7 @@ class SQLiteStore:
         """Active rows carrying one of `hashes`, as (content_hash, platform, workspace_id, agent_id,
         visibility, channel_id, author_id): a bulk import decides exact duplicates from these."""
         found: set[tuple[str, str, str, str, str, str, str | None]] = set()
-        for chunk in _chunks(list(dict.fromkeys(hashes))):
+        for chunk in chunks(list(dict.fromkeys(hashes))):
             marks = ",".join("?" * len(chunk))
             rows = await self._fetch(
                 "SELECT content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id "
@@ -390,7 +224,7 @@ class SQLiteStore:
 
     async def mark_memories_indexed(self, ids: Sequence[str]) -> None:
         async with self.transaction() as db:
-            for chunk in _chunks(ids):
+            for chunk in chunks(ids):
                 marks = ",".join("?" * len(chunk))
                 await db.execute(f"UPDATE memories SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
 
@@ -398,7 +232,7 @@ class SQLiteStore:
         """Remove rows for good (subjects cascade); returns how many existed."""
         deleted = 0
         async with self.transaction() as db:
-            for chunk in _chunks(ids):
+            for chunk in chunks(ids):
                 marks = ",".join("?" * len(chunk))
                 cursor = await db.execute(f"DELETE FROM memories WHERE id IN ({marks})", tuple(chunk))
                 deleted += cursor.rowcount
@@ -421,7 +255,7 @@ class SQLiteStore:
             return
         async with self.transaction() as db:
             for increment, ids in by_count.items():
-                for chunk in _chunks(ids):
+                for chunk in chunks(ids):
                     marks = ",".join("?" * len(chunk))
                     await db.execute(
                         f"UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? "
@@ -467,7 +301,7 @@ class SQLiteStore:
         in the same scope and visibility (a merge never crosses them).
         """
         found: dict[str, str] = {}
-        for chunk in _chunks(list(dict.fromkeys(newer_ids))):
+        for chunk in chunks(list(dict.fromkeys(newer_ids))):
             marks = ",".join("?" * len(chunk))
             rows = await self._fetch(
                 f"SELECT superseded_by, id FROM memories WHERE superseded_by IN ({marks})", tuple(chunk)
@@ -616,12 +450,12 @@ class SQLiteStore:
     async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of memories: compared as they are, never recomputed."""
         out: dict[str, np.ndarray] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
+        for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             for mid, blob in await self._fetch(
                 f"SELECT id, embedding FROM memories WHERE id IN ({marks})", chunk
             ):
-                vector = _vector(blob)  # type: ignore[arg-type]
+                vector = from_blob(blob)  # type: ignore[arg-type]
                 if vector is not None:
                     out[str(mid)] = vector
         return out
@@ -638,7 +472,7 @@ class SQLiteStore:
             f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
             (limit,),
         )
-        return [(_row_to_memory(r), _vector(r[-1])) for r in rows]  # type: ignore[arg-type]
+        return [(_row_to_memory(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
 
     async def indexed_memory_ids(self) -> set[str]:
         """Ids that must have a vector: active rows marked as written to both stores."""
@@ -647,249 +481,6 @@ class SQLiteStore:
 
     async def mark_memories_unindexed(self, ids: Sequence[str]) -> None:
         async with self.transaction() as db:
-            for chunk in _chunks(ids):
+            for chunk in chunks(ids):
                 marks = ",".join("?" * len(chunk))
                 await db.execute(f"UPDATE memories SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))
-
-    # --- messages ---------------------------------------------------------------------------
-
-    async def insert_messages(
-        self,
-        messages: Sequence[StoredMessage],
-        embeddings: Sequence[np.ndarray | None] | None = None,
-        indexed: int = 0,
-    ) -> list[str]:
-        """Store turns in one transaction; a repeated external id is skipped. Returns new ids.
-
-        `indexed` 0 queues them for the vector index; `NOT_SEARCHABLE` keeps them out of it."""
-        inserted: list[str] = []
-        vectors = embeddings if embeddings is not None else [None] * len(messages)
-        async with self.transaction() as db:
-            for message, vector in zip(messages, vectors, strict=True):
-                cursor = await db.execute(
-                    f"INSERT OR IGNORE INTO messages ({_MESSAGE_COLUMNS}, embedding, indexed) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        message.id,
-                        message.platform,
-                        message.workspace_id,
-                        message.channel_id,
-                        message.thread_id,
-                        message.agent_id,
-                        message.author_id,
-                        _safe(message.author_name),
-                        message.role,
-                        _safe(message.content),
-                        message.created_at,
-                        message.external_id,
-                        message.visibility.value,
-                        _safe(json.dumps(message.tool_calls, ensure_ascii=False)),
-                        _blob(vector),
-                        indexed,
-                    ),
-                )
-                if cursor.rowcount:
-                    inserted.append(message.id)
-        return inserted
-
-    async def mark_messages_indexed(self, ids: Sequence[str]) -> None:
-        async with self.transaction() as db:
-            for chunk in _chunks(ids):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(f"UPDATE messages SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
-
-    async def mark_messages_unindexed(self, ids: Sequence[str]) -> None:
-        """Queue these rows for re-indexing (their vector was found missing)."""
-        async with self.transaction() as db:
-            for chunk in _chunks(ids):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(f"UPDATE messages SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))
-
-    async def get_messages_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
-        """Turns by id whoever may read them, in the order given (summaries of one known scope,
-        benchmarks); what a person or a model is shown reads through `visible_messages`."""
-        return [_row_to_message(r) for r in await self.rows_by_id("messages", _MESSAGE_COLUMNS, ids)]
-
-    # The old names of the unscoped reads, kept while callers elsewhere move to the explicit ones.
-    get_memories = get_memories_unscoped
-    get_memory = get_memory_unscoped
-    get_messages = get_messages_unscoped
-
-    async def visible_messages(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
-        """The subset of turns `ids` that `audience` may read (the memories' rules), in the order given.
-
-        Search hits are ids from the vector store; this is where their rows are read, so a vector
-        row left with stale scope columns can never bring a foreign turn back.
-        """
-        where, params = sql_visibility_filter(audience, keyed=True)
-        rows = await self.rows_by_id("messages", _MESSAGE_COLUMNS, ids, where, params)
-        return [_row_to_message(r) for r in rows]
-
-    async def visible_turns_and_next(
-        self, ids: Sequence[str], audience: Audience, within: float
-    ) -> list[tuple[StoredMessage, StoredMessage | None]]:
-        """The turns of `ids` that `audience` may read, in the order given, each with the next
-        turn of its conversation (same channel, thread and agent) if that came within `within`
-        seconds and `audience` may read it too.
-
-        One query per 500 ids: the successor is found through the channel index, and both rows
-        are read through the same visibility filter as every other read.
-        """
-        hit_where, hit_params = sql_visibility_filter(audience, alias="h", keyed=True)
-        next_where, next_params = sql_visibility_filter(audience, alias="m", keyed=True)
-        hit_columns = ", ".join(f"h.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
-        next_columns = ", ".join(f"m.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
-        width = len(_MESSAGE_COLUMNS.split(","))
-        found: dict[str, tuple[StoredMessage, StoredMessage | None]] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            sql = (
-                f"SELECT {hit_columns}, {next_columns} FROM messages h LEFT JOIN messages m ON m.id = ("
-                "SELECT n.id FROM messages n WHERE n.platform = h.platform "
-                "AND n.workspace_id = h.workspace_id AND n.channel_id = h.channel_id "
-                "AND n.agent_id = h.agent_id AND n.thread_id IS h.thread_id "
-                "AND (n.created_at > h.created_at OR (n.created_at = h.created_at AND n.rowid > h.rowid)) "
-                f"AND n.created_at <= h.created_at + ? AND n.indexed <> {NOT_SEARCHABLE} "
-                "ORDER BY n.created_at, n.rowid LIMIT 1) "
-                f"AND {next_where} WHERE h.id IN ({marks}) AND {hit_where}"
-            )
-            for row in await self._fetch(sql, (within, *next_params, *chunk, *hit_params)):
-                turn = _row_to_message(row[:width])
-                after = _row_to_message(row[width:]) if row[width] is not None else None
-                found[turn.id] = (turn, after)
-        return [found[i] for i in ids if i in found]
-
-    async def following_messages(
-        self, ids: Sequence[str], audience: Audience, within: float
-    ) -> dict[str, StoredMessage]:
-        """For each turn of `ids` that `audience` may read, the next one if it may read it too
-        (see `visible_turns_and_next`)."""
-        pairs = await self.visible_turns_and_next(ids, audience, within)
-        return {turn.id: after for turn, after in pairs if after is not None}
-
-    async def message_by_external_id(
-        self, platform: str, workspace_id: str, channel_id: str, agent_id: str, external_id: str
-    ) -> StoredMessage | None:
-        rows = await self._fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
-            "AND channel_id = ? AND agent_id = ? AND external_id = ?",
-            (platform, workspace_id, channel_id, agent_id, external_id),
-        )
-        return _row_to_message(rows[0]) if rows else None
-
-    async def recent_messages(
-        self,
-        platform: str,
-        workspace_id: str,
-        channel_id: str,
-        agent_id: str,
-        limit: int = 20,
-        thread_id: str | None = None,
-        before: float | None = None,
-    ) -> list[StoredMessage]:
-        """The channel's last `limit` turns, oldest first.
-
-        Scoped by the conversation itself (platform, workspace, channel, agent): everyone in it
-        saw these turns, and the bot's own replies in a DM belong to no viewer by author.
-        """
-        sql = (
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
-            "AND channel_id = ? AND agent_id = ?"
-        )
-        params: list[object] = [platform, workspace_id, channel_id, agent_id]
-        if thread_id is not None:
-            sql += " AND thread_id = ?"
-            params.append(thread_id)
-        if before is not None:
-            sql += " AND created_at < ?"
-            params.append(before)
-        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
-        params.append(limit)
-        rows = await self._fetch(sql, params)
-        return [_row_to_message(r) for r in reversed(rows)]
-
-    async def messages_between(
-        self,
-        platform: str,
-        workspace_id: str,
-        channel_id: str,
-        agent_id: str,
-        since: float,
-        until: float,
-        roles: Sequence[str] = ("user",),
-        limit: int = 50,
-    ) -> list[StoredMessage]:
-        """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first.
-
-        Scoped by the conversation, like `recent_messages`: a timeline of the channel it runs in.
-        """
-        marks = ",".join("?" * len(roles))
-        rows = await self._fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE platform = ? AND workspace_id = ? "
-            "AND channel_id = ? AND agent_id = ? AND created_at >= ? AND created_at < ? "
-            f"AND role IN ({marks}) "
-            "ORDER BY created_at DESC, rowid DESC LIMIT ?",
-            (platform, workspace_id, channel_id, agent_id, since, until, *roles, limit),
-        )
-        return [_row_to_message(r) for r in reversed(rows)]
-
-    async def visible_messages_between(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        per_day: int,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-    ) -> list[StoredMessage]:
-        """Turns `audience` may read in [since, until), across every conversation of the workspace
-        it can see: the latest `per_day` of each day (days start at midnight `utc_offset` seconds
-        east of UTC), oldest first. What a timeline quotes."""
-        where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
-        rows = await self._fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM (SELECT {_MESSAGE_COLUMNS}, ROW_NUMBER() OVER ("
-            "PARTITION BY CAST((created_at + ?) / 86400 AS INTEGER) ORDER BY created_at DESC, rowid DESC"
-            f") AS n FROM messages WHERE {where} AND created_at >= ? AND created_at < ? "
-            f"AND role IN ({marks})) WHERE n <= ? ORDER BY created_at",
-            (utc_offset, *params, since, until, *roles, per_day),
-        )
-        return [_row_to_message(r) for r in rows]
-
-    async def message_days(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-        exclude: Sequence[str] = (),
-    ) -> list[tuple[float, int, int]]:
-        """Per day of [since, until) with turns `audience` may read (but `exclude`): (the day's
-        midnight as a timestamp, how many turns, in how many conversations), oldest first."""
-        where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
-        skip = list(exclude)[:_CHUNK]
-        unless = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
-        rows = await self._fetch(
-            "SELECT CAST((created_at + ?) / 86400 AS INTEGER) AS day, COUNT(*), "
-            "COUNT(DISTINCT channel_id || char(31) || COALESCE(thread_id, '')) "
-            f"FROM messages WHERE {where} AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
-            f"{unless}GROUP BY day ORDER BY day",
-            (utc_offset, *params, since, until, *roles, *skip),
-        )
-        return [(int(day) * 86400.0 - utc_offset, int(count), int(places)) for day, count, places in rows]  # type: ignore[call-overload]
-
-    async def unindexed_messages(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:
-        rows = await self._fetch(
-            f"SELECT {_MESSAGE_COLUMNS}, embedding FROM messages WHERE indexed = 0 LIMIT ?", (limit,)
-        )
-        return [(_row_to_message(r), _vector(r[-1])) for r in rows]  # type: ignore[arg-type]
-
-    async def indexed_message_ids(self) -> set[str]:
-        rows = await self._fetch("SELECT id FROM messages WHERE indexed = 1")
-        return {str(r[0]) for r in rows}
-
-    async def count_messages(self) -> int:
-        rows = await self._fetch("SELECT COUNT(*) FROM messages")
-        return int(rows[0][0])  # type: ignore[call-overload]

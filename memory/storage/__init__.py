@@ -1,0 +1,67 @@
+"""Where memorybot keeps what it knows: the repository interfaces and `open_storage` to pick a backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlparse
+
+from ..errors import ConfigError
+from .base import (
+    ConversationRepository,
+    Embed,
+    MemoryQuery,
+    MemoryRepository,
+    PeopleRepository,
+    ReconcileReport,
+    Storage,
+    SummaryRepository,
+    TurnRepository,
+    VectorHit,
+    fts_query_terms,
+)
+
+__all__ = [
+    "DEFAULT_BACKEND",
+    "ConversationRepository",
+    "Embed",
+    "MemoryQuery",
+    "MemoryRepository",
+    "PeopleRepository",
+    "ReconcileReport",
+    "Storage",
+    "SummaryRepository",
+    "TurnRepository",
+    "VectorHit",
+    "fts_query_terms",
+    "open_storage",
+]
+
+DEFAULT_BACKEND = "embedded"
+# Backends the next versions will add: named so the error says "not yet", not "unknown".
+_PLANNED = {"postgresql", "postgres"}
+
+
+def backend_name(location: str | Path) -> str:
+    """The backend a location names: its URL scheme (`embedded://dir`), else a plain directory."""
+    text = str(location)
+    scheme = urlparse(text).scheme if "://" in text else ""
+    return scheme.lower() or DEFAULT_BACKEND
+
+
+async def open_storage(location: str | Path, *, dim: int, search_index_rows: int | None = None) -> Storage:
+    """Open the backend `location` names: a directory (or `embedded://directory`) for the embedded
+    one. Raises ConfigError for a scheme no backend implements yet."""
+    name = backend_name(location)
+    if name == DEFAULT_BACKEND:
+        from .embedded import EmbeddedStorage
+
+        text = str(location)
+        path = Path(text.split("://", 1)[1]) if "://" in text else Path(location)
+        if search_index_rows is None:
+            return await EmbeddedStorage.open(path, dim=dim)
+        return await EmbeddedStorage.open(path, dim=dim, search_index_rows=search_index_rows)
+    if name in _PLANNED:
+        raise ConfigError(
+            f"storage backend {name!r} is not supported yet; use a data directory (the embedded backend)"
+        )
+    raise ConfigError(f"unknown storage backend {name!r}; use a data directory (the embedded backend)")
