@@ -206,11 +206,7 @@ class SummaryManager:
             return None
         summary = Summary(
             id=new_summary_id(),
-            platform=scope.platform,
-            workspace_id=scope.workspace_id,
-            channel_id=scope.channel_id,
-            thread_id=scope.thread_id,
-            agent_id=scope.agent_id,
+            scope=scope,
             level=1,
             kind=SummaryKind.TURNS,
             content=content,
@@ -272,11 +268,7 @@ class SummaryManager:
             return None
         summary = Summary(
             id=new_summary_id(),
-            platform=scope.platform,
-            workspace_id=scope.workspace_id,
-            channel_id=scope.channel_id,
-            thread_id=scope.thread_id,
-            agent_id=scope.agent_id,
+            scope=scope,
             level=level,
             kind=SummaryKind.CONDENSED,
             content=content,
@@ -376,11 +368,7 @@ class SummaryManager:
                 return previous
             summary = Summary(
                 id=new_summary_id(),
-                platform=scope.platform,
-                workspace_id=scope.workspace_id,
-                channel_id=scope.channel_id,
-                thread_id=scope.thread_id,
-                agent_id=scope.agent_id,
+                scope=scope,
                 level=THREAD_LEVEL,
                 kind=SummaryKind.THREAD,
                 content=content,

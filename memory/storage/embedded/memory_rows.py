@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...models import Audience, Memory, MemoryType, Source, Visibility
+from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
 from ...scope import sql_audience_filter
 from ..base import MemoryQuery
 from .sqlite import SQLiteDatabase, chunks, from_blob, safe_text, to_blob
@@ -39,13 +39,9 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
         confidence=float(row[4]),  # type: ignore[arg-type]
         subjects=_json_list(row[5]),
         source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
-        platform=str(row[7]),
-        workspace_id=str(row[8]),
-        channel_id=str(row[9]),
-        thread_id=row[10],  # type: ignore[arg-type]
+        scope=Scope(str(row[7]), str(row[8]), str(row[9]), str(row[13]), row[10]),  # type: ignore[arg-type]
         user_id=row[11],  # type: ignore[arg-type]
         author_id=row[12],  # type: ignore[arg-type]
-        agent_id=str(row[13]),
         visibility=_VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
         created_at=float(row[15]),  # type: ignore[arg-type]
         updated_at=float(row[16]),  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...models import Audience, StoredMessage, Visibility
+from ...models import Audience, Scope, StoredMessage, Visibility
 from ...scope import sql_visibility_filter
 from .sqlite import CHUNK, SQLiteDatabase, chunks, from_blob, safe_text, to_blob
 
@@ -30,11 +30,7 @@ def _json_list(text: object) -> list[Any]:
 def _row_to_message(row: Sequence[object]) -> StoredMessage:
     return StoredMessage(
         id=str(row[0]),
-        platform=str(row[1]),
-        workspace_id=str(row[2]),
-        channel_id=str(row[3]),
-        thread_id=row[4],  # type: ignore[arg-type]
-        agent_id=str(row[5]),
+        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),  # type: ignore[arg-type]
         author_id=str(row[6]),
         author_name=str(row[7]),
         role=str(row[8]),

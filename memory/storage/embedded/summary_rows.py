@@ -22,11 +22,7 @@ _CHUNK = 500
 def _row(row: Sequence[object]) -> Summary:
     return Summary(
         id=str(row[0]),
-        platform=str(row[1]),
-        workspace_id=str(row[2]),
-        channel_id=str(row[3]),
-        thread_id=row[4],  # type: ignore[arg-type]
-        agent_id=str(row[5]),
+        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),  # type: ignore[arg-type]
         level=int(row[6]),  # type: ignore[call-overload]
         kind=SummaryKind(row[7]),
         content=str(row[8]),
