@@ -9,6 +9,7 @@ from ..errors import ConfigError
 from .base import (
     ConversationRepository,
     Embed,
+    EventLog,
     MemoryQuery,
     MemoryRepository,
     PeopleRepository,
@@ -24,6 +25,7 @@ __all__ = [
     "DEFAULT_BACKEND",
     "ConversationRepository",
     "Embed",
+    "EventLog",
     "MemoryQuery",
     "MemoryRepository",
     "PeopleRepository",

@@ -424,6 +424,28 @@ class ConversationRepository(ABC):
         the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
 
 
+class EventLog(ABC):
+    """Platform event ids already handled, kept for a while so a redelivery is dropped.
+
+    Today the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`, a file beside the
+    embedded backend's); a server backend implements it in its database.
+    """
+
+    @abstractmethod
+    async def seen(self, key: str) -> bool:
+        """Record `key`; True when it was already recorded and has not expired."""
+
+    @abstractmethod
+    async def purge(self) -> int:
+        """Delete expired keys now; returns how many."""
+
+    @abstractmethod
+    async def count(self) -> int: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
 class Storage(ABC):
     """One backend: the repositories over one database, and its upkeep."""
 

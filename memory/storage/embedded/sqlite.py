@@ -63,7 +63,7 @@ class SQLiteDatabase:
         # returned (a message the bot acknowledged, a memory it said it stored) survives a killed
         # process and a power cut alike; NORMAL would only survive the first. LanceDB holds no such
         # promise: its vectors are re-derived from these rows (each keeps its embedding) by
-        # `MemoryEngine.reconcile` at start-up, so SQLite alone decides what was stored.
+        # `EmbeddedStorage.reconcile` at start-up, so SQLite alone decides what was stored.
         await writer.execute("PRAGMA journal_mode=WAL")
         await writer.execute("PRAGMA synchronous=FULL")
         await writer.execute("PRAGMA foreign_keys=ON")

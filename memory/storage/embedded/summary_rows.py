@@ -76,7 +76,7 @@ def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
 class SummaryRows:
     """Summary rows beside the engine's tables, sharing its connections.
 
-    Writes go through `SQLiteStore.transaction()` (the single writer); reads through its reader
+    Writes go through `SQLiteDatabase.transaction()` (the single writer); reads through its reader
     pool, so summary work never holds the writer longer than one statement batch.
     """
 
