@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
 from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
 from ...scope import sql_audience_filter
 from ..base import MemoryQuery
-from .sqlite import SQLiteDatabase, chunks, from_blob, safe_text, to_blob
+from .sqlite import VISIBILITIES, SQLiteDatabase, chunks, from_blob, json_list, safe_text, to_blob
 
 _MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
@@ -23,11 +22,6 @@ _MEMORY_COLUMNS = (
 # Enum calls, and most JSON lists are empty.
 _MEMORY_TYPES = {t.value: t for t in MemoryType}
 _SOURCES = {s.value: s for s in Source}
-_VISIBILITIES = {v.value: v for v in Visibility}
-
-
-def _json_list(text: object) -> list[Any]:
-    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
 
 
 def _row_to_memory(row: Sequence[object]) -> Memory:
@@ -37,12 +31,12 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
         memory_type=_MEMORY_TYPES.get(row[2]) or MemoryType(row[2]),  # type: ignore[arg-type]
         importance=float(row[3]),  # type: ignore[arg-type]
         confidence=float(row[4]),  # type: ignore[arg-type]
-        subjects=_json_list(row[5]),
+        subjects=json_list(row[5]),
         source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
         scope=Scope(str(row[7]), str(row[8]), str(row[9]), str(row[13]), row[10]),  # type: ignore[arg-type]
         user_id=row[11],  # type: ignore[arg-type]
         author_id=row[12],  # type: ignore[arg-type]
-        visibility=_VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
+        visibility=VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
         created_at=float(row[15]),  # type: ignore[arg-type]
         updated_at=float(row[16]),  # type: ignore[arg-type]
         last_accessed_at=row[17],  # type: ignore[arg-type]
@@ -51,7 +45,7 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
         forgotten=bool(row[20]),
         superseded_by=row[21],  # type: ignore[arg-type]
         content_hash=str(row[22]),
-        sources=_json_list(row[23]),
+        sources=json_list(row[23]),
     )
 
 

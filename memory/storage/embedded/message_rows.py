@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from ...models import Audience, Scope, StoredMessage, Visibility
 from ...scope import sql_visibility_filter
-from .sqlite import CHUNK, SQLiteDatabase, chunks, from_blob, safe_text, to_blob
+from .sqlite import CHUNK, VISIBILITIES, SQLiteDatabase, chunks, from_blob, json_list, safe_text, to_blob
 
 _MESSAGE_COLUMNS = (
     "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
@@ -18,13 +17,6 @@ _MESSAGE_COLUMNS = (
 )
 # `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
 NOT_SEARCHABLE = -1
-
-# Rows are decoded by the hundred on every turn: dict lookups are cheaper than Enum calls.
-_VISIBILITIES = {v.value: v for v in Visibility}
-
-
-def _json_list(text: object) -> list[Any]:
-    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
 
 
 def _row_to_message(row: Sequence[object]) -> StoredMessage:
@@ -37,8 +29,8 @@ def _row_to_message(row: Sequence[object]) -> StoredMessage:
         content=str(row[9]),
         created_at=float(row[10]),  # type: ignore[arg-type]
         external_id=row[11],  # type: ignore[arg-type]
-        visibility=_VISIBILITIES.get(row[12]) or Visibility(row[12]),  # type: ignore[arg-type]
-        tool_calls=_json_list(row[13]),
+        visibility=VISIBILITIES.get(row[12]) or Visibility(row[12]),  # type: ignore[arg-type]
+        tool_calls=json_list(row[13]),
     )
 
 

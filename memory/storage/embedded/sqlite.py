@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import aiosqlite
 import numpy as np
 
+from ...models import Visibility
 from .migrations import apply_migrations
 
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
@@ -21,6 +23,15 @@ CHUNK = 500
 def chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
+# Enum calls, and most JSON lists are empty.
+VISIBILITIES = {v.value: v for v in Visibility}
+
+
+def json_list(text: object) -> list[Any]:
+    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
 
 
 def to_blob(vector: np.ndarray | None) -> bytes | None:
@@ -59,22 +70,29 @@ class SQLiteDatabase:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         writer = await aiosqlite.connect(path, isolation_level=None)
-        # WAL lets readers run beside the writer. FULL syncs the WAL on every commit, so a write that
-        # returned (a message the bot acknowledged, a memory it said it stored) survives a killed
-        # process and a power cut alike; NORMAL would only survive the first. LanceDB holds no such
-        # promise: its vectors are re-derived from these rows (each keeps its embedding) by
-        # `EmbeddedStorage.reconcile` at start-up, so SQLite alone decides what was stored.
-        await writer.execute("PRAGMA journal_mode=WAL")
-        await writer.execute("PRAGMA synchronous=FULL")
-        await writer.execute("PRAGMA foreign_keys=ON")
-        await writer.execute("PRAGMA busy_timeout=5000")
-        await apply_migrations(writer, time.time())
-        pool = []
-        for _ in range(max(1, readers)):
-            reader = await aiosqlite.connect(path, isolation_level=None)
-            await reader.execute("PRAGMA busy_timeout=5000")
-            await reader.execute("PRAGMA query_only=ON")
-            pool.append(reader)
+        pool: list[aiosqlite.Connection] = []
+        try:
+            # WAL lets readers run beside the writer. FULL syncs the WAL on every commit, so a write that
+            # returned (a message the bot acknowledged, a memory it said it stored) survives a killed
+            # process and a power cut alike; NORMAL would only survive the first. LanceDB holds no such
+            # promise: its vectors are re-derived from these rows (each keeps its embedding) by
+            # `EmbeddedStorage.reconcile` at start-up, so SQLite alone decides what was stored.
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await writer.execute("PRAGMA synchronous=FULL")
+            await writer.execute("PRAGMA foreign_keys=ON")
+            await writer.execute("PRAGMA busy_timeout=5000")
+            await apply_migrations(writer, time.time())
+            for _ in range(max(1, readers)):
+                reader = await aiosqlite.connect(path, isolation_level=None)
+                await reader.execute("PRAGMA busy_timeout=5000")
+                await reader.execute("PRAGMA query_only=ON")
+                pool.append(reader)
+        except BaseException:
+            # A database this version cannot open (a newer migration) must not leave its
+            # connections' threads running.
+            for conn in (*pool, writer):
+                await conn.close()
+            raise
         return cls(path, writer, pool)
 
     async def close(self) -> None:

@@ -99,14 +99,7 @@ class EmbeddedStorage(Storage):
         """
         self.turns.repair_due = False
         try:
-            repaired = await self._repair_rows(
-                self.sql.unindexed_messages,
-                self.vectors.messages,
-                message_record,
-                message_embed_text,
-                self.sql.mark_messages_indexed,
-                embed,
-            )
+            repaired = await self._index_turns(embed)
         except BaseException:
             self.turns.repair_due = True
             raise
@@ -133,14 +126,7 @@ class EmbeddedStorage(Storage):
             self.sql.mark_memories_indexed,
             embed,
         )
-        report.message_rows_repaired = await self._repair_rows(
-            self.sql.unindexed_messages,
-            self.vectors.messages,
-            message_record,
-            message_embed_text,
-            self.sql.mark_messages_indexed,
-            embed,
-        )
+        report.message_rows_repaired = await self._index_turns(embed)
         orphans = await self.vectors.memories.ids() - await self.sql.indexed_memory_ids()
         if orphans:
             await self.vectors.memories.delete(sorted(orphans))
@@ -158,6 +144,16 @@ class EmbeddedStorage(Storage):
             if getattr(report, name):
                 report.details.append(f"{name}={getattr(report, name)}")
         return report
+
+    async def _index_turns(self, embed: Embed) -> int:
+        return await self._repair_rows(
+            self.sql.unindexed_messages,
+            self.vectors.messages,
+            message_record,
+            message_embed_text,
+            self.sql.mark_messages_indexed,
+            embed,
+        )
 
     @staticmethod
     async def _repair_rows(
