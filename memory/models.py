@@ -201,7 +201,7 @@ class _Scoped:
 
 @dataclass(slots=True, init=False)
 class Memory(_Scoped):
-    """One remembered item; SQLite holds the source of truth for every field."""
+    """One remembered item, as the storage keeps it (the source of truth for every field)."""
 
     id: str
     content: str
