@@ -10,6 +10,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from memory.storage import EventLog
+
 log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 24 * 3600.0
@@ -31,7 +33,7 @@ ON CONFLICT (key) DO UPDATE SET seen_at = excluded.seen_at WHERE seen_events.see
 """
 
 
-class EventDedup:
+class EventDedup(EventLog):
     """Remembers keys (event ids, message ids) for `ttl_seconds`; `seen` records and answers at once.
 
     Platform-neutral: callers namespace their keys (e.g. `slack:event:Ev123`). Backed by one SQLite

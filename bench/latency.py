@@ -35,9 +35,8 @@ from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, Memory, MemoryType, StoredMessage, Visibility
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest, freshness, usage
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery, fts_query_terms
 from memory.ttl import parse_duration
-from memory.vectors import fts_query_terms
 
 from .extra import can_plot
 from .recall import percentile
@@ -190,7 +189,7 @@ class NaivePreHook:
     async def run(self, request: PrehookRequest) -> int:
         """Returns how many items (memories and turns) went into the block."""
         cfg = self.config
-        store = self.engine.store
+        memories = self.engine.storage.memories
         viewer = request.viewer
         now = self.engine.clock()
         query = (await self.embedder.embed([request.text]))[0]
@@ -199,9 +198,9 @@ class NaivePreHook:
         floors: dict[str, float] = {}
         found: dict[str, Memory] = {}
         for rows, floor in (
-            (await store.memories_about(viewer, now, participants, [MemoryType.IDENTITY]), 0.6),
+            (await memories.about(viewer, now, participants, [MemoryType.IDENTITY]), 0.6),
             (
-                await store.query_memories(
+                await memories.query(
                     viewer,
                     now,
                     MemoryQuery(
@@ -214,7 +213,7 @@ class NaivePreHook:
                 0.5,
             ),
             (
-                await store.query_memories(
+                await memories.query(
                     viewer,
                     now,
                     MemoryQuery(
@@ -224,7 +223,7 @@ class NaivePreHook:
                 0.3,
             ),
             (
-                await store.query_memories(
+                await memories.query(
                     viewer, now, MemoryQuery(since=now - self._recent_seconds, limit=cfg.sql_limit)
                 ),
                 0.3,
@@ -234,12 +233,12 @@ class NaivePreHook:
                 found[memory.id] = memory
                 floors[memory.id] = max(floors.get(memory.id, 0.0), floor)
         for memory_id in await self._flat_ids(self.memories, query, request.text):
-            memory = await store.get_memory_unscoped(memory_id)
-            if memory is not None and visible_to(memory, viewer, now):
-                found.setdefault(memory.id, memory)
+            for memory in await memories.get_unscoped([memory_id]):
+                if visible_to(memory, viewer, now):
+                    found.setdefault(memory.id, memory)
         turns: list[StoredMessage] = []
         for message_id in await self._flat_ids(self.messages, query, request.text):
-            rows = await store.get_messages_unscoped([message_id])
+            rows = await self.engine.storage.turns.get_unscoped([message_id])
             if rows and message_visible(rows[0], viewer):
                 turns.append(rows[0])
 
@@ -305,8 +304,7 @@ async def _fill(engine: MemoryEngine, size: int, messages: int, seed: int) -> di
     # What the bot's background maintenance does after a bulk write: compact, index (ANN included
     # once a table is past its threshold).
     await engine.maintain()
-    for table in (engine.vectors.memories, engine.vectors.messages):
-        await table.ensure_indexes()
+    await engine.build_search_indexes()
     setup["index_s"] = round(time.perf_counter() - t, 1)
     # And what `memorybot run` does once started: load the search index into RAM, freeze the heap.
     t = time.perf_counter()
@@ -354,7 +352,8 @@ async def measure_size(
             # The naive hook reads the same LanceDB table through its own connection, and embeds
             # without the cache (it had none).
             raw = getattr(embedder, "inner", embedder)
-            db = await lancedb.connect_async(str(engine.vectors.path))
+            # The embedded backend's LanceDB directory under the data directory.
+            db = await lancedb.connect_async(str(Path(tmp) / "lancedb"))
             try:
                 naive = NaivePreHook(
                     engine, await db.open_table("memories"), await db.open_table("messages"), raw, config

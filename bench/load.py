@@ -50,7 +50,7 @@ from bot.llm.types import ChatMessage, LLMResponse, ToolCall, ToolSpec
 from bot.llm.usage import UsageCounts
 from bot.pipeline import audience_of
 from memory.embedders import Embedder
-from memory.models import Audience, Visibility
+from memory.models import Audience, Scope, Visibility
 from memory.prehook import PrehookResult
 from memory.scope import audience_allows, row_visible
 
@@ -385,12 +385,8 @@ async def _count_lost(app: App, plan: Mapping[int, Sequence[IncomingMessage]], f
             continue
         first = sent[0]
         # Each batch adds at most one reply, so twice the messages (and some slack) covers them all.
-        rows = await app.engine.store.recent_messages(
-            first.platform,
-            first.workspace_id,
-            first.channel_id,
-            agent,
-            limit=2 * len(sent) + 10,
+        rows = await app.engine.recent_turns(
+            Scope(first.platform, first.workspace_id, first.channel_id, agent), limit=2 * len(sent) + 10
         )
         stored = {row.external_id: row.content for row in rows if row.role == "user"}
         lost.update(m.external_id for m in sent if stored.get(m.external_id) != m.text and m.external_id)

@@ -43,11 +43,12 @@ from bot.pipeline import TurnPipeline
 from memory.context_block import BlockItem, Section, format_context_block
 from memory.dedup import policy_for_model
 from memory.embedders import Embedder
-from memory.engine import MemoryEngine, message_record
+from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage
 from memory.prehook import PrehookRequest
 from memory.scope import lance_audience_filter
-from memory.vectors import VectorTable
+from memory.storage.embedded.records import message_record
+from memory.storage.embedded.vectors import VectorTable
 
 from .extra import can_plot
 from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
@@ -290,8 +291,9 @@ async def _baseline_table(
 ) -> VectorTable:
     """The stored turns as the naive baselines see them: each turn's bare text, embedded alone
     (the bot's own index adds speaker, date and the turn answered)."""
-    table = await engine.vectors.table("baseline_turns")
-    rows = await engine.store.get_messages_unscoped(list(turn_of))
+    # The naive baselines are LanceDB's own searches: a table beside the embedded backend's.
+    table = await engine.storage.vectors.table("baseline_turns")  # type: ignore[attr-defined]
+    rows = await engine.storage.turns.get_unscoped(list(turn_of))
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
         vectors = await raw_embedder.embed([m.content for m in chunk])
@@ -362,7 +364,7 @@ async def _evaluate(
         lexical_ms = (time.perf_counter() - t) * 1000
         for name, hits, took in (("vector_only", dense, dense_ms), ("bm25_only", lexical, lexical_ms)):
             ranked = [{turn_of[h.id]} if h.id in turn_of else set() for h in hits]
-            rows = await engine.store.get_messages_unscoped([h.id for h in hits])
+            rows = await engine.storage.turns.get_unscoped([h.id for h in hits])
             tallies[name].add(
                 question.category,
                 question.evidence,
@@ -412,7 +414,7 @@ async def run_locomo(
                 # The bot compacts and indexes in the background; let it catch up before asking.
                 await pipeline.aclose()
                 await engine.maintain()
-                memories = await engine.vectors.memories.count()
+                memories = await engine.storage.memories.indexed_count()
                 with tqdm(
                     total=len(questions), desc=f"{conv.sample_id} questions", unit="q", file=sys.stderr
                 ) as bar:

@@ -28,7 +28,7 @@ from memory.models import (
     Source,
     Visibility,
 )
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 
 from .app import App
 from .commands import MemoryCommands

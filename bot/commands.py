@@ -25,7 +25,7 @@ from adapters.command_table import (
 from memory.engine import MemoryEngine
 from memory.errors import CommandError
 from memory.models import Audience, Memory, MemoryType
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 
 from .logs import log_context
 

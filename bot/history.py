@@ -9,8 +9,7 @@ from datetime import UTC, datetime, tzinfo
 
 from memory.context_block import quote_note
 from memory.injection_state import ChannelKey
-from memory.models import StoredMessage
-from memory.summary_store import Summary
+from memory.models import StoredMessage, Summary
 
 from .llm.types import ChatMessage
 

@@ -12,7 +12,7 @@ from typing import Any
 from memory.engine import MemoryEngine, WriteResult
 from memory.errors import InvalidInput, ToolArgumentError, TTLArgumentError, TTLError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 from memory.ttl import is_permanent, parse_duration
 
 from .llm.types import ToolCall, ToolSpec

@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 
-from .store import SQLiteStore
+from .storage import MemoryRepository
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +22,8 @@ class AccessCounts:
     Nothing is scheduled while nothing is pending, so an idle bot never wakes for it.
     """
 
-    def __init__(self, store: SQLiteStore, flush_after: float = FLUSH_AFTER_SECONDS) -> None:
-        self.store = store
+    def __init__(self, memories: MemoryRepository, flush_after: float = FLUSH_AFTER_SECONDS) -> None:
+        self.memories = memories
         self.flush_after = flush_after
         self._pending: Counter[str] = Counter()
         self._latest = 0.0
@@ -58,7 +58,7 @@ class AccessCounts:
             return
         counts, self._pending = self._pending, Counter()
         try:
-            await self.store.bump_access(counts, self._latest)
+            await self.memories.bump_access(counts, self._latest)
         except Exception:
             log.warning("access count update failed", extra={"memories": len(counts)}, exc_info=True)
 

@@ -7,7 +7,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from .store import SQLiteStore
+from .storage import PeopleRepository
 from .text.lexicons import NOT_A_NAME
 from .text.normalize import clean_text
 from .text.phrases import is_negated_call, name_from_phrase
@@ -149,8 +149,8 @@ def learn_aliases(text: str, speaker_name: str) -> list[str]:
 class AliasStore:
     """The `aliases` table: which names map to which user ids, per platform and workspace."""
 
-    def __init__(self, store: SQLiteStore) -> None:
-        self.store = store
+    def __init__(self, people: PeopleRepository) -> None:
+        self.people = people
         # Display names are re-added with every message: remember recent ones to skip the write.
         self._known: OrderedDict[tuple[str, str, str, str], None] = OrderedDict()
 
@@ -168,23 +168,9 @@ class AliasStore:
         fresh = [n for n in names if (platform, workspace_id, user_id, n) not in self._known]
         if not fresh:
             return []
-        added: list[str] = []
-        async with self.store.transaction() as db:
-            for name in fresh:
-                cursor = await db.execute(
-                    "INSERT OR IGNORE INTO aliases (platform, workspace_id, user_id, alias, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (platform, workspace_id, user_id, name, now),
-                )
-                if cursor.rowcount:
-                    added.append(name)
-            if added:
-                await db.execute(
-                    "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ? "
-                    "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? "
-                    "AND user_id = ? ORDER BY created_at DESC, alias LIMIT ?)",
-                    (platform, workspace_id, user_id, platform, workspace_id, user_id, MAX_ALIASES_PER_USER),
-                )
+        added = await self.people.add_aliases(
+            platform, workspace_id, user_id, fresh, now, keep=MAX_ALIASES_PER_USER
+        )
         if added:
             # Pruning may have dropped an older name of this user: forget what the cache says of them.
             self._forget_cached(platform, workspace_id, user_id)
@@ -196,17 +182,12 @@ class AliasStore:
 
     async def remove(self, platform: str, workspace_id: str, user_id: str, alias: str | None = None) -> int:
         """Forget one name of a user (or all of them when `alias` is None); returns how many."""
-        sql = "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ?"
-        params: list[object] = [platform, workspace_id, user_id]
+        name = None
         if alias is not None:
             name = normalize_alias(alias)
             if name is None:
                 return 0
-            sql += " AND alias = ?"
-            params.append(name)
-        async with self.store.transaction() as db:
-            cursor = await db.execute(sql, params)
-            removed = cursor.rowcount
+        removed = await self.people.remove_aliases(platform, workspace_id, user_id, name)
         self._forget_cached(platform, workspace_id, user_id)
         return removed
 
@@ -214,29 +195,16 @@ class AliasStore:
         for key in [k for k in self._known if k[:3] == (platform, workspace_id, user_id)]:
             del self._known[key]
 
-    async def _rows(self, sql: str, params: Sequence[object]) -> list[tuple[object, ...]]:
-        return await self.store.fetch(sql, params)
-
     async def names_for(self, platform: str, workspace_id: str, user_id: str) -> list[str]:
         """The names `user_id` goes by in this workspace, oldest first."""
-        rows = await self._rows(
-            "SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ? "
-            "ORDER BY created_at, alias",
-            (platform, workspace_id, user_id),
-        )
-        return [str(r[0]) for r in rows]
+        return await self.people.names_of(platform, workspace_id, [user_id])
 
     async def users_for(self, platform: str, workspace_id: str, alias: str) -> list[str]:
         """The user ids that go by `alias` in this workspace (several people may share a name)."""
         name = normalize_alias(alias)
         if name is None:
             return []
-        rows = await self._rows(
-            "SELECT DISTINCT user_id FROM aliases WHERE platform = ? AND workspace_id = ? AND alias = ? "
-            "ORDER BY user_id",
-            (platform, workspace_id, name),
-        )
-        return [str(r[0]) for r in rows]
+        return await self.people.users_named(platform, workspace_id, [name])
 
     async def resolve_users(self, platform: str, workspace_id: str, names_or_ids: Sequence[str]) -> list[str]:
         """User ids (as stored, case kept) that the given names or ids refer to."""
@@ -245,14 +213,7 @@ class AliasStore:
         names = [n for n in dict.fromkeys(normalize_alias(x) for x in raw) if n]
         if not raw:
             return []
-        alias_marks = ",".join("?" * len(names)) or "NULL"
-        id_marks = ",".join("?" * len(raw))
-        rows = await self._rows(
-            "SELECT DISTINCT user_id FROM aliases WHERE platform = ? AND workspace_id = ? "
-            f"AND (alias IN ({alias_marks}) OR user_id IN ({id_marks})) ORDER BY user_id",
-            (platform, workspace_id, *names, *raw),
-        )
-        return [str(r[0]) for r in rows]
+        return await self.people.users_named(platform, workspace_id, names, raw)
 
     async def expand(self, platform: str, workspace_id: str, names_or_ids: Sequence[str]) -> list[str]:
         """The given names and ids, plus every name and id they are known to stand for.
@@ -265,12 +226,6 @@ class AliasStore:
         out: list[str] = [normalize_alias(x) or " ".join(x.split()).casefold() for x in inputs]
         users = await self.resolve_users(platform, workspace_id, inputs)
         if users:
-            marks = ",".join("?" * len(users))
-            rows = await self._rows(
-                "SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? "
-                f"AND user_id IN ({marks}) ORDER BY created_at, alias",
-                (platform, workspace_id, *users),
-            )
-            out.extend(str(r[0]) for r in rows)
+            out.extend(await self.people.names_of(platform, workspace_id, users))
             out.extend(u.casefold() for u in users)
         return list(dict.fromkeys(x for x in out if x))

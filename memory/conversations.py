@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from .engine import MemoryEngine, StorageError
+from .engine import MemoryEngine
 from .models import Conversation, ConversationKind, Visibility
 
 log = logging.getLogger(__name__)
-
-# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
-_TABLES = ("memories", "messages", "summaries")
 
 
 @dataclass(slots=True)
@@ -69,18 +65,15 @@ class ConversationKinds:
 
     async def recorded(self) -> list[Conversation]:
         """Every conversation an adapter has reported, with its latest kind."""
-        rows = await self.engine.store.fetch(
-            "SELECT platform, workspace_id, channel_id, kind FROM conversation_kinds "
-            "ORDER BY platform, workspace_id, channel_id"
-        )
+        rows = await self.engine.storage.conversations.kinds()
         found: list[Conversation] = []
         for platform, workspace_id, channel_id, kind in rows:
             try:
-                parsed = ConversationKind(str(kind))
+                parsed = ConversationKind(kind)
             except ValueError:
                 # Written by a newer version: read it as the narrowest kind rather than fail.
                 parsed = ConversationKind.PRIVATE
-            found.append(Conversation(str(platform), str(workspace_id), str(channel_id), parsed))
+            found.append(Conversation(platform, workspace_id, channel_id, parsed))
         return found
 
     async def observe(self, conversation: Conversation) -> RepairReport | None:
@@ -106,10 +99,7 @@ class ConversationKinds:
                         **report.to_dict(),
                     },
                 )
-        try:
-            await self._record([conversation])
-        except sqlite3.Error as exc:
-            raise StorageError(f"conversation kind not recorded: {exc}") from exc
+        await self.engine.storage.conversations.record([conversation], self.engine.clock())
         known[conversation.key] = conversation.kind
         return report
 
@@ -121,16 +111,6 @@ class ConversationKinds:
             if report is not None:
                 total.add(report)
         return total
-
-    async def _record(self, conversations: Sequence[Conversation]) -> None:
-        now = self.engine.clock()
-        async with self.engine.store.transaction() as db:
-            await db.executemany(
-                "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, channel_id) "
-                "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
-                [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
-            )
 
     async def repair(self, conversations: Iterable[Conversation], dry_run: bool = False) -> RepairReport:
         """Narrow the rows of these members-only conversations that are still workspace-visible.
@@ -147,10 +127,7 @@ class ConversationKinds:
                 if not conversation.members_only:
                     continue
                 report.conversations += 1
-                try:
-                    found = await self._narrow(conversation, dry_run)
-                except sqlite3.Error as exc:
-                    raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
+                found = await self.engine.storage.conversations.narrow(conversation, dry_run)
                 report.memories += len(found["memories"])
                 report.messages += len(found["messages"])
                 report.summaries += len(found["summaries"])
@@ -164,46 +141,3 @@ class ConversationKinds:
                         # there: a stale vector row costs a search slot, never a leak.
                         log.warning("vector rows not rescoped", extra=report.to_dict(), exc_info=True)
         return report
-
-    async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        """The ids of each table's rows to narrow, updated in SQLite unless `dry_run`."""
-        c = conversation
-        # Two self-contained branches, so SQLite answers each from an index (the channel's rows;
-        # a thread's rows under another channel) instead of scanning the table.
-        shared, private = Visibility.WORKSPACE.value, Visibility.PRIVATE.value
-        where = (
-            f"((platform = ? AND workspace_id = ? AND channel_id = ? AND visibility = '{shared}')"
-            " OR (thread_id = ? AND platform = ? AND workspace_id = ? AND channel_id <> ?"
-            f" AND visibility <> '{private}'))"
-        )
-        here = (c.platform, c.workspace_id, c.channel_id)
-        params = (*here, c.channel_id, *here)
-        found: dict[str, list[str]] = {}
-        for table in _TABLES:
-            rows = await self.engine.store.fetch(f"SELECT id FROM {table} WHERE {where}", params)
-            found[table] = [str(r[0]) for r in rows]
-        if dry_run or not any(found.values()):
-            # Nothing to narrow (the usual case for a conversation first seen): no write lock taken.
-            return found
-        async with self.engine.store.transaction() as db:
-            # A thread summary moving to the thread's own id gives way to one already kept there
-            # (written since): one rolling summary per thread. Its vector is an orphan that the
-            # start-up reconcile removes.
-            await db.execute(
-                f"DELETE FROM summaries WHERE kind = 'thread' AND {where} AND EXISTS ("
-                "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
-                "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
-                "AND kept.agent_id = summaries.agent_id AND kept.channel_id = ? "
-                "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))",
-                (*params, c.channel_id),
-            )
-            for table in _TABLES:
-                rows = await db.execute_fetchall(f"SELECT id FROM {table} WHERE {where}", params)
-                found[table] = [str(r[0]) for r in rows]
-                if found[table]:
-                    await db.execute(
-                        f"UPDATE {table} SET visibility = '{Visibility.CHANNEL.value}', channel_id = ? "
-                        f"WHERE {where}",
-                        (c.channel_id, *params),
-                    )
-        return found

@@ -1,16 +1,15 @@
-"""The memory engine: write path (dedup, TTL, both stores kept consistent), queries, sweep, reconcile."""
+"""The memory engine: write path (validation, dedup, TTL, per-scope locks), queries, sweep, rename."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +17,9 @@ import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
 from .embedders import Embedder
-from .errors import InvalidInput, InvalidMemory, MemoryWriteError, StorageError
+from .errors import InvalidInput, InvalidMemory
+from .errors import MemoryWriteError as MemoryWriteError  # re-exported: callers catch it from here
+from .errors import StorageError as StorageError  # re-exported, as above
 from .models import (
     DEFAULT_IMPORTANCE,
     Audience,
@@ -30,11 +31,11 @@ from .models import (
     Visibility,
     content_hash,
 )
-from .store import NOT_SEARCHABLE, MemoryQuery, SQLiteStore
+from .storage import MemoryQuery, ReconcileReport, Storage, VectorHit, open_storage
 from .text import renamed, resolve_relative_dates
 from .ttl import expires_at as ttl_expires_at
 from .ttl import parse_duration
-from .vectors import DEFAULT_HOT_ROWS, VectorHit, VectorRecord, VectorStore
+from .turn_text import message_embed_text, message_search_text
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +64,6 @@ class SearchHit:
     score: float
     vector: np.ndarray | None = None
     lexical: bool = False  # also matched by full-text search
-
-
-@dataclass(slots=True)
-class ReconcileReport:
-    memory_rows_repaired: int = 0
-    memory_vectors_removed: int = 0
-    message_rows_repaired: int = 0
-    message_vectors_removed: int = 0
-    superseded_restored: int = 0
-    details: list[str] = field(default_factory=list)
 
 
 def new_id() -> str:
@@ -115,85 +106,18 @@ def _hash_key(
     return (digest, platform, workspace_id, agent_id, visibility)
 
 
-def memory_record(memory: Memory, vector: np.ndarray) -> VectorRecord:
-    return VectorRecord(
-        id=memory.id,
-        vector=vector,
-        text=memory.content,
-        platform=memory.platform,
-        workspace_id=memory.workspace_id,
-        channel_id=memory.channel_id,
-        thread_id=memory.thread_id,
-        user_id=memory.user_id,
-        author_id=memory.author_id,
-        agent_id=memory.agent_id,
-        visibility=memory.visibility.value,
-        kind=memory.memory_type.value,
-        created_at=memory.created_at,
-        expires_at=memory.expires_at,
-    )
-
-
-# A turn this soon after the previous one in its conversation is read as an answer to it.
-REPLY_GAP_SECONDS = 3600.0
-
-
-def message_embed_text(message: StoredMessage) -> str:
-    """What a turn's vector is computed from: who said it and on which day, then what was said.
-
-    The bare words of chat turns ("yes, last Friday!") say little; with the speaker and the
-    date, a question that names the person or the period lands nearer to their turns.
-    """
-    day = datetime.fromtimestamp(message.created_at, UTC)
-    return f"{message.author_name or message.author_id} ({day.day} {day:%B %Y}): {message.content}"
-
-
-def message_search_text(message: StoredMessage, previous: StoredMessage | None = None) -> str:
-    """The text a turn is indexed under for full-text search: its words after those of the turn
-    it answers (when that came shortly before), so a reply is found by the question's words.
-
-    Speaker names stay out: every turn of a person would match a question that names them.
-    """
-    if previous is None or not 0 <= message.created_at - previous.created_at <= REPLY_GAP_SECONDS:
-        return message.content
-    return f"{previous.content}\n{message.content}"
-
-
-def message_record(
-    message: StoredMessage, vector: np.ndarray, previous: StoredMessage | None = None
-) -> VectorRecord:
-    return VectorRecord(
-        id=message.id,
-        vector=vector,
-        text=message_search_text(message, previous),
-        platform=message.platform,
-        workspace_id=message.workspace_id,
-        channel_id=message.channel_id,
-        thread_id=message.thread_id,
-        user_id=message.author_id,
-        author_id=message.author_id,
-        agent_id=message.agent_id,
-        visibility=message.visibility.value,
-        kind=message.role,
-        created_at=message.created_at,
-        expires_at=None,
-    )
-
-
 class MemoryEngine:
-    """Owns both stores and the embedder; every memory write and query goes through it."""
+    """Owns the storage and the embedder; every memory write and query goes through it."""
 
     def __init__(
         self,
-        store: SQLiteStore,
-        vectors: VectorStore,
+        storage: Storage,
         embedder: Embedder,
         policy: DedupPolicy | None = None,
         clock: Clock = time.time,
         dedup_candidates: int = 5,
     ) -> None:
-        self.store = store
-        self.vectors = vectors
+        self.storage = storage
         self.embedder = embedder
         self.policy = policy or policy_for_model(embedder.name)
         self.clock = clock
@@ -203,8 +127,6 @@ class MemoryEngine:
         self._forget_listeners: list[Callable[[Memory], None]] = []
         # Memories written (inserted, superseding or imported) by (memory_type, source), for /metrics.
         self.writes: Counter[tuple[str, str]] = Counter()
-        # Set when a message row was kept without its vector; `maintain()` then indexes it.
-        self._repair_due = False
 
     @classmethod
     async def open(
@@ -215,23 +137,15 @@ class MemoryEngine:
         policy: DedupPolicy | None = None,
         clock: Clock = time.time,
         reconcile: bool = True,
-        search_index_rows: int = DEFAULT_HOT_ROWS,
+        search_index_rows: int | None = None,
     ) -> MemoryEngine:
-        """Open (or create) the SQLite file and LanceDB directory under `data_dir`.
+        """Open (or create) the storage at `data_dir` (see `open_storage`: a directory is the
+        embedded backend) and reconcile it.
 
         `search_index_rows` bounds the rows per vector table searched from RAM (0: none).
         """
-        data_dir = Path(data_dir)
-        data_dir.mkdir(parents=True, exist_ok=True)
-        store = await SQLiteStore.open(data_dir / "memorybot.sqlite3")
-        try:
-            vectors = await VectorStore.open(
-                data_dir / "lancedb", dim=embedder.dim, hot_rows=search_index_rows
-            )
-        except BaseException:
-            await store.close()
-            raise
-        engine = cls(store, vectors, embedder, policy=policy, clock=clock)
+        storage = await open_storage(data_dir, dim=embedder.dim, search_index_rows=search_index_rows)
+        engine = cls(storage, embedder, policy=policy, clock=clock)
         if reconcile:
             report = await engine.reconcile()
             if report.details:
@@ -239,8 +153,11 @@ class MemoryEngine:
         return engine
 
     async def close(self) -> None:
-        await self.vectors.close()
-        await self.store.close()
+        await self.storage.close()
+
+    async def _embed(self, texts: Sequence[str]) -> Sequence[np.ndarray]:
+        # Looked up on every call, so a swapped embedder (tests, a reload) is the one used.
+        return await self.embedder.embed(list(texts))
 
     def on_write(self, listener: Callable[[Memory], None]) -> None:
         """Call `listener` with every memory inserted, superseded or forgotten (cache invalidation)."""
@@ -312,13 +229,9 @@ class MemoryEngine:
             confidence=float(draft.confidence),
             subjects=subjects,
             source=draft.source,
-            platform=draft.scope.platform,
-            workspace_id=draft.scope.workspace_id,
-            channel_id=draft.scope.channel_id,
-            thread_id=draft.scope.thread_id,
+            scope=draft.scope,
             user_id=draft.user_id,
             author_id=draft.author_id,
-            agent_id=draft.scope.agent_id,
             visibility=Visibility(draft.visibility),
             created_at=created,
             updated_at=created,
@@ -331,7 +244,9 @@ class MemoryEngine:
         """Store a memory: exact duplicates are no-ops, refinements supersede, the rest is inserted."""
         memory = self.build_memory(draft)
         scope = _scope_audience(memory)
-        existing = await self.store.find_by_hash(memory.content_hash, scope, self.clock(), memory.visibility)
+        existing = await self.storage.memories.find_by_hash(
+            memory.content_hash, scope, self.clock(), memory.visibility
+        )
         if existing is not None:
             return WriteResult("duplicate", existing, similarity=1.0)
         # Embedded before the scope's lock is taken, so other writes in the workspace do not wait
@@ -339,13 +254,15 @@ class MemoryEngine:
         vector = (await self.embedder.embed([memory.content]))[0]
         async with self._lock_for(memory):
             now = self.clock()
-            existing = await self.store.find_by_hash(memory.content_hash, scope, now, memory.visibility)
+            existing = await self.storage.memories.find_by_hash(
+                memory.content_hash, scope, now, memory.visibility
+            )
             if existing is not None:
                 return WriteResult("duplicate", existing, similarity=1.0)
-            hits = await self.vectors.memories.search_visible(
+            hits = await self.storage.memories.search(
                 scope, vector, self._dedup_k, now, visibility=memory.visibility.value
             )
-            same_scope = await self.store.visible_memories([h.id for h in hits], scope, now)
+            same_scope = await self.storage.memories.visible([h.id for h in hits], scope, now)
             neighbours = {m.id: m for m in same_scope}
             candidates = [
                 (h.id, neighbours[h.id].content, h.score)
@@ -365,7 +282,7 @@ class MemoryEngine:
                 memory.subjects = list(dict.fromkeys([*memory.subjects, *replaced.subjects]))[:12]
                 memory.sources = list(dict.fromkeys([*replaced.sources, *memory.sources]))
                 memory.importance = max(memory.importance, replaced.importance)
-            await self._write_both(memory, vector, supersedes=replaced.id if replaced else None)
+            await self.storage.memories.add(memory, vector, replaced.id if replaced else None, self.clock())
         if replaced is not None:
             replaced.forgotten, replaced.superseded_by = True, memory.id
             self._notify(replaced)
@@ -377,30 +294,6 @@ class MemoryEngine:
             extra={"action": action, "memory_id": memory.id, "memory_type": memory.memory_type.value},
         )
         return WriteResult(action, memory, replaced, decision.similarity, vector)
-
-    async def _write_both(self, memory: Memory, vector: np.ndarray, supersedes: str | None) -> None:
-        """Row first, then vector; a failed vector write deletes the row so nothing is half-written."""
-        try:
-            await self.store.insert_memory(memory, vector)
-        except sqlite3.Error as exc:
-            raise MemoryWriteError(f"memory not saved: {exc}") from exc
-        try:
-            await self.vectors.memories.add([memory_record(memory, vector)])
-        except BaseException as exc:
-            try:
-                await self.store.delete_memories([memory.id])
-            except Exception:
-                # The row stays unindexed and start-up reconcile indexes it: kept, not half-written.
-                log.error("could not roll back a memory row", extra={"memory_id": memory.id}, exc_info=True)
-            raise MemoryWriteError(f"vector store write failed, memory not saved: {exc}") from exc
-        await self.store.complete_memory_write(memory.id, supersedes, self.clock())
-        if supersedes is not None:
-            try:
-                await self.vectors.memories.delete([supersedes])
-            except Exception:
-                log.warning(
-                    "could not delete superseded vector", extra={"memory_id": supersedes}, exc_info=True
-                )
 
     async def import_memories(self, drafts: Sequence[MemoryDraft], batch_size: int = 512) -> list[Memory]:
         """Bulk-store memories (imports, benchmarks); returns the ones inserted, in draft order.
@@ -441,15 +334,7 @@ class MemoryEngine:
             if not batch:
                 return []
             batch_vectors = [vector_of[m.id] for m in batch]
-            await self.store.insert_memories(batch, batch_vectors)
-            try:
-                await self.vectors.memories.add(
-                    [memory_record(m, v) for m, v in zip(batch, batch_vectors, strict=True)]
-                )
-            except BaseException as exc:
-                await self.store.delete_memories([m.id for m in batch])
-                raise MemoryWriteError(f"vector store write failed, batch not saved: {exc}") from exc
-            await self.store.mark_memories_indexed([m.id for m in batch])
+            await self.storage.memories.add_many(batch, batch_vectors)
         for memory in batch:
             self._notify(memory)
             self.writes[(memory.memory_type.value, memory.source.value)] += 1
@@ -458,7 +343,7 @@ class MemoryEngine:
 
     async def _new_by_hash(self, batch: list[Memory]) -> list[Memory]:
         """`batch` without exact duplicates of active memories or of earlier items of the batch."""
-        known = await self.store.active_hash_matches([m.content_hash for m in batch], self.clock())
+        known = await self.storage.memories.active_hash_matches([m.content_hash for m in batch], self.clock())
         seen = {_hash_key(*row) for row in known}
         fresh: list[Memory] = []
         for memory in batch:
@@ -486,55 +371,41 @@ class MemoryEngine:
 
     async def undo_supersede(self, memory_id: str) -> Memory:
         """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""
-        older = await self.store.superseded_memory_unscoped(memory_id)
+        older = await self.storage.memories.superseded_unscoped(memory_id)
         if older is None:
             raise KeyError(f"memory {memory_id} did not supersede anything")
-        vector = (await self.store.get_embeddings([older.id])).get(older.id)
+        vector = (await self.storage.memories.embeddings([older.id])).get(older.id)
         if vector is None:
             vector = (await self.embedder.embed([older.content]))[0]
-        await self.store.restore_superseded(older.id, self.clock())
-        await self.vectors.memories.delete([older.id])
-        await self.vectors.memories.add([memory_record(older, vector)])
-        await self.store.mark_memories_indexed([older.id])
+        await self.storage.memories.restore(older, vector, self.clock())
         older.forgotten, older.superseded_by = False, None
         self._notify(older)
         return older
 
     async def forget(self, memory_id: str, audience: Audience) -> Memory | None:
         """Delete a memory from both stores if `audience` may see it; None when it may not."""
-        found = await self.store.visible_memories([memory_id], audience, self.clock())
+        found = await self.storage.memories.visible([memory_id], audience, self.clock())
         return await self._forget_found(found)
 
     async def forget_unscoped(self, memory_id: str) -> Memory | None:
         """Delete a memory by id whoever may see it (operators, repairs); users go through `forget`."""
-        return await self._forget_found(await self.store.get_memories_unscoped([memory_id]))
+        return await self._forget_found(await self.storage.memories.get_unscoped([memory_id]))
 
     async def _forget_found(self, found: Sequence[Memory]) -> Memory | None:
         if not found:
             return None
         memory = found[0]
-        await self._delete_both([memory.id])
+        await self.storage.memories.delete([memory.id])
         self._notify_deleted([memory])
         log.info("memory forgotten", extra={"memory_id": memory.id})
         return memory
 
     async def forget_many_unscoped(self, ids: Sequence[str]) -> int:
         """Delete these memories whoever may see them (maintenance); returns how many existed."""
-        memories = await self.store.get_memories_unscoped(ids)
-        await self._delete_both([m.id for m in memories])
+        memories = await self.storage.memories.get_unscoped(ids)
+        await self.storage.memories.delete([m.id for m in memories])
         self._notify_deleted(memories)
         return len(memories)
-
-    async def _delete_both(self, ids: Sequence[str]) -> None:
-        # SQLite first: if the vector delete then fails, the orphan vector is never shown (every
-        # search joins SQLite) and start-up reconcile removes it.
-        await self.store.delete_memories(ids)
-        try:
-            await self.vectors.memories.delete(ids)
-        except Exception:
-            log.warning(
-                "vector delete failed; reconcile will remove", extra={"count": len(ids)}, exc_info=True
-            )
 
     async def rescope(
         self,
@@ -550,13 +421,11 @@ class MemoryEngine:
         memories go to the write listeners with their new scope: cached preferences and profiles
         that held them as shared drop them.
         """
-        channel = Visibility.CHANNEL.value
-        summaries = await self.vectors.summaries() if summary_ids else None
-        for table, ids in ((self.vectors.memories, memory_ids), (self.vectors.messages, message_ids)):
-            await table.rescope(ids, channel, channel_id)
-        if summaries is not None:
-            await summaries.rescope(summary_ids, channel, channel_id)
-        for memory in await self.store.get_memories_unscoped(memory_ids):
+        await self.storage.memories.rescope(memory_ids, channel_id)
+        await self.storage.turns.rescope(message_ids, channel_id)
+        if summary_ids:
+            await self.storage.summaries.rescope(summary_ids, channel_id)
+        for memory in await self.storage.memories.get_unscoped(memory_ids):
             self._notify(memory)
 
     async def rename_person(
@@ -583,7 +452,7 @@ class MemoryEngine:
             private_ok=True,
             operator=True,
         )
-        about = await self.store.query_memories(
+        about = await self.storage.memories.query(
             everything, self.clock(), MemoryQuery(user_ids=[user_id], limit=500)
         )
         # A memory naming the new name already ("Root's name is Mickael") says it as it was said.
@@ -599,9 +468,7 @@ class MemoryEngine:
         for (memory, text), vector in zip(changed, vectors, strict=True):
             memory.content, memory.content_hash, memory.updated_at = text, content_hash(text), now
             memory.subjects = list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12]
-            await self.store.rewrite_memory(memory, vector)
-            await self.vectors.memories.add([memory_record(memory, vector)])
-            await self.store.mark_memories_indexed([memory.id])
+            await self.storage.memories.rewrite(memory, vector)
             self._notify(memory)
             done.append(memory)
         log.info("memories renamed", extra={"count": len(done)})
@@ -609,10 +476,10 @@ class MemoryEngine:
 
     async def sweep_expired(self) -> int:
         """Delete every expired memory from both stores; returns how many."""
-        ids = await self.store.expired_memory_ids(self.clock())
+        ids = await self.storage.memories.expired_ids(self.clock())
         if ids:
-            memories = await self.store.get_memories_unscoped(ids)
-            await self._delete_both(ids)
+            memories = await self.storage.memories.get_unscoped(ids)
+            await self.storage.memories.delete(ids)
             self._notify_deleted(memories)
             log.info("expired memories swept", extra={"count": len(ids)})
         return len(ids)
@@ -631,10 +498,7 @@ class MemoryEngine:
         if not messages:
             return []
         if not searchable:
-            try:
-                return await self.store.insert_messages(messages, indexed=NOT_SEARCHABLE)
-            except sqlite3.Error as exc:
-                raise StorageError(f"messages not saved: {exc}") from exc
+            return await self.storage.turns.add_unsearchable(messages)
         vectors: list[np.ndarray | None]
         try:
             vectors = list(await self.embedder.embed([message_embed_text(m) for m in messages]))
@@ -643,41 +507,18 @@ class MemoryEngine:
             log.warning("message embedding failed; stored without vectors, queued for repair", exc_info=True)
             vectors = [None] * len(messages)
         previous = await self._previous_turns(messages)
-        try:
-            inserted = set(await self.store.insert_messages(messages, vectors))
-        except sqlite3.Error as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
-        new = [(m, v) for m, v in zip(messages, vectors, strict=True) if m.id in inserted]
-        records = [message_record(m, v, previous.get(m.id)) for m, v in new if v is not None]
-        if len(records) < len(new):
-            self._repair_due = True
-        if records:
-            try:
-                await self.vectors.messages.add(records)
-                await self.store.mark_messages_indexed([r.id for r in records])
-            except Exception:
-                # The rows are committed either way; the repair leaves exactly one vector per row.
-                log.warning("message vector write failed; queued for repair", exc_info=True)
-                self._repair_due = True
-        return [m.id for m in messages if m.id in inserted]
+        texts = [message_search_text(m, previous.get(m.id)) for m in messages]
+        return await self.storage.turns.add(messages, vectors, texts)
 
     async def _previous_turns(self, messages: Sequence[StoredMessage]) -> dict[str, StoredMessage]:
         """Each new turn's predecessor in its conversation: the batch's own earlier turn, or the
         last stored one (one query per conversation the batch touches, usually one)."""
         found: dict[str, StoredMessage] = {}
-        last: dict[tuple[str, str, str, str, str | None], StoredMessage] = {}
+        last: dict[Scope, StoredMessage] = {}
         for message in messages:
-            key = (
-                message.platform,
-                message.workspace_id,
-                message.channel_id,
-                message.agent_id,
-                message.thread_id,
-            )
+            key = message.scope
             if key not in last:
-                before = await self.store.recent_messages(
-                    *key[:4], limit=1, thread_id=message.thread_id, before=message.created_at
-                )
+                before = await self.storage.turns.recent(key, limit=1, before=message.created_at)
                 if before:
                     last[key] = before[-1]
             if key in last:
@@ -702,7 +543,7 @@ class MemoryEngine:
         if vector is None:
             vector = (await self.embedder.embed([query]))[0]
         k = max(limit * 2, 20)
-        dense, lexical = await self.vectors.memories.hybrid_search_visible(audience, vector, query, k, now)
+        dense, lexical = await self.storage.memories.hybrid_search(audience, vector, query, k, now)
         if audience.reaches_elsewhere:
             dense = [*dense, *await self.own_elsewhere_hits(audience, vector, now)]
         return await self._fuse(dense, lexical, audience, vector, now, limit, threshold)
@@ -714,7 +555,7 @@ class MemoryEngine:
         most important and newest, with their stored vectors) and compared here.
         """
         stored: dict[str, np.ndarray] = {}
-        own = await self.store.query_memories(
+        own = await self.storage.memories.query(
             audience,
             now,
             MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
@@ -738,7 +579,7 @@ class MemoryEngine:
         missing = [i for i in lexical_rank if i not in cosine]
         if missing:
             # Text-only hits get their cosine from the stored vector, never a recomputed one.
-            stored = await self.store.get_embeddings(missing)
+            stored = await self.storage.memories.embeddings(missing)
             for mid, vec in stored.items():
                 cosine[mid] = (float(vec @ vector), vec)
         scored = []
@@ -749,7 +590,7 @@ class MemoryEngine:
         scored.sort(reverse=True)
         kept = [(s, mid, vec) for s, mid, vec in scored if s >= threshold]
         rows = {
-            m.id: m for m in await self.store.visible_memories([mid for _, mid, _ in kept], audience, now)
+            m.id: m for m in await self.storage.memories.visible([mid for _, mid, _ in kept], audience, now)
         }
         hits = [
             SearchHit(rows[mid], score, vec, mid in lexical_rank) for score, mid, vec in kept if mid in rows
@@ -770,27 +611,27 @@ class MemoryEngine:
             return []
         if vector is None:
             vector = (await self.embedder.embed([query]))[0]
-        hits = await self.vectors.messages.search_visible(audience, vector, limit + len(exclude))
+        hits = await self.storage.turns.search(audience, vector, limit + len(exclude))
         skip = set(exclude)
         kept = [(h.id, h.score) for h in hits if h.score >= threshold and h.id not in skip]
         # The SQL rows decide, as for memories: a vector row with stale scope columns never leaks.
-        rows = {m.id: m for m in await self.store.visible_messages([i for i, _ in kept], audience)}
+        rows = {m.id: m for m in await self.storage.turns.visible([i for i, _ in kept], audience)}
         return [(rows[i], score) for i, score in kept if i in rows][:limit]
 
     async def list_memories(self, audience: Audience, query: MemoryQuery | None = None) -> list[Memory]:
-        return await self.store.query_memories(audience, self.clock(), query or MemoryQuery())
+        return await self.storage.memories.query(audience, self.clock(), query or MemoryQuery())
 
     async def count_memories(self, audience: Audience, query: MemoryQuery | None = None) -> int:
         """How many memories `audience` may see (that match `query`)."""
-        return await self.store.count_memories(audience, self.clock(), query)
+        return await self.storage.memories.count(audience, self.clock(), query)
 
     async def count_by_type(self, audience: Audience) -> dict[str, int]:
         """Memories `audience` may see, counted by type (types with none are left out)."""
-        return await self.store.count_by_type(audience, self.clock())
+        return await self.storage.memories.count_by_type(audience, self.clock())
 
     async def visible_memory(self, memory_id: str, audience: Audience) -> Memory | None:
         """The memory, if `audience` may see it."""
-        found = await self.store.visible_memories([memory_id], audience, self.clock())
+        found = await self.storage.memories.visible([memory_id], audience, self.clock())
         return found[0] if found else None
 
     async def merge_of(self, memory_id: str, audience: Audience) -> Memory | None:
@@ -798,7 +639,8 @@ class MemoryEngine:
         itself, or the one that replaced it when `memory_id` is the older note (for undo)."""
         newer = await self.visible_memory(memory_id, audience)
         if newer is None:
-            older = await self.store.get_memory_unscoped(memory_id)
+            found = await self.storage.memories.get_unscoped([memory_id])
+            older = found[0] if found else None
             if older is not None and older.superseded_by is not None:
                 newer = await self.visible_memory(older.superseded_by, audience)
         return newer
@@ -806,13 +648,11 @@ class MemoryEngine:
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
         """For each of `newer_ids` (already read through an audience) that replaced an older note:
         newer id -> older id."""
-        return await self.store.merged_into(newer_ids)
+        return await self.storage.memories.merged_into(newer_ids)
 
     async def recent_turns(self, scope: Scope, limit: int) -> list[StoredMessage]:
         """The conversation's (or its thread's) last `limit` turns, oldest first."""
-        return await self.store.recent_messages(
-            scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, limit, scope.thread_id
-        )
+        return await self.storage.turns.recent(scope, limit)
 
     async def by_subject(self, audience: Audience, subjects: Sequence[str], limit: int = 50) -> list[Memory]:
         return await self.list_memories(audience, MemoryQuery(subjects=subjects, limit=limit))
@@ -835,113 +675,27 @@ class MemoryEngine:
 
     @property
     def needs_maintenance(self) -> bool:
-        return (
-            self._repair_due or self.vectors.memories.needs_optimize or self.vectors.messages.needs_optimize
-        )
+        return self.storage.needs_maintenance
 
     async def warm_search(self) -> int:
-        """Load the busiest scopes of the memory and turn tables into RAM (see `VectorTable.warm`),
-        so the first turn in each does not wait for it; returns the rows loaded."""
-        return await self.vectors.memories.warm() + await self.vectors.messages.warm()
+        """Load the busiest scopes of the search index into RAM, so the first turn in each does not
+        wait for it; returns the rows loaded."""
+        return await self.storage.warm()
+
+    async def build_search_indexes(self) -> None:
+        """Build every search index now, approximate ones included (benchmarks, after bulk loads)."""
+        await self.storage.build_indexes()
 
     async def maintain(self) -> None:
-        """Index queued message rows, compact the vector tables, update their indexes; off the reply path."""
-        if self._repair_due:
-            try:
-                await self.repair_messages()
-            except Exception:
-                # Compaction needs no embedder: it still runs, and the repair stays queued.
-                log.warning("message repair failed; retried at the next maintenance", exc_info=True)
-        for table in (self.vectors.memories, self.vectors.messages):
-            if table.needs_optimize:
-                await table.optimize()
+        """Index queued turns, compact and re-index the search tables; off the reply path."""
+        await self.storage.maintain(self._embed)
 
     # --- consistency ----------------------------------------------------------------------------
 
     async def repair_messages(self) -> int:
-        """Index the message rows stored without a vector (embedder or LanceDB failed); returns how many.
-
-        Safe beside live writes: a vector write is an upsert by id, so a row being written right
-        now ends with one vector either way. Memory rows are left to start-up reconcile: a failed
-        memory write deletes its row, and a repair racing that delete could leave an orphan vector.
-        """
-        self._repair_due = False
-        try:
-            repaired = await self._repair_rows(
-                self.store.unindexed_messages,
-                self.vectors.messages,
-                message_record,
-                message_embed_text,
-                self.store.mark_messages_indexed,
-            )
-        except BaseException:
-            self._repair_due = True
-            raise
-        if repaired:
-            log.info("message vectors repaired", extra={"count": repaired})
-        return repaired
+        """Index the turns stored without a vector (embedder or index write failed); returns how many."""
+        return await self.storage.repair_turns(self._embed)
 
     async def reconcile(self) -> ReconcileReport:
-        """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
-        report = ReconcileReport()
-        # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
-        # is queued again, like a row whose vector write never happened.
-        lost = await self.store.indexed_memory_ids() - await self.vectors.memories.ids()
-        if lost:
-            await self.store.mark_memories_unindexed(sorted(lost))
-        lost_messages = await self.store.indexed_message_ids() - await self.vectors.messages.ids()
-        if lost_messages:
-            await self.store.mark_messages_unindexed(sorted(lost_messages))
-        report.memory_rows_repaired = await self._repair_rows(
-            self.store.unindexed_memories,
-            self.vectors.memories,
-            memory_record,
-            lambda m: m.content,
-            self.store.mark_memories_indexed,
-        )
-        report.message_rows_repaired = await self._repair_rows(
-            self.store.unindexed_messages,
-            self.vectors.messages,
-            message_record,
-            message_embed_text,
-            self.store.mark_messages_indexed,
-        )
-        orphans = await self.vectors.memories.ids() - await self.store.indexed_memory_ids()
-        if orphans:
-            await self.vectors.memories.delete(sorted(orphans))
-        report.memory_vectors_removed = len(orphans)
-        message_orphans = await self.vectors.messages.ids() - await self.store.indexed_message_ids()
-        if message_orphans:
-            await self.vectors.messages.delete(sorted(message_orphans))
-        report.message_vectors_removed = len(message_orphans)
-        for name in (
-            "memory_rows_repaired",
-            "memory_vectors_removed",
-            "message_rows_repaired",
-            "message_vectors_removed",
-        ):
-            if getattr(report, name):
-                report.details.append(f"{name}={getattr(report, name)}")
-        return report
-
-    async def _repair_rows(self, fetch, table, to_record, text_of, mark) -> int:  # type: ignore[no-untyped-def]
-        repaired = 0
-        while True:
-            pending = await fetch(1000)
-            if not pending:
-                return repaired
-            need_embedding = [item for item, vec in pending if vec is None]
-            fresh = (
-                iter(await self.embedder.embed([text_of(i) for i in need_embedding]))
-                if need_embedding
-                else None
-            )
-            records = []
-            for item, vec in pending:
-                records.append(to_record(item, vec if vec is not None else next(fresh)))  # type: ignore[arg-type]
-            ids = [r.id for r in records]
-            # A vector may already exist if the crash came after the vector write: replace, don't double.
-            await table.delete(ids)
-            await table.add(records)
-            await mark(ids)
-            repaired += len(ids)
+        """Make the storage consistent after a crash: index rows without vectors, drop stray vectors."""
+        return await self.storage.reconcile(self._embed)

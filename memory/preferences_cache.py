@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .models import Audience, Memory, MemoryType
-from .store import SQLiteStore
+from .storage import MemoryRepository
 
 Clock = Callable[[], float]
 
@@ -60,7 +60,7 @@ class PreferencesCache:
 
     def __init__(
         self,
-        store: SQLiteStore,
+        memories: MemoryRepository,
         clock: Clock = time.time,
         *,
         min_confidence: float = 0.6,
@@ -68,7 +68,7 @@ class PreferencesCache:
         ttl: float = 300.0,
         max_users: int = 10_000,
     ) -> None:
-        self.store = store
+        self.memories = memories
         self.clock = clock
         self.min_confidence = min_confidence
         self.limit = limit
@@ -110,7 +110,7 @@ class PreferencesCache:
         self.misses += 1
         generation = self._generation
         found: dict[str, np.ndarray] = {}
-        memories = await self.store.memories_about(
+        memories = await self.memories.about(
             audience, now, [user_id], [MemoryType.PREFERENCE], self.min_confidence, self.limit, vectors=found
         )
         if vectors is not None:

@@ -17,17 +17,17 @@ import numpy as np
 
 from .access_counts import AccessCounts
 from .context_block import BlockItem, ContextBlock, Section, Timeline, TimelineDay, format_context_block
-from .engine import OWN_ELSEWHERE_LIMIT, REPLY_GAP_SECONDS, MemoryEngine, WriteResult
+from .engine import OWN_ELSEWHERE_LIMIT, MemoryEngine, WriteResult
 from .injection_state import ChannelInjectionState, ChannelKey, InjectionStates
 from .meta_questions import MetaQuestion, asks_about_self, detect_meta_question
-from .models import Audience, Memory, MemoryType, StoredMessage
+from .models import Audience, Memory, MemoryType, StoredMessage, Summary
 from .preferences_cache import PreferencesCache
 from .prehook_config import PrehookConfig
 from .scope import row_visible
-from .store import MemoryQuery
+from .storage import MemoryQuery
 from .summaries import SummaryManager
-from .summary_store import Summary
 from .ttl import parse_duration
+from .turn_text import REPLY_GAP_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,7 @@ class PreHook:
         self.clock = clock or engine.clock
         self.states = states or self.config.make_states()
         self.preferences = preferences or PreferencesCache(
-            engine.store,
+            engine.storage.memories,
             self.clock,
             min_confidence=self.config.preference_min_confidence,
             ttl=self.config.preference_cache_ttl,
@@ -216,7 +216,7 @@ class PreHook:
         self.tz = tz
         self._recent_seconds = parse_duration(self.config.recent_duration)
         # Access counts of injected memories, written together every few seconds.
-        self.access = AccessCounts(engine.store)
+        self.access = AccessCounts(engine.storage.memories)
         engine.on_write(self._on_write)
 
     def _on_write(self, memory: Memory) -> None:
@@ -368,7 +368,8 @@ class PreHook:
         self, request: PrehookRequest, now: float, meta: MetaQuestion | None, errors: list[str]
     ) -> tuple[_SqlFound, float]:
         t = time.perf_counter()
-        store, cfg, viewer = self.engine.store, self.config, request.viewer
+        memories, turns = self.engine.storage.memories, self.engine.storage.turns
+        cfg, viewer = self.config, request.viewer
         participants = list(dict.fromkeys(p for p in request.participants if p))
         if not participants and viewer.viewer_id:
             participants = [viewer.viewer_id]
@@ -379,10 +380,10 @@ class PreHook:
         # Every source reads its rows' stored vectors in the same query (relevance and dedup
         # never re-embed a memory, and no second round trip fetches them).
         vectors: dict[str, np.ndarray] = {}
-        identity = store.memories_about(
+        identity = memories.about(
             viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit, vectors=vectors
         )
-        important = store.query_memories(
+        important = memories.query(
             viewer,
             now,
             # Identity rows all weigh 1.0: left in, everyone's would crowd out the decisions and
@@ -395,7 +396,7 @@ class PreHook:
             ),
             vectors,
         )
-        recent = store.query_memories(
+        recent = memories.query(
             viewer,
             now,
             MemoryQuery(
@@ -412,26 +413,24 @@ class PreHook:
             offset = self._utc_offset(now)
             days = max(1, math.ceil((meta.until - meta.since) / 86400))
             per_day = max(1, cfg.timeline_limit // days) + len(request.exclude_message_ids)
-            timeline_memories = store.memories_between(
+            timeline_memories = memories.between(
                 viewer, now, meta.since, meta.until, None, cfg.timeline_limit, vectors
             )
-            timeline_messages = store.visible_messages_between(
-                viewer, meta.since, meta.until, per_day, offset
-            )
-            timeline_days = store.message_days(
+            timeline_messages = turns.visible_between(viewer, meta.since, meta.until, per_day, offset)
+            timeline_days = turns.days(
                 viewer, meta.since, meta.until, offset, exclude=request.exclude_message_ids
             )
         else:
             timeline_memories, timeline_messages, timeline_days = nothing(), nothing(), nothing()
         about_self = (
-            store.memories_about(
+            memories.about(
                 viewer, now, [viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit, vectors=vectors
             )
             if viewer.viewer_id is not None and asks_about_self(request.text)
             else nothing()
         )
         own = (
-            store.query_memories(
+            memories.query(
                 viewer,
                 now,
                 MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
@@ -481,33 +480,32 @@ class PreHook:
         ]
         if missing:
             # Only rows whose vector the reads above could not give (none, unless a row lacks one).
-            vectors.update(await self._guard("embeddings", store.get_embeddings(missing), {}, errors))
+            vectors.update(await self._guard("embeddings", memories.embeddings(missing), {}, errors))
         return found, _ms(t)
 
     async def _hybrid_search(
         self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
     ) -> tuple[_VectorFound, float]:
         t = time.perf_counter()
-        table, viewer = self.engine.vectors.memories, request.viewer
+        memories, turn_store, viewer = self.engine.storage.memories, self.engine.storage.turns, request.viewer
         k = self.config.vector_top_k
         found = _VectorFound()
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         # Dense and full text in one call per table: one pass over the scope kept in RAM.
         searches = [
             self._guard(
-                "search", table.hybrid_search_visible(viewer, query, request.text, k, now), no_hits, errors
+                "search", memories.hybrid_search(viewer, query, request.text, k, now), no_hits, errors
             )
         ]
         m = self.config.message_top_k
         if m > 0:
             # Past turns under the same privacy filter; the batch and the history window are
             # skipped after the search (they are few, and the model already has them).
-            messages = self.engine.vectors.messages
             skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
             searches.append(
                 self._guard(
                     "message_search",
-                    messages.hybrid_search_visible(viewer, query, request.text, m + skip),
+                    turn_store.hybrid_search(viewer, query, request.text, m + skip),
                     no_hits,
                     errors,
                 )
@@ -544,7 +542,6 @@ class PreHook:
         else:
             message_ids = []
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-        store = self.engine.store
 
         async def none() -> Any:
             return None
@@ -553,13 +550,13 @@ class PreHook:
         # a crash or a stale scope column can never leak a memory or a turn), with the turn that
         # followed each recalled one: two batched queries side by side.
         if message_ids and self.config.turn_follow_ups:
-            turns = store.visible_turns_and_next(message_ids, viewer, REPLY_GAP_SECONDS)
+            turns = turn_store.visible_with_next(message_ids, viewer, REPLY_GAP_SECONDS)
         elif message_ids:
-            turns = _alone(store.visible_messages(message_ids, viewer))
+            turns = _alone(turn_store.visible(message_ids, viewer))
         else:
             turns = none()
         memory_rows, turn_rows = await asyncio.gather(
-            self._guard("rows", store.visible_memories(ids, viewer, now), [], errors) if ids else none(),
+            self._guard("rows", memories.visible(ids, viewer, now), [], errors) if ids else none(),
             self._guard("message_rows", turns, [], errors),
         )
         found.rows = {m.id: m for m in memory_rows or []}

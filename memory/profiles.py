@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .engine import MemoryEngine
 from .models import Audience, Memory, MemoryType, Visibility
-from .store import SQLiteStore
+from .storage import Storage
 from .text import Fact, Predicate, clean_value, read_facts
 
 __all__ = [
@@ -420,8 +420,10 @@ ProfileKey = tuple[str, str, str, str]
 class ProfileStore:
     """Profiles in the `profiles` table (one JSON row per platform, workspace, user and agent)."""
 
-    def __init__(self, store: SQLiteStore, clock: Clock = time.time) -> None:
-        self.store = store
+    def __init__(self, storage: Storage, clock: Clock = time.time) -> None:
+        # Profile rows are people's; they are rebuilt from the memories about the user.
+        self.people = storage.people
+        self.memories = storage.memories
         self.clock = clock
         # One read-modify-write at a time per profile; weak values so idle users cost nothing.
         self._locks: weakref.WeakValueDictionary[ProfileKey, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -444,13 +446,8 @@ class ProfileStore:
         unique = list(dict.fromkeys(u for u in user_ids if u))[:500]
         if not unique:
             return {}
-        marks = ",".join("?" * len(unique))
         # Scoped by platform, workspace and agent; the private section is left to `compact`.
-        rows = await self.store.fetch(
-            "SELECT user_id, data, updated_at FROM profiles WHERE platform = ? AND workspace_id = ? "
-            f"AND agent_id = ? AND user_id IN ({marks})",
-            (platform, workspace_id, agent_id, *unique),
-        )
+        rows = await self.people.profiles(platform, workspace_id, agent_id, unique)
         out: dict[str, Profile] = {}
         for user_id, data, updated_at in rows:
             try:
@@ -464,32 +461,20 @@ class ProfileStore:
                 str(user_id),
                 agent_id,
                 parsed,
-                float(updated_at),  # type: ignore[arg-type]
+                updated_at,
             )
         return out
 
     async def _save(self, profile: Profile) -> None:
-        async with self.store.transaction() as db:
-            if profile.is_empty():
-                await db.execute(
-                    "DELETE FROM profiles WHERE platform = ? AND workspace_id = ? AND user_id = ? "
-                    "AND agent_id = ?",
-                    (profile.platform, profile.workspace_id, profile.user_id, profile.agent_id),
-                )
-                return
-            await db.execute(
-                "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, user_id, agent_id) "
-                "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
-                (
-                    profile.platform,
-                    profile.workspace_id,
-                    profile.user_id,
-                    profile.agent_id,
-                    json.dumps(profile.to_json(), ensure_ascii=False),
-                    profile.updated_at,
-                ),
-            )
+        data = None if profile.is_empty() else json.dumps(profile.to_json(), ensure_ascii=False)
+        await self.people.save_profile(
+            profile.platform,
+            profile.workspace_id,
+            profile.user_id,
+            profile.agent_id,
+            data,
+            profile.updated_at,
+        )
 
     async def update_from_memory(self, memory: Memory) -> Profile | None:
         """Fold one written, superseded or forgotten memory into its user's profile.
@@ -535,7 +520,7 @@ class ProfileStore:
 
     async def _build(self, audience: Audience, user_id: str) -> Profile:
         now = self.clock()
-        memories = await self.store.memories_about(
+        memories = await self.memories.about(
             audience, now, [user_id], list(_PROFILE_TYPES), limit=_REBUILD_LIMIT
         )
         profile = Profile(audience.platform, audience.workspace_id, user_id, audience.agent_id)

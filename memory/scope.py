@@ -126,7 +126,7 @@ def lance_audience_filter(audience: Audience, now: float | None = None) -> str:
 
     Forgotten and superseded memories have no vector, so only expiry needs a check here. The
     viewer's own memories of other workspaces (`own_elsewhere`) are not searched here: they
-    live in other scopes and come from SQL (`SQLiteStore.own_elsewhere`).
+    live in other scopes and come from SQL (`MemoryQuery(elsewhere=True)`).
     """
     q = quote_literal
     clauses = [

@@ -10,11 +10,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .engine import MemoryEngine
-from .errors import MixedAudienceError
-from .models import Audience, Scope, StoredMessage, Visibility
+from .errors import MixedAudienceError, SummaryConflict
+from .models import Audience, Scope, StoredMessage, Summary, SummaryKind, Visibility
 from .summarizer import THREAD_LEVEL, ExtractiveSummarizer, Summarizer, clip
-from .summary_store import Summary, SummaryConflict, SummaryKind, SummaryStore
-from .vectors import VectorRecord, VectorTable
 
 __all__ = [
     "MixedAudienceError",
@@ -22,7 +20,6 @@ __all__ = [
     "SummaryKind",
     "SummaryManager",
     "audience_of",
-    "summary_record",
 ]
 
 log = logging.getLogger(__name__)
@@ -35,26 +32,6 @@ CHARS_PER_TOKEN = 4
 _RESTRICTIVENESS = {Visibility.WORKSPACE: 0, Visibility.CHANNEL: 1, Visibility.PRIVATE: 2}
 
 AudienceKey = tuple[Visibility, str | None]
-
-
-def summary_record(summary: Summary, vector: np.ndarray) -> VectorRecord:
-    """The LanceDB row of a summary: its stored vector, text and the scope columns filters read."""
-    return VectorRecord(
-        id=summary.id,
-        vector=vector,
-        text=summary.content,
-        platform=summary.platform,
-        workspace_id=summary.workspace_id,
-        channel_id=summary.channel_id,
-        thread_id=summary.thread_id,
-        user_id=summary.author_id,
-        author_id=summary.author_id,
-        agent_id=summary.agent_id,
-        visibility=summary.visibility.value,
-        kind="summary",
-        created_at=summary.created_at,
-        expires_at=None,
-    )
 
 
 def audience_of(messages: Sequence[StoredMessage]) -> AudienceKey:
@@ -134,7 +111,7 @@ class SummaryManager:
         # double what a busy server pays for its model, for notes the search finds as well.
         self.summarizer = summarizer
         self.thread_refresh_chars = thread_refresh_chars
-        self.store = SummaryStore(engine.store)
+        self.store = engine.storage.summaries
         self.condense_threshold_chars = condense_threshold_chars
         self.level1_budget_chars = level1_budget_chars
         self.condensed_budget_chars = condensed_budget_chars
@@ -143,7 +120,6 @@ class SummaryManager:
         self.max_level = max_level
         self.clock = clock or engine.clock
         self._fallback = ExtractiveSummarizer()
-        self._table: VectorTable | None = None
         self._locks: dict[tuple[object, ...], asyncio.Lock] = {}
 
     @property
@@ -153,12 +129,6 @@ class SummaryManager:
     def threshold_for(self, level: int) -> int:
         """Raw characters the uncondensed summaries of `level` must exceed to be condensed upward."""
         return self.condense_threshold_chars * self.level_factor ** (level - 1)
-
-    async def table(self) -> VectorTable:
-        """The LanceDB `summaries` table, opened on first use."""
-        if self._table is None:
-            self._table = await self.engine.vectors.summaries()
-        return self._table
 
     def _lock(self, *key: object) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -186,33 +156,16 @@ class SummaryManager:
 
     async def _messages(self, scope: Scope, message_ids: Sequence[str]) -> list[StoredMessage]:
         # Unscoped read, then every row is checked against the one scope being summarized.
-        messages = await self.engine.store.get_messages_unscoped(list(dict.fromkeys(message_ids)))
+        messages = await self.engine.storage.turns.get_unscoped(list(dict.fromkeys(message_ids)))
         for m in messages:
-            if (m.platform, m.workspace_id, m.channel_id, m.agent_id, m.thread_id) != (
-                scope.platform,
-                scope.workspace_id,
-                scope.channel_id,
-                scope.agent_id,
-                scope.thread_id,
-            ):
+            if m.scope != scope:
                 raise ValueError(f"message {m.id} is not in the scope being summarized")
         # Stable: messages written in the same second keep the order the caller gave.
         return sorted(messages, key=lambda m: m.created_at)
 
     async def _write(self, summary: Summary, condenses: Sequence[str] = ()) -> None:
         vector = (await self.engine.embedder.embed([summary.content]))[0]
-        await self.store.insert(summary, vector, condenses)
-        try:
-            table = await self.table()
-            await table.add([summary_record(summary, vector)])
-        except Exception:
-            log.warning(
-                "summary vector write failed; kept unindexed for reconcile",
-                extra={"summary_id": summary.id},
-                exc_info=True,
-            )
-        else:
-            await self.store.mark_indexed([summary.id])
+        await self.store.add(summary, vector, condenses)
         log.info(
             "summary written",
             extra={
@@ -253,11 +206,7 @@ class SummaryManager:
             return None
         summary = Summary(
             id=new_summary_id(),
-            platform=scope.platform,
-            workspace_id=scope.workspace_id,
-            channel_id=scope.channel_id,
-            thread_id=scope.thread_id,
-            agent_id=scope.agent_id,
+            scope=scope,
             level=1,
             kind=SummaryKind.TURNS,
             content=content,
@@ -319,11 +268,7 @@ class SummaryManager:
             return None
         summary = Summary(
             id=new_summary_id(),
-            platform=scope.platform,
-            workspace_id=scope.workspace_id,
-            channel_id=scope.channel_id,
-            thread_id=scope.thread_id,
-            agent_id=scope.agent_id,
+            scope=scope,
             level=level,
             kind=SummaryKind.CONDENSED,
             content=content,
@@ -372,12 +317,8 @@ class SummaryManager:
         """
         if limit <= 0:
             return []
-        now = self.clock()
-        table = await self.table()
-        hits = await table.search_visible(audience, query_vector, max(limit * 2, 10), now)
-        kept = [(h.id, h.score) for h in hits if h.score >= threshold]
-        rows = {s.id: s for s in await self.store.visible([i for i, _ in kept], audience, now)}
-        return [(rows[i], score) for i, score in kept if i in rows][:limit]
+        found = await self.store.search(audience, query_vector, max(limit * 2, 10), self.clock(), threshold)
+        return found[:limit]
 
     # --- thread summary -------------------------------------------------------------------------
 
@@ -427,11 +368,7 @@ class SummaryManager:
                 return previous
             summary = Summary(
                 id=new_summary_id(),
-                platform=scope.platform,
-                workspace_id=scope.workspace_id,
-                channel_id=scope.channel_id,
-                thread_id=scope.thread_id,
-                agent_id=scope.agent_id,
+                scope=scope,
                 level=THREAD_LEVEL,
                 kind=SummaryKind.THREAD,
                 content=content,
@@ -455,14 +392,7 @@ class SummaryManager:
 
     async def _since(self, scope: Scope, after: float, new: Sequence[StoredMessage]) -> list[StoredMessage]:
         """The scope's turns after `after` (the thread summary's end), the new ones included."""
-        recent = await self.engine.store.recent_messages(
-            scope.platform,
-            scope.workspace_id,
-            scope.channel_id,
-            scope.agent_id,
-            limit=_MAX_PENDING_TURNS,
-            thread_id=scope.thread_id,
-        )
+        recent = await self.engine.storage.turns.recent(scope, limit=_MAX_PENDING_TURNS)
         found = {m.id: m for m in recent if m.created_at > after}
         found.update({m.id: m for m in new})
         return sorted(found.values(), key=lambda m: m.created_at)
@@ -474,26 +404,7 @@ class SummaryManager:
 
         Returns (rows repaired, orphan vectors removed). Run at start-up, off the reply path.
         """
-        table = await self.table()
-        repaired = 0
-        while True:
-            pending = await self.store.unindexed(1000)
-            if not pending:
-                break
-            missing = [s for s, v in pending if v is None]
-            fresh = (
-                iter(await self.engine.embedder.embed([s.content for s in missing])) if missing else iter(())
-            )
-            records = [summary_record(s, v if v is not None else next(fresh)) for s, v in pending]
-            ids = [r.id for r in records]
-            # The vector may exist already (a crash after the write): replace it, never double it.
-            await table.delete(ids)
-            await table.add(records)
-            await self.store.mark_indexed(ids)
-            repaired += len(ids)
-        orphans = await table.ids() - await self.store.indexed_ids()
-        if orphans:
-            await table.delete(sorted(orphans))
+        repaired, orphans = await self.store.reconcile(self.engine.embedder.embed)
         if repaired or orphans:
-            log.warning("summaries reconciled", extra={"repaired": repaired, "orphans": len(orphans)})
-        return repaired, len(orphans)
+            log.warning("summaries reconciled", extra={"repaired": repaired, "orphans": orphans})
+        return repaired, orphans

@@ -42,7 +42,7 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
-from memory.vectors import VectorRecord
+from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 
@@ -499,15 +499,15 @@ def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:
 
 async def assert_consistent(engine: MemoryEngine) -> None:
     """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
-    memory_rows = await engine.store.indexed_memory_ids()
-    assert await engine.store.unindexed_memories() == []
-    assert await engine.vectors.memories.ids() == memory_rows
-    assert await engine.vectors.memories.count() == len(memory_rows)
-    message_rows = await engine.store.indexed_message_ids()
-    assert await engine.store.unindexed_messages() == []
-    assert await engine.vectors.messages.ids() == message_rows
-    assert await engine.vectors.messages.count() == len(message_rows)
-    assert message_rows == {m.id for m in await engine.store.get_messages(list(message_rows))}
+    memory_rows = await engine.storage.sql.indexed_memory_ids()
+    assert await engine.storage.sql.unindexed_memories() == []
+    assert await engine.storage.vectors.memories.ids() == memory_rows
+    assert await engine.storage.vectors.memories.count() == len(memory_rows)
+    message_rows = await engine.storage.sql.indexed_message_ids()
+    assert await engine.storage.sql.unindexed_messages() == []
+    assert await engine.storage.vectors.messages.ids() == message_rows
+    assert await engine.storage.vectors.messages.count() == len(message_rows)
+    assert message_rows == {m.id for m in await engine.storage.sql.get_messages(list(message_rows))}
 
 
 VECTOR_DIM = 16  # small vectors for the vector store's own tests

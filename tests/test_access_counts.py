@@ -13,7 +13,7 @@ from tests.helpers import draft
 
 
 async def stored_count(engine: MemoryEngine, memory_id: str) -> tuple[int, float | None]:
-    memory = await engine.store.get_memory_unscoped(memory_id)
+    memory = await engine.storage.sql.get_memory_unscoped(memory_id)
     assert memory is not None
     return memory.access_count, memory.last_accessed_at
 
@@ -21,7 +21,7 @@ async def stored_count(engine: MemoryEngine, memory_id: str) -> tuple[int, float
 async def test_counts_wait_in_ram_then_go_out_in_one_write(engine: MemoryEngine) -> None:
     a = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     b = (await engine.remember(draft("Grace runs the Lisbon office"))).memory
-    counts = AccessCounts(engine.store, flush_after=3600)
+    counts = AccessCounts(engine.storage.memories, flush_after=3600)
     counts.add([a.id, b.id], 100.0)
     counts.add([a.id], 250.0)
     assert counts.pending == 2
@@ -34,7 +34,7 @@ async def test_counts_wait_in_ram_then_go_out_in_one_write(engine: MemoryEngine)
 
 async def test_the_timer_writes_without_a_close(engine: MemoryEngine) -> None:
     memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
-    counts = AccessCounts(engine.store, flush_after=0.0)
+    counts = AccessCounts(engine.storage.memories, flush_after=0.0)
     counts.add([memory.id], 10.0)
     # The write starts from a loop timer, not from `add`: yield to the loop until it has run.
     while counts.pending or counts._flushing:  # noqa: ASYNC110 - no event exists to wait on
@@ -48,7 +48,7 @@ async def test_a_failed_write_is_logged_not_raised(
     engine: MemoryEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
-    counts = AccessCounts(engine.store, flush_after=3600)
+    counts = AccessCounts(engine.storage.memories, flush_after=3600)
     counts.add([memory.id], 10.0)
     await engine.close()
     with caplog.at_level(logging.WARNING, logger="memory.access_counts"):

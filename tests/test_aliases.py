@@ -115,7 +115,7 @@ def test_learning_never_raises(text: str, speaker: str) -> None:
 
 @pytest.fixture
 def aliases(engine: MemoryEngine) -> AliasStore:
-    return AliasStore(engine.store)
+    return AliasStore(engine.storage.people)
 
 
 async def test_expand_finds_the_id_and_the_other_names(aliases: AliasStore) -> None:

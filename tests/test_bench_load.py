@@ -11,9 +11,17 @@ from bench.load import LoadOptions, Origin, injection_leaks, marker_leaks, run_l
 from bot.cli import main
 from bot.config import Settings
 from memory.embedders import CachedEmbedder
-from memory.models import Audience, Memory, MemoryType, Source, StoredMessage, Visibility
+from memory.models import (
+    Audience,
+    Memory,
+    MemoryType,
+    Source,
+    StoredMessage,
+    Summary,
+    SummaryKind,
+    Visibility,
+)
 from memory.prehook import PrehookResult
-from memory.summary_store import Summary, SummaryKind
 from tests.fakes.embedders import HashEmbedder
 
 KEYS = {

@@ -8,7 +8,7 @@ import pytest
 
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
-from memory.vectors import VectorRecord
+from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.embedders import CountingEmbedder
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
@@ -35,15 +35,15 @@ async def test_import_stores_rows_and_vectors_marked_indexed(engine: MemoryEngin
     assert [m.content for m in inserted] == [d.content for d in drafts]
     assert await listed(engine) == sorted(d.content for d in drafts)
     ids = {m.id for m in inserted}
-    assert await engine.store.indexed_memory_ids() == ids
-    assert await engine.vectors.memories.ids() == ids
-    assert await engine.store.unindexed_memories() == []
-    rows = {m.content: m for m in await engine.store.get_memories(list(ids))}
+    assert await engine.storage.sql.indexed_memory_ids() == ids
+    assert await engine.storage.vectors.memories.ids() == ids
+    assert await engine.storage.sql.unindexed_memories() == []
+    rows = {m.content: m for m in await engine.storage.sql.get_memories(list(ids))}
     assert rows["Bob prefers tea over coffee"].sources == ["m1", "m2"]
     assert rows["The billing service is written in Go"].created_at == 1_700_000_000.0
     assert rows["Alice lives in Lisbon"].importance == 1.0  # the type's default, as remember() sets
     # The stored vector is the embedding of the content, so the pre-hook can compare without re-embedding.
-    stored = await engine.store.get_embeddings([inserted[0].id])
+    stored = await engine.storage.sql.get_embeddings([inserted[0].id])
     expected = (await engine.embedder.embed(["Alice lives in Lisbon"]))[0]
     assert float(stored[inserted[0].id] @ expected) == pytest.approx(1.0, abs=1e-5)
     hits = await engine.search("where does Alice live?", OPERATOR, threshold=0.2)
@@ -110,13 +110,13 @@ async def test_an_invalid_draft_fails_the_import_before_anything_is_written(engi
     with pytest.raises(ValueError, match="draft 1"):
         await engine.import_memories(drafts)
     assert await listed(engine) == []
-    assert await engine.vectors.memories.count() == 0
+    assert await engine.storage.vectors.memories.count() == 0
 
 
 async def test_a_failed_vector_write_rolls_back_only_its_batch(
     engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = engine.vectors.memories
+    table = engine.storage.vectors.memories
     real_add = table.add
     calls = 0
 
@@ -134,7 +134,7 @@ async def test_a_failed_vector_write_rolls_back_only_its_batch(
         await engine.import_memories(drafts, batch_size=2)
 
     assert await listed(engine) == ["Fact number one about the roadmap", "Fact number two about the roadmap"]
-    assert await engine.store.unindexed_memories() == []  # no half-written rows left to repair
+    assert await engine.storage.sql.unindexed_memories() == []  # no half-written rows left to repair
     assert len(await table.ids()) == 2
 
 

@@ -89,25 +89,25 @@ async def sqlite_ids(data_dir: Path, table: str, where: str = "1") -> set[str]:
 
 async def assert_consistent(engine: MemoryEngine) -> None:
     """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
-    memory_rows = await engine.store.indexed_memory_ids()
-    assert await engine.store.unindexed_memories() == []
-    assert await engine.vectors.memories.ids() == memory_rows
-    assert await engine.vectors.memories.count() == len(memory_rows)
-    message_rows = await engine.store.indexed_message_ids()
-    assert await engine.store.unindexed_messages() == []
-    assert await engine.vectors.messages.ids() == message_rows
-    assert await engine.vectors.messages.count() == len(message_rows)
-    assert message_rows == {m.id for m in await engine.store.get_messages(list(message_rows))}
+    memory_rows = await engine.storage.sql.indexed_memory_ids()
+    assert await engine.storage.sql.unindexed_memories() == []
+    assert await engine.storage.vectors.memories.ids() == memory_rows
+    assert await engine.storage.vectors.memories.count() == len(memory_rows)
+    message_rows = await engine.storage.sql.indexed_message_ids()
+    assert await engine.storage.sql.unindexed_messages() == []
+    assert await engine.storage.vectors.messages.ids() == message_rows
+    assert await engine.storage.vectors.messages.count() == len(message_rows)
+    assert message_rows == {m.id for m in await engine.storage.sql.get_messages(list(message_rows))}
 
 
 async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message_ids: list[str]) -> None:
     """Acknowledged memories and messages are found by a search for their own text."""
-    for memory in (await engine.store.get_memories_unscoped(memory_ids))[-5:]:
+    for memory in (await engine.storage.sql.get_memories_unscoped(memory_ids))[-5:]:
         if memory.forgotten:
             continue  # superseded by a later refinement: kept in SQLite, out of search by design
         hits = await engine.search(memory.content, OPERATOR, limit=3)
         assert memory.id in [h.memory.id for h in hits], memory.content
-    for message in (await engine.store.get_messages(message_ids))[-5:]:
+    for message in (await engine.storage.sql.get_messages(message_ids))[-5:]:
         audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)
         found = await engine.search_messages(message.content, audience, limit=3)
         assert message.id in [m.id for m, _ in found], message.content
@@ -126,8 +126,10 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path)
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.store.get_messages(run.messages)}
-        assert set(run.memories) <= {m.id for m in await engine.store.get_memories_unscoped(run.memories)}
+        assert set(run.messages) <= {m.id for m in await engine.storage.sql.get_messages(run.messages)}
+        assert set(run.memories) <= {
+            m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
+        }
         await assert_consistent(engine)
         await assert_searchable(engine, run.memories, run.messages)
         again = await engine.reconcile()
@@ -158,10 +160,12 @@ async def test_process_death_between_the_two_stores_is_repaired_on_open(tmp_path
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.store.get_messages(run.messages)}
-        assert set(run.memories) <= {m.id for m in await engine.store.get_memories_unscoped(run.memories)}
+        assert set(run.messages) <= {m.id for m in await engine.storage.sql.get_messages(run.messages)}
+        assert set(run.memories) <= {
+            m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
+        }
         await assert_consistent(engine)
-        vectors = engine.vectors.messages if kind == "message" else engine.vectors.memories
+        vectors = engine.storage.vectors.messages if kind == "message" else engine.storage.vectors.memories
         # The row that was in flight is whole now: one vector, found by a search for its text.
         assert set(run.crashed_ids) <= await vectors.ids()
         if kind == "memory":
@@ -178,7 +182,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
     config = settings(tmp_path)
     app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
-        table = await app.pipeline.summaries.table()
+        table = await app.pipeline.summaries.store.table()
 
         async def broken_add(records: object) -> None:
             raise OSError("lance: no space left on device")
@@ -187,7 +191,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
         turn = IncomingMessage("slack", WORKSPACE, "C1", "U1", "Zed", "The offsite moved to Lisbon in May")
         assert (await app.pipeline.handle([turn])).reply
         await app.pipeline.idle()  # the turn's summary is written in the background
-        pending = [summary.id for summary, _ in await app.pipeline.summaries.store.unindexed()]
+        pending = [summary.id for summary, _ in await app.pipeline.summaries.store.rows.unindexed()]
         assert len(pending) == 1
         monkeypatch.undo()
     finally:
@@ -195,7 +199,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
 
     app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
-        assert await app.pipeline.summaries.store.unindexed() == []
-        assert await (await app.pipeline.summaries.table()).ids() == set(pending)
+        assert await app.pipeline.summaries.store.rows.unindexed() == []
+        assert await (await app.pipeline.summaries.store.table()).ids() == set(pending)
     finally:
         await app.close()

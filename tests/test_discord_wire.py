@@ -308,7 +308,7 @@ async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
     await fake.dispatch("INTERACTION_CREATE", data)
     await fake.wait_for(lambda: len(fake.followups()) > before)
     assert older.memory.id in json.dumps(fake.followups()[-1])
-    restored = await engine.store.get_memory_unscoped(older.memory.id)
+    restored = await engine.storage.sql.get_memory_unscoped(older.memory.id)
     assert restored is not None and not restored.forgotten
 
 

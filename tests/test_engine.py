@@ -9,9 +9,9 @@ import pytest
 
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, MemoryWriteError
-from memory.migrations import MIGRATIONS
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
+from memory.storage.embedded.migrations import MIGRATIONS
 from memory.ttl import TTLError
 from tests.helpers import FakeClock
 
@@ -72,8 +72,8 @@ async def test_insert_sets_defaults_and_writes_both_stores(engine: MemoryEngine,
     assert memory.importance == 0.7  # preference default
     assert memory.subjects == ["alice", "editor"]
     assert memory.created_at == clock.now
-    assert await engine.vectors.memories.ids() == {memory.id}
-    assert (await engine.store.get_memory(memory.id)) is not None
+    assert await engine.storage.vectors.memories.ids() == {memory.id}
+    assert (await engine.storage.sql.get_memory(memory.id)) is not None
 
 
 async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:
@@ -81,7 +81,7 @@ async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:
     second = await engine.remember(draft("  bob plays   the CELLO "))
     assert second.action == "duplicate"
     assert second.memory.id == first.memory.id
-    assert await engine.vectors.memories.count() == 1
+    assert await engine.storage.vectors.memories.count() == 1
 
 
 async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEngine) -> None:
@@ -89,9 +89,9 @@ async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEn
     new = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
     assert new.action == "superseded" and new.replaced is not None and new.replaced.id == old.id
     assert await active(engine) == ["Mickael broke his shoulder on 10 January 2026"]
-    kept = await engine.store.get_memory(old.id)
+    kept = await engine.storage.sql.get_memory(old.id)
     assert kept is not None and kept.forgotten and kept.superseded_by == new.memory.id
-    assert await engine.vectors.memories.ids() == {new.memory.id}
+    assert await engine.storage.vectors.memories.ids() == {new.memory.id}
     restored = await engine.undo_supersede(new.memory.id)
     assert restored.id == old.id
     assert len(await active(engine)) == 2
@@ -138,8 +138,8 @@ async def test_bad_input_is_rejected_and_nothing_written(engine: MemoryEngine) -
         await engine.remember(draft("Standup moved to 10am", ttl="tomorrow"))
     with pytest.raises(ValueError, match="importance"):
         await engine.remember(draft("Standup moved to 10am", importance=3))
-    assert await engine.vectors.memories.count() == 0
-    assert await engine.store.count_memories(OPERATOR, 0) == 0
+    assert await engine.storage.vectors.memories.count() == 0
+    assert await engine.storage.sql.count_memories(OPERATOR, 0) == 0
 
 
 async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock: FakeClock) -> None:
@@ -152,11 +152,11 @@ async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock
     # Expired memories vanish from queries at once, before any sweep.
     assert short.id not in {m.id for m in await engine.list_memories(OPERATOR)}
     assert await engine.sweep_expired() == 1
-    assert await engine.store.get_memory(short.id) is None
-    assert await engine.vectors.memories.ids() == {long.id, permanent.id}
+    assert await engine.storage.sql.get_memory(short.id) is None
+    assert await engine.storage.vectors.memories.ids() == {long.id, permanent.id}
     clock.advance(31 * 86400)
     assert await engine.sweep_expired() == 1
-    assert await engine.vectors.memories.ids() == {permanent.id}
+    assert await engine.storage.vectors.memories.ids() == {permanent.id}
 
 
 async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
@@ -164,8 +164,8 @@ async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
     outsider = Audience("discord", "guild-2", "default", operator=True)
     assert await engine.forget(memory.id, outsider) is None  # not visible there: refused
     assert await engine.forget(memory.id, OPERATOR) is not None
-    assert await engine.store.get_memory(memory.id) is None
-    assert memory.id not in await engine.vectors.memories.ids()
+    assert await engine.storage.sql.get_memory(memory.id) is None
+    assert memory.id not in await engine.storage.vectors.memories.ids()
     assert await engine.search("badge number", OPERATOR) == []
     assert await engine.forget("does-not-exist", OPERATOR) is None
 
@@ -176,11 +176,11 @@ async def test_failed_vector_write_leaves_no_half_written_memory(
     async def broken_add(records: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(engine.vectors.memories, "add", broken_add)
+    monkeypatch.setattr(engine.storage.vectors.memories, "add", broken_add)
     with pytest.raises(MemoryWriteError, match="not saved"):
         await engine.remember(draft("Erin moved to Berlin"))
-    assert await engine.store.count_memories(OPERATOR, 0) == 0
-    assert await engine.store.unindexed_memories() == []
+    assert await engine.storage.sql.count_memories(OPERATOR, 0) == 0
+    assert await engine.storage.sql.unindexed_memories() == []
 
 
 async def test_reconcile_after_crash_between_the_two_writes(
@@ -190,16 +190,16 @@ async def test_reconcile_after_crash_between_the_two_writes(
     kept = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     # Crash 1: the row was committed but the process died before the vector write.
     orphan_row = engine.build_memory(draft("Grace runs the Lisbon office"))
-    await engine.store.insert_memory(orphan_row, None)
+    await engine.storage.sql.insert_memory(orphan_row, None)
     # Crash 2: a vector whose row was deleted (died between the SQLite and the LanceDB delete).
     gone = (await engine.remember(draft("Heidi owns the billing service"))).memory
-    await engine.store.delete_memories([gone.id])
+    await engine.storage.sql.delete_memories([gone.id])
     await engine.close()
 
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     try:
-        assert await engine.vectors.memories.ids() == {kept.id, orphan_row.id}
-        assert await engine.store.unindexed_memories() == []
+        assert await engine.storage.vectors.memories.ids() == {kept.id, orphan_row.id}
+        assert await engine.storage.sql.unindexed_memories() == []
         hits = await engine.search("who runs the office in Lisbon?", OPERATOR)
         assert hits and hits[0].memory.id == orphan_row.id
         again = await engine.reconcile()
@@ -221,22 +221,22 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
     async def broken_add(records: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(engine.vectors.messages, "add", broken_add)
+    monkeypatch.setattr(engine.storage.vectors.messages, "add", broken_add)
     # A turn is not lost to a failed vector write: the row is kept and queued for repair.
     assert await engine.store_messages([turn]) == ["t1"]
     monkeypatch.undo()
-    assert [m.id for m, _ in await engine.store.unindexed_messages()] == ["t1"]
+    assert [m.id for m, _ in await engine.storage.sql.unindexed_messages()] == ["t1"]
     assert engine.needs_maintenance
     # LanceDB lost a write its row says landed (a power cut after the commit).
     lost = (await engine.remember(draft("Ivy keeps the spare office keys"))).memory
-    await engine.vectors.memories.delete([lost.id])
+    await engine.storage.vectors.memories.delete([lost.id])
     await engine.close()  # the process ends before any background repair
 
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     try:
-        assert await engine.vectors.messages.ids() == {"t1"}
-        assert await engine.vectors.memories.ids() == {lost.id}
-        assert await engine.store.unindexed_messages() == []
+        assert await engine.storage.vectors.messages.ids() == {"t1"}
+        assert await engine.storage.vectors.memories.ids() == {lost.id}
+        assert await engine.storage.sql.unindexed_messages() == []
         hits = await engine.search("who has the spare keys?", OPERATOR)
         assert hits and hits[0].memory.id == lost.id
         found = await engine.search_messages("printer jammed", OPERATOR)
@@ -319,7 +319,8 @@ async def test_query_api_by_subject_type_recent_important(engine: MemoryEngine, 
     important = await engine.important(OPERATOR, 0.8)
     assert [m.content for m in important] == ["Kim is the CTO", "The team chose Rust for the agent"]
     assert (
-        await engine.store.count_memories(OPERATOR, clock.now, MemoryQuery(types=[MemoryType.IDENTITY])) == 1
+        await engine.storage.sql.count_memories(OPERATOR, clock.now, MemoryQuery(types=[MemoryType.IDENTITY]))
+        == 1
     )
 
 
@@ -354,10 +355,10 @@ async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: Mem
     for person in people:
         for thing in things:
             await engine.remember(draft(f"{person} took up {thing} in {1990 + len(person + thing)}"))
-    count = await engine.vectors.memories.count()
+    count = await engine.storage.vectors.memories.count()
     assert count > 100 and engine.needs_maintenance
     await engine.maintain()
     assert not engine.needs_maintenance
-    assert await engine.vectors.memories.count() == count
+    assert await engine.storage.vectors.memories.count() == count
     hits = await engine.search("Cleo origami", OPERATOR, threshold=0.0)
     assert "Cleo took up origami in 2001" in [h.memory.content for h in hits]

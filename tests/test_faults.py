@@ -93,7 +93,7 @@ def message(text_: str, clock: FakeClock, channel: str = "C1") -> IncomingMessag
 
 
 async def stored(engine: MemoryEngine, channel: str = "C1") -> list[tuple[str, str]]:
-    rows = await engine.store.recent_messages("slack", WORKSPACE, channel, "default", limit=50)
+    rows = await engine.storage.sql.recent_messages("slack", WORKSPACE, channel, "default", limit=50)
     return [(m.role, m.content) for m in rows]
 
 
@@ -255,7 +255,7 @@ async def test_embedder_down_for_a_whole_turn_then_back(
         down = await pipeline.handle([message(GREETING, clock)])
         assert down.reply == "Noted, Zed." and down.prehook is not None
         assert down.prehook.skipped_reason is not None and "embedding" in down.prehook.skipped_reason
-        assert len(await engine.store.unindexed_messages()) == 2  # the turn and the reply, queued
+        assert len(await engine.storage.sql.unindexed_messages()) == 2  # the turn and the reply, queued
         await settle(pipeline)
         flaky.down = False
         back = await pipeline.handle([message("Do you remember what I drink?", clock)])
@@ -297,12 +297,16 @@ async def test_remember_with_a_failing_vector_write_leaves_neither_row_nor_vecto
     engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scope = Scope("slack", WORKSPACE, "C1", "default")
-    monkeypatch.setattr(engine.vectors.memories, "add", broken(OSError("lance: no space left on device")))
+    monkeypatch.setattr(
+        engine.storage.vectors.memories, "add", broken(OSError("lance: no space left on device"))
+    )
     with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved"):
         await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     monkeypatch.undo()
-    assert await engine.store.unindexed_memories() == []
-    assert await engine.store.indexed_memory_ids() == set() == await engine.vectors.memories.ids()
+    assert await engine.storage.sql.unindexed_memories() == []
+    assert (
+        await engine.storage.sql.indexed_memory_ids() == set() == await engine.storage.vectors.memories.ids()
+    )
     # Once LanceDB takes writes again, the same memory goes in whole.
     result = await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     assert result.action == "inserted"
@@ -321,8 +325,8 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
     )
     pipeline = make_pipeline(engine, tmp_path, llm)
     lance_down = OSError("lance: no space left on device")
-    monkeypatch.setattr(engine.vectors.memories, "add", broken(lance_down))
-    monkeypatch.setattr(engine.vectors.messages, "add", broken(lance_down))
+    monkeypatch.setattr(engine.storage.vectors.memories, "add", broken(lance_down))
+    monkeypatch.setattr(engine.storage.vectors.messages, "add", broken(lance_down))
     try:
         result = await pipeline.handle([message(GREETING + "; my flat viewing is on Friday", clock)])
         assert result.reply == "Noted, Friday."
@@ -330,10 +334,10 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
         tool_result = json.loads(llm.calls[1].messages[-1].content)
         assert "remember failed" in tool_result["error"]
         assert result.learned == [] and result.remembered == []
-        assert await engine.store.indexed_memory_ids() == set()
-        assert await engine.store.unindexed_memories() == []
+        assert await engine.storage.sql.indexed_memory_ids() == set()
+        assert await engine.storage.sql.unindexed_memories() == []
         # Both turns are stored, waiting for their vectors.
-        assert len(await engine.store.unindexed_messages()) == 2
+        assert len(await engine.storage.sql.unindexed_messages()) == 2
         await settle(pipeline)
         monkeypatch.undo()
         assert (await pipeline.handle([message("Thanks!", clock)])).reply == "You're welcome."
@@ -348,7 +352,7 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
 
 async def fill_database(engine: MemoryEngine) -> None:
     """A real SQLITE_FULL: the writer may not grow the file by one page (as on a full disk)."""
-    writer = engine.store._writer
+    writer = engine.storage.sql._writer
     async with writer.execute("PRAGMA page_count") as cursor:
         row = await cursor.fetchone()
     assert row is not None
@@ -356,7 +360,7 @@ async def fill_database(engine: MemoryEngine) -> None:
 
 
 async def free_space(engine: MemoryEngine) -> None:
-    await engine.store._writer.execute("PRAGMA max_page_count = 1073741823")
+    await engine.storage.sql._writer.execute("PRAGMA max_page_count = 1073741823")
 
 
 async def test_disk_full_gets_a_clear_apology_and_writes_resume_once_space_is_freed(
@@ -385,14 +389,14 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Served."))
-    real_insert = engine.store.insert_messages
+    real_insert = engine.storage.sql.insert_messages
 
     async def disk_full(*args: Any, **kwargs: Any) -> list[str]:
         raise sqlite3.OperationalError("database or disk is full")
 
     channels = ["C-1", "C-2", "C-3"]
     try:
-        monkeypatch.setattr(engine.store, "insert_messages", disk_full)
+        monkeypatch.setattr(engine.storage.sql, "insert_messages", disk_full)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             during = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello from {c}", clock, c)]) for c in channels)
@@ -401,7 +405,7 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
         # Learning-only batches (a channel the bot only listens to) stay silent.
         silent = await pipeline.handle([message("Just chatting", clock, "C-4")], respond=False)
         assert silent.reply is None and silent.storage_error is not None
-        monkeypatch.setattr(engine.store, "insert_messages", real_insert)
+        monkeypatch.setattr(engine.storage.sql, "insert_messages", real_insert)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             after: list[TurnResult] = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello again from {c}", clock, c)]) for c in channels)

@@ -70,14 +70,14 @@ async def test_a_forgotten_memory_is_never_sent_again(
     assert sent.count(FORGOTTEN) >= 2  # the block and the profile line
     audience = audience_of(message("hi", clock), "default")
     assert durian.id in [m.id for m in await pipeline.prehook.preferences.get(audience, "alice")]
-    vectors_before = await engine.vectors.memories.count()
+    vectors_before = await engine.storage.vectors.memories.count()
 
     await forget(engine, clock, durian)  # type: ignore[operator]
 
     # Both stores.
-    assert await engine.store.get_memory_unscoped(durian.id) is None
-    assert await engine.vectors.memories.get_vectors([durian.id]) == {}
-    assert await engine.vectors.memories.count() == vectors_before - 1
+    assert await engine.storage.sql.get_memory_unscoped(durian.id) is None
+    assert await engine.storage.vectors.memories.get_vectors([durian.id]) == {}
+    assert await engine.storage.vectors.memories.count() == vectors_before - 1
     # The caches and the channel's injection state.
     assert durian.id not in [m.id for m in await pipeline.prehook.preferences.get(audience, "alice")]
     state = pipeline.prehook.states.get(*KEY)

@@ -11,7 +11,7 @@ from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
 from tests.helpers import FakeClock, message, past_turn, settings

@@ -64,7 +64,7 @@ class World:
 
     async def turns(self, channel_id: str | None = None) -> list[Any]:
         channel = channel_id or self.general["id"]
-        rows = await self.app.engine.store.recent_messages(
+        rows = await self.app.engine.storage.sql.recent_messages(
             "discord", self.guild["id"], channel, "default", limit=500
         )
         return [m for m in rows if m.role == "user"]
@@ -311,7 +311,7 @@ async def test_a_message_from_a_channel_discord_py_has_not_cached_is_kept_to_tha
     await world.settle()
     kept = await world.turns(unknown["id"])
     assert [m.visibility for m in kept] == [Visibility.CHANNEL]
-    dm_rows = await world.app.engine.store.recent_messages(
+    dm_rows = await world.app.engine.storage.sql.recent_messages(
         "discord", f"dm-{world.alice['id']}", stranger_guild["id"], "default", limit=10
     )
     assert dm_rows == []

@@ -197,7 +197,9 @@ class Bot:
 
     async def turns(self) -> list[Any]:
         """What users said in the answered channel (the bot's own replies left out)."""
-        rows = await self.app.engine.store.recent_messages("slack", TEAM_ID, ANSWER, "default", limit=500)
+        rows = await self.app.engine.storage.sql.recent_messages(
+            "slack", TEAM_ID, ANSWER, "default", limit=500
+        )
         return [m for m in rows if m.role == "user"]
 
 

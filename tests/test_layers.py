@@ -1,6 +1,6 @@
 """Layers import one way: `memory/` knows nothing of the bot or the platforms, `adapters/` never
-imports the bot, one platform's package never the other's, and every module says what it is for
-in its first line."""
+imports the bot, one platform's package never the other's, only `memory/storage/` knows a storage
+backend, and every module says what it is for in its first line."""
 
 from __future__ import annotations
 
@@ -79,3 +79,60 @@ def test_every_module_opens_with_a_one_line_purpose(package: str) -> None:
         if not doc or not doc.splitlines()[0].strip():
             missing.append(str(path.relative_to(ROOT)))
     assert missing == []
+
+
+EMBEDDED = "memory.storage.embedded"
+# Modules that may reach the embedded backend although they live outside `memory/storage/`, and why.
+EMBEDDED_EXCEPTIONS = {
+    # Its naive baselines are LanceDB's own vector and BM25 searches, over a table it adds
+    # beside the embedded backend's: they measure that backend, not the seam.
+    "bench/locomo.py",
+}
+
+
+def absolute_imports(path: Path) -> set[str]:
+    """Every module `path` imports, relative imports resolved against its package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # The package a relative import starts from: the module's folder (its own for `__init__`).
+    package = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                base = node.module or ""
+            else:
+                parent = package[: len(package) - node.level + 1]
+                base = ".".join([*parent, *([node.module] if node.module else [])])
+            names.add(base)
+            # `from memory.storage import embedded` names the module through an alias.
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_only_the_storage_package_knows_the_embedded_backend() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in ("memory", "bot", "adapters", "bench")
+        for path in modules(package)
+        if not path.relative_to(ROOT).as_posix().startswith("memory/storage/")
+        and path.relative_to(ROOT).as_posix() not in EMBEDDED_EXCEPTIONS
+        for name in sorted(absolute_imports(path))
+        if name == EMBEDDED or name.startswith(EMBEDDED + ".")
+    ]
+    assert offenders == []
+
+
+def test_the_bot_platforms_and_benchmarks_never_reach_a_store() -> None:
+    # Stores are the storage's business: above `memory/` everything goes through the engine and
+    # its repositories (`engine.storage.turns`), never `engine.store` / `engine.vectors`.
+    offenders = [
+        f"{path.relative_to(ROOT)}:{node.lineno} uses .{node.attr}"
+        for package in ("bot", "adapters", "bench")
+        for path in modules(package)
+        if path.relative_to(ROOT).as_posix() not in EMBEDDED_EXCEPTIONS
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in ("store", "vectors", "sql")
+    ]
+    assert offenders == []

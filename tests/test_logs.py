@@ -20,7 +20,7 @@ from bot.metrics import Metrics
 from bot.runner import metered_turn
 from memory.embedders import CachedEmbedder
 from memory.models import Audience
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 from tests.helpers import ana_says, settings
 
 # Appears only in what users and the model said; a log line holding it leaked a message body.

@@ -15,7 +15,7 @@ from bot.llm import AnthropicProvider, LLMProvider, OpenAIProvider
 from bot.pipeline import APOLOGY, TurnPipeline
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, Scope
-from memory.store import MemoryQuery
+from memory.storage import MemoryQuery
 from tests import helpers
 from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
@@ -160,7 +160,7 @@ async def test_provider_error_gives_an_apology_and_keeps_the_message(
         await llm.aclose()
     assert result.reply == APOLOGY
     assert result.error is not None and "529" in result.error
-    stored = await engine.store.recent_messages("slack", "T1", "C1", "default")
+    stored = await engine.storage.sql.recent_messages("slack", "T1", "C1", "default")
     assert [(m.role, m.content) for m in stored] == [("user", "Did you get my note about the Nantes flat?")]
 
 

@@ -23,7 +23,7 @@ from bot.llm.types import ToolCall
 from bot.memory_tools import MemoryToolbox, TurnContext
 from bot.pipeline import TurnPipeline, audience_of, scope_of, to_stored, visibility_of
 from memory.embedders import CachedEmbedder
-from memory.engine import MemoryEngine, memory_record, message_record
+from memory.engine import MemoryEngine
 from memory.models import (
     Audience,
     ConversationKind,
@@ -32,15 +32,16 @@ from memory.models import (
     MemoryType,
     Scope,
     StoredMessage,
+    Summary,
     Visibility,
 )
 from memory.preferences_cache import PreferencesCache
 from memory.prehook import PreHook, PrehookRequest, PrehookResult
 from memory.profiles import ProfileStore
-from memory.store import MemoryQuery
-from memory.summaries import SummaryManager, summary_record
+from memory.storage import MemoryQuery
+from memory.storage.embedded.records import memory_record, message_record, summary_record
+from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
-from memory.summary_store import Summary
 from tests.fakes.embedders import HashEmbedder
 from tests.helpers import FakeClock, settings
 
@@ -550,7 +551,7 @@ async def test_the_model_reads_only_what_the_conversation_may_see(
     pipeline = TurnPipeline(engine, config, llm=llm, summarizer=ExtractiveSummarizer())
     try:
         # The profiles as their updater keeps them, in every workspace Alice was talked about in.
-        profiles = ProfileStore(engine.store, engine.clock)
+        profiles = ProfileStore(engine.storage, engine.clock)
         for workspace in {m.workspace_id for ms in seeded.memories.values() for m in ms}:
             for agent in (AGENT, OTHER_AGENT):
                 await profiles.rebuild(platform, workspace, "alice", agent)
@@ -643,8 +644,8 @@ async def test_memory_commands_show_export_and_forget_by_the_rules(
         outcome = await commands.execute("forget", {"id": memory.id}, who)
         allowed_to_forget = name in FORGET[platform][actor_name]
         assert (outcome.error is None) == allowed_to_forget, f"forget {name}"
-        row = await engine.store.get_memory_unscoped(memory.id)
-        vectors = await engine.vectors.memories.get_vectors([memory.id])
+        row = await engine.storage.sql.get_memory_unscoped(memory.id)
+        vectors = await engine.storage.vectors.memories.get_vectors([memory.id])
         if allowed_to_forget:
             assert row is None and vectors == {}, f"forget {name}: still stored"
         else:
@@ -717,7 +718,7 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, name: str
 ) -> None:
     audience, allowed = hostile(platform)[name]
-    store = engine.store
+    store = engine.storage.sql
     now = clock()
     every_memory = [m for ms in seeded.memories.values() for m in ms]
     memory_ids = [m.id for m in every_memory]
@@ -737,7 +738,9 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     for memory in every_memory:
         found = await store.find_by_hash(memory.content_hash, audience, now, memory.visibility)
         assert (found is not None) == (memory.id in expected), f"find_by_hash {memory.content}"
-    preferences = await PreferencesCache(store, clock, limit=len(KINDS)).get(audience, "alice")
+    preferences = await PreferencesCache(engine.storage.memories, clock, limit=len(KINDS)).get(
+        audience, "alice"
+    )
     assert kinds_of(preferences) == allowed
 
     turn_ids = [t.id for t in seeded.turns.values()]
@@ -802,9 +805,13 @@ async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
         vectors = await engine.embedder.embed([turn.content, memory.content, summary.content])
         # As if an old version or a crash had written these rows with the wrong scope columns.
         shared = Visibility.WORKSPACE
-        await engine.vectors.messages.add([message_record(_with(turn, visibility=shared), vectors[0])])
-        await engine.vectors.memories.add([memory_record(_with(memory, visibility=shared), vectors[1])])
-        table = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).table()
+        await engine.storage.vectors.messages.add(
+            [message_record(_with(turn, visibility=shared), vectors[0])]
+        )
+        await engine.storage.vectors.memories.add(
+            [memory_record(_with(memory, visibility=shared), vectors[1])]
+        )
+        table = await SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock).store.table()
         await table.add([summary_record(_with(summary, visibility=shared), vectors[2])])
 
         bob = conversation_audience(platform, ACTORS["bob_public"], clock)

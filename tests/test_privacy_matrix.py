@@ -131,5 +131,5 @@ async def test_privacy_matrix(engine: MemoryEngine, platform: str, actor_name: s
         outcome = await commands.execute("forget", {"id": memory.id}, who)
         allowed = may_forget(platform, actor, memory)
         assert (outcome.error is None) == allowed, f"forget {name}"
-        still_there = await engine.store.get_memory_unscoped(memory.id)
+        still_there = await engine.storage.sql.get_memory_unscoped(memory.id)
         assert (still_there is None or still_there.forgotten) == allowed, f"forget {name} stored"

@@ -191,7 +191,7 @@ def test_profile_json_round_trip_and_bad_rows() -> None:
 async def profiles(
     engine: MemoryEngine, clock: FakeClock
 ) -> AsyncIterator[tuple[ProfileStore, ProfileUpdater]]:
-    store = ProfileStore(engine.store, clock)
+    store = ProfileStore(engine.storage, clock)
     updater = ProfileUpdater(engine, store)
     yield store, updater
     await updater.aclose()
@@ -346,7 +346,7 @@ async def test_rebuild_reads_what_was_stored_before_the_updater(
     await remember(engine, "Mickael lives in Lyon", ID)
     clock.advance(60)
     await remember(engine, "Mickael hates coffee", PREF)
-    store = ProfileStore(engine.store, clock)
+    store = ProfileStore(engine.storage, clock)
     assert await get(store) is None
     rebuilt = await store.rebuild("discord", "guild-1", "u1", "default")
     assert compact(rebuilt) == "Mickael — lives in Lyon; dislikes coffee"

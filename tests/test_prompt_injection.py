@@ -19,8 +19,7 @@ from memory.context_block import (
     format_context_block,
 )
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope
-from memory.summary_store import Summary, SummaryKind
+from memory.models import Memory, MemoryDraft, MemoryType, Scope, Summary, SummaryKind
 from tests.helpers import (
     DAY,
     NOW,

@@ -42,11 +42,12 @@ from memory.models import (
     Scope,
     Source,
     StoredMessage,
+    Summary,
+    SummaryKind,
     Visibility,
     content_hash,
     normalize_text,
 )
-from memory.summary_store import Summary, SummaryKind
 from memory.text import extract
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
 from tests.helpers import FakeClock, check_block
@@ -204,10 +205,10 @@ def test_any_text_is_stored_in_both_stores_or_refused_with_a_reason(
     else:
         memory = result.memory
         assert encodable(memory.content, *memory.subjects)
-        (row,) = runner.run(engine.store.visible_memories([memory.id], AUDIENCE, runner.clock()))
+        (row,) = runner.run(engine.storage.sql.visible_memories([memory.id], AUDIENCE, runner.clock()))
         assert (row.content, row.subjects) == (memory.content, memory.subjects)
         if result.action in ("inserted", "superseded"):
-            assert memory.id in runner.run(engine.vectors.memories.get_vectors([memory.id]))
+            assert memory.id in runner.run(engine.storage.vectors.memories.get_vectors([memory.id]))
 
     message = StoredMessage(
         id=hashlib.sha1(f"{runner.clock()}".encode()).hexdigest(),
@@ -223,7 +224,7 @@ def test_any_text_is_stored_in_both_stores_or_refused_with_a_reason(
         created_at=runner.clock(),
     )
     assert runner.run(engine.store_messages([message])) == [message.id]
-    assert runner.run(engine.store.unindexed_messages()) == []  # the vector landed too
+    assert runner.run(engine.storage.sql.unindexed_messages()) == []  # the vector landed too
     # Searching with the same text never trips the full-text query parser or the scope filter.
     for hit in runner.run(engine.search(text, AUDIENCE, limit=5, threshold=0.0)):
         assert encodable(hit.memory.content)

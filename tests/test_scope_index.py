@@ -13,8 +13,8 @@ import pytest_asyncio
 from bot.app import App
 from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
-from memory.scope_index import analyze
-from memory.vectors import VectorRecord, VectorStore
+from memory.storage.embedded.scope_index import analyze
+from memory.storage.embedded.vectors import VectorRecord, VectorStore
 from tests.fakes.embedders import HashEmbedder
 from tests.helpers import RECORD_TIME as NOW
 from tests.helpers import VECTOR_DIM as DIM
@@ -200,7 +200,7 @@ async def test_a_started_bot_loads_its_search_index_in_the_background(tmp_path: 
     try:
         assert app.warming is not None
         await app.warming
-        table = app.engine.vectors.memories
+        table = app.engine.storage.vectors.memories
         assert table._hot is not None and table._hot.is_loaded(("slack", "T1", "default"))
         audience = Audience("slack", "T1", "default", "U1", "C1")
         assert [h.id for h in await table.text_search_visible(audience, "Lisbon", 5)] == [memory.id]
@@ -214,7 +214,7 @@ async def test_search_stays_on_lancedb_when_the_index_is_off(tmp_path: Path) -> 
     try:
         await app.warming
         memory = (await app.engine.remember(MemoryDraft("The offsite is in Lisbon", scope=SCOPE))).memory
-        assert app.engine.vectors.memories._hot is None
+        assert app.engine.storage.vectors.memories._hot is None
         hits = await app.engine.search(
             "Lisbon offsite", Audience("slack", "T1", "default", "U1", "C1"), threshold=0
         )

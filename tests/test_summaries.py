@@ -11,10 +11,9 @@ from bot.llm.fake import ScriptedLLM, text
 from bot.llm_summarizer import LLMSummarizer, ModelCallBudget
 from memory.engine import MemoryEngine
 from memory.errors import LLMError
-from memory.models import Audience, Scope, StoredMessage, Visibility
+from memory.models import Audience, Scope, StoredMessage, SummaryKind, Visibility
 from memory.summaries import MixedAudienceError, SummaryManager, audience_of
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer
-from memory.summary_store import SummaryKind
 from tests.helpers import FakeClock
 
 SHARED = Scope("discord", "g1", "general")
@@ -190,7 +189,7 @@ async def test_failed_vector_write_keeps_the_row_for_reconcile(
     engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manager = SummaryManager(engine, ExtractiveSummarizer())
-    table = await manager.table()
+    table = await manager.store.table()
 
     async def broken(records: object) -> None:
         raise OSError("disk full")
@@ -203,11 +202,11 @@ async def test_failed_vector_write_keeps_the_row_for_reconcile(
     query = await vector_of(engine, "When is the release?")
     audience = Audience("discord", "g1")
     assert await manager.search(query, audience) == []
-    assert [s.id for s, _ in await manager.store.unindexed()] == [summary.id]
+    assert [s.id for s, _ in await manager.store.rows.unindexed()] == [summary.id]
 
     assert await manager.reconcile() == (1, 0)
     assert [s.id for s, _ in await manager.search(query, audience)] == [summary.id]
-    assert await manager.store.unindexed() == []
+    assert await manager.store.rows.unindexed() == []
 
 
 # --- condensation ------------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from memory.engine import REPLY_GAP_SECONDS, MemoryEngine, message_embed_text, message_search_text
+from memory.engine import MemoryEngine
 from memory.models import Audience, Visibility
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.scope import quote_literal
+from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
 from tests.helpers import FakeClock
 from tests.helpers import past_turn as turn
 
@@ -39,7 +40,7 @@ async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]
 
 
 async def indexed_text(engine: MemoryEngine, message_id: str) -> str:
-    table = engine.vectors.messages._table
+    table = engine.storage.vectors.messages._table
     rows = await table.query().where(f"id = {quote_literal(message_id)}").select(["text"]).to_arrow()
     return str(rows.column("text")[0])
 
@@ -78,7 +79,7 @@ async def test_stored_turns_are_indexed_with_context_and_embedded_with_speaker_a
     assert await indexed_text(engine, other_channel.id) == "Unrelated"
     # The vector is the speaker-and-day text's, not the bare words'.
     expected = (await engine.embedder.embed([message_embed_text(answer)]))[0]
-    hits = await engine.vectors.messages.search(expected, f"id = {quote_literal(answer.id)}", 1)
+    hits = await engine.storage.vectors.messages.search(expected, f"id = {quote_literal(answer.id)}", 1)
     assert hits and hits[0].score == pytest.approx(1.0, abs=1e-4)
 
 
@@ -89,7 +90,7 @@ async def test_the_answer_is_found_by_the_words_of_the_question_it_answers(
     question = turn("Did you ever finish the marathon in Rotterdam?", now - 5 * DAY, author="alice")
     answer = turn("Yes! Took me four hours and a half.", now - 5 * DAY + 15)
     await engine.store_messages([question, answer])
-    hits = await engine.vectors.messages.text_search("Rotterdam marathon", None, 5)
+    hits = await engine.storage.vectors.messages.text_search("Rotterdam marathon", None, 5)
     assert answer.id in [h.id for h in hits]
 
 
@@ -110,14 +111,14 @@ async def test_following_messages_stay_in_the_conversation_the_gap_and_the_audie
     )
     await engine.store_messages([first, in_thread, elsewhere, second, late, dm_question, dm_answer])
     clock.advance(2 * REPLY_GAP_SECONDS)
-    following = await engine.store.following_messages(
+    following = await engine.storage.sql.following_messages(
         [first.id, second.id, in_thread.id, dm_question.id], IN_GENERAL, REPLY_GAP_SECONDS
     )
     assert {k: v.id for k, v in following.items()} == {first.id: second.id}
     owner = Audience(
         "discord", "guild-1", "default", viewer_id="alice", channel_id="dm-alice", private_ok=True
     )
-    mine = await engine.store.following_messages([dm_question.id], owner, REPLY_GAP_SECONDS)
+    mine = await engine.storage.sql.following_messages([dm_question.id], owner, REPLY_GAP_SECONDS)
     assert [v.id for v in mine.values()] == [dm_answer.id]
 
 

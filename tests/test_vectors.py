@@ -15,7 +15,7 @@ from lancedb.query import AsyncQuery
 
 from memory.models import Audience, Visibility
 from memory.scope import lance_audience_filter
-from memory.vectors import (
+from memory.storage.embedded.vectors import (
     OPTIMIZE_EVERY_WRITES,
     VectorHit,
     VectorStore,

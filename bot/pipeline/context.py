@@ -10,11 +10,10 @@ from datetime import tzinfo
 from adapters.base import IncomingMessage
 from memory.aliases import AliasStore
 from memory.engine import MemoryEngine
-from memory.models import Audience, Scope, StoredMessage
+from memory.models import Audience, Scope, StoredMessage, Summary
 from memory.prehook import PrehookRequest
 from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
-from memory.summary_store import Summary
 
 from ..config import Settings
 from ..history import summaries_message, window

@@ -129,8 +129,8 @@ class TurnPipeline:
         # Conversation kinds reported by the adapters; rows stored before a conversation was
         # known to be private are narrowed to it the first time it is.
         self.conversations = ConversationKinds(engine)
-        self.aliases = AliasStore(engine.store)
-        self.profiles = ProfileStore(engine.store, engine.clock)
+        self.aliases = AliasStore(engine.storage.people)
+        self.profiles = ProfileStore(engine.storage, engine.clock)
         # Profiles follow identity and preference writes without slowing them.
         self.profile_updater = ProfileUpdater(engine, self.profiles)
         self.learner = Learner(engine, self.agent_id, self.aliases, self.profiles, self.background.spawn)

@@ -65,10 +65,10 @@ def arm(engine: MemoryEngine, point: str) -> None:
         die(kind, ids)
 
     target: tuple[Any, str] = {
-        "message:before_vector": (engine.vectors.messages, "add"),
-        "message:before_mark": (engine.store, "mark_messages_indexed"),
-        "memory:before_vector": (engine.vectors.memories, "add"),
-        "memory:before_mark": (engine.store, "complete_memory_write"),
+        "message:before_vector": (engine.storage.vectors.messages, "add"),
+        "message:before_mark": (engine.storage.sql, "mark_messages_indexed"),
+        "memory:before_vector": (engine.storage.vectors.memories, "add"),
+        "memory:before_mark": (engine.storage.sql, "complete_memory_write"),
     }[point]
     setattr(target[0], target[1], killer)
 

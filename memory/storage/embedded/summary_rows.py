@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
 
-from .errors import SummaryConflict
-from .models import Audience, Scope, Visibility
-from .scope import sql_audience_filter
-from .store import SQLiteStore
+from ...errors import SummaryConflict
+from ...models import Audience, Scope, Summary, SummaryKind, Visibility
+from ...scope import sql_audience_filter
+from .sqlite import SQLiteDatabase
 
 _COLUMNS = (
     "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
@@ -21,47 +19,10 @@ _COLUMNS = (
 _CHUNK = 500
 
 
-class SummaryKind(StrEnum):
-    TURNS = "turns"  # level 1: one completed turn (the user batch and the reply)
-    CONDENSED = "condensed"  # level 2+: several summaries of the level below
-    THREAD = "thread"  # the one rolling summary of a channel or thread
-
-
-@dataclass(slots=True)
-class Summary:
-    """One summary and what it covers: the ids it was made from and their time span."""
-
-    id: str
-    platform: str
-    workspace_id: str
-    channel_id: str
-    thread_id: str | None
-    agent_id: str
-    level: int
-    kind: SummaryKind
-    content: str
-    covers_from: float
-    covers_to: float
-    source_ids: list[str] = field(default_factory=list)
-    condensed_into: str | None = None
-    raw_chars: int = 0
-    visibility: Visibility = Visibility.WORKSPACE
-    author_id: str | None = None  # for private summaries: the one user who may read them
-    created_at: float = 0.0
-
-    @property
-    def scope(self) -> Scope:
-        return Scope(self.platform, self.workspace_id, self.channel_id, self.agent_id, self.thread_id)
-
-
 def _row(row: Sequence[object]) -> Summary:
     return Summary(
         id=str(row[0]),
-        platform=str(row[1]),
-        workspace_id=str(row[2]),
-        channel_id=str(row[3]),
-        thread_id=row[4],  # type: ignore[arg-type]
-        agent_id=str(row[5]),
+        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),  # type: ignore[arg-type]
         level=int(row[6]),  # type: ignore[call-overload]
         kind=SummaryKind(row[7]),
         content=str(row[8]),
@@ -112,14 +73,14 @@ def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
     )
 
 
-class SummaryStore:
+class SummaryRows:
     """Summary rows beside the engine's tables, sharing its connections.
 
-    Writes go through `SQLiteStore.transaction()` (the single writer); reads through its reader
+    Writes go through `SQLiteDatabase.transaction()` (the single writer); reads through its reader
     pool, so summary work never holds the writer longer than one statement batch.
     """
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: SQLiteDatabase) -> None:
         self._store = store
 
     async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:

@@ -1,175 +1,47 @@
-"""LanceDB vector and full-text search over memories and messages, pre-filtered by scope columns."""
+"""One LanceDB table: vector and full-text search pre-filtered by scope columns, with its RAM replica."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
-import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any, TypeVar
 
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS, Bitmap, BTree, HnswSq
+from lancedb.index import FTS, HnswSq
 from lancedb.query import MatchQuery
 
-from .errors import ConfigError, EmbeddingError, StorageError
-from .models import Audience
-from .scope import lance_audience_filter, quote_literal
+from ...errors import EmbeddingError
+from ...models import Audience
+from ...scope import lance_audience_filter, quote_literal
+from ..base import VectorHit, fts_query_terms
+from .lance_rows import (
+    _ID_CHUNK,
+    _SCALAR_INDEXES,
+    DEFAULT_CLEANUP_AFTER,
+    DEFAULT_HOT_ROWS,
+    OPTIMIZE_EVERY_ROWS,
+    OPTIMIZE_EVERY_WRITES,
+    VectorRecord,
+    _chunks,
+    _hits,
+    _in_filter,
+    _read,
+    _unique,
+    _vectors_of,
+    vector_schema,
+)
 from .scope_index import COLUMNS as SCOPE_COLUMNS
-from .scope_index import Hit, ScopeIndex, ScopeIndexes, ScopeKey, analyze
+from .scope_index import ScopeIndex, ScopeIndexes, ScopeKey, analyze
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-SUMMARY_TABLE = "summaries"
-DEFAULT_ANN_THRESHOLD = 50_000
-# Rows per table kept in RAM for scoped search (`memory.scope_index`): 384-d vectors take
-# ~1.5 KB a row, so the default holds ~300 MB per table at most; 0 keeps every search on LanceDB.
-DEFAULT_HOT_ROWS = 200_000
-# Every write leaves a fragment and each one costs every query ~0.15 ms (measured at 20k rows:
-# 100 single-row writes took a filtered search from 6 to 23 ms), while an optimize takes ~0.2 s;
-# compacting on the hot path would stall replies, so the engine schedules it from this flag.
-OPTIMIZE_EVERY_WRITES = 100
-# A bulk import leaves many rows outside the indexes (FTS falls back to a flat scan: ~25 ms
-# at 20k rows instead of ~3 ms), so volume alone also asks for an optimize.
-OPTIMIZE_EVERY_ROWS = 5_000
-# Versions younger than this survive cleanup, so a read that started on an older version
-# is not left without its files.
-DEFAULT_CLEANUP_AFTER = timedelta(minutes=5)
-
-# Keeps `id IN (...)` filters to a size the SQL parser handles quickly.
-_ID_CHUNK = 500
-# A long pasted message is still one question; more terms only slow BM25 down.
-_MAX_QUERY_TERMS = 64
-# The FTS index drops longer tokens (max_token_length), so they could never match.
-_MAX_TERM_CHARS = 40
-_TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
-_WORD = re.compile(r"\w+")
-
-# High-cardinality columns get a BTree; the few-valued ones a Bitmap.
-_SCALAR_INDEXES: dict[str, type[BTree] | type[Bitmap]] = {
-    "id": BTree,
-    "workspace_id": BTree,
-    "channel_id": BTree,
-    "author_id": BTree,
-    "agent_id": Bitmap,
-    "platform": Bitmap,
-    "visibility": Bitmap,
-    "kind": Bitmap,
-}
-
-
-def vector_schema(dim: int) -> pa.Schema:
-    """Arrow schema of every vector table: the vector, its text and the scope columns filters need."""
-    return pa.schema(
-        [
-            pa.field("id", pa.utf8(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
-            pa.field("text", pa.utf8(), nullable=False),
-            pa.field("platform", pa.utf8(), nullable=False),
-            pa.field("workspace_id", pa.utf8(), nullable=False),
-            pa.field("channel_id", pa.utf8(), nullable=False),
-            pa.field("thread_id", pa.utf8(), nullable=True),
-            pa.field("user_id", pa.utf8(), nullable=True),
-            pa.field("author_id", pa.utf8(), nullable=True),
-            pa.field("agent_id", pa.utf8(), nullable=False),
-            pa.field("visibility", pa.utf8(), nullable=False),
-            pa.field("kind", pa.utf8(), nullable=False),
-            pa.field("created_at", pa.float64(), nullable=False),
-            pa.field("expires_at", pa.float64(), nullable=True),
-        ]
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class VectorRecord:
-    """One row to write: the stored vector, the text it embeds and its scope."""
-
-    id: str
-    vector: np.ndarray  # float32, L2-normalised, shape (dim,)
-    text: str
-    platform: str
-    workspace_id: str
-    channel_id: str
-    thread_id: str | None
-    user_id: str | None
-    author_id: str | None
-    agent_id: str
-    visibility: str
-    kind: str  # memory_type for memories, role for messages, "summary" for summaries
-    created_at: float
-    expires_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class VectorHit:
-    """One search result; `vector` is the stored one, so callers never re-embed to compare."""
-
-    id: str
-    score: float  # cosine similarity for vector search, BM25 for text search
-    vector: np.ndarray | None
-
-
-def fts_query_terms(text: str) -> str:
-    """The words of `text` as a plain term list, safe to hand to the full-text engine.
-
-    Only word characters survive, so quotes, colons, brackets and operators in user input
-    can never become query syntax; repeated and overlong terms are dropped.
-    """
-    seen: set[str] = set()
-    terms: list[str] = []
-    for word in _WORD.findall(text):
-        key = word.casefold()
-        if len(word) > _MAX_TERM_CHARS or key in seen:
-            continue
-        seen.add(key)
-        terms.append(word)
-        if len(terms) >= _MAX_QUERY_TERMS:
-            break
-    return " ".join(terms)
-
-
-def _in_filter(ids: Sequence[str]) -> str:
-    return "id IN (" + ", ".join(quote_literal(i) for i in ids) + ")"
-
-
-def _chunks(items: Sequence[str], size: int) -> list[Sequence[str]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _unique(items: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _vectors_of(table: pa.Table, dim: int) -> np.ndarray:
-    """The `vector` column as one (n, dim) float32 array owned by numpy."""
-    if table.num_rows == 0:
-        return np.empty((0, dim), dtype=np.float32)
-    column = table.column("vector").combine_chunks()
-    flat = column.flatten().to_numpy(zero_copy_only=False)
-    return np.array(flat, dtype=np.float32).reshape(table.num_rows, dim)
-
-
-def _hits(found: Sequence[Hit]) -> list[VectorHit]:
-    return [VectorHit(id=i, score=score, vector=v) for i, score, v in found]
-
-
-async def _read(op: Callable[[], Awaitable[T]]) -> T:
-    # Cleanup can remove the files of a version a read started on just before an optimize;
-    # the retry reads the current version.
-    try:
-        return await op()
-    except OSError:
-        log.debug("lancedb read failed, retrying once", exc_info=True)
-        return await op()
 
 
 class VectorTable:
@@ -594,102 +466,3 @@ class VectorTable:
         self._table.close()
         if self._hot_thread is not None:
             self._hot_thread.shutdown(wait=False, cancel_futures=True)
-
-
-class VectorStore:
-    """The LanceDB database under a directory: `memories` and `messages` tables, more opened by name."""
-
-    def __init__(
-        self,
-        db: lancedb.AsyncConnection,
-        path: Path,
-        dim: int,
-        ann_threshold: int,
-        hot_rows: int = DEFAULT_HOT_ROWS,
-    ) -> None:
-        self.path = path
-        self.dim = dim
-        self.ann_threshold = ann_threshold
-        self.hot_rows = hot_rows
-        self._db = db
-        self._tables: dict[str, VectorTable] = {}
-        self._open_lock = asyncio.Lock()
-        self._closed = False
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        dim: int,
-        ann_threshold: int = DEFAULT_ANN_THRESHOLD,
-        hot_rows: int = DEFAULT_HOT_ROWS,
-    ) -> VectorStore:
-        """Open (creating if needed) the database and its `memories` and `messages` tables."""
-        if dim <= 0:
-            raise ValueError(f"vector dim must be positive, got {dim}")
-        root = Path(path)
-        await asyncio.to_thread(root.mkdir, parents=True, exist_ok=True)
-        db = await lancedb.connect_async(str(root))
-        store = cls(db, root, dim, ann_threshold, hot_rows)
-        try:
-            store.memories = await store.table("memories")
-            store.messages = await store.table("messages")
-        except BaseException:
-            db.close()
-            raise
-        return store
-
-    memories: VectorTable
-    messages: VectorTable
-
-    async def summaries(self) -> VectorTable:
-        """The conversation summaries' table (opened on first use)."""
-        return await self.table(SUMMARY_TABLE)
-
-    async def table(self, name: str) -> VectorTable:
-        """Open or create the table `name` with the shared schema (e.g. "summaries")."""
-        if self._closed:
-            raise RuntimeError("VectorStore is closed")
-        if not _TABLE_NAME.match(name):
-            raise ValueError(f"invalid vector table name {name!r}")
-        async with self._open_lock:
-            if name in self._tables:
-                return self._tables[name]
-            schema = vector_schema(self.dim)
-            try:
-                raw = await self._db.open_table(name)
-            except ValueError:
-                raw = None
-            if raw is None:
-                raw = await self._db.create_table(name, schema=schema, exist_ok=True)
-            else:
-                _check_schema(name, await raw.schema(), schema, self.dim)
-            table = VectorTable(raw, name, self.dim, self.ann_threshold, self.hot_rows)
-            await table._prepare()
-            self._tables[name] = table
-            return table
-
-    async def close(self) -> None:
-        """Release every table and the connection; further use raises."""
-        if self._closed:
-            return
-        self._closed = True
-        for table in self._tables.values():
-            table.close()
-        self._tables.clear()
-        self._db.close()
-
-
-def _check_schema(name: str, actual: pa.Schema, expected: pa.Schema, dim: int) -> None:
-    """Refuse a table written with another embedding size or layout, naming what differs."""
-    if "vector" in actual.names:
-        vtype = actual.field("vector").type
-        stored = getattr(vtype, "list_size", None)
-        if stored != dim:
-            raise ConfigError(
-                f"LanceDB table {name!r} stores {stored}-dimensional vectors but the store was opened "
-                f"with dim={dim}; re-embed into a new data directory or use the matching embedding model"
-            )
-    missing = [f.name for f in expected if f.name not in actual.names]
-    if missing:
-        raise StorageError(f"LanceDB table {name!r} lacks columns {missing}; not created by this version")

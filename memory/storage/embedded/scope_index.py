@@ -21,7 +21,7 @@ from typing import TypeVar
 import numpy as np
 import pyarrow as pa
 
-from .models import Audience, Visibility
+from ...models import Audience, Visibility
 
 ScopeKey = tuple[str, str, str]  # (platform, workspace_id, agent_id)
 Hit = tuple[str, float, np.ndarray]  # (id, score, stored vector)

@@ -1,0 +1,482 @@
+"""The storage seam: the repositories every backend implements and the `Storage` that owns them."""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..models import (
+    Audience,
+    Conversation,
+    Memory,
+    MemoryType,
+    Scope,
+    StoredMessage,
+    Summary,
+    SummaryKind,
+    Visibility,
+)
+
+# A long pasted message is still one question; more terms only slow BM25 down.
+_MAX_QUERY_TERMS = 64
+# Full-text indexes drop longer tokens, so they could never match.
+_MAX_TERM_CHARS = 40
+_WORD = re.compile(r"\w+")
+
+# What a backend calls to (re-)embed texts when it repairs rows stored without a vector.
+Embed = Callable[[Sequence[str]], Awaitable[Sequence[np.ndarray]]]
+
+
+def fts_query_terms(text: str) -> str:
+    """The words of `text` as a plain term list, safe to hand to the full-text engine.
+
+    Only word characters survive, so quotes, colons, brackets and operators in user input
+    can never become query syntax; repeated and overlong terms are dropped.
+    """
+    seen: set[str] = set()
+    terms: list[str] = []
+    for word in _WORD.findall(text):
+        key = word.casefold()
+        if len(word) > _MAX_TERM_CHARS or key in seen:
+            continue
+        seen.add(key)
+        terms.append(word)
+        if len(terms) >= _MAX_QUERY_TERMS:
+            break
+    return " ".join(terms)
+
+
+@dataclass(slots=True)
+class MemoryQuery:
+    """Optional narrowing of a memory listing; every field is ANDed with the audience filter."""
+
+    types: Sequence[MemoryType] | None = None
+    min_importance: float | None = None
+    min_confidence: float | None = None
+    since: float | None = None
+    channel_id: str | None = None
+    user_ids: Sequence[str] | None = None
+    subjects: Sequence[str] | None = None
+    # Only rows of workspaces other than the audience's: what `Audience.own_elsewhere` adds.
+    elsewhere: bool = False
+    order: str = "recent"  # recent | important
+    limit: int = 50
+    offset: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VectorHit:
+    """One search result; `vector` is the stored one, so callers never re-embed to compare."""
+
+    id: str
+    score: float  # cosine similarity for vector search, BM25 for text search
+    vector: np.ndarray | None
+
+
+@dataclass(slots=True)
+class ReconcileReport:
+    """What a start-up reconcile repaired: rows indexed again, vectors without a row removed."""
+
+    memory_rows_repaired: int = 0
+    memory_vectors_removed: int = 0
+    message_rows_repaired: int = 0
+    message_vectors_removed: int = 0
+    superseded_restored: int = 0
+    details: list[str] = field(default_factory=list)
+
+
+# (content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id)
+HashMatch = tuple[str, str, str, str, str, str, str | None]
+
+
+class MemoryRepository(ABC):
+    """Memories: rows, their vectors and the searches over them, always through an audience.
+
+    A write either stores the row and its vector or raises `MemoryWriteError` having stored
+    neither; how both are kept together (one transaction, or two stores and a rollback) is the
+    backend's business.
+    """
+
+    # --- writes
+
+    @abstractmethod
+    async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
+        """Store a memory and its vector and, atomically with it, retire the one it `supersedes`."""
+
+    @abstractmethod
+    async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
+        """Store a batch (imports) all or nothing; raises MemoryWriteError when nothing was stored."""
+
+    @abstractmethod
+    async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
+        """Store new wording (content, hash, subjects, updated_at) and its vector for a memory."""
+
+    @abstractmethod
+    async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
+        """Make a superseded memory active and searchable again (the undo of a merge)."""
+
+    @abstractmethod
+    async def delete(self, ids: Sequence[str]) -> int:
+        """Remove memories and their vectors for good; returns how many rows existed."""
+
+    @abstractmethod
+    async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
+        """Bring the search index of rows already narrowed to `channel_id` in line with them."""
+
+    @abstractmethod
+    async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
+        """Add `counts[id]` accesses to each memory, last accessed at `now`."""
+
+    # --- reads
+
+    @abstractmethod
+    async def find_by_hash(
+        self, content_hash: str, audience: Audience, now: float, visibility: Visibility
+    ) -> Memory | None: ...
+
+    @abstractmethod
+    async def active_hash_matches(self, hashes: Sequence[str], now: float) -> set[HashMatch]:
+        """Active rows carrying one of `hashes`: a bulk import decides exact duplicates from these."""
+
+    @abstractmethod
+    async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
+        """The subset of `ids` that `audience` may read, in the given order."""
+
+    @abstractmethod
+    async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
+        """Rows by id whoever may read them (forget, sweep, repairs), in the given order."""
+
+    @abstractmethod
+    async def superseded_unscoped(self, newer_id: str) -> Memory | None:
+        """The memory that `newer_id` replaced, if any."""
+
+    @abstractmethod
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        """newer id -> older id for each of `newer_ids` that superseded a memory."""
+
+    @abstractmethod
+    async def query(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories `audience` may read narrowed by `query`; `vectors` receives their stored vectors."""
+
+    @abstractmethod
+    async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int: ...
+
+    @abstractmethod
+    async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]: ...
+
+    @abstractmethod
+    async def about(
+        self,
+        audience: Audience,
+        now: float,
+        user_ids: Sequence[str],
+        types: Sequence[MemoryType],
+        min_confidence: float | None = None,
+        limit: int = 20,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories about these users `audience` may read, most important then newest first."""
+
+    @abstractmethod
+    async def between(
+        self,
+        audience: Audience,
+        now: float,
+        since: float,
+        until: float,
+        channel_id: str | None = None,
+        limit: int = 50,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories `audience` may read created in [since, until), newest first."""
+
+    @abstractmethod
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by id: compared as they are, never recomputed."""
+
+    @abstractmethod
+    async def expired_ids(self, now: float) -> list[str]: ...
+
+    # --- search
+
+    @abstractmethod
+    async def search(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float, visibility: str | None = None
+    ) -> list[VectorHit]:
+        """Nearest memories `audience` may see (of one `visibility` if given), best first."""
+
+    @abstractmethod
+    async def hybrid_search(
+        self, audience: Audience, vector: np.ndarray, text: str, k: int, now: float
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        """Dense and full-text hits under the audience filter, each best first."""
+
+    @abstractmethod
+    async def indexed_count(self) -> int:
+        """How many memories are searchable (benchmarks, metrics)."""
+
+
+class TurnRepository(ABC):
+    """Turns (the transcript): rows, their vectors and the reads of a conversation or an audience."""
+
+    @abstractmethod
+    async def add(
+        self,
+        messages: Sequence[StoredMessage],
+        vectors: Sequence[np.ndarray | None],
+        search_texts: Sequence[str],
+    ) -> list[str]:
+        """Store turns (a repeated external id is skipped) and index them under `search_texts`;
+        returns the new ids. Once this returns the rows are kept: a vector that could not be
+        written is repaired by `Storage.maintain`. Raises StorageError when nothing was stored."""
+
+    @abstractmethod
+    async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
+        """Store turns that stay in the transcript but are never embedded nor searched."""
+
+    @abstractmethod
+    async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]: ...
+
+    @abstractmethod
+    async def visible_with_next(
+        self, ids: Sequence[str], audience: Audience, within: float
+    ) -> list[tuple[StoredMessage, StoredMessage | None]]:
+        """Readable turns of `ids`, each with the next turn of its conversation within `within` seconds."""
+
+    @abstractmethod
+    async def get_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]: ...
+
+    @abstractmethod
+    async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None: ...
+
+    @abstractmethod
+    async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
+        """The conversation's (its thread's, when `scope` names one) last `limit` turns, oldest first."""
+
+    @abstractmethod
+    async def between(
+        self,
+        scope: Scope,
+        since: float,
+        until: float,
+        roles: Sequence[str] = ("user",),
+        limit: int = 50,
+    ) -> list[StoredMessage]:
+        """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first."""
+
+    @abstractmethod
+    async def visible_between(
+        self,
+        audience: Audience,
+        since: float,
+        until: float,
+        per_day: int,
+        utc_offset: float = 0.0,
+        roles: Sequence[str] = ("user",),
+    ) -> list[StoredMessage]:
+        """Turns `audience` may read in [since, until), the latest `per_day` of each day, oldest first."""
+
+    @abstractmethod
+    async def days(
+        self,
+        audience: Audience,
+        since: float,
+        until: float,
+        utc_offset: float = 0.0,
+        roles: Sequence[str] = ("user",),
+        exclude: Sequence[str] = (),
+    ) -> list[tuple[float, int, int]]:
+        """Per day with readable turns: (midnight, turns, conversations), oldest first."""
+
+    @abstractmethod
+    async def count(self) -> int: ...
+
+    @abstractmethod
+    async def search(self, audience: Audience, vector: np.ndarray, k: int) -> list[VectorHit]: ...
+
+    @abstractmethod
+    async def hybrid_search(
+        self, audience: Audience, vector: np.ndarray, text: str, k: int
+    ) -> tuple[list[VectorHit], list[VectorHit]]: ...
+
+    @abstractmethod
+    async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
+        """Bring the search index of turns already narrowed to `channel_id` in line with them."""
+
+
+class SummaryRepository(ABC):
+    """Conversation summaries: turn summaries, condensations and rolling thread summaries."""
+
+    @abstractmethod
+    async def add(self, summary: Summary, vector: np.ndarray, condenses: Sequence[str] = ()) -> None:
+        """Store a summary (marking `condenses` as condensed into it) and index it; a failed index
+        write is logged and repaired by `reconcile`. Raises SummaryConflict if one was condensed."""
+
+    @abstractmethod
+    async def replace_thread(self, summary: Summary, previous_id: str | None) -> None:
+        """Store the scope's rolling summary in place of `previous_id`."""
+
+    @abstractmethod
+    async def delete(self, ids: Sequence[str]) -> int: ...
+
+    @abstractmethod
+    async def get_unscoped(self, ids: Sequence[str]) -> list[Summary]: ...
+
+    @abstractmethod
+    async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None: ...
+
+    @abstractmethod
+    async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
+        """The subset of `ids` that `audience` may read, in the order given."""
+
+    @abstractmethod
+    async def query(
+        self,
+        scope: Scope,
+        *,
+        level: int | None = None,
+        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
+        pending_only: bool = False,
+        audience: Audience | None = None,
+        now: float = 0.0,
+    ) -> list[Summary]:
+        """The scope's summaries, oldest coverage first; `pending_only` keeps the not yet condensed."""
+
+    @abstractmethod
+    async def thread(
+        self, scope: Scope, audience: Audience | None = None, now: float = 0.0
+    ) -> Summary | None:
+        """The scope's rolling summary, if one was written (and `audience` may read it)."""
+
+    @abstractmethod
+    async def search(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float, threshold: float = 0.0
+    ) -> list[tuple[Summary, float]]:
+        """Summaries `audience` may read nearest to `vector` scoring at least `threshold`, best first."""
+
+    @abstractmethod
+    async def reconcile(self, embed: Embed) -> tuple[int, int]:
+        """Index rows whose vector write failed, drop vectors without a row: (repaired, removed)."""
+
+    @abstractmethod
+    async def rescope(self, ids: Sequence[str], channel_id: str) -> None: ...
+
+
+class PeopleRepository(ABC):
+    """People: each user's profile (one JSON document per scope) and the names they go by."""
+
+    @abstractmethod
+    async def profiles(
+        self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
+    ) -> list[tuple[str, str, float]]:
+        """(user_id, JSON data, updated_at) of the stored profiles of these users."""
+
+    @abstractmethod
+    async def save_profile(
+        self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
+    ) -> None:
+        """Store a profile's JSON document, or delete the profile when `data` is None."""
+
+    @abstractmethod
+    async def add_aliases(
+        self, platform: str, workspace_id: str, user_id: str, names: Sequence[str], now: float, keep: int
+    ) -> list[str]:
+        """Record names of a user, keeping the newest `keep`; returns the ones that were new."""
+
+    @abstractmethod
+    async def remove_aliases(self, platform: str, workspace_id: str, user_id: str, name: str | None) -> int:
+        """Forget one name of a user (all of them when `name` is None); returns how many."""
+
+    @abstractmethod
+    async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:
+        """The names these users go by, oldest first."""
+
+    @abstractmethod
+    async def users_named(
+        self, platform: str, workspace_id: str, names: Sequence[str], ids: Sequence[str] = ()
+    ) -> list[str]:
+        """The user ids going by one of `names` (or being one of `ids`), sorted."""
+
+
+class ConversationRepository(ABC):
+    """Conversation kinds as the adapters report them, and the narrowing of rows stored too widely."""
+
+    @abstractmethod
+    async def kinds(self) -> list[tuple[str, str, str, str]]:
+        """(platform, workspace_id, channel_id, kind) of every conversation recorded."""
+
+    @abstractmethod
+    async def record(self, conversations: Sequence[Conversation], now: float) -> None: ...
+
+    @abstractmethod
+    async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
+        """Make the conversation's workspace-visible rows channel-visible under its own id; returns
+        the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
+
+
+class EventLog(ABC):
+    """Platform event ids already handled, kept for a while so a redelivery is dropped.
+
+    Today the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`, a file beside the
+    embedded backend's); a server backend implements it in its database.
+    """
+
+    @abstractmethod
+    async def seen(self, key: str) -> bool:
+        """Record `key`; True when it was already recorded and has not expired."""
+
+    @abstractmethod
+    async def purge(self) -> int:
+        """Delete expired keys now; returns how many."""
+
+    @abstractmethod
+    async def count(self) -> int: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+class Storage(ABC):
+    """One backend: the repositories over one database, and its upkeep."""
+
+    memories: MemoryRepository
+    turns: TurnRepository
+    summaries: SummaryRepository
+    people: PeopleRepository
+    conversations: ConversationRepository
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def reconcile(self, embed: Embed) -> ReconcileReport:
+        """Make what is stored searchable after a crash: index rows without vectors, drop stray vectors."""
+
+    @property
+    @abstractmethod
+    def needs_maintenance(self) -> bool: ...
+
+    @abstractmethod
+    async def repair_turns(self, embed: Embed) -> int:
+        """Index the turns stored without a vector; returns how many."""
+
+    @abstractmethod
+    async def maintain(self, embed: Embed) -> None:
+        """Off the reply path: index queued rows, compact and re-index what needs it."""
+
+    @abstractmethod
+    async def warm(self) -> int:
+        """Load what the first searches would wait for; returns the rows loaded."""
+
+    async def build_indexes(self) -> None:  # noqa: B027 - a backend that indexes on write needs nothing
+        """Build every search index now, approximate ones included (benchmarks, after bulk loads)."""

@@ -1,0 +1,476 @@
+"""SQL of the `memories` table (and its `memory_subjects`), always read through the audience filter."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ...scope import sql_audience_filter
+from ..base import MemoryQuery
+from .sqlite import VISIBILITIES, SQLiteDatabase, chunks, from_blob, json_list, safe_text, to_blob
+
+_MEMORY_COLUMNS = (
+    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
+    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
+    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
+)
+
+# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
+# Enum calls, and most JSON lists are empty.
+_MEMORY_TYPES = {t.value: t for t in MemoryType}
+_SOURCES = {s.value: s for s in Source}
+
+
+def _row_to_memory(row: Sequence[object]) -> Memory:
+    return Memory(
+        id=str(row[0]),
+        content=str(row[1]),
+        memory_type=_MEMORY_TYPES.get(row[2]) or MemoryType(row[2]),  # type: ignore[arg-type]
+        importance=float(row[3]),  # type: ignore[arg-type]
+        confidence=float(row[4]),  # type: ignore[arg-type]
+        subjects=json_list(row[5]),
+        source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
+        scope=Scope(str(row[7]), str(row[8]), str(row[9]), str(row[13]), row[10]),  # type: ignore[arg-type]
+        user_id=row[11],  # type: ignore[arg-type]
+        author_id=row[12],  # type: ignore[arg-type]
+        visibility=VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
+        created_at=float(row[15]),  # type: ignore[arg-type]
+        updated_at=float(row[16]),  # type: ignore[arg-type]
+        last_accessed_at=row[17],  # type: ignore[arg-type]
+        access_count=int(row[18]),  # type: ignore[arg-type]
+        expires_at=row[19],  # type: ignore[arg-type]
+        forgotten=bool(row[20]),
+        superseded_by=row[21],  # type: ignore[arg-type]
+        content_hash=str(row[22]),
+        sources=json_list(row[23]),
+    )
+
+
+def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
+    """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
+    which then receives each row's stored vector)."""
+    if vectors is None:
+        return [_row_to_memory(r) for r in rows]
+    memories = []
+    for row in rows:
+        memory = _row_to_memory(row[:-1])
+        vector = from_blob(row[-1])  # type: ignore[arg-type]
+        if vector is not None:
+            vectors[memory.id] = vector
+        memories.append(memory)
+    return memories
+
+
+def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
+    if vectors is None:
+        return _MEMORY_COLUMNS
+    return f"{_MEMORY_COLUMNS}, {alias}embedding"
+
+
+class MemoryRows(SQLiteDatabase):
+    """Memory rows: writes in one transaction each, reads through the audience filter."""
+
+    # --- memories: writes -------------------------------------------------------------------
+
+    async def insert_memory(self, memory: Memory, embedding: np.ndarray | None) -> None:
+        """Insert a memory (not yet marked as indexed in the vector store)."""
+        async with self.transaction() as db:
+            await db.execute(
+                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                (
+                    memory.id,
+                    safe_text(memory.content),
+                    memory.memory_type.value,
+                    memory.importance,
+                    memory.confidence,
+                    json.dumps(memory.subjects, ensure_ascii=False),
+                    memory.source.value,
+                    memory.platform,
+                    memory.workspace_id,
+                    memory.channel_id,
+                    memory.thread_id,
+                    memory.user_id,
+                    memory.author_id,
+                    memory.agent_id,
+                    memory.visibility.value,
+                    memory.created_at,
+                    memory.updated_at,
+                    memory.last_accessed_at,
+                    memory.access_count,
+                    memory.expires_at,
+                    int(memory.forgotten),
+                    memory.superseded_by,
+                    memory.content_hash,
+                    json.dumps(memory.sources),
+                    to_blob(embedding),
+                ),
+            )
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(memory.id, s) for s in memory.subjects],
+            )
+
+    async def rewrite_memory(self, memory: Memory, embedding: np.ndarray) -> None:
+        """Store new wording for an existing memory (content, hash, subjects, vector); it is then
+        unindexed until its vector row is replaced, so a crash in between is repaired at start-up."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE memories SET content = ?, content_hash = ?, subjects = ?, embedding = ?, "
+                "updated_at = ?, indexed = 0 WHERE id = ?",
+                (
+                    safe_text(memory.content),
+                    memory.content_hash,
+                    json.dumps(memory.subjects, ensure_ascii=False),
+                    to_blob(embedding),
+                    memory.updated_at,
+                    memory.id,
+                ),
+            )
+            await db.execute("DELETE FROM memory_subjects WHERE memory_id = ?", (memory.id,))
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(memory.id, s) for s in memory.subjects],
+            )
+
+    async def insert_memories(self, memories: Sequence[Memory], embeddings: Sequence[np.ndarray]) -> None:
+        """Insert many memories in ONE transaction (bulk import); not yet marked as indexed."""
+        if len(memories) != len(embeddings):
+            raise ValueError(f"{len(memories)} memories but {len(embeddings)} embeddings")
+        if not memories:
+            return
+        rows = [
+            (
+                m.id,
+                safe_text(m.content),
+                m.memory_type.value,
+                m.importance,
+                m.confidence,
+                json.dumps(m.subjects, ensure_ascii=False),
+                m.source.value,
+                m.platform,
+                m.workspace_id,
+                m.channel_id,
+                m.thread_id,
+                m.user_id,
+                m.author_id,
+                m.agent_id,
+                m.visibility.value,
+                m.created_at,
+                m.updated_at,
+                m.last_accessed_at,
+                m.access_count,
+                m.expires_at,
+                int(m.forgotten),
+                m.superseded_by,
+                m.content_hash,
+                json.dumps(m.sources),
+                to_blob(v),
+            )
+            for m, v in zip(memories, embeddings, strict=True)
+        ]
+        async with self.transaction() as db:
+            await db.executemany(
+                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                rows,
+            )
+            await db.executemany(
+                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
+                [(m.id, s) for m in memories for s in m.subjects],
+            )
+
+    async def active_hash_matches(
+        self, hashes: Sequence[str], now: float
+    ) -> set[tuple[str, str, str, str, str, str, str | None]]:
+        """Active rows carrying one of `hashes`, as (content_hash, platform, workspace_id, agent_id,
+        visibility, channel_id, author_id): a bulk import decides exact duplicates from these."""
+        found: set[tuple[str, str, str, str, str, str, str | None]] = set()
+        for chunk in chunks(list(dict.fromkeys(hashes))):
+            marks = ",".join("?" * len(chunk))
+            rows = await self._fetch(
+                "SELECT content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id "
+                f"FROM memories WHERE content_hash IN ({marks}) AND forgotten = 0 "
+                "AND (expires_at IS NULL OR expires_at > ?)",
+                (*chunk, now),
+            )
+            for r in rows:
+                found.add((str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), r[6]))  # type: ignore[arg-type]
+        return found
+
+    async def complete_memory_write(self, memory_id: str, supersedes: str | None, now: float) -> None:
+        """Mark a memory as present in both stores and, atomically, retire the one it replaces."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE memories SET indexed = 1 WHERE id = ?", (memory_id,))
+            if supersedes is not None:
+                await db.execute(
+                    "UPDATE memories SET forgotten = 1, superseded_by = ?, updated_at = ?, indexed = 0 "
+                    "WHERE id = ?",
+                    (memory_id, now, supersedes),
+                )
+
+    async def mark_memories_indexed(self, ids: Sequence[str]) -> None:
+        async with self.transaction() as db:
+            for chunk in chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE memories SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
+
+    async def delete_memories(self, ids: Sequence[str]) -> int:
+        """Remove rows for good (subjects cascade); returns how many existed."""
+        deleted = 0
+        async with self.transaction() as db:
+            for chunk in chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                cursor = await db.execute(f"DELETE FROM memories WHERE id IN ({marks})", tuple(chunk))
+                deleted += cursor.rowcount
+        return deleted
+
+    async def restore_superseded(self, old_id: str, now: float) -> None:
+        """Undo a merge: the superseded memory becomes active again."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE memories SET forgotten = 0, superseded_by = NULL, updated_at = ? WHERE id = ?",
+                (now, old_id),
+            )
+
+    async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
+        """Add `counts[id]` accesses to each memory, last accessed at `now`, in one transaction."""
+        by_count: dict[int, list[str]] = {}
+        for memory_id, count in counts.items():
+            by_count.setdefault(count, []).append(memory_id)
+        if not by_count:
+            return
+        async with self.transaction() as db:
+            for increment, ids in by_count.items():
+                for chunk in chunks(ids):
+                    marks = ",".join("?" * len(chunk))
+                    await db.execute(
+                        f"UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? "
+                        f"WHERE id IN ({marks})",
+                        (increment, now, *chunk),
+                    )
+
+    # --- memories: reads --------------------------------------------------------------------
+
+    async def get_memories_unscoped(self, ids: Sequence[str]) -> list[Memory]:
+        """Rows for these ids whoever may read them, in the order given (forget, sweep, repairs).
+
+        One query per 500 ids, never one per hit. Anything shown to a person or a model reads
+        through `visible_memories` or another method taking an `Audience` instead.
+        """
+        return [_row_to_memory(r) for r in await self.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
+
+    async def get_memory_unscoped(self, memory_id: str) -> Memory | None:
+        """One row by id whoever may read it (maintenance and tests); see `get_memories_unscoped`."""
+        rows = await self.get_memories_unscoped([memory_id])
+        return rows[0] if rows else None
+
+    async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
+        """The subset of `ids` that `audience` may read, in the given order."""
+        where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
+        rows = await self.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
+        return [_row_to_memory(r) for r in rows]
+
+    async def superseded_memory_unscoped(self, newer_id: str) -> Memory | None:
+        """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone).
+
+        Unscoped: only the undo of a merge, a maintenance operation, reads it.
+        """
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
+        )
+        return _row_to_memory(rows[0]) if rows else None
+
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        """For each of `newer_ids` that superseded an older memory: newer id -> older id.
+
+        Only ids the caller already read through an audience are asked for; the older rows are
+        in the same scope and visibility (a merge never crosses them).
+        """
+        found: dict[str, str] = {}
+        for chunk in chunks(list(dict.fromkeys(newer_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = await self._fetch(
+                f"SELECT superseded_by, id FROM memories WHERE superseded_by IN ({marks})", tuple(chunk)
+            )
+            found.update((str(newer), str(older)) for newer, older in rows)
+        return found
+
+    async def find_by_hash(
+        self, content_hash: str, audience: Audience, now: float, visibility: Visibility
+    ) -> Memory | None:
+        where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
+            "LIMIT 1",
+            (content_hash, visibility.value, *params),
+        )
+        return _row_to_memory(rows[0]) if rows else None
+
+    def _query_sql(self, audience: Audience, now: float, query: MemoryQuery) -> tuple[str, list[object]]:
+        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
+        clauses = [where]
+        if query.types:
+            clauses.append(f"m.memory_type IN ({','.join('?' * len(query.types))})")
+            params.extend(t.value for t in query.types)
+        if query.min_importance is not None:
+            clauses.append("m.importance >= ?")
+            params.append(query.min_importance)
+        if query.min_confidence is not None:
+            clauses.append("m.confidence >= ?")
+            params.append(query.min_confidence)
+        if query.since is not None:
+            clauses.append("m.created_at >= ?")
+            params.append(query.since)
+        if query.channel_id is not None:
+            clauses.append("m.channel_id = ?")
+            params.append(query.channel_id)
+        if query.user_ids:
+            clauses.append(f"m.user_id IN ({','.join('?' * len(query.user_ids))})")
+            params.extend(query.user_ids)
+        if query.elsewhere:
+            clauses.append("m.workspace_id <> ?")
+            params.append(audience.workspace_id)
+        if query.subjects:
+            clauses.append(
+                "m.id IN (SELECT memory_id FROM memory_subjects "
+                f"WHERE subject IN ({','.join('?' * len(query.subjects))}))"
+            )
+            params.extend(s.casefold() for s in query.subjects)
+        return " AND ".join(clauses), params
+
+    async def query_memories(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories `audience` may read, narrowed by `query`, newest (or most important) first.
+
+        `vectors`, when given, receives the rows' stored vectors from the same read.
+        """
+        where, params = self._query_sql(audience, now, query)
+        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
+        order = (
+            "m.importance DESC, m.created_at DESC, m.id"
+            if query.order == "important"
+            else "m.created_at DESC, m.id"
+        )
+        sql = f"SELECT {_columns(vectors)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
+        rows = await self._fetch(sql, (*params, query.limit, query.offset))
+        return _memory_rows(rows, vectors)
+
+    async def count_memories(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
+        where, params = self._query_sql(audience, now, query or MemoryQuery())
+        rows = await self._fetch(f"SELECT COUNT(*) FROM memories m WHERE {where}", params)
+        return int(rows[0][0])  # type: ignore[call-overload]
+
+    async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]:
+        where, params = sql_audience_filter(audience, now, subjects=True)
+        rows = await self._fetch(
+            f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
+        )
+        return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
+
+    async def memories_about(
+        self,
+        audience: Audience,
+        now: float,
+        user_ids: Sequence[str],
+        types: Sequence[MemoryType],
+        min_confidence: float | None = None,
+        limit: int = 20,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories about these users `audience` may read, most important then newest first.
+
+        `vectors`, when given, receives the rows' stored vectors from the same read.
+
+        Pinned to the per-user index: left to itself the planner walks the whole workspace's
+        importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
+        """
+        if not user_ids or not types:
+            return []
+        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
+        # With the viewer's own memories of other workspaces the scope is an OR of two index
+        # lookups, which the pin would forbid.
+        pin = "" if audience.reaches_elsewhere else "INDEXED BY ix_memories_user "
+        sql = (
+            f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}"
+            f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
+            f"AND m.memory_type IN ({','.join('?' * len(types))})"
+        )
+        params.extend(user_ids)
+        params.extend(t.value for t in types)
+        if min_confidence is not None:
+            sql += " AND m.confidence >= ?"
+            params.append(min_confidence)
+        sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
+        rows = await self._fetch(sql, (*params, limit))
+        return _memory_rows(rows, vectors)
+
+    async def memories_between(
+        self,
+        audience: Audience,
+        now: float,
+        since: float,
+        until: float,
+        channel_id: str | None = None,
+        limit: int = 50,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        """Memories `audience` may read created in [since, until), newest first (pre-hook timelines).
+
+        With `channel_id`, only those learned in that channel; `vectors`, when given, receives
+        the rows' stored vectors from the same read.
+        """
+        where, params = sql_audience_filter(audience, now, subjects=True)
+        sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
+        params.extend([since, until])
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        rows = await self._fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
+        return _memory_rows(rows, vectors)
+
+    async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of memories: compared as they are, never recomputed."""
+        out: dict[str, np.ndarray] = {}
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for mid, blob in await self._fetch(
+                f"SELECT id, embedding FROM memories WHERE id IN ({marks})", chunk
+            ):
+                vector = from_blob(blob)  # type: ignore[arg-type]
+                if vector is not None:
+                    out[str(mid)] = vector
+        return out
+
+    async def expired_memory_ids(self, now: float) -> list[str]:
+        rows = await self._fetch(
+            "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def unindexed_memories(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
+        """Active rows whose vector write never completed (a crash between the two stores)."""
+        rows = await self._fetch(
+            f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
+            (limit,),
+        )
+        return [(_row_to_memory(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
+
+    async def indexed_memory_ids(self) -> set[str]:
+        """Ids that must have a vector: active rows marked as written to both stores."""
+        rows = await self._fetch("SELECT id FROM memories WHERE forgotten = 0 AND indexed = 1")
+        return {str(r[0]) for r in rows}
+
+    async def mark_memories_unindexed(self, ids: Sequence[str]) -> None:
+        async with self.transaction() as db:
+            for chunk in chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE memories SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))

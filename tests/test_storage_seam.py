@@ -1,0 +1,195 @@
+"""The storage seam: the backend factory, and an engine that needs nothing but the base classes."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.errors import ConfigError, MemoryWriteError
+from memory.models import Audience, MemoryDraft, Visibility
+from memory.storage import (
+    ConversationRepository,
+    MemoryRepository,
+    PeopleRepository,
+    Storage,
+    SummaryRepository,
+    TurnRepository,
+    open_storage,
+)
+from memory.storage.embedded import EmbeddedStorage
+from tests.helpers import GENERAL, FakeClock, audience, draft, past_turn
+
+# The CLI operator reading as Alice: every memory of the workspace, her private notes included.
+OPERATOR = Audience("discord", "guild-1", "default", viewer_id="alice", private_ok=True, operator=True)
+
+
+# --- the factory ---------------------------------------------------------------------------------
+
+
+async def test_a_directory_opens_the_embedded_backend(tmp_path: Path) -> None:
+    for location in (tmp_path / "plain", f"embedded://{tmp_path / 'named'}"):
+        storage = await open_storage(location, dim=16)
+        try:
+            assert isinstance(storage, EmbeddedStorage)
+            assert isinstance(storage, Storage)
+        finally:
+            await storage.close()
+    assert (tmp_path / "plain" / "memorybot.sqlite3").exists()
+    assert (tmp_path / "named" / "memorybot.sqlite3").exists()
+
+
+async def test_postgresql_is_named_but_not_supported_yet(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="'postgresql' is not supported yet") as raised:
+        await open_storage("postgresql://bot:s3cret-pw@db.example/memorybot", dim=16)
+    # A connection URL carries a password: the error never repeats it.
+    assert "s3cret-pw" not in str(raised.value)
+
+
+async def test_an_unknown_backend_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown storage backend 'mongodb'"):
+        await open_storage("mongodb://user:pw@host/db", dim=16)
+
+
+def test_a_backend_must_implement_every_repository_method() -> None:
+    class HalfDone(MemoryRepository):
+        async def delete(self, ids: Any) -> int:
+            return 0
+
+    with pytest.raises(TypeError, match="abstract"):
+        HalfDone()  # type: ignore[abstract]
+
+
+# --- the engine on the base classes --------------------------------------------------------------
+
+_INTERFACES = {
+    "memories": MemoryRepository,
+    "turns": TurnRepository,
+    "summaries": SummaryRepository,
+    "people": PeopleRepository,
+    "conversations": ConversationRepository,
+}
+
+
+def _public(interface: type) -> set[str]:
+    return {name for name, _ in inspect.getmembers(interface) if not name.startswith("_")}
+
+
+class _Only:
+    """A repository seen through its base class: anything the interface does not declare fails."""
+
+    def __init__(self, inner: object, interface: type) -> None:
+        self._inner, self._allowed, self._name = inner, _public(interface), interface.__name__
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._allowed:
+            raise AttributeError(f"{self._name} has no {name!r}: the engine reached past the seam")
+        return getattr(self._inner, name)
+
+
+class SeamOnly(Storage):
+    """A `Storage` that forwards to the embedded backend but exposes only the base classes."""
+
+    def __init__(self, inner: EmbeddedStorage) -> None:
+        self._inner = inner
+        for attribute, interface in _INTERFACES.items():
+            setattr(self, attribute, _Only(getattr(inner, attribute), interface))
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+    async def reconcile(self, embed: Any) -> Any:
+        return await self._inner.reconcile(embed)
+
+    @property
+    def needs_maintenance(self) -> bool:
+        return self._inner.needs_maintenance
+
+    async def repair_turns(self, embed: Any) -> int:
+        return await self._inner.repair_turns(embed)
+
+    async def maintain(self, embed: Any) -> None:
+        await self._inner.maintain(embed)
+
+    async def warm(self) -> int:
+        return await self._inner.warm()
+
+
+@pytest.fixture
+async def seam_engine(
+    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock
+) -> AsyncIterator[MemoryEngine]:
+    inner = await EmbeddedStorage.open(tmp_path / "data", dim=embedder.dim)
+    engine = MemoryEngine(SeamOnly(inner), embedder, clock=clock)
+    yield engine
+    await engine.close()
+
+
+async def test_the_engine_writes_and_reads_through_the_base_classes_only(
+    seam_engine: MemoryEngine, clock: FakeClock
+) -> None:
+    engine = seam_engine
+    assert (await engine.reconcile()).details == []
+    first = await engine.remember(draft("Alice works on the billing service"))
+    assert first.action == "inserted"
+    assert (await engine.remember(draft("Alice works on the billing service"))).action == "duplicate"
+    private = await engine.remember(
+        MemoryDraft(
+            "Alice's badge number is 4411", scope=GENERAL, author_id="alice", visibility=Visibility.PRIVATE
+        )
+    )
+    assert [h.memory.id for h in await engine.search("billing service", audience(), threshold=0.0)][:1] == [
+        first.memory.id
+    ]
+    assert private.memory.id not in {
+        h.memory.id for h in await engine.search("badge", audience("bob"), threshold=0.0)
+    }
+    imported = await engine.import_memories([draft("Bob likes tea"), draft("Carol runs the Lisbon office")])
+    assert len(imported) == 2
+    assert await engine.count_memories(OPERATOR) == 4
+
+    clock.advance(60)
+    turns = [past_turn("where is the Lisbon office?", clock()), past_turn("near the river", clock() + 1)]
+    assert await engine.store_messages(turns) == [t.id for t in turns]
+    assert [m.id for m in await engine.recent_turns(GENERAL, 10)] == [t.id for t in turns]
+    found = await engine.search_messages("Lisbon office", audience(), threshold=0.0)
+    assert turns[0].id in {m.id for m, _ in found}
+
+    about = (await engine.remember(draft("Alice broke her shoulder", user_id="alice"))).memory
+    renamed = await engine.rename_person(GENERAL, "alice", ["Alice"], "Ally")
+    assert about.id in {m.id for m in renamed}
+    assert "Ally" in (await engine.visible_memory(about.id, OPERATOR)).content  # type: ignore[union-attr]
+    assert await engine.forget(first.memory.id, OPERATOR) is not None
+    assert await engine.visible_memory(first.memory.id, OPERATOR) is None
+    await engine.maintain()
+    assert await engine.sweep_expired() == 0
+
+
+async def test_a_failed_vector_write_rolls_the_embedded_row_back(
+    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The two-store write is the embedded backend's own business: tested on its repository.
+    storage = await EmbeddedStorage.open(tmp_path / "data", dim=embedder.dim)
+    engine = MemoryEngine(storage, embedder, clock=clock)
+    try:
+        memory = engine.build_memory(draft("Erin moved to Berlin"))
+        vector = (await embedder.embed([memory.content]))[0]
+
+        async def broken_add(records: object) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(storage.vectors.memories, "add", broken_add)
+        with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved: disk full"):
+            await storage.memories.add(memory, vector, None, clock())
+        assert await storage.memories.get_unscoped([memory.id]) == []
+        assert await storage.sql.unindexed_memories() == []
+        with pytest.raises(MemoryWriteError, match="batch not saved"):
+            await storage.memories.add_many([memory], [vector])
+        assert await storage.memories.get_unscoped([memory.id]) == []
+    finally:
+        await engine.close()
