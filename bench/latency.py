@@ -30,11 +30,11 @@ from lancedb.query import MatchQuery
 from tqdm import tqdm
 
 from bot.process import freeze_startup_heap
-from memory.context_block import BlockItem, Section, format_context_block
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, Memory, MemoryType, StoredMessage, Visibility
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest, freshness, usage
+from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.storage import MemoryQuery, fts_query_terms
 from memory.ttl import parse_duration
 

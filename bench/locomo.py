@@ -40,12 +40,12 @@ from tqdm import tqdm
 from adapters.base import IncomingMessage
 from bot.config import Settings
 from bot.pipeline import TurnPipeline
-from memory.context_block import BlockItem, Section, format_context_block
 from memory.dedup import policy_for_model
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage
 from memory.prehook import PrehookRequest
+from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.scope import lance_audience_filter
 from memory.storage.embedded.records import message_record
 from memory.storage.embedded.vectors import VectorTable

@@ -9,7 +9,7 @@ from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError,
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory.errors import ConfigError, TTLError
-from memory.prehook_config import PrehookConfig
+from memory.prehook.config import PrehookConfig
 from memory.ttl import parse_duration
 
 CommaList = Annotated[list[str], NoDecode]

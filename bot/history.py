@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
-from memory.context_block import quote_note
-from memory.injection_state import ChannelKey
 from memory.models import StoredMessage, Summary
+from memory.prehook.context_block import quote_note
+from memory.prehook.injection_state import ChannelKey
 
 from .llm.types import ChatMessage
 

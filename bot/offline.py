@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
-from memory.context_block import BlockItem, Section, day_heading, short_date, timeline_days
 from memory.models import Memory
 from memory.prehook import PrehookResult
+from memory.prehook.context_block import BlockItem, Section, day_heading, short_date, timeline_days
 
 NO_MODEL_LINE = (
     "No language model is configured, so this is the offline responder "

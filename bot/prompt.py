@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
-from memory.context_block import BLOCK_OPEN, quote_note
+from memory.prehook.context_block import BLOCK_OPEN, quote_note
 
 BOT_NAME = "memorybot"
 

@@ -30,7 +30,6 @@ from bot.commands import MemoryCommands
 from bot.config import DiscordSettings, Settings, SlackSettings
 from bot.llm import AnthropicProvider, OpenAIProvider
 from bot.llm.types import ChatMessage
-from memory.context_block import BLOCK_CLOSE, BLOCK_OPEN, EMPTY_TIMELINE, PREAMBLE, TIMELINE_TRIMMED, Section
 from memory.engine import MemoryEngine
 from memory.models import (
     Audience,
@@ -41,6 +40,14 @@ from memory.models import (
     Source,
     StoredMessage,
     Visibility,
+)
+from memory.prehook.context_block import (
+    BLOCK_CLOSE,
+    BLOCK_OPEN,
+    EMPTY_TIMELINE,
+    PREAMBLE,
+    TIMELINE_TRIMMED,
+    Section,
 )
 from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.llm_server import FakeLLMServer

@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
-from memory.access_counts import AccessCounts
 from memory.engine import MemoryEngine
+from memory.prehook.access_counts import AccessCounts
 from tests.helpers import draft
 
 
@@ -51,6 +51,6 @@ async def test_a_failed_write_is_logged_not_raised(
     counts = AccessCounts(engine.storage.memories, flush_after=3600)
     counts.add([memory.id], 10.0)
     await engine.close()
-    with caplog.at_level(logging.WARNING, logger="memory.access_counts"):
+    with caplog.at_level(logging.WARNING, logger="memory.prehook.access_counts"):
         await counts.aclose()
     assert any("access count update failed" in r.message for r in caplog.records)

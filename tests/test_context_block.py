@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from memory.context_block import (
+from memory.models import Memory, MemoryType, StoredMessage
+from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
     EMPTY_TIMELINE,
@@ -18,7 +19,6 @@ from memory.context_block import (
     format_context_block,
     quote_note,
 )
-from memory.models import Memory, MemoryType, StoredMessage
 from tests.helpers import DAY, NOW, memory_row, past_turn
 
 HOSTILE = (

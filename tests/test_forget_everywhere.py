@@ -12,8 +12,8 @@ from bot.history import ShownBlock, ShownBlocks
 from bot.llm.fake import RecordedCall, ScriptedLLM, text
 from bot.pipeline import TurnPipeline, audience_of
 from memory.engine import MemoryEngine
-from memory.injection_state import ChannelKey
 from memory.models import Memory, MemoryDraft, MemoryType, Source
+from memory.prehook.injection_state import ChannelKey
 from memory.profiles import compact
 from tests.helpers import GENERAL, FakeClock, message
 

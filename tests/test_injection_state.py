@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memory.injection_state import ChannelInjectionState, ChannelKey, InjectionStates
+from memory.prehook.injection_state import ChannelInjectionState, ChannelKey, InjectionStates
 
 DIM = 32
 

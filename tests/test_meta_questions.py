@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from memory.meta_questions import DEFAULT_DAYS, asks_about_self, detect_meta_question, time_frame
+from memory.prehook.meta_questions import DEFAULT_DAYS, asks_about_self, detect_meta_question, time_frame
 
 # Monday 21 September 2026, 14:13:20 UTC (the FakeClock's start).
 NOW = 1_790_000_000.0

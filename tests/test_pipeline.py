@@ -10,12 +10,12 @@ import pytest
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.llm.types import LLMResponse, ToolCall
 from bot.pipeline import APOLOGY, TurnPipeline, TurnResult
-from memory.context_block import BLOCK_OPEN
 from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import LLMError
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
+from memory.prehook.context_block import BLOCK_OPEN
 from memory.storage import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
 from tests.helpers import GENERAL, FakeClock, audience, blocks_in, message, settings, tool_results

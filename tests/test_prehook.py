@@ -14,11 +14,8 @@ import pytest
 
 from bot.config import PrehookSettings
 from bot.llm.types import ChatMessage
-from memory.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_tokens
 from memory.engine import MemoryEngine
-from memory.injection_state import InjectionStates
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
-from memory.preferences_cache import PreferencesCache
 from memory.prehook import (
     STAGES,
     PreHook,
@@ -29,6 +26,9 @@ from memory.prehook import (
     inject_into,
     usage,
 )
+from memory.prehook.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_tokens
+from memory.prehook.injection_state import InjectionStates
+from memory.prehook.preferences_cache import PreferencesCache
 from memory.storage.embedded.records import memory_record
 from tests.fakes.embedders import CountingEmbedder
 from tests.helpers import DAY, FakeClock, draft, past_turn

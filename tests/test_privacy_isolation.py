@@ -35,8 +35,8 @@ from memory.models import (
     Summary,
     Visibility,
 )
-from memory.preferences_cache import PreferencesCache
 from memory.prehook import PreHook, PrehookRequest, PrehookResult
+from memory.prehook.preferences_cache import PreferencesCache
 from memory.profiles import ProfileStore
 from memory.storage import MemoryQuery
 from memory.storage.embedded.records import memory_record, message_record, summary_record

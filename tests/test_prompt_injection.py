@@ -10,7 +10,9 @@ from bot.history import EARLIER_CLOSE, EARLIER_OPEN, EARLIER_PREAMBLE, assemble,
 from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline
 from bot.prompt import system_prompt
-from memory.context_block import (
+from memory.engine import MemoryEngine
+from memory.models import Memory, MemoryDraft, MemoryType, Scope, Summary, SummaryKind
+from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
     BlockItem,
@@ -18,8 +20,6 @@ from memory.context_block import (
     Timeline,
     format_context_block,
 )
-from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Summary, SummaryKind
 from tests.helpers import (
     DAY,
     NOW,

@@ -23,16 +23,6 @@ from bot.logs import JsonFormatter
 from bot.memory_tools import MAX_CONTENT_CHARS
 from bot.pipeline import valid_utf8
 from bot.prompt import system_prompt
-from memory.context_block import (
-    BLOCK_CLOSE,
-    BLOCK_OPEN,
-    BlockItem,
-    Section,
-    Timeline,
-    estimate_tokens,
-    format_context_block,
-    quote_note,
-)
 from memory.engine import MAX_MEMORY_CHARS, MemoryEngine
 from memory.models import (
     Audience,
@@ -47,6 +37,16 @@ from memory.models import (
     Visibility,
     content_hash,
     normalize_text,
+)
+from memory.prehook.context_block import (
+    BLOCK_CLOSE,
+    BLOCK_OPEN,
+    BlockItem,
+    Section,
+    Timeline,
+    estimate_tokens,
+    format_context_block,
+    quote_note,
 )
 from memory.text import extract
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration

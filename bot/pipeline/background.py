@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from memory.engine import MemoryEngine
-from memory.injection_state import ChannelKey
 from memory.models import Scope
+from memory.prehook.injection_state import ChannelKey
 from memory.summaries import SummaryManager
 
 from ..llm_summarizer import ModelCallBudget

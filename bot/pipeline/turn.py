@@ -16,9 +16,9 @@ from memory.aliases import AliasStore
 from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.errors import LLMError
-from memory.injection_state import ChannelKey
 from memory.models import Memory, Scope, StoredMessage
 from memory.prehook import PreHook, PrehookResult
+from memory.prehook.injection_state import ChannelKey
 from memory.profiles import ProfileStore, ProfileUpdater
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 
-from .models import Memory, MemoryType, StoredMessage, Summary
+from ..models import Memory, MemoryType, StoredMessage, Summary
 
 BLOCK_OPEN = "<memory_context>"
 BLOCK_CLOSE = "</memory_context>"

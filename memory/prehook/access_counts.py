@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 
-from .storage import MemoryRepository
+from ..storage import MemoryRepository
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .models import Audience, Memory, MemoryType
-from .storage import MemoryRepository
+from ..models import Audience, Memory, MemoryType
+from ..storage import MemoryRepository
 
 Clock = Callable[[], float]
 

@@ -1,0 +1,353 @@
+"""Ranking for the pre-hook: candidates from every source, their scores, a meta question's timeline,
+the dedup against the channel and within the block, and the block's lines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..scope import row_visible
+from .config import PrehookConfig
+from .context_block import BlockItem, Section, Timeline, TimelineDay
+from .injection_state import ChannelInjectionState
+from .meta_questions import MetaQuestion
+from .request import PrehookRequest
+from .sources import SearchFound, SqlFound
+
+# Relevance floors for SQL-sourced memories the design always wants considered: a low cosine
+# with today's wording must not lose them (they skip `min_relevance`). Who is talking and what
+# they prefer rank with good search hits; important and recent memories fill the slots left
+# below the genuinely relevant ones (MiniLM cosines of related sentences sit around 0.35-0.7).
+IDENTITY_FLOOR = 0.6
+PREFERENCE_FLOOR = 0.5
+IMPORTANT_FLOOR = 0.3
+RECENT_FLOOR = 0.3
+# "What do you remember about me?": every memory about the asker answers it.
+ABOUT_SELF_FLOOR = 0.55
+_SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary", "own"})
+# A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
+LEXICAL_BONUS = 0.1
+# Timeline entries answer the question the user asked, so under a tight budget the other
+# sections give way first: memories from the period rank above messages from it.
+TIMELINE_MEMORY_BASE = 2.0
+TIMELINE_MESSAGE_BASE = 1.5
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One memory, past turn or summary competing for a line of the block, with its scores."""
+
+    memory: Memory | None
+    vector: np.ndarray | None = None
+    sources: set[str] = field(default_factory=set)
+    floor: float = 0.0
+    lexical_rank: int | None = None
+    relevance: float = 0.0
+    score: float = 0.0
+    message: StoredMessage | None = None
+    summary: Summary | None = None
+    floored: bool = False
+
+    @property
+    def item(self) -> Memory | StoredMessage | Summary:
+        if self.memory is not None:
+            return self.memory
+        return self.message if self.message is not None else self.summary  # type: ignore[return-value]
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def created_at(self) -> float:
+        if self.summary is not None:
+            return self.summary.covers_to
+        return self.item.created_at  # type: ignore[union-attr]
+
+    @property
+    def updated_at(self) -> float:
+        return self.memory.updated_at if self.memory is not None else self.created_at
+
+
+def freshness(age_seconds: float) -> float:
+    """×1.3 under 7 days old, ×1.15 under 30 days, ×1 after."""
+    if age_seconds < 7 * 86400:
+        return 1.3
+    if age_seconds < 30 * 86400:
+        return 1.15
+    return 1.0
+
+
+def usage(access_count: int) -> float:
+    """1 + min(0.2, 0.02 × access_count): memories that keep coming up rank a little higher."""
+    return 1.0 + min(0.2, 0.02 * max(0, access_count))
+
+
+def collect(
+    request: PrehookRequest, sql: SqlFound, found: SearchFound, query: np.ndarray, now: float
+) -> dict[str, Candidate]:
+    """Memories from every source, one candidate each, scored: relevance (cosine, floors, full-text
+    bonus) x freshness x usage."""
+    candidates: dict[str, Candidate] = {}
+    viewer = request.viewer
+
+    def add(memory: Memory, source: str, floor: float, vector: np.ndarray | None) -> Candidate | None:
+        # Belt and braces: every source is already audience-filtered; re-check what is cheap.
+        if not memory.is_active(now) or memory.superseded_by is not None or not row_visible(viewer, memory):
+            return None
+        candidate = candidates.get(memory.id)
+        if candidate is None:
+            candidate = candidates[memory.id] = Candidate(memory)
+        candidate.sources.add(source)
+        candidate.floor = max(candidate.floor, floor)
+        if candidate.vector is None and vector is not None:
+            candidate.vector = vector
+        return candidate
+
+    for hit in found.dense:
+        if hit.id in found.rows:
+            add(found.rows[hit.id], "vector", 0.0, hit.vector)
+    for rank, hit in enumerate(found.lexical):
+        if hit.id in found.rows:
+            candidate = add(found.rows[hit.id], "fulltext", 0.0, hit.vector)
+            if candidate is not None and candidate.lexical_rank is None:
+                candidate.lexical_rank = rank
+    stored = sql.embeddings
+    for source, group, floor in (
+        ("identity", sql.identity, IDENTITY_FLOOR),
+        ("preference", sql.preferences, PREFERENCE_FLOOR),
+        ("important", sql.important, IMPORTANT_FLOOR),
+        ("recent", sql.recent, RECENT_FLOOR),
+        # Ranked by their similarity alone, as search hits are.
+        ("own", sql.own, 0.0),
+        ("about_self", sql.about_self, ABOUT_SELF_FLOOR),
+    ):
+        for memory in group:
+            add(memory, source, floor, stored.get(memory.id))
+    if not candidates:
+        return candidates
+
+    # One matrix product gives every candidate's cosine with the query.
+    with_vectors = [c for c in candidates.values() if c.vector is not None]
+    if with_vectors:
+        cosines = np.stack([c.vector for c in with_vectors]) @ query  # type: ignore[misc]
+        for candidate, cosine in zip(with_vectors, cosines, strict=True):
+            candidate.relevance = float(cosine)
+    for candidate in candidates.values():
+        memory = candidate.memory
+        # What the question asks for ("about me") is not filler, whatever its similarity.
+        candidate.floored = (
+            candidate.floor > candidate.relevance
+            and candidate.lexical_rank is None
+            and "about_self" not in candidate.sources
+        )
+        relevance = max(candidate.relevance, candidate.floor)
+        if candidate.lexical_rank is not None:
+            relevance += LEXICAL_BONUS / (1 + candidate.lexical_rank)
+        candidate.relevance = relevance
+        candidate.score = relevance * freshness(now - memory.created_at) * usage(memory.access_count)
+    return candidates
+
+
+def collect_messages(
+    config: PrehookConfig, found: SearchFound, query: np.ndarray, now: float
+) -> list[Candidate]:
+    """Past turns from the hybrid search, scored like memories (relevance × freshness)."""
+    if not found.messages:
+        return []
+    by_id: dict[str, Candidate] = {}
+    for hit in found.message_dense:
+        row = found.messages.get(hit.id)
+        if row is not None and hit.id not in by_id:
+            by_id[hit.id] = Candidate(None, hit.vector, {"message"}, message=row)
+    for rank, hit in enumerate(found.message_lexical):
+        row = found.messages.get(hit.id)
+        if row is None:
+            continue
+        candidate = by_id.get(hit.id)
+        if candidate is None:
+            candidate = by_id[hit.id] = Candidate(None, hit.vector, {"message"}, message=row)
+        if candidate.lexical_rank is None:
+            candidate.lexical_rank = rank
+    with_vectors = [c for c in by_id.values() if c.vector is not None]
+    if with_vectors:
+        cosines = np.stack([c.vector for c in with_vectors]) @ query  # type: ignore[misc]
+        for candidate, cosine in zip(with_vectors, cosines, strict=True):
+            candidate.relevance = float(cosine)
+    # Reciprocal rank fusion of the two lists: keyword search finds the names and rare words
+    # of a conversation that embeddings blur, and neither list's raw score is comparable with
+    # the other's. The fused value is mapped onto the relevance scale of memories.
+    cfg = config
+    dense_rank = {h.id: r for r, h in enumerate(found.message_dense)}
+    for candidate in by_id.values():
+        if candidate.lexical_rank is None and candidate.relevance < cfg.min_relevance:
+            # Nearest by vector but still far: every query has 20 nearest turns, relevant or not.
+            candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+            continue
+        fused = 0.0
+        if candidate.id in dense_rank:
+            fused += cfg.turn_dense_weight / (cfg.turn_rrf_k + dense_rank[candidate.id])
+        if candidate.lexical_rank is not None:
+            fused += 1.0 / (cfg.turn_rrf_k + candidate.lexical_rank)
+        candidate.relevance = max(candidate.relevance, cfg.min_relevance + cfg.turn_rrf_scale * fused)
+        candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+    return list(by_id.values())
+
+
+def collect_summaries(found: SearchFound, now: float) -> list[Candidate]:
+    """Conversation summaries from their own search, scored like turns (cosine × freshness)."""
+    return [
+        Candidate(
+            None,
+            None,
+            {"summary"},
+            relevance=score,
+            score=score * freshness(now - s.covers_to),
+            summary=s,
+        )
+        for s, score in found.summaries
+    ]
+
+
+def build_timeline(
+    meta: MetaQuestion,
+    sql: SqlFound,
+    candidates: dict[str, Candidate],
+    query: np.ndarray,
+    now: float,
+) -> Timeline:
+    """The period's memories and messages; they skip the dedup: the user asked for them."""
+    items: list[BlockItem] = []
+    span = max(meta.until - meta.since, 1.0)
+    for memory in sql.timeline_memories:
+        if not memory.is_active(now) or memory.superseded_by is not None:
+            continue
+        vector = sql.embeddings.get(memory.id)
+        relevance = float(vector @ query) if vector is not None else 0.0
+        items.append(BlockItem(Section.TIMELINE, TIMELINE_MEMORY_BASE + relevance, memory=memory))
+        if memory.id not in candidates:
+            candidates[memory.id] = Candidate(memory, vector, {"timeline"}, relevance=relevance)
+    for message in sql.timeline_messages:
+        # Older turns give way first when the budget is tight.
+        recency = (message.created_at - meta.since) / span
+        items.append(BlockItem(Section.TIMELINE, TIMELINE_MESSAGE_BASE + 0.1 * recency, message=message))
+    days = [TimelineDay(start, count, places) for start, count, places in sql.timeline_days]
+    return Timeline(meta.label, meta.since, meta.until, items, days)
+
+
+def relevant(config: PrehookConfig, candidate: Candidate) -> bool:
+    """Relevant enough to inject: a search hit above the floor, or a memory a SQL source wants."""
+    return candidate.relevance >= config.min_relevance or not candidate.sources <= _SEARCH_SOURCES
+
+
+def dedup(
+    config: PrehookConfig,
+    ranked: list[Candidate],
+    state: ChannelInjectionState,
+    following: Mapping[str, StoredMessage] | None = None,
+) -> list[Candidate]:
+    """The candidates that go into the block, best first, at most `max_injection_count` lines.
+
+    Turns that follow each other share a line (see `block_items`), so a turn that joins a
+    chosen neighbour costs no line.
+    """
+    cfg = config
+    following = following or {}
+    previous = {after.id: turn_id for turn_id, after in following.items()}
+    chosen_turns: set[str] = set()
+    lines = 0
+    # What the asker explicitly asked for ("what do you remember about me?") is answered in
+    # full, as a timeline is: the injection state does not hold it back.
+    eligible = [
+        c
+        for c in ranked
+        if relevant(config, c)
+        and ("about_self" in c.sources or state.should_reinject(c.id, c.updated_at, state.turn))
+    ]
+    with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]
+    duplicate = np.zeros(len(eligible), dtype=bool)
+    pairwise = np.zeros((0, 0), dtype=np.float32)
+    position: dict[int, int] = {}
+    if with_vectors:
+        matrix = np.stack([eligible[n].vector for n in with_vectors])  # type: ignore[misc]
+        # Against what the channel already holds: one product for the whole batch.
+        mask = state.semantic_duplicates(matrix, [eligible[n].id for n in with_vectors])
+        duplicate[with_vectors] = mask
+        duplicate &= np.array(["about_self" not in c.sources for c in eligible], dtype=bool)
+        # Against each other, so one block does not carry two wordings of one fact.
+        pairwise = matrix @ matrix.T
+        position = {n: row for row, n in enumerate(with_vectors)}
+    selected: list[Candidate] = []
+    chosen_rows: list[int] = []
+    floored = 0
+    for n, candidate in enumerate(eligible):
+        if duplicate[n] or (candidate.floored and floored >= cfg.max_floored):
+            continue
+        joins = 0
+        if candidate.message is not None:
+            after = following.get(candidate.id)
+            joins = (previous.get(candidate.id) in chosen_turns) + (
+                after is not None and after.id in chosen_turns
+            )
+        if lines + 1 - joins > cfg.max_injection_count:
+            if lines >= cfg.max_injection_count and not following:
+                break
+            continue
+        row = position.get(n)
+        if row is not None and chosen_rows and pairwise[row, chosen_rows].max() > cfg.semantic_threshold:
+            continue
+        selected.append(candidate)
+        lines += 1 - joins
+        if candidate.message is not None:
+            chosen_turns.add(candidate.id)
+        floored += candidate.floored
+        if row is not None:
+            chosen_rows.append(row)
+    return selected
+
+
+def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:
+    """One block line per chosen candidate, except that a chosen turn and the turns after it
+    (chosen or not, while they chain) share the line of the earliest: one exchange, one line."""
+    turns = {c.id: c for c in selected if c.message is not None}
+    previous = {after.id: turn_id for turn_id, after in following.items()}
+    placed: set[str] = set()
+    items: list[BlockItem] = []
+    for candidate in selected:
+        if candidate.message is None:
+            items.append(
+                BlockItem(
+                    _section(candidate), candidate.score, memory=candidate.memory, summary=candidate.summary
+                )
+            )
+            continue
+        if previous.get(candidate.id) in turns or candidate.id in placed:
+            continue  # part of an earlier chosen turn's line
+        placed.add(candidate.id)
+        item = BlockItem(Section.MESSAGES, candidate.score, message=candidate.message)
+        current = candidate.id
+        while (after := following.get(current)) is not None and after.id not in placed:
+            item.follow_ups.append(after)
+            placed.add(after.id)
+            if after.id not in turns:
+                break
+            item.score = max(item.score, turns[after.id].score)
+            current = after.id
+        items.append(item)
+    return items
+
+
+def _section(candidate: Candidate) -> Section:
+    if candidate.memory is None:
+        return Section.MESSAGES
+    memory_type = candidate.memory.memory_type
+    if memory_type is MemoryType.IDENTITY:
+        return Section.IDENTITY
+    if memory_type is MemoryType.PREFERENCE:
+        return Section.PREFERENCES
+    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference", "own", "about_self"}:
+        return Section.RELEVANT
+    return Section.RECENT

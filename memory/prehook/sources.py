@@ -1,0 +1,305 @@
+"""The pre-hook's sources: the SQL reads (who is talking, preferences, important, recent, a meta
+question's period, the viewer's own) and the hybrid search over memories, past turns and summaries."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ..engine import OWN_ELSEWHERE_LIMIT, MemoryEngine
+from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..storage import MemoryQuery
+from ..summaries import SummaryManager
+from ..ttl import parse_duration
+from ..turn_text import REPLY_GAP_SECONDS
+from .config import PrehookConfig
+from .meta_questions import MetaQuestion, asks_about_self
+from .preferences_cache import PreferencesCache
+from .request import PrehookRequest
+
+log = logging.getLogger("memory.prehook")
+
+T = TypeVar("T")
+_NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
+
+
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since `start` (a `time.perf_counter()` reading)."""
+    return (time.perf_counter() - start) * 1000.0
+
+
+@dataclass(slots=True)
+class SqlFound:
+    """What the SQL sources gave, with the stored vectors of their rows."""
+
+    identity: list[Memory] = field(default_factory=list)
+    important: list[Memory] = field(default_factory=list)
+    recent: list[Memory] = field(default_factory=list)
+    preferences: list[Memory] = field(default_factory=list)
+    timeline_memories: list[Memory] = field(default_factory=list)
+    timeline_messages: list[StoredMessage] = field(default_factory=list)
+    timeline_days: list[tuple[float, int, int]] = field(default_factory=list)
+    # In a DM: what the viewer said about themselves in other workspaces (`own_elsewhere`).
+    own: list[Memory] = field(default_factory=list)
+    # "What do you remember about me?": everything the viewer may see about themselves.
+    about_self: list[Memory] = field(default_factory=list)
+    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SearchFound:
+    """What the hybrid searches gave: hits, their visible rows, and each recalled turn's follow-up."""
+
+    dense: list[Any] = field(default_factory=list)
+    lexical: list[Any] = field(default_factory=list)
+    rows: dict[str, Memory] = field(default_factory=dict)
+    summaries: list[tuple[Summary, float]] = field(default_factory=list)
+    message_dense: list[Any] = field(default_factory=list)
+    message_lexical: list[Any] = field(default_factory=list)
+    messages: dict[str, StoredMessage] = field(default_factory=dict)
+    # Recalled turn id -> the turn that came right after it (readable by the same viewer).
+    following: dict[str, StoredMessage] = field(default_factory=dict)
+
+
+class Sources:
+    """Reads every source of one run side by side; a failing source costs its rows, not the reply."""
+
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        config: PrehookConfig,
+        preferences: PreferencesCache,
+        summaries: SummaryManager | None = None,
+        tz: tzinfo = UTC,
+    ) -> None:
+        self.engine = engine
+        self.config = config
+        self.preferences = preferences
+        # Conversation summaries (levels 1+) searched beside memories and turns, when kept.
+        self.summaries = summaries
+        self.tz = tz
+        self._recent_seconds = parse_duration(config.recent_duration)
+
+    def _utc_offset(self, now: float) -> float:
+        """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""
+        offset = datetime.fromtimestamp(now, self.tz).utcoffset()
+        return offset.total_seconds() if offset is not None else 0.0
+
+    async def guard(self, name: str, awaitable: Awaitable[T], default: T, errors: list[str]) -> T:
+        # A failing source costs its memories, not the reply: the hook degrades, and says so.
+        try:
+            return await awaitable
+        except Exception as exc:
+            log.warning("pre-hook source failed", extra={"source": name}, exc_info=True)
+            errors.append(f"{name}: {type(exc).__name__}")
+            return default
+
+    async def sql(
+        self, request: PrehookRequest, now: float, meta: MetaQuestion | None, errors: list[str]
+    ) -> tuple[SqlFound, float]:
+        t = time.perf_counter()
+        memories, turns = self.engine.storage.memories, self.engine.storage.turns
+        cfg, viewer = self.config, request.viewer
+        participants = list(dict.fromkeys(p for p in request.participants if p))
+        if not participants and viewer.viewer_id:
+            participants = [viewer.viewer_id]
+
+        async def nothing() -> list[Any]:
+            return []
+
+        # Every source reads its rows' stored vectors in the same query (relevance and dedup
+        # never re-embed a memory, and no second round trip fetches them).
+        vectors: dict[str, np.ndarray] = {}
+        identity = memories.about(
+            viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit, vectors=vectors
+        )
+        important = memories.query(
+            viewer,
+            now,
+            # Identity rows all weigh 1.0: left in, everyone's would crowd out the decisions and
+            # goals; the participants' own identities come from the query above.
+            MemoryQuery(
+                types=_NOT_IDENTITY,
+                min_importance=cfg.important_threshold,
+                order="important",
+                limit=cfg.sql_limit,
+            ),
+            vectors,
+        )
+        recent = memories.query(
+            viewer,
+            now,
+            MemoryQuery(
+                since=now - self._recent_seconds,
+                channel_id=request.channel_id if cfg.channel_scope else None,
+                limit=cfg.sql_limit,
+            ),
+            vectors,
+        )
+        if meta is not None:
+            # "What did we talk about" means every conversation the asker can see in the
+            # workspace: what was learned and said there, a few turns of each day, and how busy
+            # each day was.
+            offset = self._utc_offset(now)
+            days = max(1, math.ceil((meta.until - meta.since) / 86400))
+            per_day = max(1, cfg.timeline_limit // days) + len(request.exclude_message_ids)
+            timeline_memories = memories.between(
+                viewer, now, meta.since, meta.until, None, cfg.timeline_limit, vectors
+            )
+            timeline_messages = turns.visible_between(viewer, meta.since, meta.until, per_day, offset)
+            timeline_days = turns.days(
+                viewer, meta.since, meta.until, offset, exclude=request.exclude_message_ids
+            )
+        else:
+            timeline_memories, timeline_messages, timeline_days = nothing(), nothing(), nothing()
+        about_self = (
+            memories.about(
+                viewer, now, [viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit, vectors=vectors
+            )
+            if viewer.viewer_id is not None and asks_about_self(request.text)
+            else nothing()
+        )
+        own = (
+            memories.query(
+                viewer,
+                now,
+                MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
+                vectors,
+            )
+            if viewer.reaches_elsewhere
+            else nothing()
+        )
+        found = SqlFound()
+        (
+            found.identity,
+            found.important,
+            found.recent,
+            found.preferences,
+            found.timeline_memories,
+            found.timeline_messages,
+            found.timeline_days,
+            found.own,
+            found.about_self,
+        ) = await asyncio.gather(
+            self.guard("identity", identity, [], errors),
+            self.guard("important", important, [], errors),
+            self.guard("recent", recent, [], errors),
+            self.guard("preferences", self.preferences.get_many(viewer, participants, vectors), [], errors),
+            self.guard("timeline_memories", timeline_memories, [], errors),
+            self.guard("timeline_messages", timeline_messages, [], errors),
+            self.guard("timeline_days", timeline_days, [], errors),
+            self.guard("own_elsewhere", own, [], errors),
+            self.guard("about_self", about_self, [], errors),
+        )
+        skip = set(request.exclude_message_ids)
+        found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip]
+        found.embeddings = vectors
+        missing = [
+            m.id
+            for group in (
+                found.identity,
+                found.important,
+                found.recent,
+                found.preferences,
+                found.timeline_memories,
+                found.own,
+                found.about_self,
+            )
+            for m in group
+            if m.id not in vectors
+        ]
+        if missing:
+            # Only rows whose vector the reads above could not give (none, unless a row lacks one).
+            vectors.update(await self.guard("embeddings", memories.embeddings(missing), {}, errors))
+        return found, elapsed_ms(t)
+
+    async def search(
+        self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
+    ) -> tuple[SearchFound, float]:
+        t = time.perf_counter()
+        memories, turn_store, viewer = self.engine.storage.memories, self.engine.storage.turns, request.viewer
+        k = self.config.vector_top_k
+        found = SearchFound()
+        no_hits: tuple[list[Any], list[Any]] = ([], [])
+        # Dense and full text in one call per table: one pass over the scope kept in RAM.
+        searches = [
+            self.guard("search", memories.hybrid_search(viewer, query, request.text, k, now), no_hits, errors)
+        ]
+        m = self.config.message_top_k
+        if m > 0:
+            # Past turns under the same privacy filter; the batch and the history window are
+            # skipped after the search (they are few, and the model already has them).
+            skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
+            searches.append(
+                self.guard(
+                    "message_search",
+                    turn_store.hybrid_search(viewer, query, request.text, m + skip),
+                    no_hits,
+                    errors,
+                )
+            )
+        if self.summaries is not None and self.config.summary_top_k > 0:
+            searches.append(
+                self.guard(
+                    "summaries",
+                    self.summaries.search(
+                        query, request.viewer, self.config.summary_top_k, threshold=self.config.min_relevance
+                    ),
+                    [],
+                    errors,
+                )
+            )
+        results = await asyncio.gather(*searches)
+        if self.summaries is not None and self.config.summary_top_k > 0:
+            in_context = {*request.exclude_message_ids, *request.in_context_message_ids}
+            # A level-1 summary of turns the model already has adds nothing.
+            found.summaries = [
+                (summary, score)
+                for summary, score in results.pop()
+                if not (summary.level == 1 and set(summary.source_ids) <= in_context)
+            ]
+        found.dense, found.lexical = results[0]
+        if m > 0:
+            skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
+            message_dense, message_lexical = results[1]
+            found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
+            found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
+            message_ids = list(
+                dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
+            )
+        else:
+            message_ids = []
+        ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
+
+        async def none() -> Any:
+            return None
+
+        # The rows of every hit, through the SQL privacy filter again (a vector row left behind by
+        # a crash or a stale scope column can never leak a memory or a turn), with the turn that
+        # followed each recalled one: two batched queries side by side.
+        if message_ids and self.config.turn_follow_ups:
+            turns = turn_store.visible_with_next(message_ids, viewer, REPLY_GAP_SECONDS)
+        elif message_ids:
+            turns = _alone(turn_store.visible(message_ids, viewer))
+        else:
+            turns = none()
+        memory_rows, turn_rows = await asyncio.gather(
+            self.guard("rows", memories.visible(ids, viewer, now), [], errors) if ids else none(),
+            self.guard("message_rows", turns, [], errors),
+        )
+        found.rows = {m.id: m for m in memory_rows or []}
+        found.messages = {turn.id: turn for turn, _ in turn_rows or []}
+        found.following = {turn.id: after for turn, after in turn_rows or [] if after is not None}
+        return found, elapsed_ms(t)
+
+
+async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:
+    return [(row, None) for row in await rows]
