@@ -5,41 +5,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
 from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
+from .drafts import build_memory, exact_key, scope_audience
 from .embedders import Embedder
 from .errors import InvalidInput, InvalidMemory
 from .errors import MemoryWriteError as MemoryWriteError  # re-exported: callers catch it from here
 from .errors import StorageError as StorageError  # re-exported, as above
 from .models import (
-    DEFAULT_IMPORTANCE,
     Audience,
     Memory,
     MemoryDraft,
     MemoryType,
     Scope,
     StoredMessage,
-    Visibility,
     content_hash,
 )
 from .storage import MemoryQuery, ReconcileReport, Storage, VectorHit, open_storage
-from .text import renamed, resolve_relative_dates
-from .ttl import expires_at as ttl_expires_at
+from .text import renamed
 from .ttl import parse_duration
 from .turn_text import message_embed_text, message_search_text
 
 log = logging.getLogger(__name__)
 
-MAX_MEMORY_CHARS = 2000
 # A DM reaches the viewer's own shared memories of other workspaces: at most this many of them
 # (the most important, then the newest) are compared with the query.
 OWN_ELSEWHERE_LIMIT = 200
@@ -64,46 +59,6 @@ class SearchHit:
     score: float
     vector: np.ndarray | None = None
     lexical: bool = False  # also matched by full-text search
-
-
-def new_id() -> str:
-    """Short random id users can type (`/memory forget 3f9c0a1b2d4e5f60`)."""
-    return uuid.uuid4().hex[:16]
-
-
-def _scope_audience(memory: Memory) -> Audience:
-    """The audience that sees exactly the memories sharing `memory`'s scope and visibility."""
-    return Audience(
-        platform=memory.platform,
-        workspace_id=memory.workspace_id,
-        agent_id=memory.agent_id,
-        viewer_id=memory.author_id,
-        channel_id=memory.channel_id if memory.visibility is Visibility.CHANNEL else None,
-        private_ok=memory.visibility is Visibility.PRIVATE,
-    )
-
-
-def _hash_key(
-    digest: str,
-    platform: str,
-    workspace_id: str,
-    agent_id: str,
-    visibility: str,
-    channel_id: str,
-    author_id: str | None,
-) -> tuple[str, ...] | None:
-    """What makes two memories exact duplicates for `remember`: hash, scope and visibility.
-
-    The channel counts only for channel-visible memories and the author only for private ones;
-    a private memory without an author never matches (as in `find_by_hash`).
-    """
-    if visibility == Visibility.PRIVATE.value:
-        if author_id is None:
-            return None
-        return (digest, platform, workspace_id, agent_id, visibility, author_id)
-    if visibility == Visibility.CHANNEL.value:
-        return (digest, platform, workspace_id, agent_id, visibility, channel_id)
-    return (digest, platform, workspace_id, agent_id, visibility)
 
 
 class MemoryEngine:
@@ -190,60 +145,12 @@ class MemoryEngine:
 
     def build_memory(self, draft: MemoryDraft) -> Memory:
         """Validate a draft and turn it into a row; raises InvalidMemory (or TTLError) with a reason."""
-        content = " ".join(draft.content.split()) if isinstance(draft.content, str) else ""
-        content = content.encode("utf-8", "replace").decode("utf-8")
-        if not content:
-            raise InvalidMemory("memory content is empty")
-        created = draft.created_at if draft.created_at is not None else self.clock()
-        # What is stored must stay true: "last week" means one week for ever, the one it was said in.
-        content = resolve_relative_dates(content, datetime.fromtimestamp(created, UTC))
-        if not any(ch.isprintable() for ch in content):
-            # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
-            raise InvalidMemory("memory content has no visible characters")
-        if len(content) > MAX_MEMORY_CHARS:
-            raise InvalidMemory(
-                f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"
-            )
-        try:
-            memory_type = MemoryType(draft.memory_type)
-        except ValueError:
-            raise InvalidMemory(f"unknown memory type {draft.memory_type!r}") from None
-        expires = ttl_expires_at(draft.ttl, created) if draft.ttl is not None else draft.expires_at
-        if expires is not None and expires <= created:
-            raise InvalidMemory("memory expires before it is written")
-        importance = DEFAULT_IMPORTANCE[memory_type] if draft.importance is None else float(draft.importance)
-        if not 0.0 <= importance <= 1.0:
-            raise InvalidMemory(f"importance must be between 0 and 1, got {importance}")
-        if not 0.0 <= float(draft.confidence) <= 1.0:
-            raise InvalidMemory(f"confidence must be between 0 and 1, got {draft.confidence}")
-        if any(s and not isinstance(s, str) for s in draft.subjects):
-            raise InvalidMemory("subjects must be strings")
-        # Subjects are stored as SQLite text too: an unpaired surrogate would fail the insert.
-        subjects = [s.encode("utf-8", "replace").decode("utf-8") for s in draft.subjects if s]
-        subjects = list(dict.fromkeys(s.strip().casefold() for s in subjects if s.strip()))[:12]
-        return Memory(
-            id=new_id(),
-            content=content,
-            memory_type=memory_type,
-            importance=importance,
-            confidence=float(draft.confidence),
-            subjects=subjects,
-            source=draft.source,
-            scope=draft.scope,
-            user_id=draft.user_id,
-            author_id=draft.author_id,
-            visibility=Visibility(draft.visibility),
-            created_at=created,
-            updated_at=created,
-            expires_at=expires,
-            content_hash=content_hash(content),
-            sources=list(draft.sources),
-        )
+        return build_memory(draft, self.clock())
 
     async def remember(self, draft: MemoryDraft) -> WriteResult:
         """Store a memory: exact duplicates are no-ops, refinements supersede, the rest is inserted."""
         memory = self.build_memory(draft)
-        scope = _scope_audience(memory)
+        scope = scope_audience(memory)
         existing = await self.storage.memories.find_by_hash(
             memory.content_hash, scope, self.clock(), memory.visibility
         )
@@ -344,10 +251,10 @@ class MemoryEngine:
     async def _new_by_hash(self, batch: list[Memory]) -> list[Memory]:
         """`batch` without exact duplicates of active memories or of earlier items of the batch."""
         known = await self.storage.memories.active_hash_matches([m.content_hash for m in batch], self.clock())
-        seen = {_hash_key(*row) for row in known}
+        seen = {exact_key(*row) for row in known}
         fresh: list[Memory] = []
         for memory in batch:
-            key = _hash_key(
+            key = exact_key(
                 memory.content_hash,
                 memory.platform,
                 memory.workspace_id,

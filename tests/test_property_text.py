@@ -23,7 +23,8 @@ from bot.logs import JsonFormatter
 from bot.memory_tools import MAX_CONTENT_CHARS
 from bot.pipeline import valid_utf8
 from bot.prompt import system_prompt
-from memory.engine import MAX_MEMORY_CHARS, MemoryEngine
+from memory.drafts import MAX_MEMORY_CHARS
+from memory.engine import MemoryEngine
 from memory.models import (
     Audience,
     Memory,
