@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.aliases import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.people import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
 
 NOW = 1_790_000_000.0
 

@@ -21,8 +21,8 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
+from memory.people import ProfileStore, ProfileUpdater, compact
 from memory.prehook import PreHook
-from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.scope import lance_audience_filter
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer

@@ -13,8 +13,8 @@ from bot.llm.fake import RecordedCall, ScriptedLLM, text
 from bot.pipeline import TurnPipeline, audience_of
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryDraft, MemoryType, Source
+from memory.people import compact
 from memory.prehook.injection_state import ChannelKey
-from memory.profiles import compact
 from tests.helpers import GENERAL, FakeClock, message
 
 KEY = ChannelKey("discord", "guild-1", "general", None, "default")

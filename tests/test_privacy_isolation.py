@@ -35,9 +35,9 @@ from memory.models import (
     Summary,
     Visibility,
 )
+from memory.people import ProfileStore
 from memory.prehook import PreHook, PrehookRequest, PrehookResult
 from memory.prehook.preferences_cache import PreferencesCache
-from memory.profiles import ProfileStore
 from memory.storage import MemoryQuery
 from memory.storage.embedded.records import memory_record, message_record, summary_record
 from memory.summaries import SummaryManager

@@ -8,7 +8,7 @@ import pytest
 
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
-from memory.profiles import (
+from memory.people import (
     COMPACT_MAX_CHARS,
     Profile,
     ProfileEntry,

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 from datetime import tzinfo
 
 from adapters.base import IncomingMessage
-from memory.aliases import AliasStore
 from memory.engine import MemoryEngine
 from memory.models import Audience, Scope, StoredMessage, Summary
+from memory.people import AliasStore, ProfileStore, ProfileUpdater, compact
 from memory.prehook import PrehookRequest
-from memory.profiles import ProfileStore, ProfileUpdater, compact
 from memory.summaries import SummaryManager
 
 from ..config import Settings

@@ -8,13 +8,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from adapters.base import IncomingMessage
-from memory.aliases import AliasStore, learn_aliases
 from memory.engine import MemoryEngine, WriteResult
-from memory.episodes import detect_episodes
 from memory.errors import InvalidInput
 from memory.models import MemoryDraft, Source
-from memory.profiles import ProfileStore
+from memory.people import AliasStore, ProfileStore, learn_aliases
 from memory.text import extract
+from memory.text.episodes import detect_episodes
 
 from .messages import Speaking, audience_of, scope_of, visibility_of
 

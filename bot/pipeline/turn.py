@@ -12,14 +12,13 @@ from datetime import UTC, tzinfo
 from functools import partial
 
 from adapters.base import IncomingMessage
-from memory.aliases import AliasStore
 from memory.conversations import ConversationKinds
 from memory.engine import MemoryEngine, StorageError, WriteResult
 from memory.errors import LLMError
 from memory.models import Memory, Scope, StoredMessage
+from memory.people import AliasStore, ProfileStore, ProfileUpdater
 from memory.prehook import PreHook, PrehookResult
 from memory.prehook.injection_state import ChannelKey
-from memory.profiles import ProfileStore, ProfileUpdater
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
 

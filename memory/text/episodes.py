@@ -6,16 +6,16 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from .models import MemoryType, normalize_text
-from .text import Extracted, extract
-from .text.dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
-from .text.lexicons import MONTHS_EN, VOWELS
-from .text.normalize import clean_speaker, clean_text, looks_french
-from .text.phrases import trim_phrase
-from .text.rewrite import third_person
-from .text.rules import OBLIGATION, settles_decision
-from .text.sentences import is_hypothetical, split_sentences
-from .text.subjects import pick_subjects, topic_words
+from ..models import MemoryType, normalize_text
+from .dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
+from .extraction import Extracted, extract
+from .lexicons import MONTHS_EN, VOWELS
+from .normalize import clean_speaker, clean_text, looks_french
+from .phrases import trim_phrase
+from .rewrite import third_person
+from .rules import OBLIGATION, settles_decision
+from .sentences import is_hypothetical, split_sentences
+from .subjects import pick_subjects, topic_words
 
 __all__ = ["Episode", "detect_episodes"]
 

@@ -7,11 +7,11 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from .storage import PeopleRepository
-from .text.lexicons import NOT_A_NAME
-from .text.normalize import clean_text
-from .text.phrases import is_negated_call, name_from_phrase
-from .text.sentences import is_hypothetical, split_sentences
+from ..storage import PeopleRepository
+from ..text.lexicons import NOT_A_NAME
+from ..text.normalize import clean_text
+from ..text.phrases import is_negated_call, name_from_phrase
+from ..text.sentences import is_hypothetical, split_sentences
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
 

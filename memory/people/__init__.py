@@ -1,0 +1,23 @@
+"""People: who they are (profiles from their memories, one compact line each) and what they are called."""
+
+from .aliases import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
+from .compact import COMPACT_MAX_CHARS, compact
+from .profile import Profile, ProfileEntry, ProfileSection, is_relevant, profile_facts, section_of
+from .profiles import ProfileStore, ProfileUpdater
+
+__all__ = [
+    "COMPACT_MAX_CHARS",
+    "MAX_ALIASES_PER_USER",
+    "AliasStore",
+    "Profile",
+    "ProfileEntry",
+    "ProfileSection",
+    "ProfileStore",
+    "ProfileUpdater",
+    "compact",
+    "is_relevant",
+    "learn_aliases",
+    "normalize_alias",
+    "profile_facts",
+    "section_of",
+]
