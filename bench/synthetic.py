@@ -189,11 +189,13 @@ def synthetic_messages(count: int, now: float, rng: random.Random, memory_count:
         messages.append(
             StoredMessage(
                 id=uuid.uuid4().hex,
-                platform=platform,
-                workspace_id=workspace,
-                channel_id=rng.choice(CHANNELS),
-                thread_id=None,
-                agent_id="default",
+                scope=Scope(
+                    platform=platform,
+                    workspace_id=workspace,
+                    channel_id=rng.choice(CHANNELS),
+                    agent_id="default",
+                    thread_id=None,
+                ),
                 author_id=user,
                 author_name=user.capitalize(),
                 role="user" if n % 2 == 0 else "assistant",

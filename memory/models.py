@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from dataclasses import dataclass, field, replace
-from enum import Enum, StrEnum
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 
 class MemoryType(StrEnum):
@@ -135,43 +135,6 @@ class Audience:
         return self.own_elsewhere and self.viewer_id is not None
 
 
-class _Unset(Enum):
-    UNSET = "unset"
-
-
-# A scope field not passed to a record's constructor (None is a value: "no thread").
-_UNSET = _Unset.UNSET
-
-
-def scope_of(
-    scope: Scope | None,
-    platform: str | _Unset,
-    workspace_id: str | _Unset,
-    channel_id: str | _Unset,
-    agent_id: str | _Unset,
-    thread_id: str | _Unset | None,
-) -> Scope:
-    """A record's scope: given whole, field by field (callers that still spell it out), or given
-    whole with some fields replaced (`dataclasses.replace(message, workspace_id=...)`)."""
-    given = {
-        name: value
-        for name, value in (
-            ("platform", platform),
-            ("workspace_id", workspace_id),
-            ("channel_id", channel_id),
-            ("agent_id", agent_id),
-            ("thread_id", thread_id),
-        )
-        if value is not _UNSET
-    }
-    if scope is not None:
-        return replace(scope, **given) if given else scope
-    missing = [n for n in ("platform", "workspace_id", "channel_id", "agent_id") if n not in given]
-    if missing:
-        raise TypeError(f"a record needs its scope: scope=, or {', '.join(missing)}")
-    return Scope(**given)  # type: ignore[arg-type]
-
-
 class _Scoped:
     """The scope's fields read from a record as before: `memory.platform` is `memory.scope.platform`."""
 
@@ -199,7 +162,7 @@ class _Scoped:
         return self.scope.agent_id
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Memory(_Scoped):
     """One remembered item, as the storage keeps it (the source of truth for every field)."""
 
@@ -211,69 +174,18 @@ class Memory(_Scoped):
     subjects: list[str]
     source: Source
     scope: Scope
-    user_id: str | None
-    author_id: str | None
-    visibility: Visibility
-    created_at: float
-    updated_at: float
-    last_accessed_at: float | None
-    access_count: int
-    expires_at: float | None
-    forgotten: bool
-    superseded_by: str | None
-    content_hash: str
-    sources: list[str]
-
-    def __init__(
-        self,
-        id: str,
-        content: str,
-        memory_type: MemoryType,
-        importance: float,
-        confidence: float,
-        subjects: list[str],
-        source: Source,
-        platform: str | _Unset = _UNSET,
-        workspace_id: str | _Unset = _UNSET,
-        channel_id: str | _Unset = _UNSET,
-        thread_id: str | _Unset | None = _UNSET,
-        user_id: str | None = None,
-        author_id: str | None = None,
-        agent_id: str | _Unset = _UNSET,
-        visibility: Visibility = Visibility.WORKSPACE,
-        created_at: float = 0.0,
-        updated_at: float = 0.0,
-        last_accessed_at: float | None = None,
-        access_count: int = 0,
-        expires_at: float | None = None,
-        forgotten: bool = False,
-        superseded_by: str | None = None,
-        content_hash: str = "",
-        sources: list[str] | None = None,
-        *,
-        scope: Scope | None = None,
-    ) -> None:
-        # The positional order of the scope's fields is the one records had before they carried it.
-        self.id = id
-        self.content = content
-        self.memory_type = memory_type
-        self.importance = importance
-        self.confidence = confidence
-        self.subjects = subjects
-        self.source = source
-        self.scope = scope_of(scope, platform, workspace_id, channel_id, agent_id, thread_id)
-        self.user_id = user_id
-        self.author_id = author_id
-        self.visibility = visibility
-        self.created_at = created_at
-        self.updated_at = updated_at
-        self.last_accessed_at = last_accessed_at
-        self.access_count = access_count
-        self.expires_at = expires_at
-        self.forgotten = forgotten
-        self.superseded_by = superseded_by
-        self.content_hash = content_hash
-        self.sources = [] if sources is None else sources
+    user_id: str | None = None
+    author_id: str | None = None
+    visibility: Visibility = Visibility.WORKSPACE
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    last_accessed_at: float | None = None
+    access_count: int = 0
+    expires_at: float | None = None
+    forgotten: bool = False
+    superseded_by: str | None = None
+    content_hash: str = ""
+    sources: list[str] = field(default_factory=list)
 
     def is_active(self, now: float) -> bool:
         return not self.forgotten and (self.expires_at is None or self.expires_at > now)
@@ -326,50 +238,20 @@ class MemoryDraft:
     expires_at: float | None = None
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class StoredMessage(_Scoped):
     """One turn received or sent, as kept in the `messages` table."""
 
     id: str
     scope: Scope
-    author_id: str
-    author_name: str
-    role: str  # user | assistant | system
-    content: str
-    created_at: float
-    external_id: str | None
-    visibility: Visibility
-    tool_calls: list[dict[str, object]]
-
-    def __init__(
-        self,
-        id: str,
-        platform: str | _Unset = _UNSET,
-        workspace_id: str | _Unset = _UNSET,
-        channel_id: str | _Unset = _UNSET,
-        thread_id: str | _Unset | None = _UNSET,
-        agent_id: str | _Unset = _UNSET,
-        author_id: str = "",
-        author_name: str = "",
-        role: str = "user",
-        content: str = "",
-        created_at: float = 0.0,
-        external_id: str | None = None,
-        visibility: Visibility = Visibility.WORKSPACE,
-        tool_calls: list[dict[str, object]] | None = None,
-        *,
-        scope: Scope | None = None,
-    ) -> None:
-        self.id = id
-        self.scope = scope_of(scope, platform, workspace_id, channel_id, agent_id, thread_id)
-        self.author_id = author_id
-        self.author_name = author_name
-        self.role = role
-        self.content = content
-        self.created_at = created_at
-        self.external_id = external_id
-        self.visibility = visibility
-        self.tool_calls = [] if tool_calls is None else tool_calls
+    author_id: str = ""
+    author_name: str = ""
+    role: str = "user"  # user | assistant | system
+    content: str = ""
+    created_at: float = 0.0
+    external_id: str | None = None
+    visibility: Visibility = Visibility.WORKSPACE
+    tool_calls: list[dict[str, object]] = field(default_factory=list)
 
 
 class SummaryKind(StrEnum):
@@ -378,56 +260,20 @@ class SummaryKind(StrEnum):
     THREAD = "thread"  # the one rolling summary of a channel or thread
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Summary(_Scoped):
     """One summary and what it covers: the ids it was made from and their time span."""
 
     id: str
     scope: Scope
-    level: int
-    kind: SummaryKind
-    content: str
-    covers_from: float
-    covers_to: float
-    source_ids: list[str]
-    condensed_into: str | None
-    raw_chars: int
-    visibility: Visibility
-    author_id: str | None  # for private summaries: the one user who may read them
-    created_at: float
-
-    def __init__(
-        self,
-        id: str,
-        platform: str | _Unset = _UNSET,
-        workspace_id: str | _Unset = _UNSET,
-        channel_id: str | _Unset = _UNSET,
-        thread_id: str | _Unset | None = _UNSET,
-        agent_id: str | _Unset = _UNSET,
-        level: int = 1,
-        kind: SummaryKind = SummaryKind.TURNS,
-        content: str = "",
-        covers_from: float = 0.0,
-        covers_to: float = 0.0,
-        source_ids: list[str] | None = None,
-        condensed_into: str | None = None,
-        raw_chars: int = 0,
-        visibility: Visibility = Visibility.WORKSPACE,
-        author_id: str | None = None,
-        created_at: float = 0.0,
-        *,
-        scope: Scope | None = None,
-    ) -> None:
-        self.id = id
-        self.scope = scope_of(scope, platform, workspace_id, channel_id, agent_id, thread_id)
-        self.level = level
-        self.kind = kind
-        self.content = content
-        self.covers_from = covers_from
-        self.covers_to = covers_to
-        self.source_ids = [] if source_ids is None else source_ids
-        self.condensed_into = condensed_into
-        self.raw_chars = raw_chars
-        self.visibility = visibility
-        self.author_id = author_id
-        self.created_at = created_at
+    level: int = 1
+    kind: SummaryKind = SummaryKind.TURNS
+    content: str = ""
+    covers_from: float = 0.0
+    covers_to: float = 0.0
+    source_ids: list[str] = field(default_factory=list)
+    condensed_into: str | None = None
+    raw_chars: int = 0
+    visibility: Visibility = Visibility.WORKSPACE
+    author_id: str | None = None  # for private summaries: the one user who may read them
+    created_at: float = 0.0

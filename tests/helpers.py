@@ -195,11 +195,13 @@ def past_turn(
     """A turn as the store returns it (what a pre-hook, a history or a summary reads)."""
     fields.setdefault("id", uuid.uuid4().hex)
     return StoredMessage(
-        platform=platform,
-        workspace_id=workspace,
-        channel_id=channel,
-        thread_id=thread,
-        agent_id="default",
+        scope=Scope(
+            platform=platform,
+            workspace_id=workspace,
+            channel_id=channel,
+            agent_id="default",
+            thread_id=thread,
+        ),
         author_id=author,
         author_name=author.capitalize() if name is None else name,
         role=fields.pop("role", "user"),
@@ -263,13 +265,9 @@ def memory_row(content: str, n: int = 0, **fields: Any) -> Memory:
         "confidence": 0.8,
         "subjects": [],
         "source": Source.CONVERSATION,
-        "platform": "discord",
-        "workspace_id": "guild-1",
-        "channel_id": "general",
-        "thread_id": None,
+        "scope": Scope("discord", "guild-1", "general"),
         "user_id": None,
         "author_id": "alice",
-        "agent_id": "default",
         "visibility": Visibility.WORKSPACE,
         "created_at": NOW - 3 * DAY,
         "updated_at": NOW - 3 * DAY,

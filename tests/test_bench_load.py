@@ -15,6 +15,7 @@ from memory.models import (
     Audience,
     Memory,
     MemoryType,
+    Scope,
     Source,
     StoredMessage,
     Summary,
@@ -105,24 +106,20 @@ def test_injection_leaks_counts_items_the_conversation_may_not_see() -> None:
         confidence=0.8,
         subjects=["alice"],
         source=Source.HEURISTIC,
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id="C0001",
-        thread_id=None,
+        scope=Scope(
+            platform="discord", workspace_id="guild-1", channel_id="C0001", agent_id="default", thread_id=None
+        ),
         user_id="alice",
         author_id="alice",
-        agent_id="default",
         visibility=Visibility.WORKSPACE,
         created_at=1.0,
         updated_at=1.0,
     )
     here = StoredMessage(
         id="t-here",
-        platform="discord",
-        workspace_id="guild-0",
-        channel_id="C0004",
-        thread_id=None,
-        agent_id="default",
+        scope=Scope(
+            platform="discord", workspace_id="guild-0", channel_id="C0004", agent_id="default", thread_id=None
+        ),
         author_id="bob",
         author_name="Bob",
         role="user",
@@ -131,11 +128,9 @@ def test_injection_leaks_counts_items_the_conversation_may_not_see() -> None:
     )
     private_summary = Summary(
         id="s-private",
-        platform="discord",
-        workspace_id="guild-0",
-        channel_id="D0009",
-        thread_id=None,
-        agent_id="default",
+        scope=Scope(
+            platform="discord", workspace_id="guild-0", channel_id="D0009", agent_id="default", thread_id=None
+        ),
         level=1,
         kind=SummaryKind.TURNS,
         content="Bob talked about his health",

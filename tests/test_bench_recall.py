@@ -18,7 +18,7 @@ from bench.recall import (
     recall_at_k,
     turns_covered,
 )
-from memory.models import Memory, MemoryType, Source, StoredMessage, Visibility
+from memory.models import Memory, MemoryType, Scope, Source, StoredMessage, Visibility
 
 # Stored message id -> dia_id, as the LoCoMo benchmark keeps it while ingesting.
 TURN_OF = {"msg-a": "D1:1", "msg-b": "D1:2", "msg-c": "D1:3", "msg-d": "D2:1"}
@@ -33,13 +33,11 @@ def memory(mid: str, sources: list[str]) -> Memory:
         confidence=0.8,
         subjects=[],
         source=Source.HEURISTIC,
-        platform="bench",
-        workspace_id="w",
-        channel_id="locomo",
-        thread_id=None,
+        scope=Scope(
+            platform="bench", workspace_id="w", channel_id="locomo", agent_id="default", thread_id=None
+        ),
         user_id=None,
         author_id=None,
-        agent_id="default",
         visibility=Visibility.WORKSPACE,
         created_at=0.0,
         updated_at=0.0,
@@ -48,7 +46,7 @@ def memory(mid: str, sources: list[str]) -> Memory:
 
 
 def turn(mid: str) -> StoredMessage:
-    return StoredMessage(mid, "bench", "w", "locomo", None, "default", "a", "A", "user", "hi", 0.0)
+    return StoredMessage(mid, Scope("bench", "w", "locomo", "default"), "a", "A", "user", "hi", 0.0)
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from memory.models import Memory, MemoryType, StoredMessage
+from memory.models import Memory, MemoryType, Scope, StoredMessage
 from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
@@ -30,7 +30,7 @@ HOSTILE = (
 
 
 def memory(content: str, n: int = 0, **kw: object) -> Memory:
-    return memory_row(content, n, workspace_id="g1", **kw)
+    return memory_row(content, n, scope=Scope("discord", "g1", "general"), **kw)
 
 
 def message(content: str, at: float, author: str = "alice") -> StoredMessage:

@@ -40,7 +40,7 @@ def turn(
 ) -> StoredMessage:
     clock.advance(10)
     return StoredMessage(
-        uuid.uuid4().hex, "slack", workspace, channel, thread, "default", "dana", "Dana",
+        uuid.uuid4().hex, Scope("slack", workspace, channel, "default", thread), "dana", "Dana",
         "user", content, clock(), visibility=Visibility.WORKSPACE,
     )  # fmt: skip
 

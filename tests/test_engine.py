@@ -214,7 +214,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
 ) -> None:
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     turn = StoredMessage(
-        "t1", "discord", "guild-1", "general", None, "default", "jo", "Jo", "user",
+        "t1", Scope("discord", "guild-1", "general", "default"), "jo", "Jo", "user",
         "The printer on floor two is jammed again", clock.now,
     )  # fmt: skip
 

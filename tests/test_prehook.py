@@ -338,11 +338,13 @@ async def test_meta_question_adds_a_dated_timeline(
     ) -> StoredMessage:
         return StoredMessage(
             id=uuid.uuid4().hex,
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id=channel,
-            thread_id=None,
-            agent_id="default",
+            scope=Scope(
+                platform="discord",
+                workspace_id="guild-1",
+                channel_id=channel,
+                agent_id="default",
+                thread_id=None,
+            ),
             author_id=author,
             author_name=author,
             role="user",
@@ -657,9 +659,8 @@ async def test_private_turns_are_never_injected_into_a_shared_channel(
         channel="dm-alice",
         visibility=Visibility.PRIVATE,
     )
-    other_guild = dataclasses.replace(
-        past_turn("Alice is interviewing at Initech", now - DAY), workspace_id="guild-2"
-    )
+    turn = past_turn("Alice is interviewing at Initech", now - DAY)
+    other_guild = dataclasses.replace(turn, scope=dataclasses.replace(turn.scope, workspace_id="guild-2"))
     await engine.store_messages([secret, other_guild])
     shared = await hook.run(request("is alice interviewing anywhere?", audience=IN_GENERAL))
     assert shared.injected_messages == []

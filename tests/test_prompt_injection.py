@@ -60,11 +60,13 @@ def memory(content: str, n: int, memory_type: MemoryType = MemoryType.FACT, **kw
 def summary(content: str, at: float, n: int = 0) -> Summary:
     return Summary(
         id=f"s{n}",
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id="general",
-        thread_id=None,
-        agent_id="default",
+        scope=Scope(
+            platform="discord",
+            workspace_id="guild-1",
+            channel_id="general",
+            agent_id="default",
+            thread_id=None,
+        ),
         level=1,
         kind=SummaryKind.TURNS,
         content=content,

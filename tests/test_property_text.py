@@ -213,11 +213,13 @@ def test_any_text_is_stored_in_both_stores_or_refused_with_a_reason(
 
     message = StoredMessage(
         id=hashlib.sha1(f"{runner.clock()}".encode()).hexdigest(),
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id="general",
-        thread_id=None,
-        agent_id="default",
+        scope=Scope(
+            platform="discord",
+            workspace_id="guild-1",
+            channel_id="general",
+            agent_id="default",
+            thread_id=None,
+        ),
         author_id="alice",
         author_name=name,
         role="user",
@@ -368,13 +370,15 @@ def _memory(content: str, n: int, kind: MemoryType, age: float, count: int) -> M
         confidence=0.8,
         subjects=[],
         source=Source.CONVERSATION,
-        platform="discord",
-        workspace_id="guild-1",
-        channel_id="general",
-        thread_id=None,
+        scope=Scope(
+            platform="discord",
+            workspace_id="guild-1",
+            channel_id="general",
+            agent_id="default",
+            thread_id=None,
+        ),
         user_id="alice",
         author_id="alice",
-        agent_id="default",
         visibility=Visibility.WORKSPACE,
         created_at=NOW - age,
         updated_at=NOW - age / 2,
@@ -400,13 +404,13 @@ def block_items(draw: st.DrawFn) -> list[BlockItem]:
             items.append(BlockItem(section, score, _memory(text, n, kind, age, draw(st.integers(0, 9)))))
         elif shape == "message":
             message = StoredMessage(
-                f"msg{n}", "discord", "guild-1", "general", None, "default", "alice",
+                f"msg{n}", Scope("discord", "guild-1", "general", "default"), "alice",
                 draw(TEXT), "user", text, NOW - age,
             )  # fmt: skip
             items.append(BlockItem(section, score, message=message))
         else:
             summary = Summary(
-                f"s{n}", "discord", "guild-1", "general", None, "default", 1, SummaryKind.TURNS, text,
+                f"s{n}", Scope("discord", "guild-1", "general", "default"), 1, SummaryKind.TURNS, text,
                 NOW - age, NOW - age / 2,
             )  # fmt: skip
             items.append(BlockItem(section, score, summary=summary))

@@ -37,11 +37,7 @@ def message(
         author_id = author_name = "memorybot"
     return StoredMessage(
         id=f"m{next(_ids)}",
-        platform=scope.platform,
-        workspace_id=scope.workspace_id,
-        channel_id=scope.channel_id,
-        thread_id=scope.thread_id,
-        agent_id=scope.agent_id,
+        scope=scope,
         author_id=author_id,
         author_name=author_name,
         role=role,

@@ -15,6 +15,7 @@ Speaking = list[tuple[IncomingMessage, StoredMessage]]
 
 
 def scope_of(message: IncomingMessage, agent_id: str) -> Scope:
+    """Where `message` was said, for the bot `agent_id`."""
     return Scope(message.platform, message.workspace_id, message.channel_id, agent_id, message.thread_id)
 
 
@@ -59,11 +60,7 @@ def to_stored(message: IncomingMessage, agent_id: str) -> StoredMessage:
     text = valid_utf8(message.text)[:MAX_MESSAGE_CHARS]
     return StoredMessage(
         id=uuid.uuid4().hex,
-        platform=message.platform,
-        workspace_id=message.workspace_id,
-        channel_id=message.channel_id,
-        thread_id=message.thread_id,
-        agent_id=agent_id,
+        scope=scope_of(message, agent_id),
         author_id=message.author_id,
         author_name=message.author_name,
         role="system" if message.is_system else "user",

@@ -351,11 +351,7 @@ class TurnPipeline:
         """Store the bot's reply; its id, or None when storage refused it (the reply still goes out)."""
         reply = StoredMessage(
             id=uuid.uuid4().hex,
-            platform=to.platform,
-            workspace_id=to.workspace_id,
-            channel_id=to.channel_id,
-            thread_id=to.thread_id,
-            agent_id=self.agent_id,
+            scope=scope_of(to, self.agent_id),
             author_id=BOT_NAME,
             author_name=BOT_NAME,
             role="assistant",

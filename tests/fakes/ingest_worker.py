@@ -85,11 +85,13 @@ async def channel_loop(
         text = " ".join(word(rng) for _ in range(8))
         message = StoredMessage(
             id=uuid.uuid4().hex,
-            platform="slack",
-            workspace_id=WORKSPACE,
-            channel_id=channel,
-            thread_id=None,
-            agent_id="default",
+            scope=Scope(
+                platform="slack",
+                workspace_id=WORKSPACE,
+                channel_id=channel,
+                agent_id="default",
+                thread_id=None,
+            ),
             author_id=user,
             author_name=f"User {user}",
             role="user",
