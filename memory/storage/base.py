@@ -480,3 +480,8 @@ class Storage(ABC):
 
     async def build_indexes(self) -> None:  # noqa: B027 - a backend that indexes on write needs nothing
         """Build every search index now, approximate ones included (benchmarks, after bulk loads)."""
+
+    def events(self, *, ttl_seconds: float) -> EventLog | None:
+        """The platform event log kept in this storage, if it keeps one; None (the embedded backend)
+        leaves adapters their own file beside the data directory."""
+        return None
