@@ -232,7 +232,9 @@ class PostgresTurns(TurnRepository):
             f"SELECT {COLUMNS} FROM (SELECT {COLUMNS}, seq, row_number() OVER ("
             f"PARTITION BY {_day('$1')} ORDER BY created_at DESC, seq DESC) AS n FROM messages "
             f"WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
-            f"AND role = ANY({p.many(roles)})) AS t WHERE n <= {p.add(per_day)} ORDER BY created_at, seq",
+            f"AND role = ANY({p.many(roles)})) AS t WHERE n <= {p.add(per_day)} "
+            # Turns of one instant come latest-first, as the embedded backend's sort leaves them.
+            "ORDER BY created_at, seq DESC",
             p.values,
         )
         return [row_to_message(r) for r in rows]
