@@ -7,19 +7,23 @@ What both backends must do alike is tested by the engine-level modules that list
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import asyncpg
 import numpy as np
 import pytest
 
+from adapters.base import IncomingMessage
+from bot.app import App
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError, MemoryWriteError
 from memory.models import Audience, Visibility
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.migrations import MIGRATIONS
+from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
-from tests.helpers import FakeClock, audience, draft, past_turn
+from tests.helpers import FakeClock, audience, draft, past_turn, settings
 
 
 @pytest.fixture
@@ -243,3 +247,29 @@ def test_the_operator_audience_is_translated_with_numbered_parameters() -> None:
 async def test_every_pooled_connection_scans_the_index_iteratively(storage: PostgresStorage) -> None:
     for _ in range(3):  # a released connection is RESET; the setting must survive that
         assert await storage.db.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
+
+
+async def test_the_bot_runs_on_a_database_url(tmp_path: Path, postgres_url: str) -> None:
+    """Settings to storage: MEMORYBOT_DATABASE_URL is what App.start opens; nothing is written
+    beside the data directory's SQLite or LanceDB, and a restart reads the same memories."""
+    config = settings(tmp_path, storage={"database_url": postgres_url})
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
+    try:
+        assert isinstance(app.engine.storage, PostgresStorage)
+        said = IncomingMessage("slack", "T1", "C1", "U1", "Zed", "remember that my name is Zed")
+        assert (await app.pipeline.handle([said])).reply
+        await app.pipeline.idle()
+        operator = Audience("slack", "T1", "default", operator=True, viewer_id="U1", private_ok=True)
+        learned = await app.engine.list_memories(operator)
+        assert learned
+        assert await app.engine.storage.turns.count() >= 1
+    finally:
+        await app.close()
+    assert not (tmp_path / "data" / "memorybot.sqlite3").exists()
+    assert not (tmp_path / "data" / "lancedb").exists()
+
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
+    try:
+        assert [m.id for m in await app.engine.list_memories(operator)] == [m.id for m in learned]
+    finally:
+        await app.close()
