@@ -427,8 +427,9 @@ class ConversationRepository(ABC):
 class EventLog(ABC):
     """Platform event ids already handled, kept for a while so a redelivery is dropped.
 
-    Today the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`, a file beside the
-    embedded backend's); a server backend implements it in its database.
+    With the embedded backend the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`,
+    a file beside the data directory); the PostgreSQL backend keeps it in its database
+    (`Storage.events`), shared by every process using it.
     """
 
     @abstractmethod
