@@ -8,9 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory import episodes
 from memory.models import MemoryType
-from memory.text import extract
+from memory.text import episodes, extract
 from memory.text.episodes import Episode, detect_episodes
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
