@@ -273,3 +273,19 @@ async def test_the_bot_runs_on_a_database_url(tmp_path: Path, postgres_url: str)
         assert [m.id for m in await app.engine.list_memories(operator)] == [m.id for m in learned]
     finally:
         await app.close()
+
+
+async def test_a_pgvector_without_iterative_scans_is_refused() -> None:
+    from memory.storage.postgres.migrations import check_pgvector
+
+    class Reports:
+        def __init__(self, version: str) -> None:
+            self.version = version
+
+        async def fetchval(self, sql: str) -> str:
+            return self.version
+
+    with pytest.raises(ConfigError, match=r"pgvector is 0\.7\.4; memorybot needs 0\.8"):
+        await check_pgvector(Reports("0.7.4"))  # type: ignore[arg-type]
+    for fine in ("0.8.0", "0.8.1", "1.0"):
+        await check_pgvector(Reports(fine))  # type: ignore[arg-type]

@@ -45,13 +45,13 @@ class PostgresConversations(ConversationRepository):
                     "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"conversation kind not recorded: {exc}") from exc
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         try:
             return await self._narrow(conversation, dry_run)
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
 
     async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:

@@ -15,7 +15,7 @@ import numpy as np
 from ...errors import EmbeddingError, StorageError
 from ...models import Audience
 from ...scope import sql_audience_filter, sql_visibility_filter
-from .migrations import apply_migrations, vector_dim
+from .migrations import apply_migrations, check_pgvector, vector_dim
 
 # 2000-01-01T00:00:00Z, where PostgreSQL's binary timestamps count microseconds from.
 _PG_EPOCH_US = 946_684_800_000_000
@@ -146,6 +146,7 @@ class PostgresDatabase:
             raise StorageError(f"cannot connect to PostgreSQL: {redact(str(exc), dsn)}") from None
         try:
             await apply_migrations(conn, dim)
+            await check_pgvector(conn)
             await vector_dim(conn, dim)
         finally:
             await conn.close()

@@ -137,7 +137,7 @@ class PostgresMemories(MemoryRepository):
                         now,
                         supersedes,
                     )
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise MemoryWriteError(f"memory not saved: {exc}") from exc
 
     async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
@@ -149,7 +149,7 @@ class PostgresMemories(MemoryRepository):
         try:
             async with self._db.transaction() as conn:
                 await conn.executemany(_INSERT, rows)
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise MemoryWriteError(f"batch not saved: {exc}") from exc
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:

@@ -236,6 +236,21 @@ async def apply_migrations(conn: asyncpg.Connection, dim: int) -> list[str]:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
 
 
+# Iterative index scans (a filtered search still returns its k rows) came with pgvector 0.8.
+MIN_PGVECTOR = (0, 8)
+
+
+async def check_pgvector(conn: asyncpg.Connection) -> None:
+    """Refuse a pgvector too old for filtered searches to return their k rows."""
+    version = await conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    parts = tuple(int(p) for p in str(version or "0").split(".")[:2] if p.isdigit())
+    if parts < MIN_PGVECTOR:
+        raise ConfigError(
+            f"the database's pgvector is {version}; memorybot needs "
+            f"{'.'.join(map(str, MIN_PGVECTOR))} or newer (ALTER EXTENSION vector UPDATE)"
+        )
+
+
 async def vector_dim(conn: asyncpg.Connection, dim: int) -> None:
     """Refuse a database made for vectors of another size (another embedding model)."""
     stored = await conn.fetchval(

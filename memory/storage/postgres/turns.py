@@ -76,7 +76,7 @@ class PostgresTurns(TurnRepository):
                     new = await conn.fetchval(_INSERT, *row)
                     if new is not None:
                         inserted.append(new)
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"messages not saved: {exc}") from exc
         return inserted
 
