@@ -83,7 +83,7 @@ class App:
                 if provider is not None:
                     stack.push_async_callback(provider.aclose)
             engine = await MemoryEngine.open(
-                settings.storage.data_dir,
+                settings.storage.location,
                 embedder,
                 policy=policy_for_model(embedder.name, settings.memory.dedup_threshold),
                 search_index_rows=settings.storage.search_index_rows,

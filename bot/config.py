@@ -101,9 +101,25 @@ class StorageSettings(_Section):
     model_config = SettingsConfigDict(env_prefix="MEMORYBOT_")
 
     data_dir: Path = Path("data")
+    # A `postgresql://` URL selects the PostgreSQL backend (pgvector); unset, the embedded one
+    # (SQLite and LanceDB under `data_dir`). Secret: the URL usually carries a password.
+    database_url: SecretStr | None = None
     agent_id: str = Field("default", min_length=1, max_length=64)
     # Rows per vector table searched from RAM (~1.5 KB each with local embeddings); 0 = LanceDB only.
     search_index_rows: int = Field(200_000, ge=0)
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        # The message never repeats the URL: it carries a password.
+        if value is not None and not value.get_secret_value().startswith(("postgresql://", "postgres://")):
+            raise ValueError("MEMORYBOT_DATABASE_URL must be a postgresql:// URL")
+        return value
+
+    @property
+    def location(self) -> str | Path:
+        """Where the storage lives: the database URL when one is set, else the data directory."""
+        return self.database_url.get_secret_value() if self.database_url is not None else self.data_dir
 
 
 class MemorySettings(_Section):

@@ -149,6 +149,8 @@ def build_adapters(
             coalesce=settings.coalesce,
             metrics=metrics,
             conversations=found,
+            # PostgreSQL keeps handled event ids in the database, shared by every bot process.
+            event_log=lambda ttl: app.engine.storage.events(ttl_seconds=ttl),
         )
         if settings.slack.mode == "http":
             server.add_route("POST", "/slack/events", slack.handle_http)

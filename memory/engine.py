@@ -95,7 +95,7 @@ class MemoryEngine:
         search_index_rows: int | None = None,
     ) -> MemoryEngine:
         """Open (or create) the storage at `data_dir` (see `open_storage`: a directory is the
-        embedded backend) and reconcile it.
+        embedded backend, a `postgresql://` URL the PostgreSQL one) and reconcile it.
 
         `search_index_rows` bounds the rows per vector table searched from RAM (0: none).
         """

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ from memory.engine import MemoryEngine
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.postgres import PostgresTestServer
 from tests.helpers import FakeClock, settings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -69,10 +70,54 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module naming `STORAGE_BACKENDS` runs each of its tests that uses `backend` (through
+    `engine` or `storage_location`) once per backend listed; a test marked `embedded_only` (it
+    reads the SQLite file or the LanceDB tables itself) runs on the embedded backend alone."""
+    backends = list(getattr(metafunc.module, "STORAGE_BACKENDS", ()))
+    if backends and "backend" in metafunc.fixturenames:
+        if metafunc.definition.get_closest_marker("embedded_only") is not None:
+            backends = [b for b in backends if b == "embedded"]
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
 @pytest.fixture
-async def engine(tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock) -> AsyncIterator[MemoryEngine]:
-    """A memory engine on real SQLite and LanceDB files under tmp_path/data, on the fake clock."""
-    eng = await MemoryEngine.open(tmp_path / "data", embedder, clock=clock)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend under test: "embedded" unless the module asks for more (`STORAGE_BACKENDS`)."""
+    return str(getattr(request, "param", "embedded"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresTestServer]:
+    """One embedded PostgreSQL with pgvector for the session; fails (never skips) if it cannot start."""
+    server = PostgresTestServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresTestServer) -> Iterator[str]:
+    """The URL of a fresh database of `postgres_server`, migrated for 384 dimensions, dropped after."""
+    name = postgres_server.create_database()
+    yield postgres_server.url(name)
+    postgres_server.drop_database(name)
+
+
+@pytest.fixture
+def storage_location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str | Path:
+    """Where `engine` keeps its data: tmp_path/data (embedded) or a fresh PostgreSQL database."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+async def engine(
+    storage_location: str | Path, embedder: CachedEmbedder, clock: FakeClock
+) -> AsyncIterator[MemoryEngine]:
+    """A memory engine on the fake clock: real SQLite and LanceDB files under tmp_path/data, or
+    (`backend` "postgres") a fresh database of the session's PostgreSQL."""
+    eng = await MemoryEngine.open(storage_location, embedder, clock=clock)
     yield eng
     await eng.close()
 

@@ -560,3 +560,22 @@ def vector_record(
         created_at=RECORD_TIME,
         expires_at=expires_at,
     )
+
+
+# --- storage, whichever backend ------------------------------------------------------------------
+
+
+async def stored_memory(engine: MemoryEngine, memory_id: str) -> Memory | None:
+    """The stored row of a memory whoever may read it (None once deleted), on either backend."""
+    rows = await engine.storage.memories.get_unscoped([memory_id])
+    return rows[0] if rows else None
+
+
+async def searchable_memory_ids(engine: MemoryEngine) -> set[str]:
+    """Ids of the memories a vector search can return, read from the backend's own index: the
+    LanceDB table (embedded), the rows holding a vector and not forgotten (PostgreSQL)."""
+    storage: Any = engine.storage
+    if hasattr(storage, "vectors"):
+        return set(await storage.vectors.memories.ids())
+    rows = await storage.db.fetch("SELECT id FROM memories WHERE NOT forgotten AND embedding IS NOT NULL")
+    return {r[0] for r in rows}

@@ -9,11 +9,14 @@ import pytest
 
 from memory.engine import MemoryEngine
 from memory.prehook.access_counts import AccessCounts
-from tests.helpers import draft
+from tests.helpers import draft, stored_memory
+
+# Counts are written through the storage seam: both backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 
 async def stored_count(engine: MemoryEngine, memory_id: str) -> tuple[int, float | None]:
-    memory = await engine.storage.sql.get_memory_unscoped(memory_id)
+    memory = await stored_memory(engine, memory_id)
     assert memory is not None
     return memory.access_count, memory.last_accessed_at
 

@@ -11,6 +11,8 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.people import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
 
 NOW = 1_790_000_000.0
+# Aliases are stored through the storage seam: both backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 
 @pytest.mark.parametrize(

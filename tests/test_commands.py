@@ -15,7 +15,10 @@ from memory.engine import MemoryEngine
 from memory.errors import CommandError
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, searchable_memory_ids, stored_memory
+
+# Every command on both storage backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 GUILD = Scope("discord", "guild-1", "general", "default")
 RANDOM = Scope("discord", "guild-1", "random", "default")
@@ -278,8 +281,8 @@ async def test_forget_own_memory_cleans_both_stores(
     mine = await remember(engine, clock, "Alice is allergic to peanuts")
     result = await commands.execute("forget", {"id": mine.id}, ALICE)
     assert result.error is None and ids(result) == [mine.id]
-    assert await engine.storage.sql.get_memory(mine.id) is None
-    assert mine.id not in await engine.storage.vectors.memories.ids()
+    assert await stored_memory(engine, mine.id) is None
+    assert mine.id not in await searchable_memory_ids(engine)
     again = await commands.execute("forget", {"id": mine.id}, ALICE)
     assert again.error == NOT_FOUND.format(id=mine.id)
 
@@ -292,12 +295,12 @@ async def test_forget_someone_elses_memory_is_refused_like_a_missing_one(
     missing = await commands.execute("forget", {"id": "0000000000000000"}, ALICE)
     assert refused.error is not None
     assert refused.error.replace(bobs.id, "X") == missing.error.replace("0000000000000000", "X")
-    assert await engine.storage.sql.get_memory(bobs.id) is not None
+    assert await stored_memory(engine, bobs.id) is not None
 
     # A memory about Alice that Bob wrote is hers to forget.
     about_alice = await remember(engine, clock, "Alice won the chess tournament", user="111", author="222")
     assert (await commands.execute("forget", {"id": about_alice.id}, ALICE)).error is None
-    assert await engine.storage.sql.get_memory(about_alice.id) is None
+    assert await stored_memory(engine, about_alice.id) is None
 
 
 async def test_admin_forgets_workspace_memories_but_never_across_workspaces(
@@ -310,7 +313,7 @@ async def test_admin_forgets_workspace_memories_but_never_across_workspaces(
     elsewhere = await remember(engine, clock, "Bob owns a sailboat", user="222", scope=OTHER_GUILD)
 
     assert (await commands.execute("forget", {"id": bobs.id}, ADMIN)).error is None
-    assert await engine.storage.sql.get_memory(bobs.id) is None
+    assert await stored_memory(engine, bobs.id) is None
     # A channel's own memories are out of an admin's reach from another channel (they may not be a
     # member of it), and within it from inside.
     refused = await commands.execute("forget", {"id": other_channel.id}, ADMIN)
@@ -318,11 +321,11 @@ async def test_admin_forgets_workspace_memories_but_never_across_workspaces(
     assert other_channel.id not in ids(await commands.execute("list", {}, ADMIN))
     admin_in_random = Invoker("discord", "guild-1", "random", "999", is_admin=True)
     assert (await commands.execute("forget", {"id": other_channel.id}, admin_in_random)).error is None
-    assert await engine.storage.sql.get_memory(other_channel.id) is None
+    assert await stored_memory(engine, other_channel.id) is None
 
     crossed = await commands.execute("forget", {"id": elsewhere.id}, ADMIN)
     assert crossed.error == NOT_FOUND.format(id=elsewhere.id)
-    assert await engine.storage.sql.get_memory(elsewhere.id) is not None
+    assert await stored_memory(engine, elsewhere.id) is not None
     assert (await commands.execute("forget", {"id": bobs.id}, OTHER_ADMIN)).error is not None
     # The other guild's admin sees only their guild.
     assert ids(await commands.execute("list", {}, OTHER_ADMIN)) == [elsewhere.id]
@@ -357,7 +360,7 @@ async def test_private_memory_is_shown_only_to_its_owner(
 
     refused = await commands.execute("forget", {"id": secret.id}, ADMIN)
     assert refused.error == NOT_FOUND.format(id=secret.id)
-    assert await engine.storage.sql.get_memory(secret.id) is not None
+    assert await stored_memory(engine, secret.id) is not None
 
 
 # --- export and stats ----------------------------------------------------------------------------
@@ -383,7 +386,7 @@ async def test_export_round_trips_only_the_invokers_visible_memories(
     exported = json.loads(result.attachment.data.decode("utf-8"))
     expected = [private, by_me, about_me]  # newest first
     assert [e["id"] for e in exported] == [m.id for m in expected]
-    stored = await engine.storage.sql.get_memories([m.id for m in expected])
+    stored = await engine.storage.memories.get_unscoped([m.id for m in expected])
     assert exported == [m.to_public_dict() for m in stored]
     assert "Exported 3 memories" in render_text(result)
     assert "Attached: " in render_text(result)

@@ -72,6 +72,19 @@ def test_secrets_never_appear_in_dumps_or_repr(monkeypatch: pytest.MonkeyPatch) 
         assert "very-secret" not in text
 
 
+def test_a_database_url_selects_postgresql_and_stays_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.load(env_file=None).storage.location == Path("data")  # the embedded default
+    monkeypatch.setenv("MEMORYBOT_DATABASE_URL", "postgresql://bot:pg-very-secret@db:5432/memorybot")
+    s = Settings.load(env_file=None)
+    assert s.storage.location == "postgresql://bot:pg-very-secret@db:5432/memorybot"
+    for text in (repr(s), str(s.redacted())):
+        assert "very-secret" not in text
+    monkeypatch.setenv("MEMORYBOT_DATABASE_URL", "mysql://bot:pg-very-secret@db/memorybot")
+    with pytest.raises(ConfigError, match="MEMORYBOT_DATABASE_URL") as raised:
+        Settings.load(env_file=None)
+    assert "very-secret" not in str(raised.value)
+
+
 def test_dotenv_file_and_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = tmp_path / ".env"
     env.write_text("MEMORYBOT_DATA_DIR=/srv/bot\nDISCORD_CHANNELS=111, 222\nCOALESCE_DEBOUNCE_SECONDS=0.5\n")

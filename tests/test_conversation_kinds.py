@@ -31,6 +31,9 @@ from tests.helpers import FakeClock, settings
 
 PRIVATE = ConversationKind.PRIVATE
 SECRET = Conversation("slack", "T1", "secret", PRIVATE)
+# Narrowing on both storage backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
+
 IN_GENERAL = Audience("slack", "T1", "default", viewer_id="bob", channel_id="general")
 IN_SECRET = Audience("slack", "T1", "default", viewer_id="bob", channel_id="secret")
 
@@ -83,10 +86,8 @@ async def test_a_channel_found_private_has_its_older_rows_narrowed_in_every_stor
     assert report is not None
     assert (report.memories, report.messages, report.summaries) == (1, 1, 1)
 
-    assert (await engine.storage.sql.get_memory_unscoped(memory.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
-    assert [m.visibility for m in await engine.storage.sql.get_messages_unscoped([said.id])] == [
-        Visibility.CHANNEL
-    ]
+    assert (await helpers.stored_memory(engine, memory.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
+    assert [m.visibility for m in await engine.storage.turns.get_unscoped([said.id])] == [Visibility.CHANNEL]
     assert [
         s.visibility
         for s in await SummaryManager(engine, ExtractiveSummarizer()).store.get_unscoped([summary.id])
@@ -94,11 +95,19 @@ async def test_a_channel_found_private_has_its_older_rows_narrowed_in_every_stor
     # Not found from another channel: not in SQLite's answer, nor LanceDB's pre-filter, nor RAM's.
     assert await engine.search("quokka", IN_GENERAL, threshold=0.0) == []
     assert await engine.search_messages("quokka budget", IN_GENERAL, threshold=0.0) == []
-    table = await engine.storage.vectors.summaries()
-    for vectors in (engine.storage.vectors.memories, engine.storage.vectors.messages, table):
-        assert await vectors.search(query, lance_audience_filter(IN_GENERAL), 10) == []
-        assert await vectors.search_visible(IN_GENERAL, query, 10) == []
-        assert len(await vectors.search_visible(IN_SECRET, query, 10)) == 1
+    if hasattr(engine.storage, "vectors"):  # the embedded backend's LanceDB tables and RAM index
+        table = await engine.storage.vectors.summaries()
+        for vectors in (engine.storage.vectors.memories, engine.storage.vectors.messages, table):
+            assert await vectors.search(query, lance_audience_filter(IN_GENERAL), 10) == []
+            assert await vectors.search_visible(IN_GENERAL, query, 10) == []
+            assert len(await vectors.search_visible(IN_SECRET, query, 10)) == 1
+    else:  # PostgreSQL: the row is the vector, searched under the filter in the same SQL
+        assert await engine.storage.memories.search(IN_GENERAL, query, 10, clock()) == []
+        assert await engine.storage.turns.search(IN_GENERAL, query, 10) == []
+        assert await engine.storage.summaries.search(IN_GENERAL, query, 10, clock()) == []
+        assert len(await engine.storage.memories.search(IN_SECRET, query, 10, clock())) == 1
+        assert len(await engine.storage.turns.search(IN_SECRET, query, 10)) == 1
+        assert len(await engine.storage.summaries.search(IN_SECRET, query, 10, clock())) == 1
     # Still found where it was said.
     assert [h.memory.id for h in await engine.search("quokka", IN_SECRET, threshold=0.0)] == [memory.id]
     assert [m.id for m, _ in await engine.search_messages("quokka budget", IN_SECRET, threshold=0.0)] == [
@@ -121,15 +130,13 @@ async def test_a_private_thread_once_stored_under_its_parent_becomes_its_own_con
     report = await ConversationKinds(engine).observe(Conversation("slack", "T1", "t-9", PRIVATE))
     assert report is not None and report.rows == 3
 
-    moved = await engine.storage.sql.get_memory_unscoped(memory.id)
+    moved = await helpers.stored_memory(engine, memory.id)
     assert moved is not None and (moved.channel_id, moved.thread_id, moved.visibility) == (
         "t-9", "t-9", Visibility.CHANNEL
     )  # fmt: skip
-    history = await engine.storage.sql.recent_messages(
-        "slack", "T1", "t-9", "default", limit=10, thread_id="t-9"
-    )
+    history = await engine.storage.turns.recent(Scope("slack", "T1", "t-9", "default", "t-9"), limit=10)
     assert [m.id for m in history] == [said.id]
-    [kept] = await engine.storage.sql.get_messages_unscoped([elsewhere.id])
+    [kept] = await engine.storage.turns.get_unscoped([elsewhere.id])
     assert (kept.channel_id, kept.visibility) == ("general", Visibility.WORKSPACE)
     in_parent = Audience("slack", "T1", "default", viewer_id="bob", channel_id="general")
     in_thread = Audience("slack", "T1", "default", viewer_id="bob", channel_id="t-9")
@@ -146,7 +153,7 @@ async def test_narrowing_is_one_way(engine: MemoryEngine, clock: FakeClock) -> N
     assert report is not None and report.memories == 1
     # Made public again: nothing said while it was private is widened.
     assert await kinds.observe(Conversation("slack", "T1", "secret", ConversationKind.PUBLIC)) is None
-    assert (await engine.storage.sql.get_memory_unscoped(memory.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
+    assert (await helpers.stored_memory(engine, memory.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
     # A group DM is members-only too; a DM was always private and needs nothing.
     assert (await kinds.observe(Conversation("slack", "T1", "G1", ConversationKind.GROUP))) is not None
     assert await kinds.observe(Conversation("slack", "T1", "D1", ConversationKind.DM)) is None
@@ -199,8 +206,8 @@ async def test_the_pipeline_narrows_a_private_channel_at_its_first_message(
             [message("I prefer tea to coffee", "hidden", PRIVATE, clock)], respond=False
         )
         assert result.learned and {m.visibility for m in result.learned} == {Visibility.CHANNEL}
-        assert (await engine.storage.sql.get_memory_unscoped(old.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
-        [stored] = await engine.storage.sql.get_messages_unscoped(result.stored_message_ids)
+        assert (await helpers.stored_memory(engine, old.id)).visibility is Visibility.CHANNEL  # type: ignore[union-attr]
+        [stored] = await engine.storage.turns.get_unscoped(result.stored_message_ids)
         assert stored.visibility is Visibility.CHANNEL
     finally:
         await pipeline.aclose()

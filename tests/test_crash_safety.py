@@ -47,7 +47,7 @@ class ChildRun:
         return len(self.messages) + len(self.memories)
 
 
-async def run_child(data_dir: Path, stderr_path: Path, crash: str | None = None) -> ChildRun:
+async def run_child(data_dir: Path | str, stderr_path: Path, crash: str | None = None) -> ChildRun:
     """Run the ingest worker; SIGKILL it after KILL_AFTER_ACKS acks unless it kills itself first."""
     env = child_env(TRANSFORMERS_OFFLINE="1", PYTHONUNBUFFERED="1")
     args = [sys.executable, "-m", "tests.fakes.ingest_worker", str(data_dir)]
@@ -142,6 +142,35 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path)
     try:
         assert (await engine.reconcile()).details == []
         await assert_consistent(engine)
+    finally:
+        await engine.close()
+
+
+async def test_sigkill_mid_ingestion_loses_no_acknowledged_write_on_postgres(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The same kill on PostgreSQL: a row and its vector commit together, so every acknowledged
+    write is whole and searchable at once, with nothing for the next open to repair."""
+    run = await run_child(postgres_url, tmp_path / "child.stderr")
+    stderr = (tmp_path / "child.stderr").read_text(errors="replace")
+    assert run.returncode == -signal.SIGKILL, stderr
+    assert run.acks >= KILL_AFTER_ACKS and run.messages and run.memories, stderr
+
+    engine = await MemoryEngine.open(postgres_url, HashEmbedder(), reconcile=False)
+    try:
+        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
+        memories = await engine.storage.memories.get_unscoped(run.memories)
+        assert set(run.memories) <= {m.id for m in memories}
+        active = {m.id for m in memories if not m.forgotten}
+        assert active <= set((await engine.storage.memories.embeddings(list(active))).keys())
+        assert (await engine.reconcile()).details == []
+        for memory in [m for m in memories if not m.forgotten][-5:]:
+            hits = await engine.search(memory.content, OPERATOR, limit=3)
+            assert memory.id in [h.memory.id for h in hits], memory.content
+        for message in (await engine.storage.turns.get_unscoped(run.messages))[-5:]:
+            audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)
+            found = await engine.search_messages(message.content, audience, limit=3)
+            assert message.id in [m.id for m, _ in found], message.content
     finally:
         await engine.close()
 

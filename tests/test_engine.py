@@ -13,7 +13,11 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessag
 from memory.storage import MemoryQuery
 from memory.storage.embedded.migrations import MIGRATIONS
 from memory.ttl import TTLError
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, searchable_memory_ids, stored_memory
+
+# Every test through `engine` runs on both backends; those opening a data directory themselves
+# (migrations of the SQLite file, crashes between SQLite and LanceDB) are the embedded one's.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 SCOPE = Scope("discord", "guild-1", "general", "default")
 OPERATOR = Audience("discord", "guild-1", "default", operator=True)
@@ -72,8 +76,8 @@ async def test_insert_sets_defaults_and_writes_both_stores(engine: MemoryEngine,
     assert memory.importance == 0.7  # preference default
     assert memory.subjects == ["alice", "editor"]
     assert memory.created_at == clock.now
-    assert await engine.storage.vectors.memories.ids() == {memory.id}
-    assert (await engine.storage.sql.get_memory(memory.id)) is not None
+    assert await searchable_memory_ids(engine) == {memory.id}
+    assert (await stored_memory(engine, memory.id)) is not None
 
 
 async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:
@@ -81,7 +85,7 @@ async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:
     second = await engine.remember(draft("  bob plays   the CELLO "))
     assert second.action == "duplicate"
     assert second.memory.id == first.memory.id
-    assert await engine.storage.vectors.memories.count() == 1
+    assert await engine.storage.memories.indexed_count() == 1
 
 
 async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEngine) -> None:
@@ -89,9 +93,9 @@ async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEn
     new = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
     assert new.action == "superseded" and new.replaced is not None and new.replaced.id == old.id
     assert await active(engine) == ["Mickael broke his shoulder on 10 January 2026"]
-    kept = await engine.storage.sql.get_memory(old.id)
+    kept = await stored_memory(engine, old.id)
     assert kept is not None and kept.forgotten and kept.superseded_by == new.memory.id
-    assert await engine.storage.vectors.memories.ids() == {new.memory.id}
+    assert await searchable_memory_ids(engine) == {new.memory.id}
     restored = await engine.undo_supersede(new.memory.id)
     assert restored.id == old.id
     assert len(await active(engine)) == 2
@@ -138,8 +142,8 @@ async def test_bad_input_is_rejected_and_nothing_written(engine: MemoryEngine) -
         await engine.remember(draft("Standup moved to 10am", ttl="tomorrow"))
     with pytest.raises(ValueError, match="importance"):
         await engine.remember(draft("Standup moved to 10am", importance=3))
-    assert await engine.storage.vectors.memories.count() == 0
-    assert await engine.storage.sql.count_memories(OPERATOR, 0) == 0
+    assert await engine.storage.memories.indexed_count() == 0
+    assert await engine.storage.memories.count(OPERATOR, 0) == 0
 
 
 async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock: FakeClock) -> None:
@@ -152,11 +156,11 @@ async def test_ttl_and_sweep_remove_from_both_stores(engine: MemoryEngine, clock
     # Expired memories vanish from queries at once, before any sweep.
     assert short.id not in {m.id for m in await engine.list_memories(OPERATOR)}
     assert await engine.sweep_expired() == 1
-    assert await engine.storage.sql.get_memory(short.id) is None
-    assert await engine.storage.vectors.memories.ids() == {long.id, permanent.id}
+    assert await stored_memory(engine, short.id) is None
+    assert await searchable_memory_ids(engine) == {long.id, permanent.id}
     clock.advance(31 * 86400)
     assert await engine.sweep_expired() == 1
-    assert await engine.storage.vectors.memories.ids() == {permanent.id}
+    assert await searchable_memory_ids(engine) == {permanent.id}
 
 
 async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
@@ -164,12 +168,13 @@ async def test_forget_deletes_from_both_stores(engine: MemoryEngine) -> None:
     outsider = Audience("discord", "guild-2", "default", operator=True)
     assert await engine.forget(memory.id, outsider) is None  # not visible there: refused
     assert await engine.forget(memory.id, OPERATOR) is not None
-    assert await engine.storage.sql.get_memory(memory.id) is None
-    assert memory.id not in await engine.storage.vectors.memories.ids()
+    assert await stored_memory(engine, memory.id) is None
+    assert memory.id not in await searchable_memory_ids(engine)
     assert await engine.search("badge number", OPERATOR) == []
     assert await engine.forget("does-not-exist", OPERATOR) is None
 
 
+@pytest.mark.embedded_only("breaks the LanceDB write; PostgreSQL writes row and vector in one statement")
 async def test_failed_vector_write_leaves_no_half_written_memory(
     engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -179,7 +184,7 @@ async def test_failed_vector_write_leaves_no_half_written_memory(
     monkeypatch.setattr(engine.storage.vectors.memories, "add", broken_add)
     with pytest.raises(MemoryWriteError, match="not saved"):
         await engine.remember(draft("Erin moved to Berlin"))
-    assert await engine.storage.sql.count_memories(OPERATOR, 0) == 0
+    assert await engine.storage.memories.count(OPERATOR, 0) == 0
     assert await engine.storage.sql.unindexed_memories() == []
 
 
@@ -198,7 +203,7 @@ async def test_reconcile_after_crash_between_the_two_writes(
 
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     try:
-        assert await engine.storage.vectors.memories.ids() == {kept.id, orphan_row.id}
+        assert await searchable_memory_ids(engine) == {kept.id, orphan_row.id}
         assert await engine.storage.sql.unindexed_memories() == []
         hits = await engine.search("who runs the office in Lisbon?", OPERATOR)
         assert hits and hits[0].memory.id == orphan_row.id
@@ -235,7 +240,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     try:
         assert await engine.storage.vectors.messages.ids() == {"t1"}
-        assert await engine.storage.vectors.memories.ids() == {lost.id}
+        assert await searchable_memory_ids(engine) == {lost.id}
         assert await engine.storage.sql.unindexed_messages() == []
         hits = await engine.search("who has the spare keys?", OPERATOR)
         assert hits and hits[0].memory.id == lost.id
@@ -319,7 +324,7 @@ async def test_query_api_by_subject_type_recent_important(engine: MemoryEngine, 
     important = await engine.important(OPERATOR, 0.8)
     assert [m.content for m in important] == ["Kim is the CTO", "The team chose Rust for the agent"]
     assert (
-        await engine.storage.sql.count_memories(OPERATOR, clock.now, MemoryQuery(types=[MemoryType.IDENTITY]))
+        await engine.storage.memories.count(OPERATOR, clock.now, MemoryQuery(types=[MemoryType.IDENTITY]))
         == 1
     )
 
@@ -338,6 +343,7 @@ async def test_search_ranks_the_relevant_memory_first(engine: MemoryEngine) -> N
     assert await engine.search("   ", OPERATOR) == []
 
 
+@pytest.mark.embedded_only("LanceDB compaction; PostgreSQL indexes on every write")
 async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: MemoryEngine) -> None:
     people = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea"]
     things = [
@@ -355,10 +361,10 @@ async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: Mem
     for person in people:
         for thing in things:
             await engine.remember(draft(f"{person} took up {thing} in {1990 + len(person + thing)}"))
-    count = await engine.storage.vectors.memories.count()
+    count = await engine.storage.memories.indexed_count()
     assert count > 100 and engine.needs_maintenance
     await engine.maintain()
     assert not engine.needs_maintenance
-    assert await engine.storage.vectors.memories.count() == count
+    assert await engine.storage.memories.indexed_count() == count
     hits = await engine.search("Cleo origami", OPERATOR, threshold=0.0)
     assert "Cleo took up origami in 2001" in [h.memory.content for h in hits]

@@ -15,7 +15,10 @@ from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryDraft, MemoryType, Source
 from memory.people import compact
 from memory.prehook.injection_state import ChannelKey
-from tests.helpers import GENERAL, FakeClock, message
+from tests.helpers import GENERAL, FakeClock, message, searchable_memory_ids, stored_memory
+
+# Forgetting works the same on both storage backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 KEY = ChannelKey("discord", "guild-1", "general", None, "default")
 FORGOTTEN = "durian"  # the one word of the forgotten memory; it must appear nowhere afterwards
@@ -70,14 +73,14 @@ async def test_a_forgotten_memory_is_never_sent_again(
     assert sent.count(FORGOTTEN) >= 2  # the block and the profile line
     audience = audience_of(message("hi", clock), "default")
     assert durian.id in [m.id for m in await pipeline.prehook.preferences.get(audience, "alice")]
-    vectors_before = await engine.storage.vectors.memories.count()
+    vectors_before = await engine.storage.memories.indexed_count()
 
     await forget(engine, clock, durian)  # type: ignore[operator]
 
     # Both stores.
-    assert await engine.storage.sql.get_memory_unscoped(durian.id) is None
-    assert await engine.storage.vectors.memories.get_vectors([durian.id]) == {}
-    assert await engine.storage.vectors.memories.count() == vectors_before - 1
+    assert await stored_memory(engine, durian.id) is None
+    assert durian.id not in await searchable_memory_ids(engine)
+    assert await engine.storage.memories.indexed_count() == vectors_before - 1
     # The caches and the channel's injection state.
     assert durian.id not in [m.id for m in await pipeline.prehook.preferences.get(audience, "alice")]
     state = pipeline.prehook.states.get(*KEY)

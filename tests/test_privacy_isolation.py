@@ -8,7 +8,7 @@ import dataclasses
 import json
 import shutil
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -43,9 +43,13 @@ from memory.storage.embedded.records import memory_record, message_record, summa
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.embedders import HashEmbedder
-from tests.helpers import FakeClock, settings
+from tests.fakes.postgres import PostgresTestServer
+from tests.helpers import FakeClock, searchable_memory_ids, settings, stored_memory
 
 T = TypeVar("T")
+
+# The whole matrix on both storage backends; each seeded once per module and copied per test.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 AGENT = "default"
 OTHER_AGENT = "agent-b"
@@ -345,26 +349,42 @@ def shared_embedder() -> CachedEmbedder:
     return CachedEmbedder(HashEmbedder())
 
 
+class Templates:
+    """The seeded stores of each platform on each backend, written once per module: each test
+    works on a copy (a copied directory, or a database made from the seeded one)."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> None:
+        self._tmp = tmp_path_factory
+        self._embedder = embedder
+        self._built: dict[tuple[str, str], tuple[str | Path, Seeded, float]] = {}
+
+    def get(
+        self, backend: str, platform: str, server: PostgresTestServer | None
+    ) -> tuple[str | Path, Seeded, float]:
+        key = (backend, platform)
+        if key not in self._built:
+            if server is not None:
+                location: str | Path = server.create_database()
+                target: str | Path = server.url(str(location))
+            else:
+                location = target = self._tmp.mktemp(f"privacy-{platform}") / "data"
+
+            async def build() -> tuple[Seeded, float]:
+                clock = FakeClock()
+                engine = await MemoryEngine.open(target, self._embedder, clock=clock)
+                try:
+                    return await seed(engine, platform, clock), clock.now
+                finally:
+                    await engine.close()
+
+            seeded, now = asyncio.run(build())
+            self._built[key] = (location, seeded, now)
+        return self._built[key]
+
+
 @pytest.fixture(scope="module")
-def templates(
-    tmp_path_factory: pytest.TempPathFactory, shared_embedder: CachedEmbedder
-) -> dict[str, tuple[Path, Seeded, float]]:
-    """The seeded stores of each platform, written once per module: each test works on a copy."""
-    built: dict[str, tuple[Path, Seeded, float]] = {}
-    for platform in LAYOUTS:
-        data = tmp_path_factory.mktemp(f"privacy-{platform}") / "data"
-
-        async def build(data: Path = data, platform: str = platform) -> tuple[Seeded, float]:
-            clock = FakeClock()
-            engine = await MemoryEngine.open(data, shared_embedder, clock=clock)
-            try:
-                return await seed(engine, platform, clock), clock.now
-            finally:
-                await engine.close()
-
-        seeded, now = asyncio.run(build())
-        built[platform] = (data, seeded, now)
-    return built
+def templates(tmp_path_factory: pytest.TempPathFactory, shared_embedder: CachedEmbedder) -> Templates:
+    return Templates(tmp_path_factory, shared_embedder)
 
 
 @pytest.fixture(params=list(LAYOUTS))
@@ -373,24 +393,38 @@ def platform(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
+def seeded_copy(
+    templates: Templates, platform: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[tuple[str | Path, Seeded, float]]:
+    """Where this test's copy of the seeded store is, what was seeded, and the clock after it."""
+    if backend == "postgres":
+        server: PostgresTestServer = request.getfixturevalue("postgres_server")
+        source, seeded, now = templates.get(backend, platform, server)
+        name = server.create_database(template=str(source))
+        yield server.url(name), seeded, now
+        server.drop_database(name)
+        return
+    source, seeded, now = templates.get(backend, platform, None)
+    shutil.copytree(source, tmp_path / "data")
+    yield tmp_path / "data", seeded, now
+
+
+@pytest.fixture
 async def engine(
-    templates: dict[str, tuple[Path, Seeded, float]],
-    platform: str,
-    tmp_path: Path,
+    seeded_copy: tuple[str | Path, Seeded, float],
     shared_embedder: CachedEmbedder,
     clock: FakeClock,
 ) -> AsyncIterator[MemoryEngine]:
-    source, _, now = templates[platform]
-    shutil.copytree(source, tmp_path / "data")
+    location, _, now = seeded_copy
     clock.now = now
-    eng = await MemoryEngine.open(tmp_path / "data", shared_embedder, clock=clock)
+    eng = await MemoryEngine.open(location, shared_embedder, clock=clock)
     yield eng
     await eng.close()
 
 
 @pytest.fixture
-def seeded(templates: dict[str, tuple[Path, Seeded, float]], platform: str) -> Seeded:
-    return templates[platform][1]
+def seeded(seeded_copy: tuple[str | Path, Seeded, float]) -> Seeded:
+    return seeded_copy[1]
 
 
 def test_the_tables_cover_every_actor() -> None:
@@ -644,12 +678,12 @@ async def test_memory_commands_show_export_and_forget_by_the_rules(
         outcome = await commands.execute("forget", {"id": memory.id}, who)
         allowed_to_forget = name in FORGET[platform][actor_name]
         assert (outcome.error is None) == allowed_to_forget, f"forget {name}"
-        row = await engine.storage.sql.get_memory_unscoped(memory.id)
-        vectors = await engine.storage.vectors.memories.get_vectors([memory.id])
+        row = await stored_memory(engine, memory.id)
+        searchable = await searchable_memory_ids(engine)
         if allowed_to_forget:
-            assert row is None and vectors == {}, f"forget {name}: still stored"
+            assert row is None and memory.id not in searchable, f"forget {name}: still stored"
         else:
-            assert row is not None and memory.id in vectors, f"refused forget {name} deleted it"
+            assert row is not None and memory.id in searchable, f"refused forget {name} deleted it"
 
 
 # --- the store's queries called directly -------------------------------------------------------
@@ -718,7 +752,7 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, name: str
 ) -> None:
     audience, allowed = hostile(platform)[name]
-    store = engine.storage.sql
+    store = engine.storage.memories
     now = clock()
     every_memory = [m for ms in seeded.memories.values() for m in ms]
     memory_ids = [m.id for m in every_memory]
@@ -727,13 +761,13 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     def kinds_of(rows: list[Memory]) -> set[str]:
         return seeded.kinds([m.id for m in rows])
 
-    assert {m.id for m in await store.visible_memories(memory_ids, audience, now)} == expected
-    assert {m.id for m in await store.query_memories(audience, now, MemoryQuery(limit=500))} == expected
-    assert await store.count_memories(audience, now) == len(expected)
+    assert {m.id for m in await store.visible(memory_ids, audience, now)} == expected
+    assert {m.id for m in await store.query(audience, now, MemoryQuery(limit=500))} == expected
+    assert await store.count(audience, now) == len(expected)
     assert sum((await store.count_by_type(audience, now)).values()) == len(expected)
-    about = await store.memories_about(audience, now, ["alice"], list(MemoryType), limit=500)
+    about = await store.about(audience, now, ["alice"], list(MemoryType), limit=500)
     assert {m.id for m in about} == expected
-    between = await store.memories_between(audience, now, 0.0, now + 1, limit=500)
+    between = await store.between(audience, now, 0.0, now + 1, limit=500)
     assert {m.id for m in between} == expected
     for memory in every_memory:
         found = await store.find_by_hash(memory.content_hash, audience, now, memory.visibility)
@@ -744,7 +778,7 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     assert kinds_of(preferences) == allowed
 
     turn_ids = [t.id for t in seeded.turns.values()]
-    assert seeded.kinds([m.id for m in await store.visible_messages(turn_ids, audience)]) == allowed
+    assert seeded.kinds([m.id for m in await engine.storage.turns.visible(turn_ids, audience)]) == allowed
 
     summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
     summary_ids = [s.id for s in seeded.summaries.values()]
@@ -794,6 +828,7 @@ async def test_thread_summaries_are_read_only_by_their_audience(
 # --- rows whose vector store columns went stale ------------------------------------------------
 
 
+@pytest.mark.embedded_only("writes LanceDB rows with stale scope columns; PostgreSQL has one row")
 async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str
 ) -> None:

@@ -11,6 +11,10 @@ from adapters.command_table import Invoker
 from bot.commands import MemoryCommands
 from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryDraft, Scope, Visibility
+from tests.helpers import stored_memory
+
+# Every cell of the matrix on both storage backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 # Per platform: the shared workspace, another workspace, and where Alice's DM lives. Discord DMs
 # have no guild, so they get a private pseudo-workspace; Slack DMs stay in the team.
@@ -131,5 +135,5 @@ async def test_privacy_matrix(engine: MemoryEngine, platform: str, actor_name: s
         outcome = await commands.execute("forget", {"id": memory.id}, who)
         allowed = may_forget(platform, actor, memory)
         assert (outcome.error is None) == allowed, f"forget {name}"
-        still_there = await engine.storage.sql.get_memory_unscoped(memory.id)
+        still_there = await stored_memory(engine, memory.id)
         assert (still_there is None or still_there.forgotten) == allowed, f"forget {name} stored"

@@ -19,6 +19,9 @@ from memory.people import (
 )
 from tests.helpers import FakeClock
 
+# Profiles are stored through the storage seam: both backends.
+STORAGE_BACKENDS = ("embedded", "postgres")
+
 ID = MemoryType.IDENTITY
 PREF = MemoryType.PREFERENCE
 FACT = MemoryType.FACT

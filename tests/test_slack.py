@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from adapters.base import Adapter, IncomingMessage
 from adapters.command_table import CommandResult
 from adapters.slack import SlackAdapter
+from adapters.slack.adapter import DEDUP_FILENAME
 from adapters.slack.render import (
     decode_page_value,
     neutralize_broadcasts,
@@ -33,6 +34,7 @@ from bot.pipeline import TurnPipeline
 from bot.server import HealthServer
 from memory.engine import MemoryEngine
 from memory.models import Audience, Conversation, ConversationKind, MemoryDraft, Scope, Visibility
+from memory.storage.postgres import PostgresStorage
 from tests import helpers
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 from tests.helpers import (
@@ -301,6 +303,28 @@ async def test_stop_flushes_pending_batches_before_disconnecting(
     assert [[m.text for m in batch] for batch, _ in turn.calls] == [["one", "two"]]  # one coalesced batch
     assert [p["text"] for p in fake.posts()] == ["Flushed at shutdown."]
     assert "thread_ts" not in fake.posts()[0]  # a followed channel without a mention: no thread
+
+
+async def test_retries_are_dropped_by_the_databases_event_log_on_postgres(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, postgres_url: str, tmp_path: Path
+) -> None:
+    """With the PostgreSQL backend the handled event ids live in the database (shared by every
+    process), not in a file beside the data directory."""
+    storage = await PostgresStorage.open(postgres_url, dim=384)
+    try:
+        turn = FakeTurn()
+        adapter = await make_adapter(turn, event_log=lambda ttl: storage.events(ttl_seconds=ttl))
+        event = message_event(mention_text("remember I like tea"), "1700000000.000300", kind="app_mention")
+        assert await send_event(adapter, event, "EvShared") == 200
+        await adapter.drain()
+        assert await send_event(adapter, event, "EvShared", retry=1) == 200
+        await adapter.drain()
+        assert len(turn.calls) == 1
+        assert await storage.events(ttl_seconds=60).count() >= 1
+        assert not (tmp_path / "data" / DEDUP_FILENAME).exists()
+        await adapter.stop(grace=5)
+    finally:
+        await storage.close()
 
 
 async def test_retried_event_is_not_answered_twice(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:

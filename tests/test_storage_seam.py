@@ -11,7 +11,7 @@ import pytest
 
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
-from memory.errors import ConfigError, MemoryWriteError
+from memory.errors import ConfigError, MemoryWriteError, StorageError
 from memory.models import Audience, MemoryDraft, Visibility
 from memory.storage import (
     ConversationRepository,
@@ -23,7 +23,12 @@ from memory.storage import (
     open_storage,
 )
 from memory.storage.embedded import EmbeddedStorage
+from memory.storage.postgres import PostgresStorage
 from tests.helpers import GENERAL, FakeClock, audience, draft, past_turn
+
+# Tests using `engine` or `storage_location` run on both backends; the ones below that open the
+# embedded backend's files themselves stay embedded-only.
+STORAGE_BACKENDS = ("embedded", "postgres")
 
 # The CLI operator reading as Alice: every memory of the workspace, her private notes included.
 OPERATOR = Audience("discord", "guild-1", "default", viewer_id="alice", private_ok=True, operator=True)
@@ -44,9 +49,18 @@ async def test_a_directory_opens_the_embedded_backend(tmp_path: Path) -> None:
     assert (tmp_path / "named" / "memorybot.sqlite3").exists()
 
 
-async def test_postgresql_is_named_but_not_supported_yet(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="'postgresql' is not supported yet") as raised:
-        await open_storage("postgresql://bot:s3cret-pw@db.example/memorybot", dim=16)
+async def test_a_postgresql_url_opens_the_postgres_backend(postgres_url: str) -> None:
+    for location in (postgres_url, postgres_url.replace("postgresql://", "postgres://", 1)):
+        storage = await open_storage(location, dim=384)
+        try:
+            assert isinstance(storage, PostgresStorage)
+        finally:
+            await storage.close()
+
+
+async def test_an_unreachable_database_is_a_storage_error_without_the_password() -> None:
+    with pytest.raises(StorageError, match="cannot connect to PostgreSQL") as raised:
+        await open_storage("postgresql://bot:s3cret-pw@127.0.0.1:1/memorybot", dim=16)
     # A connection URL carries a password: the error never repeats it.
     assert "s3cret-pw" not in str(raised.value)
 
@@ -93,9 +107,9 @@ class _Only:
 
 
 class SeamOnly(Storage):
-    """A `Storage` that forwards to the embedded backend but exposes only the base classes."""
+    """A `Storage` that forwards to a backend but exposes only the base classes."""
 
-    def __init__(self, inner: EmbeddedStorage) -> None:
+    def __init__(self, inner: Storage) -> None:
         self._inner = inner
         for attribute, interface in _INTERFACES.items():
             setattr(self, attribute, _Only(getattr(inner, attribute), interface))
@@ -122,9 +136,9 @@ class SeamOnly(Storage):
 
 @pytest.fixture
 async def seam_engine(
-    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock
+    storage_location: str | Path, embedder: CachedEmbedder, clock: FakeClock
 ) -> AsyncIterator[MemoryEngine]:
-    inner = await EmbeddedStorage.open(tmp_path / "data", dim=embedder.dim)
+    inner = await open_storage(storage_location, dim=embedder.dim)
     engine = MemoryEngine(SeamOnly(inner), embedder, clock=clock)
     yield engine
     await engine.close()

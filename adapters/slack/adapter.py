@@ -22,6 +22,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from memory.errors import CoalescerClosed, ConfigError
+from memory.storage import EventLog
 
 from ..base import AdapterMetrics, ConversationsFound, IncomingMessage, TurnFunction
 from ..coalescer import CoalesceConfig, Coalescer, Scheduler
@@ -96,6 +97,7 @@ class SlackAdapter:
         user_cache_seconds: float = 3600.0,
         dedup_ttl_seconds: float = DEFAULT_TTL_SECONDS,
         conversations: ConversationsFound | None = None,
+        event_log: Callable[[float], EventLog | None] | None = None,
     ) -> None:
         token = settings.bot_token.get_secret_value() if settings.bot_token else None
         if client is not None and client.token:
@@ -116,6 +118,9 @@ class SlackAdapter:
         self._auth_backoff = auth_backoff
         self._sleep = sleep
         self._dedup_ttl = dedup_ttl_seconds
+        # The storage's own record of handled events (a database shared by every process), given
+        # a TTL; None (or no factory) keeps the file beside the data directory.
+        self._event_log = event_log
         self._conversations_found = conversations
         self._following = Following(frozenset(settings.channels), frozenset(settings.learn_channels))
 
@@ -154,7 +159,7 @@ class SlackAdapter:
         self._bot_user_id: str | None = None
         self._bot_id: str | None = None
         self._team_id: str | None = None
-        self._dedup: EventDedup | None = None
+        self._dedup: EventLog | None = None
         self._identity_task: asyncio.Task[None] | None = None
         self._socket: SocketModeLink | None = None  # built in start(): it needs a running loop
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -188,7 +193,11 @@ class SlackAdapter:
         if self._started:
             return
         self._started = True
-        self._dedup = await EventDedup.open(self._data_dir / DEDUP_FILENAME, ttl_seconds=self._dedup_ttl)
+        shared = self._event_log(self._dedup_ttl) if self._event_log is not None else None
+        if shared is not None:
+            self._dedup = shared
+        else:
+            self._dedup = await EventDedup.open(self._data_dir / DEDUP_FILENAME, ttl_seconds=self._dedup_ttl)
         self._accepting = True
         self._identity_task = asyncio.create_task(self._resolve_identity(), name="slack-auth-test")
         if self.settings.mode == "socket":

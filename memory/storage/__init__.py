@@ -42,7 +42,7 @@ __all__ = [
 
 DEFAULT_BACKEND = "embedded"
 # Backends the next versions will add: named so the error says "not yet", not "unknown".
-_PLANNED = {"postgresql", "postgres"}
+_PLANNED: set[str] = set()
 
 # Opens a backend at a location (the part after `scheme://`) for vectors of `dim` dimensions.
 Opener = Callable[..., Awaitable[Storage]]
@@ -58,8 +58,20 @@ async def _open_embedded(location: str, *, dim: int, search_index_rows: int | No
     return await EmbeddedStorage.open(location, dim=dim, search_index_rows=search_index_rows)
 
 
+async def _open_postgres(location: str, *, dim: int, search_index_rows: int | None = None) -> Storage:
+    # asyncpg loads only when a database URL is given. Searches run in the database, so there is
+    # no in-process index to bound: `search_index_rows` does not apply.
+    from .postgres import PostgresStorage
+
+    return await PostgresStorage.open(f"postgresql://{location}", dim=dim)
+
+
 # Backend name (a location's URL scheme) -> how to open it. A new backend adds its entry here.
-BACKENDS: dict[str, Opener] = {DEFAULT_BACKEND: _open_embedded}
+BACKENDS: dict[str, Opener] = {
+    DEFAULT_BACKEND: _open_embedded,
+    "postgresql": _open_postgres,
+    "postgres": _open_postgres,
+}
 
 
 def backend_name(location: str | Path) -> str:
@@ -71,8 +83,9 @@ def backend_name(location: str | Path) -> str:
 
 async def open_storage(location: str | Path, *, dim: int, search_index_rows: int | None = None) -> Storage:
     """Open the backend `location` names: a directory (or `embedded://directory`) for the embedded
-    one. Raises ConfigError for a scheme no backend implements yet; the message never repeats the
-    location (a database URL carries its password)."""
+    one, a `postgresql://` (or `postgres://`) URL for PostgreSQL with pgvector. Raises ConfigError
+    for a scheme no backend implements; the message never repeats the location (a database URL
+    carries its password)."""
     name = backend_name(location)
     opener = BACKENDS.get(name)
     if opener is None:
@@ -80,7 +93,10 @@ async def open_storage(location: str | Path, *, dim: int, search_index_rows: int
             raise ConfigError(
                 f"storage backend {name!r} is not supported yet; use a data directory (the embedded backend)"
             )
-        raise ConfigError(f"unknown storage backend {name!r}; use a data directory (the embedded backend)")
+        raise ConfigError(
+            f"unknown storage backend {name!r}; use a data directory (the embedded backend) "
+            "or a postgresql:// URL"
+        )
     text = str(location)
     target = text.split("://", 1)[1] if "://" in text else text
     return await opener(target, dim=dim, search_index_rows=search_index_rows)

@@ -427,8 +427,9 @@ class ConversationRepository(ABC):
 class EventLog(ABC):
     """Platform event ids already handled, kept for a while so a redelivery is dropped.
 
-    Today the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`, a file beside the
-    embedded backend's); a server backend implements it in its database.
+    With the embedded backend the Slack adapter keeps its own (`adapters.event_dedup.EventDedup`,
+    a file beside the data directory); the PostgreSQL backend keeps it in its database
+    (`Storage.events`), shared by every process using it.
     """
 
     @abstractmethod
@@ -480,3 +481,8 @@ class Storage(ABC):
 
     async def build_indexes(self) -> None:  # noqa: B027 - a backend that indexes on write needs nothing
         """Build every search index now, approximate ones included (benchmarks, after bulk loads)."""
+
+    def events(self, *, ttl_seconds: float) -> EventLog | None:
+        """The platform event log kept in this storage, if it keeps one; None (the embedded backend)
+        leaves adapters their own file beside the data directory."""
+        return None

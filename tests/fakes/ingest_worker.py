@@ -1,6 +1,6 @@
 """Child process for the crash tests: ingests through the engine's write path, acking each returned write.
 
-Usage: python -m tests.fakes.ingest_worker DATA_DIR [--crash KIND:POINT]
+Usage: python -m tests.fakes.ingest_worker DATA_DIR_OR_DATABASE_URL [--crash KIND:POINT]
 
 Every line on stdout is `ack message <id>` or `ack memory <id>`, printed only after the call
 that wrote it returned, so the parent knows exactly what was acknowledged when it kills this
@@ -20,7 +20,6 @@ import time
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from memory.engine import MemoryEngine
@@ -122,7 +121,7 @@ async def maintain(engine: MemoryEngine, wake: asyncio.Event) -> None:
             await engine.maintain()
 
 
-async def main(data_dir: Path, crash: str | None) -> None:
+async def main(data_dir: str, crash: str | None) -> None:
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     acks = 0
     wake = asyncio.Event()
@@ -143,7 +142,8 @@ async def main(data_dir: Path, crash: str | None) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data_dir", type=Path)
+    # A directory (the embedded backend) or a postgresql:// URL.
+    parser.add_argument("data_dir")
     parser.add_argument("--crash", choices=CRASH_POINTS)
     args = parser.parse_args()
     try:

@@ -1,0 +1,84 @@
+"""PostgreSQL conversation kinds: the `conversation_kinds` table and the narrowing of rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import asyncpg
+
+from ...errors import StorageError
+from ...models import Conversation, Visibility
+from ..base import ConversationRepository
+from .db import PostgresDatabase
+
+# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
+_TABLES = ("memories", "messages", "summaries")
+_SHARED, _PRIVATE, _CHANNEL = Visibility.WORKSPACE.value, Visibility.PRIVATE.value, Visibility.CHANNEL.value
+# $1 platform, $2 workspace, $3 channel: the channel's shared rows, and the rows of a thread of
+# it that were stored under another channel id.
+_WHERE = (
+    f"((platform = $1 AND workspace_id = $2 AND channel_id = $3 AND visibility = '{_SHARED}')"
+    f" OR (thread_id = $3 AND platform = $1 AND workspace_id = $2 AND channel_id <> $3"
+    f" AND visibility <> '{_PRIVATE}'))"
+)
+
+
+class PostgresConversations(ConversationRepository):
+    """Kinds as reported; narrowing changes rows and their vectors at once (they are one row)."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    async def kinds(self) -> list[tuple[str, str, str, str]]:
+        rows = await self._db.fetch(
+            "SELECT platform, workspace_id, channel_id, kind FROM conversation_kinds "
+            'ORDER BY platform COLLATE "C", workspace_id COLLATE "C", channel_id COLLATE "C"'
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def record(self, conversations: Sequence[Conversation], now: float) -> None:
+        try:
+            async with self._db.transaction() as conn:
+                await conn.executemany(
+                    "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
+                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT ON CONSTRAINT conversation_kinds_pkey "
+                    "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
+                    [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
+                )
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageError(f"conversation kind not recorded: {exc}") from exc
+
+    async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
+        try:
+            return await self._narrow(conversation, dry_run)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
+
+    async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
+        c = conversation
+        params = (c.platform, c.workspace_id, c.channel_id)
+        found: dict[str, list[str]] = {}
+        for table in _TABLES:
+            rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {_WHERE}", params)
+            found[table] = [r[0] for r in rows]
+        if dry_run or not any(found.values()):
+            return found
+        async with self._db.transaction() as conn:
+            # A thread summary moving to the thread's own id gives way to one already kept there
+            # (written since): one rolling summary per thread.
+            await conn.execute(
+                f"DELETE FROM summaries WHERE kind = 'thread' AND {_WHERE} AND EXISTS ("
+                "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
+                "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
+                "AND kept.agent_id = summaries.agent_id AND kept.channel_id = $3 "
+                "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))",
+                *params,
+            )
+            for table in _TABLES:
+                rows = await conn.fetch(
+                    f"UPDATE {table} SET visibility = '{_CHANNEL}', channel_id = $3 "
+                    f"WHERE {_WHERE} RETURNING id",
+                    *params,
+                )
+                found[table] = [r[0] for r in rows]
+        return found

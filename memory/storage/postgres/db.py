@@ -1,0 +1,192 @@
+"""The PostgreSQL connection pool: codecs for vectors and times, transactions, and the audience filter."""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlparse
+
+import asyncpg
+import numpy as np
+
+from ...errors import EmbeddingError, StorageError
+from ...models import Audience
+from ...scope import sql_audience_filter, sql_visibility_filter
+from .migrations import apply_migrations, check_pgvector, vector_dim
+
+# 2000-01-01T00:00:00Z, where PostgreSQL's binary timestamps count microseconds from.
+_PG_EPOCH_US = 946_684_800_000_000
+_INT64 = struct.Struct("!q")
+_VECTOR_HEAD = struct.Struct("!HH")
+
+
+def _encode_time(value: float) -> bytes:
+    # The models keep float epoch seconds; PostgreSQL keeps microseconds. A value that is a whole
+    # number of microseconds (every clock reading, every test time) comes back identical.
+    return _INT64.pack(round(float(value) * 1_000_000) - _PG_EPOCH_US)
+
+
+def _decode_time(data: bytes) -> float:
+    micros = _INT64.unpack(data)[0]
+    if micros in (2**63 - 1, -(2**63)):
+        return float("inf") if micros > 0 else float("-inf")
+    return (micros + _PG_EPOCH_US) / 1_000_000
+
+
+def _encode_vector(value: np.ndarray) -> bytes:
+    vec = np.asarray(value, dtype=np.float32).reshape(-1)
+    return _VECTOR_HEAD.pack(vec.shape[0], 0) + vec.astype(">f4").tobytes()
+
+
+def _decode_vector(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=">f4", offset=_VECTOR_HEAD.size).astype(np.float32)
+
+
+def check_vector(vector: np.ndarray, dim: int, what: str) -> np.ndarray:
+    """A vector as stored: float32 of `dim` values, all finite (else EmbeddingError or ValueError)."""
+    vec = np.asarray(vector, dtype=np.float32).reshape(-1)
+    if vec.shape != (dim,):
+        raise ValueError(f"vector {what!r} has shape {vec.shape}; the database expects ({dim},)")
+    if not np.isfinite(vec).all():
+        # An embedder that returns NaN or infinity is broken; nothing it returns is stored.
+        raise EmbeddingError(f"non-finite vector for {what!r}")
+    return vec
+
+
+def safe_text(text: str) -> str:
+    # PostgreSQL stores UTF-8 and refuses NUL; an unpaired surrogate or a NUL would fail the write.
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "\ufffd")
+
+
+class Params:
+    """Bound parameters of one statement: `add` returns the `$n` to write in its place."""
+
+    def __init__(self, *values: object) -> None:
+        self.values: list[object] = list(values)
+
+    def add(self, value: object) -> str:
+        self.values.append(value)
+        return f"${len(self.values)}"
+
+    def many(self, values: Sequence[object]) -> str:
+        """One array parameter: `col = ANY($n)` reads every value of `values`."""
+        return self.add(list(values))
+
+
+_MARK = re.compile(r"\?")
+_FORGOTTEN = re.compile(r"([\w.]*forgotten) = 0")
+
+
+def _translate(where: str, values: Sequence[object], params: Params) -> str:
+    """The SQLite clause of `memory.scope` (`?` marks, `forgotten = 0`) in PostgreSQL's terms."""
+    it = iter(values)
+    sql = _MARK.sub(lambda _: params.add(next(it)), where)
+    return _FORGOTTEN.sub(r"NOT \1", sql)
+
+
+def audience_where(
+    audience: Audience, now: float, params: Params, alias: str = "", subjects: bool = False
+) -> str:
+    """`memory.scope.sql_audience_filter` (the privacy rules, written once) with `$n` parameters."""
+    where, values = sql_audience_filter(audience, now, alias=alias, subjects=subjects)
+    return _translate(where, values, params)
+
+
+def visibility_where(audience: Audience, params: Params, alias: str = "") -> str:
+    """`memory.scope.sql_visibility_filter` (rows with no lifecycle: turns) with `$n` parameters."""
+    where, values = sql_visibility_filter(audience, alias=alias)
+    return _translate(where, values, params)
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec(
+        "timestamptz",
+        schema="pg_catalog",
+        encoder=_encode_time,
+        decoder=_decode_time,
+        format="binary",
+    )
+    # The extension's schema is the DBA's choice (`public` unless they said otherwise).
+    schema = await conn.fetchval(
+        "SELECT n.nspname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace "
+        "WHERE t.typname = 'vector' ORDER BY n.nspname = 'public' DESC LIMIT 1"
+    )
+    await conn.set_type_codec(
+        "vector", schema=schema, encoder=_encode_vector, decoder=_decode_vector, format="binary"
+    )
+
+
+# Session settings of every pooled connection, sent when it connects (a `SET` would be undone by
+# the RESET ALL the pool runs when a connection is released). A filtered nearest-neighbour query
+# keeps scanning the HNSW graph until k rows pass the filter (pgvector 0.8); the hits are sorted
+# by score after the read, so the relaxed order costs nothing.
+SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order"}
+
+
+class PostgresDatabase:
+    """A pool of connections to one database whose schema is migrated for vectors of `dim` values."""
+
+    def __init__(self, pool: asyncpg.Pool, dim: int) -> None:
+        self.pool = pool
+        self.dim = dim
+
+    @classmethod
+    async def open(cls, dsn: str, *, dim: int, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        """Migrate the schema (one connection), then open the pool.
+
+        Raises StorageError when the database cannot be reached; the message never holds the URL's
+        password.
+        """
+        try:
+            conn = await asyncpg.connect(dsn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StorageError(f"cannot connect to PostgreSQL: {redact(str(exc), dsn)}") from None
+        try:
+            await apply_migrations(conn, dim)
+            await check_pgvector(conn)
+            await vector_dim(conn, dim)
+        finally:
+            await conn.close()
+        pool = await asyncpg.create_pool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            init=_init_connection,
+            server_settings=SERVER_SETTINGS,
+        )
+        return cls(pool, dim)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[asyncpg.Record]:
+        return await self.pool.fetch(sql, *params)
+
+    async def fetchval(self, sql: str, params: Sequence[object] = ()) -> Any:
+        return await self.pool.fetchval(sql, *params)
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> str:
+        return await self.pool.execute(sql, *params)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        """One atomic write on one connection: committed when the block ends, rolled back if it raises."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield conn
+
+
+def redact(text: str, dsn: str) -> str:
+    """`text` without the password `dsn` carries."""
+    password = urlparse(dsn).password
+    return text.replace(password, "***") if password else text
+
+
+def affected(status: str) -> int:
+    """The row count of a command status (`DELETE 3`, `UPDATE 1`, `INSERT 0 1`)."""
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except ValueError:
+        return 0

@@ -1,0 +1,67 @@
+"""PostgreSQL event log: platform event ids already handled, kept for a while so a redelivery is dropped."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..base import EventLog
+from .db import PostgresDatabase, affected
+
+DEFAULT_TTL_SECONDS = 24 * 3600.0
+
+# One statement decides and records: a new key is inserted, an expired one refreshed (both count
+# as a row), a live one left alone (no row). Two deliveries racing each other cannot both be new.
+_RECORD = (
+    "INSERT INTO seen_events (key, seen_at) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT seen_events_pkey "
+    "DO UPDATE SET seen_at = excluded.seen_at WHERE seen_events.seen_at <= $3"
+)
+
+
+class PostgresEventLog(EventLog):
+    """Keys (namespaced by callers, e.g. `slack:event:Ev123`) remembered for `ttl_seconds`, shared
+    by every process on the database; expired rows are purged at most once per `purge_interval`."""
+
+    def __init__(
+        self,
+        db: PostgresDatabase,
+        *,
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        clock: Callable[[], float] = time.time,
+        purge_interval: float | None = None,
+    ) -> None:
+        if ttl_seconds <= 0:
+            raise ValueError("ttl_seconds must be > 0")
+        self._db = db
+        self.ttl_seconds = float(ttl_seconds)
+        self._clock = clock
+        self._purge_interval = (
+            float(purge_interval) if purge_interval is not None else min(self.ttl_seconds, 3600.0)
+        )
+        self._last_purge = float("-inf")
+        self._closed = False
+
+    async def seen(self, key: str) -> bool:
+        if self._closed:
+            raise RuntimeError("event log is closed")
+        now = self._clock()
+        changed = affected(await self._db.execute(_RECORD, (key, now, now - self.ttl_seconds)))
+        if now - self._last_purge >= self._purge_interval:
+            await self._purge(now)
+        return changed == 0
+
+    async def _purge(self, now: float) -> int:
+        self._last_purge = now
+        return affected(
+            await self._db.execute("DELETE FROM seen_events WHERE seen_at <= $1", (now - self.ttl_seconds,))
+        )
+
+    async def purge(self) -> int:
+        return await self._purge(self._clock())
+
+    async def count(self) -> int:
+        return int(await self._db.fetchval("SELECT count(*) FROM seen_events"))
+
+    async def close(self) -> None:
+        # The pool belongs to the storage, which closes it.
+        self._closed = True

@@ -1,0 +1,410 @@
+"""PostgreSQL memories: each row with its vector and full text, searched under the audience filter."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+
+import asyncpg
+import numpy as np
+
+from ...errors import EmbeddingError, MemoryWriteError
+from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
+from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
+from .search import dense_hits, text_hits
+
+COLUMNS = (
+    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
+    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
+    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
+)
+_INSERT = (
+    f"INSERT INTO memories ({COLUMNS}, embedding) VALUES "
+    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
+)
+_MEMORY_TYPES = {t.value: t for t in MemoryType}
+_SOURCES = {s.value: s for s in Source}
+_VISIBILITIES = {v.value: v for v in Visibility}
+
+
+def row_to_memory(r: asyncpg.Record) -> Memory:
+    return Memory(
+        id=r[0],
+        content=r[1],
+        memory_type=_MEMORY_TYPES.get(r[2]) or MemoryType(r[2]),
+        importance=r[3],
+        confidence=r[4],
+        subjects=list(r[5]),
+        source=_SOURCES.get(r[6]) or Source(r[6]),
+        scope=Scope(r[7], r[8], r[9], r[13], r[10]),
+        user_id=r[11],
+        author_id=r[12],
+        visibility=_VISIBILITIES.get(r[14]) or Visibility(r[14]),
+        created_at=r[15],
+        updated_at=r[16],
+        last_accessed_at=r[17],
+        access_count=r[18],
+        expires_at=r[19],
+        forgotten=r[20],
+        superseded_by=r[21],
+        content_hash=r[22],
+        sources=list(r[23]),
+    )
+
+
+def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
+    return (
+        m.id,
+        safe_text(m.content),
+        m.memory_type.value,
+        m.importance,
+        m.confidence,
+        [safe_text(s) for s in m.subjects],
+        m.source.value,
+        m.platform,
+        m.workspace_id,
+        m.channel_id,
+        m.thread_id,
+        m.user_id,
+        m.author_id,
+        m.agent_id,
+        m.visibility.value,
+        m.created_at,
+        m.updated_at,
+        m.last_accessed_at,
+        m.access_count,
+        m.expires_at,
+        m.forgotten,
+        m.superseded_by,
+        m.content_hash,
+        list(m.sources),
+        vector,
+    )
+
+
+def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
+    """Memories from rows of `COLUMNS` (plus `embedding` last when `vectors` receives them)."""
+    if vectors is None:
+        return [row_to_memory(r) for r in rows]
+    out = []
+    for r in rows:
+        memory = row_to_memory(r)
+        if r[24] is not None:
+            vectors[memory.id] = r[24]
+        out.append(memory)
+    return out
+
+
+def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
+    if vectors is None:
+        return COLUMNS if not alias else ", ".join(f"{alias}{c.strip()}" for c in COLUMNS.split(","))
+    return f"{_columns(None, alias)}, {alias}embedding"
+
+
+def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[Memory]:
+    found = {r[0]: r for r in rows}
+    return [row_to_memory(found[i]) for i in ids if i in found]
+
+
+class PostgresMemories(MemoryRepository):
+    """A memory and its vector are one row, so every write is one transaction: all or nothing.
+
+    Searchable means active: not forgotten (a superseded memory is forgotten), not expired.
+    """
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
+        try:
+            return check_vector(vector, self._db.dim, memory_id)
+        except (EmbeddingError, ValueError) as exc:
+            raise MemoryWriteError(f"memory not saved: {exc}") from exc
+
+    # --- writes
+
+    async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
+        vec = self._vector(vector, memory.id)
+        try:
+            async with self._db.transaction() as conn:
+                await conn.execute(_INSERT, *_values(memory, vec))
+                if supersedes is not None:
+                    await conn.execute(
+                        "UPDATE memories SET forgotten = true, superseded_by = $1, updated_at = $2 "
+                        "WHERE id = $3",
+                        memory.id,
+                        now,
+                        supersedes,
+                    )
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise MemoryWriteError(f"memory not saved: {exc}") from exc
+
+    async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
+        if len(memories) != len(vectors):
+            raise ValueError(f"{len(memories)} memories but {len(vectors)} embeddings")
+        if not memories:
+            return
+        rows = [_values(m, self._vector(v, m.id)) for m, v in zip(memories, vectors, strict=True)]
+        try:
+            async with self._db.transaction() as conn:
+                await conn.executemany(_INSERT, rows)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise MemoryWriteError(f"batch not saved: {exc}") from exc
+
+    async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
+        vec = self._vector(vector, memory.id)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE memories SET content = $1, content_hash = $2, subjects = $3, embedding = $4, "
+                "updated_at = $5 WHERE id = $6",
+                safe_text(memory.content),
+                memory.content_hash,
+                [safe_text(s) for s in memory.subjects],
+                vec,
+                memory.updated_at,
+                memory.id,
+            )
+
+    async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
+        vec = self._vector(vector, memory.id)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE memories SET forgotten = false, superseded_by = NULL, updated_at = $1, "
+                "embedding = $2 WHERE id = $3",
+                now,
+                vec,
+                memory.id,
+            )
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        async with self._db.transaction() as conn:
+            return affected(await conn.execute("DELETE FROM memories WHERE id = ANY($1)", list(ids)))
+
+    async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
+        # The vector is in the row `ConversationRepository.narrow` already changed: nothing to align.
+        return None
+
+    async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
+        if not counts:
+            return
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE memories AS m SET access_count = m.access_count + c.n, last_accessed_at = $3 "
+                "FROM unnest($1::text[], $2::int[]) AS c(id, n) WHERE m.id = c.id",
+                list(counts.keys()),
+                list(counts.values()),
+                now,
+            )
+
+    # --- reads
+
+    async def find_by_hash(
+        self, content_hash: str, audience: Audience, now: float, visibility: Visibility
+    ) -> Memory | None:
+        p = Params(content_hash, visibility.value)
+        where = audience_where(audience, now, p, subjects=True)
+        rows = await self._db.fetch(
+            f"SELECT {COLUMNS} FROM memories WHERE content_hash = $1 AND visibility = $2 AND {where} LIMIT 1",
+            p.values,
+        )
+        return row_to_memory(rows[0]) if rows else None
+
+    async def active_hash_matches(self, hashes: Sequence[str], now: float) -> set[HashMatch]:
+        if not hashes:
+            return set()
+        rows = await self._db.fetch(
+            "SELECT content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id "
+            "FROM memories WHERE content_hash = ANY($1) AND NOT forgotten "
+            "AND (expires_at IS NULL OR expires_at > $2)",
+            (list(dict.fromkeys(hashes)), now),
+        )
+        return {tuple(r) for r in rows}  # type: ignore[misc]
+
+    async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
+        if not ids:
+            return []
+        p = Params(list(dict.fromkeys(ids)))
+        where = audience_where(audience, now, p, subjects=True)
+        sql = f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1) AND {where}"
+        rows = await self._db.fetch(sql, p.values)
+        return _in_order(rows, ids)
+
+    async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        rows = await self._db.fetch(
+            f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
+        )
+        return _in_order(rows, ids)
+
+    async def superseded_unscoped(self, newer_id: str) -> Memory | None:
+        rows = await self._db.fetch(
+            f"SELECT {COLUMNS} FROM memories WHERE superseded_by = $1 LIMIT 1", (newer_id,)
+        )
+        return row_to_memory(rows[0]) if rows else None
+
+    async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
+        if not newer_ids:
+            return {}
+        rows = await self._db.fetch(
+            "SELECT superseded_by, id FROM memories WHERE superseded_by = ANY($1)",
+            (list(dict.fromkeys(newer_ids)),),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def _query_sql(self, audience: Audience, now: float, query: MemoryQuery, p: Params) -> str:
+        clauses = [audience_where(audience, now, p, alias="m", subjects=True)]
+        if query.types:
+            clauses.append(f"m.memory_type = ANY({p.many([t.value for t in query.types])})")
+        if query.min_importance is not None:
+            clauses.append(f"m.importance >= {p.add(float(query.min_importance))}")
+        if query.min_confidence is not None:
+            clauses.append(f"m.confidence >= {p.add(float(query.min_confidence))}")
+        if query.since is not None:
+            clauses.append(f"m.created_at >= {p.add(query.since)}")
+        if query.channel_id is not None:
+            clauses.append(f"m.channel_id = {p.add(query.channel_id)}")
+        if query.user_ids:
+            clauses.append(f"m.user_id = ANY({p.many(query.user_ids)})")
+        if query.elsewhere:
+            clauses.append(f"m.workspace_id <> {p.add(audience.workspace_id)}")
+        if query.subjects:
+            clauses.append(f"m.subjects && {p.add([s.casefold() for s in query.subjects])}::text[]")
+        return " AND ".join(clauses)
+
+    async def query(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        p = Params()
+        where = self._query_sql(audience, now, query, p)
+        # The id breaks ties (in byte order, as SQLite), so pages never overlap or skip.
+        order = (
+            'm.importance DESC, m.created_at DESC, m.id COLLATE "C"'
+            if query.order == "important"
+            else 'm.created_at DESC, m.id COLLATE "C"'
+        )
+        sql = (
+            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order} "
+            f"LIMIT {p.add(query.limit)} OFFSET {p.add(query.offset)}"
+        )
+        return _memories(await self._db.fetch(sql, p.values), vectors)
+
+    async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
+        p = Params()
+        where = self._query_sql(audience, now, query or MemoryQuery(), p)
+        return int(await self._db.fetchval(f"SELECT count(*) FROM memories m WHERE {where}", p.values))
+
+    async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]:
+        p = Params()
+        where = audience_where(audience, now, p, subjects=True)
+        rows = await self._db.fetch(
+            f"SELECT memory_type, count(*) FROM memories WHERE {where} GROUP BY memory_type", p.values
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def about(
+        self,
+        audience: Audience,
+        now: float,
+        user_ids: Sequence[str],
+        types: Sequence[MemoryType],
+        min_confidence: float | None = None,
+        limit: int = 20,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        if not user_ids or not types:
+            return []
+        p = Params()
+        where = audience_where(audience, now, p, alias="m", subjects=True)
+        sql = (
+            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} "
+            f"AND m.user_id = ANY({p.many(user_ids)}) "
+            f"AND m.memory_type = ANY({p.many([t.value for t in types])})"
+        )
+        if min_confidence is not None:
+            sql += f" AND m.confidence >= {p.add(float(min_confidence))}"
+        sql += f" ORDER BY m.importance DESC, m.created_at DESC LIMIT {p.add(limit)}"
+        return _memories(await self._db.fetch(sql, p.values), vectors)
+
+    async def between(
+        self,
+        audience: Audience,
+        now: float,
+        since: float,
+        until: float,
+        channel_id: str | None = None,
+        limit: int = 50,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[Memory]:
+        p = Params()
+        where = audience_where(audience, now, p, subjects=True)
+        sql = (
+            f"SELECT {_columns(vectors)} FROM memories WHERE {where} "
+            f"AND created_at >= {p.add(since)} AND created_at < {p.add(until)}"
+        )
+        if channel_id is not None:
+            sql += f" AND channel_id = {p.add(channel_id)}"
+        sql += f" ORDER BY created_at DESC LIMIT {p.add(limit)}"
+        return _memories(await self._db.fetch(sql, p.values), vectors)
+
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        rows = await self._db.fetch(
+            "SELECT id, embedding FROM memories WHERE id = ANY($1) AND embedding IS NOT NULL",
+            (list(dict.fromkeys(ids)),),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    async def expired_ids(self, now: float) -> list[str]:
+        rows = await self._db.fetch(
+            "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= $1", (now,)
+        )
+        return [r[0] for r in rows]
+
+    # --- search
+
+    def _searchable(self, audience: Audience, now: float, p: Params) -> str:
+        # Only rows of the audience's own workspace (the embedded index is per workspace too):
+        # the viewer's memories of other workspaces come from `query(elsewhere=True)`.
+        where = audience_where(audience, now, p)
+        return f"{where} AND embedding IS NOT NULL"
+
+    async def search(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float, visibility: str | None = None
+    ) -> list[VectorHit]:
+        if k <= 0:
+            return []
+        p = Params()
+        where = self._searchable(audience, now, p)
+        if visibility is not None:
+            where += f" AND visibility = {p.add(visibility)}"
+        return await dense_hits(self._db, "memories", where, p, vector, k)
+
+    async def hybrid_search(
+        self, audience: Audience, vector: np.ndarray, text: str, k: int, now: float
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        if k <= 0:
+            return [], []
+        p = Params()
+        where = self._searchable(audience, now, p)
+        # Two statements side by side on two connections; each gets its own copy of the filter's values.
+        dense, lexical = await asyncio.gather(
+            dense_hits(self._db, "memories", where, Params(*p.values), vector, k),
+            text_hits(self._db, "memories", where, Params(*p.values), text, k),
+        )
+        return dense, lexical
+
+    async def indexed_count(self) -> int:
+        return int(
+            await self._db.fetchval(
+                "SELECT count(*) FROM memories WHERE NOT forgotten AND embedding IS NOT NULL"
+            )
+        )

@@ -1,0 +1,263 @@
+"""Versioned PostgreSQL schema: an ordered registry of migrations, each applied once in a transaction."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from ...errors import ConfigError, StorageError
+
+MIGRATIONS: list[tuple[str, str]] = []
+
+# Full text of every kind of row: English stems (with their stop words) and the words as written
+# (`simple`), so names and words of other languages still match.
+TSVECTOR = "to_tsvector('english'::regconfig, {col}) || to_tsvector('simple'::regconfig, {col})"
+
+
+def migration(name: str, sql: str) -> None:
+    """Register a migration; order of registration is order of application, names never change.
+
+    `{dim}` in the SQL is the vector dimension the database is created for.
+    """
+    MIGRATIONS.append((name, sql))
+
+
+migration(
+    "m001_initial",
+    """
+    CREATE EXTENSION IF NOT EXISTS vector;
+
+    CREATE TABLE memories (
+        id text PRIMARY KEY,
+        content text NOT NULL,
+        memory_type text NOT NULL,
+        importance double precision NOT NULL,
+        confidence double precision NOT NULL,
+        subjects text[] NOT NULL DEFAULT '{{}}',
+        source text NOT NULL,
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        channel_id text NOT NULL,
+        thread_id text,
+        user_id text,
+        author_id text,
+        agent_id text NOT NULL,
+        visibility text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        last_accessed_at timestamptz,
+        access_count integer NOT NULL DEFAULT 0,
+        expires_at timestamptz,
+        forgotten boolean NOT NULL DEFAULT false,
+        superseded_by text,
+        content_hash text NOT NULL,
+        sources text[] NOT NULL DEFAULT '{{}}',
+        embedding vector({dim}),
+        search_text tsvector GENERATED ALWAYS AS ({memory_tsv}) STORED,
+        CONSTRAINT memories_visibility_check CHECK (visibility IN ('workspace', 'channel', 'private')),
+        -- A superseded memory is kept (forgotten) so a merge can be undone; it points at its successor.
+        CONSTRAINT memories_superseded_by_fkey FOREIGN KEY (superseded_by)
+            REFERENCES memories (id) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED
+    );
+    CREATE INDEX ix_memories_scope_type ON memories
+        (platform, workspace_id, agent_id, memory_type) WHERE NOT forgotten;
+    CREATE INDEX ix_memories_scope_importance ON memories
+        (platform, workspace_id, agent_id, importance DESC, created_at DESC, id) WHERE NOT forgotten;
+    CREATE INDEX ix_memories_scope_created ON memories
+        (platform, workspace_id, agent_id, created_at) WHERE NOT forgotten;
+    CREATE INDEX ix_memories_user ON memories (platform, workspace_id, user_id, memory_type);
+    CREATE INDEX ix_memories_own ON memories (user_id, author_id, platform, agent_id)
+        WHERE visibility = 'workspace' AND NOT forgotten;
+    CREATE INDEX ix_memories_channel ON memories (platform, workspace_id, channel_id);
+    CREATE INDEX ix_memories_thread ON memories (thread_id) WHERE thread_id IS NOT NULL;
+    CREATE INDEX ix_memories_expires ON memories (expires_at) WHERE expires_at IS NOT NULL;
+    CREATE INDEX ix_memories_hash ON memories (content_hash);
+    CREATE INDEX ix_memories_superseded ON memories (superseded_by) WHERE superseded_by IS NOT NULL;
+    CREATE INDEX ix_memories_subjects ON memories USING gin (subjects);
+    CREATE INDEX ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)
+        WHERE NOT forgotten;
+    CREATE INDEX ix_memories_search_text ON memories USING gin (search_text) WHERE NOT forgotten;
+
+    CREATE TABLE messages (
+        id text PRIMARY KEY,
+        -- Arrival order: breaks ties between turns of the same instant, as SQLite's rowid did.
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        channel_id text NOT NULL,
+        thread_id text,
+        agent_id text NOT NULL,
+        author_id text NOT NULL,
+        author_name text NOT NULL,
+        role text NOT NULL,
+        content text NOT NULL,
+        created_at timestamptz NOT NULL,
+        external_id text,
+        visibility text NOT NULL,
+        -- json, not jsonb: kept as written (key order included).
+        tool_calls json NOT NULL DEFAULT '[]',
+        -- False for turns kept in the transcript but never embedded nor searched.
+        searchable boolean NOT NULL DEFAULT true,
+        -- What the turn is found under: its words after those of the turn it answers.
+        indexed_text text NOT NULL DEFAULT '',
+        embedding vector({dim}),
+        search_text tsvector GENERATED ALWAYS AS ({message_tsv}) STORED,
+        CONSTRAINT messages_seq_key UNIQUE (seq),
+        CONSTRAINT messages_visibility_check CHECK (visibility IN ('workspace', 'channel', 'private'))
+    );
+    CREATE INDEX ix_messages_channel ON messages
+        (platform, workspace_id, channel_id, agent_id, created_at, seq);
+    CREATE UNIQUE INDEX ux_messages_external ON messages
+        (platform, workspace_id, channel_id, agent_id, external_id) WHERE external_id IS NOT NULL;
+    CREATE INDEX ix_messages_unindexed ON messages (seq) WHERE searchable AND embedding IS NULL;
+    CREATE INDEX ix_messages_thread ON messages (thread_id) WHERE thread_id IS NOT NULL;
+    CREATE INDEX ix_messages_workspace_time ON messages (platform, workspace_id, agent_id, created_at);
+    CREATE INDEX ix_messages_embedding ON messages USING hnsw (embedding vector_cosine_ops)
+        WHERE searchable;
+    CREATE INDEX ix_messages_search_text ON messages USING gin (search_text) WHERE searchable;
+
+    CREATE TABLE summaries (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        channel_id text NOT NULL,
+        thread_id text,
+        agent_id text NOT NULL,
+        level integer NOT NULL,
+        kind text NOT NULL,
+        content text NOT NULL,
+        covers_from timestamptz NOT NULL,
+        covers_to timestamptz NOT NULL,
+        source_ids text[] NOT NULL DEFAULT '{{}}',
+        condensed_into text,
+        raw_chars integer NOT NULL DEFAULT 0,
+        visibility text NOT NULL,
+        author_id text,
+        created_at timestamptz NOT NULL,
+        forgotten boolean NOT NULL DEFAULT false,
+        expires_at timestamptz,
+        embedding vector({dim}),
+        CONSTRAINT summaries_seq_key UNIQUE (seq),
+        CONSTRAINT summaries_kind_check CHECK (kind IN ('turns', 'condensed', 'thread')),
+        CONSTRAINT summaries_visibility_check CHECK (visibility IN ('workspace', 'channel', 'private')),
+        -- A summary condensed into another one depends on it.
+        CONSTRAINT summaries_condensed_into_fkey FOREIGN KEY (condensed_into)
+            REFERENCES summaries (id) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED
+    );
+    CREATE INDEX ix_summaries_channel ON summaries
+        (platform, workspace_id, channel_id, agent_id, level, covers_to);
+    CREATE INDEX ix_summaries_pending ON summaries
+        (platform, workspace_id, channel_id, agent_id, kind, level, covers_to)
+        WHERE condensed_into IS NULL;
+    CREATE UNIQUE INDEX ux_summaries_thread ON summaries
+        (platform, workspace_id, channel_id, agent_id, COALESCE(thread_id, ''))
+        WHERE kind = 'thread';
+    CREATE INDEX ix_summaries_thread ON summaries (thread_id) WHERE thread_id IS NOT NULL;
+    CREATE INDEX ix_summaries_condensed_into ON summaries (condensed_into)
+        WHERE condensed_into IS NOT NULL;
+    CREATE INDEX ix_summaries_embedding ON summaries USING hnsw (embedding vector_cosine_ops);
+
+    CREATE TABLE profiles (
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        user_id text NOT NULL,
+        agent_id text NOT NULL,
+        data json NOT NULL DEFAULT '{{}}',
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT profiles_pkey PRIMARY KEY (platform, workspace_id, user_id, agent_id)
+    );
+
+    CREATE TABLE aliases (
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        user_id text NOT NULL,
+        alias text NOT NULL,
+        created_at timestamptz NOT NULL,
+        CONSTRAINT aliases_pkey PRIMARY KEY (platform, workspace_id, alias, user_id)
+    );
+    CREATE INDEX ix_aliases_user ON aliases (platform, workspace_id, user_id);
+
+    CREATE TABLE conversation_kinds (
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        channel_id text NOT NULL,
+        kind text NOT NULL,
+        parent_id text,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT conversation_kinds_pkey PRIMARY KEY (platform, workspace_id, channel_id)
+    );
+
+    CREATE TABLE seen_events (
+        key text NOT NULL,
+        seen_at timestamptz NOT NULL,
+        CONSTRAINT seen_events_pkey PRIMARY KEY (key)
+    );
+    CREATE INDEX ix_seen_events_seen_at ON seen_events (seen_at);
+    """,
+)
+
+_LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
+
+
+def _render(sql: str, dim: int) -> str:
+    return sql.format(
+        dim=dim,
+        memory_tsv=TSVECTOR.format(col="content"),
+        message_tsv=TSVECTOR.format(col="indexed_text"),
+    )
+
+
+async def apply_migrations(conn: asyncpg.Connection, dim: int) -> list[str]:
+    """Apply every migration not yet recorded, each in its own transaction; returns their names."""
+    await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_KEY)
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            "name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {r["name"] for r in await conn.fetch("SELECT name FROM schema_migrations")}
+        known = {name for name, _ in MIGRATIONS}
+        unknown = done - known
+        if unknown:
+            raise StorageError(
+                f"database has migrations this version does not know ({', '.join(sorted(unknown))}); "
+                "it was written by a newer memorybot"
+            )
+        applied = []
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            async with conn.transaction():
+                await conn.execute(_render(sql, dim))
+                await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
+            applied.append(name)
+        return applied
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
+
+
+# Iterative index scans (a filtered search still returns its k rows) came with pgvector 0.8.
+MIN_PGVECTOR = (0, 8)
+
+
+async def check_pgvector(conn: asyncpg.Connection) -> None:
+    """Refuse a pgvector too old for filtered searches to return their k rows."""
+    version = await conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    parts = tuple(int(p) for p in str(version or "0").split(".")[:2] if p.isdigit())
+    if parts < MIN_PGVECTOR:
+        raise ConfigError(
+            f"the database's pgvector is {version}; memorybot needs "
+            f"{'.'.join(map(str, MIN_PGVECTOR))} or newer (ALTER EXTENSION vector UPDATE)"
+        )
+
+
+async def vector_dim(conn: asyncpg.Connection, dim: int) -> None:
+    """Refuse a database made for vectors of another size (another embedding model)."""
+    stored = await conn.fetchval(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding'"
+    )
+    if stored is not None and stored != dim:
+        raise ConfigError(
+            f"the database stores vectors of {stored} dimensions but the embedder makes {dim}; "
+            "use the embedding model it was created with"
+        )

@@ -1,0 +1,114 @@
+"""PostgreSQL people: the `profiles` and `aliases` tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..base import PeopleRepository
+from .db import PostgresDatabase, affected, safe_text
+
+
+class PostgresPeople(PeopleRepository):
+    """Profiles (one JSON document per platform, workspace, user and agent) and the names users go by."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    async def profiles(
+        self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
+    ) -> list[tuple[str, str, float]]:
+        if not user_ids:
+            return []
+        rows = await self._db.fetch(
+            "SELECT user_id, data::text, updated_at FROM profiles WHERE platform = $1 AND workspace_id = $2 "
+            "AND agent_id = $3 AND user_id = ANY($4)",
+            (platform, workspace_id, agent_id, list(user_ids)),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def save_profile(
+        self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
+    ) -> None:
+        async with self._db.transaction() as conn:
+            if data is None:
+                await conn.execute(
+                    "DELETE FROM profiles WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 "
+                    "AND agent_id = $4",
+                    platform,
+                    workspace_id,
+                    user_id,
+                    agent_id,
+                )
+                return
+            await conn.execute(
+                "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5::json, $6) "
+                "ON CONFLICT ON CONSTRAINT profiles_pkey "
+                "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+                platform,
+                workspace_id,
+                user_id,
+                agent_id,
+                safe_text(data),
+                now,
+            )
+
+    async def add_aliases(
+        self, platform: str, workspace_id: str, user_id: str, names: Sequence[str], now: float, keep: int
+    ) -> list[str]:
+        added: list[str] = []
+        async with self._db.transaction() as conn:
+            for name in names:
+                new = await conn.fetchval(
+                    "INSERT INTO aliases (platform, workspace_id, user_id, alias, created_at) "
+                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING alias",
+                    platform,
+                    workspace_id,
+                    user_id,
+                    safe_text(name),
+                    now,
+                )
+                if new is not None:
+                    added.append(name)
+            if added:
+                await conn.execute(
+                    "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 "
+                    "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = $1 AND workspace_id = $2 "
+                    'AND user_id = $3 ORDER BY created_at DESC, alias COLLATE "C" LIMIT $4)',
+                    platform,
+                    workspace_id,
+                    user_id,
+                    keep,
+                )
+        return added
+
+    async def remove_aliases(self, platform: str, workspace_id: str, user_id: str, name: str | None) -> int:
+        sql = "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3"
+        params: list[object] = [platform, workspace_id, user_id]
+        if name is not None:
+            sql += " AND alias = $4"
+            params.append(name)
+        async with self._db.transaction() as conn:
+            return affected(await conn.execute(sql, *params))
+
+    async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:
+        if not user_ids:
+            return []
+        rows = await self._db.fetch(
+            "SELECT alias FROM aliases WHERE platform = $1 AND workspace_id = $2 "
+            'AND user_id = ANY($3) ORDER BY created_at, alias COLLATE "C"',
+            (platform, workspace_id, list(user_ids)),
+        )
+        return [r[0] for r in rows]
+
+    async def users_named(
+        self, platform: str, workspace_id: str, names: Sequence[str], ids: Sequence[str] = ()
+    ) -> list[str]:
+        if not names and not ids:
+            return []
+        rows = await self._db.fetch(
+            'SELECT DISTINCT user_id COLLATE "C" AS user_id FROM aliases WHERE platform = $1 '
+            "AND workspace_id = $2 AND (alias = ANY($3) OR user_id = ANY($4)) ORDER BY 1",
+            (platform, workspace_id, list(names), list(ids)),
+        )
+        return [r[0] for r in rows]

@@ -1,0 +1,476 @@
+"""Both backends give the same answers for the same data: every read of the storage seam, compared.
+
+The same rows (memories, turns, summaries, people, conversation kinds) are written through the
+seam into the embedded backend and into PostgreSQL; then every listing, count, filter and
+timeline is read through a range of audiences and must come back identical (ids and order),
+before and after a conversation is narrowed. Search is compared where the two must agree: the
+set of rows a filter lets through, and cosine scores. Full-text ranks may differ (BM25 against
+ts_rank), so only what matches is compared.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.models import (
+    Audience,
+    Conversation,
+    ConversationKind,
+    Memory,
+    MemoryType,
+    Scope,
+    Source,
+    StoredMessage,
+    Summary,
+    SummaryKind,
+    Visibility,
+    content_hash,
+)
+from memory.storage import MemoryQuery, Storage
+from memory.storage.embedded import EmbeddedStorage
+from memory.storage.postgres import PostgresStorage
+from tests.fakes.embedders import HashEmbedder
+from tests.helpers import DAY, NOW
+
+PLATFORM, AGENT = "discord", "default"
+WORKSPACES = ("guild-1", "guild-2")
+CHANNELS = ("general", "random", "secret", "dm-alice")
+PEOPLE = ("alice", "bob", "carol")
+WORDS = (
+    "lisbon office budget marathon cello quokka deploy pipeline release train zeppelin nebula "
+    "peanuts bicycle chess garden opera kayak sourdough origami"
+).split()
+EMBEDDER = HashEmbedder()
+
+
+def _vector(text: str) -> np.ndarray:
+    return EMBEDDER._vector(text)
+
+
+def _memories(rng: random.Random) -> list[Memory]:
+    out = []
+    for n in range(160):
+        workspace = rng.choice(WORKSPACES)
+        channel = rng.choice(CHANNELS)
+        visibility = rng.choice(list(Visibility))
+        author = rng.choice(PEOPLE)
+        words = " ".join(rng.sample(WORDS, 3))
+        content = f"{author.capitalize()} noted {words} number {n}"
+        # A few share an instant and an importance: the id must break the tie the same way.
+        created = NOW - (n // 3 if n % 7 == 0 else n) * 3600.0
+        out.append(
+            Memory(
+                id=f"m{n:03d}-{rng.randrange(10**6):06d}",
+                content=content,
+                memory_type=rng.choice(list(MemoryType)),
+                importance=rng.choice((0.3, 0.6, 0.8, 1.0)),
+                confidence=rng.choice((0.5, 0.8, 0.9)),
+                subjects=rng.sample(["alice", "bob", "lisbon", "release"], 2),
+                source=Source.CONVERSATION,
+                scope=Scope(PLATFORM, workspace, channel, AGENT, rng.choice((None, None, "t-1"))),
+                user_id=rng.choice((*PEOPLE, None)),
+                author_id=author,
+                visibility=visibility,
+                created_at=created,
+                updated_at=created,
+                expires_at=rng.choice((None, None, None, NOW - 10.0, NOW + DAY)),
+                content_hash=content_hash(content),
+            )
+        )
+    return out
+
+
+def _turns(rng: random.Random) -> list[StoredMessage]:
+    out = []
+    for n in range(120):
+        channel = rng.choice(CHANNELS)
+        author = rng.choice(PEOPLE)
+        out.append(
+            StoredMessage(
+                id=f"t{n:03d}",
+                scope=Scope(PLATFORM, rng.choice(WORKSPACES), channel, AGENT, rng.choice((None, "t-1"))),
+                author_id=author,
+                author_name=author.capitalize(),
+                role=rng.choice(("user", "user", "assistant")),
+                content=f"{author} says {' '.join(rng.sample(WORDS, 4))}",
+                # Several turns of one instant: arrival order breaks the tie.
+                created_at=NOW - 20 * DAY + (n // 2) * 7 * 3600.0,
+                external_id=f"x{n}" if n % 3 else None,
+                visibility=rng.choice(list(Visibility)),
+                tool_calls=[{"name": "search", "arguments": {"q": "x"}}] if n % 11 == 0 else [],
+            )
+        )
+    return out
+
+
+def _audiences() -> list[Audience]:
+    out = []
+    for workspace in WORKSPACES:
+        for viewer in (*PEOPLE, None):
+            for channel in (*CHANNELS, None):
+                out.append(Audience(PLATFORM, workspace, AGENT, viewer_id=viewer, channel_id=channel))
+                out.append(
+                    Audience(
+                        PLATFORM,
+                        workspace,
+                        AGENT,
+                        viewer_id=viewer,
+                        channel_id=channel,
+                        private_ok=True,
+                        own_elsewhere=True,
+                    )
+                )
+        out.append(Audience(PLATFORM, workspace, AGENT, viewer_id="alice", private_ok=True, operator=True))
+    out.append(Audience(PLATFORM, "guild-1", "other-agent", viewer_id="alice", channel_id="general"))
+    return out
+
+
+async def _fill(storage: Storage, rng_seed: int) -> tuple[list[Memory], list[StoredMessage]]:
+    rng = random.Random(rng_seed)
+    memories = _memories(rng)
+    await storage.memories.add_many(memories[:-20], [_vector(m.content) for m in memories[:-20]])
+    # The last ones one by one, each superseding an older memory of its scope when there is one.
+    for memory in memories[-20:]:
+        older = next(
+            (
+                m
+                for m in memories[:40]
+                if (m.scope, m.visibility) == (memory.scope, memory.visibility) and not m.forgotten
+            ),
+            None,
+        )
+        await storage.memories.add(memory, _vector(memory.content), older.id if older else None, NOW)
+        if older is not None:
+            older.forgotten, older.superseded_by = True, memory.id
+    await storage.memories.bump_access({memories[0].id: 3, memories[5].id: 1}, NOW)
+    turns = _turns(rng)
+    texts = [f"{t.author_name}: {t.content}" for t in turns]
+    await storage.turns.add(turns[:100], [_vector(t.content) for t in turns[:100]], texts[:100])
+    await storage.turns.add_unsearchable(turns[100:])
+    await storage.turns.add(turns[:3], [_vector(t.content) for t in turns[:3]], texts[:3])  # repeats
+    by_scope: dict[Scope, list[StoredMessage]] = {}
+    for turn in turns:
+        by_scope.setdefault(turn.scope, []).append(turn)
+    n = 0
+    for scope, group in sorted(by_scope.items(), key=lambda kv: repr(kv[0])):
+        level1 = []
+        for turn in group[:3]:
+            summary = Summary(
+                id=f"s{n:03d}",
+                scope=scope,
+                level=1,
+                kind=SummaryKind.TURNS,
+                content=f"summary of {turn.content}",
+                covers_from=turn.created_at,
+                covers_to=turn.created_at + 60,
+                source_ids=[turn.id],
+                raw_chars=len(turn.content),
+                visibility=turn.visibility,
+                author_id=turn.author_id,
+                created_at=turn.created_at + 120,
+            )
+            n += 1
+            await storage.summaries.add(summary, _vector(summary.content))
+            level1.append(summary)
+        if len(level1) >= 2 and len({s.visibility for s in level1}) == 1:
+            condensed = Summary(
+                id=f"s{n:03d}",
+                scope=scope,
+                level=2,
+                kind=SummaryKind.CONDENSED,
+                content="condensed " + " ".join(s.content for s in level1[:2]),
+                covers_from=level1[0].covers_from,
+                covers_to=level1[1].covers_to,
+                source_ids=[s.id for s in level1[:2]],
+                visibility=level1[0].visibility,
+                author_id=level1[0].author_id,
+                created_at=NOW,
+            )
+            n += 1
+            await storage.summaries.add(condensed, _vector(condensed.content), [s.id for s in level1[:2]])
+        thread = Summary(
+            id=f"s{n:03d}",
+            scope=scope,
+            level=99,
+            kind=SummaryKind.THREAD,
+            content=f"thread so far: {group[0].content}",
+            covers_from=group[0].created_at,
+            covers_to=group[-1].created_at,
+            visibility=group[0].visibility,
+            author_id=group[0].author_id,
+            created_at=NOW,
+        )
+        n += 1
+        await storage.summaries.replace_thread(thread, None)
+    for i, person in enumerate(PEOPLE):
+        await storage.people.save_profile(
+            PLATFORM, "guild-1", person, AGENT, json.dumps({"name": person, "likes": WORDS[i]}), NOW + i
+        )
+        await storage.people.add_aliases(
+            PLATFORM, "guild-1", person, [person.upper(), f"{person}-{i}", "Sam"], NOW + i, keep=2
+        )
+    await storage.conversations.record(
+        [Conversation(PLATFORM, "guild-1", "secret", ConversationKind.PRIVATE)], NOW
+    )
+    return memories, turns
+
+
+@pytest.fixture
+async def both(tmp_path: Path, postgres_url: str) -> AsyncIterator[tuple[Storage, Storage]]:
+    embedded = await EmbeddedStorage.open(tmp_path / "data", dim=EMBEDDER.dim)
+    postgres = await PostgresStorage.open(postgres_url, dim=EMBEDDER.dim)
+    try:
+        yield embedded, postgres
+    finally:
+        await embedded.close()
+        await postgres.close()
+
+
+def _ids(rows: list[object]) -> list[str]:
+    return [r.id for r in rows]  # type: ignore[attr-defined]
+
+
+async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> None:
+    ids = [m.id for m in memories]
+    queries = [
+        MemoryQuery(limit=500),
+        MemoryQuery(order="important", limit=500),
+        MemoryQuery(order="important", limit=7, offset=5),
+        MemoryQuery(limit=9, offset=9),
+        MemoryQuery(types=[MemoryType.FACT, MemoryType.IDENTITY], limit=500),
+        MemoryQuery(min_importance=0.8, min_confidence=0.8, limit=500),
+        MemoryQuery(since=NOW - 40 * 3600, limit=500),
+        MemoryQuery(channel_id="secret", limit=500),
+        MemoryQuery(user_ids=["alice", "bob"], limit=500),
+        MemoryQuery(subjects=["Lisbon"], limit=500),
+        MemoryQuery(elsewhere=True, order="important", limit=500),
+    ]
+    for audience in _audiences():
+        for query in queries:
+            left = await a.memories.query(audience, NOW, query, {})
+            right = await b.memories.query(audience, NOW, query, {})
+            assert _ids(left) == _ids(right), (audience, query)
+            assert [m.to_public_dict() for m in left] == [m.to_public_dict() for m in right]
+            assert await a.memories.count(audience, NOW, query) == await b.memories.count(
+                audience, NOW, query
+            )
+        assert await a.memories.count_by_type(audience, NOW) == await b.memories.count_by_type(audience, NOW)
+        assert _ids(await a.memories.visible(ids, audience, NOW)) == _ids(
+            await b.memories.visible(ids, audience, NOW)
+        )
+        about = [
+            await s.memories.about(audience, NOW, ["alice", "carol"], list(MemoryType), 0.6, 500)
+            for s in (a, b)
+        ]
+        assert sorted(_ids(about[0])) == sorted(_ids(about[1]))
+        assert [(m.importance, m.created_at) for m in about[0]] == [
+            (m.importance, m.created_at) for m in about[1]
+        ]
+        between = [await s.memories.between(audience, NOW, NOW - 50 * 3600, NOW, None, 500) for s in (a, b)]
+        assert sorted(_ids(between[0])) == sorted(_ids(between[1]))
+        assert [m.created_at for m in between[0]] == [m.created_at for m in between[1]]
+        for memory in memories[::9]:
+            found = [
+                await s.memories.find_by_hash(memory.content_hash, audience, NOW, memory.visibility)
+                for s in (a, b)
+            ]
+            assert [f.id if f else None for f in found[:1]] == [f.id if f else None for f in found[1:]]
+        query_vector = _vector("lisbon office budget")
+        dense = [await s.memories.search(audience, query_vector, 500, NOW) for s in (a, b)]
+        assert {h.id for h in dense[0]} == {h.id for h in dense[1]}, audience
+        scores = {h.id: h.score for h in dense[0]}
+        for hit in dense[1]:
+            assert hit.score == pytest.approx(scores[hit.id], abs=1e-5)
+        lexical = [
+            (await s.memories.hybrid_search(audience, query_vector, "quokka cello", 500, NOW))[1]
+            for s in (a, b)
+        ]
+        assert {h.id for h in lexical[0]} == {h.id for h in lexical[1]}, audience
+    assert sorted(await a.memories.expired_ids(NOW)) == sorted(await b.memories.expired_ids(NOW))
+    assert await a.memories.active_hash_matches([m.content_hash for m in memories], NOW) == (
+        await b.memories.active_hash_matches([m.content_hash for m in memories], NOW)
+    )
+    assert await a.memories.merged_into(ids) == await b.memories.merged_into(ids)
+    for memory in memories[-20:]:
+        older = [await s.memories.superseded_unscoped(memory.id) for s in (a, b)]
+        assert [o.to_public_dict() if o else None for o in older[:1]] == [
+            o.to_public_dict() if o else None for o in older[1:]
+        ]
+    assert [m.to_public_dict() for m in await a.memories.get_unscoped(ids)] == [
+        m.to_public_dict() for m in await b.memories.get_unscoped(ids)
+    ]
+    assert await a.memories.indexed_count() == await b.memories.indexed_count()
+
+
+async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -> None:
+    ids = [t.id for t in turns]
+    assert await a.turns.count() == await b.turns.count()
+    assert [vars_of(t) for t in await a.turns.get_unscoped(ids)] == [
+        vars_of(t) for t in await b.turns.get_unscoped(ids)
+    ]
+    for scope in {t.scope for t in turns}:
+        for before in (None, NOW - 10 * DAY):
+            assert _ids(await a.turns.recent(scope, 7, before)) == _ids(
+                await b.turns.recent(scope, 7, before)
+            )
+        left = await a.turns.between(scope, NOW - 30 * DAY, NOW, ("user", "assistant"), 5)
+        assert _ids(left) == _ids(await b.turns.between(scope, NOW - 30 * DAY, NOW, ("user", "assistant"), 5))
+    for turn in turns[::5]:
+        if turn.external_id:
+            found = [await s.turns.by_external_id(turn.scope, turn.external_id) for s in (a, b)]
+            assert [f.id if f else None for f in found[:1]] == [f.id if f else None for f in found[1:]]
+    for audience in _audiences():
+        assert _ids(await a.turns.visible(ids, audience)) == _ids(await b.turns.visible(ids, audience))
+        pairs = [await s.turns.visible_with_next(ids, audience, 8 * 3600) for s in (a, b)]
+        assert [(t.id, n.id if n else None) for t, n in pairs[0]] == [
+            (t.id, n.id if n else None) for t, n in pairs[1]
+        ], audience
+        for offset in (0.0, 7200.0, -5 * 3600.0):
+            left = await a.turns.visible_between(audience, NOW - 30 * DAY, NOW, 2, offset, ("user",))
+            right = await b.turns.visible_between(audience, NOW - 30 * DAY, NOW, 2, offset, ("user",))
+            assert _ids(left) == _ids(right), (audience, offset)
+            days = [
+                await s.turns.days(audience, NOW - 30 * DAY, NOW, offset, ("user", "assistant"), ids[:10])
+                for s in (a, b)
+            ]
+            assert days[0] == days[1], (audience, offset)
+        query_vector = _vector("quokka deploy pipeline")
+        dense = [await s.turns.search(audience, query_vector, 500) for s in (a, b)]
+        assert {h.id for h in dense[0]} == {h.id for h in dense[1]}, audience
+        lexical = [(await s.turns.hybrid_search(audience, query_vector, "zeppelin", 500))[1] for s in (a, b)]
+        assert {h.id for h in lexical[0]} == {h.id for h in lexical[1]}, audience
+
+
+def vars_of(turn: StoredMessage) -> tuple[object, ...]:
+    return (
+        turn.id,
+        turn.scope,
+        turn.author_id,
+        turn.author_name,
+        turn.role,
+        turn.content,
+        turn.created_at,
+        turn.external_id,
+        turn.visibility,
+        turn.tool_calls,
+    )
+
+
+def summary_vars(summary: Summary) -> tuple[object, ...]:
+    return (
+        summary.id,
+        summary.scope,
+        summary.level,
+        summary.kind,
+        summary.content,
+        summary.covers_from,
+        summary.covers_to,
+        summary.source_ids,
+        summary.condensed_into,
+        summary.raw_chars,
+        summary.visibility,
+        summary.author_id,
+        summary.created_at,
+    )
+
+
+async def _same_summary_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -> None:
+    ids = [f"s{n:03d}" for n in range(400)]
+    assert [summary_vars(s) for s in await a.summaries.get_unscoped(ids)] == [
+        summary_vars(s) for s in await b.summaries.get_unscoped(ids)
+    ]
+    audiences = [None, *_audiences()[::3]]
+    for scope in {t.scope for t in turns}:
+        for audience in audiences:
+            for kw in (
+                {},
+                {"level": 1},
+                {"pending_only": True},
+                {"kinds": (SummaryKind.THREAD,)},
+                {"kinds": (SummaryKind.TURNS,), "pending_only": True},
+            ):
+                left = await a.summaries.query(scope, audience=audience, now=NOW, **kw)  # type: ignore[arg-type]
+                right = await b.summaries.query(scope, audience=audience, now=NOW, **kw)  # type: ignore[arg-type]
+                assert _ids(left) == _ids(right), (scope, audience, kw)
+            threads = [await s.summaries.thread(scope, audience, NOW) for s in (a, b)]
+            assert [t.id if t else None for t in threads[:1]] == [t.id if t else None for t in threads[1:]]
+        for turn in [t for t in turns if t.scope == scope][:3]:
+            found = [await s.summaries.find_turn(scope, [turn.id]) for s in (a, b)]
+            assert [f.id if f else None for f in found[:1]] == [f.id if f else None for f in found[1:]]
+    for audience in _audiences():
+        assert _ids(await a.summaries.visible(ids, audience, NOW)) == _ids(
+            await b.summaries.visible(ids, audience, NOW)
+        )
+        query_vector = _vector("summary of alice says quokka")
+        found = [await s.summaries.search(audience, query_vector, 500, NOW, -1.0) for s in (a, b)]
+        assert {x.id for x, _ in found[0]} == {x.id for x, _ in found[1]}, audience
+
+
+async def _same_people(a: Storage, b: Storage) -> None:
+    # Profiles come in no particular order on either backend.
+    assert sorted(await a.people.profiles(PLATFORM, "guild-1", AGENT, PEOPLE)) == sorted(
+        await b.people.profiles(PLATFORM, "guild-1", AGENT, PEOPLE)
+    )
+    assert await a.people.names_of(PLATFORM, "guild-1", PEOPLE) == await b.people.names_of(
+        PLATFORM, "guild-1", PEOPLE
+    )
+    for names, ids in ((["Sam"], []), (["ALICE", "nobody"], ["carol"]), ([], ["bob"])):
+        assert await a.people.users_named(PLATFORM, "guild-1", names, ids) == await b.people.users_named(
+            PLATFORM, "guild-1", names, ids
+        )
+    for s in (a, b):
+        assert await s.people.remove_aliases(PLATFORM, "guild-1", "alice", "Sam") == 1
+        await s.people.save_profile(PLATFORM, "guild-1", "bob", AGENT, None, NOW)
+    assert await a.people.names_of(PLATFORM, "guild-1", PEOPLE) == await b.people.names_of(
+        PLATFORM, "guild-1", PEOPLE
+    )
+    assert sorted(await a.people.profiles(PLATFORM, "guild-1", AGENT, PEOPLE)) == sorted(
+        await b.people.profiles(PLATFORM, "guild-1", AGENT, PEOPLE)
+    )
+
+
+async def test_every_read_agrees_before_and_after_narrowing(both: tuple[Storage, Storage]) -> None:
+    embedded, postgres = both
+    memories, turns = await _fill(embedded, 7)
+    memories_pg, _ = await _fill(postgres, 7)
+    assert [m.id for m in memories] == [m.id for m in memories_pg]
+
+    await _same_memory_reads(embedded, postgres, memories)
+    await _same_turn_reads(embedded, postgres, turns)
+    await _same_summary_reads(embedded, postgres, turns)
+    await _same_people(embedded, postgres)
+    assert await embedded.conversations.kinds() == await postgres.conversations.kinds()
+
+    for conversation in (
+        Conversation(PLATFORM, "guild-1", "secret", ConversationKind.PRIVATE),
+        Conversation(PLATFORM, "guild-2", "t-1", ConversationKind.PRIVATE),
+    ):
+        dry = [await s.conversations.narrow(conversation, True) for s in (embedded, postgres)]
+        assert {k: sorted(v) for k, v in dry[0].items()} == {k: sorted(v) for k, v in dry[1].items()}
+        done = [await s.conversations.narrow(conversation, False) for s in (embedded, postgres)]
+        assert {k: sorted(v) for k, v in done[0].items()} == {k: sorted(v) for k, v in done[1].items()}
+        assert any(done[0].values())
+        for s, found in zip((embedded, postgres), done, strict=True):
+            await s.memories.rescope(found["memories"], conversation.channel_id)
+            await s.turns.rescope(found["messages"], conversation.channel_id)
+            await s.summaries.rescope(found["summaries"], conversation.channel_id)
+
+    await _same_memory_reads(embedded, postgres, memories)
+    await _same_turn_reads(embedded, postgres, turns)
+    await _same_summary_reads(embedded, postgres, turns)
+
+    # Deletes and restores agree too.
+    gone = [m.id for m in memories[::4]]
+    assert await embedded.memories.delete(gone) == await postgres.memories.delete(gone)
+    for memory in memories[-20:]:
+        for s in (embedded, postgres):
+            older = await s.memories.superseded_unscoped(memory.id)
+            if older is not None:
+                await s.memories.restore(older, _vector(older.content), NOW + 1)
+    await _same_memory_reads(embedded, postgres, memories)

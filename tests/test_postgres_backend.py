@@ -1,0 +1,291 @@
+"""The PostgreSQL backend's own promises: its schema, migrations, times, vectors, repairs and event log.
+
+What both backends must do alike is tested by the engine-level modules that list
+`STORAGE_BACKENDS`; this module checks what only PostgreSQL has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import numpy as np
+import pytest
+
+from adapters.base import IncomingMessage
+from bot.app import App
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.errors import ConfigError, MemoryWriteError
+from memory.models import Audience, Visibility
+from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres.migrations import MIGRATIONS
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
+from tests.helpers import FakeClock, audience, draft, past_turn, settings
+
+
+@pytest.fixture
+async def storage(postgres_url: str) -> AsyncIterator[PostgresStorage]:
+    opened = await PostgresStorage.open(postgres_url, dim=384)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def pg_engine(
+    postgres_url: str, embedder: CachedEmbedder, clock: FakeClock
+) -> AsyncIterator[MemoryEngine]:
+    engine = MemoryEngine(await PostgresStorage.open(postgres_url, dim=embedder.dim), embedder, clock=clock)
+    yield engine
+    await engine.close()
+
+
+async def test_a_fresh_database_is_migrated_and_the_migrations_recorded(
+    postgres_server: PostgresTestServer,
+) -> None:
+    name = postgres_server.create_database(template=BARE_TEMPLATE)
+    try:
+        url = postgres_server.url(name)
+        storage = await PostgresStorage.open(url, dim=8)
+        await storage.close()
+        conn = await asyncpg.connect(url)
+        try:
+            recorded = [r[0] for r in await conn.fetch("SELECT name FROM schema_migrations ORDER BY name")]
+            assert recorded == [name for name, _ in MIGRATIONS]
+            # Opening again applies nothing twice.
+            await (await PostgresStorage.open(url, dim=8)).close()
+            assert await conn.fetchval("SELECT count(*) FROM schema_migrations") == len(MIGRATIONS)
+        finally:
+            await conn.close()
+        # The vectors' size is part of the schema: another embedder is refused, not mixed in.
+        with pytest.raises(ConfigError, match="8 dimensions"):
+            await PostgresStorage.open(url, dim=384)
+    finally:
+        postgres_server.drop_database(name)
+
+
+async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute("INSERT INTO schema_migrations (name) VALUES ('m999_from_the_future')")
+    finally:
+        await conn.close()
+    with pytest.raises(Exception, match="newer memorybot"):
+        await PostgresStorage.open(postgres_url, dim=384)
+
+
+async def test_the_schema_is_one_a_dba_accepts(storage: PostgresStorage) -> None:
+    db = storage.db
+    # Every time is a timestamptz; no float epochs.
+    times = await db.fetch(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'public' AND (column_name LIKE '%\\_at' OR column_name LIKE 'covers\\_%')"
+    )
+    assert times and {r["data_type"] for r in times} == {"timestamp with time zone"}
+    indexes = {
+        r["indexname"]: r["indexdef"] for r in await db.fetch("SELECT indexname, indexdef FROM pg_indexes")
+    }
+    for table in ("memories", "messages", "summaries"):
+        assert "USING hnsw (embedding vector_cosine_ops)" in indexes[f"ix_{table}_embedding"]
+    for table in ("memories", "messages"):
+        assert "USING gin (search_text)" in indexes[f"ix_{table}_search_text"]
+    foreign = {
+        r["conname"]
+        for r in await db.fetch(
+            "SELECT conname FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace"
+        )
+    }
+    assert {"memories_superseded_by_fkey", "summaries_condensed_into_fkey"} <= foreign
+    # No index or constraint is left with a name the server made up.
+    assert not [n for n in indexes if n.endswith(("_idx", "_idx1"))]
+
+
+async def test_times_and_vectors_come_back_exactly(pg_engine: MemoryEngine, clock: FakeClock) -> None:
+    clock.now = 1_732_456_789.123456
+    written = (await pg_engine.remember(draft("Alice moved to Porto", ttl="3 days"))).memory
+    [read] = await pg_engine.storage.memories.get_unscoped([written.id])
+    assert read.created_at == written.created_at == 1_732_456_789.123456
+    # timestamptz keeps microseconds: a sum of floats comes back as its nearest microsecond.
+    assert read.expires_at == pytest.approx(written.expires_at, abs=1e-6)
+    stored = (await pg_engine.storage.memories.embeddings([written.id]))[written.id]
+    assert stored.dtype == np.float32
+    assert np.array_equal(stored, (await pg_engine.embedder.embed([written.content]))[0])
+
+
+async def test_a_non_finite_vector_stores_nothing(storage: PostgresStorage, pg_engine: MemoryEngine) -> None:
+    memory = pg_engine.build_memory(draft("Erin moved to Berlin"))
+    bad = np.full(384, np.nan, dtype=np.float32)
+    with pytest.raises(MemoryWriteError):
+        await storage.memories.add(memory, bad, None, 0.0)
+    assert await storage.memories.get_unscoped([memory.id]) == []
+
+
+async def test_a_filtered_search_still_returns_k_rows(pg_engine: MemoryEngine, postgres_url: str) -> None:
+    """The audience filter is in the SQL and the HNSW index scans on until k rows pass it."""
+    others = [draft(f"Bob's secret note number {i}", author_id="bob") for i in range(300)]
+    for d in others:
+        d.visibility = Visibility.PRIVATE
+    await pg_engine.import_memories(others)
+    mine = await pg_engine.import_memories([draft(f"shared fact number {i}") for i in range(5)])
+    query = (await pg_engine.embedder.embed(["secret note number"]))[0]
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        # Force the index, as on a large table: the iterative scan is then what finds the five.
+        await conn.execute(
+            "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET enable_seqscan = off', "
+            "current_database()); END $$"
+        )
+    finally:
+        await conn.close()
+    forced = await PostgresStorage.open(postgres_url, dim=384)
+    try:
+        async with forced.db.pool.acquire() as c:
+            rows = await c.fetch(
+                "EXPLAIN SELECT id FROM memories WHERE NOT forgotten ORDER BY embedding <=> $1 LIMIT 5", query
+            )
+        plan = "\n".join(r[0] for r in rows)
+        assert "ix_memories_embedding" in plan
+        hits = await forced.memories.search(audience("carol"), query, 5, pg_engine.clock())
+    finally:
+        await forced.close()
+    assert sorted(h.id for h in hits) == sorted(m.id for m in mine)
+
+
+async def test_full_text_matches_english_stems_and_other_languages(pg_engine: MemoryEngine) -> None:
+    running = (await pg_engine.remember(draft("Alice is running the Lisbon marathon"))).memory
+    french = (await pg_engine.remember(draft("Le bureau de Jérôme est à Genève"))).memory
+    vector = (await pg_engine.embedder.embed(["x"]))[0]
+    _, lexical = await pg_engine.storage.memories.hybrid_search(
+        audience(), vector, "runs", 5, pg_engine.clock()
+    )
+    assert [h.id for h in lexical] == [running.id]
+    _, lexical = await pg_engine.storage.memories.hybrid_search(
+        audience(), vector, "Genève", 5, pg_engine.clock()
+    )
+    assert [h.id for h in lexical] == [french.id]
+    # Query syntax in user input is only words.
+    _, lexical = await pg_engine.storage.memories.hybrid_search(
+        audience(), vector, "marathon & !( | :* '", 5, pg_engine.clock()
+    )
+    assert [h.id for h in lexical] == [running.id]
+
+
+async def test_turns_stored_without_a_vector_are_repaired(
+    pg_engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(texts: object) -> object:
+        raise RuntimeError("embedder down")
+
+    monkeypatch.setattr(pg_engine.embedder, "embed", broken)
+    turn = past_turn("the deploy key rotates on Fridays", clock())
+    assert await pg_engine.store_messages([turn]) == [turn.id]
+    monkeypatch.undo()
+    assert pg_engine.storage.needs_maintenance
+    assert await pg_engine.search_messages("deploy key", audience(), threshold=0.0) == []
+    assert await pg_engine.storage.repair_turns(pg_engine._embed) == 1
+    assert not pg_engine.storage.needs_maintenance
+    found = await pg_engine.search_messages("deploy key", audience(), threshold=0.0)
+    assert [m.id for m, _ in found] == [turn.id]
+
+
+async def test_reconcile_has_nothing_to_repair(pg_engine: MemoryEngine) -> None:
+    await pg_engine.remember(draft("Alice works on billing"))
+    report = await pg_engine.reconcile()
+    assert report.details == []
+    assert await pg_engine.storage.summaries.reconcile(pg_engine._embed) == (0, 0)
+
+
+async def test_the_event_log_drops_redeliveries_until_they_expire(storage: PostgresStorage) -> None:
+    clock = FakeClock()
+    events = storage.events(ttl_seconds=60, clock=clock)
+    assert await events.seen("slack:event:Ev1") is False
+    assert await events.seen("slack:event:Ev1") is True
+    assert await events.seen("slack:event:Ev2") is False
+    clock.advance(61)
+    # Expired: new again; the purge that runs with it (once a TTL) drops Ev2.
+    assert await events.seen("slack:event:Ev1") is False
+    assert await events.count() == 1
+    clock.advance(61)
+    assert await events.purge() == 1
+    assert await events.count() == 0
+    await events.close()
+    with pytest.raises(RuntimeError):
+        await events.seen("slack:event:Ev3")
+
+
+async def test_access_counts_add_up(pg_engine: MemoryEngine, clock: FakeClock) -> None:
+    a = (await pg_engine.remember(draft("Alice likes tea"))).memory
+    b = (await pg_engine.remember(draft("Bob likes coffee"))).memory
+    await pg_engine.storage.memories.bump_access({a.id: 2, b.id: 1}, clock())
+    await pg_engine.storage.memories.bump_access({a.id: 1}, clock() + 5)
+    rows = {m.id: m for m in await pg_engine.storage.memories.get_unscoped([a.id, b.id])}
+    assert (rows[a.id].access_count, rows[a.id].last_accessed_at) == (3, clock() + 5)
+    assert (rows[b.id].access_count, rows[b.id].last_accessed_at) == (1, clock())
+
+
+def test_the_operator_audience_is_translated_with_numbered_parameters() -> None:
+    from memory.storage.postgres.db import Params, audience_where
+
+    p = Params("first")
+    where = audience_where(
+        Audience(
+            "discord", "g", "default", viewer_id="alice", channel_id="c", private_ok=True, own_elsewhere=True
+        ),
+        100.0,
+        p,
+        alias="m",
+        subjects=True,
+    )
+    assert "?" not in where and "forgotten = 0" not in where
+    assert "NOT m.forgotten" in where
+    assert p.values[0] == "first" and p.values[-1] == 100.0
+    assert f"${len(p.values)}" in where
+
+
+async def test_every_pooled_connection_scans_the_index_iteratively(storage: PostgresStorage) -> None:
+    for _ in range(3):  # a released connection is RESET; the setting must survive that
+        assert await storage.db.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
+
+
+async def test_the_bot_runs_on_a_database_url(tmp_path: Path, postgres_url: str) -> None:
+    """Settings to storage: MEMORYBOT_DATABASE_URL is what App.start opens; nothing is written
+    beside the data directory's SQLite or LanceDB, and a restart reads the same memories."""
+    config = settings(tmp_path, storage={"database_url": postgres_url})
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
+    try:
+        assert isinstance(app.engine.storage, PostgresStorage)
+        said = IncomingMessage("slack", "T1", "C1", "U1", "Zed", "remember that my name is Zed")
+        assert (await app.pipeline.handle([said])).reply
+        await app.pipeline.idle()
+        operator = Audience("slack", "T1", "default", operator=True, viewer_id="U1", private_ok=True)
+        learned = await app.engine.list_memories(operator)
+        assert learned
+        assert await app.engine.storage.turns.count() >= 1
+    finally:
+        await app.close()
+    assert not (tmp_path / "data" / "memorybot.sqlite3").exists()
+    assert not (tmp_path / "data" / "lancedb").exists()
+
+    app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
+    try:
+        assert [m.id for m in await app.engine.list_memories(operator)] == [m.id for m in learned]
+    finally:
+        await app.close()
+
+
+async def test_a_pgvector_without_iterative_scans_is_refused() -> None:
+    from memory.storage.postgres.migrations import check_pgvector
+
+    class Reports:
+        def __init__(self, version: str) -> None:
+            self.version = version
+
+        async def fetchval(self, sql: str) -> str:
+            return self.version
+
+    with pytest.raises(ConfigError, match=r"pgvector is 0\.7\.4; memorybot needs 0\.8"):
+        await check_pgvector(Reports("0.7.4"))  # type: ignore[arg-type]
+    for fine in ("0.8.0", "0.8.1", "1.0"):
+        await check_pgvector(Reports(fine))  # type: ignore[arg-type]
