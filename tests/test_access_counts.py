@@ -35,6 +35,16 @@ async def test_counts_wait_in_ram_then_go_out_in_one_write(engine: MemoryEngine)
     assert await stored_count(engine, b.id) == (1, 250.0)
 
 
+async def test_discarded_counts_are_never_written(engine: MemoryEngine) -> None:
+    memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
+    counts = AccessCounts(engine.storage.memories, flush_after=0.0)
+    counts.add([memory.id], 10.0)
+    counts.discard()
+    assert counts.pending == 0 and counts._timer is None  # the scheduled write is cancelled
+    await counts.aclose()
+    assert await stored_count(engine, memory.id) == (0, None)
+
+
 async def test_the_timer_writes_without_a_close(engine: MemoryEngine) -> None:
     memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     counts = AccessCounts(engine.storage.memories, flush_after=0.0)

@@ -62,6 +62,13 @@ class AccessCounts:
         except Exception:
             log.warning("access count update failed", extra={"memories": len(counts)}, exc_info=True)
 
+    def discard(self) -> None:
+        """Drop the pending counts unwritten (a benchmark's questions must not rank each other)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pending.clear()
+
     async def aclose(self) -> None:
         """Write what is pending and wait for writes under way."""
         await self.flush()
