@@ -10,13 +10,16 @@ refuses a database made for another vector size.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bot.cli import main
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError, StorageError
@@ -310,3 +313,49 @@ async def test_a_missing_data_directory_is_refused(tmp_path: Path, postgres_url:
     with pytest.raises(ConfigError, match="no memorybot data"):
         await migrate_to_postgres(tmp_path / "nothing", postgres_url)
     assert not (tmp_path / "nothing").exists()
+
+
+@pytest.fixture
+def filled_sync(tmp_path: Path) -> Iterator[Path]:
+    """A filled data directory for the CLI tests, which run `main` (its own event loop)."""
+    data_dir = tmp_path / "data"
+    asyncio.run(_fill(data_dir))
+    yield data_dir
+
+
+def test_cli_migrates_and_prints_the_counts_as_json(
+    filled_sync: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["migrate", "--to", postgres_url, "--data-dir", str(filled_sync), "--json", "--batch-size", "5"]
+    )
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    report = json.loads(out.out)
+    assert report["ok"] is True and report["mismatches"] == []
+    assert report["tables"]["memories"]["source"] == report["tables"]["memories"]["target"] > 0
+    assert report["tables"]["messages"]["copied"] == 14
+
+    # Counts that differ (the database already held another profile) exit non-zero, named.
+    async def add_profile() -> None:
+        target = await _open(postgres_url)
+        try:
+            await target.people.save_profile("discord", "g9", "zed", "default", "{}", 1.0)
+        finally:
+            await target.close()
+
+    asyncio.run(add_profile())
+    code = main(["migrate", "--to", postgres_url, "--data-dir", str(filled_sync)])
+    out = capsys.readouterr()
+    assert code == 1
+    assert "profiles (source 1, target 2)" in out.err
+    assert "memories" in out.out  # the table of counts is printed either way
+
+
+def test_cli_refuses_a_target_that_is_not_postgres(
+    filled_sync: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["migrate", "--to", "mysql://somewhere/db", "--data-dir", str(filled_sync)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "postgresql://" in err
