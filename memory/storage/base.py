@@ -6,9 +6,11 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ..errors import StorageError
 from ..models import (
     Audience,
     Conversation,
@@ -26,6 +28,11 @@ _MAX_QUERY_TERMS = 64
 # Full-text indexes drop longer tokens, so they could never match.
 _MAX_TERM_CHARS = 40
 _WORD = re.compile(r"\w+")
+
+# The tables a migration copies, in the order it copies them, and the column of each that links
+# a row to another row of its table (written once every row is there, see `Storage.set_links`).
+MIGRATED_TABLES = ("memories", "messages", "summaries", "profiles", "aliases", "conversation_kinds")
+LINK_COLUMNS = {"memories": "superseded_by", "summaries": "condensed_into"}
 
 # What a backend calls to (re-)embed texts when it repairs rows stored without a vector.
 Embed = Callable[[Sequence[str]], Awaitable[Sequence[np.ndarray]]]
@@ -481,6 +488,29 @@ class Storage(ABC):
 
     async def build_indexes(self) -> None:  # noqa: B027 - a backend that indexes on write needs nothing
         """Build every search index now, approximate ones included (benchmarks, after bulk loads)."""
+
+    # --- migration between backends: plain rows, each with its stored vector as it is
+
+    async def table_counts(self) -> dict[str, int]:
+        """Rows per table of `MIGRATED_TABLES`."""
+        raise StorageError(f"the {type(self).__name__} backend cannot count rows for a migration")
+
+    async def export_rows(self, table: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        """Up to `limit` rows of `table` from `offset`, in the order they were written: plain
+        values (times as epoch seconds, lists as lists, JSON as text) and the stored `vector`
+        (None for a row stored without one)."""
+        raise StorageError(f"the {type(self).__name__} backend cannot be the source of a migration")
+
+    async def import_rows(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
+        """Store rows as `export_rows` gives them, in one transaction, their vectors as they are and
+        their link column (`LINK_COLUMNS`) left empty; rows whose key is already stored are
+        skipped. Returns how many were new."""
+        raise StorageError(f"the {type(self).__name__} backend cannot be the target of a migration")
+
+    async def set_links(self, table: str, links: Mapping[str, str]) -> int:
+        """Point each row `id` of `links` at its linked row (superseded_by, condensed_into);
+        returns how many changed."""
+        raise StorageError(f"the {type(self).__name__} backend cannot be the target of a migration")
 
     def events(self, *, ttl_seconds: float) -> EventLog | None:
         """The platform event log kept in this storage, if it keeps one; None (the embedded backend)

@@ -135,6 +135,12 @@ class SQLiteDatabase:
         methods below, which apply the privacy filter themselves."""
         return await self._fetch(sql, params)
 
+    async def fetch_named(self, sql: str, params: Sequence[object] = ()) -> list[dict[str, object]]:
+        """Rows of one read-only statement as column name -> value (a migration's export)."""
+        async with self._read() as conn, conn.execute(sql, params) as cursor:
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in await cursor.fetchall()]
+
     async def rows_by_id(
         self,
         table: str,

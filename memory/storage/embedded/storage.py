@@ -7,16 +7,19 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import lancedb
 import numpy as np
 
+from ...errors import ConfigError
 from ...turn_text import message_embed_text
-from ..base import Embed, ReconcileReport, Storage
+from ..base import MIGRATED_TABLES, Embed, ReconcileReport, Storage
 from .conversations import EmbeddedConversations
 from .lance_rows import VectorRecord
 from .memories import EmbeddedMemories
 from .people import EmbeddedPeople
 from .records import memory_record, message_record
-from .store import SQLiteStore
+from .sqlite import from_blob, json_list
+from .store import NOT_SEARCHABLE, SQLiteStore
 from .summaries import EmbeddedSummaries
 from .turns import EmbeddedTurns
 from .vector_table import VectorTable
@@ -57,6 +60,79 @@ class EmbeddedStorage(Storage):
             await sql.close()
             raise
         return cls(sql, vectors)
+
+    @staticmethod
+    async def stored_dim(data_dir: str | Path) -> int:
+        """The vector size an existing data directory was written with; ConfigError if there is none."""
+        data_dir = Path(data_dir)
+        if not (data_dir / SQLITE_FILE).is_file():
+            raise ConfigError(f"no memorybot data in {data_dir} (no {SQLITE_FILE})")
+        db = await lancedb.connect_async(str(data_dir / LANCEDB_DIR))
+        try:
+            try:
+                table = await db.open_table("memories")
+            except ValueError:
+                raise ConfigError(f"no vector store in {data_dir} (no {LANCEDB_DIR}/memories)") from None
+            schema = await table.schema()
+            table.close()
+        finally:
+            db.close()
+        size = getattr(schema.field("vector").type, "list_size", None)
+        if not isinstance(size, int) or size <= 0:
+            raise ConfigError(f"the vector store in {data_dir} has no fixed vector size")
+        return size
+
+    async def table_counts(self) -> dict[str, int]:
+        counts = {}
+        for table in MIGRATED_TABLES:
+            rows = await self.sql.fetch(f"SELECT count(*) FROM {table}")
+            counts[table] = int(rows[0][0])  # type: ignore[call-overload]
+        return counts
+
+    async def export_rows(self, table: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        if table not in MIGRATED_TABLES:
+            raise ValueError(f"not a migrated table: {table!r}")
+        # rowid order is write order: the target keeps turns of one instant in their arrival order.
+        rows: list[dict[str, Any]] = await self.sql.fetch_named(
+            f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?",
+            (limit, offset),
+        )
+        if table in ("memories", "messages", "summaries"):
+            for row in rows:
+                row["vector"] = from_blob(row.pop("embedding"))
+                if "forgotten" in row:
+                    row["forgotten"] = bool(row["forgotten"])
+            # A row whose SQLite copy lacks its vector still has it in LanceDB if it was indexed.
+            missing = [r["id"] for r in rows if r["vector"] is None]
+            if missing:
+                lance = await self._vector_table(table)
+                found = await lance.get_vectors(missing)
+                for row in rows:
+                    if row["vector"] is None:
+                        row["vector"] = found.get(row["id"])
+        if table == "memories":
+            for row in rows:
+                row["subjects"] = json_list(row["subjects"])
+                row["sources"] = json_list(row["sources"])
+        elif table == "summaries":
+            for row in rows:
+                row["source_ids"] = json_list(row["source_ids"])
+                row.pop("indexed", None)
+        elif table == "messages":
+            indexed = [r["id"] for r in rows if r["indexed"] == 1]
+            texts = await self.vectors.messages.get_texts(indexed) if indexed else {}
+            for row in rows:
+                row["searchable"] = row.pop("indexed") != NOT_SEARCHABLE
+                # The text a turn was found under (its words after the question's), as indexed.
+                row["indexed_text"] = texts.get(row["id"], row["content"]) if row["searchable"] else ""
+        return rows
+
+    async def _vector_table(self, table: str) -> VectorTable:
+        if table == "memories":
+            return self.vectors.memories
+        if table == "messages":
+            return self.vectors.messages
+        return await self.vectors.summaries()
 
     async def close(self) -> None:
         await self.vectors.close()

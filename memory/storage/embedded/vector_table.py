@@ -385,6 +385,18 @@ class VectorTable:
                 found[row_id] = vectors[n]
         return found
 
+    async def get_texts(self, ids: Sequence[str]) -> dict[str, str]:
+        """The texts rows are indexed under, by id (unknown ids are absent)."""
+        found: dict[str, str] = {}
+        for chunk in _chunks(_unique(ids), _ID_CHUNK * 2):
+
+            async def run(chunk: Sequence[str] = chunk) -> pa.Table:
+                return await self._table.query().where(_in_filter(chunk)).select(["id", "text"]).to_arrow()
+
+            result = await _read(run)
+            found.update(zip(result.column("id").to_pylist(), result.column("text").to_pylist(), strict=True))
+        return found
+
     async def ids(self) -> set[str]:
         """Every id in the table (used to reconcile with SQLite)."""
 

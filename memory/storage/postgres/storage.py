@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
+import asyncpg
+
+from ...errors import EmbeddingError, StorageError
 from ...turn_text import message_embed_text
-from ..base import Embed, ReconcileReport, Storage
+from ..base import LINK_COLUMNS, MIGRATED_TABLES, Embed, ReconcileReport, Storage
 from .conversations import PostgresConversations
-from .db import PostgresDatabase
+from .db import PostgresDatabase, affected, check_vector, safe_text
 from .events import DEFAULT_TTL_SECONDS, PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
@@ -19,6 +23,29 @@ from .turns import PostgresTurns
 log = logging.getLogger(__name__)
 
 _REPAIR_BATCH = 1000
+
+# The columns a migration writes per table ("embedding" from the row's `vector`); the link
+# columns (`LINK_COLUMNS`) are written by `set_links` once every row is there.
+_IMPORT_COLUMNS = {
+    "memories": (
+        "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
+        "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
+        "last_accessed_at, access_count, expires_at, forgotten, content_hash, sources, embedding"
+    ),
+    "messages": (
+        "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
+        "content, created_at, external_id, visibility, tool_calls, searchable, indexed_text, embedding"
+    ),
+    "summaries": (
+        "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, "
+        "covers_from, covers_to, source_ids, raw_chars, visibility, author_id, created_at, "
+        "forgotten, expires_at, embedding"
+    ),
+    "profiles": "platform, workspace_id, user_id, agent_id, data, updated_at",
+    "aliases": "platform, workspace_id, user_id, alias, created_at",
+    "conversation_kinds": "platform, workspace_id, channel_id, kind, parent_id, updated_at",
+}
+_TEXT_COLUMNS = {"content", "author_name", "indexed_text", "tool_calls"}
 
 
 class PostgresStorage(Storage):
@@ -51,6 +78,62 @@ class PostgresStorage(Storage):
 
     async def close(self) -> None:
         await self.db.close()
+
+    async def table_counts(self) -> dict[str, int]:
+        counts = {}
+        for table in MIGRATED_TABLES:
+            counts[table] = int(await self.db.fetchval(f"SELECT count(*) FROM {table}"))
+        return counts
+
+    async def import_rows(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
+        if table not in _IMPORT_COLUMNS:
+            raise ValueError(f"not a migrated table: {table!r}")
+        columns = [c.strip() for c in _IMPORT_COLUMNS[table].split(",")]
+        marks = ", ".join(f"${n}" for n in range(1, len(columns) + 1))
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) ON CONFLICT DO NOTHING"
+        values = [self._import_values(table, columns, row) for row in rows]
+        inserted = 0
+        try:
+            async with self.db.transaction() as conn:
+                for params in values:
+                    inserted += affected(await conn.execute(sql, *params))
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StorageError(f"{table} not copied: {type(exc).__name__}: {exc}") from None
+        if table == "messages" and any(r["searchable"] and r.get("vector") is None for r in rows):
+            self.turns.repair_due = True  # turns the source never embedded: `maintain` embeds them
+        return inserted
+
+    def _import_values(self, table: str, columns: Sequence[str], row: Mapping[str, Any]) -> list[object]:
+        values: list[object] = []
+        for column in columns:
+            if column == "embedding":
+                vector = row.get("vector")
+                if vector is not None:
+                    try:
+                        vector = check_vector(vector, self.db.dim, str(row.get("id")))
+                    except (EmbeddingError, ValueError) as exc:
+                        raise StorageError(f"{table} row {row.get('id')!r}: {exc}") from None
+                values.append(vector)
+            elif column in _TEXT_COLUMNS:
+                values.append(safe_text(row[column]))
+            else:
+                values.append(row[column])
+        return values
+
+    async def set_links(self, table: str, links: Mapping[str, str]) -> int:
+        column = LINK_COLUMNS.get(table)
+        if column is None:
+            raise ValueError(f"{table!r} has no link column")
+        if not links:
+            return 0
+        status = await self.db.execute(
+            f"UPDATE {table} AS t SET {column} = l.target "
+            "FROM unnest($1::text[], $2::text[]) AS l(id, target) "
+            f"WHERE t.id = l.id AND t.{column} IS DISTINCT FROM l.target "
+            f"AND EXISTS (SELECT 1 FROM {table} o WHERE o.id = l.target)",
+            [list(links), list(links.values())],
+        )
+        return affected(status)
 
     @property
     def needs_maintenance(self) -> bool:
