@@ -10,11 +10,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from memory.storage import EventLog
+from memory.storage import EVENT_TTL_SECONDS, EventLog
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TTL_SECONDS = 24 * 3600.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS seen_events (
@@ -45,30 +44,22 @@ class EventDedup(EventLog):
         self,
         db: aiosqlite.Connection,
         *,
-        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        ttl_seconds: float = EVENT_TTL_SECONDS,
         clock: Callable[[], float] = time.time,
         purge_interval: float | None = None,
     ) -> None:
-        if ttl_seconds <= 0:
-            raise ValueError("ttl_seconds must be > 0")
+        super().__init__(ttl_seconds=ttl_seconds, clock=clock, purge_interval=purge_interval)
         self._db = db
-        self.ttl_seconds = float(ttl_seconds)
-        self._clock = clock
-        self._purge_interval = (
-            float(purge_interval) if purge_interval is not None else min(self.ttl_seconds, 3600.0)
-        )
-        self._last_purge = float("-inf")
         # aiosqlite serialises single statements, but "record + commit" must not interleave with
         # another caller's statements on the same connection.
         self._lock = asyncio.Lock()
-        self._closed = False
 
     @classmethod
     async def open(
         cls,
         path: str | Path,
         *,
-        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        ttl_seconds: float = EVENT_TTL_SECONDS,
         clock: Callable[[], float] = time.time,
         purge_interval: float | None = None,
     ) -> EventDedup:
@@ -104,7 +95,7 @@ class EventDedup(EventLog):
             cursor = await self._db.execute(_RECORD, (key, now, now - self.ttl_seconds))
             changed = cursor.rowcount
             await cursor.close()
-            if now - self._last_purge >= self._purge_interval:
+            if self._purge_due(now):
                 await self._purge_locked(now)
             await self._db.commit()
         return changed == 0

@@ -38,7 +38,7 @@ async def test_import_stores_rows_and_vectors_marked_indexed(engine: MemoryEngin
     assert await engine.storage.sql.indexed_memory_ids() == ids
     assert await engine.storage.vectors.memories.ids() == ids
     assert await engine.storage.sql.unindexed_memories() == []
-    rows = {m.content: m for m in await engine.storage.sql.get_memories(list(ids))}
+    rows = {m.content: m for m in await engine.storage.sql.get_memories_unscoped(list(ids))}
     assert rows["Bob prefers tea over coffee"].sources == ["m1", "m2"]
     assert rows["The billing service is written in Go"].created_at == 1_700_000_000.0
     assert rows["Alice lives in Lisbon"].importance == 1.0  # the type's default, as remember() sets

@@ -17,7 +17,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.ingest_worker import CRASH_POINTS, WORKSPACE
-from tests.helpers import ROOT, child_env, settings
+from tests.helpers import ROOT, assert_consistent, child_env, settings
 
 # Only turns a hung child into a failure; a passing run never gets near it.
 CHILD_LIMIT_SECONDS = 120
@@ -87,19 +87,6 @@ async def sqlite_ids(data_dir: Path, table: str, where: str = "1") -> set[str]:
             return {str(row[0]) for row in await cursor.fetchall()}
 
 
-async def assert_consistent(engine: MemoryEngine) -> None:
-    """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
-    memory_rows = await engine.storage.sql.indexed_memory_ids()
-    assert await engine.storage.sql.unindexed_memories() == []
-    assert await engine.storage.vectors.memories.ids() == memory_rows
-    assert await engine.storage.vectors.memories.count() == len(memory_rows)
-    message_rows = await engine.storage.sql.indexed_message_ids()
-    assert await engine.storage.sql.unindexed_messages() == []
-    assert await engine.storage.vectors.messages.ids() == message_rows
-    assert await engine.storage.vectors.messages.count() == len(message_rows)
-    assert message_rows == {m.id for m in await engine.storage.sql.get_messages(list(message_rows))}
-
-
 async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message_ids: list[str]) -> None:
     """Acknowledged memories and messages are found by a search for their own text."""
     for memory in (await engine.storage.sql.get_memories_unscoped(memory_ids))[-5:]:
@@ -107,7 +94,7 @@ async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message
             continue  # superseded by a later refinement: kept in SQLite, out of search by design
         hits = await engine.search(memory.content, OPERATOR, limit=3)
         assert memory.id in [h.memory.id for h in hits], memory.content
-    for message in (await engine.storage.sql.get_messages(message_ids))[-5:]:
+    for message in (await engine.storage.sql.get_messages_unscoped(message_ids))[-5:]:
         audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)
         found = await engine.search_messages(message.content, audience, limit=3)
         assert message.id in [m.id for m, _ in found], message.content
@@ -126,7 +113,9 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path)
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.storage.sql.get_messages(run.messages)}
+        assert set(run.messages) <= {
+            m.id for m in await engine.storage.sql.get_messages_unscoped(run.messages)
+        }
         assert set(run.memories) <= {
             m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
         }
@@ -189,7 +178,9 @@ async def test_process_death_between_the_two_stores_is_repaired_on_open(tmp_path
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.storage.sql.get_messages(run.messages)}
+        assert set(run.messages) <= {
+            m.id for m in await engine.storage.sql.get_messages_unscoped(run.messages)
+        }
         assert set(run.memories) <= {
             m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
         }

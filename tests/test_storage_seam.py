@@ -127,6 +127,9 @@ class SeamOnly(Storage):
     async def repair_turns(self, embed: Any) -> int:
         return await self._inner.repair_turns(embed)
 
+    async def _index_turns(self, embed: Any) -> int:
+        return await self._inner._index_turns(embed)
+
     async def maintain(self, embed: Any) -> None:
         await self._inner.maintain(embed)
 

@@ -22,12 +22,12 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from memory.errors import CoalescerClosed, ConfigError
-from memory.storage import EventLog
+from memory.storage import EVENT_TTL_SECONDS, EventLog
 
 from ..base import AdapterMetrics, ConversationsFound, IncomingMessage, TurnFunction
 from ..coalescer import CoalesceConfig, Coalescer, Scheduler
 from ..command_table import CommandRunner
-from ..event_dedup import DEFAULT_TTL_SECONDS, EventDedup
+from ..event_dedup import EventDedup
 from .api import PLATFORM, error_code
 from .commands import SlackCommands
 from .directory import SlackDirectory
@@ -95,7 +95,7 @@ class SlackAdapter:
         auth_backoff: tuple[float, float] = (1.0, 60.0),
         sleep: Sleep = asyncio.sleep,
         user_cache_seconds: float = 3600.0,
-        dedup_ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        dedup_ttl_seconds: float = EVENT_TTL_SECONDS,
         conversations: ConversationsFound | None = None,
         event_log: Callable[[float], EventLog | None] | None = None,
     ) -> None:

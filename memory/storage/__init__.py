@@ -8,6 +8,7 @@ from urllib.parse import urlparse
 
 from ..errors import ConfigError
 from .base import (
+    EVENT_TTL_SECONDS,
     ConversationRepository,
     Embed,
     EventLog,
@@ -25,6 +26,7 @@ from .base import (
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
+    "EVENT_TTL_SECONDS",
     "ConversationRepository",
     "Embed",
     "EventLog",

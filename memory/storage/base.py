@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +24,8 @@ from ..models import (
     SummaryKind,
     Visibility,
 )
+
+log = logging.getLogger(__name__)
 
 # A long pasted message is still one question; more terms only slow BM25 down.
 _MAX_QUERY_TERMS = 64
@@ -236,6 +240,10 @@ class MemoryRepository(ABC):
 class TurnRepository(ABC):
     """Turns (the transcript): rows, their vectors and the reads of a conversation or an audience."""
 
+    # Set when a turn was stored without its vector (the embedder failed): `Storage.repair_turns`
+    # indexes it at the next maintenance.
+    repair_due: bool = False
+
     @abstractmethod
     async def add(
         self,
@@ -431,6 +439,10 @@ class ConversationRepository(ABC):
         the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
 
 
+# How long a platform event id is remembered: platforms retry for minutes, a day is plenty.
+EVENT_TTL_SECONDS = 24 * 3600.0
+
+
 class EventLog(ABC):
     """Platform event ids already handled, kept for a while so a redelivery is dropped.
 
@@ -438,6 +450,27 @@ class EventLog(ABC):
     a file beside the data directory); the PostgreSQL backend keeps it in its database
     (`Storage.events`), shared by every process using it.
     """
+
+    def __init__(
+        self,
+        *,
+        ttl_seconds: float = EVENT_TTL_SECONDS,
+        clock: Callable[[], float] = time.time,
+        purge_interval: float | None = None,
+    ) -> None:
+        if ttl_seconds <= 0:
+            raise ValueError("ttl_seconds must be > 0")
+        self.ttl_seconds = float(ttl_seconds)
+        self._clock = clock
+        # Expired keys are purged on the write path, at most once per interval.
+        self._purge_interval = (
+            float(purge_interval) if purge_interval is not None else min(self.ttl_seconds, 3600.0)
+        )
+        self._last_purge = float("-inf")
+        self._closed = False
+
+    def _purge_due(self, now: float) -> bool:
+        return now - self._last_purge >= self._purge_interval
 
     @abstractmethod
     async def seen(self, key: str) -> bool:
@@ -474,9 +507,21 @@ class Storage(ABC):
     @abstractmethod
     def needs_maintenance(self) -> bool: ...
 
-    @abstractmethod
     async def repair_turns(self, embed: Embed) -> int:
-        """Index the turns stored without a vector; returns how many."""
+        """Index the turns stored without a vector; returns how many (queued again if it fails)."""
+        self.turns.repair_due = False
+        try:
+            repaired = await self._index_turns(embed)
+        except BaseException:
+            self.turns.repair_due = True
+            raise
+        if repaired:
+            log.info("message vectors repaired", extra={"count": repaired})
+        return repaired
+
+    @abstractmethod
+    async def _index_turns(self, embed: Embed) -> int:
+        """Embed and index every turn stored without a vector; returns how many."""
 
     @abstractmethod
     async def maintain(self, embed: Embed) -> None:

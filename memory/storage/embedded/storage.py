@@ -166,23 +166,6 @@ class EmbeddedStorage(Storage):
             if table.needs_optimize:
                 await table.optimize()
 
-    async def repair_turns(self, embed: Embed) -> int:
-        """Index the message rows stored without a vector (embedder or LanceDB failed).
-
-        Safe beside live writes: a vector write is an upsert by id, so a row being written right
-        now ends with one vector either way. Memory rows are left to start-up reconcile: a failed
-        memory write deletes its row, and a repair racing that delete could leave an orphan vector.
-        """
-        self.turns.repair_due = False
-        try:
-            repaired = await self._index_turns(embed)
-        except BaseException:
-            self.turns.repair_due = True
-            raise
-        if repaired:
-            log.info("message vectors repaired", extra={"count": repaired})
-        return repaired
-
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
         report = ReconcileReport()
@@ -222,6 +205,9 @@ class EmbeddedStorage(Storage):
         return report
 
     async def _index_turns(self, embed: Embed) -> int:
+        # Safe beside live writes: a vector write is an upsert by id, so a row being written right
+        # now ends with one vector either way. Memory rows are left to start-up reconcile: a failed
+        # memory write deletes its row, and a repair racing that delete could leave an orphan vector.
         return await self._repair_rows(
             self.sql.unindexed_messages,
             self.vectors.messages,

@@ -10,8 +10,3 @@ __all__ = ["NOT_SEARCHABLE", "SQLiteStore"]
 
 class SQLiteStore(MemoryRows, MessageRows):
     """All SQL of the embedded backend. Writes go through one connection under a lock; reads use a pool."""
-
-    # The old names of the unscoped reads, kept while callers elsewhere move to the explicit ones.
-    get_memories = MemoryRows.get_memories_unscoped
-    get_memory = MemoryRows.get_memory_unscoped
-    get_messages = MessageRows.get_messages_unscoped

@@ -5,10 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..base import EventLog
+from ..base import EVENT_TTL_SECONDS, EventLog
 from .db import PostgresDatabase, affected
-
-DEFAULT_TTL_SECONDS = 24 * 3600.0
 
 # One statement decides and records: a new key is inserted, an expired one refreshed (both count
 # as a row), a live one left alone (no row). Two deliveries racing each other cannot both be new.
@@ -26,27 +24,19 @@ class PostgresEventLog(EventLog):
         self,
         db: PostgresDatabase,
         *,
-        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        ttl_seconds: float = EVENT_TTL_SECONDS,
         clock: Callable[[], float] = time.time,
         purge_interval: float | None = None,
     ) -> None:
-        if ttl_seconds <= 0:
-            raise ValueError("ttl_seconds must be > 0")
+        super().__init__(ttl_seconds=ttl_seconds, clock=clock, purge_interval=purge_interval)
         self._db = db
-        self.ttl_seconds = float(ttl_seconds)
-        self._clock = clock
-        self._purge_interval = (
-            float(purge_interval) if purge_interval is not None else min(self.ttl_seconds, 3600.0)
-        )
-        self._last_purge = float("-inf")
-        self._closed = False
 
     async def seen(self, key: str) -> bool:
         if self._closed:
             raise RuntimeError("event log is closed")
         now = self._clock()
         changed = affected(await self._db.execute(_RECORD, (key, now, now - self.ttl_seconds)))
-        if now - self._last_purge >= self._purge_interval:
+        if self._purge_due(now):
             await self._purge(now)
         return changed == 0
 

@@ -11,10 +11,10 @@ import asyncpg
 
 from ...errors import EmbeddingError, StorageError
 from ...turn_text import message_embed_text
-from ..base import LINK_COLUMNS, MIGRATED_TABLES, Embed, ReconcileReport, Storage
+from ..base import EVENT_TTL_SECONDS, LINK_COLUMNS, MIGRATED_TABLES, Embed, ReconcileReport, Storage
 from .conversations import PostgresConversations
 from .db import PostgresDatabase, affected, check_vector, safe_text
-from .events import DEFAULT_TTL_SECONDS, PostgresEventLog
+from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
 from .summaries import PostgresSummaries
@@ -71,7 +71,7 @@ class PostgresStorage(Storage):
         return storage
 
     def events(
-        self, *, ttl_seconds: float = DEFAULT_TTL_SECONDS, clock: Callable[[], float] = time.time
+        self, *, ttl_seconds: float = EVENT_TTL_SECONDS, clock: Callable[[], float] = time.time
     ) -> PostgresEventLog:
         """The platform event log in this database (shared by every process using it)."""
         return PostgresEventLog(self.db, ttl_seconds=ttl_seconds, clock=clock)
@@ -154,17 +154,6 @@ class PostgresStorage(Storage):
                 await self.repair_turns(embed)
             except Exception:
                 log.warning("message repair failed; retried at the next maintenance", exc_info=True)
-
-    async def repair_turns(self, embed: Embed) -> int:
-        self.turns.repair_due = False
-        try:
-            repaired = await self._index_turns(embed)
-        except BaseException:
-            self.turns.repair_due = True
-            raise
-        if repaired:
-            log.info("message vectors repaired", extra={"count": repaired})
-        return repaired
 
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """A row and its vector commit together, so nothing is half-written; turns stored
