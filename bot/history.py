@@ -73,6 +73,12 @@ class ShownBlocks:
                 blocks.extend(kept)
         return removed
 
+    def clear(self) -> list[tuple[ChannelKey, ShownBlock]]:
+        """Remove every block of every conversation; returns what was removed."""
+        removed = [(key, b) for key, blocks in self._channels.items() for b in blocks]
+        self._channels.clear()
+        return removed
+
     def get(self, key: ChannelKey, turn: int) -> list[ShownBlock]:
         """The blocks still within the depth at pre-hook `turn`; older ones are dropped for good."""
         blocks = self._channels.get(key)

@@ -19,6 +19,7 @@ from memory.models import Memory, Scope, StoredMessage
 from memory.people import AliasStore, ProfileStore, ProfileUpdater
 from memory.prehook import PreHook, PrehookResult
 from memory.prehook.injection_state import ChannelKey
+from memory.storage import MemoryChange
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
 
@@ -142,8 +143,20 @@ class TurnPipeline:
 
     def _on_forget(self, memory: Memory) -> None:
         """A forgotten memory leaves every kept block; the rest of those blocks may be injected again."""
-        for key, block in self.shown.drop_containing(memory.id):
+        self._unshow(self.shown.drop_containing(memory.id))
+
+    def _unshow(self, removed: Sequence[tuple[ChannelKey, ShownBlock]]) -> None:
+        for key, block in removed:
             self.prehook.forget_shown(key, block.memory_ids)
+
+    def on_change(self, change: MemoryChange | None) -> None:
+        """A memory changed in a process sharing the database (`Storage.watch`): what this one keeps
+        of it in RAM goes, as for its own writes; None (changes may have been missed) drops all."""
+        self.prehook.on_change(change)
+        if change is None:
+            self._unshow(self.shown.clear())
+        elif change.gone:
+            self._unshow(self.shown.drop_containing(change.id))
 
     def key_of(self, message: IncomingMessage) -> ChannelKey:
         return ChannelKey(
@@ -193,6 +206,8 @@ class TurnPipeline:
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         async with lock:
+            # What other processes changed before this turn is dropped from RAM before it is read.
+            await self.engine.storage.catch_up()
             if self.llm is None:
                 await self._answer_offline(key, speaking, result, writes)
             else:

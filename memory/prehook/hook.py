@@ -12,7 +12,8 @@ from datetime import UTC, tzinfo
 import numpy as np
 
 from ..engine import MemoryEngine, WriteResult
-from ..models import Memory
+from ..models import Memory, MemoryType
+from ..storage import MemoryChange
 from ..summaries import SummaryManager
 from .access_counts import AccessCounts
 from .config import PrehookConfig
@@ -76,6 +77,19 @@ class PreHook:
         self.preferences.invalidate(memory)
         if memory.forgotten:
             self.states.forget_ids([memory.id], memory.platform, memory.workspace_id, memory.agent_id)
+
+    def on_change(self, change: MemoryChange | None) -> None:
+        """A memory changed in some process sharing the database (`Storage.watch`): drop what RAM
+        holds of it, as `_on_write` does for this process's own writes (None: drop everything)."""
+        if change is None:
+            self.preferences.clear()
+            return
+        if change.memory_type == MemoryType.PREFERENCE.value and change.user_id is not None:
+            self.preferences.invalidate_user(
+                change.platform, change.workspace_id, change.agent_id, change.user_id
+            )
+        if change.gone:
+            self.states.forget_ids([change.id], change.platform, change.workspace_id, change.agent_id)
 
     def mark_shown(self, key: ChannelKey, writes: Sequence[WriteResult], turn: int | None = None) -> int:
         """Record just-written memories as already in the model's context of `key`'s conversation

@@ -9,9 +9,11 @@ from urllib.parse import urlparse
 from ..errors import ConfigError
 from .base import (
     EVENT_TTL_SECONDS,
+    ChangeListener,
     ConversationRepository,
     Embed,
     EventLog,
+    MemoryChange,
     MemoryQuery,
     MemoryRepository,
     PeopleRepository,
@@ -27,9 +29,11 @@ __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
     "EVENT_TTL_SECONDS",
+    "ChangeListener",
     "ConversationRepository",
     "Embed",
     "EventLog",
+    "MemoryChange",
     "MemoryQuery",
     "MemoryRepository",
     "PeopleRepository",

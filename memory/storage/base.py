@@ -439,6 +439,27 @@ class ConversationRepository(ABC):
         the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
 
 
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    """A memory row written, changed or deleted by some process on a shared database.
+
+    `gone` says it must no longer be shown (forgotten, superseded or deleted).
+    """
+
+    id: str
+    memory_type: str
+    platform: str
+    workspace_id: str
+    agent_id: str
+    user_id: str | None
+    gone: bool
+
+
+# Called with each change another process (or this one) made; None when changes may have been
+# missed (the feed was down): whatever the listener keeps in RAM must be dropped.
+ChangeListener = Callable[[MemoryChange | None], None]
+
+
 # How long a platform event id is remembered: platforms retry for minutes, a day is plenty.
 EVENT_TTL_SECONDS = 24 * 3600.0
 
@@ -556,6 +577,17 @@ class Storage(ABC):
         """Point each row `id` of `links` at its linked row (superseded_by, condensed_into);
         returns how many changed."""
         raise StorageError(f"the {type(self).__name__} backend cannot be the target of a migration")
+
+    async def watch(self, listener: ChangeListener) -> None:  # noqa: B027 - one process: nothing to hear
+        """Call `listener` with every memory change made by any process sharing this storage.
+
+        A backend only one process opens (the embedded one) has nothing to report: the engine's
+        own listeners (`MemoryEngine.on_write`) already see every write.
+        """
+
+    async def catch_up(self) -> None:  # noqa: B027 - see `watch`
+        """Return once every change committed before the call has reached the `watch` listeners,
+        so what a turn reads from RAM is as new as the database."""
 
     def events(self, *, ttl_seconds: float) -> EventLog | None:
         """The platform event log kept in this storage, if it keeps one; None (the embedded backend)

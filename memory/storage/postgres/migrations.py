@@ -196,6 +196,52 @@ migration(
     """,
 )
 
+# Every process on the database keeps RAM copies of memories (cached preferences, blocks already
+# shown to the model, injection state): each change of a memory row is announced on this channel,
+# at commit, so the others drop theirs. Access-count updates change nothing they hold and are quiet.
+CHANGES_CHANNEL = "memorybot_memory_changes"
+
+migration(
+    "m002_memory_changes",
+    f"""
+    CREATE FUNCTION memorybot_memory_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        changed memories;
+    BEGIN
+        IF TG_OP = 'DELETE' THEN
+            changed := OLD;
+        ELSE
+            changed := NEW;
+        END IF;
+        PERFORM pg_notify('{CHANGES_CHANNEL}', json_build_object(
+            'id', changed.id,
+            'memory_type', changed.memory_type,
+            'platform', changed.platform,
+            'workspace_id', changed.workspace_id,
+            'agent_id', changed.agent_id,
+            'user_id', changed.user_id,
+            'gone', TG_OP = 'DELETE' OR changed.forgotten
+        )::text);
+        RETURN NULL;
+    END
+    $$;
+
+    CREATE TRIGGER memories_changed_insert_delete AFTER INSERT OR DELETE ON memories
+        FOR EACH ROW EXECUTE FUNCTION memorybot_memory_changed();
+    CREATE TRIGGER memories_changed_update AFTER UPDATE ON memories
+        FOR EACH ROW WHEN (
+            (OLD.content, OLD.memory_type, OLD.importance, OLD.confidence, OLD.subjects, OLD.channel_id,
+             OLD.thread_id, OLD.user_id, OLD.visibility, OLD.updated_at, OLD.expires_at, OLD.forgotten,
+             OLD.superseded_by)
+            IS DISTINCT FROM
+            (NEW.content, NEW.memory_type, NEW.importance, NEW.confidence, NEW.subjects, NEW.channel_id,
+             NEW.thread_id, NEW.user_id, NEW.visibility, NEW.updated_at, NEW.expires_at, NEW.forgotten,
+             NEW.superseded_by)
+        )
+        EXECUTE FUNCTION memorybot_memory_changed();
+    """,
+)
+
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
 
 

@@ -11,7 +11,16 @@ import asyncpg
 
 from ...errors import EmbeddingError, StorageError
 from ...turn_text import message_embed_text
-from ..base import EVENT_TTL_SECONDS, LINK_COLUMNS, MIGRATED_TABLES, Embed, ReconcileReport, Storage
+from ..base import (
+    EVENT_TTL_SECONDS,
+    LINK_COLUMNS,
+    MIGRATED_TABLES,
+    ChangeListener,
+    Embed,
+    ReconcileReport,
+    Storage,
+)
+from .changes import ChangeFeed
 from .conversations import PostgresConversations
 from .db import PostgresDatabase, affected, check_vector, safe_text
 from .events import PostgresEventLog
@@ -53,8 +62,10 @@ class PostgresStorage(Storage):
     transaction, so there is no second store to reconcile: only turns stored without a vector
     (the embedder failed) wait for `maintain` to embed them."""
 
-    def __init__(self, db: PostgresDatabase) -> None:
+    def __init__(self, db: PostgresDatabase, dsn: str | None = None) -> None:
         self.db = db
+        # Other processes' memory changes, heard once something watches (see `watch`).
+        self._changes = ChangeFeed(dsn) if dsn is not None else None
         self.memories = PostgresMemories(db)
         self.turns: PostgresTurns = PostgresTurns(db)
         self.summaries = PostgresSummaries(db)
@@ -65,7 +76,7 @@ class PostgresStorage(Storage):
     async def open(cls, dsn: str, *, dim: int) -> PostgresStorage:
         """Connect to `dsn` (a `postgresql://` URL), migrating the schema for vectors of `dim` values."""
         db = await PostgresDatabase.open(dsn, dim=dim)
-        storage = cls(db)
+        storage = cls(db, dsn)
         # Turns left without a vector by an earlier run are embedded at the next maintenance.
         storage.turns.repair_due = bool(await storage.turns.unindexed(1))
         return storage
@@ -76,7 +87,19 @@ class PostgresStorage(Storage):
         """The platform event log in this database (shared by every process using it)."""
         return PostgresEventLog(self.db, ttl_seconds=ttl_seconds, clock=clock)
 
+    async def watch(self, listener: ChangeListener) -> None:
+        """Hear every memory change committed on the database, by this process or any other."""
+        if self._changes is None:
+            raise StorageError("this storage was opened without its URL and cannot listen for changes")
+        await self._changes.add(listener)
+
+    async def catch_up(self) -> None:
+        if self._changes is not None:
+            await self._changes.catch_up()
+
     async def close(self) -> None:
+        if self._changes is not None:
+            await self._changes.close()
         await self.db.close()
 
     async def table_counts(self) -> dict[str, int]:

@@ -1,0 +1,177 @@
+"""Several bot processes on one PostgreSQL database: what one writes or forgets, the others see next turn."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from bot.app import App
+from bot.llm.fake import ScriptedLLM, text
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.prehook import PreHook
+from memory.storage import MemoryChange
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.local_server import LocalServer
+from tests.helpers import ROOT, child_env, message, settings
+
+WORKSPACE = Scope("discord", "guild-1", "general", "default")
+
+
+class HashEmbeddings(LocalServer):
+    """OpenAI's embeddings endpoint answering with the tests' hash embedder, so a `memorybot`
+    child process embeds exactly as the test process does (and loads no model)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._embedder = HashEmbedder()
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    def build_app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/v1/embeddings", self._embeddings)
+        return app
+
+    async def _embeddings(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        vectors = await self._embedder.embed(body["input"])
+        data = [{"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
+        return web.json_response(
+            {
+                "object": "list",
+                "data": data,
+                "model": body["model"],
+                "usage": {"prompt_tokens": 1, "total_tokens": 1},
+            }
+        )
+
+
+@pytest.fixture
+async def embeddings() -> AsyncIterator[HashEmbeddings]:
+    async with HashEmbeddings() as server:
+        yield server
+
+
+async def memorybot(database_url: str, embeddings: HashEmbeddings, *args: str) -> dict[str, Any]:
+    """Run `memorybot memories ...` in a process of its own on the database; its JSON answer."""
+    env = child_env(
+        MEMORYBOT_DATABASE_URL=database_url,
+        LLM_PROVIDER="offline",
+        EMBEDDING_PROVIDER="openai",
+        EMBEDDING_MODEL="all-MiniLM-L6-v2",  # 384 values, as the hash embedder gives
+        OPENAI_BASE_URL=embeddings.base_url,
+        OPENAI_API_KEY="not-needed",
+    )
+    # Asynchronous, so this process keeps answering the child's embedding requests meanwhile.
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "memories",
+        *args,
+        "--platform",
+        WORKSPACE.platform,
+        "--workspace",
+        WORKSPACE.workspace_id,
+        "--json",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await child.communicate()
+    assert child.returncode == 0, err.decode()
+    return json.loads(out)
+
+
+def sent_to_model(call: Any) -> str:
+    return "\n".join([call.system, *(m.content for m in call.messages)])
+
+
+@pytest.mark.asyncio
+async def test_a_write_and_a_forget_in_another_process_reach_a_running_bot_at_its_next_turn(
+    postgres_url: str, embeddings: HashEmbeddings, tmp_path: Path
+) -> None:
+    llm = ScriptedLLM([text("Noted."), text("Sure.")])
+    config = settings(tmp_path, storage={"database_url": postgres_url})
+    bot = await App.start(config, embedder=CachedEmbedder(HashEmbedder()), llm=llm, warm=False)
+    try:
+        tea = await memorybot(
+            postgres_url, embeddings, "add", "Ana prefers green tea", "--type", "preference", "--user", "ana"
+        )
+        # Turn 1: the running bot loads Ana's preferences (now cached) and shows them to its model.
+        await bot.pipeline.handle([message("hello, what shall we drink today?", author="ana")])
+        assert "green tea" in sent_to_model(llm.calls[0])
+
+        coffee = await memorybot(
+            postgres_url,
+            embeddings,
+            "add",
+            "Ana prefers black coffee",
+            "--type",
+            "preference",
+            "--user",
+            "ana",
+        )
+        forgotten = await memorybot(postgres_url, embeddings, "forget", tea["memory"]["id"])
+        assert forgotten["forgotten"] is True
+
+        # Turn 2: the forgotten preference is nowhere (not in a kept block, not from the cache, not
+        # in Ana's profile line); the new one is there.
+        await bot.pipeline.handle([message("and for dessert, any idea?", author="ana")])
+        second = sent_to_model(llm.calls[1])
+        assert "green tea" not in second
+        assert "black coffee" in second
+        assert coffee["action"] == "inserted"
+    finally:
+        await bot.close()
+
+
+@pytest.mark.asyncio
+async def test_a_cached_preference_is_dropped_when_another_process_writes_one(postgres_url: str) -> None:
+    embedder = CachedEmbedder(HashEmbedder())
+    running = await MemoryEngine.open(postgres_url, embedder)
+    other = await MemoryEngine.open(postgres_url, embedder)
+    try:
+        hook = PreHook(running)
+        heard: list[MemoryChange | None] = []
+        await running.storage.watch(heard.append)
+        await running.storage.watch(hook.on_change)
+        reader = Audience(WORKSPACE.platform, WORKSPACE.workspace_id, WORKSPACE.agent_id, viewer_id="ana")
+
+        def preference(text: str) -> MemoryDraft:
+            return MemoryDraft(
+                text, WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana", author_id="ana"
+            )
+
+        first = (await other.remember(preference("Ana prefers green tea"))).memory
+        await running.storage.catch_up()
+        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [first.id]
+        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [first.id]
+        assert hook.preferences.hits == 1  # the second read came from RAM
+
+        second = (await other.remember(preference("Ana prefers black coffee"))).memory
+        await other.forget(
+            first.id, Audience(WORKSPACE.platform, WORKSPACE.workspace_id, "default", operator=True)
+        )
+        await running.storage.catch_up()
+        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [second.id]
+        assert [(c.id, c.gone) for c in heard if c is not None] == [
+            (first.id, False),
+            (second.id, False),
+            (first.id, True),
+        ]
+    finally:
+        await other.close()
+        await running.close()
