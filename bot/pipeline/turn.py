@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
@@ -137,9 +136,6 @@ class TurnPipeline:
         self.context = TurnContextReader(
             engine, settings, tz, self.summaries, self.aliases, self.profiles, self.profile_updater
         )
-        # One batch at a time per conversation: the injection state and history assume it.
-        # Weak values: a lock lives exactly as long as a batch of its channel holds or awaits it.
-        self._locks: weakref.WeakValueDictionary[ChannelKey, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _on_forget(self, memory: Memory) -> None:
         """A forgotten memory leaves every kept block; the rest of those blocks may be injected again."""
@@ -202,10 +198,9 @@ class TurnPipeline:
             self.background.schedule_maintenance()
             return result
         key = self.key_of(speaking[-1][0])
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        async with lock:
+        # One batch at a time per conversation, in every process on the storage: the injection
+        # state and history assume it.
+        async with self.engine.storage.channel_lock(key.storage_key()):
             # What other processes changed before this turn is dropped from RAM before it is read.
             await self.engine.storage.catch_up()
             if self.llm is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,10 @@ class ChannelKey(NamedTuple):
     channel_id: str
     thread_id: str | None
     agent_id: str
+
+    def storage_key(self) -> str:
+        """The conversation as one string, the same in every process (locks, stored state)."""
+        return json.dumps(list(self), separators=(",", ":"))
 
 
 @dataclass(slots=True)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import logging
 import re
 import time
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -508,6 +513,24 @@ class EventLog(ABC):
     async def close(self) -> None: ...
 
 
+def lock_id(key: str) -> int:
+    """A stable signed 64-bit number for `key` (the same in every process and every version)."""
+    return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big", signed=True)
+
+
+class KeyedLocks:
+    """One asyncio lock per key, living exactly as long as someone holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __call__(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+
 class Storage(ABC):
     """One backend: the repositories over one database, and its upkeep."""
 
@@ -577,6 +600,17 @@ class Storage(ABC):
         """Point each row `id` of `links` at its linked row (superseded_by, condensed_into);
         returns how many changed."""
         raise StorageError(f"the {type(self).__name__} backend cannot be the target of a migration")
+
+    @asynccontextmanager
+    async def channel_lock(self, key: str) -> AsyncIterator[None]:
+        """Hold conversation `key`: one turn at a time per conversation in every process sharing
+        this storage. The embedded backend has one process, so an asyncio lock per key does."""
+        async with self._channel_locks(key):
+            yield
+
+    @cached_property
+    def _channel_locks(self) -> KeyedLocks:
+        return KeyedLocks()
 
     async def watch(self, listener: ChangeListener) -> None:  # noqa: B027 - one process: nothing to hear
         """Call `listener` with every memory change made by any process sharing this storage.

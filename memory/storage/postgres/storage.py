@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -19,6 +20,7 @@ from ..base import (
     Embed,
     ReconcileReport,
     Storage,
+    lock_id,
 )
 from .changes import ChangeFeed
 from .conversations import PostgresConversations
@@ -32,6 +34,11 @@ from .turns import PostgresTurns
 log = logging.getLogger(__name__)
 
 _REPAIR_BATCH = 1000
+# Connections holding a conversation's advisory lock, apart from the pool the turns' own queries
+# use (a lock held through a model call must never starve them): at most this many conversations
+# of one process are answered at once, the others wait for a connection.
+CHANNEL_LOCK_CONNECTIONS = 20
+LOCK_WAIT_LOG = "conversation busy in another process; waiting for it"
 
 # The columns a migration writes per table ("embedding" from the row's `vector`); the link
 # columns (`LINK_COLUMNS`) are written by `set_links` once every row is there.
@@ -64,6 +71,8 @@ class PostgresStorage(Storage):
 
     def __init__(self, db: PostgresDatabase, dsn: str | None = None) -> None:
         self.db = db
+        self._dsn = dsn
+        self._lock_pool: asyncpg.Pool | None = None
         # Other processes' memory changes, heard once something watches (see `watch`).
         self._changes = ChangeFeed(dsn) if dsn is not None else None
         self.memories = PostgresMemories(db)
@@ -97,9 +106,37 @@ class PostgresStorage(Storage):
         if self._changes is not None:
             await self._changes.catch_up()
 
+    @asynccontextmanager
+    async def channel_lock(self, key: str) -> AsyncIterator[None]:
+        """Hold conversation `key` in every process on the database: a session advisory lock on a
+        connection of its own, taken once this process's own turns of `key` are done (so a waiting
+        turn holds no connection). A process that dies drops its connection, and the lock with it."""
+        async with super().channel_lock(key):
+            pool = await self._locks_pool()
+            async with pool.acquire() as conn:
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock_id(key)):
+                    log.debug(LOCK_WAIT_LOG)
+                    await conn.execute("SELECT pg_advisory_lock($1)", lock_id(key))
+                try:
+                    yield
+                finally:
+                    # Released with the connection in any case: the pool's reset unlocks everything.
+                    await conn.execute("SELECT pg_advisory_unlock($1)", lock_id(key))
+
+    async def _locks_pool(self) -> asyncpg.Pool:
+        if self._lock_pool is None:
+            if self._dsn is None:
+                raise StorageError("this storage was opened without its URL and cannot lock conversations")
+            self._lock_pool = await asyncpg.create_pool(
+                self._dsn, min_size=0, max_size=CHANNEL_LOCK_CONNECTIONS
+            )
+        return self._lock_pool
+
     async def close(self) -> None:
         if self._changes is not None:
             await self._changes.close()
+        if self._lock_pool is not None:
+            await self._lock_pool.close()
         await self.db.close()
 
     async def table_counts(self) -> dict[str, int]:

@@ -1,0 +1,179 @@
+"""Slack over HTTP behind several workers on one PostgreSQL database: each event handled once, each
+channel's turns one at a time across workers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.commands import MemoryCommands
+from bot.llm.fake import ScriptedLLM, text
+from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
+from bot.pipeline import TurnPipeline
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres import storage as storage_module
+from memory.storage.postgres.storage import LOCK_WAIT_LOG
+from memory.summarizer import ExtractiveSummarizer
+from tests.fakes.embedders import HashEmbedder
+from tests.fakes.local_server import WAIT_LIMIT_SECONDS
+from tests.fakes.slack_api import FakeSlackAPI
+from tests.helpers import (
+    FakeTurn,
+    ana_says,
+    mention_text,
+    message,
+    message_event,
+    send_event,
+    settings,
+    slack_adapter,
+)
+
+
+@pytest.fixture
+async def workers(postgres_url: str) -> AsyncIterator[list[MemoryEngine]]:
+    """Two bot processes' engines on one database (each with its own pools and connections)."""
+    embedder = CachedEmbedder(HashEmbedder())
+    engines = [await MemoryEngine.open(postgres_url, embedder) for _ in range(2)]
+    yield engines
+    for engine in engines:
+        await engine.close()
+
+
+async def test_an_event_delivered_to_two_workers_is_handled_once(
+    workers: list[MemoryEngine], tmp_path: Path
+) -> None:
+    turns = [FakeTurn(), FakeTurn()]
+    async with FakeSlackAPI() as fake:
+        adapters = []
+        for n, (engine, turn) in enumerate(zip(workers, turns, strict=True)):
+            storage = engine.storage
+            assert isinstance(storage, PostgresStorage)
+            adapter = slack_adapter(
+                fake,
+                turn,
+                MemoryCommands(engine, "default"),
+                tmp_path / f"worker-{n}",  # no file in common: only the database is shared
+                event_log=lambda ttl, storage=storage: storage.events(ttl_seconds=ttl),
+            )
+            await adapter.start()
+            adapters.append(adapter)
+        event = message_event(mention_text("remember I like tea"), "1700000000.000400", kind="app_mention")
+        # Slack retries an event it thinks was lost; behind a load balancer the retry reaches another worker.
+        assert await send_event(adapters[0], event, "EvTwice") == 200
+        assert await send_event(adapters[1], event, "EvTwice", retry=1) == 200
+        for adapter in adapters:
+            await adapter.drain()
+            await adapter.stop(grace=5)
+    assert [len(turn.calls) for turn in turns] == [1, 0]
+
+
+class LockWaits(logging.Handler):
+    """Sets `waiting` when a worker finds a conversation held by another process (the database said so)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.waiting = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == LOCK_WAIT_LOG:
+            self.waiting.set()
+
+
+@pytest.fixture
+def lock_waits() -> Iterator[LockWaits]:
+    handler = LockWaits()
+    logger = logging.getLogger(storage_module.__name__)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+async def test_two_workers_answer_one_channel_one_turn_at_a_time(
+    workers: list[MemoryEngine], lock_waits: LockWaits, tmp_path: Path
+) -> None:
+    events: list[str] = []
+    first_started = asyncio.Event()
+    let_first_finish = asyncio.Event()
+
+    async def slow(_system: str, _messages: list[ChatMessage], _tools: list[ToolSpec]) -> LLMResponse:
+        events.append("first:model")
+        first_started.set()
+        await let_first_finish.wait()
+        events.append("first:answered")
+        return text("The first answer.")
+
+    def second_reply(_system: str, messages: list[ChatMessage], _tools: list[ToolSpec]) -> LLMResponse:
+        events.append("second:model")
+        # It reads the conversation as the first worker left it: that turn's reply is in its history.
+        assert any(m.content == "The first answer." for m in messages)
+        return text("The second answer.")
+
+    llms = [ScriptedLLM([slow]), ScriptedLLM([second_reply])]
+    pipelines = [
+        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+        for engine, llm in zip(workers, llms, strict=True)
+    ]
+    try:
+        first = asyncio.create_task(pipelines[0].handle([ana_says("what did I say about the trip?")]))
+        await first_started.wait()
+        second = asyncio.create_task(pipelines[1].handle([ana_says("and about the hotel?")]))
+        async with asyncio.timeout(WAIT_LIMIT_SECONDS):  # only turns a hang into a failure
+            await lock_waits.waiting.wait()
+        assert events == ["first:model"]  # the second worker waits while the first one answers
+        let_first_finish.set()
+        results = await asyncio.gather(first, second)
+    finally:
+        for pipeline in pipelines:
+            await pipeline.aclose()
+    assert events == ["first:model", "first:answered", "second:model"]
+    assert [r.reply for r in results] == ["The first answer.", "The second answer."]
+
+
+async def test_two_workers_answer_different_channels_side_by_side(
+    workers: list[MemoryEngine], tmp_path: Path
+) -> None:
+    both_in = asyncio.Event()
+    inside: list[str] = []
+
+    async def meet(_system: str, _messages: list[ChatMessage], _tools: list[ToolSpec]) -> LLMResponse:
+        inside.append("in")
+        if len(inside) == 2:
+            both_in.set()
+        await both_in.wait()  # only returns when the other worker's turn is in its model call too
+        return text("ok")
+
+    pipelines = [
+        TurnPipeline(engine, settings(tmp_path), llm=ScriptedLLM([meet]), summarizer=ExtractiveSummarizer())
+        for engine in workers
+    ]
+    try:
+        async with asyncio.timeout(WAIT_LIMIT_SECONDS):
+            results = await asyncio.gather(
+                pipelines[0].handle([ana_says("hello from one")]),
+                pipelines[1].handle(
+                    [
+                        message(
+                            "hello from two",
+                            None,
+                            "U1",
+                            platform="slack",
+                            workspace="T1",
+                            channel="C2",
+                            mentions_bot=True,
+                        )
+                    ]
+                ),
+            )
+    finally:
+        for pipeline in pipelines:
+            await pipeline.aclose()
+    assert [r.reply for r in results] == ["ok", "ok"]
