@@ -32,6 +32,9 @@ class ShownBlock:
     text: str
     memory_ids: tuple[str, ...]
     turn: int
+    # The ids among `memory_ids` that are memories (the rest are past turns and summaries): a
+    # block kept elsewhere is checked against them before it is shown again.
+    memories: tuple[str, ...] = ()
 
 
 class ShownBlocks:
@@ -72,6 +75,12 @@ class ShownBlocks:
                 blocks.clear()
                 blocks.extend(kept)
         return removed
+
+    def put(self, key: ChannelKey, blocks: Sequence[ShownBlock]) -> None:
+        """Replace the conversation's blocks (as saved by the process that answered it last)."""
+        self._channels.pop(key, None)
+        for block in blocks:
+            self.add(key, block)
 
     def clear(self) -> list[tuple[ChannelKey, ShownBlock]]:
         """Remove every block of every conversation; returns what was removed."""

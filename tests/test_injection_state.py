@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pytest
 
 from memory.prehook.injection_state import ChannelInjectionState, ChannelKey, InjectionStates
 
@@ -128,3 +131,22 @@ def test_registry_forget_ids_filters_by_workspace_and_agent() -> None:
     assert not two.should_reinject("m1", 1.0) and not other_agent.should_reinject("m1", 1.0)
     assert states.forget_ids(["m1"]) == 2
     assert states.peek(ChannelKey("discord", "g9", "x", None, "default")) is None
+
+
+def test_a_state_exported_in_one_process_is_restored_whole_in_another() -> None:
+    rng = np.random.default_rng(7)
+    vectors = [v / np.linalg.norm(v) for v in rng.normal(size=(3, 8)).astype(np.float32)]
+    state = ChannelInjectionState(context_window_depth=5, max_ids=10, max_vectors=2)
+    state.record([("a", 1.0, vectors[0]), ("b", 2.0, None)])
+    state.advance_turn()
+    state.record([("c", 3.0, vectors[1]), ("d", 4.0, vectors[2])])
+    values, data = state.export()
+    copy = ChannelInjectionState(context_window_depth=5, max_ids=10, max_vectors=2)
+    copy.restore(json.loads(json.dumps(values)), data)
+    assert copy.turn == state.turn == 1
+    assert [copy.injected_turn(i) for i in "abcd"] == [0, 0, 1, 1]
+    assert not copy.should_reinject("b", 2.0) and copy.should_reinject("b", 2.5)
+    assert copy.vector_count == 2  # "a" had been pushed out of the buffer
+    assert copy.is_semantic_duplicate(vectors[2]) and not copy.is_semantic_duplicate(vectors[0])
+    with pytest.raises(ValueError):
+        copy.restore(values, data[:-4])

@@ -16,6 +16,7 @@ from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
 from bot.pipeline import TurnPipeline
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
+from memory.models import MemoryDraft, MemoryType, Scope
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres import storage as storage_module
 from memory.storage.postgres.storage import LOCK_WAIT_LOG
@@ -26,6 +27,7 @@ from tests.fakes.slack_api import FakeSlackAPI
 from tests.helpers import (
     FakeTurn,
     ana_says,
+    blocks_in,
     mention_text,
     message,
     message_event,
@@ -177,3 +179,60 @@ async def test_two_workers_answer_different_channels_side_by_side(
         for pipeline in pipelines:
             await pipeline.aclose()
     assert [r.reply for r in results] == ["ok", "ok"]
+
+
+NURSE = "Ana works as a nurse in Lyon"
+
+
+async def remember_nurse(engine: MemoryEngine) -> str:
+    scope = Scope("slack", "T1", "C1", "default")
+    draft = MemoryDraft(NURSE, scope, memory_type=MemoryType.IDENTITY, user_id="U1", author_id="U1")
+    return (await engine.remember(draft)).memory.id
+
+
+def index_of(messages: list[ChatMessage], start: str) -> int:
+    return next(n for n, m in enumerate(messages) if m.content.startswith(start))
+
+
+async def test_a_channel_keeps_what_its_model_was_given_when_the_next_turn_lands_on_another_worker(
+    workers: list[MemoryEngine], tmp_path: Path
+) -> None:
+    await remember_nurse(workers[0])
+    llms = [ScriptedLLM([text("Noted.")]), ScriptedLLM([text("Sure.")])]
+    pipelines = [
+        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+        for engine, llm in zip(workers, llms, strict=True)
+    ]
+    try:
+        await pipelines[0].handle([ana_says("what do you know about my job?")])
+        await pipelines[1].handle([ana_says("and where do I work again?")])
+    finally:
+        for pipeline in pipelines:
+            await pipeline.aclose()
+    first = llms[0].calls[0].messages
+    second = llms[1].calls[0].messages
+    [block] = [b for b in blocks_in(first) if NURSE in b]
+    # The second worker shows the block the first one gave, where it was given (before the first
+    # question), and does not inject the memory again beside its own question.
+    assert [b for b in blocks_in(second) if NURSE in b] == [block]
+    assert index_of(second, block) < index_of(second, "what do you know about my job?")
+
+
+async def test_a_block_kept_for_a_channel_is_not_shown_after_its_memory_was_forgotten_elsewhere(
+    workers: list[MemoryEngine], tmp_path: Path
+) -> None:
+    nurse = await remember_nurse(workers[0])
+    llms = [ScriptedLLM([text("Noted.")]), ScriptedLLM([text("Sure.")])]
+    pipelines = [
+        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+        for engine, llm in zip(workers, llms, strict=True)
+    ]
+    try:
+        await pipelines[0].handle([ana_says("what do you know about my job?")])
+        assert any(NURSE in b for b in blocks_in(llms[0].calls[0].messages))
+        assert await workers[0].forget_unscoped(nurse) is not None
+        await pipelines[1].handle([ana_says("and where do I work again?")])
+    finally:
+        for pipeline in pipelines:
+            await pipeline.aclose()
+    assert not any(NURSE in m.content for m in llms[1].calls[0].messages)

@@ -32,6 +32,7 @@ from ..memory_tools import MemoryToolbox, TurnContext, participants_index
 from ..offline import offline_reply
 from ..prompt import BOT_NAME, system_prompt
 from .background import Background
+from .channel_state import ChannelStates
 from .context import TurnContextReader
 from .learning import Learner
 from .messages import (
@@ -122,6 +123,8 @@ class TurnPipeline:
         self.summaries = SummaryManager(engine, summarizer, clock=engine.clock)
         self.prehook = PreHook(engine, settings.prehook.prehook_config(), tz=tz, summaries=self.summaries)
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
+        # Both follow the conversation when several processes share the storage.
+        self.channel_states = ChannelStates(engine.storage, self.prehook, self.shown, engine.clock)
         engine.on_forget(self._on_forget)
         # Summaries, episodes, renames and vector upkeep, off the reply path.
         self.background = Background(engine, self.summaries, self.model_budget)
@@ -201,13 +204,18 @@ class TurnPipeline:
         # One batch at a time per conversation, in every process on the storage: the injection
         # state and history assume it.
         async with self.engine.storage.channel_lock(key.storage_key()):
-            # What other processes changed before this turn is dropped from RAM before it is read.
+            # What other processes changed before this turn is dropped from RAM before it is read,
+            # and the conversation's state is taken from the process that answered it last.
             await self.engine.storage.catch_up()
-            if self.llm is None:
-                await self._answer_offline(key, speaking, result, writes)
-            else:
-                with llm_purpose("reply"):
-                    await self._answer(self.llm, key, speaking, result, writes)
+            await self.channel_states.load(key)
+            try:
+                if self.llm is None:
+                    await self._answer_offline(key, speaking, result, writes)
+                else:
+                    with llm_purpose("reply"):
+                        await self._answer(self.llm, key, speaking, result, writes)
+            finally:
+                await self.channel_states.save(key)
         self.background.schedule_maintenance()
         return result
 
@@ -243,7 +251,8 @@ class TurnPipeline:
                 *(m.id for m in hook.injected_messages),
                 *(s.id for s in hook.injected_summaries),
             )
-            self.shown.add(key, ShownBlock(anchor, hook.block, shown_ids, turn))
+            memories = tuple(m.id for m in hook.injected)
+            self.shown.add(key, ShownBlock(anchor, hook.block, shown_ids, turn, memories))
         history = assemble(
             window_rows, self.shown.get(key, turn), [row.id for _, row in speaking], earlier=earlier
         )

@@ -6,7 +6,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -147,6 +147,36 @@ class ChannelInjectionState:
             self._ids.popitem(last=False)
         while len(self._vectors) > self.max_vectors:
             self._vectors.popitem(last=False)
+        self._matrix = None
+
+    def export(self) -> tuple[dict[str, object], bytes]:
+        """The state as JSON values plus its vectors as little-endian float32 bytes, for `restore`."""
+        values: dict[str, object] = {
+            "turn": self.turn,
+            "ids": [[memory_id, e.turn, e.updated_at] for memory_id, e in self._ids.items()],
+            "vectors": [[memory_id, turn, len(v)] for memory_id, (turn, v) in self._vectors.items()],
+        }
+        data = b"".join(v.astype("<f4").tobytes() for _, v in self._vectors.values())
+        return values, data
+
+    def restore(self, values: dict[str, Any], data: bytes) -> None:
+        """Take the state `export` gave (in another process); raises ValueError if it is not one."""
+        try:
+            turn = int(values["turn"])
+            ids = [(str(i), int(t), float(u)) for i, t, u in values["ids"]]
+            shapes = [(str(i), int(t), int(n)) for i, t, n in values["vectors"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not an injection state: {exc}") from None
+        if sum(n for _, _, n in shapes) * 4 != len(data):
+            raise ValueError("injection state vectors do not match their ids")
+        self.turn = turn
+        self._ids = OrderedDict((i, _Injected(t, u)) for i, t, u in ids)
+        self._vectors = OrderedDict()
+        offset = 0
+        for memory_id, at, n in shapes:
+            vector = np.frombuffer(data, dtype="<f4", count=n, offset=offset).astype(np.float32)
+            self._vectors[memory_id] = (at, vector)
+            offset += n * 4
         self._matrix = None
 
     def advance_turn(self) -> int:

@@ -601,6 +601,18 @@ class Storage(ABC):
         returns how many changed."""
         raise StorageError(f"the {type(self).__name__} backend cannot be the target of a migration")
 
+    # True when several processes may use this storage at once (what one keeps in RAM per
+    # conversation must then follow the conversation: `channel_state`).
+    shared: bool = False
+
+    async def channel_state(self, key: str) -> tuple[str, bytes] | None:
+        """The state conversation `key` was left in by the last process that answered it (a JSON
+        document and its vectors' bytes), if this storage keeps one; read under `channel_lock`."""
+        return None
+
+    async def save_channel_state(self, key: str, document: str, vectors: bytes, now: float) -> None:  # noqa: B027
+        """Keep conversation `key`'s state for the next process answering it (see `channel_state`)."""
+
     @asynccontextmanager
     async def channel_lock(self, key: str) -> AsyncIterator[None]:
         """Hold conversation `key`: one turn at a time per conversation in every process sharing

@@ -242,6 +242,20 @@ migration(
     """,
 )
 
+# What the model of each conversation was last given (the pre-hook's injection state and the
+# memory blocks kept in front of the model), saved by whichever process answered it last.
+migration(
+    "m003_channel_states",
+    """
+    CREATE TABLE channel_states (
+        key text PRIMARY KEY,
+        document text NOT NULL,
+        vectors bytea NOT NULL,
+        updated_at timestamptz NOT NULL
+    );
+    """,
+)
+
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
 
 

@@ -106,6 +106,20 @@ class PostgresStorage(Storage):
         if self._changes is not None:
             await self._changes.catch_up()
 
+    shared = True
+
+    async def channel_state(self, key: str) -> tuple[str, bytes] | None:
+        row = await self.db.fetch("SELECT document, vectors FROM channel_states WHERE key = $1", (key,))
+        return (str(row[0]["document"]), bytes(row[0]["vectors"])) if row else None
+
+    async def save_channel_state(self, key: str, document: str, vectors: bytes, now: float) -> None:
+        await self.db.execute(
+            "INSERT INTO channel_states (key, document, vectors, updated_at) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (key) DO UPDATE SET document = excluded.document, vectors = excluded.vectors, "
+            "updated_at = excluded.updated_at",
+            (key, document, vectors, now),
+        )
+
     @asynccontextmanager
     async def channel_lock(self, key: str) -> AsyncIterator[None]:
         """Hold conversation `key` in every process on the database: a session advisory lock on a
