@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory.errors import ConfigError, TTLError
@@ -41,8 +49,31 @@ class DiscordSettings(_Section):
     guild_ready_timeout_seconds: float = Field(
         2.0, ge=0, description="wait after READY for the guilds' GUILD_CREATEs before answering (discord.py)"
     )
+    # Sharding: Discord gives each shard the guilds whose id maps to it, (guild_id >> 22) % count.
+    # Several processes each run some of the shards (`shard_ids`) of one `shard_count`.
+    shard_count: int | None = Field(None, ge=1, description="total shards of the bot, over every process")
+    shard_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list, description="the shards this process runs (default: all of shard_count)"
+    )
 
-    _split = field_validator("channels", "learn_channels", mode="before")(_split_commas)
+    _split = field_validator("channels", "learn_channels", "shard_ids", mode="before")(_split_commas)
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_of_the_count(cls, ids: list[int], info: ValidationInfo) -> list[int]:
+        if not ids:
+            return ids
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("shard ids need DISCORD_SHARD_COUNT (the bot's total number of shards)")
+        wrong = [i for i in ids if not 0 <= i < count]
+        if wrong:
+            raise ValueError(
+                f"shard ids must be within 0..{count - 1} (DISCORD_SHARD_COUNT={count}); got {wrong}"
+            )
+        if len(set(ids)) != len(ids):
+            raise ValueError("a shard id is listed twice")
+        return ids
 
 
 class SlackSettings(_Section):

@@ -42,6 +42,40 @@ def test_defaults_match_design() -> None:
     assert s.embedding.provider == "local"
 
 
+@pytest.mark.parametrize(
+    ("count", "ids", "problem"),
+    [
+        (None, "0", "need DISCORD_SHARD_COUNT"),
+        ("2", "1,2", "within 0..1"),
+        ("2", "1,1", "listed twice"),
+        ("0", None, "DISCORD_SHARD_COUNT"),
+        ("2", "one", "DISCORD_SHARD_IDS"),
+    ],
+)
+def test_discord_shards_are_checked_against_their_count(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str | None, problem: str
+) -> None:
+    for name, value in (("DISCORD_SHARD_COUNT", count), ("DISCORD_SHARD_IDS", ids)):
+        if value is not None:
+            monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=problem):
+        Settings.load(env_file=None)
+
+
+def test_discord_shards_this_process_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert (
+        Settings.load(env_file=None).discord.shard_count,
+        Settings.load(env_file=None).discord.shard_ids,
+    ) == (
+        None,
+        [],
+    )
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", " 3, 0")
+    discord = Settings.load(env_file=None).discord
+    assert (discord.shard_count, discord.shard_ids) == (4, [3, 0])
+
+
 def test_invalid_values_name_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PREHOOK_MAX_INJECTION_COUNT", "lots")
     monkeypatch.setenv("PREHOOK_RECENT_DURATION", "a few hours")

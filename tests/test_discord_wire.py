@@ -333,3 +333,74 @@ async def test_a_client_closed_while_waiting_for_its_guilds_never_becomes_ready(
     await asyncio.wait({waiting}, timeout=fd.WAIT_LIMIT_SECONDS)
     assert waiting.done()  # ended by the close, without dispatching `ready`
     assert not adapter.bot.ready_once
+
+
+def guild_id_in_shard(shard_id: int, count: int) -> str:
+    """A fresh snowflake whose guild falls in `shard_id` of `count` (Discord: (id >> 22) % count)."""
+    base = int(fd.snowflake())
+    timestamp = base >> 22
+    return str(((timestamp - timestamp % count + shard_id) << 22) | (base & ((1 << 22) - 1)))
+
+
+async def test_each_process_identifies_with_its_shard_and_answers_its_guilds_only(
+    engine: MemoryEngine,
+) -> None:
+    async with FakeDiscord() as fake:
+        alice = fd.user("alice")
+        channels = []
+        for shard_id in (0, 1):
+            guild_id = guild_id_in_shard(shard_id, 2)
+            channel = fd.text_channel(guild_id, "general")
+            fake.add_guild(
+                fd.guild(
+                    guild_id,
+                    f"guild {shard_id}",
+                    owner_id=alice["id"],
+                    channels=[channel],
+                    members=[fd.member(alice)],
+                )
+            )
+            channels.append(channel)
+        processes: list[tuple[DiscordAdapter, Turns]] = []
+        try:
+            for shard_id in (0, 1):  # two bot processes, one shard each
+                settings = DiscordSettings(
+                    _env_file=None,  # type: ignore[call-arg]
+                    token="fake-token",
+                    channels=[c["id"] for c in channels],
+                    guild_ready_timeout_seconds=DISCORD_READY_WAIT_SECONDS,
+                    shard_count=2,
+                    shard_ids=[shard_id],
+                )
+                turns = Turns()
+                adapter = DiscordAdapter(
+                    settings, turns, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE
+                )
+                processes.append((adapter, turns))
+                await adapter.start()
+                await fake.wait_for(lambda n=shard_id: fake.identifies > n)  # this process's IDENTIFY
+                await fake.wait_ready()
+                assert adapter.bot is not None
+                await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
+            identified = [p["d"]["shard"] for p in fake.gateway_received if p.get("op") == 2]
+            assert identified == [[0, 2], [1, 2]]
+            for shard_id, (adapter, _) in enumerate(processes):
+                assert adapter.bot is not None
+                assert [str(g.id) for g in adapter.bot.guilds] == [channels[shard_id]["guild_id"]]
+            # Each guild's message reaches the process running its shard, and only that one.
+            for shard_id in (1, 0):
+                await fake.dispatch(
+                    "MESSAGE_CREATE", fd.message(channels[shard_id], alice, f"hello shard {shard_id}")
+                )
+                message = await processes[shard_id][1].next()
+                assert (message.workspace_id, message.text) == (
+                    channels[shard_id]["guild_id"],
+                    f"hello shard {shard_id}",
+                )
+            assert [[[m.text for m in batch] for batch in turns.batches] for _, turns in processes] == [
+                [["hello shard 0"]],
+                [["hello shard 1"]],
+            ]
+        finally:
+            for adapter, _ in processes:
+                await adapter.stop(grace=5)

@@ -65,6 +65,12 @@ class DiscordConfig(Protocol):
     @property
     def guild_ready_timeout_seconds(self) -> float: ...
 
+    @property
+    def shard_count(self) -> int | None: ...
+
+    @property
+    def shard_ids(self) -> Sequence[int]: ...
+
 
 def bot_intents(settings: DiscordConfig) -> discord.Intents:
     """Default intents, plus message content (privileged: it must be enabled in the developer portal)."""
@@ -82,8 +88,10 @@ class MemoryBot(commands.Bot):
         intake: DiscordIntake,
         memory_commands: CommandRunner,
         conversations: ConversationsFound | None = None,
+        **client_options: Any,
     ) -> None:
         super().__init__(
+            **client_options,
             command_prefix=commands.when_mentioned,
             intents=bot_intents(settings),
             help_command=None,
@@ -185,6 +193,33 @@ class MemoryBot(commands.Bot):
             log.debug("could not report an app command error", exc_info=True)
 
 
+class ShardedMemoryBot(MemoryBot, commands.AutoShardedBot):
+    """The same bot running some shards of a sharded application (`DISCORD_SHARD_COUNT` and
+    `DISCORD_SHARD_IDS`): one gateway connection per shard, each IDENTIFYing as [id, count], so
+    Discord sends this process the events of the guilds of its shards only."""
+
+
+def make_bot(
+    settings: DiscordConfig,
+    intake: DiscordIntake,
+    memory_commands: CommandRunner,
+    conversations: ConversationsFound | None = None,
+) -> MemoryBot:
+    """The unsharded bot, or (with a shard count) the shards this process runs, as discord.py
+    shards: `AutoShardedBot(shard_ids=..., shard_count=...)`, every shard of the count when no
+    ids are given."""
+    if settings.shard_count is None:
+        return MemoryBot(settings, intake, memory_commands, conversations)
+    return ShardedMemoryBot(
+        settings,
+        intake,
+        memory_commands,
+        conversations,
+        shard_count=settings.shard_count,
+        shard_ids=list(settings.shard_ids) or None,
+    )
+
+
 class DiscordAdapter:
     """Runs the Discord bot for the app: connects in the background, retries, stops gracefully."""
 
@@ -226,7 +261,7 @@ class DiscordAdapter:
         return self._task
 
     def make_bot(self) -> MemoryBot:
-        return MemoryBot(self.settings, self.intake, self.memory_commands, self.conversations)
+        return make_bot(self.settings, self.intake, self.memory_commands, self.conversations)
 
     async def start(self) -> None:
         """Start connecting in the background and return at once."""

@@ -312,6 +312,19 @@ class _Session:
     ready: bool = False
     invalid: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: tuple[int, int] | None = None  # [id, count] as IDENTIFY said; None: not sharded
+
+    def serves(self, guild_id: str | None) -> bool:
+        """Whether Discord sends this session the guild's events (a DM's go to shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
+
+
+def shard_of(guild_id: str, count: int) -> int:
+    """The shard a guild belongs to, by Discord's rule."""
+    return (int(guild_id) >> 22) % count
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -350,6 +363,8 @@ class FakeDiscord(LocalServer):
     - Gateway at `gateway_url`: HELLO, IDENTIFY -> READY + GUILD_CREATEs, heartbeat ACKs, RESUME with
       replay (or INVALID_SESSION), close 4014 for privileged intents not in `privileged_intents`;
       zlib-stream compression when asked for. No member chunking: leave the members intent off.
+      An IDENTIFY with `shard: [id, count]` gets only the guilds of that shard, and a guild's later
+      events go to the session of its shard, as Discord routes them.
       `dispatch(event, data)` pushes an event, `close_session(code)` drops the connection;
       `connections` and `gateway_received` record the client's side.
     - `wait_ready()` and `sync()` resolve once the client has *parsed* everything sent so far;
@@ -480,12 +495,19 @@ class FakeDiscord(LocalServer):
 
     # --- gateway -----------------------------------------------------------------------------------
 
-    def _session(self) -> _Session | None:
-        """The latest session that can still be resumed."""
-        return next((s for s in reversed(self._sessions) if not s.invalid), None)
+    def _session(self, guild_id: str | None = None) -> _Session | None:
+        """The latest session that can still be resumed (with `guild_id`, one of the guild's shard)."""
+        return next(
+            (
+                s
+                for s in reversed(self._sessions)
+                if not s.invalid and (guild_id is None or s.serves(guild_id))
+            ),
+            None,
+        )
 
-    def _live(self) -> _Session:
-        session = self._session()
+    def _live(self, guild_id: str | None = None) -> _Session:
+        session = self._session(guild_id)
         if session is None or session.connection is None or not session.ready:
             raise RuntimeError("no discord.py client is connected to the fake gateway")
         return session
@@ -497,13 +519,14 @@ class FakeDiscord(LocalServer):
         )
         await self.sync()
 
-    async def sync(self) -> None:
-        """Resolve once the client has parsed every dispatch sent so far.
+    async def sync(self, guild_id: str | None = None) -> None:
+        """Resolve once the client has parsed every dispatch sent so far (on the session of
+        `guild_id`'s shard, when given).
 
         The barrier is a HEARTBEAT request (op 1): discord.py handles frames in order and answers with
         the last sequence it has seen, so the answer comes after everything before it was parsed.
         """
-        session = self._live()
+        session = self._live(guild_id)
         target = session.seq
         assert session.connection is not None
         await session.connection.send({"op": 1, "d": None})
@@ -513,8 +536,10 @@ class FakeDiscord(LocalServer):
         """Send a DISPATCH (op 0) event and return its sequence; kept for replay if the client is away.
 
         `observe=False` sends it without updating the fake's state: for payloads not as documented.
+        A guild's event goes to the session of its shard, as Discord routes it.
         """
-        session = self._session()
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        session = self._session(str(guild_id) if guild_id is not None else None)
         if session is None:
             raise RuntimeError("no gateway session to dispatch to")
         if observe:
@@ -601,12 +626,16 @@ class FakeDiscord(LocalServer):
             await connection.ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
         self.identifies += 1
-        session = _Session(uuid.uuid4().hex, connection)
+        shard = data.get("shard")
+        session = _Session(
+            uuid.uuid4().hex, connection, shard=(int(shard[0]), int(shard[1])) if shard else None
+        )
         self._sessions.append(session)
+        guilds = [g for g in self.guilds.values() if session.serves(g["id"])]
         ready: Payload = {
             "v": 10,
             "user": self.bot_user | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": guild_id, "unavailable": True} for guild_id in self.guilds],
+            "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -619,7 +648,7 @@ class FakeDiscord(LocalServer):
         if "shard" in data:
             ready["shard"] = data["shard"]
         await self._send_dispatch(session, "READY", ready)
-        for guild_data in self.guilds.values():
+        for guild_data in guilds:
             await self._send_dispatch(session, "GUILD_CREATE", guild_data)
         session.ready = True
         return session
