@@ -175,3 +175,21 @@ async def test_a_cached_preference_is_dropped_when_another_process_writes_one(po
     finally:
         await other.close()
         await running.close()
+
+
+async def test_access_counts_flushed_by_two_processes_add_up_and_keep_the_latest_access(
+    postgres_url: str,
+) -> None:
+    embedder = CachedEmbedder(HashEmbedder())
+    first = await MemoryEngine.open(postgres_url, embedder)
+    second = await MemoryEngine.open(postgres_url, embedder)
+    try:
+        memory = (await first.remember(MemoryDraft("Ana keeps bees", WORKSPACE, user_id="ana"))).memory
+        await first.storage.memories.bump_access({memory.id: 2}, now=2_000.0)
+        # The other process's flush was gathered earlier and lands later.
+        await second.storage.memories.bump_access({memory.id: 3}, now=1_000.0)
+        [stored] = await second.storage.memories.get_unscoped([memory.id])
+        assert (stored.access_count, stored.last_accessed_at) == (5, 2_000.0)
+    finally:
+        await second.close()
+        await first.close()

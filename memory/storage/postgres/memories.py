@@ -192,7 +192,10 @@ class PostgresMemories(MemoryRepository):
             return
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE memories AS m SET access_count = m.access_count + c.n, last_accessed_at = $3 "
+                # Processes flush their counts on their own timers: an older flush never moves the
+                # last access back.
+                "UPDATE memories AS m SET access_count = m.access_count + c.n, "
+                "last_accessed_at = GREATEST(m.last_accessed_at, $3) "
                 "FROM unnest($1::text[], $2::int[]) AS c(id, n) WHERE m.id = c.id",
                 list(counts.keys()),
                 list(counts.values()),
