@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import web
 
 from bot.app import App
 from bot.llm.fake import ScriptedLLM, text
@@ -20,50 +19,22 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.prehook import PreHook
 from memory.storage import MemoryChange
 from tests.fakes.embedders import HashEmbedder
-from tests.fakes.local_server import LocalServer
+from tests.fakes.openai_embeddings import FakeOpenAIEmbeddings
 from tests.helpers import ROOT, child_env, message, settings
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
 
 
-class HashEmbeddings(LocalServer):
-    """OpenAI's embeddings endpoint answering with the tests' hash embedder, so a `memorybot`
-    child process embeds exactly as the test process does (and loads no model)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._embedder = HashEmbedder()
-
-    @property
-    def base_url(self) -> str:
-        return f"{self.url}/v1"
-
-    def build_app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/v1/embeddings", self._embeddings)
-        return app
-
-    async def _embeddings(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        vectors = await self._embedder.embed(body["input"])
-        data = [{"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
-        return web.json_response(
-            {
-                "object": "list",
-                "data": data,
-                "model": body["model"],
-                "usage": {"prompt_tokens": 1, "total_tokens": 1},
-            }
-        )
-
-
 @pytest.fixture
-async def embeddings() -> AsyncIterator[HashEmbeddings]:
-    async with HashEmbeddings() as server:
+async def embeddings() -> AsyncIterator[FakeOpenAIEmbeddings]:
+    """OpenAI's embeddings endpoint answering with the hash embedder's vectors, so a `memorybot`
+    child process embeds exactly as this process does (and loads no model)."""
+    hashing = HashEmbedder()
+    async with FakeOpenAIEmbeddings(lambda text: hashing.vector(text).tolist()) as server:
         yield server
 
 
-async def memorybot(database_url: str, embeddings: HashEmbeddings, *args: str) -> dict[str, Any]:
+async def memorybot(database_url: str, embeddings: FakeOpenAIEmbeddings, *args: str) -> dict[str, Any]:
     """Run `memorybot memories ...` in a process of its own on the database; its JSON answer."""
     env = child_env(
         MEMORYBOT_DATABASE_URL=database_url,
@@ -101,7 +72,7 @@ def sent_to_model(call: Any) -> str:
 
 @pytest.mark.asyncio
 async def test_a_write_and_a_forget_in_another_process_reach_a_running_bot_at_its_next_turn(
-    postgres_url: str, embeddings: HashEmbeddings, tmp_path: Path
+    postgres_url: str, embeddings: FakeOpenAIEmbeddings, tmp_path: Path
 ) -> None:
     llm = ScriptedLLM([text("Noted."), text("Sure.")])
     config = settings(tmp_path, storage={"database_url": postgres_url})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -35,6 +35,26 @@ from tests.helpers import (
     settings,
     slack_adapter,
 )
+
+PipelinesOn = Callable[[Sequence[ScriptedLLM]], list[TurnPipeline]]
+
+
+@pytest.fixture
+async def pipelines_on(workers: list[MemoryEngine], tmp_path: Path) -> AsyncIterator[PipelinesOn]:
+    """Each worker's turn pipeline, answering with one of `llms`; closed after the test."""
+    made: list[TurnPipeline] = []
+
+    def make(llms: Sequence[ScriptedLLM]) -> list[TurnPipeline]:
+        pipelines = [
+            TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+            for engine, llm in zip(workers, llms, strict=True)
+        ]
+        made.extend(pipelines)
+        return pipelines
+
+    yield make
+    for pipeline in made:
+        await pipeline.aclose()
 
 
 @pytest.fixture
@@ -100,7 +120,7 @@ def lock_waits() -> Iterator[LockWaits]:
 
 
 async def test_two_workers_answer_one_channel_one_turn_at_a_time(
-    workers: list[MemoryEngine], lock_waits: LockWaits, tmp_path: Path
+    pipelines_on: PipelinesOn, lock_waits: LockWaits
 ) -> None:
     events: list[str] = []
     first_started = asyncio.Event()
@@ -120,29 +140,20 @@ async def test_two_workers_answer_one_channel_one_turn_at_a_time(
         return text("The second answer.")
 
     llms = [ScriptedLLM([slow]), ScriptedLLM([second_reply])]
-    pipelines = [
-        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-        for engine, llm in zip(workers, llms, strict=True)
-    ]
-    try:
-        first = asyncio.create_task(pipelines[0].handle([ana_says("what did I say about the trip?")]))
-        await first_started.wait()
-        second = asyncio.create_task(pipelines[1].handle([ana_says("and about the hotel?")]))
-        async with asyncio.timeout(WAIT_LIMIT_SECONDS):  # only turns a hang into a failure
-            await lock_waits.waiting.wait()
-        assert events == ["first:model"]  # the second worker waits while the first one answers
-        let_first_finish.set()
-        results = await asyncio.gather(first, second)
-    finally:
-        for pipeline in pipelines:
-            await pipeline.aclose()
+    pipelines = pipelines_on(llms)
+    first = asyncio.create_task(pipelines[0].handle([ana_says("what did I say about the trip?")]))
+    await first_started.wait()
+    second = asyncio.create_task(pipelines[1].handle([ana_says("and about the hotel?")]))
+    async with asyncio.timeout(WAIT_LIMIT_SECONDS):  # only turns a hang into a failure
+        await lock_waits.waiting.wait()
+    assert events == ["first:model"]  # the second worker waits while the first one answers
+    let_first_finish.set()
+    results = await asyncio.gather(first, second)
     assert events == ["first:model", "first:answered", "second:model"]
     assert [r.reply for r in results] == ["The first answer.", "The second answer."]
 
 
-async def test_two_workers_answer_different_channels_side_by_side(
-    workers: list[MemoryEngine], tmp_path: Path
-) -> None:
+async def test_two_workers_answer_different_channels_side_by_side(pipelines_on: PipelinesOn) -> None:
     both_in = asyncio.Event()
     inside: list[str] = []
 
@@ -153,31 +164,24 @@ async def test_two_workers_answer_different_channels_side_by_side(
         await both_in.wait()  # only returns when the other worker's turn is in its model call too
         return text("ok")
 
-    pipelines = [
-        TurnPipeline(engine, settings(tmp_path), llm=ScriptedLLM([meet]), summarizer=ExtractiveSummarizer())
-        for engine in workers
-    ]
-    try:
-        async with asyncio.timeout(WAIT_LIMIT_SECONDS):
-            results = await asyncio.gather(
-                pipelines[0].handle([ana_says("hello from one")]),
-                pipelines[1].handle(
-                    [
-                        message(
-                            "hello from two",
-                            None,
-                            "U1",
-                            platform="slack",
-                            workspace="T1",
-                            channel="C2",
-                            mentions_bot=True,
-                        )
-                    ]
-                ),
-            )
-    finally:
-        for pipeline in pipelines:
-            await pipeline.aclose()
+    pipelines = pipelines_on([ScriptedLLM([meet]), ScriptedLLM([meet])])
+    async with asyncio.timeout(WAIT_LIMIT_SECONDS):
+        results = await asyncio.gather(
+            pipelines[0].handle([ana_says("hello from one")]),
+            pipelines[1].handle(
+                [
+                    message(
+                        "hello from two",
+                        None,
+                        "U1",
+                        platform="slack",
+                        workspace="T1",
+                        channel="C2",
+                        mentions_bot=True,
+                    )
+                ]
+            ),
+        )
     assert [r.reply for r in results] == ["ok", "ok"]
 
 
@@ -195,20 +199,13 @@ def index_of(messages: list[ChatMessage], start: str) -> int:
 
 
 async def test_a_channel_keeps_what_its_model_was_given_when_the_next_turn_lands_on_another_worker(
-    workers: list[MemoryEngine], tmp_path: Path
+    workers: list[MemoryEngine], pipelines_on: PipelinesOn
 ) -> None:
     await remember_nurse(workers[0])
     llms = [ScriptedLLM([text("Noted.")]), ScriptedLLM([text("Sure.")])]
-    pipelines = [
-        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-        for engine, llm in zip(workers, llms, strict=True)
-    ]
-    try:
-        await pipelines[0].handle([ana_says("what do you know about my job?")])
-        await pipelines[1].handle([ana_says("and where do I work again?")])
-    finally:
-        for pipeline in pipelines:
-            await pipeline.aclose()
+    pipelines = pipelines_on(llms)
+    await pipelines[0].handle([ana_says("what do you know about my job?")])
+    await pipelines[1].handle([ana_says("and where do I work again?")])
     first = llms[0].calls[0].messages
     second = llms[1].calls[0].messages
     [block] = [b for b in blocks_in(first) if NURSE in b]
@@ -219,20 +216,13 @@ async def test_a_channel_keeps_what_its_model_was_given_when_the_next_turn_lands
 
 
 async def test_a_block_kept_for_a_channel_is_not_shown_after_its_memory_was_forgotten_elsewhere(
-    workers: list[MemoryEngine], tmp_path: Path
+    workers: list[MemoryEngine], pipelines_on: PipelinesOn
 ) -> None:
     nurse = await remember_nurse(workers[0])
     llms = [ScriptedLLM([text("Noted.")]), ScriptedLLM([text("Sure.")])]
-    pipelines = [
-        TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
-        for engine, llm in zip(workers, llms, strict=True)
-    ]
-    try:
-        await pipelines[0].handle([ana_says("what do you know about my job?")])
-        assert any(NURSE in b for b in blocks_in(llms[0].calls[0].messages))
-        assert await workers[0].forget_unscoped(nurse) is not None
-        await pipelines[1].handle([ana_says("and where do I work again?")])
-    finally:
-        for pipeline in pipelines:
-            await pipeline.aclose()
+    pipelines = pipelines_on(llms)
+    await pipelines[0].handle([ana_says("what do you know about my job?")])
+    assert any(NURSE in b for b in blocks_in(llms[0].calls[0].messages))
+    assert await workers[0].forget_unscoped(nurse) is not None
+    await pipelines[1].handle([ana_says("and where do I work again?")])
     assert not any(NURSE in m.content for m in llms[1].calls[0].messages)

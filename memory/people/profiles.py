@@ -7,12 +7,12 @@ import dataclasses
 import json
 import logging
 import time
-import weakref
 from collections.abc import Callable, Sequence
 
 from ..engine import MemoryEngine
 from ..models import Audience, Memory
 from ..storage import Storage
+from ..storage.base import KeyedLocks
 from .profile import PROFILE_TYPES, Profile, apply_facts, is_relevant, profile_facts, section_of
 
 log = logging.getLogger(__name__)
@@ -31,14 +31,8 @@ class ProfileStore:
         self.people = storage.people
         self.memories = storage.memories
         self.clock = clock
-        # One read-modify-write at a time per profile; weak values so idle users cost nothing.
-        self._locks: weakref.WeakValueDictionary[ProfileKey, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def _lock(self, key: ProfileKey) -> asyncio.Lock:
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
+        # One read-modify-write at a time per profile; idle users' locks are not kept.
+        self._lock: KeyedLocks[ProfileKey] = KeyedLocks()
 
     async def get(self, platform: str, workspace_id: str, user_id: str, agent_id: str) -> Profile | None:
         """The stored profile, or None when nothing is known about the user."""

@@ -9,11 +9,11 @@ import re
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -513,18 +513,21 @@ class EventLog(ABC):
     async def close(self) -> None: ...
 
 
+K = TypeVar("K", bound=Hashable)
+
+
 def lock_id(key: str) -> int:
     """A stable signed 64-bit number for `key` (the same in every process and every version)."""
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big", signed=True)
 
 
-class KeyedLocks:
+class KeyedLocks(Generic[K]):
     """One asyncio lock per key, living exactly as long as someone holds or awaits it."""
 
     def __init__(self) -> None:
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[K, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    def __call__(self, key: str) -> asyncio.Lock:
+    def __call__(self, key: K) -> asyncio.Lock:
         lock = self._locks.get(key)
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
@@ -621,7 +624,7 @@ class Storage(ABC):
             yield
 
     @cached_property
-    def _channel_locks(self) -> KeyedLocks:
+    def _channel_locks(self) -> KeyedLocks[str]:
         return KeyedLocks()
 
     async def watch(self, listener: ChangeListener) -> None:  # noqa: B027 - one process: nothing to hear

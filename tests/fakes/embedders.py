@@ -26,6 +26,10 @@ class HashEmbedder:
         self.name = name
         self.calls = 0
 
+    def vector(self, text: str) -> np.ndarray:
+        """One text's vector, as `embed` gives it."""
+        return self._vector(text)
+
     def _vector(self, text: str) -> np.ndarray:
         vector = np.zeros(self.dim, dtype=np.float32)
         for word in _WORD.findall(text.casefold()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -13,13 +14,17 @@ FAILING_INPUT = "boom"
 
 
 class FakeOpenAIEmbeddings(LocalServer):
-    """`POST /v1/embeddings`: each text's vector is `[len(text), 1, 0]`, unnormalised, and the rows come
+    """`POST /v1/embeddings`: each text's vector is `vector(text)`, by default `[len(text), 1, 0]`
+    (unnormalised), and the rows come
     back in reverse order (their `index` says where each belongs). A request for exactly
     `[FAILING_INPUT]` gets a 400. Point the SDK at `base_url`; `requests` records every JSON body."""
 
-    def __init__(self) -> None:
+    def __init__(self, vector: Callable[[str], Sequence[float]] | None = None) -> None:
         super().__init__()
         self.requests: list[dict[str, Any]] = []
+        # What each text becomes; another fake embedder's vectors make a child process embed as
+        # the test process does.
+        self._vector = vector or (lambda t: [float(len(t)), 1.0, 0.0])
 
     @property
     def base_url(self) -> str:
@@ -37,7 +42,7 @@ class FakeOpenAIEmbeddings(LocalServer):
         if body["input"] == [FAILING_INPUT]:
             return web.json_response({"error": {"message": "bad"}}, status=400)
         data = [
-            {"object": "embedding", "index": i, "embedding": [float(len(t)), 1.0, 0.0]}
+            {"object": "embedding", "index": i, "embedding": [float(x) for x in self._vector(t)]}
             for i, t in reversed(list(enumerate(body["input"])))  # out of order on purpose
         ]
         return web.json_response(
