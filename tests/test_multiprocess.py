@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.app import App
@@ -164,3 +165,40 @@ async def test_access_counts_flushed_by_two_processes_add_up_and_keep_the_latest
     finally:
         await second.close()
         await first.close()
+
+
+async def test_changes_missed_while_the_feed_was_down_empty_the_caches(postgres_url: str) -> None:
+    embedder = CachedEmbedder(HashEmbedder())
+    running = await MemoryEngine.open(postgres_url, embedder)
+    other = await MemoryEngine.open(postgres_url, embedder)
+    try:
+        hook = PreHook(running)
+        heard: list[MemoryChange | None] = []
+        await running.storage.watch(heard.append)
+        await running.storage.watch(hook.on_change)
+        reader = Audience(WORKSPACE.platform, WORKSPACE.workspace_id, WORKSPACE.agent_id, viewer_id="ana")
+        assert await hook.preferences.get(reader, "ana") == []  # cached: Ana has no preference yet
+        # The database drops the listening connection (a restart, a network cut)...
+        admin = await asyncpg.connect(postgres_url)
+        try:
+            dropped = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'"
+            )
+        finally:
+            await admin.close()
+        assert dropped == 1
+        # ...and a write lands while nobody listens.
+        draft = MemoryDraft(
+            "Ana prefers black coffee", WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana"
+        )
+        coffee = (await other.remember(draft)).memory
+        await running.storage.catch_up()
+        assert None in heard  # told that changes may have been missed
+        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [coffee.id]
+        # Listening again: the next change is heard as usual.
+        await other.forget_unscoped(coffee.id)
+        await running.storage.catch_up()
+        assert heard[-1] is not None and (heard[-1].id, heard[-1].gone) == (coffee.id, True)
+    finally:
+        await other.close()
+        await running.close()
