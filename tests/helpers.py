@@ -218,6 +218,14 @@ def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audi
 
 # --- memories ------------------------------------------------------------------------------------
 
+# Reads every memory of guild-1, whoever wrote it and wherever.
+OPERATOR = Audience("discord", "guild-1", "default", operator=True)
+
+
+async def listed(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
+    """The contents of the memories `audience` may read, sorted."""
+    return sorted(m.content for m in await engine.list_memories(audience))
+
 
 def draft(content: str, scope: Scope = GENERAL, **kw: Any) -> MemoryDraft:
     """A memory to store in `scope`, written by Alice unless `author_id` says otherwise."""
@@ -504,15 +512,15 @@ def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:
 
 async def assert_consistent(engine: MemoryEngine) -> None:
     """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
-    memory_rows = await engine.storage.sql.indexed_memory_ids()
-    assert await engine.storage.sql.unindexed_memories() == []
+    memory_rows = await engine.storage.memories.indexed_ids()
+    assert await engine.storage.memories.unindexed() == []
     assert await engine.storage.vectors.memories.ids() == memory_rows
     assert await engine.storage.vectors.memories.count() == len(memory_rows)
-    message_rows = await engine.storage.sql.indexed_message_ids()
-    assert await engine.storage.sql.unindexed_messages() == []
+    message_rows = await engine.storage.turns.indexed_ids()
+    assert await engine.storage.turns.unindexed() == []
     assert await engine.storage.vectors.messages.ids() == message_rows
     assert await engine.storage.vectors.messages.count() == len(message_rows)
-    assert message_rows == {m.id for m in await engine.storage.sql.get_messages_unscoped(list(message_rows))}
+    assert message_rows == {m.id for m in await engine.storage.turns.get_unscoped(list(message_rows))}
 
 
 VECTOR_DIM = 16  # small vectors for the vector store's own tests

@@ -93,7 +93,7 @@ def message(text_: str, clock: FakeClock, channel: str = "C1") -> IncomingMessag
 
 
 async def stored(engine: MemoryEngine, channel: str = "C1") -> list[tuple[str, str]]:
-    rows = await engine.storage.sql.recent_messages("slack", WORKSPACE, channel, "default", limit=50)
+    rows = await engine.storage.turns.recent(Scope("slack", WORKSPACE, channel, "default"), limit=50)
     return [(m.role, m.content) for m in rows]
 
 
@@ -255,7 +255,7 @@ async def test_embedder_down_for_a_whole_turn_then_back(
         down = await pipeline.handle([message(GREETING, clock)])
         assert down.reply == "Noted, Zed." and down.prehook is not None
         assert down.prehook.skipped_reason is not None and "embedding" in down.prehook.skipped_reason
-        assert len(await engine.storage.sql.unindexed_messages()) == 2  # the turn and the reply, queued
+        assert len(await engine.storage.turns.unindexed()) == 2  # the turn and the reply, queued
         await settle(pipeline)
         flaky.down = False
         back = await pipeline.handle([message("Do you remember what I drink?", clock)])
@@ -303,10 +303,8 @@ async def test_remember_with_a_failing_vector_write_leaves_neither_row_nor_vecto
     with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved"):
         await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     monkeypatch.undo()
-    assert await engine.storage.sql.unindexed_memories() == []
-    assert (
-        await engine.storage.sql.indexed_memory_ids() == set() == await engine.storage.vectors.memories.ids()
-    )
+    assert await engine.storage.memories.unindexed() == []
+    assert await engine.storage.memories.indexed_ids() == set() == await engine.storage.vectors.memories.ids()
     # Once LanceDB takes writes again, the same memory goes in whole.
     result = await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     assert result.action == "inserted"
@@ -334,10 +332,10 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
         tool_result = json.loads(llm.calls[1].messages[-1].content)
         assert "remember failed" in tool_result["error"]
         assert result.learned == [] and result.remembered == []
-        assert await engine.storage.sql.indexed_memory_ids() == set()
-        assert await engine.storage.sql.unindexed_memories() == []
+        assert await engine.storage.memories.indexed_ids() == set()
+        assert await engine.storage.memories.unindexed() == []
         # Both turns are stored, waiting for their vectors.
-        assert len(await engine.storage.sql.unindexed_messages()) == 2
+        assert len(await engine.storage.turns.unindexed()) == 2
         await settle(pipeline)
         monkeypatch.undo()
         assert (await pipeline.handle([message("Thanks!", clock)])).reply == "You're welcome."
@@ -389,14 +387,14 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Served."))
-    real_insert = engine.storage.sql.insert_messages
+    real_insert = engine.storage.turns.insert_rows
 
     async def disk_full(*args: Any, **kwargs: Any) -> list[str]:
         raise sqlite3.OperationalError("database or disk is full")
 
     channels = ["C-1", "C-2", "C-3"]
     try:
-        monkeypatch.setattr(engine.storage.sql, "insert_messages", disk_full)
+        monkeypatch.setattr(engine.storage.turns, "insert_rows", disk_full)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             during = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello from {c}", clock, c)]) for c in channels)
@@ -405,7 +403,7 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
         # Learning-only batches (a channel the bot only listens to) stay silent.
         silent = await pipeline.handle([message("Just chatting", clock, "C-4")], respond=False)
         assert silent.reply is None and silent.storage_error is not None
-        monkeypatch.setattr(engine.storage.sql, "insert_messages", real_insert)
+        monkeypatch.setattr(engine.storage.turns, "insert_rows", real_insert)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             after: list[TurnResult] = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello again from {c}", clock, c)]) for c in channels)

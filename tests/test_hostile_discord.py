@@ -24,7 +24,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
-from memory.models import Visibility
+from memory.models import Scope, Visibility
 from tests import helpers
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
@@ -64,8 +64,8 @@ class World:
 
     async def turns(self, channel_id: str | None = None) -> list[Any]:
         channel = channel_id or self.general["id"]
-        rows = await self.app.engine.storage.sql.recent_messages(
-            "discord", self.guild["id"], channel, "default", limit=500
+        rows = await self.app.engine.storage.turns.recent(
+            Scope("discord", self.guild["id"], channel, "default"), limit=500
         )
         return [m for m in rows if m.role == "user"]
 
@@ -311,8 +311,8 @@ async def test_a_message_from_a_channel_discord_py_has_not_cached_is_kept_to_tha
     await world.settle()
     kept = await world.turns(unknown["id"])
     assert [m.visibility for m in kept] == [Visibility.CHANNEL]
-    dm_rows = await world.app.engine.storage.sql.recent_messages(
-        "discord", f"dm-{world.alice['id']}", stranger_guild["id"], "default", limit=10
+    dm_rows = await world.app.engine.storage.turns.recent(
+        Scope("discord", f"dm-{world.alice['id']}", stranger_guild["id"], "default"), limit=10
     )
     assert dm_rows == []
     everything = json.dumps([m.content for m in await world.turns()])

@@ -23,6 +23,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
+from memory.models import Scope
 from tests import helpers
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -197,8 +198,8 @@ class Bot:
 
     async def turns(self) -> list[Any]:
         """What users said in the answered channel (the bot's own replies left out)."""
-        rows = await self.app.engine.storage.sql.recent_messages(
-            "slack", TEAM_ID, ANSWER, "default", limit=500
+        rows = await self.app.engine.storage.turns.recent(
+            Scope("slack", TEAM_ID, ANSWER, "default"), limit=500
         )
         return [m for m in rows if m.role == "user"]
 
