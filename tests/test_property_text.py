@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 import pytest
@@ -51,9 +49,8 @@ from memory.prehook.context_block import (
 from memory.text import extract
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
 from tests.helpers import GENERAL as SCOPE
-from tests.helpers import FakeClock, check_block
+from tests.helpers import ExampleLoop, FakeClock, check_block
 
-T = TypeVar("T")
 NOW = 1_790_000_000.0
 DAY = 86400.0
 AUDIENCE = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
@@ -157,20 +154,14 @@ class WordHashEmbedder:
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-class Runner:
+class Runner(ExampleLoop):
     """One engine and one event loop for every example (an engine per example would be slow)."""
 
     def __init__(self, path: Path) -> None:
-        self.loop = asyncio.new_event_loop()
+        super().__init__()
         self.clock = FakeClock()
         self.engine: MemoryEngine = self.run(MemoryEngine.open(path, WordHashEmbedder(), clock=self.clock))
-
-    def run(self, awaitable: Awaitable[T]) -> T:
-        return self.loop.run_until_complete(awaitable)
-
-    def close(self) -> None:
-        self.run(self.engine.close())
-        self.loop.close()
+        self.on_close(self.engine.close)
 
 
 @pytest.fixture(scope="module")
