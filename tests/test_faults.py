@@ -45,6 +45,7 @@ from tests.fakes.llm_server import (
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.helpers import (
     NO_DEBOUNCE,
+    DiscordSessions,
     FakeClock,
     FakeTurn,
     anthropic_provider,
@@ -523,8 +524,8 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
     attempts: list[MemoryBot] = []
     sessions = [asyncio.Event(), asyncio.Event()]
     drop = asyncio.Event()
-    closed: list[MemoryBot] = []
-    close_events: dict[int, asyncio.Event] = {}
+    clients = DiscordSessions()
+    closed = clients.closed
 
     async def session(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
         attempts.append(self)
@@ -535,17 +536,9 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
             await self.on_disconnect()
             # A close code discord.py's own resume could not handle: the session is gone.
             raise closed_socket(1006)
-        await close_events.setdefault(id(self), asyncio.Event()).wait()  # until the adapter closes it
+        await clients.until_closed(self)  # until the adapter closes it
 
-    async def fake_close(self: MemoryBot) -> None:
-        closed.append(self)
-        self.connected = False
-        close_events.setdefault(id(self), asyncio.Event()).set()
-
-    monkeypatch.setattr(MemoryBot, "start", session)
-    monkeypatch.setattr(MemoryBot, "close", fake_close)
-    monkeypatch.setattr(MemoryBot, "is_closed", lambda self: self in closed)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+    clients.install(monkeypatch, session)
     adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
     await adapter.start()
     try:

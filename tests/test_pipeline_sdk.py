@@ -21,6 +21,7 @@ from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,
+    Reply,
     anthropic_text,
     anthropic_tool_use,
     error,
@@ -69,6 +70,12 @@ async def one_turn(
         await llm.aclose()
 
 
+def remembers_event(content: str, subjects: list[str], reply: str) -> tuple[Reply, Reply]:
+    """Anthropic answers: a `remember` call storing an event, then the reply once it is stored."""
+    call = anthropic_tool_use("remember", {"content": content, "subjects": subjects, "type": "event"})
+    return ok(call), ok(anthropic_text(reply))
+
+
 async def contents(engine: MemoryEngine) -> list[str]:
     return [m.content for m in await engine.list_memories(AUDIENCE, MemoryQuery(limit=100))]
 
@@ -78,17 +85,9 @@ async def test_anthropic_tool_round_trip_stores_a_memory(
 ) -> None:
     await engine.remember(MemoryDraft("Mickael supports Olympique Lyonnais", GENERAL, author_id="U1"))
     llm_server.queue_anthropic(
-        ok(
-            anthropic_tool_use(
-                "remember",
-                {
-                    "content": "Mickael is moving to Nantes in March",
-                    "subjects": ["mickael", "move"],
-                    "type": "event",
-                },
-            )
-        ),
-        ok(anthropic_text("Good luck with the move to Nantes!")),
+        *remembers_event(
+            "Mickael is moving to Nantes in March", ["mickael", "move"], "Good luck with the move to Nantes!"
+        )
     )
     result = await one_turn(
         engine,
@@ -194,17 +193,9 @@ async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
         return ok(anthropic_text("You broke your shoulder." if "shoulder" in text else "Noted."))
 
     llm_server.queue_anthropic(
-        ok(
-            anthropic_tool_use(
-                "remember",
-                {
-                    "content": "Mickael broke his shoulder on 10 January 2026",
-                    "subjects": ["mickael", "shoulder"],
-                    "type": "event",
-                },
-            )
-        ),
-        ok(anthropic_text("Ouch, get well soon.")),
+        *remembers_event(
+            "Mickael broke his shoulder on 10 January 2026", ["mickael", "shoulder"], "Ouch, get well soon."
+        )
     )
     code, out, err = await _chat(data_dir, env, "I broke my shoulder on 10 January\n")
     assert code == 0, err
