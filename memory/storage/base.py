@@ -519,6 +519,15 @@ class Storage(ABC):
             log.info("message vectors repaired", extra={"count": repaired})
         return repaired
 
+    async def repair_turns_if_due(self, embed: Embed) -> None:
+        """`repair_turns` when turns are queued; a failure is logged and stays queued for next time."""
+        if not self.turns.repair_due:
+            return
+        try:
+            await self.repair_turns(embed)
+        except Exception:
+            log.warning("message repair failed; retried at the next maintenance", exc_info=True)
+
     @abstractmethod
     async def _index_turns(self, embed: Embed) -> int:
         """Embed and index every turn stored without a vector; returns how many."""

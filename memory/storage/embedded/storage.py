@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,6 @@ from .summaries import EmbeddedSummaries
 from .turns import EmbeddedTurns
 from .vector_table import VectorTable
 from .vectors import DEFAULT_HOT_ROWS, VectorStore
-
-log = logging.getLogger(__name__)
 
 SQLITE_FILE = "memorybot.sqlite3"
 LANCEDB_DIR = "lancedb"
@@ -156,12 +153,8 @@ class EmbeddedStorage(Storage):
 
     async def maintain(self, embed: Embed) -> None:
         """Index queued message rows, compact the vector tables, update their indexes."""
-        if self.turns.repair_due:
-            try:
-                await self.repair_turns(embed)
-            except Exception:
-                # Compaction needs no embedder: it still runs, and the repair stays queued.
-                log.warning("message repair failed; retried at the next maintenance", exc_info=True)
+        # Compaction needs no embedder: it runs even when the repair fails.
+        await self.repair_turns_if_due(embed)
         for table in (self.vectors.memories, self.vectors.messages):
             if table.needs_optimize:
                 await table.optimize()
