@@ -261,18 +261,15 @@ class MemoryRows(SQLiteTables):
         if query.types:
             clauses.append(f"m.memory_type IN ({','.join('?' * len(query.types))})")
             params.extend(t.value for t in query.types)
-        if query.min_importance is not None:
-            clauses.append("m.importance >= ?")
-            params.append(query.min_importance)
-        if query.min_confidence is not None:
-            clauses.append("m.confidence >= ?")
-            params.append(query.min_confidence)
-        if query.since is not None:
-            clauses.append("m.created_at >= ?")
-            params.append(query.since)
-        if query.channel_id is not None:
-            clauses.append("m.channel_id = ?")
-            params.append(query.channel_id)
+        for clause, value in (
+            ("m.importance >= ?", query.min_importance),
+            ("m.confidence >= ?", query.min_confidence),
+            ("m.created_at >= ?", query.since),
+            ("m.channel_id = ?", query.channel_id),
+        ):
+            if value is not None:
+                clauses.append(clause)
+                params.append(value)
         if query.user_ids:
             clauses.append(f"m.user_id IN ({','.join('?' * len(query.user_ids))})")
             params.extend(query.user_ids)
