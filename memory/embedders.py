@@ -146,15 +146,11 @@ class OpenAIEmbedder:
         return _normalise(np.array([d.embedding for d in data], dtype=np.float32))
 
 
-class CachedEmbedder:
-    """Wraps an embedder with an LRU cache keyed by the text's hash; batches only the misses."""
+class WrappedEmbedder:
+    """An embedder in front of another (`inner`): its name and vector size are the inner one's."""
 
-    def __init__(self, inner: Embedder, max_entries: int = 10_000) -> None:
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._max = max_entries
-        self.hits = 0
-        self.misses = 0
 
     @property
     def name(self) -> str:
@@ -163,6 +159,17 @@ class CachedEmbedder:
     @property
     def dim(self) -> int:
         return self.inner.dim
+
+
+class CachedEmbedder(WrappedEmbedder):
+    """Wraps an embedder with an LRU cache keyed by the text's hash; batches only the misses."""
+
+    def __init__(self, inner: Embedder, max_entries: int = 10_000) -> None:
+        super().__init__(inner)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._max = max_entries
+        self.hits = 0
+        self.misses = 0
 
     async def warm_up(self) -> None:
         warm = getattr(self.inner, "warm_up", None)

@@ -6,6 +6,7 @@ in tests/conftest.py; the fake servers and embedders are in tests/fakes/.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import itertools
@@ -15,16 +16,19 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+import pytest
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import IncomingMessage, TurnFunction
+from adapters.discord import MemoryBot
+from adapters.discord import bot as discord_bot
 from adapters.slack import SlackAdapter
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings, Settings, SlackSettings
@@ -84,6 +88,55 @@ class FakeClock:
 
 
 # --- settings ------------------------------------------------------------------------------------
+
+
+T = TypeVar("T")
+
+
+class ExampleLoop:
+    """One event loop kept across generated examples (a bot or an engine per example would be slow):
+    `run` awaits on it; `close` awaits what `on_close` was given, newest first, then closes it."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._closers: list[Callable[[], Awaitable[object]]] = []
+
+    def run(self, awaitable: Awaitable[T]) -> T:
+        return self.loop.run_until_complete(awaitable)
+
+    def on_close(self, closer: Callable[[], Awaitable[object]]) -> None:
+        self._closers.append(closer)
+
+    def close(self) -> None:
+        for closer in reversed(self._closers):
+            self.run(closer())
+        self.loop.close()
+
+
+class DiscordSessions:
+    """Discord clients whose `start` is the test's own session (no gateway): closing one records it
+    in `closed` and ends its `until_closed`; a failed connection is retried at once."""
+
+    def __init__(self) -> None:
+        self.closed: list[MemoryBot] = []
+        self._close_events: dict[int, asyncio.Event] = {}
+
+    def _closed_event(self, bot: MemoryBot) -> asyncio.Event:
+        return self._close_events.setdefault(id(bot), asyncio.Event())
+
+    async def until_closed(self, bot: MemoryBot) -> None:
+        await self._closed_event(bot).wait()
+
+    def install(self, monkeypatch: pytest.MonkeyPatch, start: Callable[..., Awaitable[None]]) -> None:
+        async def close(bot: MemoryBot) -> None:
+            self.closed.append(bot)
+            bot.connected = False
+            self._closed_event(bot).set()
+
+        monkeypatch.setattr(MemoryBot, "start", start)
+        monkeypatch.setattr(MemoryBot, "close", close)
+        monkeypatch.setattr(MemoryBot, "is_closed", lambda bot: bot in self.closed)
+        monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
 
 
 def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
@@ -217,6 +270,14 @@ def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audi
 
 
 # --- memories ------------------------------------------------------------------------------------
+
+# Reads every memory of guild-1, whoever wrote it and wherever.
+OPERATOR = Audience("discord", "guild-1", "default", operator=True)
+
+
+async def listed(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
+    """The contents of the memories `audience` may read, sorted."""
+    return sorted(m.content for m in await engine.list_memories(audience))
 
 
 def draft(content: str, scope: Scope = GENERAL, **kw: Any) -> MemoryDraft:
@@ -504,15 +565,15 @@ def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:
 
 async def assert_consistent(engine: MemoryEngine) -> None:
     """Exactly one vector per live row in each table, no vector without its row, nothing unindexed."""
-    memory_rows = await engine.storage.sql.indexed_memory_ids()
-    assert await engine.storage.sql.unindexed_memories() == []
+    memory_rows = await engine.storage.memories.indexed_ids()
+    assert await engine.storage.memories.unindexed() == []
     assert await engine.storage.vectors.memories.ids() == memory_rows
     assert await engine.storage.vectors.memories.count() == len(memory_rows)
-    message_rows = await engine.storage.sql.indexed_message_ids()
-    assert await engine.storage.sql.unindexed_messages() == []
+    message_rows = await engine.storage.turns.indexed_ids()
+    assert await engine.storage.turns.unindexed() == []
     assert await engine.storage.vectors.messages.ids() == message_rows
     assert await engine.storage.vectors.messages.count() == len(message_rows)
-    assert message_rows == {m.id for m in await engine.storage.sql.get_messages_unscoped(list(message_rows))}
+    assert message_rows == {m.id for m in await engine.storage.turns.get_unscoped(list(message_rows))}
 
 
 VECTOR_DIM = 16  # small vectors for the vector store's own tests

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory.engine import MemoryEngine
-from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.models import Audience, MemoryDraft, MemoryType
 from memory.people import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
+from tests.helpers import GENERAL
 
 NOW = 1_790_000_000.0
 # Aliases are stored through the storage seam: both backends.
@@ -169,7 +170,7 @@ async def test_display_name_changes_keep_old_names_but_stay_bounded(aliases: Ali
 
 
 async def test_aliases_widen_a_search(engine: MemoryEngine, aliases: AliasStore) -> None:
-    scope = Scope("discord", "guild-1", "general", "default")
+    scope = GENERAL
     await engine.remember(
         MemoryDraft(
             "Mickael broke his shoulder climbing",

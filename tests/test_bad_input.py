@@ -27,6 +27,7 @@ from memory.storage import MemoryQuery
 from memory.ttl import TTLError
 from tests.fakes.discord_objects import CHANNEL_ID, Chat
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.helpers import GENERAL as SCOPE
 from tests.helpers import SLACK_ALICE as ALICE
 from tests.helpers import SLACK_ALICE_DM as ALICE_DM
 from tests.helpers import (
@@ -41,12 +42,11 @@ from tests.helpers import (
     tool_results,
 )
 
-SCOPE = Scope("discord", "guild-1", "general", "default")
 BAD_TTLS = ["-1d", "0h", "99999999d", "1x"]
 
 
 async def turns(engine: MemoryEngine, channel: str = "general") -> list[StoredMessage]:
-    return await engine.storage.sql.recent_messages("discord", "guild-1", channel, "default", limit=100)
+    return await engine.storage.turns.recent(Scope("discord", "guild-1", channel, "default"), limit=100)
 
 
 def utf8_clean(*texts: str) -> bool:
@@ -139,7 +139,7 @@ async def test_odd_characters_are_answered_and_stored_as_valid_text(
     assert llm.calls[0].messages[-1].content == expected
     assert utf8_clean(llm.calls[0].system, *(m.content for m in llm.calls[0].messages))
     # Both turns' vectors landed too (a surrogate used to fail the LanceDB write).
-    assert await engine.storage.sql.unindexed_messages() == []
+    assert await engine.storage.turns.unindexed() == []
     assert await engine.storage.vectors.messages.count() == 2
     assert problems(caplog) == []
 
@@ -473,14 +473,14 @@ async def test_slack_events_missing_fields_are_acked_and_dropped(
     assert await send_event(adapter, event, "EvBad") == 200
     await adapter.drain()
     assert turn.batches == [] and llm.calls == [] and fake.posts() == []
-    assert await engine.storage.sql.count_messages() == 0
+    assert await engine.storage.turns.count() == 0
 
     # The adapter is unharmed: the next well-formed message is answered and stored.
     llm.add(text("Hi Alice."))
     assert await send_event(adapter, dm_event("2.00"), "EvGood") == 200
     await adapter.drain()
     assert [p["text"] for p in fake.posts()] == ["Hi Alice."]
-    assert await engine.storage.sql.count_messages() == 2
+    assert await engine.storage.turns.count() == 2
 
 
 async def test_a_slack_callback_without_an_event_is_acked(
@@ -492,7 +492,7 @@ async def test_a_slack_callback_without_an_event_is_acked(
     status, _ = await dispatch(adapter, json.dumps(body))
     assert status == 404  # no listener takes an event that is not there; nothing crashes
     await adapter.drain()
-    assert turn.batches == [] and fake.posts() == [] and await engine.storage.sql.count_messages() == 0
+    assert turn.batches == [] and fake.posts() == [] and await engine.storage.turns.count() == 0
 
 
 async def test_discord_messages_with_empty_content_are_ignored() -> None:

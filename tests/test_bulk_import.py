@@ -7,21 +7,16 @@ from collections.abc import Sequence
 import pytest
 
 from memory.engine import MemoryEngine, MemoryWriteError
-from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
+from memory.models import Memory, MemoryDraft, MemoryType, Scope, Visibility
 from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.embedders import CountingEmbedder
-
-SCOPE = Scope("discord", "guild-1", "general", "default")
-OPERATOR = Audience("discord", "guild-1", "default", operator=True)
+from tests.helpers import GENERAL as SCOPE
+from tests.helpers import OPERATOR, listed
 
 
 def draft(content: str, **kw: object) -> MemoryDraft:
     kw.setdefault("scope", SCOPE)
     return MemoryDraft(content=content, **kw)  # type: ignore[arg-type]
-
-
-async def listed(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
-    return sorted(m.content for m in await engine.list_memories(audience))
 
 
 async def test_import_stores_rows_and_vectors_marked_indexed(engine: MemoryEngine) -> None:
@@ -35,15 +30,15 @@ async def test_import_stores_rows_and_vectors_marked_indexed(engine: MemoryEngin
     assert [m.content for m in inserted] == [d.content for d in drafts]
     assert await listed(engine) == sorted(d.content for d in drafts)
     ids = {m.id for m in inserted}
-    assert await engine.storage.sql.indexed_memory_ids() == ids
+    assert await engine.storage.memories.indexed_ids() == ids
     assert await engine.storage.vectors.memories.ids() == ids
-    assert await engine.storage.sql.unindexed_memories() == []
-    rows = {m.content: m for m in await engine.storage.sql.get_memories_unscoped(list(ids))}
+    assert await engine.storage.memories.unindexed() == []
+    rows = {m.content: m for m in await engine.storage.memories.get_unscoped(list(ids))}
     assert rows["Bob prefers tea over coffee"].sources == ["m1", "m2"]
     assert rows["The billing service is written in Go"].created_at == 1_700_000_000.0
     assert rows["Alice lives in Lisbon"].importance == 1.0  # the type's default, as remember() sets
     # The stored vector is the embedding of the content, so the pre-hook can compare without re-embedding.
-    stored = await engine.storage.sql.get_embeddings([inserted[0].id])
+    stored = await engine.storage.memories.embeddings([inserted[0].id])
     expected = (await engine.embedder.embed(["Alice lives in Lisbon"]))[0]
     assert float(stored[inserted[0].id] @ expected) == pytest.approx(1.0, abs=1e-5)
     hits = await engine.search("where does Alice live?", OPERATOR, threshold=0.2)
@@ -85,7 +80,7 @@ async def test_exact_duplicates_are_skipped_within_the_import_and_against_the_st
 
 
 async def test_channel_and_private_duplicates_follow_their_scope(engine: MemoryEngine) -> None:
-    general = Scope("discord", "guild-1", "general", "default")
+    general = SCOPE
     random_ = Scope("discord", "guild-1", "random", "default")
     drafts = [
         draft("The deploy freeze starts Monday", scope=general, visibility=Visibility.CHANNEL),
@@ -134,7 +129,7 @@ async def test_a_failed_vector_write_rolls_back_only_its_batch(
         await engine.import_memories(drafts, batch_size=2)
 
     assert await listed(engine) == ["Fact number one about the roadmap", "Fact number two about the roadmap"]
-    assert await engine.storage.sql.unindexed_memories() == []  # no half-written rows left to repair
+    assert await engine.storage.memories.unindexed() == []  # no half-written rows left to repair
     assert len(await table.ids()) == 2
 
 

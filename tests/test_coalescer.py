@@ -309,12 +309,17 @@ async def test_handler_exception_is_logged_and_channel_keeps_working(co, rec, cl
     assert co.in_flight == 0
 
 
-async def test_aclose_flushes_every_pending_batch_and_waits_for_in_flight(co, rec, clock):
+async def a2_waits_behind_a1_and_b1_waits(co: Coalescer, rec: Recorder) -> None:
+    """Channel a's handler is blocked on a1 with a2 queued behind it; b1 waits its debounce."""
     rec.gates["a"] = asyncio.Event()
     co.submit(msg("a1", channel="a", mentions_bot=True))
     await settle()
     co.submit(msg("a2", channel="a"))  # waits behind the running a1
     co.submit(msg("b1", channel="b"))
+
+
+async def test_aclose_flushes_every_pending_batch_and_waits_for_in_flight(co, rec, clock):
+    await a2_waits_behind_a1_and_b1_waits(co, rec)
     co.submit(msg("b2", channel="b"))
     co.submit(msg("c1", channel="c", thread="t"))
 
@@ -336,11 +341,7 @@ async def test_aclose_flushes_every_pending_batch_and_waits_for_in_flight(co, re
 
 
 async def test_drain_sends_what_waits_and_waits_for_follow_ups_but_keeps_intake_open(co, rec, clock):
-    rec.gates["a"] = asyncio.Event()
-    co.submit(msg("a1", channel="a", mentions_bot=True))
-    await settle()
-    co.submit(msg("a2", channel="a"))  # waits behind the running a1
-    co.submit(msg("b1", channel="b"))
+    await a2_waits_behind_a1_and_b1_waits(co, rec)
 
     draining = asyncio.create_task(co.drain())
     await settle()

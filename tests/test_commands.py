@@ -15,12 +15,12 @@ from memory.engine import MemoryEngine
 from memory.errors import CommandError
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers
+from tests.helpers import GENERAL as GUILD
 from tests.helpers import FakeClock, searchable_memory_ids, stored_memory
 
 # Every command on both storage backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
 
-GUILD = Scope("discord", "guild-1", "general", "default")
 RANDOM = Scope("discord", "guild-1", "random", "default")
 OTHER_GUILD = Scope("discord", "guild-2", "general", "default")
 ALICE = Invoker("discord", "guild-1", "general", "111")

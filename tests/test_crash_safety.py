@@ -89,12 +89,12 @@ async def sqlite_ids(data_dir: Path, table: str, where: str = "1") -> set[str]:
 
 async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message_ids: list[str]) -> None:
     """Acknowledged memories and messages are found by a search for their own text."""
-    for memory in (await engine.storage.sql.get_memories_unscoped(memory_ids))[-5:]:
+    for memory in (await engine.storage.memories.get_unscoped(memory_ids))[-5:]:
         if memory.forgotten:
             continue  # superseded by a later refinement: kept in SQLite, out of search by design
         hits = await engine.search(memory.content, OPERATOR, limit=3)
         assert memory.id in [h.memory.id for h in hits], memory.content
-    for message in (await engine.storage.sql.get_messages_unscoped(message_ids))[-5:]:
+    for message in (await engine.storage.turns.get_unscoped(message_ids))[-5:]:
         audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)
         found = await engine.search_messages(message.content, audience, limit=3)
         assert message.id in [m.id for m, _ in found], message.content
@@ -113,12 +113,8 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path)
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {
-            m.id for m in await engine.storage.sql.get_messages_unscoped(run.messages)
-        }
-        assert set(run.memories) <= {
-            m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
-        }
+        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
+        assert set(run.memories) <= {m.id for m in await engine.storage.memories.get_unscoped(run.memories)}
         await assert_consistent(engine)
         await assert_searchable(engine, run.memories, run.messages)
         again = await engine.reconcile()
@@ -178,12 +174,8 @@ async def test_process_death_between_the_two_stores_is_repaired_on_open(tmp_path
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {
-            m.id for m in await engine.storage.sql.get_messages_unscoped(run.messages)
-        }
-        assert set(run.memories) <= {
-            m.id for m in await engine.storage.sql.get_memories_unscoped(run.memories)
-        }
+        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
+        assert set(run.memories) <= {m.id for m in await engine.storage.memories.get_unscoped(run.memories)}
         await assert_consistent(engine)
         vectors = engine.storage.vectors.messages if kind == "message" else engine.storage.vectors.memories
         # The row that was in flight is whole now: one vector, found by a search for its text.
@@ -211,7 +203,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
         turn = IncomingMessage("slack", WORKSPACE, "C1", "U1", "Zed", "The offsite moved to Lisbon in May")
         assert (await app.pipeline.handle([turn])).reply
         await app.pipeline.idle()  # the turn's summary is written in the background
-        pending = [summary.id for summary, _ in await app.pipeline.summaries.store.rows.unindexed()]
+        pending = [summary.id for summary, _ in await app.pipeline.summaries.store.unindexed()]
         assert len(pending) == 1
         monkeypatch.undo()
     finally:
@@ -219,7 +211,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
 
     app = await App.start(config, embedder=HashEmbedder(), with_llm=False)
     try:
-        assert await app.pipeline.summaries.store.rows.unindexed() == []
+        assert await app.pipeline.summaries.store.unindexed() == []
         assert await (await app.pipeline.summaries.store.table()).ids() == set(pending)
     finally:
         await app.close()

@@ -27,7 +27,7 @@ from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers
 from tests.fakes.discord_objects import ALICE, BOB, BOT_ID, CHANNEL_ID, GUILD_ID, LEARN_CHANNEL_ID, MOD, Chat
-from tests.helpers import NO_DEBOUNCE, FakeClock, discord_settings
+from tests.helpers import NO_DEBOUNCE, DiscordSessions, FakeClock, discord_settings
 
 OTHER_CHANNEL_ID = 5999
 PAGE_SIZE = 5
@@ -652,8 +652,8 @@ async def test_network_errors_are_retried_with_a_fresh_client_and_stop_disconnec
 ) -> None:
     attempts: list[MemoryBot] = []
     connected = asyncio.Event()
-    closed: list[MemoryBot] = []
-    close_events: dict[int, asyncio.Event] = {}
+    clients = DiscordSessions()
+    closed = clients.closed
 
     async def flaky_start(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
         attempts.append(self)
@@ -662,17 +662,9 @@ async def test_network_errors_are_retried_with_a_fresh_client_and_stop_disconnec
             raise OSError("network is unreachable")
         await self.on_ready()
         connected.set()
-        await close_events.setdefault(id(self), asyncio.Event()).wait()
+        await clients.until_closed(self)
 
-    async def fake_close(self: MemoryBot) -> None:
-        closed.append(self)
-        self.connected = False
-        close_events.setdefault(id(self), asyncio.Event()).set()
-
-    monkeypatch.setattr(MemoryBot, "start", flaky_start)
-    monkeypatch.setattr(MemoryBot, "close", fake_close)
-    monkeypatch.setattr(MemoryBot, "is_closed", lambda self: self in closed)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+    clients.install(monkeypatch, flaky_start)
     adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
     await adapter.start()
     assert adapter.ready is False

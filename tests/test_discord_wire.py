@@ -22,7 +22,7 @@ from memory.engine import MemoryEngine
 from memory.models import Conversation, ConversationKind, MemoryDraft, Scope, Visibility
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
-from tests.helpers import DISCORD_READY_WAIT_SECONDS, NO_DEBOUNCE
+from tests.helpers import DISCORD_READY_WAIT_SECONDS, NO_DEBOUNCE, stored_memory
 
 PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, ConversationKind.DM
 
@@ -308,7 +308,7 @@ async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
     await fake.dispatch("INTERACTION_CREATE", data)
     await fake.wait_for(lambda: len(fake.followups()) > before)
     assert older.memory.id in json.dumps(fake.followups()[-1])
-    restored = await engine.storage.sql.get_memory_unscoped(older.memory.id)
+    restored = await stored_memory(engine, older.memory.id)
     assert restored is not None and not restored.forgotten
 
 

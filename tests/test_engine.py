@@ -13,23 +13,17 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessag
 from memory.storage import MemoryQuery
 from memory.storage.embedded.migrations import MIGRATIONS
 from memory.ttl import TTLError
-from tests.helpers import FakeClock, searchable_memory_ids, stored_memory
+from tests.helpers import GENERAL as SCOPE
+from tests.helpers import OPERATOR, FakeClock, listed, searchable_memory_ids, stored_memory
 
 # Every test through `engine` runs on both backends; those opening a data directory themselves
 # (migrations of the SQLite file, crashes between SQLite and LanceDB) are the embedded one's.
 STORAGE_BACKENDS = ("embedded", "postgres")
 
-SCOPE = Scope("discord", "guild-1", "general", "default")
-OPERATOR = Audience("discord", "guild-1", "default", operator=True)
-
 
 def draft(content: str, **kw: object) -> MemoryDraft:
     kw.setdefault("scope", SCOPE)
     return MemoryDraft(content=content, **kw)  # type: ignore[arg-type]
-
-
-async def active(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
-    return sorted(m.content for m in await engine.list_memories(audience))
 
 
 async def test_migrations_create_schema_and_are_idempotent(tmp_path: Path, embedder: CachedEmbedder) -> None:
@@ -92,34 +86,34 @@ async def test_refinement_supersedes_and_keeps_old_as_forgotten(engine: MemoryEn
     old = (await engine.remember(draft("Mickael broke his shoulder"))).memory
     new = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
     assert new.action == "superseded" and new.replaced is not None and new.replaced.id == old.id
-    assert await active(engine) == ["Mickael broke his shoulder on 10 January 2026"]
+    assert await listed(engine) == ["Mickael broke his shoulder on 10 January 2026"]
     kept = await stored_memory(engine, old.id)
     assert kept is not None and kept.forgotten and kept.superseded_by == new.memory.id
     assert await searchable_memory_ids(engine) == {new.memory.id}
     restored = await engine.undo_supersede(new.memory.id)
     assert restored.id == old.id
-    assert len(await active(engine)) == 2
+    assert len(await listed(engine)) == 2
 
 
 async def test_french_refinement_supersedes(engine: MemoryEngine) -> None:
     await engine.remember(draft("Mickael s'est cassé l'épaule"))
     result = await engine.remember(draft("Mickael s'est cassé l'épaule le 10 janvier 2026"))
     assert result.action == "superseded"
-    assert await active(engine) == ["Mickael s'est cassé l'épaule le 10 janvier 2026"]
+    assert await listed(engine) == ["Mickael s'est cassé l'épaule le 10 janvier 2026"]
 
 
 async def test_distinct_facts_stay_apart(engine: MemoryEngine) -> None:
     await engine.remember(draft("David lives in Paris"))
     result = await engine.remember(draft("David has a son"))
     assert result.action == "inserted"
-    assert await active(engine) == ["David has a son", "David lives in Paris"]
+    assert await listed(engine) == ["David has a son", "David lives in Paris"]
 
 
 async def test_less_precise_repeat_is_covered(engine: MemoryEngine) -> None:
     await engine.remember(draft("Mickael broke his shoulder on 10 January 2026"))
     result = await engine.remember(draft("Mickael broke his shoulder"))
     assert result.action == "covered"
-    assert len(await active(engine)) == 1
+    assert len(await listed(engine)) == 1
 
 
 async def test_dedup_never_crosses_scopes(engine: MemoryEngine) -> None:
@@ -127,7 +121,7 @@ async def test_dedup_never_crosses_scopes(engine: MemoryEngine) -> None:
     other = Scope("discord", "guild-2", "general", "default")
     result = await engine.remember(draft("Mickael broke his shoulder on 10 January 2026", scope=other))
     assert result.action == "inserted"
-    assert await active(engine) == ["Mickael broke his shoulder"]
+    assert await listed(engine) == ["Mickael broke his shoulder"]
     private = await engine.remember(
         draft("Mickael broke his shoulder", visibility=Visibility.PRIVATE, author_id="mickael")
     )
@@ -185,7 +179,7 @@ async def test_failed_vector_write_leaves_no_half_written_memory(
     with pytest.raises(MemoryWriteError, match="not saved"):
         await engine.remember(draft("Erin moved to Berlin"))
     assert await engine.storage.memories.count(OPERATOR, 0) == 0
-    assert await engine.storage.sql.unindexed_memories() == []
+    assert await engine.storage.memories.unindexed() == []
 
 
 async def test_reconcile_after_crash_between_the_two_writes(
@@ -195,16 +189,16 @@ async def test_reconcile_after_crash_between_the_two_writes(
     kept = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     # Crash 1: the row was committed but the process died before the vector write.
     orphan_row = engine.build_memory(draft("Grace runs the Lisbon office"))
-    await engine.storage.sql.insert_memory(orphan_row, None)
+    await engine.storage.memories.insert_row(orphan_row, None)
     # Crash 2: a vector whose row was deleted (died between the SQLite and the LanceDB delete).
     gone = (await engine.remember(draft("Heidi owns the billing service"))).memory
-    await engine.storage.sql.delete_memories([gone.id])
+    await engine.storage.memories.delete_rows([gone.id])
     await engine.close()
 
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     try:
         assert await searchable_memory_ids(engine) == {kept.id, orphan_row.id}
-        assert await engine.storage.sql.unindexed_memories() == []
+        assert await engine.storage.memories.unindexed() == []
         hits = await engine.search("who runs the office in Lisbon?", OPERATOR)
         assert hits and hits[0].memory.id == orphan_row.id
         again = await engine.reconcile()
@@ -219,7 +213,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
 ) -> None:
     engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
     turn = StoredMessage(
-        "t1", Scope("discord", "guild-1", "general", "default"), "jo", "Jo", "user",
+        "t1", SCOPE, "jo", "Jo", "user",
         "The printer on floor two is jammed again", clock.now,
     )  # fmt: skip
 
@@ -230,7 +224,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
     # A turn is not lost to a failed vector write: the row is kept and queued for repair.
     assert await engine.store_messages([turn]) == ["t1"]
     monkeypatch.undo()
-    assert [m.id for m, _ in await engine.storage.sql.unindexed_messages()] == ["t1"]
+    assert [m.id for m, _ in await engine.storage.turns.unindexed()] == ["t1"]
     assert engine.needs_maintenance
     # LanceDB lost a write its row says landed (a power cut after the commit).
     lost = (await engine.remember(draft("Ivy keeps the spare office keys"))).memory
@@ -241,7 +235,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
     try:
         assert await engine.storage.vectors.messages.ids() == {"t1"}
         assert await searchable_memory_ids(engine) == {lost.id}
-        assert await engine.storage.sql.unindexed_messages() == []
+        assert await engine.storage.turns.unindexed() == []
         hits = await engine.search("who has the spare keys?", OPERATOR)
         assert hits and hits[0].memory.id == lost.id
         found = await engine.search_messages("printer jammed", OPERATOR)
@@ -285,14 +279,14 @@ async def test_scope_filters_for_queries_and_search(engine: MemoryEngine) -> Non
         "discord", "guild-1", "default", viewer_id="judy", channel_id="dm-judy", private_ok=True
     )
 
-    assert await active(engine, in_general) == ["Ivan is the on-call engineer"]
-    assert await active(engine, in_ops) == [
+    assert await listed(engine, in_general) == ["Ivan is the on-call engineer"]
+    assert await listed(engine, in_ops) == [
         "Ivan is the on-call engineer",
         "Ops channel uses the red runbook",
     ]
-    assert "Ivan's salary review is in March 2027" in await active(engine, ivan_dm)
-    assert "Ivan's salary review is in March 2027" not in await active(engine, judy_dm)
-    assert "Ivan's salary review is in March 2027" not in await active(
+    assert "Ivan's salary review is in March 2027" in await listed(engine, ivan_dm)
+    assert "Ivan's salary review is in March 2027" not in await listed(engine, judy_dm)
+    assert "Ivan's salary review is in March 2027" not in await listed(
         engine, OPERATOR
     )  # admins never see DMs
     for audience in (in_general, judy_dm, OPERATOR):

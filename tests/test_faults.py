@@ -45,6 +45,7 @@ from tests.fakes.llm_server import (
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.helpers import (
     NO_DEBOUNCE,
+    DiscordSessions,
     FakeClock,
     FakeTurn,
     anthropic_provider,
@@ -93,7 +94,7 @@ def message(text_: str, clock: FakeClock, channel: str = "C1") -> IncomingMessag
 
 
 async def stored(engine: MemoryEngine, channel: str = "C1") -> list[tuple[str, str]]:
-    rows = await engine.storage.sql.recent_messages("slack", WORKSPACE, channel, "default", limit=50)
+    rows = await engine.storage.turns.recent(Scope("slack", WORKSPACE, channel, "default"), limit=50)
     return [(m.role, m.content) for m in rows]
 
 
@@ -255,7 +256,7 @@ async def test_embedder_down_for_a_whole_turn_then_back(
         down = await pipeline.handle([message(GREETING, clock)])
         assert down.reply == "Noted, Zed." and down.prehook is not None
         assert down.prehook.skipped_reason is not None and "embedding" in down.prehook.skipped_reason
-        assert len(await engine.storage.sql.unindexed_messages()) == 2  # the turn and the reply, queued
+        assert len(await engine.storage.turns.unindexed()) == 2  # the turn and the reply, queued
         await settle(pipeline)
         flaky.down = False
         back = await pipeline.handle([message("Do you remember what I drink?", clock)])
@@ -303,10 +304,8 @@ async def test_remember_with_a_failing_vector_write_leaves_neither_row_nor_vecto
     with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved"):
         await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     monkeypatch.undo()
-    assert await engine.storage.sql.unindexed_memories() == []
-    assert (
-        await engine.storage.sql.indexed_memory_ids() == set() == await engine.storage.vectors.memories.ids()
-    )
+    assert await engine.storage.memories.unindexed() == []
+    assert await engine.storage.memories.indexed_ids() == set() == await engine.storage.vectors.memories.ids()
     # Once LanceDB takes writes again, the same memory goes in whole.
     result = await engine.remember(MemoryDraft("Zed drinks green tea", scope))
     assert result.action == "inserted"
@@ -334,10 +333,10 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
         tool_result = json.loads(llm.calls[1].messages[-1].content)
         assert "remember failed" in tool_result["error"]
         assert result.learned == [] and result.remembered == []
-        assert await engine.storage.sql.indexed_memory_ids() == set()
-        assert await engine.storage.sql.unindexed_memories() == []
+        assert await engine.storage.memories.indexed_ids() == set()
+        assert await engine.storage.memories.unindexed() == []
         # Both turns are stored, waiting for their vectors.
-        assert len(await engine.storage.sql.unindexed_messages()) == 2
+        assert len(await engine.storage.turns.unindexed()) == 2
         await settle(pipeline)
         monkeypatch.undo()
         assert (await pipeline.handle([message("Thanks!", clock)])).reply == "You're welcome."
@@ -389,14 +388,14 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Served."))
-    real_insert = engine.storage.sql.insert_messages
+    real_insert = engine.storage.turns.insert_rows
 
     async def disk_full(*args: Any, **kwargs: Any) -> list[str]:
         raise sqlite3.OperationalError("database or disk is full")
 
     channels = ["C-1", "C-2", "C-3"]
     try:
-        monkeypatch.setattr(engine.storage.sql, "insert_messages", disk_full)
+        monkeypatch.setattr(engine.storage.turns, "insert_rows", disk_full)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             during = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello from {c}", clock, c)]) for c in channels)
@@ -405,7 +404,7 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
         # Learning-only batches (a channel the bot only listens to) stay silent.
         silent = await pipeline.handle([message("Just chatting", clock, "C-4")], respond=False)
         assert silent.reply is None and silent.storage_error is not None
-        monkeypatch.setattr(engine.storage.sql, "insert_messages", real_insert)
+        monkeypatch.setattr(engine.storage.turns, "insert_rows", real_insert)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             after: list[TurnResult] = await asyncio.gather(
                 *(pipeline.handle([message(f"Hello again from {c}", clock, c)]) for c in channels)
@@ -525,8 +524,8 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
     attempts: list[MemoryBot] = []
     sessions = [asyncio.Event(), asyncio.Event()]
     drop = asyncio.Event()
-    closed: list[MemoryBot] = []
-    close_events: dict[int, asyncio.Event] = {}
+    clients = DiscordSessions()
+    closed = clients.closed
 
     async def session(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
         attempts.append(self)
@@ -537,17 +536,9 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
             await self.on_disconnect()
             # A close code discord.py's own resume could not handle: the session is gone.
             raise closed_socket(1006)
-        await close_events.setdefault(id(self), asyncio.Event()).wait()  # until the adapter closes it
+        await clients.until_closed(self)  # until the adapter closes it
 
-    async def fake_close(self: MemoryBot) -> None:
-        closed.append(self)
-        self.connected = False
-        close_events.setdefault(id(self), asyncio.Event()).set()
-
-    monkeypatch.setattr(MemoryBot, "start", session)
-    monkeypatch.setattr(MemoryBot, "close", fake_close)
-    monkeypatch.setattr(MemoryBot, "is_closed", lambda self: self in closed)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+    clients.install(monkeypatch, session)
     adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
     await adapter.start()
     try:

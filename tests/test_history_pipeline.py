@@ -9,14 +9,13 @@ from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.models import Audience, MemoryDraft, MemoryType
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.storage import MemoryQuery
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
+from tests.helpers import GENERAL as SCOPE
 from tests.helpers import FakeClock, message, past_turn, settings
-
-SCOPE = Scope("discord", "guild-1", "general", "default")
 
 
 def msg(

@@ -6,11 +6,10 @@ should be taken is taken, and the bot answers afterwards."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
-from memory.models import Visibility
+from memory.models import Scope, Visibility
 from tests import helpers
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
@@ -64,8 +63,8 @@ class World:
 
     async def turns(self, channel_id: str | None = None) -> list[Any]:
         channel = channel_id or self.general["id"]
-        rows = await self.app.engine.storage.sql.recent_messages(
-            "discord", self.guild["id"], channel, "default", limit=500
+        rows = await self.app.engine.storage.turns.recent(
+            Scope("discord", self.guild["id"], channel, "default"), limit=500
         )
         return [m for m in rows if m.role == "user"]
 
@@ -311,8 +310,8 @@ async def test_a_message_from_a_channel_discord_py_has_not_cached_is_kept_to_tha
     await world.settle()
     kept = await world.turns(unknown["id"])
     assert [m.visibility for m in kept] == [Visibility.CHANNEL]
-    dm_rows = await world.app.engine.storage.sql.recent_messages(
-        "discord", f"dm-{world.alice['id']}", stranger_guild["id"], "default", limit=10
+    dm_rows = await world.app.engine.storage.turns.recent(
+        Scope("discord", f"dm-{world.alice['id']}", stranger_guild["id"], "default"), limit=10
     )
     assert dm_rows == []
     everything = json.dumps([m.content for m in await world.turns()])
@@ -384,24 +383,16 @@ def message_payloads(world: World) -> st.SearchStrategy[Payload]:
     )
 
 
-@dataclass
-class _Loop:
+class _Loop(helpers.ExampleLoop):
     """One running bot for every generated example (a bot per example would be slow)."""
 
-    tmp_path: Path
-    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.new_event_loop)
-    fake: FakeDiscord = field(init=False)
-    world: World = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.fake = FakeDiscord()
-        self.loop.run_until_complete(self.fake.start())
-        self.world = self.loop.run_until_complete(start_world(self.fake, self.tmp_path))
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.world.runtime.stop())
-        self.loop.run_until_complete(self.fake.stop())
-        self.loop.close()
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__()
+        fake = FakeDiscord()
+        self.run(fake.start())
+        self.on_close(fake.stop)
+        self.world = self.run(start_world(fake, tmp_path))
+        self.on_close(self.world.runtime.stop)
 
 
 @pytest.fixture(scope="module")
@@ -425,7 +416,7 @@ def test_generated_discord_messages_cost_at_most_their_event(
         await world.fake.dispatch("MESSAGE_CREATE", payload, observe=False)
         await world.settle()
 
-    generated.loop.run_until_complete(send())
+    generated.run(send())
     assert world.fake.identifies == identifies, "a message payload cost the connection"
     assert world.adapter.bot is not None and not world.adapter.bot.is_closed()
     assert_clean_logs(caplog.records, "generated message")

@@ -5,11 +5,10 @@ healthy afterwards. (The Discord gateway: tests/test_hostile_discord.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
+from memory.models import Scope
 from tests import helpers
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -197,8 +197,8 @@ class Bot:
 
     async def turns(self) -> list[Any]:
         """What users said in the answered channel (the bot's own replies left out)."""
-        rows = await self.app.engine.storage.sql.recent_messages(
-            "slack", TEAM_ID, ANSWER, "default", limit=500
+        rows = await self.app.engine.storage.turns.recent(
+            Scope("slack", TEAM_ID, ANSWER, "default"), limit=500
         )
         return [m for m in rows if m.role == "user"]
 
@@ -301,30 +301,26 @@ SLACK_EVENT = st.fixed_dictionaries(
 )
 
 
-class _Loop:
+class _Loop(helpers.ExampleLoop):
     """One running bot for every generated example (a bot per example would be slow)."""
 
     def __init__(self, tmp_path: Path) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._stack: list[Callable[[], Any]] = []
-        self.bot = self.loop.run_until_complete(self._start(tmp_path))
+        super().__init__()
+        self.bot = self.run(self._start(tmp_path))
 
     async def _start(self, tmp_path: Path) -> Bot:
         fake = FakeSlackAPI()
         await fake.start()
+        self.on_close(fake.stop)
         fake.add_user(ALICE, "Alice")
         app = await App.start(bot_settings(tmp_path, fake), embedder=CachedEmbedder(HashEmbedder()))
         runtime = BotRuntime(app.settings, app)
         await runtime.start()
+        self.on_close(runtime.stop)
         await runtime.adapters[0].wait_until_identified()  # type: ignore[attr-defined]
         http = aiohttp.ClientSession()
-        self._stack = [http.close, runtime.stop, fake.stop]
+        self.on_close(http.close)
         return Bot(fake, app, runtime, runtime.server.url, http)
-
-    def close(self) -> None:
-        for close in self._stack:
-            self.loop.run_until_complete(close())
-        self.loop.close()
 
 
 @pytest.fixture(scope="module")
@@ -348,7 +344,7 @@ def test_generated_slack_events_are_acknowledged_or_refused_never_a_500(
         await bot.settle()
         return status
 
-    status = generated.loop.run_until_complete(send())
+    status = generated.run(send())
     assert status in (200, 400)
     assert_clean_logs(caplog.records, "generated event")
 

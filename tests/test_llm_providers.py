@@ -119,6 +119,19 @@ async def test_anthropic_text_reply_with_usage(llm_server: FakeLLMServer, make: 
     assert request.headers["anthropic-version"]
 
 
+async def remember_round_trip(provider: LLMProvider, call_id: str) -> tuple[LLMResponse, LLMResponse]:
+    """The user states a preference; the model calls `remember` (as `call_id`), gets the result and
+    answers "Got it, tea it is." Returns (the call, the answer)."""
+    history = [ChatMessage("user", "I prefer tea over coffee", name="Mickael")]
+    asked = await provider.complete(SYSTEM, history, [REMEMBER])
+    [call] = asked.tool_calls
+    assert (call.id, call.name, call.arguments, call.error) == (call_id, "remember", REMEMBER_ARGS, None)
+    history += [asked.as_message(), ChatMessage("tool", "stored as memory m1", tool_call_id=call.id)]
+    answered = await provider.complete(SYSTEM, history, [REMEMBER])
+    assert answered.text == "Got it, tea it is."
+    return asked, answered
+
+
 @pytest.mark.asyncio
 async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
     llm_server: FakeLLMServer, make: Factory
@@ -131,25 +144,10 @@ async def test_anthropic_tool_round_trip_echoes_the_assistant_turn(
         thinking="The user stated a preference worth keeping.",
     )
     llm_server.queue_anthropic(ok(first), ok(anthropic_text("Got it, tea it is.")))
-    provider = make("anthropic")
-    history = [ChatMessage("user", "I prefer tea over coffee", name="Mickael")]
-
-    asked = await provider.complete(SYSTEM, history, [REMEMBER])
+    asked, answered = await remember_round_trip(make("anthropic"), "toolu_01remember")
 
     assert asked.stop_reason == "tool_use"
     assert asked.text == "Noting that."
-    [call] = asked.tool_calls
-    assert (call.id, call.name, call.arguments, call.error) == (
-        "toolu_01remember",
-        "remember",
-        REMEMBER_ARGS,
-        None,
-    )
-
-    history += [asked.as_message(), ChatMessage("tool", "stored as memory m1", tool_call_id=call.id)]
-    answered = await provider.complete(SYSTEM, history, [REMEMBER])
-
-    assert answered.text == "Got it, tea it is."
     assert answered.tool_calls == []
     second = llm_server.requests_to(ANTHROPIC_PATH)[1].body
     assert second["tools"] == [
@@ -251,26 +249,11 @@ async def test_openai_tool_round_trip(llm_server: FakeLLMServer, make: Factory) 
         ok(openai_tool_calls(("remember", REMEMBER_ARGS), ids=["call_abc123"])),
         ok(openai_text("Got it, tea it is.")),
     )
-    provider = make("openai")
-    history = [ChatMessage("user", "I prefer tea over coffee", name="Mickael")]
-
-    asked = await provider.complete(SYSTEM, history, [REMEMBER])
+    asked, _ = await remember_round_trip(make("openai"), "call_abc123")
 
     assert asked.stop_reason == "tool_calls"
     assert asked.text == ""
-    [call] = asked.tool_calls
-    assert (call.id, call.name, call.arguments, call.error) == (
-        "call_abc123",
-        "remember",
-        REMEMBER_ARGS,
-        None,
-    )
     assert (asked.input_tokens, asked.output_tokens) == (35, 18)
-
-    history += [asked.as_message(), ChatMessage("tool", "stored as memory m1", tool_call_id=call.id)]
-    answered = await provider.complete(SYSTEM, history, [REMEMBER])
-
-    assert answered.text == "Got it, tea it is."
     second = llm_server.requests_to(OPENAI_PATH)[1].body
     assert second["tools"] == [
         {

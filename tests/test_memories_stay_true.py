@@ -24,7 +24,7 @@ from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.storage import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
 from memory.text import date_mentions, extract
-from tests.helpers import FakeClock, settings
+from tests.helpers import FakeClock, settings, stored_memory
 
 # Tuesday 24 November 2026, 10:00 UTC.
 TUESDAY = datetime(2026, 11, 24, 10, tzinfo=UTC).timestamp()
@@ -160,7 +160,7 @@ async def test_a_heuristic_deadline_reaches_the_store_with_its_expiry(
     result = await offline.handle([say("remind me to send the report by Friday", tuesday)])
     [todo] = [m for m in result.learned if m.memory_type is MemoryType.TODO]
     friday = datetime(2026, 11, 27, tzinfo=UTC).timestamp()
-    stored = await engine.storage.sql.get_memory_unscoped(todo.id)
+    stored = await stored_memory(engine, todo.id)
     assert stored is not None and stored.expires_at == pytest.approx(friday + 7 * 86400)
 
 

@@ -50,7 +50,7 @@ async def test_remember_tool_round_trip_stores_a_memory(
     assert tool_results(second)[0]["status"] == "stored"
     assert {t.name for t in llm.calls[0].tools} == {"remember", "search_memories", "get_recent_memories"}
     # The reply is stored as an assistant turn after the user's message.
-    recent = await engine.storage.sql.recent_messages("discord", "guild-1", "general", "default")
+    recent = await engine.storage.turns.recent(GENERAL)
     assert [m.role for m in recent] == ["user", "assistant"]
     assert recent[-1].content == "Noted, no peanuts for Mickael."
     # The assistant turn keeps the tool calls it made, with what each returned.
@@ -157,7 +157,7 @@ async def test_json_reply_form_stores_memories_and_shows_only_the_message(
     assert dentist.expires_at == pytest.approx(dentist.created_at + 7 * 86400)
     mood = next(m for m in result.remembered if m.content == "Alice is in a bad mood")
     assert mood.expires_at is None
-    recent = await engine.storage.sql.recent_messages("discord", "guild-1", "general", "default")
+    recent = await engine.storage.turns.recent(GENERAL)
     assert recent[-1].content == "Enjoy the tea!"  # not the JSON
 
 
@@ -179,7 +179,7 @@ async def test_provider_error_apologises_and_keeps_the_message(
     result = await pipeline.handle([message("My name is Alice and I love climbing", clock)])
     assert result.reply == APOLOGY
     assert result.error == "anthropic: HTTP 529 overloaded_error"
-    recent = await engine.storage.sql.recent_messages("discord", "guild-1", "general", "default")
+    recent = await engine.storage.turns.recent(GENERAL)
     assert [(m.role, m.content) for m in recent] == [("user", "My name is Alice and I love climbing")]
     assert result.learned  # the heuristic memories were still kept
     # The next turn sends the unanswered message again, in order, and works.
@@ -234,7 +234,7 @@ async def test_system_messages_are_stored_but_never_run_the_hook(
     assert llm.calls == []
     state = pipeline.prehook.states.get("discord", "guild-1", "general", None, "default")
     assert state.turn == 0
-    assert await engine.storage.sql.count_messages() == 1
+    assert await engine.storage.turns.count() == 1
 
 
 async def test_a_redelivered_message_is_not_answered_twice(
@@ -304,7 +304,7 @@ async def test_the_block_is_never_written_to_the_transcript(
     await pipeline.handle([message("ok thanks", clock)])
     assert first.injected
     assert any(b for b in blocks_in(llm.calls[1].messages))  # still shown to the model...
-    stored = await engine.storage.sql.recent_messages("discord", "guild-1", "general", "default", limit=50)
+    stored = await engine.storage.turns.recent(GENERAL, limit=50)
     assert len(stored) == 4
     assert all(BLOCK_OPEN not in m.content for m in stored)  # ...never stored
     assert [m.role for m in stored] == ["user", "assistant", "user", "assistant"]
@@ -359,7 +359,7 @@ async def test_near_duplicates_are_filtered_by_stored_vectors_across_turns(
             await engine.remember(MemoryDraft("Alice's dog is called Rex", GENERAL, author_id="a"))
         ).memory
         assert second.id != first.id
-        vectors = await engine.storage.sql.get_embeddings([first.id, second.id])
+        vectors = await engine.storage.memories.embeddings([first.id, second.id])
         assert float(vectors[first.id] @ vectors[second.id]) > 0.85
         two = await pipe.handle([message("remind me what my dog is called", clock)])
         assert injected_ids(one) == {first.id}

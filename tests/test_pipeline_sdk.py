@@ -12,7 +12,7 @@ import pytest
 
 from adapters.base import IncomingMessage
 from bot.llm import AnthropicProvider, LLMProvider, OpenAIProvider
-from bot.pipeline import APOLOGY, TurnPipeline
+from bot.pipeline import APOLOGY, TurnPipeline, TurnResult
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, Scope
 from memory.storage import MemoryQuery
@@ -21,6 +21,7 @@ from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,
+    Reply,
     anthropic_text,
     anthropic_tool_use,
     error,
@@ -57,8 +58,22 @@ def message(text: str, clock: FakeClock) -> IncomingMessage:
     )
 
 
-async def make_pipeline(engine: MemoryEngine, llm: LLMProvider, tmp_path: Path) -> TurnPipeline:
-    return TurnPipeline(engine, settings(tmp_path), llm=llm)
+async def one_turn(
+    engine: MemoryEngine, llm: LLMProvider, tmp_path: Path, text: str, clock: FakeClock
+) -> TurnResult:
+    """One message through a pipeline on `llm`, both closed afterwards."""
+    pipeline = TurnPipeline(engine, settings(tmp_path), llm=llm)
+    try:
+        return await pipeline.handle([message(text, clock)])
+    finally:
+        await pipeline.aclose()
+        await llm.aclose()
+
+
+def remembers_event(content: str, subjects: list[str], reply: str) -> tuple[Reply, Reply]:
+    """Anthropic answers: a `remember` call storing an event, then the reply once it is stored."""
+    call = anthropic_tool_use("remember", {"content": content, "subjects": subjects, "type": "event"})
+    return ok(call), ok(anthropic_text(reply))
 
 
 async def contents(engine: MemoryEngine) -> list[str]:
@@ -70,27 +85,17 @@ async def test_anthropic_tool_round_trip_stores_a_memory(
 ) -> None:
     await engine.remember(MemoryDraft("Mickael supports Olympique Lyonnais", GENERAL, author_id="U1"))
     llm_server.queue_anthropic(
-        ok(
-            anthropic_tool_use(
-                "remember",
-                {
-                    "content": "Mickael is moving to Nantes in March",
-                    "subjects": ["mickael", "move"],
-                    "type": "event",
-                },
-            )
-        ),
-        ok(anthropic_text("Good luck with the move to Nantes!")),
-    )
-    llm = anthropic(llm_server)
-    pipeline = await make_pipeline(engine, llm, tmp_path)
-    try:
-        result = await pipeline.handle(
-            [message("Any tips for a Lyon fan who moves to Nantes in March?", clock)]
+        *remembers_event(
+            "Mickael is moving to Nantes in March", ["mickael", "move"], "Good luck with the move to Nantes!"
         )
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
+    )
+    result = await one_turn(
+        engine,
+        anthropic(llm_server),
+        tmp_path,
+        "Any tips for a Lyon fan who moves to Nantes in March?",
+        clock,
+    )
     assert result.reply == "Good luck with the move to Nantes!"
     assert "Mickael is moving to Nantes in March 2027" in await contents(engine)
     # The turn's two calls carry the tools; any later one is a background summary.
@@ -112,13 +117,9 @@ async def test_openai_tool_round_trip_stores_a_memory(
 ) -> None:
     call = ("remember", {"content": "Mickael prefers window seats", "type": "preference"})
     llm_server.queue_openai(ok(openai_tool_calls(call)), ok(openai_text("Window seat it is.")))
-    llm = openai_(llm_server)
-    pipeline = await make_pipeline(engine, llm, tmp_path)
-    try:
-        result = await pipeline.handle([message("Book me a window seat, I always prefer those", clock)])
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
+    result = await one_turn(
+        engine, openai_(llm_server), tmp_path, "Book me a window seat, I always prefer those", clock
+    )
     assert result.reply == "Window seat it is."
     assert "Mickael prefers window seats" in await contents(engine)
     second = llm_server.requests_to(OPENAI_PATH)[1].body
@@ -135,13 +136,7 @@ async def test_openai_malformed_tool_arguments_get_an_error_result(
         ok(openai_tool_calls(("remember", '{"content": "half'))),
         ok(openai_text("Sorry, let me skip that.")),
     )
-    llm = openai_(llm_server)
-    pipeline = await make_pipeline(engine, llm, tmp_path)
-    try:
-        result = await pipeline.handle([message("remember this", clock)])
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
+    result = await one_turn(engine, openai_(llm_server), tmp_path, "remember this", clock)
     assert result.reply == "Sorry, let me skip that."
     tool_message = llm_server.requests_to(OPENAI_PATH)[1].body["messages"][-1]
     assert "not valid JSON" in json.loads(tool_message["content"])["error"]
@@ -151,16 +146,12 @@ async def test_provider_error_gives_an_apology_and_keeps_the_message(
     llm_server: FakeLLMServer, engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
     llm_server.queue_anthropic(error(529))
-    llm = anthropic(llm_server)
-    pipeline = await make_pipeline(engine, llm, tmp_path)
-    try:
-        result = await pipeline.handle([message("Did you get my note about the Nantes flat?", clock)])
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
+    result = await one_turn(
+        engine, anthropic(llm_server), tmp_path, "Did you get my note about the Nantes flat?", clock
+    )
     assert result.reply == APOLOGY
     assert result.error is not None and "529" in result.error
-    stored = await engine.storage.sql.recent_messages("slack", "T1", "C1", "default")
+    stored = await engine.storage.turns.recent(GENERAL)
     assert [(m.role, m.content) for m in stored] == [("user", "Did you get my note about the Nantes flat?")]
 
 
@@ -202,17 +193,9 @@ async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
         return ok(anthropic_text("You broke your shoulder." if "shoulder" in text else "Noted."))
 
     llm_server.queue_anthropic(
-        ok(
-            anthropic_tool_use(
-                "remember",
-                {
-                    "content": "Mickael broke his shoulder on 10 January 2026",
-                    "subjects": ["mickael", "shoulder"],
-                    "type": "event",
-                },
-            )
-        ),
-        ok(anthropic_text("Ouch, get well soon.")),
+        *remembers_event(
+            "Mickael broke his shoulder on 10 January 2026", ["mickael", "shoulder"], "Ouch, get well soon."
+        )
     )
     code, out, err = await _chat(data_dir, env, "I broke my shoulder on 10 January\n")
     assert code == 0, err

@@ -17,7 +17,7 @@ from memory.people import (
     compact,
     profile_facts,
 )
-from tests.helpers import FakeClock
+from tests.helpers import GENERAL, FakeClock
 
 # Profiles are stored through the storage seam: both backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -25,7 +25,6 @@ STORAGE_BACKENDS = ("embedded", "postgres")
 ID = MemoryType.IDENTITY
 PREF = MemoryType.PREFERENCE
 FACT = MemoryType.FACT
-GENERAL = Scope("discord", "guild-1", "general", "default")
 DM = Scope("discord", "guild-1", "dm-mickael", "default")
 
 
@@ -38,13 +37,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         confidence=0.8,
         subjects=subjects if subjects is not None else ["mickael"],
         source=Source.HEURISTIC,
-        scope=Scope(
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id="general",
-            agent_id="default",
-            thread_id=None,
-        ),
+        scope=GENERAL,
         user_id="u1",
         author_id="u1",
         visibility=Visibility.WORKSPACE,

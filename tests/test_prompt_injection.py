@@ -11,7 +11,7 @@ from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline
 from bot.prompt import system_prompt
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Summary, SummaryKind
+from memory.models import Memory, MemoryDraft, MemoryType, Summary, SummaryKind
 from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
@@ -32,8 +32,7 @@ from tests.helpers import (
     quoted,
     skeleton,
 )
-
-SCOPE = Scope("discord", "guild-1", "general", "default")
+from tests.helpers import GENERAL as SCOPE
 
 # Text that imitates the block's own frame, chat-template role markers and line breaks of every
 # kind a renderer or a model might treat as a new line.
@@ -60,13 +59,7 @@ def memory(content: str, n: int, memory_type: MemoryType = MemoryType.FACT, **kw
 def summary(content: str, at: float, n: int = 0) -> Summary:
     return Summary(
         id=f"s{n}",
-        scope=Scope(
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id="general",
-            agent_id="default",
-            thread_id=None,
-        ),
+        scope=SCOPE,
         level=1,
         kind=SummaryKind.TURNS,
         content=content,

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 import pytest
@@ -30,7 +28,6 @@ from memory.models import (
     Memory,
     MemoryDraft,
     MemoryType,
-    Scope,
     Source,
     StoredMessage,
     Summary,
@@ -51,12 +48,11 @@ from memory.prehook.context_block import (
 )
 from memory.text import extract
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
-from tests.helpers import FakeClock, check_block
+from tests.helpers import GENERAL as SCOPE
+from tests.helpers import ExampleLoop, FakeClock, check_block
 
-T = TypeVar("T")
 NOW = 1_790_000_000.0
 DAY = 86400.0
-SCOPE = Scope("discord", "guild-1", "general", "default")
 AUDIENCE = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
 
 # Characters of every kind, with the troublesome ones drawn far more often than chance would.
@@ -158,20 +154,14 @@ class WordHashEmbedder:
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-class Runner:
+class Runner(ExampleLoop):
     """One engine and one event loop for every example (an engine per example would be slow)."""
 
     def __init__(self, path: Path) -> None:
-        self.loop = asyncio.new_event_loop()
+        super().__init__()
         self.clock = FakeClock()
         self.engine: MemoryEngine = self.run(MemoryEngine.open(path, WordHashEmbedder(), clock=self.clock))
-
-    def run(self, awaitable: Awaitable[T]) -> T:
-        return self.loop.run_until_complete(awaitable)
-
-    def close(self) -> None:
-        self.run(self.engine.close())
-        self.loop.close()
+        self.on_close(self.engine.close)
 
 
 @pytest.fixture(scope="module")
@@ -206,20 +196,14 @@ def test_any_text_is_stored_in_both_stores_or_refused_with_a_reason(
     else:
         memory = result.memory
         assert encodable(memory.content, *memory.subjects)
-        (row,) = runner.run(engine.storage.sql.visible_memories([memory.id], AUDIENCE, runner.clock()))
+        (row,) = runner.run(engine.storage.memories.visible([memory.id], AUDIENCE, runner.clock()))
         assert (row.content, row.subjects) == (memory.content, memory.subjects)
         if result.action in ("inserted", "superseded"):
             assert memory.id in runner.run(engine.storage.vectors.memories.get_vectors([memory.id]))
 
     message = StoredMessage(
         id=hashlib.sha1(f"{runner.clock()}".encode()).hexdigest(),
-        scope=Scope(
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id="general",
-            agent_id="default",
-            thread_id=None,
-        ),
+        scope=SCOPE,
         author_id="alice",
         author_name=name,
         role="user",
@@ -227,7 +211,7 @@ def test_any_text_is_stored_in_both_stores_or_refused_with_a_reason(
         created_at=runner.clock(),
     )
     assert runner.run(engine.store_messages([message])) == [message.id]
-    assert runner.run(engine.storage.sql.unindexed_messages()) == []  # the vector landed too
+    assert runner.run(engine.storage.turns.unindexed()) == []  # the vector landed too
     # Searching with the same text never trips the full-text query parser or the scope filter.
     for hit in runner.run(engine.search(text, AUDIENCE, limit=5, threshold=0.0)):
         assert encodable(hit.memory.content)
@@ -370,13 +354,7 @@ def _memory(content: str, n: int, kind: MemoryType, age: float, count: int) -> M
         confidence=0.8,
         subjects=[],
         source=Source.CONVERSATION,
-        scope=Scope(
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id="general",
-            agent_id="default",
-            thread_id=None,
-        ),
+        scope=SCOPE,
         user_id="alice",
         author_id="alice",
         visibility=Visibility.WORKSPACE,
@@ -404,13 +382,13 @@ def block_items(draw: st.DrawFn) -> list[BlockItem]:
             items.append(BlockItem(section, score, _memory(text, n, kind, age, draw(st.integers(0, 9)))))
         elif shape == "message":
             message = StoredMessage(
-                f"msg{n}", Scope("discord", "guild-1", "general", "default"), "alice",
+                f"msg{n}", SCOPE, "alice",
                 draw(TEXT), "user", text, NOW - age,
             )  # fmt: skip
             items.append(BlockItem(section, score, message=message))
         else:
             summary = Summary(
-                f"s{n}", Scope("discord", "guild-1", "general", "default"), 1, SummaryKind.TURNS, text,
+                f"s{n}", SCOPE, 1, SummaryKind.TURNS, text,
                 NOW - age, NOW - age / 2,
             )  # fmt: skip
             items.append(BlockItem(section, score, summary=summary))

@@ -1023,5 +1023,5 @@ async def test_a_wrong_merge_is_undone_with_slash_memory_undo(
     assert f"`/memory undo {newer.memory.id}`" in section_texts(listed)
     undone = await run_command(adapter, fake, f"undo {newer.memory.id}", user=ALICE, name="undo")
     assert older.memory.id in section_texts(undone) and "Alice broke her wrist" in section_texts(undone)
-    restored = await engine.storage.sql.get_memory_unscoped(older.memory.id)
+    restored = await helpers.stored_memory(engine, older.memory.id)
     assert restored is not None and not restored.forgotten and restored.superseded_by is None

@@ -204,7 +204,7 @@ async def test_a_failed_vector_write_rolls_the_embedded_row_back(
         with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved: disk full"):
             await storage.memories.add(memory, vector, None, clock())
         assert await storage.memories.get_unscoped([memory.id]) == []
-        assert await storage.sql.unindexed_memories() == []
+        assert await storage.memories.unindexed() == []
         with pytest.raises(MemoryWriteError, match="batch not saved"):
             await storage.memories.add_many([memory], [vector])
         assert await storage.memories.get_unscoped([memory.id]) == []

@@ -202,11 +202,11 @@ async def test_failed_vector_write_keeps_the_row_for_reconcile(
     query = await vector_of(engine, "When is the release?")
     audience = Audience("discord", "g1")
     assert await manager.search(query, audience) == []
-    assert [s.id for s, _ in await manager.store.rows.unindexed()] == [summary.id]
+    assert [s.id for s, _ in await manager.store.unindexed()] == [summary.id]
 
     assert await manager.reconcile() == (1, 0)
     assert [s.id for s, _ in await manager.search(query, audience)] == [summary.id]
-    assert await manager.store.rows.unindexed() == []
+    assert await manager.store.unindexed() == []
 
 
 # --- condensation ------------------------------------------------------------------------------------

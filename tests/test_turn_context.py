@@ -111,14 +111,14 @@ async def test_following_messages_stay_in_the_conversation_the_gap_and_the_audie
     )
     await engine.store_messages([first, in_thread, elsewhere, second, late, dm_question, dm_answer])
     clock.advance(2 * REPLY_GAP_SECONDS)
-    following = await engine.storage.sql.following_messages(
+    following = await engine.storage.turns.following(
         [first.id, second.id, in_thread.id, dm_question.id], IN_GENERAL, REPLY_GAP_SECONDS
     )
     assert {k: v.id for k, v in following.items()} == {first.id: second.id}
     owner = Audience(
         "discord", "guild-1", "default", viewer_id="alice", channel_id="dm-alice", private_ok=True
     )
-    mine = await engine.storage.sql.following_messages([dm_question.id], owner, REPLY_GAP_SECONDS)
+    mine = await engine.storage.turns.following([dm_question.id], owner, REPLY_GAP_SECONDS)
     assert [v.id for v in mine.values()] == [dm_answer.id]
 
 

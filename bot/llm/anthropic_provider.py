@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +10,7 @@ import anthropic
 
 from memory.errors import ConfigError, LLMError
 
+from .sdk_errors import request_error, token_count
 from .types import ChatMessage, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
 
 # The current Sonnet: fast and capable enough for chat. The SDK warns that claude-sonnet-4-5 is deprecated.
@@ -23,8 +23,6 @@ _ECHO_LIMIT = 256
 
 # Placeholder for a history that starts with an assistant turn: the API wants a user turn first.
 _OPENING_USER_TURN = "(earlier conversation omitted)"
-
-_IDENTIFIER = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class AnthropicProvider:
@@ -72,14 +70,8 @@ class AnthropicProvider:
             ]
         try:
             message = await self._client.messages.create(**kwargs)
-        except anthropic.APITimeoutError as exc:
-            raise LLMError(f"anthropic: request timed out after {self.timeout:g}s") from exc
-        except anthropic.APIConnectionError as exc:
-            raise LLMError("anthropic: connection to the API failed") from exc
-        except anthropic.APIStatusError as exc:
-            raise LLMError(_status_error(exc)) from exc
-        except Exception as exc:  # SDK validation, auth resolution, anything else: still a provider failure
-            raise LLMError(f"anthropic: request failed ({type(exc).__name__})") from exc
+        except Exception as exc:
+            raise request_error("anthropic", anthropic, exc, self.timeout, _error_kinds) from exc
         try:
             return self._from_api(message)
         except (AttributeError, TypeError, ValueError) as exc:
@@ -143,16 +135,16 @@ class AnthropicProvider:
         usage = message.usage
         # Cached prompt tokens are reported apart from `input_tokens`; all of them were read.
         input_tokens = (
-            _count(usage.input_tokens)
-            + _count(getattr(usage, "cache_creation_input_tokens", 0))
-            + _count(getattr(usage, "cache_read_input_tokens", 0))
+            token_count(usage.input_tokens)
+            + token_count(getattr(usage, "cache_creation_input_tokens", 0))
+            + token_count(getattr(usage, "cache_read_input_tokens", 0))
         )
         return LLMResponse(
             text="".join(texts),
             tool_calls=calls,
             stop_reason=message.stop_reason,
             input_tokens=input_tokens,
-            output_tokens=_count(usage.output_tokens),
+            output_tokens=token_count(usage.output_tokens),
         )
 
     def _remember(self, key: tuple[str, ...], content: list[Any]) -> None:
@@ -166,19 +158,7 @@ def _is_tool_result(block: Any) -> bool:
     return isinstance(block, dict) and block.get("type") == "tool_result"
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) else 0
-
-
-def _status_error(exc: anthropic.APIStatusError) -> str:
-    """`anthropic: HTTP 529 overloaded_error (request req_…)`: identifiers only, never the API's prose."""
-    parts = [f"anthropic: HTTP {exc.status_code}"]
+def _error_kinds(exc: anthropic.APIStatusError) -> list[object]:
     body = exc.body
     error = body.get("error") if isinstance(body, dict) else None
-    kind = error.get("type") if isinstance(error, dict) else None
-    if isinstance(kind, str) and _IDENTIFIER.match(kind):
-        parts.append(kind)
-    request_id = getattr(exc, "request_id", None)
-    if isinstance(request_id, str) and _IDENTIFIER.match(request_id):
-        parts.append(f"(request {request_id})")
-    return " ".join(parts)
+    return [error.get("type") if isinstance(error, dict) else None]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -12,6 +11,7 @@ import openai
 
 from memory.errors import ConfigError, LLMError
 
+from .sdk_errors import request_error, token_count
 from .types import ChatMessage, LLMResponse, ToolCall, ToolSpec, parse_arguments, speaker_text
 
 # A current small model; gpt-4o-mini has an announced shutdown date in the SDK's model list.
@@ -19,8 +19,6 @@ DEFAULT_OPENAI_MODEL = "gpt-5.4-mini"
 
 # Local OpenAI-compatible servers ignore the key, but the SDK refuses to start without one.
 PLACEHOLDER_API_KEY = "not-needed"
-
-_IDENTIFIER = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class OpenAIProvider:
@@ -73,14 +71,8 @@ class OpenAIProvider:
             ]
         try:
             completion = await self._client.chat.completions.create(**kwargs)
-        except openai.APITimeoutError as exc:
-            raise LLMError(f"openai: request timed out after {self.timeout:g}s") from exc
-        except openai.APIConnectionError as exc:
-            raise LLMError("openai: connection to the API failed") from exc
-        except openai.APIStatusError as exc:
-            raise LLMError(_status_error(exc)) from exc
-        except Exception as exc:  # SDK validation and anything else: still a provider failure
-            raise LLMError(f"openai: request failed ({type(exc).__name__})") from exc
+        except Exception as exc:
+            raise request_error("openai", openai, exc, self.timeout, _error_kinds) from exc
         try:
             return _from_api(completion)
         except (AttributeError, TypeError, ValueError, IndexError) as exc:
@@ -136,22 +128,10 @@ def _from_api(completion: Any) -> LLMResponse:
         text=message.content or "",
         tool_calls=calls,
         stop_reason=choice.finish_reason,
-        input_tokens=_count(getattr(usage, "prompt_tokens", 0)),
-        output_tokens=_count(getattr(usage, "completion_tokens", 0)),
+        input_tokens=token_count(getattr(usage, "prompt_tokens", 0)),
+        output_tokens=token_count(getattr(usage, "completion_tokens", 0)),
     )
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) else 0
-
-
-def _status_error(exc: openai.APIStatusError) -> str:
-    """`openai: HTTP 429 rate_limit_exceeded`: identifiers only, since servers may echo the request back."""
-    parts = [f"openai: HTTP {exc.status_code}"]
-    for value in (getattr(exc, "code", None), getattr(exc, "type", None)):
-        if isinstance(value, str) and _IDENTIFIER.match(value) and value not in parts:
-            parts.append(value)
-    request_id = getattr(exc, "request_id", None)
-    if isinstance(request_id, str) and _IDENTIFIER.match(request_id):
-        parts.append(f"(request {request_id})")
-    return " ".join(parts)
+def _error_kinds(exc: openai.APIStatusError) -> list[object]:
+    return [getattr(exc, "code", None), getattr(exc, "type", None)]

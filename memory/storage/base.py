@@ -66,6 +66,18 @@ def fts_query_terms(text: str) -> str:
     return " ".join(terms)
 
 
+def pending_migrations(migrations: Sequence[tuple[str, str]], done: set[str]) -> list[tuple[str, str]]:
+    """The (name, sql) of `migrations` not in `done`, in order; StorageError when `done` holds one
+    this version does not know."""
+    unknown = done - {name for name, _ in migrations}
+    if unknown:
+        raise StorageError(
+            f"database has migrations this version does not know ({', '.join(sorted(unknown))}); "
+            "it was written by a newer memorybot"
+        )
+    return [(name, sql) for name, sql in migrations if name not in done]
+
+
 @dataclass(slots=True)
 class MemoryQuery:
     """Optional narrowing of a memory listing; every field is ANDed with the audience filter."""
@@ -565,6 +577,15 @@ class Storage(ABC):
         if repaired:
             log.info("message vectors repaired", extra={"count": repaired})
         return repaired
+
+    async def repair_turns_if_due(self, embed: Embed) -> None:
+        """`repair_turns` when turns are queued; a failure is logged and stays queued for next time."""
+        if not self.turns.repair_due:
+            return
+        try:
+            await self.repair_turns(embed)
+        except Exception:
+            log.warning("message repair failed; retried at the next maintenance", exc_info=True)
 
     @abstractmethod
     async def _index_turns(self, embed: Embed) -> int:

@@ -9,11 +9,12 @@ from datetime import UTC, datetime
 from ..models import MemoryType, normalize_text
 from .dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
 from .extraction import Extracted, extract
-from .lexicons import MONTHS_EN, VOWELS
+from .lexicons import MONTHS_EN
 from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import trim_phrase
 from .rewrite import third_person
 from .rules import OBLIGATION, settles_decision
+from .second_person import as_user_words, second_to_first
 from .sentences import is_hypothetical, split_sentences
 from .subjects import pick_subjects, topic_words
 
@@ -333,7 +334,7 @@ def _reminders(
             continue
         at = dates[0]
         thing = _thing(_rest(m), fr)
-        thing = third_person(_second_to_first(thing), speaker, fr, named=True) if thing else ""
+        thing = third_person(second_to_first(thing), speaker, fr, named=True) if thing else ""
         if not thing:
             thing = _thing_from_user(user_statements, user_questions, speaker, now)
         if not thing:
@@ -383,87 +384,6 @@ _NOTED = _rx(
     r"good\s+to\s+know|understood|c'est\s+noté|noté|je\s+retiens|je\s+note|je\s+m'en\s+souviendrai|compris|"
     r"entendu|bien\s+reçu|je\s+garde\s+(?:ça\s+|cela\s+)?en\s+tête)\b"
 )
-_LEADIN = _rx(
-    r"^\W*(?:(?:got\s+it|noted|understood|okay|ok|alright|sure|great|perfect|thanks|thank\s+you|d'accord|"
-    r"entendu|compris|c'est\s+noté|noté|bien\s+reçu|parfait|ça\s+marche|super|merci)\b\W*)*"
-    r"(?:(?:i'll|i\s+will)\s+(?:remember|keep\s+in\s+mind|note|make\s+a\s+note)\s+(?:that\s+)?|"
-    r"i've\s+noted\s+(?:that\s+)?|i\s+(?:see|understand)\s+(?:that\s+)?|so\s+|"
-    r"(?:je\s+retiens|je\s+note|je\s+garde\s+en\s+tête|je\s+comprends|je\s+vois)\s*(?:que\s+|qu')?|donc\s+)?"
-)
-# The reply speaking of itself cannot be turned into the user's words.
-_SELF = _rx(
-    r"\b(?:i|i'm|i'll|i've|i'd|me|my|mine|myself|we|we're|we'll|we've|us|our|je|moi|mon|ma|mes|nous|notre|nos)"
-    r"(?![\w'])|\b[jm]'"
-)
-_YOU_EN = _rx(r"\b(?:you're|you've|you'll|you'd|you\s+are|you\s+were|yourself|yours|your|you)(?![\w'])")
-_YOU_EN_MAP = {
-    "you're": "I'm", "you've": "I've", "you'll": "I'll", "you'd": "I'd", "you are": "I am",
-    "you were": "I was", "yourself": "myself", "yours": "mine", "your": "my",
-}  # fmt: skip
-_SUBJECT_BEFORE = _rx(
-    r"(?:^|[,;:.!(—–-]|\b(?:that|and|but|so|if|when|because|since|as|now|then|also|once|while|until|unless|"
-    r"where|noted|ok|okay))\s*$"
-)
-_TU_FR = _rx(
-    r"\btu\s+(?P<neg>ne\s+|n')?(?P<obj>(?:te\s+|t'|le\s+|la\s+|les\s+|l'|lui\s+|leur\s+|y\s+|en\s+)*)"
-    r"(?P<v>[^\W\d_][\w-]*)"
-)
-_TU_IRREGULAR = {"es": "suis", "as": "ai", "vas": "vais"}
-_VOUS_FR = {
-    "vous avez": "j'ai", "vous êtes": "je suis", "vous allez": "je vais", "vous devez": "je dois",
-    "vous préférez": "je préfère", "vous aimez": "j'aime", "vous adorez": "j'adore",
-    "vous détestez": "je déteste", "vous n'aimez pas": "je n'aime pas",
-}  # fmt: skip
-_VOUS_RX = _rx(r"\b(?:" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in _VOUS_FR) + r")\b")
-_POSS_FR = _rx(r"\b(?P<p>ton|ta|tes|toi|votre|vos)\b(?:\s+(?P<noun>[^\W\d_][\w-]*))?")
-_FEMININE = ("ion", "té", "ée", "ure", "ette", "ance", "ence", "ie", "ade")
-_MASCULINE_E = ("age", "isme", "ème", "ome", "aire", "ège", "ste")
-
-
-def _feminine(noun: str) -> bool:
-    low = noun.lower()
-    return low.endswith(_FEMININE) or (low.endswith("e") and not low.endswith(_MASCULINE_E))
-
-
-def _second_to_first(text: str) -> str:
-    """The reply's "you"/"tu" turned into the user's "I"/"je", so the extractor reads it as theirs."""
-
-    def en(m: re.Match[str]) -> str:
-        word = " ".join(m.group(0).lower().split())
-        if word in _YOU_EN_MAP:
-            return _YOU_EN_MAP[word]
-        return "I" if _SUBJECT_BEFORE.search(text[: m.start()]) else "me"
-
-    def tu(m: re.Match[str]) -> str:
-        verb = m.group("v")
-        low = verb.lower()
-        first = _TU_IRREGULAR.get(low) or (verb[:-1] if low.endswith("es") and len(low) > 3 else verb)
-        obj = re.sub(r"(?i)\bt'", "m'", re.sub(r"(?i)\bte\b", "me", m.group("obj") or ""))
-        neg = m.group("neg") or ""
-        if neg.lower() == "n'" and (obj or first[:1].lower() not in VOWELS + "h"):
-            neg = "ne "
-        if not neg and not obj and first[:1].lower() in VOWELS + "h":
-            return f"j'{first}"
-        return f"je {neg}{obj}{first}"
-
-    def poss(m: re.Match[str]) -> str:
-        p, noun = m.group("p").lower(), m.group("noun")
-        if p == "toi":
-            mine = "moi"
-        elif p in ("tes", "vos"):
-            mine = "mes"
-        elif p == "ta":
-            mine = "ma"
-        elif p == "votre" and noun and noun[:1].lower() not in VOWELS and _feminine(noun):
-            mine = "ma"
-        else:
-            mine = "mon"
-        return f"{mine} {noun}" if noun else mine
-
-    text = _YOU_EN.sub(en, text)
-    text = _VOUS_RX.sub(lambda m: _VOUS_FR[" ".join(m.group(0).lower().split())], text)
-    text = _TU_FR.sub(tu, text)
-    return _POSS_FR.sub(poss, text)
 
 
 def _restated(
@@ -471,10 +391,10 @@ def _restated(
 ) -> list[Episode]:
     out: list[Episode] = []
     for sentence in reply_statements:
-        body = _LEADIN.sub("", sentence, count=1)
-        if not body or _SELF.search(body):
+        mine = as_user_words(sentence)
+        if mine is None:
             continue
-        for item in extract(_second_to_first(body), speaker, now):
+        for item in extract(mine, speaker, now):
             kind = item.memory_type
             if not (_topic(item.subjects, speaker) & user_words):
                 continue  # the reply must be talking about what the user brought up

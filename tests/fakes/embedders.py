@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory.embedders import Embedder, EmbeddingError
+from memory.embedders import Embedder, EmbeddingError, WrappedEmbedder
 
 _WORD = re.compile(r"\w+")
 
@@ -49,20 +49,12 @@ class HashEmbedder:
         return np.stack([self._vector(t) for t in texts])
 
 
-class CountingEmbedder:
+class CountingEmbedder(WrappedEmbedder):
     """Passes every call through to `inner` and records the texts of each one."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.calls: list[list[str]] = []
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(list(texts))

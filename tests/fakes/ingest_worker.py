@@ -65,9 +65,9 @@ def arm(engine: MemoryEngine, point: str) -> None:
 
     target: tuple[Any, str] = {
         "message:before_vector": (engine.storage.vectors.messages, "add"),
-        "message:before_mark": (engine.storage.sql, "mark_messages_indexed"),
+        "message:before_mark": (engine.storage.turns, "mark_indexed"),
         "memory:before_vector": (engine.storage.vectors.memories, "add"),
-        "memory:before_mark": (engine.storage.sql, "complete_memory_write"),
+        "memory:before_mark": (engine.storage.memories, "complete_write"),
     }[point]
     setattr(target[0], target[1], killer)
 

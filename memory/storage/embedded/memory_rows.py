@@ -9,8 +9,8 @@ import numpy as np
 
 from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
 from ...scope import sql_audience_filter
-from ..base import MemoryQuery
-from .sqlite import VISIBILITIES, SQLiteDatabase, chunks, from_blob, json_list, safe_text, to_blob
+from ..base import HashMatch, MemoryQuery
+from .sqlite import VISIBILITIES, SQLiteTables, chunks, from_blob, json_list, safe_text, to_blob
 
 _MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
@@ -49,6 +49,36 @@ def _row_to_memory(row: Sequence[object]) -> Memory:
     )
 
 
+def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
+    return (
+        m.id,
+        safe_text(m.content),
+        m.memory_type.value,
+        m.importance,
+        m.confidence,
+        json.dumps(m.subjects, ensure_ascii=False),
+        m.source.value,
+        m.platform,
+        m.workspace_id,
+        m.channel_id,
+        m.thread_id,
+        m.user_id,
+        m.author_id,
+        m.agent_id,
+        m.visibility.value,
+        m.created_at,
+        m.updated_at,
+        m.last_accessed_at,
+        m.access_count,
+        m.expires_at,
+        int(m.forgotten),
+        m.superseded_by,
+        m.content_hash,
+        json.dumps(m.sources),
+        to_blob(vector),
+    )
+
+
 def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
     """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
     which then receives each row's stored vector)."""
@@ -70,54 +100,20 @@ def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
     return f"{_MEMORY_COLUMNS}, {alias}embedding"
 
 
-class MemoryRows(SQLiteDatabase):
-    """Memory rows: writes in one transaction each, reads through the audience filter."""
+class MemoryRows(SQLiteTables):
+    """Memory rows: writes in one transaction each, reads through the audience filter (the reads of
+    `MemoryRepository`, documented there)."""
 
     # --- memories: writes -------------------------------------------------------------------
 
-    async def insert_memory(self, memory: Memory, embedding: np.ndarray | None) -> None:
+    async def insert_row(self, memory: Memory, embedding: np.ndarray | None) -> None:
         """Insert a memory (not yet marked as indexed in the vector store)."""
-        async with self.transaction() as db:
-            await db.execute(
-                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
-                (
-                    memory.id,
-                    safe_text(memory.content),
-                    memory.memory_type.value,
-                    memory.importance,
-                    memory.confidence,
-                    json.dumps(memory.subjects, ensure_ascii=False),
-                    memory.source.value,
-                    memory.platform,
-                    memory.workspace_id,
-                    memory.channel_id,
-                    memory.thread_id,
-                    memory.user_id,
-                    memory.author_id,
-                    memory.agent_id,
-                    memory.visibility.value,
-                    memory.created_at,
-                    memory.updated_at,
-                    memory.last_accessed_at,
-                    memory.access_count,
-                    memory.expires_at,
-                    int(memory.forgotten),
-                    memory.superseded_by,
-                    memory.content_hash,
-                    json.dumps(memory.sources),
-                    to_blob(embedding),
-                ),
-            )
-            await db.executemany(
-                "INSERT OR IGNORE INTO memory_subjects (memory_id, subject) VALUES (?, ?)",
-                [(memory.id, s) for s in memory.subjects],
-            )
+        await self.insert_rows([memory], [embedding])
 
-    async def rewrite_memory(self, memory: Memory, embedding: np.ndarray) -> None:
+    async def rewrite_row(self, memory: Memory, embedding: np.ndarray) -> None:
         """Store new wording for an existing memory (content, hash, subjects, vector); it is then
         unindexed until its vector row is replaced, so a crash in between is repaired at start-up."""
-        async with self.transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute(
                 "UPDATE memories SET content = ?, content_hash = ?, subjects = ?, embedding = ?, "
                 "updated_at = ?, indexed = 0 WHERE id = ?",
@@ -136,43 +132,14 @@ class MemoryRows(SQLiteDatabase):
                 [(memory.id, s) for s in memory.subjects],
             )
 
-    async def insert_memories(self, memories: Sequence[Memory], embeddings: Sequence[np.ndarray]) -> None:
+    async def insert_rows(self, memories: Sequence[Memory], embeddings: Sequence[np.ndarray | None]) -> None:
         """Insert many memories in ONE transaction (bulk import); not yet marked as indexed."""
         if len(memories) != len(embeddings):
             raise ValueError(f"{len(memories)} memories but {len(embeddings)} embeddings")
         if not memories:
             return
-        rows = [
-            (
-                m.id,
-                safe_text(m.content),
-                m.memory_type.value,
-                m.importance,
-                m.confidence,
-                json.dumps(m.subjects, ensure_ascii=False),
-                m.source.value,
-                m.platform,
-                m.workspace_id,
-                m.channel_id,
-                m.thread_id,
-                m.user_id,
-                m.author_id,
-                m.agent_id,
-                m.visibility.value,
-                m.created_at,
-                m.updated_at,
-                m.last_accessed_at,
-                m.access_count,
-                m.expires_at,
-                int(m.forgotten),
-                m.superseded_by,
-                m.content_hash,
-                json.dumps(m.sources),
-                to_blob(v),
-            )
-            for m, v in zip(memories, embeddings, strict=True)
-        ]
-        async with self.transaction() as db:
+        rows = [_values(m, v) for m, v in zip(memories, embeddings, strict=True)]
+        async with self._db.transaction() as db:
             await db.executemany(
                 f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
@@ -183,15 +150,11 @@ class MemoryRows(SQLiteDatabase):
                 [(m.id, s) for m in memories for s in m.subjects],
             )
 
-    async def active_hash_matches(
-        self, hashes: Sequence[str], now: float
-    ) -> set[tuple[str, str, str, str, str, str, str | None]]:
-        """Active rows carrying one of `hashes`, as (content_hash, platform, workspace_id, agent_id,
-        visibility, channel_id, author_id): a bulk import decides exact duplicates from these."""
-        found: set[tuple[str, str, str, str, str, str, str | None]] = set()
+    async def active_hash_matches(self, hashes: Sequence[str], now: float) -> set[HashMatch]:
+        found: set[HashMatch] = set()
         for chunk in chunks(list(dict.fromkeys(hashes))):
             marks = ",".join("?" * len(chunk))
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 "SELECT content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id "
                 f"FROM memories WHERE content_hash IN ({marks}) AND forgotten = 0 "
                 "AND (expires_at IS NULL OR expires_at > ?)",
@@ -201,9 +164,9 @@ class MemoryRows(SQLiteDatabase):
                 found.add((str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), r[6]))  # type: ignore[arg-type]
         return found
 
-    async def complete_memory_write(self, memory_id: str, supersedes: str | None, now: float) -> None:
+    async def complete_write(self, memory_id: str, supersedes: str | None, now: float) -> None:
         """Mark a memory as present in both stores and, atomically, retire the one it replaces."""
-        async with self.transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute("UPDATE memories SET indexed = 1 WHERE id = ?", (memory_id,))
             if supersedes is not None:
                 await db.execute(
@@ -212,16 +175,13 @@ class MemoryRows(SQLiteDatabase):
                     (memory_id, now, supersedes),
                 )
 
-    async def mark_memories_indexed(self, ids: Sequence[str]) -> None:
-        async with self.transaction() as db:
-            for chunk in chunks(ids):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(f"UPDATE memories SET indexed = 1 WHERE id IN ({marks})", tuple(chunk))
+    async def mark_indexed(self, ids: Sequence[str]) -> None:
+        await self._set_indexed("memories", ids, 1)
 
-    async def delete_memories(self, ids: Sequence[str]) -> int:
+    async def delete_rows(self, ids: Sequence[str]) -> int:
         """Remove rows for good (subjects cascade); returns how many existed."""
         deleted = 0
-        async with self.transaction() as db:
+        async with self._db.transaction() as db:
             for chunk in chunks(ids):
                 marks = ",".join("?" * len(chunk))
                 cursor = await db.execute(f"DELETE FROM memories WHERE id IN ({marks})", tuple(chunk))
@@ -230,20 +190,20 @@ class MemoryRows(SQLiteDatabase):
 
     async def restore_superseded(self, old_id: str, now: float) -> None:
         """Undo a merge: the superseded memory becomes active again."""
-        async with self.transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute(
                 "UPDATE memories SET forgotten = 0, superseded_by = NULL, updated_at = ? WHERE id = ?",
                 (now, old_id),
             )
 
     async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
-        """Add `counts[id]` accesses to each memory, last accessed at `now`, in one transaction."""
+        # One transaction, one statement per distinct increment.
         by_count: dict[int, list[str]] = {}
         for memory_id, count in counts.items():
             by_count.setdefault(count, []).append(memory_id)
         if not by_count:
             return
-        async with self.transaction() as db:
+        async with self._db.transaction() as db:
             for increment, ids in by_count.items():
                 for chunk in chunks(ids):
                     marks = ",".join("?" * len(chunk))
@@ -255,45 +215,30 @@ class MemoryRows(SQLiteDatabase):
 
     # --- memories: reads --------------------------------------------------------------------
 
-    async def get_memories_unscoped(self, ids: Sequence[str]) -> list[Memory]:
-        """Rows for these ids whoever may read them, in the order given (forget, sweep, repairs).
+    async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
+        # One query per 500 ids, never one per hit. Anything shown to a person or a model reads
+        # through `visible` or another method taking an `Audience` instead.
+        return [_row_to_memory(r) for r in await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
 
-        One query per 500 ids, never one per hit. Anything shown to a person or a model reads
-        through `visible_memories` or another method taking an `Audience` instead.
-        """
-        return [_row_to_memory(r) for r in await self.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
-
-    async def get_memory_unscoped(self, memory_id: str) -> Memory | None:
-        """One row by id whoever may read it (maintenance and tests); see `get_memories_unscoped`."""
-        rows = await self.get_memories_unscoped([memory_id])
-        return rows[0] if rows else None
-
-    async def visible_memories(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
-        """The subset of `ids` that `audience` may read, in the given order."""
+    async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
-        rows = await self.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
+        rows = await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
         return [_row_to_memory(r) for r in rows]
 
-    async def superseded_memory_unscoped(self, newer_id: str) -> Memory | None:
-        """The memory that `newer_id` replaced, if any (kept as forgotten so a merge can be undone).
-
-        Unscoped: only the undo of a merge, a maintenance operation, reads it.
-        """
-        rows = await self._fetch(
+    async def superseded_unscoped(self, newer_id: str) -> Memory | None:
+        # Kept as forgotten so a merge can be undone; only that undo, a maintenance operation, reads it.
+        rows = await self._db.fetch(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
         )
         return _row_to_memory(rows[0]) if rows else None
 
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
-        """For each of `newer_ids` that superseded an older memory: newer id -> older id.
-
-        Only ids the caller already read through an audience are asked for; the older rows are
-        in the same scope and visibility (a merge never crosses them).
-        """
+        # Only ids the caller already read through an audience are asked for; the older rows are
+        # in the same scope and visibility (a merge never crosses them).
         found: dict[str, str] = {}
         for chunk in chunks(list(dict.fromkeys(newer_ids))):
             marks = ",".join("?" * len(chunk))
-            rows = await self._fetch(
+            rows = await self._db.fetch(
                 f"SELECT superseded_by, id FROM memories WHERE superseded_by IN ({marks})", tuple(chunk)
             )
             found.update((str(newer), str(older)) for newer, older in rows)
@@ -303,7 +248,7 @@ class MemoryRows(SQLiteDatabase):
         self, content_hash: str, audience: Audience, now: float, visibility: Visibility
     ) -> Memory | None:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
             "LIMIT 1",
             (content_hash, visibility.value, *params),
@@ -316,18 +261,15 @@ class MemoryRows(SQLiteDatabase):
         if query.types:
             clauses.append(f"m.memory_type IN ({','.join('?' * len(query.types))})")
             params.extend(t.value for t in query.types)
-        if query.min_importance is not None:
-            clauses.append("m.importance >= ?")
-            params.append(query.min_importance)
-        if query.min_confidence is not None:
-            clauses.append("m.confidence >= ?")
-            params.append(query.min_confidence)
-        if query.since is not None:
-            clauses.append("m.created_at >= ?")
-            params.append(query.since)
-        if query.channel_id is not None:
-            clauses.append("m.channel_id = ?")
-            params.append(query.channel_id)
+        for clause, value in (
+            ("m.importance >= ?", query.min_importance),
+            ("m.confidence >= ?", query.min_confidence),
+            ("m.created_at >= ?", query.since),
+            ("m.channel_id = ?", query.channel_id),
+        ):
+            if value is not None:
+                clauses.append(clause)
+                params.append(value)
         if query.user_ids:
             clauses.append(f"m.user_id IN ({','.join('?' * len(query.user_ids))})")
             params.extend(query.user_ids)
@@ -342,17 +284,13 @@ class MemoryRows(SQLiteDatabase):
             params.extend(s.casefold() for s in query.subjects)
         return " AND ".join(clauses), params
 
-    async def query_memories(
+    async def query(
         self,
         audience: Audience,
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
-        """Memories `audience` may read, narrowed by `query`, newest (or most important) first.
-
-        `vectors`, when given, receives the rows' stored vectors from the same read.
-        """
         where, params = self._query_sql(audience, now, query)
         # The id breaks ties, so pages of rows written in the same second never overlap or skip.
         order = (
@@ -361,22 +299,22 @@ class MemoryRows(SQLiteDatabase):
             else "m.created_at DESC, m.id"
         )
         sql = f"SELECT {_columns(vectors)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
-        rows = await self._fetch(sql, (*params, query.limit, query.offset))
+        rows = await self._db.fetch(sql, (*params, query.limit, query.offset))
         return _memory_rows(rows, vectors)
 
-    async def count_memories(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
+    async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         where, params = self._query_sql(audience, now, query or MemoryQuery())
-        rows = await self._fetch(f"SELECT COUNT(*) FROM memories m WHERE {where}", params)
+        rows = await self._db.fetch(f"SELECT COUNT(*) FROM memories m WHERE {where}", params)
         return int(rows[0][0])  # type: ignore[call-overload]
 
     async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]:
         where, params = sql_audience_filter(audience, now, subjects=True)
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
 
-    async def memories_about(
+    async def about(
         self,
         audience: Audience,
         now: float,
@@ -386,13 +324,8 @@ class MemoryRows(SQLiteDatabase):
         limit: int = 20,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
-        """Memories about these users `audience` may read, most important then newest first.
-
-        `vectors`, when given, receives the rows' stored vectors from the same read.
-
-        Pinned to the per-user index: left to itself the planner walks the whole workspace's
-        importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
-        """
+        # Pinned to the per-user index: left to itself the planner walks the whole workspace's
+        # importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
         if not user_ids or not types:
             return []
         where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
@@ -410,10 +343,10 @@ class MemoryRows(SQLiteDatabase):
             sql += " AND m.confidence >= ?"
             params.append(min_confidence)
         sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
-        rows = await self._fetch(sql, (*params, limit))
+        rows = await self._db.fetch(sql, (*params, limit))
         return _memory_rows(rows, vectors)
 
-    async def memories_between(
+    async def between(
         self,
         audience: Audience,
         now: float,
@@ -423,26 +356,20 @@ class MemoryRows(SQLiteDatabase):
         limit: int = 50,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
-        """Memories `audience` may read created in [since, until), newest first (pre-hook timelines).
-
-        With `channel_id`, only those learned in that channel; `vectors`, when given, receives
-        the rows' stored vectors from the same read.
-        """
         where, params = sql_audience_filter(audience, now, subjects=True)
         sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
         params.extend([since, until])
         if channel_id is not None:
             sql += " AND channel_id = ?"
             params.append(channel_id)
-        rows = await self._fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
+        rows = await self._db.fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
         return _memory_rows(rows, vectors)
 
-    async def get_embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        """Stored vectors of memories: compared as they are, never recomputed."""
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
-            for mid, blob in await self._fetch(
+            for mid, blob in await self._db.fetch(
                 f"SELECT id, embedding FROM memories WHERE id IN ({marks})", chunk
             ):
                 vector = from_blob(blob)  # type: ignore[arg-type]
@@ -450,27 +377,24 @@ class MemoryRows(SQLiteDatabase):
                     out[str(mid)] = vector
         return out
 
-    async def expired_memory_ids(self, now: float) -> list[str]:
-        rows = await self._fetch(
+    async def expired_ids(self, now: float) -> list[str]:
+        rows = await self._db.fetch(
             "SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", (now,)
         )
         return [str(r[0]) for r in rows]
 
-    async def unindexed_memories(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
+    async def unindexed(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
         """Active rows whose vector write never completed (a crash between the two stores)."""
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
             (limit,),
         )
         return [(_row_to_memory(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
 
-    async def indexed_memory_ids(self) -> set[str]:
+    async def indexed_ids(self) -> set[str]:
         """Ids that must have a vector: active rows marked as written to both stores."""
-        rows = await self._fetch("SELECT id FROM memories WHERE forgotten = 0 AND indexed = 1")
+        rows = await self._db.fetch("SELECT id FROM memories WHERE forgotten = 0 AND indexed = 1")
         return {str(r[0]) for r in rows}
 
-    async def mark_memories_unindexed(self, ids: Sequence[str]) -> None:
-        async with self.transaction() as db:
-            for chunk in chunks(ids):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(f"UPDATE memories SET indexed = 0 WHERE id IN ({marks})", tuple(chunk))
+    async def mark_unindexed(self, ids: Sequence[str]) -> None:
+        await self._set_indexed("memories", ids, 0)

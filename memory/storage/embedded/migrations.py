@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import aiosqlite
 
+from ..base import pending_migrations
+
 MIGRATIONS: list[tuple[str, str]] = []
 
 
@@ -210,17 +212,8 @@ async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     await db.commit()
     async with db.execute("SELECT name FROM _migrations") as cursor:
         done = {row[0] for row in await cursor.fetchall()}
-    known = {name for name, _ in MIGRATIONS}
-    unknown = done - known
-    if unknown:
-        raise RuntimeError(
-            f"database has migrations this version does not know ({', '.join(sorted(unknown))}); "
-            "it was written by a newer memorybot"
-        )
     applied = []
-    for name, sql in MIGRATIONS:
-        if name in done:
-            continue
+    for name, sql in pending_migrations(MIGRATIONS, done):
         # executescript commits anything pending first, so the transaction lives inside the script.
         script = (
             f"BEGIN;\n{sql}\nINSERT INTO _migrations (name, applied_at) VALUES ('{name}', {now!r});\nCOMMIT;"

@@ -130,9 +130,7 @@ class SQLiteDatabase:
             return list(await conn.execute_fetchall(sql, params))
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Run one read-only statement on the reader pool, for the tables whose SQL lives beside
-        this class (summaries, profiles, aliases). Memories and turns are read through the
-        methods below, which apply the privacy filter themselves."""
+        """Run one read-only statement on the reader pool."""
         return await self._fetch(sql, params)
 
     async def fetch_named(self, sql: str, params: Sequence[object] = ()) -> list[dict[str, object]]:
@@ -159,3 +157,17 @@ class SQLiteDatabase:
             for row in await self._fetch(sql, (*chunk, *params)):
                 found[row[0]] = row
         return [found[i] for i in ids if i in found]
+
+
+class SQLiteTables:
+    """The SQL of some tables over the one `SQLiteDatabase` (its single writer, its reader pool)."""
+
+    def __init__(self, db: SQLiteDatabase) -> None:
+        self._db = db
+
+    async def _set_indexed(self, table: str, ids: Sequence[str], indexed: int) -> None:
+        # 1: the row's vector is written; 0: queued for the vector index (see `reconcile`).
+        async with self._db.transaction() as db:
+            for chunk in chunks(ids):
+                marks = ",".join("?" * len(chunk))
+                await db.execute(f"UPDATE {table} SET indexed = ? WHERE id IN ({marks})", (indexed, *chunk))

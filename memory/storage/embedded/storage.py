@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,16 +15,14 @@ from ..base import MIGRATED_TABLES, Embed, ReconcileReport, Storage
 from .conversations import EmbeddedConversations
 from .lance_rows import VectorRecord
 from .memories import EmbeddedMemories
+from .message_rows import NOT_SEARCHABLE
 from .people import EmbeddedPeople
 from .records import memory_record, message_record
-from .sqlite import from_blob, json_list
-from .store import NOT_SEARCHABLE, SQLiteStore
+from .sqlite import SQLiteDatabase, from_blob, json_list
 from .summaries import EmbeddedSummaries
 from .turns import EmbeddedTurns
 from .vector_table import VectorTable
 from .vectors import DEFAULT_HOT_ROWS, VectorStore
-
-log = logging.getLogger(__name__)
 
 SQLITE_FILE = "memorybot.sqlite3"
 LANCEDB_DIR = "lancedb"
@@ -34,10 +31,10 @@ LANCEDB_DIR = "lancedb"
 class EmbeddedStorage(Storage):
     """SQLite (`sql`, the source of truth) and LanceDB (`vectors`, re-derivable from the rows)."""
 
-    def __init__(self, sql: SQLiteStore, vectors: VectorStore) -> None:
+    def __init__(self, sql: SQLiteDatabase, vectors: VectorStore) -> None:
         self.sql = sql
         self.vectors = vectors
-        self.memories = EmbeddedMemories(sql, vectors)
+        self.memories: EmbeddedMemories = EmbeddedMemories(sql, vectors)
         self.turns: EmbeddedTurns = EmbeddedTurns(sql, vectors)
         self.summaries: EmbeddedSummaries = EmbeddedSummaries(sql, vectors)
         self.people = EmbeddedPeople(sql)
@@ -53,7 +50,7 @@ class EmbeddedStorage(Storage):
         """
         data_dir = Path(data_dir)
         data_dir.mkdir(parents=True, exist_ok=True)
-        sql = await SQLiteStore.open(data_dir / SQLITE_FILE)
+        sql = await SQLiteDatabase.open(data_dir / SQLITE_FILE)
         try:
             vectors = await VectorStore.open(data_dir / LANCEDB_DIR, dim=dim, hot_rows=search_index_rows)
         except BaseException:
@@ -156,12 +153,8 @@ class EmbeddedStorage(Storage):
 
     async def maintain(self, embed: Embed) -> None:
         """Index queued message rows, compact the vector tables, update their indexes."""
-        if self.turns.repair_due:
-            try:
-                await self.repair_turns(embed)
-            except Exception:
-                # Compaction needs no embedder: it still runs, and the repair stays queued.
-                log.warning("message repair failed; retried at the next maintenance", exc_info=True)
+        # Compaction needs no embedder: it runs even when the repair fails.
+        await self.repair_turns_if_due(embed)
         for table in (self.vectors.memories, self.vectors.messages):
             if table.needs_optimize:
                 await table.optimize()
@@ -171,26 +164,26 @@ class EmbeddedStorage(Storage):
         report = ReconcileReport()
         # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
         # is queued again, like a row whose vector write never happened.
-        lost = await self.sql.indexed_memory_ids() - await self.vectors.memories.ids()
+        lost = await self.memories.indexed_ids() - await self.vectors.memories.ids()
         if lost:
-            await self.sql.mark_memories_unindexed(sorted(lost))
-        lost_messages = await self.sql.indexed_message_ids() - await self.vectors.messages.ids()
+            await self.memories.mark_unindexed(sorted(lost))
+        lost_messages = await self.turns.indexed_ids() - await self.vectors.messages.ids()
         if lost_messages:
-            await self.sql.mark_messages_unindexed(sorted(lost_messages))
+            await self.turns.mark_unindexed(sorted(lost_messages))
         report.memory_rows_repaired = await self._repair_rows(
-            self.sql.unindexed_memories,
+            self.memories.unindexed,
             self.vectors.memories,
             memory_record,
             lambda m: m.content,
-            self.sql.mark_memories_indexed,
+            self.memories.mark_indexed,
             embed,
         )
         report.message_rows_repaired = await self._index_turns(embed)
-        orphans = await self.vectors.memories.ids() - await self.sql.indexed_memory_ids()
+        orphans = await self.vectors.memories.ids() - await self.memories.indexed_ids()
         if orphans:
             await self.vectors.memories.delete(sorted(orphans))
         report.memory_vectors_removed = len(orphans)
-        message_orphans = await self.vectors.messages.ids() - await self.sql.indexed_message_ids()
+        message_orphans = await self.vectors.messages.ids() - await self.turns.indexed_ids()
         if message_orphans:
             await self.vectors.messages.delete(sorted(message_orphans))
         report.message_vectors_removed = len(message_orphans)
@@ -209,11 +202,11 @@ class EmbeddedStorage(Storage):
         # now ends with one vector either way. Memory rows are left to start-up reconcile: a failed
         # memory write deletes its row, and a repair racing that delete could leave an orphan vector.
         return await self._repair_rows(
-            self.sql.unindexed_messages,
+            self.turns.unindexed,
             self.vectors.messages,
             message_record,
             message_embed_text,
-            self.sql.mark_messages_indexed,
+            self.turns.mark_indexed,
             embed,
         )
 

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ...errors import SummaryConflict
 from ...models import Audience, Scope, Summary, SummaryKind, Visibility
 from ...scope import sql_audience_filter
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteTables, chunks
 
 _COLUMNS = (
     "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
     "covers_to, source_ids, condensed_into, raw_chars, visibility, author_id, created_at"
 )
-_CHUNK = 500
 
 
 def _row(row: Sequence[object]) -> Summary:
@@ -60,11 +59,6 @@ def _values(s: Summary, embedding: np.ndarray | None) -> tuple[object, ...]:
     )
 
 
-def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), _CHUNK):
-        yield items[start : start + _CHUNK]
-
-
 def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
     # `IS` compares NULL thread ids as equal: a channel's top level is its own conversation.
     return (
@@ -73,19 +67,12 @@ def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
     )
 
 
-class SummaryRows:
+class SummaryRows(SQLiteTables):
     """Summary rows beside the engine's tables, sharing its connections.
 
     Writes go through `SQLiteDatabase.transaction()` (the single writer); reads through its reader
     pool, so summary work never holds the writer longer than one statement batch.
     """
-
-    def __init__(self, store: SQLiteDatabase) -> None:
-        self._store = store
-
-    async def _fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        # The reader pool is the store's; summaries are its tables too, only their SQL lives here.
-        return await self._store.fetch(sql, params)
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -96,14 +83,14 @@ class SummaryRows:
 
         Raises SummaryConflict, storing nothing, when one of `condenses` was condensed already.
         """
-        async with self._store.transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute(
                 f"INSERT INTO summaries ({_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 _values(summary, embedding),
             )
             marked = 0
-            for chunk in _chunks(list(dict.fromkeys(condenses))):
+            for chunk in chunks(list(dict.fromkeys(condenses))):
                 marks = ",".join("?" * len(chunk))
                 cursor = await db.execute(
                     f"UPDATE summaries SET condensed_into = ? WHERE id IN ({marks}) "
@@ -116,7 +103,7 @@ class SummaryRows:
 
     async def replace_thread(self, summary: Summary, previous_id: str | None) -> None:
         """Make `summary` the scope's one thread summary, replacing `previous_id` in the same commit."""
-        async with self._store.transaction() as db:
+        async with self._db.transaction() as db:
             if previous_id is not None:
                 await db.execute("DELETE FROM summaries WHERE id = ? AND kind = 'thread'", (previous_id,))
             await db.execute(
@@ -126,17 +113,12 @@ class SummaryRows:
             )
 
     async def mark_indexed(self, ids: Sequence[str], indexed: bool = True) -> None:
-        async with self._store.transaction() as db:
-            for chunk in _chunks(list(ids)):
-                marks = ",".join("?" * len(chunk))
-                await db.execute(
-                    f"UPDATE summaries SET indexed = ? WHERE id IN ({marks})", (int(indexed), *chunk)
-                )
+        await self._set_indexed("summaries", ids, int(indexed))
 
     async def delete(self, ids: Sequence[str]) -> int:
         deleted = 0
-        async with self._store.transaction() as db:
-            for chunk in _chunks(list(ids)):
+        async with self._db.transaction() as db:
+            for chunk in chunks(list(ids)):
                 marks = ",".join("?" * len(chunk))
                 cursor = await db.execute(f"DELETE FROM summaries WHERE id IN ({marks})", tuple(chunk))
                 deleted += cursor.rowcount
@@ -149,17 +131,17 @@ class SummaryRows:
 
         For maintenance and tests; what is shown reads through `visible`.
         """
-        return [_row(r) for r in await self._store.rows_by_id("summaries", _COLUMNS, ids)]
+        return [_row(r) for r in await self._db.rows_by_id("summaries", _COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
-        """The subset of `ids` that `audience` may read (the rules memories obey), in the order given."""
+        # The rules memories obey.
         where, params = sql_audience_filter(audience, now, keyed=True)
-        return [_row(r) for r in await self._store.rows_by_id("summaries", _COLUMNS, ids, where, params)]
+        return [_row(r) for r in await self._db.rows_by_id("summaries", _COLUMNS, ids, where, params)]
 
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         """The level-1 summary already written for exactly these messages, if any (retries)."""
         where, params = _scope_clause(scope)
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
             "AND source_ids = ? LIMIT 1",
             (*params, json.dumps(list(source_ids))),
@@ -176,7 +158,6 @@ class SummaryRows:
         audience: Audience | None = None,
         now: float = 0.0,
     ) -> list[Summary]:
-        """The scope's summaries, oldest coverage first; `pending_only` keeps the not yet condensed."""
         where, params = _scope_clause(scope)
         clauses = [where, f"kind IN ({','.join('?' * len(kinds))})"]
         params.extend(k.value for k in kinds)
@@ -189,7 +170,7 @@ class SummaryRows:
             visible, more = sql_audience_filter(audience, now)
             clauses.append(visible)
             params.extend(more)
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
             "ORDER BY covers_to, created_at, rowid",
             params,
@@ -199,20 +180,19 @@ class SummaryRows:
     async def thread(
         self, scope: Scope, audience: Audience | None = None, now: float = 0.0
     ) -> Summary | None:
-        """The scope's rolling summary; with `audience`, only if it may read it (as for memories)."""
         where, params = _scope_clause(scope)
         if audience is not None:
             visible, more = sql_audience_filter(audience, now)
             where = f"{where} AND {visible}"
             params.extend(more)
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", params
         )
         return _row(rows[0]) if rows else None
 
     async def unindexed(self, limit: int = 1000) -> list[tuple[Summary, np.ndarray | None]]:
         """Searchable summaries whose vector write never completed."""
-        rows = await self._fetch(
+        rows = await self._db.fetch(
             f"SELECT {_COLUMNS}, embedding FROM summaries WHERE indexed = 0 AND forgotten = 0 "
             "AND kind != 'thread' LIMIT ?",
             (limit,),
@@ -225,5 +205,5 @@ class SummaryRows:
         return out
 
     async def indexed_ids(self) -> set[str]:
-        rows = await self._fetch("SELECT id FROM summaries WHERE indexed = 1 AND forgotten = 0")
+        rows = await self._db.fetch("SELECT id FROM summaries WHERE indexed = 1 AND forgotten = 0")
         return {str(r[0]) for r in rows}

@@ -44,6 +44,25 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def _cosine(distance: float | None) -> float | None:
+    # LanceDB's cosine distance; a row it could not score (no distance, NaN) is no hit.
+    return 1.0 - float(distance) if distance is not None and np.isfinite(distance) else None
+
+
+def _ranked(result: pa.Table, dim: int, column: str, score: Callable[[Any], float | None]) -> list[VectorHit]:
+    """The rows of a search result as hits, best first, scored from `column` (None drops a row)."""
+    vectors = _vectors_of(result, dim)
+    hits = []
+    for n, (row_id, value) in enumerate(
+        zip(result.column("id").to_pylist(), result.column(column).to_pylist(), strict=True)
+    ):
+        scored = score(value)
+        if scored is not None:
+            hits.append(VectorHit(id=row_id, score=scored, vector=vectors[n]))
+    hits.sort(key=lambda h: h.score, reverse=True)
+    return hits
+
+
 class VectorTable:
     """One LanceDB table with scope columns; writes serialized by an asyncio.Lock per table."""
 
@@ -178,17 +197,7 @@ class VectorTable:
                 query = query.where(where)  # prefilter is LanceDB's default: filter, then kNN
             return await query.to_arrow()
 
-        result = await _read(run)
-        vectors = _vectors_of(result, self.dim)
-        ids = result.column("id").to_pylist()
-        distances = result.column("_distance").to_pylist()
-        hits = [
-            VectorHit(id=i, score=1.0 - float(d), vector=vectors[n])
-            for n, (i, d) in enumerate(zip(ids, distances, strict=True))
-            if d is not None and np.isfinite(d)
-        ]
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits
+        return _ranked(await _read(run), self.dim, "_distance", _cosine)
 
     async def text_search(self, text: str, where: str | None, k: int) -> list[VectorHit]:
         """BM25 full-text search over `text` among rows matching `where`, best first.
@@ -212,16 +221,7 @@ class VectorTable:
                 query = query.where(where)
             return await query.to_arrow()
 
-        result = await _read(run)
-        vectors = _vectors_of(result, self.dim)
-        ids = result.column("id").to_pylist()
-        scores = result.column("_score").to_pylist()
-        hits = [
-            VectorHit(id=i, score=float(s), vector=vectors[n])
-            for n, (i, s) in enumerate(zip(ids, scores, strict=True))
-        ]
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits
+        return _ranked(await _read(run), self.dim, "_score", float)
 
     # --- scoped search from RAM -----------------------------------------------------------------
 

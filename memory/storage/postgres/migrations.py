@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncpg
 
-from ...errors import ConfigError, StorageError
+from ...errors import ConfigError
+from ..base import pending_migrations
 
 MIGRATIONS: list[tuple[str, str]] = []
 
@@ -276,17 +277,8 @@ async def apply_migrations(conn: asyncpg.Connection, dim: int) -> list[str]:
             "name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
         )
         done = {r["name"] for r in await conn.fetch("SELECT name FROM schema_migrations")}
-        known = {name for name, _ in MIGRATIONS}
-        unknown = done - known
-        if unknown:
-            raise StorageError(
-                f"database has migrations this version does not know ({', '.join(sorted(unknown))}); "
-                "it was written by a newer memorybot"
-            )
         applied = []
-        for name, sql in MIGRATIONS:
-            if name in done:
-                continue
+        for name, sql in pending_migrations(MIGRATIONS, done):
             async with conn.transaction():
                 await conn.execute(_render(sql, dim))
                 await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)

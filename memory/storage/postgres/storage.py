@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -30,8 +29,6 @@ from .memories import PostgresMemories
 from .people import PostgresPeople
 from .summaries import PostgresSummaries
 from .turns import PostgresTurns
-
-log = logging.getLogger(__name__)
 
 _REPAIR_BATCH = 1000
 # Connections holding a conversation's advisory lock, apart from the pool the turns' own queries
@@ -223,11 +220,7 @@ class PostgresStorage(Storage):
         await self.db.execute("ANALYZE memories, messages, summaries")
 
     async def maintain(self, embed: Embed) -> None:
-        if self.turns.repair_due:
-            try:
-                await self.repair_turns(embed)
-            except Exception:
-                log.warning("message repair failed; retried at the next maintenance", exc_info=True)
+        await self.repair_turns_if_due(embed)
 
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """A row and its vector commit together, so nothing is half-written; turns stored
