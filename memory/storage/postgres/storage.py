@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -35,6 +36,8 @@ _REPAIR_BATCH = 1000
 # use (a lock held through a model call must never starve them): at most this many conversations
 # of one process are answered at once, the others wait for a connection.
 CHANNEL_LOCK_CONNECTIONS = 20
+log = logging.getLogger(__name__)
+
 LOCK_WAIT_LOG = "conversation busy in another process; waiting for it"
 
 # The columns a migration writes per table ("embedding" from the row's `vector`); the link
