@@ -3,9 +3,14 @@ someone else, and bot processes sharing one database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
+import sys
 from functools import partial
 from pathlib import Path
+from urllib.parse import unquote
 
 import asyncpg
 import pytest
@@ -25,6 +30,7 @@ from tests.fakes.embedders import HashEmbedder
 from tests.test_bench_smoke import CONVERSATION
 
 SECRET = "s3cret-pw"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def with_password(url: str) -> str:
@@ -130,8 +136,6 @@ def test_the_cli_refuses_a_non_empty_database(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import asyncio
-
     asyncio.run(store_someone_elses_memory(postgres_url))
     monkeypatch.setattr("bot.app.build_embedder", lambda settings: CachedEmbedder(HashEmbedder()))
     # The URL comes from the environment when --database-url is not given.
@@ -229,3 +233,40 @@ async def test_locomo_on_postgres_says_so_and_empties_each_conversation(
     # The baselines are LanceDB's own searches, beside whichever backend runs the bot.
     assert report["baselines"]["vector_only"]["injected_items_mean"] == 5.0
     assert await count_rows(postgres_url, "messages") == 0
+
+
+async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_cleans_up() -> None:
+    # The worktree's code in the child, wherever the test runs from.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bench.pg_server",
+        "--shared-buffers",
+        "128MB",
+        "--max-wal-size",
+        "256MB",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    try:
+        # A bound on a hung start, not a timing assertion.
+        line = await asyncio.wait_for(proc.stdout.readline(), 180)  # type: ignore[union-attr]
+        url = line.decode().strip()
+        assert url.startswith("postgresql://"), (await proc.stderr.read()).decode()  # type: ignore[union-attr]
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetchval("SHOW fsync") == "on"
+            assert await conn.fetchval("SHOW synchronous_commit") == "on"
+            assert await conn.fetchval("SHOW shared_buffers") == "128MB"  # applied by the restart
+            assert await conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        finally:
+            await conn.close()
+        socket_dir = Path(unquote(url.partition("?host=")[2]))
+        assert await asyncio.to_thread(socket_dir.exists)
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+    assert await proc.wait() == 0
+    assert not await asyncio.to_thread(socket_dir.exists)
