@@ -80,13 +80,11 @@ class BenchBackend:
             + "; its memorybot tables emptied again after each run",
         }
 
-    @asynccontextmanager
-    async def claimed(self, dim: int) -> AsyncIterator[None]:
-        """The database is this run's for the block: refused if it holds rows (unless `reset`,
-        which empties it first), emptied again when the block ends. Nothing to do when embedded."""
+    async def claim(self, dim: int) -> Claim:
+        """Take the database for one run: refused (DatabaseNotEmpty) if it holds rows, unless
+        `reset`, which empties it first. Nothing to take when embedded."""
         if not self.url:
-            yield
-            return
+            return Claim(None)
         from memory.storage.postgres.bulk import empty_tables, is_empty
 
         storage = await _open_postgres(self.url, dim)
@@ -99,11 +97,36 @@ class BenchBackend:
                         "this one first"
                     )
                 await empty_tables(storage)
-            try:
-                yield
-            finally:
-                # Only rows this run wrote: the database was empty (or emptied on request) before.
-                await empty_tables(storage)
+        except BaseException:
+            await storage.close()
+            raise
+        return Claim(storage)
+
+    @asynccontextmanager
+    async def claimed(self, dim: int) -> AsyncIterator[None]:
+        """The database is this run's for the block (`claim`), emptied again when it ends."""
+        claim = await self.claim(dim)
+        try:
+            yield
+        finally:
+            await claim.release()
+
+
+class Claim:
+    """A database taken for one run; `release` empties what the run wrote and lets go of it."""
+
+    def __init__(self, storage: PostgresStorage | None) -> None:
+        self._storage = storage
+
+    async def release(self) -> None:
+        if self._storage is None:
+            return
+        from memory.storage.postgres.bulk import empty_tables
+
+        storage, self._storage = self._storage, None
+        try:
+            # Only rows this run wrote: the database was empty (or emptied on request) before.
+            await empty_tables(storage)
         finally:
             await storage.close()
 

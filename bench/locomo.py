@@ -414,8 +414,7 @@ async def run_locomo(
         clock = BenchClock(conv.turns[0].timestamp if conv.turns else 0.0)
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="memorybot-locomo-") as tmp:
-            claim = backend.claimed(embedder.dim)
-            await claim.__aenter__()
+            claim = await backend.claim(embedder.dim)
             location = backend.location(Path(tmp))
             engine = await MemoryEngine.open(location, embedder, policy=policy, clock=clock, reconcile=False)
             pipeline = TurnPipeline(engine, settings, llm=None)
@@ -448,7 +447,7 @@ async def run_locomo(
             finally:
                 await baselines.close()
                 await engine.close()
-                await claim.__aexit__(None, None, None)
+                await claim.release()
         tqdm.write(
             f"{conv.sample_id}: {len(conv.turns)} turns, {memories} memories, {len(questions)} questions "
             f"in {time.perf_counter() - started:.0f} s",
