@@ -113,6 +113,14 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         default="1GB",
         help="PostgreSQL: memory for building the HNSW index after the bulk load (default 1GB)",
     )
+    latency.add_argument(
+        "--vectors-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the synthetic memories' vectors in DIR (one .npy per model, size and seed) and "
+        "reuse them: the other backend's run, or a rerun, then skips embedding them",
+    )
 
     load = sub.add_parser(
         "load", help="many channels at once through coalescer, pipeline and stores, with a paced fake model"
@@ -243,6 +251,7 @@ async def _run(
             baseline_runs=args.baseline_runs,
             backend=backend,
             maintenance_work_mem=args.maintenance_work_mem,
+            vectors_dir=args.vectors_dir,
         )
         report = await run_latency(options, embedder, settings.prehook.prehook_config())
     elif args.bench_command == "load":

@@ -38,7 +38,7 @@ from tqdm import tqdm
 from bot.process import freeze_startup_heap
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
-from memory.models import Audience, Memory, MemoryType, StoredMessage, Visibility
+from memory.models import Audience, Memory, MemoryDraft, MemoryType, StoredMessage, Visibility
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest, freshness, usage
 from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.storage import MemoryQuery, fts_query_terms
@@ -48,6 +48,7 @@ from .backend import BenchBackend
 from .extra import can_plot
 from .recall import percentile
 from .synthetic import META_QUERIES, QUERIES, USERS, conversations, fill, synthetic_drafts, synthetic_messages
+from .vectors import SyntheticVectors
 
 # The naive hook searches whole tables and filters afterwards, so it must over-fetch to be left
 # with about as many in-scope hits as the real hook's top 20.
@@ -74,6 +75,8 @@ class LatencyOptions:
     backend: BenchBackend = field(default_factory=BenchBackend)
     # PostgreSQL's memory for building the HNSW graph after a bulk load (past it, a slower build).
     maintenance_work_mem: str = "1GB"
+    # Where the synthetic memories' vectors are kept between runs (None: embedded every time).
+    vectors_dir: Path | None = None
 
 
 def _log(message: str) -> None:
@@ -293,18 +296,39 @@ class NaivePreHook:
         return len(block.included)
 
 
-async def _fill(engine: MemoryEngine, size: int, messages: int, seed: int) -> dict[str, float]:
+async def _vectors(
+    engine: MemoryEngine, drafts: list[MemoryDraft], size: int, seed: int, directory: Path | None
+) -> SyntheticVectors | None:
+    if directory is None:
+        return None
+    texts = [engine.build_memory(d).content for d in drafts]  # what the import embeds
+    return await SyntheticVectors.open(directory, engine.embedder, texts, size, seed)
+
+
+async def _fill(
+    engine: MemoryEngine, size: int, messages: int, seed: int, vectors_dir: Path | None = None
+) -> dict[str, Any]:
     rng = random.Random(seed)
     now = engine.clock()
     drafts = synthetic_drafts(size, now, rng)
-    setup: dict[str, float] = {}
+    setup: dict[str, Any] = {}
+    vectors = await _vectors(engine, drafts, size, seed, vectors_dir)
+    embedder = engine.embedder
     t = time.perf_counter()
-    with tqdm(total=len(drafts), desc=f"import {size:,} memories", unit="mem", file=sys.stderr) as bar:
-        for start in range(0, len(drafts), IMPORT_CHUNK):
-            chunk = drafts[start : start + IMPORT_CHUNK]
-            await engine.import_memories(chunk)
-            bar.update(len(chunk))
+    if vectors is not None:
+        setup["vectors"] = "from file" if vectors.loaded else "embedded"
+        engine.embedder = vectors.embedder  # the engine looks its embedder up on every call
+    try:
+        with tqdm(total=len(drafts), desc=f"import {size:,} memories", unit="mem", file=sys.stderr) as bar:
+            for start in range(0, len(drafts), IMPORT_CHUNK):
+                chunk = drafts[start : start + IMPORT_CHUNK]
+                await engine.import_memories(chunk)
+                bar.update(len(chunk))
+    finally:
+        engine.embedder = embedder
     setup["import_s"] = round(time.perf_counter() - t, 1)
+    if vectors is not None:
+        await vectors.keep()
     setup["messages_s"] = await _store_turns(engine, size, messages, now, rng)
     t = time.perf_counter()
     # What the bot's background maintenance does after a bulk write: compact, index (ANN included
@@ -330,7 +354,7 @@ async def _store_turns(engine: MemoryEngine, size: int, count: int, now: float, 
     return round(time.perf_counter() - t, 1)
 
 
-def _per_100k(setup: dict[str, float], size: int, seconds: float) -> None:
+def _per_100k(setup: dict[str, Any], size: int, seconds: float) -> None:
     # Filling grows about linearly (an HNSW build a little faster): 1M is estimated as ten 100k.
     setup["populate_s"] = round(seconds, 1)
     setup["populate_s_per_100k"] = round(seconds * 100_000 / size, 1)
@@ -338,8 +362,8 @@ def _per_100k(setup: dict[str, float], size: int, seconds: float) -> None:
 
 
 async def _fill_postgres(
-    engine: MemoryEngine, size: int, messages: int, seed: int, work_mem: str
-) -> dict[str, float]:
+    engine: MemoryEngine, size: int, messages: int, seed: int, work_mem: str, vectors_dir: Path | None
+) -> dict[str, Any]:
     """The same memories as `_fill`, embedded by the same embedder, but COPY-loaded into
     PostgreSQL with the vector and full-text indexes built once after the load."""
     from memory.storage.postgres import PostgresStorage
@@ -350,7 +374,9 @@ async def _fill_postgres(
     rng = random.Random(seed)
     now = engine.clock()
     drafts = synthetic_drafts(size, now, rng)
-    setup = {"embed_s": 0.0, "copy_s": 0.0}
+    vectors = await _vectors(engine, drafts, size, seed, vectors_dir)
+    embedder = engine.embedder if vectors is None else vectors.embedder
+    setup: dict[str, Any] = {"embed_s": 0.0, "copy_s": 0.0}
     started = time.perf_counter()
     async with indexes_deferred(storage, work_mem=work_mem):
         with tqdm(total=len(drafts), desc=f"copy {size:,} memories", unit="mem", file=sys.stderr) as bar:
@@ -359,10 +385,10 @@ async def _fill_postgres(
                 # distinct and the database empty.
                 chunk = [engine.build_memory(d) for d in drafts[start : start + IMPORT_CHUNK]]
                 t = time.perf_counter()
-                vectors = await engine.embedder.embed([m.content for m in chunk])
+                embedded = await embedder.embed([m.content for m in chunk])
                 setup["embed_s"] += time.perf_counter() - t
                 t = time.perf_counter()
-                await copy_memories(storage, chunk, vectors)
+                await copy_memories(storage, chunk, embedded)
                 setup["copy_s"] += time.perf_counter() - t
                 bar.update(len(chunk))
         built = time.perf_counter()
@@ -370,6 +396,9 @@ async def _fill_postgres(
     setup["index_s"] = time.perf_counter() - built
     populate = time.perf_counter() - started
     setup = {k: round(v, 1) for k, v in setup.items()}
+    if vectors is not None:
+        setup["vectors"] = "from file" if vectors.loaded else "embedded"
+        await vectors.keep()
     setup["messages_s"] = await _store_turns(engine, size, messages, now, rng)
     t = time.perf_counter()
     await engine.maintain()
@@ -464,10 +493,15 @@ async def measure_size(
             try:
                 if backend.url:
                     setup = await _fill_postgres(
-                        engine, size, options.messages, options.seed, options.maintenance_work_mem
+                        engine,
+                        size,
+                        options.messages,
+                        options.seed,
+                        options.maintenance_work_mem,
+                        options.vectors_dir,
                     )
                 else:
-                    setup = await _fill(engine, size, options.messages, options.seed)
+                    setup = await _fill(engine, size, options.messages, options.seed, options.vectors_dir)
                 _log(f"{size:,} memories ready: {setup}")
                 totals, no_embed, stages = await _time_prehook(engine, size, options, config)
                 if not backend.url:

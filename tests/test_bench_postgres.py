@@ -4,8 +4,10 @@ someone else, and bot processes sharing one database."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
+import random
 import signal
 import sys
 from functools import partial
@@ -19,14 +21,16 @@ from bench.backend import BenchBackend, DatabaseNotEmpty, backend_from
 from bench.latency import LatencyOptions, run_latency
 from bench.load import LoadOptions, conversations, run_load, shards
 from bench.locomo import run_locomo
+from bench.synthetic import synthetic_drafts
 from bot.cli import main
 from bot.config import Settings
+from memory.drafts import build_memory
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError
 from memory.models import MemoryDraft, MemoryType, Scope
 from memory.storage.postgres.bulk import DEFERRED_INDEXES
-from tests.fakes.embedders import HashEmbedder
+from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.test_bench_smoke import CONVERSATION
 
 SECRET = "s3cret-pw"
@@ -270,3 +274,33 @@ async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_clea
             proc.send_signal(signal.SIGTERM)
     assert await proc.wait() == 0
     assert not await asyncio.to_thread(socket_dir.exists)
+
+
+async def test_stored_vectors_spare_the_next_run_embedding_the_memories_on_either_backend(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    vectors = tmp_path / "vectors"
+    # The texts no clock changes (a relative date resolves against the run's clock).
+    memory_texts = {
+        d.content
+        for d in synthetic_drafts(200, 0.0, random.Random(7))
+        if build_memory(d, 1.7e9).content == build_memory(d, 1.8e9).content == d.content
+    }
+    assert len(memory_texts) > 100
+    first = CountingEmbedder(HashEmbedder())
+    options = dataclasses.replace(latency_options(postgres_url, tmp_path), vectors_dir=vectors)
+
+    report = await run_latency(options, CachedEmbedder(first))
+
+    assert report["runs"][0]["setup"]["vectors"] == "embedded"
+    assert memory_texts <= {t for call in first.calls for t in call}
+    again = CountingEmbedder(HashEmbedder())
+    report = await run_latency(options, CachedEmbedder(again))
+    assert report["runs"][0]["setup"]["vectors"] == "from file"
+    assert report["runs"][0]["setup"]["memories_stored"] == 200
+    # Only the past turns and the pre-hook's queries were embedded this time.
+    assert not memory_texts & {t for call in again.calls for t in call}
+
+    embedded = dataclasses.replace(options, backend=BenchBackend(), out=tmp_path / "embedded")
+    report = await run_latency(embedded, CachedEmbedder(HashEmbedder()))
+    assert report["runs"][0]["setup"]["vectors"] == "from file"
