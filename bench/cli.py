@@ -8,14 +8,19 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from memory.errors import ConfigError
 
 from .extra import INSTALL, PLOTS, can_plot, missing
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from memory.embedders import Embedder
+
+    from .backend import BenchBackend
 
 DEFAULT_OUT = Path("bench") / "results"
 
@@ -44,6 +49,23 @@ def _non_negative(raw: str) -> float:
     return value
 
 
+DATABASE_HELP = (
+    "a postgresql:// URL to run on PostgreSQL (default: MEMORYBOT_DATABASE_URL; unset or '' = the "
+    "embedded backend in a temporary directory). The database must hold no memorybot rows: the run "
+    "refuses one that does, and empties the tables it filled when it ends. `python -m bench.pg_server` "
+    "starts a throwaway server and prints its URL"
+)
+RESET_HELP = (
+    "empty the memorybot tables of --database-url before the run (TRUNCATE, schema kept) instead of "
+    "refusing a non-empty database: only for a database kept for benchmarks"
+)
+
+
+def _add_backend(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database-url", default=None, metavar="URL", help=DATABASE_HELP)
+    parser.add_argument("--reset", action="store_true", help=RESET_HELP)
+
+
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add `bench` with its `locomo`, `latency`, `load` and `dates` commands to a CLI's subparsers."""
     bench = subparsers.add_parser(
@@ -63,6 +85,7 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         help="only the first N questions of each conversation",
     )
+    _add_backend(locomo)
 
     latency = sub.add_parser("latency", help="pre-hook latency on synthetic memories, beside a naive hook")
     latency.add_argument(
@@ -84,6 +107,20 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     latency.add_argument("--messages", type=int, default=3000, help="past turns stored beside the memories")
     latency.add_argument("--seed", type=int, default=7)
+    _add_backend(latency)
+    latency.add_argument(
+        "--maintenance-work-mem",
+        default="1GB",
+        help="PostgreSQL: memory for building the HNSW index after the bulk load (default 1GB)",
+    )
+    latency.add_argument(
+        "--vectors-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the synthetic memories' vectors in DIR (one .npy per model, size and seed) and "
+        "reuse them: the other backend's run, or a rerun, then skips embedding them",
+    )
 
     load = sub.add_parser(
         "load", help="many channels at once through coalescer, pipeline and stores, with a paced fake model"
@@ -105,6 +142,14 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
     )
     load.add_argument("--seed", type=int, default=7)
+    load.add_argument(
+        "--processes",
+        type=_positive,
+        default=1,
+        help="bot processes sharing one PostgreSQL database, each serving its share of the "
+        "workspaces as Discord shards do (default 1; more needs --database-url)",
+    )
+    _add_backend(load)
 
     dates = sub.add_parser(
         "dates", help="the extractor's date rules beside dateparser, on a labelled set of messages"
@@ -113,6 +158,16 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--out", type=Path, default=DEFAULT_OUT, help=f"results directory (default {DEFAULT_OUT})"
     )
     return bench
+
+
+def _backend(args: argparse.Namespace, settings: Settings) -> BenchBackend:
+    """`--database-url` (else MEMORYBOT_DATABASE_URL; '' = embedded) and `--reset`."""
+    from .backend import backend_from
+
+    url = args.database_url
+    if url is None and settings.storage.database_url is not None:
+        url = settings.storage.database_url.get_secret_value()
+    return backend_from(url, args.reset)
 
 
 async def run_bench(args: argparse.Namespace, settings: Settings | None = None) -> int:
@@ -125,7 +180,6 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     from bot.app import build_embedder
     from bot.config import Settings
 
-    report: dict[str, Any]
     if args.bench_command != "dates" and (absent := missing()):
         sys.stderr.write(f"memorybot bench: {' and '.join(absent)} not installed: {INSTALL}\n")
         return 2
@@ -134,19 +188,55 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     if args.bench_command == "dates":
         from .relative_dates import run
 
-        report = run(args.out)
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        dates = run(args.out)
+        sys.stdout.write(json.dumps(dates, indent=2, ensure_ascii=False) + "\n")
         return 0
     settings = settings or Settings.load(env_file=None)
+    try:
+        report = await _run(args, settings, build_embedder)
+    except ConfigError as exc:
+        # A database that is not the benchmark's to fill, more processes than the embedded
+        # backend allows, a URL that is not PostgreSQL's: nothing was changed.
+        sys.stderr.write(f"memorybot bench: {exc}\n")
+        return 2
+    if report is None:
+        return 2
+    sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    sys.stdout.flush()
+    if args.out is not None:
+        sys.stderr.write(f"results written under {args.out}\n")
+    return 0
+
+
+async def _run(
+    args: argparse.Namespace, settings: Settings, build_embedder: Callable[[Settings], Embedder]
+) -> dict[str, Any] | None:
+    """The chosen benchmark's report, or None after saying on stderr why it cannot run."""
+    report: dict[str, Any]
+    backend = _backend(args, settings)
+    if args.bench_command == "load":
+        from .load import LoadOptions
+
+        load_options = LoadOptions(
+            channels=args.channels,
+            messages=args.messages,
+            workspaces=args.workspaces,
+            model_delay_ms=args.model_delay_ms,
+            seed=args.seed,
+            out=args.out,
+            processes=args.processes,
+            backend=backend,
+        )
+        load_options.check()  # before the embedding model loads
     embedder = build_embedder(settings)
     if args.bench_command == "locomo":
         from .locomo import run_locomo
 
         if not args.data.is_file():
             sys.stderr.write(f"memorybot bench: no such file {args.data}\n")
-            return 2
+            return None
         report = await run_locomo(
-            args.data, embedder, args.out, args.limit, args.max_questions, settings=settings
+            args.data, embedder, args.out, args.limit, args.max_questions, settings=settings, backend=backend
         )
     elif args.bench_command == "latency":
         from .latency import LatencyOptions, run_latency
@@ -159,31 +249,19 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
             messages=max(0, args.messages),
             seed=args.seed,
             baseline_runs=args.baseline_runs,
+            backend=backend,
+            maintenance_work_mem=args.maintenance_work_mem,
+            vectors_dir=args.vectors_dir,
         )
         report = await run_latency(options, embedder, settings.prehook.prehook_config())
     elif args.bench_command == "load":
-        from .load import LoadOptions, run_load
+        from .load import run_load
 
-        report = await run_load(
-            LoadOptions(
-                channels=args.channels,
-                messages=args.messages,
-                workspaces=args.workspaces,
-                model_delay_ms=args.model_delay_ms,
-                seed=args.seed,
-                out=args.out,
-            ),
-            embedder,
-            settings,
-        )
+        report = await run_load(load_options, embedder, settings)
     else:
         sys.stderr.write(f"memorybot bench: unknown benchmark {args.bench_command!r}\n")
-        return 2
-    sys.stdout.write(json.dumps(report, indent=2) + "\n")
-    sys.stdout.flush()
-    if args.out is not None:
-        sys.stderr.write(f"results written under {args.out}\n")
-    return 0
+        return None
+    return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:

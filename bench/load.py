@@ -30,16 +30,20 @@ import contextvars
 import itertools
 import json
 import logging
+import multiprocessing
 import random
 import re
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
 from tqdm import tqdm
 
 from adapters.base import IncomingMessage
@@ -47,13 +51,14 @@ from adapters.coalescer import Coalescer, LoopScheduler
 from bot.app import App
 from bot.config import Settings
 from bot.llm.types import ChatMessage, LLMResponse, ToolCall, ToolSpec
-from bot.llm.usage import UsageCounts
 from bot.pipeline import audience_of
 from memory.embedders import Embedder
+from memory.errors import ConfigError
 from memory.models import Audience, Scope, Visibility
 from memory.prehook import PrehookResult
 from memory.scope import audience_allows, row_visible
 
+from .backend import BenchBackend
 from .latency import peak_rss_mb
 from .recall import percentiles
 from .synthetic import CITIES, DAYS, FOODS, HOBBIES, PROJECTS, TOOLS, USERS
@@ -63,6 +68,7 @@ log = logging.getLogger(__name__)
 MARKER = re.compile(r"code-\d{4}-\d{6}(?!\d)")
 MAX_CHANNELS = 9_999  # the marker's widths
 MAX_MESSAGES = 999_999
+START_TIMEOUT = 600.0  # seconds a bot process waits for the others to be up
 
 TEMPLATES = [
     "I prefer {food} for lunch, my ticket is {marker}.",
@@ -102,6 +108,8 @@ class LoadOptions:
     reply_timeout: float = 300.0  # a user stops waiting for a reply after this long
     seed: int = 7
     out: Path | None = None
+    processes: int = 1
+    backend: BenchBackend = field(default_factory=BenchBackend)
 
     def check(self) -> None:
         if not 1 <= self.channels <= MAX_CHANNELS:
@@ -112,6 +120,16 @@ class LoadOptions:
             raise ValueError("workspaces and users_per_workspace must be positive")
         if self.model_delay_ms < 0 or not 0 <= self.jitter <= 1:
             raise ValueError("model_delay_ms must be >= 0 and jitter within 0..1")
+        if self.processes > 1 and not self.backend.url:
+            raise ConfigError(
+                "more than one bot process needs PostgreSQL (a database URL): the embedded "
+                "backend's data directory belongs to one process"
+            )
+        if not 1 <= self.processes <= self.workspaces:
+            raise ValueError(
+                f"processes must be within 1..{self.workspaces} (each serves whole workspaces), "
+                f"got {self.processes}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,14 +280,6 @@ def injection_leaks(hook: PrehookResult | None, audience: Audience) -> list[str]
     return [item.id for item in items if not row_visible(audience, item)]
 
 
-def model_calls_per_reply(usage: Mapping[tuple[str, str], UsageCounts], replies: int) -> dict[str, float]:
-    """Model calls per reply sent: the reply's own (tool rounds included) and background ones."""
-    reply = sum(c.calls for (_, purpose), c in usage.items() if purpose == "reply")
-    background = sum(c.calls for (_, purpose), c in usage.items() if purpose != "reply")
-    per = max(1, replies)
-    return {"reply": round(reply / per, 3), "background": round(background / per, 3)}
-
-
 def _seen_text(system: str, messages: Sequence[ChatMessage]) -> str:
     parts = [system]
     for m in messages:
@@ -393,16 +403,45 @@ async def _count_lost(app: App, plan: Mapping[int, Sequence[IncomingMessage]], f
     return len(lost)
 
 
-async def run_load(
-    options: LoadOptions, embedder: Embedder, settings: Settings | None = None
-) -> dict[str, Any]:
-    """Run the load simulation; returns the report (and writes `load.json` under `options.out`)."""
-    options.check()
-    settings = settings or Settings.load(env_file=None)
+def shards(convs: Sequence[Conversation], processes: int) -> list[list[Conversation]]:
+    """The conversations each bot process serves, as Discord shards split a bot's guilds: a whole
+    workspace lives in one process (its ordinal modulo `processes`), Discord DMs in the first, as
+    Discord delivers DMs to shard 0; a Slack DM stays with its team's workspace."""
+    ordinals: dict[str, int] = {}
+    out: list[list[Conversation]] = [[] for _ in range(processes)]
+    for conv in convs:
+        if conv.platform == "discord" and conv.is_dm:
+            out[0].append(conv)
+            continue
+        ordinal = ordinals.setdefault(conv.workspace_id, len(ordinals))
+        out[ordinal % processes].append(conv)
+    return out
+
+
+def _plan(options: LoadOptions) -> tuple[list[Conversation], dict[int, list[IncomingMessage]]]:
+    # Deterministic in the seed: every process rebuilds the same plan and keeps its share.
     rng = random.Random(options.seed)
     convs = conversations(options, rng)
-    plan = plan_messages(convs, options, rng)
+    return convs, plan_messages(convs, options, rng)
+
+
+async def _drive(
+    options: LoadOptions,
+    convs: Sequence[Conversation],
+    plan: Mapping[int, Sequence[IncomingMessage]],
+    embedder: Embedder,
+    settings: Settings,
+    start_gate: Callable[[], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """One bot process: `App.start` on the run's storage, then the conversations `convs` talk to it.
+
+    `plan` holds every conversation's messages (the leak checks know where each marker was
+    said); only those of `convs` are sent. `start_gate` is awaited once the bot is up, so that
+    several processes start talking together. Returns this process's raw figures.
+    """
     origins = {MARKER.findall(m.text)[0]: Origin.of(m) for sent in plan.values() for m in sent}
+    mine = {c.index: list(plan[c.index]) for c in convs}
+    messages = sum(len(sent) for sent in mine.values())
     leaks = LeakLog()
     overhead_ms: list[float] = []
     failed: set[str] = set()
@@ -410,8 +449,10 @@ async def run_load(
     stats = {"batches": 0, "replies": 0, "turn_errors": 0, "injected": 0, "reply_timeouts": 0}
 
     with tempfile.TemporaryDirectory(prefix="memorybot-load-", ignore_cleanup_errors=True) as tmp:
-        storage = settings.storage.model_copy(update={"data_dir": Path(tmp)})
-        run_settings = settings.model_copy(update={"storage": storage})
+        update: dict[str, Any] = {"data_dir": Path(tmp)}
+        if options.backend.url:
+            update["database_url"] = SecretStr(options.backend.url)
+        run_settings = settings.model_copy(update={"storage": settings.storage.model_copy(update=update)})
         agent_id = run_settings.storage.agent_id
         model = PacedModel(options, origins, agent_id, leaks)
         app = await App.start(run_settings, embedder=embedder, llm=model)
@@ -419,7 +460,9 @@ async def run_load(
             warm = getattr(getattr(embedder, "inner", embedder), "warm_up", None)
             if warm is not None:
                 await warm()  # the model load is start-up cost, not load
-            bar = tqdm(total=options.messages, desc="load", unit="msg", file=sys.stderr, leave=False)
+            if start_gate is not None:
+                await start_gate()
+            bar = tqdm(total=messages, desc="load", unit="msg", file=sys.stderr, leave=False)
 
             async def handle(batch: list[IncomingMessage]) -> None:
                 last = batch[-1]
@@ -475,39 +518,158 @@ async def run_load(
                             stats["reply_timeouts"] += 1
                     await asyncio.sleep(talk.uniform(0, options.think))
 
+            started_at = time.time()
             started = time.perf_counter()
-            await asyncio.gather(*(speak(c, plan[c.index]) for c in convs))
+            await asyncio.gather(*(speak(c, mine[c.index]) for c in convs))
             await coalescer.aclose()
             wall = time.perf_counter() - started
+            ended_at = time.time()
             bar.close()
             await app.pipeline.idle()
-            lost = await _count_lost(app, plan, failed)
-            calls = model_calls_per_reply(app.pipeline.llm_usage.snapshot(), stats["replies"])
+            lost = await _count_lost(app, mine, failed)
+            usage = app.pipeline.llm_usage.snapshot()
         finally:
             await app.close()
 
-    report: dict[str, Any] = {
-        "throughput_msgs_per_s": round(options.messages / wall, 2),
-        "overhead_ms": percentiles(overhead_ms, (50, 95), digits=1)
-        if overhead_ms
-        else {"p50": 0.0, "p95": 0.0},
-        "messages_lost": lost,
-        "cross_channel_leaks": leaks.count,
-        "model_calls_per_reply": calls,
-        "rss_mb": peak_rss_mb(),
-    }
     _log(
-        f"{options.messages} messages in {len(convs)} conversations ({sum(c.is_dm for c in convs)} DMs, "
-        f"{options.workspaces} workspaces): {stats['batches']} batches, {stats['replies']} replies, "
-        f"{model.calls} model calls, {stats['injected']} memories injected, "
-        f"{stats['turn_errors']} model errors, {wall:.1f} s"
+        f"{messages} messages in {len(convs)} conversations ({sum(c.is_dm for c in convs)} DMs): "
+        f"{stats['batches']} batches, {stats['replies']} replies, {model.calls} model calls, "
+        f"{stats['injected']} memories injected, {stats['turn_errors']} model errors, {wall:.1f} s"
     )
     if stats["reply_timeouts"]:
         _log(f"{stats['reply_timeouts']} bursts got no reply within {options.reply_timeout:.0f} s")
     if model.unattributed:
         _log(f"{model.unattributed} model calls ran outside any turn (not checked for leaks)")
-    for example in leaks.examples:
-        _log(f"leak: {example}")
+    return {
+        "workspaces": sorted({c.workspace_id for c in convs}),
+        "channels": len(convs),
+        "messages": messages,
+        "wall_s": wall,
+        "started_at": started_at,
+        "ended_at": ended_at,
+        "overhead_ms": overhead_ms,
+        "messages_lost": lost,
+        "cross_channel_leaks": leaks.count,
+        "leak_examples": leaks.examples,
+        "replies": stats["replies"],
+        "reply_calls": sum(c.calls for (_, purpose), c in usage.items() if purpose == "reply"),
+        "background_calls": sum(c.calls for (_, purpose), c in usage.items() if purpose != "reply"),
+        "rss_mb": peak_rss_mb(),
+    }
+
+
+def _overhead(samples: Sequence[float]) -> dict[str, float]:
+    return percentiles(samples, (50, 95, 99), digits=1) if samples else {"p50": 0.0, "p95": 0.0, "p99": 0.0}
+
+
+def _calls_per_reply(shares: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    per = max(1, sum(s["replies"] for s in shares))
+    return {
+        "reply": round(sum(s["reply_calls"] for s in shares) / per, 3),
+        "background": round(sum(s["background_calls"] for s in shares) / per, 3),
+    }
+
+
+def combine(shares: Sequence[Mapping[str, Any]], backend: dict[str, Any]) -> dict[str, Any]:
+    """The report of a run from each process's figures: totals, and each process on its own."""
+    messages = sum(s["messages"] for s in shares)
+    # From the first message any process sent to the last reply any process gave.
+    wall = max(s["ended_at"] for s in shares) - min(s["started_at"] for s in shares)
+    if len(shares) == 1:
+        wall = shares[0]["wall_s"]  # the monotonic clock's, when one process ran
+    return {
+        "backend": backend,
+        "processes": len(shares),
+        "throughput_msgs_per_s": round(messages / wall, 2) if wall > 0 else 0.0,
+        "overhead_ms": _overhead([ms for s in shares for ms in s["overhead_ms"]]),
+        "messages_lost": sum(s["messages_lost"] for s in shares),
+        "cross_channel_leaks": sum(s["cross_channel_leaks"] for s in shares),
+        "model_calls_per_reply": _calls_per_reply(shares),
+        # What the bot processes hold together (each one's peak).
+        "rss_mb": round(sum(s["rss_mb"] for s in shares), 1),
+        "per_process": [
+            {
+                "process": n,
+                "workspaces": s["workspaces"],
+                "channels": s["channels"],
+                "messages": s["messages"],
+                "throughput_msgs_per_s": round(s["messages"] / s["wall_s"], 2) if s["wall_s"] > 0 else 0.0,
+                "overhead_ms": _overhead(s["overhead_ms"]),
+                "messages_lost": s["messages_lost"],
+                "cross_channel_leaks": s["cross_channel_leaks"],
+                "rss_mb": s["rss_mb"],
+            }
+            for n, s in enumerate(shares)
+        ],
+    }
+
+
+def _settings_embedder(settings: Settings) -> Embedder:
+    # In a bot process: the embedder the settings name, as `memorybot run` builds it.
+    from bot.app import build_embedder
+
+    return build_embedder(settings)
+
+
+def _process_main(
+    options: LoadOptions,
+    settings: Settings,
+    make_embedder: Callable[[], Embedder],
+    process: int,
+    gate: Any,
+) -> dict[str, Any]:
+    """A spawned bot process: its share of the conversations, on the shared database."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    convs, plan = _plan(options)
+    mine = shards(convs, options.processes)[process]
+
+    async def start_together() -> None:
+        # Every process has started its bot (model loaded) before anyone talks.
+        await asyncio.to_thread(gate.wait, START_TIMEOUT)
+
+    return asyncio.run(_drive(options, mine, plan, make_embedder(), settings, start_together))
+
+
+async def _run_processes(
+    options: LoadOptions, settings: Settings, make_embedder: Callable[[], Embedder]
+) -> list[dict[str, Any]]:
+    # Spawned, not forked: each bot process starts clean, as separate `memorybot run` would.
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(options.processes, mp_context=context) as pool:
+        gate = manager.Barrier(options.processes)
+        loop = asyncio.get_running_loop()
+        jobs = [
+            loop.run_in_executor(pool, _process_main, options, settings, make_embedder, n, gate)
+            for n in range(options.processes)
+        ]
+        return list(await asyncio.gather(*jobs))
+
+
+async def run_load(
+    options: LoadOptions,
+    embedder: Embedder,
+    settings: Settings | None = None,
+    make_embedder: Callable[[], Embedder] | None = None,
+) -> dict[str, Any]:
+    """Run the load simulation; returns the report (and writes `load.json` under `options.out`).
+
+    With `options.processes` above 1 (PostgreSQL only), each bot process builds its embedder
+    with `make_embedder` (picklable; by default the one `settings` names).
+    """
+    options.check()
+    settings = settings or Settings.load(env_file=None)
+    backend = await options.backend.describe(embedder.dim)
+    async with options.backend.claimed(embedder.dim):
+        if options.processes == 1:
+            convs, plan = _plan(options)
+            shares = [await _drive(options, convs, plan, embedder, settings)]
+        else:
+            factory = make_embedder or partial(_settings_embedder, settings)
+            shares = await _run_processes(options, settings, factory)
+    report = combine(shares, backend)
+    for share in shares:
+        for example in share["leak_examples"]:
+            _log(f"leak: {example}")
     if options.out is not None:
         options.out.mkdir(parents=True, exist_ok=True)
         (options.out / "load.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

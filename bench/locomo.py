@@ -48,8 +48,9 @@ from memory.prehook import PrehookRequest
 from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.scope import lance_audience_filter
 from memory.storage.embedded.records import message_record
-from memory.storage.embedded.vectors import VectorTable
+from memory.storage.embedded.vectors import VectorStore, VectorTable
 
+from .backend import BenchBackend
 from .extra import can_plot
 from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
 
@@ -287,12 +288,13 @@ async def _ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation,
 
 
 async def _baseline_table(
-    engine: MemoryEngine, turn_of: dict[str, str], raw_embedder: Embedder
+    engine: MemoryEngine, turn_of: dict[str, str], raw_embedder: Embedder, baselines: VectorStore
 ) -> VectorTable:
     """The stored turns as the naive baselines see them: each turn's bare text, embedded alone
     (the bot's own index adds speaker, date and the turn answered)."""
-    # The naive baselines are LanceDB's own searches: a table beside the embedded backend's.
-    table = await engine.storage.vectors.table("baseline_turns")  # type: ignore[attr-defined]
+    # The naive baselines are LanceDB's own searches, in a store of their own whatever the
+    # backend under test.
+    table = await baselines.table("baseline_turns")
     rows = await engine.storage.turns.get_unscoped(list(turn_of))
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
@@ -316,13 +318,14 @@ async def _evaluate(
     tallies: dict[str, Tally],
     bar: tqdm,
     max_questions: int | None,
+    baselines: VectorStore,
 ) -> None:
     workspace = f"locomo-{conv.sample_id}"
     agent = pipeline.agent_id
     hook = pipeline.prehook
     clock.now = max(t.timestamp for t in conv.turns) + ASK_AFTER_SECONDS
     now = clock.now
-    messages = await _baseline_table(engine, turn_of, raw_embedder)
+    messages = await _baseline_table(engine, turn_of, raw_embedder, baselines)
     questions = conv.questions if max_questions is None else conv.questions[:max_questions]
     for n, question in enumerate(questions):
         speaker = conv.speakers[n % 2]
@@ -388,9 +391,12 @@ async def run_locomo(
     limit: int | None = None,
     max_questions: int | None = None,
     settings: Settings | None = None,
+    backend: BenchBackend | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark on a LoCoMo-format file; writes <stem>.json and <stem>.png under `out`
-    (the plot only where matplotlib is installed)."""
+    (the plot only where matplotlib is installed). Each conversation gets fresh storage: a
+    temporary directory, or `backend`'s PostgreSQL database claimed and emptied after it."""
+    backend = backend or BenchBackend()
     conversations = await asyncio.to_thread(load_conversations, data)
     if limit is not None:
         conversations = conversations[:limit]
@@ -408,8 +414,11 @@ async def run_locomo(
         clock = BenchClock(conv.turns[0].timestamp if conv.turns else 0.0)
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="memorybot-locomo-") as tmp:
-            engine = await MemoryEngine.open(Path(tmp), embedder, policy=policy, clock=clock, reconcile=False)
+            claim = await backend.claim(embedder.dim)
+            location = backend.location(Path(tmp))
+            engine = await MemoryEngine.open(location, embedder, policy=policy, clock=clock, reconcile=False)
             pipeline = TurnPipeline(engine, settings, llm=None)
+            baselines = await VectorStore.open(Path(tmp) / "baselines", dim=embedder.dim)
             try:
                 with tqdm(
                     total=len(conv.turns), desc=f"{conv.sample_id} ingest", unit="turn", file=sys.stderr
@@ -423,11 +432,22 @@ async def run_locomo(
                     total=len(questions), desc=f"{conv.sample_id} questions", unit="q", file=sys.stderr
                 ) as bar:
                     await _evaluate(
-                        conv, engine, pipeline, clock, turn_of, raw_embedder, tallies, bar, max_questions
+                        conv,
+                        engine,
+                        pipeline,
+                        clock,
+                        turn_of,
+                        raw_embedder,
+                        tallies,
+                        bar,
+                        max_questions,
+                        baselines,
                     )
                 await pipeline.aclose()
             finally:
+                await baselines.close()
                 await engine.close()
+                await claim.release()
         tqdm.write(
             f"{conv.sample_id}: {len(conv.turns)} turns, {memories} memories, {len(questions)} questions "
             f"in {time.perf_counter() - started:.0f} s",
@@ -436,6 +456,7 @@ async def run_locomo(
     if skipped:
         tqdm.write(f"{skipped} questions without usable evidence were not scored", file=sys.stderr)
     report = {
+        "backend": await backend.describe(embedder.dim),
         "dataset": data.name,
         "conversations": len(conversations),
         "questions": len(tallies["system"].rows),

@@ -32,6 +32,9 @@ KEYS = {
     "cross_channel_leaks",
     "rss_mb",
     "model_calls_per_reply",
+    "backend",
+    "processes",
+    "per_process",
 }
 
 GUILD_0 = Origin("discord", "guild-0", "C0000", "alice", Visibility.WORKSPACE)
@@ -52,8 +55,8 @@ def _check_shape(report: dict[str, object]) -> None:
     assert set(report) == KEYS
     assert isinstance(report["throughput_msgs_per_s"], float) and report["throughput_msgs_per_s"] > 0
     overhead = report["overhead_ms"]
-    assert isinstance(overhead, dict) and set(overhead) == {"p50", "p95"}
-    assert 0 <= overhead["p50"] <= overhead["p95"]
+    assert isinstance(overhead, dict) and set(overhead) == {"p50", "p95", "p99"}
+    assert 0 <= overhead["p50"] <= overhead["p95"] <= overhead["p99"]
     assert isinstance(report["rss_mb"], float) and report["rss_mb"] > 0
     assert report["messages_lost"] == 0
     assert report["cross_channel_leaks"] == 0

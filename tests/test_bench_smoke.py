@@ -92,7 +92,8 @@ async def test_locomo_on_a_two_session_conversation(tmp_path: Path, local_embedd
 
     report = await run_locomo(data, CachedEmbedder(local_embedder), out)
 
-    assert set(report) == {"dataset", "conversations", "questions", "system", "baselines"}
+    assert set(report) == {"backend", "dataset", "conversations", "questions", "system", "baselines"}
+    assert report["backend"]["name"] == "embedded"
     assert (report["dataset"], report["conversations"], report["questions"]) == ("tiny.json", 1, 2)
     assert set(report["system"]) == RECALL_KEYS
     assert set(report["baselines"]) == {"vector_only", "bm25_only"}
@@ -118,13 +119,16 @@ async def test_latency_reports_the_issue_shape(tmp_path: Path, local_embedder: L
     report = await run_latency(options, CachedEmbedder(local_embedder))
 
     (run,) = report["runs"]
-    assert set(run) == {"memories", "system", "baseline", "speedup_p95"}
+    assert set(run) == {"memories", "setup", "system", "baseline", "speedup_p95"}
     assert run["memories"] == 80
+    assert report["backend"]["name"] == "embedded"
     assert set(run["system"]) == {
         "p50_ms",
         "p95_ms",
         "p99_ms",
+        "p50_without_embed_ms",
         "p95_without_embed_ms",
+        "p99_without_embed_ms",
         "embed_p50_ms",
         "stages",
         "rss_mb",

@@ -1,0 +1,88 @@
+"""Whole-database work for benchmarks on PostgreSQL: emptiness check, emptying, COPY-loading memories."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+import asyncpg
+import numpy as np
+
+from ...errors import MemoryWriteError
+from ...models import Memory
+from ..base import MIGRATED_TABLES
+from .memories import COLUMNS, _values
+from .storage import PostgresStorage
+
+# Every table holding rows (the event log too); `schema_migrations` is schema, not data.
+DATA_TABLES = (*MIGRATED_TABLES, "seen_events")
+# Indexes whose upkeep makes a row-by-row load slow: built once after the load instead.
+DEFERRED_INDEXES = ("ix_memories_embedding", "ix_memories_search_text", "ix_memories_subjects")
+_COPY_COLUMNS = [*(c.strip() for c in COLUMNS.split(",")), "embedding"]
+
+
+async def is_empty(storage: PostgresStorage) -> bool:
+    """Whether no data table of the database holds a row."""
+    for table in DATA_TABLES:
+        if await storage.db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+            return False
+    return True
+
+
+async def empty_tables(storage: PostgresStorage) -> None:
+    """Delete every row of every data table (the schema stays): only for a database the caller owns."""
+    await storage.db.execute(f"TRUNCATE {', '.join(DATA_TABLES)}")
+
+
+async def copy_memories(
+    storage: PostgresStorage, memories: Sequence[Memory], vectors: Sequence[np.ndarray]
+) -> int:
+    """Store memories with their vectors by COPY, as given (no duplicate check): for a fresh load."""
+    if len(memories) != len(vectors):
+        raise ValueError(f"{len(memories)} memories but {len(vectors)} embeddings")
+    checked = storage.memories._vector  # the same shape and finiteness checks as every write
+    records = [_values(m, checked(v, m.id)) for m, v in zip(memories, vectors, strict=True)]
+    try:
+        async with storage.db.pool.acquire() as conn:
+            await conn.copy_records_to_table("memories", records=records, columns=_COPY_COLUMNS)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        raise MemoryWriteError(f"batch not copied: {type(exc).__name__}: {exc}") from exc
+    return len(records)
+
+
+@asynccontextmanager
+async def indexes_deferred(
+    storage: PostgresStorage, *, work_mem: str = "1GB", workers: int | None = None
+) -> AsyncIterator[None]:
+    """Drop the memories' vector and full-text indexes for the block, then build them again from
+    their own definitions (HNSW with `work_mem` and up to `workers` parallel workers) and ANALYZE.
+
+    A graph built once over every row is far cheaper than one grown a row at a time; the
+    definitions are read from the database, so the rebuilt indexes are the migrations' own.
+    """
+    workers = max(0, (os.cpu_count() or 1) - 1) if workers is None else workers
+    rows = await storage.db.fetch(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = ANY($1)",
+        [list(DEFERRED_INDEXES)],
+    )
+    definitions = [r["indexdef"] for r in rows]
+    for row in rows:
+        await storage.db.execute(f"DROP INDEX IF EXISTS {row['indexname']}")
+    try:
+        yield
+    finally:
+        async with storage.db.pool.acquire() as conn:
+            # Session settings of this connection only; the pool's reset undoes them on release.
+            await conn.execute(f"SET maintenance_work_mem = '{_setting(work_mem)}'")
+            await conn.execute(f"SET max_parallel_maintenance_workers = {int(workers)}")
+            for definition in definitions:
+                await conn.execute(definition)
+            await conn.execute("ANALYZE memories")
+
+
+def _setting(value: str) -> str:
+    # A size such as "1GB" or "512MB": nothing that could close the quoted literal.
+    if not value.replace(" ", "").isalnum():
+        raise ValueError(f"not a memory size: {value!r}")
+    return value

@@ -1,0 +1,306 @@
+"""The benchmarks on PostgreSQL: the backend in the JSON, the bulk load, a database never taken from
+someone else, and bot processes sharing one database."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+import random
+import signal
+import sys
+from functools import partial
+from pathlib import Path
+from urllib.parse import unquote
+
+import asyncpg
+import pytest
+
+from bench.backend import BenchBackend, DatabaseNotEmpty, backend_from
+from bench.latency import LatencyOptions, run_latency
+from bench.load import LoadOptions, conversations, run_load, shards
+from bench.locomo import run_locomo
+from bench.synthetic import synthetic_drafts
+from bot.cli import main
+from bot.config import Settings
+from memory.drafts import build_memory
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.errors import ConfigError
+from memory.models import MemoryDraft, MemoryType, Scope
+from memory.storage.postgres.bulk import DEFERRED_INDEXES
+from tests.fakes.embedders import CountingEmbedder, HashEmbedder
+from tests.test_bench_smoke import CONVERSATION
+
+SECRET = "s3cret-pw"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def with_password(url: str) -> str:
+    # The test server trusts local connections, so any password is accepted, and none may show.
+    return url.replace("postgresql://postgres:@", f"postgresql://postgres:{SECRET}@", 1)
+
+
+async def count_rows(url: str, table: str = "memories") -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval(f"SELECT count(*) FROM {table}"))
+    finally:
+        await conn.close()
+
+
+async def store_someone_elses_memory(url: str) -> None:
+    engine = await MemoryEngine.open(url, CachedEmbedder(HashEmbedder()), reconcile=False)
+    try:
+        await engine.import_memories(
+            [
+                MemoryDraft(
+                    content="Alice's own note, not the benchmark's",
+                    scope=Scope("discord", "guild-1", "general", "default"),
+                    memory_type=MemoryType.FACT,
+                )
+            ]
+        )
+    finally:
+        await engine.close()
+
+
+def latency_options(url: str, tmp_path: Path, reset: bool = False) -> LatencyOptions:
+    return LatencyOptions(
+        sizes=[200],
+        out=tmp_path,
+        runs=5,
+        warmup=1,
+        messages=20,
+        backend=BenchBackend(with_password(url), reset=reset),
+        maintenance_work_mem="64MB",
+    )
+
+
+async def test_latency_on_postgres_copies_the_memories_builds_the_indexes_and_empties_after(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    report = await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+
+    text = json.dumps(report)
+    assert SECRET not in text
+    assert report["backend"]["name"] == "postgresql"
+    assert report["backend"]["settings"]["fsync"] in ("on", "off")
+    (run,) = report["runs"]
+    assert run["setup"]["memories_stored"] == 200
+    assert run["setup"]["populate_s_per_100k"] >= 0
+    assert run["system"]["p50_ms"] <= run["system"]["p95_ms"] <= run["system"]["p99_ms"]
+    assert run["system"]["p95_without_embed_ms"] <= run["system"]["p95_ms"]
+    # The naive hook is LanceDB's: there is none on PostgreSQL.
+    assert run["baseline"] is None and run["speedup_p95"] is None
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        indexes = {r[0] for r in await conn.fetch("SELECT indexname FROM pg_indexes")}
+        hnsw = await conn.fetchval(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_memories_embedding'"
+        )
+    finally:
+        await conn.close()
+    # The indexes dropped for the load are back, as the migration defines them.
+    assert set(DEFERRED_INDEXES) <= indexes
+    assert "hnsw" in hnsw and "vector_cosine_ops" in hnsw and "NOT forgotten" in hnsw
+    # The run emptied what it wrote.
+    assert await count_rows(postgres_url) == 0
+    assert await count_rows(postgres_url, "messages") == 0
+
+
+async def test_a_database_holding_rows_is_refused_and_left_untouched(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    await store_someone_elses_memory(postgres_url)
+
+    with pytest.raises(DatabaseNotEmpty, match="--reset"):
+        await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+
+    assert await count_rows(postgres_url) == 1
+
+
+async def test_reset_empties_a_database_before_the_run(postgres_url: str, tmp_path: Path) -> None:
+    await store_someone_elses_memory(postgres_url)
+
+    report = await run_latency(
+        latency_options(postgres_url, tmp_path, reset=True), CachedEmbedder(HashEmbedder())
+    )
+
+    # Only the benchmark's 200 memories were there during the run, none after it.
+    assert report["runs"][0]["setup"]["memories_stored"] == 200
+    assert "--reset" in report["backend"]["data"]
+    assert await count_rows(postgres_url) == 0
+
+
+def test_the_cli_refuses_a_non_empty_database(
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    asyncio.run(store_someone_elses_memory(postgres_url))
+    monkeypatch.setattr("bot.app.build_embedder", lambda settings: CachedEmbedder(HashEmbedder()))
+    # The URL comes from the environment when --database-url is not given.
+    monkeypatch.setenv("MEMORYBOT_DATABASE_URL", with_password(postgres_url))
+
+    code = main(["bench", "latency", "--memories", "50", "--runs", "2", "--out", str(tmp_path)])
+
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "already holds memorybot rows" in err and SECRET not in err
+    assert asyncio.run(count_rows(postgres_url)) == 1
+
+
+def test_more_than_one_process_is_refused_on_the_embedded_backend(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("MEMORYBOT_DATABASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        LoadOptions(workspaces=2, processes=2).check()
+
+    assert main(["bench", "load", "--processes", "2", "--messages", "10"]) == 2
+    assert "needs PostgreSQL" in capsys.readouterr().err
+
+
+def test_an_empty_url_means_the_embedded_backend_and_other_schemes_are_refused() -> None:
+    assert backend_from("").name == "embedded"
+    assert backend_from(None).url is None
+    assert backend_from("postgresql://h/db").name == "postgresql"
+    with pytest.raises(ConfigError):
+        backend_from("mysql://h/db")
+
+
+def test_shards_keep_each_workspace_in_one_process_and_discord_dms_in_the_first() -> None:
+    import random
+
+    options = LoadOptions(channels=40, workspaces=4, processes=3)
+    convs = conversations(options, random.Random(7))
+
+    parts = shards(convs, 3)
+
+    assert sorted(c.index for part in parts for c in part) == [c.index for c in convs]
+    homes: dict[str, set[int]] = {}
+    for n, part in enumerate(parts):
+        for conv in part:
+            if conv.platform == "discord" and conv.is_dm:
+                assert n == 0
+            else:
+                homes.setdefault(conv.workspace_id, set()).add(n)
+    assert all(len(home) == 1 for home in homes.values())
+    assert all(part for part in parts)
+
+
+async def test_two_bot_processes_share_one_database_and_lose_nothing(postgres_url: str) -> None:
+    options = LoadOptions(
+        channels=6,
+        messages=50,
+        workspaces=2,
+        model_delay_ms=0,
+        think=0,
+        processes=2,
+        backend=BenchBackend(postgres_url),
+    )
+    embedder = CachedEmbedder(HashEmbedder())
+
+    report = await run_load(
+        options,
+        embedder,
+        Settings.load(env_file=None),
+        make_embedder=partial(CachedEmbedder, HashEmbedder()),
+    )
+
+    assert report["backend"]["name"] == "postgresql"
+    assert report["processes"] == 2
+    first, second = report["per_process"]
+    # Each workspace lives in one process; together they sent every message, and nothing was lost.
+    assert not set(first["workspaces"]) & set(second["workspaces"])
+    assert first["messages"] > 0 and second["messages"] > 0
+    assert first["messages"] + second["messages"] == 50
+    assert first["channels"] + second["channels"] == 6
+    assert report["messages_lost"] == 0 and report["cross_channel_leaks"] == 0
+    assert report["throughput_msgs_per_s"] > 0
+    assert await count_rows(postgres_url, "messages") == 0  # emptied after the run
+
+
+async def test_locomo_on_postgres_says_so_and_empties_each_conversation(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+
+    report = await run_locomo(data, CachedEmbedder(HashEmbedder()), None, backend=BenchBackend(postgres_url))
+
+    assert report["backend"]["name"] == "postgresql"
+    assert (report["conversations"], report["questions"]) == (1, 2)
+    # The baselines are LanceDB's own searches, beside whichever backend runs the bot.
+    assert report["baselines"]["vector_only"]["injected_items_mean"] == 5.0
+    assert await count_rows(postgres_url, "messages") == 0
+
+
+async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_cleans_up() -> None:
+    # The worktree's code in the child, wherever the test runs from.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bench.pg_server",
+        "--shared-buffers",
+        "128MB",
+        "--max-wal-size",
+        "256MB",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    try:
+        # A bound on a hung start, not a timing assertion.
+        line = await asyncio.wait_for(proc.stdout.readline(), 180)  # type: ignore[union-attr]
+        url = line.decode().strip()
+        assert url.startswith("postgresql://"), (await proc.stderr.read()).decode()  # type: ignore[union-attr]
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetchval("SHOW fsync") == "on"
+            assert await conn.fetchval("SHOW synchronous_commit") == "on"
+            assert await conn.fetchval("SHOW shared_buffers") == "128MB"  # applied by the restart
+            assert await conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        finally:
+            await conn.close()
+        socket_dir = Path(unquote(url.partition("?host=")[2]))
+        assert await asyncio.to_thread(socket_dir.exists)
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+    assert await proc.wait() == 0
+    assert not await asyncio.to_thread(socket_dir.exists)
+
+
+async def test_stored_vectors_spare_the_next_run_embedding_the_memories_on_either_backend(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    vectors = tmp_path / "vectors"
+    # The texts no clock changes (a relative date resolves against the run's clock).
+    memory_texts = {
+        d.content
+        for d in synthetic_drafts(200, 0.0, random.Random(7))
+        if build_memory(d, 1.7e9).content == build_memory(d, 1.8e9).content == d.content
+    }
+    assert len(memory_texts) > 100
+    first = CountingEmbedder(HashEmbedder())
+    options = dataclasses.replace(latency_options(postgres_url, tmp_path), vectors_dir=vectors)
+
+    report = await run_latency(options, CachedEmbedder(first))
+
+    assert report["runs"][0]["setup"]["vectors"] == "embedded"
+    assert memory_texts <= {t for call in first.calls for t in call}
+    again = CountingEmbedder(HashEmbedder())
+    report = await run_latency(options, CachedEmbedder(again))
+    assert report["runs"][0]["setup"]["vectors"] == "from file"
+    assert report["runs"][0]["setup"]["memories_stored"] == 200
+    # Only the past turns and the pre-hook's queries were embedded this time.
+    assert not memory_texts & {t for call in again.calls for t in call}
+
+    embedded = dataclasses.replace(options, backend=BenchBackend(), out=tmp_path / "embedded")
+    report = await run_latency(embedded, CachedEmbedder(HashEmbedder()))
+    assert report["runs"][0]["setup"]["vectors"] == "from file"
