@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from contextlib import AsyncExitStack
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from .recall import OWN_ELSEWHERE_LIMIT as OWN_ELSEWHERE_LIMIT  # re-exported, a
 from .recall import MemoryReads
 from .recall import SearchHit as SearchHit  # re-exported, as above
 from .storage import MemoryQuery, ReconcileReport, Storage, open_storage
+from .storage.base import write_lock_key
 from .text import renamed
 from .turn_text import message_embed_text, message_search_text
 
@@ -67,7 +67,6 @@ class MemoryEngine(MemoryReads):
         self.policy = policy or policy_for_model(embedder.name)
         self.clock = clock
         self._dedup_k = dedup_candidates
-        self._scope_locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._listeners: list[Callable[[Memory], None]] = []
         self._forget_listeners: list[Callable[[Memory], None]] = []
         # Memories written (inserted, superseding or imported) by (memory_type, source), for /metrics.
@@ -124,8 +123,11 @@ class MemoryEngine(MemoryReads):
             for listener in self._forget_listeners:
                 listener(memory)
 
-    def _lock_for(self, memory: Memory) -> asyncio.Lock:
-        return self._lock_for_key((memory.platform, memory.workspace_id, memory.agent_id))
+    def _lock_for(self, memory: Memory) -> AbstractAsyncContextManager[None]:
+        # The storage's write lock, so processes sharing a database check-then-insert one at a time.
+        return self.storage.write_lock(
+            [write_lock_key("memories", memory.platform, memory.workspace_id, memory.agent_id)]
+        )
 
     # --- write path -----------------------------------------------------------------------------
 
@@ -219,10 +221,10 @@ class MemoryEngine(MemoryReads):
             return []
         vectors = await self.embedder.embed([m.content for m in batch])
         vector_of = {m.id: v for m, v in zip(batch, vectors, strict=True)}
-        async with AsyncExitStack() as stack:
-            # Sorted, so two imports over the same scopes cannot each hold a lock the other waits on.
-            for key in sorted({(m.platform, m.workspace_id, m.agent_id) for m in batch}):
-                await stack.enter_async_context(self._lock_for_key(key))
+        # The storage takes the keys sorted, so two imports over the same scopes cannot each hold a
+        # lock the other waits on.
+        keys = {write_lock_key("memories", m.platform, m.workspace_id, m.agent_id) for m in batch}
+        async with self.storage.write_lock(list(keys)):
             batch = await self._new_by_hash(batch)
             if not batch:
                 return []
@@ -255,12 +257,6 @@ class MemoryEngine(MemoryReads):
                 seen.add(key)
             fresh.append(memory)
         return fresh
-
-    def _lock_for_key(self, key: tuple[str, str, str]) -> asyncio.Lock:
-        lock = self._scope_locks.get(key)
-        if lock is None:
-            lock = self._scope_locks[key] = asyncio.Lock()
-        return lock
 
     async def undo_supersede(self, memory_id: str) -> Memory:
         """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""

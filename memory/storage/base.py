@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import re
 import time
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -533,6 +534,11 @@ def lock_id(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big", signed=True)
 
 
+def write_lock_key(kind: str, *parts: str) -> str:
+    """The `Storage.write_lock` key of one `kind` of write ("memories" of a scope, a "profile")."""
+    return json.dumps([kind, *parts], separators=(",", ":"))
+
+
 class KeyedLocks(Generic[K]):
     """One asyncio lock per key, living exactly as long as someone holds or awaits it."""
 
@@ -646,6 +652,21 @@ class Storage(ABC):
 
     @cached_property
     def _channel_locks(self) -> KeyedLocks[str]:
+        return KeyedLocks()
+
+    @asynccontextmanager
+    async def write_lock(self, keys: Sequence[str]) -> AsyncIterator[None]:
+        """Hold every key of `keys` (a scope's check-then-insert, a profile's read-modify-write):
+        one writer at a time per key in every process sharing this storage. Keys are taken in
+        sorted order, so two holders of overlapping keys never each wait for the other. The
+        embedded backend has one process, so an asyncio lock per key does."""
+        async with AsyncExitStack() as stack:
+            for key in sorted(set(keys)):
+                await stack.enter_async_context(self._write_locks(key))
+            yield
+
+    @cached_property
+    def _write_locks(self) -> KeyedLocks[str]:
         return KeyedLocks()
 
     async def watch(self, listener: ChangeListener) -> None:  # noqa: B027 - one process: nothing to hear

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -39,6 +40,11 @@ CHANNEL_LOCK_CONNECTIONS = 20
 log = logging.getLogger(__name__)
 
 LOCK_WAIT_LOG = "conversation busy in another process; waiting for it"
+# Connections holding write locks (`write_lock`), a pool apart from the conversations' one: a turn
+# holding its conversation takes write locks, and must never wait for a connection only another
+# conversation's turn could give back. A holder keeps one connection however many keys it holds.
+WRITE_LOCK_CONNECTIONS = 5
+WRITE_LOCK_WAIT_LOG = "write busy in another process; waiting for it"
 
 # The columns a migration writes per table ("embedding" from the row's `vector`); the link
 # columns (`LINK_COLUMNS`) are written by `set_links` once every row is there.
@@ -73,6 +79,8 @@ class PostgresStorage(Storage):
         self.db = db
         self._dsn = dsn
         self._lock_pool: asyncpg.Pool | None = None
+        self._write_lock_pool: asyncpg.Pool | None = None
+        self._pool_opening = asyncio.Lock()
         # Other processes' memory changes, heard once something watches (see `watch`).
         self._changes = ChangeFeed(dsn) if dsn is not None else None
         self.memories = PostgresMemories(db)
@@ -137,20 +145,52 @@ class PostgresStorage(Storage):
                     # Released with the connection in any case: the pool's reset unlocks everything.
                     await conn.execute("SELECT pg_advisory_unlock($1)", lock_id(key))
 
+    @asynccontextmanager
+    async def write_lock(self, keys: Sequence[str]) -> AsyncIterator[None]:
+        """Hold `keys` in every process on the database: session advisory locks, taken in sorted
+        order on one connection of the write-lock pool once this process's own holders of them are
+        done (so a waiting writer holds no connection)."""
+        async with super().write_lock(keys):
+            pool = await self._write_locks_pool()
+            async with pool.acquire() as conn:
+                held: list[int] = []
+                try:
+                    for number in sorted({lock_id(key) for key in keys}):
+                        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", number):
+                            log.debug(WRITE_LOCK_WAIT_LOG)
+                            await conn.execute("SELECT pg_advisory_lock($1)", number)
+                        held.append(number)
+                    yield
+                finally:
+                    # Released with the connection in any case: the pool's reset unlocks everything.
+                    for number in reversed(held):
+                        await conn.execute("SELECT pg_advisory_unlock($1)", number)
+
     async def _locks_pool(self) -> asyncpg.Pool:
-        if self._lock_pool is None:
-            if self._dsn is None:
-                raise StorageError("this storage was opened without its URL and cannot lock conversations")
-            self._lock_pool = await asyncpg.create_pool(
-                self._dsn, min_size=0, max_size=CHANNEL_LOCK_CONNECTIONS
-            )
-        return self._lock_pool
+        # Opened once however many first callers arrive together (the loser's pool would leak).
+        async with self._pool_opening:
+            if self._lock_pool is None:
+                self._lock_pool = await self._open_lock_pool(CHANNEL_LOCK_CONNECTIONS, "lock conversations")
+            return self._lock_pool
+
+    async def _write_locks_pool(self) -> asyncpg.Pool:
+        async with self._pool_opening:
+            if self._write_lock_pool is None:
+                self._write_lock_pool = await self._open_lock_pool(WRITE_LOCK_CONNECTIONS, "lock writes")
+            return self._write_lock_pool
+
+    async def _open_lock_pool(self, size: int, what: str) -> asyncpg.Pool:
+        if self._dsn is None:
+            raise StorageError(f"this storage was opened without its URL and cannot {what}")
+        return await asyncpg.create_pool(self._dsn, min_size=0, max_size=size)
 
     async def close(self) -> None:
         if self._changes is not None:
             await self._changes.close()
         if self._lock_pool is not None:
             await self._lock_pool.close()
+        if self._write_lock_pool is not None:
+            await self._write_lock_pool.close()
         await self.db.close()
 
     async def table_counts(self) -> dict[str, int]:

@@ -1,0 +1,168 @@
+"""Two processes on one PostgreSQL database writing the same thing at once: one fact, one profile."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator, Sequence
+
+import numpy as np
+import pytest
+
+from memory.embedders import CachedEmbedder
+from memory.engine import MemoryEngine
+from memory.models import Audience, Memory, MemoryDraft, Scope
+from memory.storage.base import HashMatch, VectorHit
+from memory.storage.postgres.memories import PostgresMemories
+from memory.storage.postgres.people import PostgresPeople
+from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_WAIT_LOG, PostgresStorage
+from tests.fakes.embedders import HashEmbedder
+
+WORKSPACE = Scope("discord", "guild-1", "general", "default")
+
+
+class Gate:
+    """Holds both writers back until each has checked what is stored (the race), or until one of
+    them waits for the other's write lock (the race prevented): the write goes ahead either way."""
+
+    def __init__(self, checks: int) -> None:
+        self.checks = checks
+        self.opened = asyncio.Event()
+
+    def checked(self) -> None:
+        self.checks -= 1
+        if self.checks <= 0:
+            self.opened.set()
+
+    async def write(self) -> None:
+        await self.opened.wait()
+
+
+class LockWaits(logging.Handler):
+    """Opens the current gate when a storage logs that a writer waits for another process."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.gate: Gate | None = None
+        self.waits = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == WRITE_LOCK_WAIT_LOG and self.gate is not None:
+            self.waits += 1
+            self.gate.opened.set()
+
+
+@pytest.fixture
+def lock_waits() -> Iterator[LockWaits]:
+    logger = logging.getLogger("memory.storage.postgres.storage")
+    handler, level = LockWaits(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+class GatedMemories(PostgresMemories):
+    """The real repository; its writes wait at the gate, its checks under the scope lock count."""
+
+    gate: Gate
+
+    async def search(
+        self, audience: Audience, vector: np.ndarray, k: int, now: float, visibility: str | None = None
+    ) -> list[VectorHit]:
+        hits = await super().search(audience, vector, k, now, visibility)
+        self.gate.checked()  # the near-duplicate check `remember` makes under the scope lock
+        return hits
+
+    async def active_hash_matches(self, hashes: Sequence[str], now: float) -> set[HashMatch]:
+        found = await super().active_hash_matches(hashes, now)
+        self.gate.checked()  # an import checks before its scope locks and again under them
+        return found
+
+    async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
+        await self.gate.write()
+        await super().add(memory, vector, supersedes, now)
+
+    async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
+        await self.gate.write()
+        await super().add_many(memories, vectors)
+
+
+class GatedPeople(PostgresPeople):
+    """The real repository; a profile's save waits at the gate, its reads count."""
+
+    gate: Gate
+
+    async def profiles(
+        self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
+    ) -> list[tuple[str, str, float]]:
+        rows = await super().profiles(platform, workspace_id, agent_id, user_ids)
+        self.gate.checked()
+        return rows
+
+    async def save_profile(
+        self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
+    ) -> None:
+        await self.gate.write()
+        await super().save_profile(platform, workspace_id, user_id, agent_id, data, now)
+
+
+@pytest.fixture
+async def processes(postgres_url: str) -> AsyncIterator[list[MemoryEngine]]:
+    """Two engines, each on its own storage and pools, as two `memorybot` processes would be."""
+    embedder = CachedEmbedder(HashEmbedder())
+    engines = [await MemoryEngine.open(postgres_url, embedder) for _ in range(2)]
+    for engine in engines:
+        storage = engine.storage
+        assert isinstance(storage, PostgresStorage)
+        storage.memories = GatedMemories(storage.db)
+        storage.people = GatedPeople(storage.db)
+    yield engines
+    for engine in engines:
+        await engine.close()
+
+
+def gate_all(engines: Sequence[MemoryEngine], lock_waits: LockWaits, checks: int) -> None:
+    gate = lock_waits.gate = Gate(checks)
+    for engine in engines:
+        engine.storage.memories.gate = gate  # type: ignore[attr-defined]
+        engine.storage.people.gate = gate  # type: ignore[attr-defined]
+
+
+async def active_contents(engine: MemoryEngine, scope: Scope = WORKSPACE) -> list[str]:
+    operator = Audience(scope.platform, scope.workspace_id, scope.agent_id, operator=True)
+    return sorted(m.content for m in await engine.list_memories(operator) if m.is_active(engine.clock()))
+
+
+async def test_two_processes_storing_one_fact_at_once_keep_one_memory(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    facts = ["Ana keeps bees on the roof", "Ana's sister lives in Lyon", "Ana plays the oboe"]
+    for fact in facts:
+        gate_all(processes, lock_waits, checks=2)
+        results = await asyncio.gather(
+            *(engine.remember(MemoryDraft(fact, WORKSPACE, user_id="ana")) for engine in processes)
+        )
+        assert sorted(r.action for r in results) == ["duplicate", "inserted"]
+        assert results[0].memory.id == results[1].memory.id
+    assert lock_waits.waits == len(facts)  # each time, one process waited for the other's write
+    for engine in processes:
+        assert await active_contents(engine) == sorted(facts)
+
+
+async def test_two_processes_importing_the_same_facts_store_each_once_without_deadlock(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    # More scopes than the write-lock pool has connections: an import holds them all on one.
+    scopes = [Scope("discord", f"guild-{n}", "general", "default") for n in range(WRITE_LOCK_CONNECTIONS + 2)]
+    drafts = [MemoryDraft(f"Ana keeps bees in {s.workspace_id}", s, user_id="ana") for s in scopes]
+    # Each import checks once before its scope locks and once under them.
+    gate_all(processes, lock_waits, checks=4)
+    first, second = await asyncio.gather(
+        processes[0].import_memories(drafts), processes[1].import_memories(list(reversed(drafts)))
+    )
+    assert len(first) + len(second) == len(drafts)
+    assert lock_waits.waits >= 1
+    for scope, draft in zip(scopes, drafts, strict=True):
+        assert await active_contents(processes[0], scope) == [draft.content]
