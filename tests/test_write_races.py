@@ -11,7 +11,8 @@ import pytest
 
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
-from memory.models import Audience, Memory, MemoryDraft, Scope
+from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
+from memory.people import ProfileStore
 from memory.storage.base import HashMatch, VectorHit
 from memory.storage.postgres.memories import PostgresMemories
 from memory.storage.postgres.people import PostgresPeople
@@ -166,3 +167,32 @@ async def test_two_processes_importing_the_same_facts_store_each_once_without_de
     assert lock_waits.waits >= 1
     for scope, draft in zip(scopes, drafts, strict=True):
         assert await active_contents(processes[0], scope) == [draft.content]
+
+
+async def test_two_processes_updating_one_profile_at_once_keep_both_facts(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    stores = [ProfileStore(engine.storage, engine.clock) for engine in processes]
+    likes = ["tea", "chess"]
+    memories = [
+        processes[0].build_memory(
+            MemoryDraft(
+                f"Mickael likes {like}",
+                WORKSPACE,
+                MemoryType.PREFERENCE,
+                subjects=["mickael"],
+                user_id="u1",
+                author_id="u1",
+                visibility=Visibility.WORKSPACE,
+            )
+        )
+        for like in likes
+    ]
+    gate_all(processes, lock_waits, checks=2)
+    await asyncio.gather(
+        *(store.update_from_memory(memory) for store, memory in zip(stores, memories, strict=True))
+    )
+    profile = await stores[0].get("discord", "guild-1", "u1", "default")
+    assert profile is not None
+    assert profile.memory_ids() == {m.id for m in memories}
+    assert lock_waits.waits == 1  # one update waited for the other's

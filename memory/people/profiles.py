@@ -8,11 +8,12 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 
 from ..engine import MemoryEngine
 from ..models import Audience, Memory
 from ..storage import Storage
-from ..storage.base import KeyedLocks
+from ..storage.base import write_lock_key
 from .profile import PROFILE_TYPES, Profile, apply_facts, is_relevant, profile_facts, section_of
 
 log = logging.getLogger(__name__)
@@ -31,8 +32,11 @@ class ProfileStore:
         self.people = storage.people
         self.memories = storage.memories
         self.clock = clock
-        # One read-modify-write at a time per profile; idle users' locks are not kept.
-        self._lock: KeyedLocks[ProfileKey] = KeyedLocks()
+        self._storage = storage
+
+    def _lock(self, key: ProfileKey) -> AbstractAsyncContextManager[None]:
+        # One read-modify-write at a time per profile, in every process sharing the storage.
+        return self._storage.write_lock([write_lock_key("profile", *key)])
 
     async def get(self, platform: str, workspace_id: str, user_id: str, agent_id: str) -> Profile | None:
         """The stored profile, or None when nothing is known about the user."""
