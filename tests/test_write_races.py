@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 
+import asyncpg
 import numpy as np
 import pytest
 
@@ -196,3 +197,28 @@ async def test_two_processes_updating_one_profile_at_once_keep_both_facts(
     assert profile is not None
     assert profile.memory_ids() == {m.id for m in memories}
     assert lock_waits.waits == 1  # one update waited for the other's
+
+
+async def test_a_write_lock_whose_connection_dropped_lets_the_write_finish_and_the_key_go(
+    postgres_url: str,
+) -> None:
+    storages = [await PostgresStorage.open(postgres_url, dim=384) for _ in range(2)]
+    try:
+        async with storages[0].write_lock(["k"]):
+            admin = await asyncpg.connect(postgres_url)
+            try:
+                dropped = await admin.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE query LIKE '%pg_try_advisory_lock%' AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+            assert dropped == 1
+        # The lock went with its connection: another process takes the key at once.
+        async with storages[1].write_lock(["k"]):
+            pass
+        async with storages[0].write_lock(["k"]):  # and the first one, on a new connection
+            pass
+    finally:
+        for storage in storages:
+            await storage.close()

@@ -162,9 +162,13 @@ class PostgresStorage(Storage):
                         held.append(number)
                     yield
                 finally:
-                    # Released with the connection in any case: the pool's reset unlocks everything.
-                    for number in reversed(held):
-                        await conn.execute("SELECT pg_advisory_unlock($1)", number)
+                    try:
+                        for number in reversed(held):
+                            await conn.execute("SELECT pg_advisory_unlock($1)", number)
+                    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                        # A lost connection took its locks with it; what was written under them is
+                        # committed, so the write must not be reported as failed.
+                        log.warning("write lock connection lost", extra={"error": type(exc).__name__})
 
     async def _locks_pool(self) -> asyncpg.Pool:
         # Opened once however many first callers arrive together (the loser's pool would leak).
