@@ -96,11 +96,10 @@ def postgres_server() -> Iterator[PostgresTestServer]:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresTestServer) -> Iterator[str]:
-    """The URL of a fresh database of `postgres_server`, migrated for 384 dimensions, dropped after."""
-    name = postgres_server.create_database()
-    yield postgres_server.url(name)
-    postgres_server.drop_database(name)
+def postgres_url(postgres_server: PostgresTestServer) -> str:
+    """The URL of an empty database of `postgres_server`, migrated for 384 dimensions: the session's
+    one test database, emptied for this test (see tests/fakes/postgres.py)."""
+    return postgres_server.url(postgres_server.reset())
 
 
 @pytest.fixture
