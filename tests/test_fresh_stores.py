@@ -1,13 +1,48 @@
-"""The session's PostgreSQL gives each test an empty database, however the test before left it."""
+"""Each test's store starts empty and as a first open makes it, however the test before left its own.
+
+The embedded backend's data directory is a copy of one made at the start of the session; the
+PostgreSQL backend's database is the session's one test database, emptied (tests/fakes/postgres.py).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 
 import asyncpg
 import pytest
 
+from memory.engine import MemoryEngine
+from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import MIGRATIONS_TABLE, PostgresTestServer
+from tests.helpers import draft
+
+
+def sqlite_rows(data_dir: Path) -> dict[str, int]:
+    """The rows of every table of the embedded backend's SQLite file."""
+    with sqlite3.connect(data_dir / "memorybot.sqlite3") as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+
+
+def sqlite_schema(data_dir: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(data_dir / "memorybot.sqlite3") as conn:
+        return sorted(conn.execute("SELECT name, coalesce(sql, '') FROM sqlite_master"))
+
+
+async def test_an_embedded_copy_is_what_a_first_open_makes_and_the_original_stays_empty(
+    engine: MemoryEngine, storage_location: Path, empty_data_dir: Path, tmp_path: Path
+) -> None:
+    await engine.remember(draft("Mickael likes tea"))
+    fresh = await MemoryEngine.open(tmp_path / "fresh", HashEmbedder())
+    await fresh.close()
+    assert sqlite_schema(storage_location) == sqlite_schema(tmp_path / "fresh")
+    assert sorted(p.name for p in (storage_location / "lancedb").iterdir()) == sorted(
+        p.name for p in (tmp_path / "fresh" / "lancedb").iterdir()
+    )
+    assert sqlite_rows(storage_location)["memories"] == 1
+    assert sqlite_rows(empty_data_dir) == sqlite_rows(tmp_path / "fresh")
 
 
 async def reset(server: PostgresTestServer) -> asyncpg.Connection:
