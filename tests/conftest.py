@@ -91,7 +91,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresTestServer]:
-    """One embedded PostgreSQL with pgvector for the session; fails (never skips) if it cannot start."""
+    """One embedded PostgreSQL with pgvector for the session (each pytest-xdist worker starts its
+    own, in its own directory, on its own socket); fails (never skips) if it cannot start."""
     server = PostgresTestServer()
     yield server
     server.stop()
