@@ -8,7 +8,7 @@ import dataclasses
 import json
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -43,7 +43,7 @@ from memory.storage.embedded.records import memory_record, message_record, summa
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.embedders import HashEmbedder
-from tests.fakes.postgres import PostgresTestServer
+from tests.fakes.postgres import PostgresTestServer, Snapshot
 from tests.helpers import FakeClock, searchable_memory_ids, settings, stored_memory
 
 T = TypeVar("T")
@@ -351,23 +351,23 @@ def shared_embedder() -> CachedEmbedder:
 
 class Templates:
     """The seeded stores of each platform on each backend, written once per module: each test
-    works on a copy (a copied directory, or a database made from the seeded one)."""
+    works on a copy (a copied directory, or the seeded rows restored in the test database)."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> None:
         self._tmp = tmp_path_factory
         self._embedder = embedder
-        self._built: dict[tuple[str, str], tuple[str | Path, Seeded, float]] = {}
+        self._built: dict[tuple[str, str], tuple[Path | Snapshot, Seeded, float]] = {}
 
     def get(
         self, backend: str, platform: str, server: PostgresTestServer | None
-    ) -> tuple[str | Path, Seeded, float]:
+    ) -> tuple[Path | Snapshot, Seeded, float]:
         key = (backend, platform)
         if key not in self._built:
             if server is not None:
-                location: str | Path = server.create_database()
-                target: str | Path = server.url(str(location))
+                name = server.create_database()
+                target: str | Path = server.url(name)
             else:
-                location = target = self._tmp.mktemp(f"privacy-{platform}") / "data"
+                target = self._tmp.mktemp(f"privacy-{platform}") / "data"
 
             async def build() -> tuple[Seeded, float]:
                 clock = FakeClock()
@@ -378,6 +378,12 @@ class Templates:
                     await engine.close()
 
             seeded, now = asyncio.run(build())
+            location: Path | Snapshot
+            if server is not None:
+                location = server.snapshot(name)
+                server.drop_database(name)
+            else:
+                location = Path(target)
             self._built[key] = (location, seeded, now)
         return self._built[key]
 
@@ -395,18 +401,17 @@ def platform(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def seeded_copy(
     templates: Templates, platform: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[tuple[str | Path, Seeded, float]]:
+) -> tuple[str | Path, Seeded, float]:
     """Where this test's copy of the seeded store is, what was seeded, and the clock after it."""
     if backend == "postgres":
         server: PostgresTestServer = request.getfixturevalue("postgres_server")
-        source, seeded, now = templates.get(backend, platform, server)
-        name = server.create_database(template=str(source))
-        yield server.url(name), seeded, now
-        server.drop_database(name)
-        return
+        rows, seeded, now = templates.get(backend, platform, server)
+        assert isinstance(rows, Snapshot)
+        return server.url(server.reset(rows)), seeded, now
     source, seeded, now = templates.get(backend, platform, None)
+    assert isinstance(source, Path)
     shutil.copytree(source, tmp_path / "data")
-    yield tmp_path / "data", seeded, now
+    return tmp_path / "data", seeded, now
 
 
 @pytest.fixture

