@@ -269,6 +269,11 @@ def _env_name(section: type[_Section], field_name: str) -> str:
     return f"{prefix}{field_name}".upper()
 
 
+def environment_variables() -> list[str]:
+    """Every environment variable the settings read, by section order."""
+    return [_env_name(section, name) for section in _SECTIONS.values() for name in section.model_fields]
+
+
 class Settings(BaseModel):
     """Every knob of the bot; build it with `Settings.load()`."""
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import environment_variables
 from bot.llm.fake import ScriptedLLM
 from bot.pipeline import TurnPipeline
 from memory.embedders import CachedEmbedder, LocalEmbedder
@@ -32,6 +33,10 @@ from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.postgres import TEMPLATE_DIM, PostgresTestServer
 from tests.helpers import FakeClock, settings
 
+# The tests build their settings from an empty environment: a developer's shell that points the
+# bot at a database (MEMORYBOT_DATABASE_URL), a platform or a model must not reach them.
+for _name in environment_variables():
+    os.environ.pop(_name, None)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):

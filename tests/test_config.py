@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, environment_variables
 
 
 @pytest.fixture(autouse=True)
@@ -154,3 +155,15 @@ def test_every_prehook_setting_reaches_the_prehook_and_an_unknown_one_is_refused
 
     with pytest.raises(TypeError, match="no_such_knob"):
         WithAStrayKnob(_env_file=None).prehook_config()  # type: ignore[call-arg]
+
+
+def test_environment_variables_name_every_setting_by_the_variable_it_reads() -> None:
+    names = environment_variables()
+    for expected in ("MEMORYBOT_DATABASE_URL", "DISCORD_TOKEN", "SLACK_MODE", "ANTHROPIC_API_KEY", "PORT"):
+        assert expected in names
+    assert len(names) == len(set(names))
+
+
+def test_the_test_session_sees_none_of_the_bots_variables() -> None:
+    # conftest clears them: a shell pointing the bot at a real database must not send tests there.
+    assert [name for name in environment_variables() if name in os.environ] == []
