@@ -63,6 +63,24 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         help="only the first N questions of each conversation",
     )
+    locomo.add_argument(
+        "--folds",
+        action="store_true",
+        help="leave one conversation out: each conversation's figures, knobs chosen on the others",
+    )
+    locomo.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KNOB=V1,V2",
+        help="with --folds: pre-hook knob values to choose from (repeatable; every combination)",
+    )
+    locomo.add_argument(
+        "--token-cap",
+        type=_positive,
+        default=None,
+        help="with --folds: mean injected tokens a chosen variant may spend (default 1200)",
+    )
 
     latency = sub.add_parser("latency", help="pre-hook latency on synthetic memories, beside a naive hook")
     latency.add_argument(
@@ -145,6 +163,8 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
         if not args.data.is_file():
             sys.stderr.write(f"memorybot bench: no such file {args.data}\n")
             return 2
+        if args.folds or args.vary:
+            return await _run_folds(args, embedder, settings)
         report = await run_locomo(
             args.data, embedder, args.out, args.limit, args.max_questions, settings=settings
         )
@@ -183,6 +203,28 @@ async def run_bench(args: argparse.Namespace, settings: Settings | None = None) 
     sys.stdout.flush()
     if args.out is not None:
         sys.stderr.write(f"results written under {args.out}\n")
+    return 0
+
+
+async def _run_folds(args: argparse.Namespace, embedder: Any, settings: Settings) -> int:
+    from .folds import DEFAULT_TOKEN_CAP, parse_variants, run_folds
+
+    try:
+        variants = parse_variants(args.vary, settings.prehook.prehook_config())
+    except ValueError as exc:
+        sys.stderr.write(f"memorybot bench: {exc}\n")
+        return 2
+    report = await run_folds(
+        args.data,
+        embedder,
+        variants,
+        args.out,
+        args.limit,
+        args.max_questions,
+        settings=settings,
+        token_cap=args.token_cap or DEFAULT_TOKEN_CAP,
+    )
+    sys.stdout.write(json.dumps(report, indent=2) + "\n")
     return 0
 
 
