@@ -17,7 +17,6 @@ import itertools
 import json
 import sys
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,22 +28,19 @@ from bot.pipeline import TurnPipeline
 from memory.dedup import policy_for_model
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
-from memory.models import Audience
-from memory.prehook import PrehookRequest
 from memory.prehook.config import PrehookConfig
 from memory.prehook.hook import PreHook
 
 from .locomo import (
     ASK_AFTER_SECONDS,
-    CHANNEL,
-    PLATFORM,
     BenchClock,
     Conversation,
     Tally,
     _ingest,
+    ask_prehook,
     load_conversations,
 )
-from .recall import mean, turns_covered
+from .recall import mean
 
 DEFAULT_TOKEN_CAP = 1200
 DEFAULT_VARIANT = "default"
@@ -139,36 +135,10 @@ async def _ask_all(
     conv: Conversation, hook: PreHook, agent: str, turn_of: dict[str, str], max_questions: int | None
 ) -> Tally:
     """Every scored question of `conv` through `hook`, as `bench locomo` asks them."""
-    workspace = f"locomo-{conv.sample_id}"
     tally = Tally()
     questions = conv.questions if max_questions is None else conv.questions[:max_questions]
     for n, question in enumerate(questions):
-        speaker = conv.speakers[n % 2]
-        viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
-        request = PrehookRequest(
-            text=question.text,
-            platform=PLATFORM,
-            workspace_id=workspace,
-            channel_id=CHANNEL,
-            agent_id=agent,
-            viewer=viewer,
-            participants=[speaker.casefold()],
-        )
-        hook.states = hook.config.make_states()
-        t = time.perf_counter()
-        result = await hook.run(request)
-        ms = (time.perf_counter() - t) * 1000
-        hook.access.discard()
-        injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
-        tally.add(
-            question.category,
-            question.evidence,
-            turns_covered(injected, turn_of),
-            [turns_covered([c], turn_of) for c in result.candidates_ranked],
-            result.items,
-            result.tokens,
-            ms,
-        )
+        await ask_prehook(conv, n, question, hook, agent, turn_of, tally)
     return tally
 
 
