@@ -86,6 +86,24 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="only the first N questions of each conversation",
     )
     _add_backend(locomo)
+    locomo.add_argument(
+        "--folds",
+        action="store_true",
+        help="leave one conversation out: each conversation's figures, knobs chosen on the others",
+    )
+    locomo.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KNOB=V1,V2",
+        help="with --folds: pre-hook knob values to choose from (repeatable; every combination)",
+    )
+    locomo.add_argument(
+        "--token-cap",
+        type=_positive,
+        default=None,
+        help="with --folds: mean injected tokens a chosen variant may spend (default 1200)",
+    )
 
     latency = sub.add_parser("latency", help="pre-hook latency on synthetic memories, beside a naive hook")
     latency.add_argument(
@@ -235,6 +253,11 @@ async def _run(
         if not args.data.is_file():
             sys.stderr.write(f"memorybot bench: no such file {args.data}\n")
             return None
+        if args.folds or args.vary:
+            if backend.url:
+                sys.stderr.write("memorybot bench: --folds runs on the embedded backend only\n")
+                return None
+            return await _run_folds(args, embedder, settings)
         report = await run_locomo(
             args.data, embedder, args.out, args.limit, args.max_questions, settings=settings, backend=backend
         )
@@ -261,6 +284,27 @@ async def _run(
     else:
         sys.stderr.write(f"memorybot bench: unknown benchmark {args.bench_command!r}\n")
         return None
+    return report
+
+
+async def _run_folds(args: argparse.Namespace, embedder: Any, settings: Settings) -> dict[str, Any] | None:
+    from .folds import DEFAULT_TOKEN_CAP, parse_variants, run_folds
+
+    try:
+        variants = parse_variants(args.vary, settings.prehook.prehook_config())
+    except ValueError as exc:
+        sys.stderr.write(f"memorybot bench: {exc}\n")
+        return None
+    report = await run_folds(
+        args.data,
+        embedder,
+        variants,
+        args.out,
+        args.limit,
+        args.max_questions,
+        settings=settings,
+        token_cap=args.token_cap or DEFAULT_TOKEN_CAP,
+    )
     return report
 
 

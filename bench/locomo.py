@@ -44,7 +44,7 @@ from memory.dedup import policy_for_model
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage
-from memory.prehook import PrehookRequest
+from memory.prehook import PreHook, PrehookRequest
 from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.scope import lance_audience_filter
 from memory.storage.embedded.records import message_record
@@ -308,6 +308,52 @@ async def _baseline_table(
     return table
 
 
+async def ask_prehook(
+    conv: Conversation,
+    n: int,
+    question: Question,
+    hook: PreHook,
+    agent: str,
+    turn_of: dict[str, str],
+    tally: Tally,
+) -> Audience:
+    """Question `n` of `conv` through the real pre-hook, asked by one speaker in turn with a fresh
+    injection state, scored into `tally`; returns who asked."""
+    workspace = f"locomo-{conv.sample_id}"
+    speaker = conv.speakers[n % 2]
+    viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
+    request = PrehookRequest(
+        text=question.text,
+        platform=PLATFORM,
+        workspace_id=workspace,
+        channel_id=CHANNEL,
+        agent_id=agent,
+        viewer=viewer,
+        participants=[speaker.casefold()],
+    )
+    # A fresh injection state: every question is the first turn of its conversation.
+    hook.states = hook.config.make_states()
+    t = time.perf_counter()
+    result = await hook.run(request)
+    ms = (time.perf_counter() - t) * 1000
+    # Each question is asked as the first of its conversation: the accesses it counted would
+    # rank the next questions' memories, and the bot writes them on a wall-clock timer, so
+    # the results would hang on how fast the run goes. They are dropped instead.
+    hook.access.discard()
+    injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
+    tally.add(
+        question.category,
+        question.evidence,
+        turns_covered(injected, turn_of),
+        [turns_covered([c], turn_of) for c in result.candidates_ranked],
+        # Lines of the block: a recalled turn shown with the turn after it is one item.
+        result.items,
+        result.tokens,
+        ms,
+    )
+    return viewer
+
+
 async def _evaluate(
     conv: Conversation,
     engine: MemoryEngine,
@@ -320,7 +366,6 @@ async def _evaluate(
     max_questions: int | None,
     baselines: VectorStore,
 ) -> None:
-    workspace = f"locomo-{conv.sample_id}"
     agent = pipeline.agent_id
     hook = pipeline.prehook
     clock.now = max(t.timestamp for t in conv.turns) + ASK_AFTER_SECONDS
@@ -328,37 +373,7 @@ async def _evaluate(
     messages = await _baseline_table(engine, turn_of, raw_embedder, baselines)
     questions = conv.questions if max_questions is None else conv.questions[:max_questions]
     for n, question in enumerate(questions):
-        speaker = conv.speakers[n % 2]
-        viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
-        request = PrehookRequest(
-            text=question.text,
-            platform=PLATFORM,
-            workspace_id=workspace,
-            channel_id=CHANNEL,
-            agent_id=agent,
-            viewer=viewer,
-            participants=[speaker.casefold()],
-        )
-        # A fresh injection state: every question is the first turn of its conversation.
-        hook.states = hook.config.make_states()
-        t = time.perf_counter()
-        result = await hook.run(request)
-        ms = (time.perf_counter() - t) * 1000
-        # Each question is asked as the first of its conversation: the accesses it counted would
-        # rank the next questions' memories, and the bot writes them on a wall-clock timer, so
-        # the results would hang on how fast the run goes. They are dropped instead.
-        hook.access.discard()
-        injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
-        tallies["system"].add(
-            question.category,
-            question.evidence,
-            turns_covered(injected, turn_of),
-            [turns_covered([c], turn_of) for c in result.candidates_ranked],
-            # Lines of the block: a recalled turn shown with the turn after it is one item.
-            result.items,
-            result.tokens,
-            ms,
-        )
+        viewer = await ask_prehook(conv, n, question, hook, agent, turn_of, tallies["system"])
 
         where = lance_audience_filter(viewer)
         # The baseline embeds without the cache: the system's run just cached this very text.

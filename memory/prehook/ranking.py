@@ -10,6 +10,7 @@ import numpy as np
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
 from ..scope import row_visible
+from ..text.sentences import split_sentences
 from .config import PrehookConfig
 from .context_block import BlockItem, Section, Timeline, TimelineDay
 from .injection_state import ChannelInjectionState
@@ -283,8 +284,14 @@ def dedup(
     selected: list[Candidate] = []
     chosen_rows: list[int] = []
     floored = 0
+    # Turns the block already carries, chosen or shown as a follow-up, and those the chosen
+    # memories and summaries were drawn from: an item standing only for these says it twice.
+    covered: set[str] = set()
     for n, candidate in enumerate(eligible):
         if duplicate[n] or (candidate.floored and floored >= cfg.max_floored):
+            continue
+        stands_for = _stands_for(candidate)
+        if stands_for and stands_for <= covered and candidate.message is None:
             continue
         joins = 0
         if candidate.message is not None:
@@ -301,17 +308,37 @@ def dedup(
             continue
         selected.append(candidate)
         lines += 1 - joins
+        covered |= stands_for
         if candidate.message is not None:
             chosen_turns.add(candidate.id)
+            if (after := following.get(candidate.id)) is not None and ends_on_a_question(candidate.message):
+                covered.add(after.id)
         floored += candidate.floored
         if row is not None:
             chosen_rows.append(row)
     return selected
 
 
+def ends_on_a_question(message: StoredMessage) -> bool:
+    """Whether a turn's last sentence asks something: the turn after it is then its answer, worth
+    showing with it; after a statement the next turn is mostly a reaction that only costs tokens."""
+    sentences = split_sentences(message.content)
+    return bool(sentences) and sentences[-1][1]
+
+
+def _stands_for(candidate: Candidate) -> set[str]:
+    """The stored turns a candidate carries: a turn itself, a memory or summary its sources."""
+    if candidate.message is not None:
+        return {candidate.message.id}
+    if candidate.memory is not None:
+        return set(candidate.memory.sources)
+    return set(candidate.summary.source_ids) if candidate.summary is not None else set()
+
+
 def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:
-    """One block line per chosen candidate, except that a chosen turn and the turns after it
-    (chosen or not, while they chain) share the line of the earliest: one exchange, one line."""
+    """One block line per chosen candidate, except that a chosen turn and the chosen turns after it
+    share the line of the earliest: one exchange, one line. The turn after the last of them joins
+    the line, unchosen, when that turn ended on a question: it is the answer."""
     turns = {c.id: c for c in selected if c.message is not None}
     previous = {after.id: turn_id for turn_id, after in following.items()}
     placed: set[str] = set()
@@ -330,6 +357,8 @@ def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMes
         item = BlockItem(Section.MESSAGES, candidate.score, message=candidate.message)
         current = candidate.id
         while (after := following.get(current)) is not None and after.id not in placed:
+            if after.id not in turns and not ends_on_a_question(turns[current].item):  # type: ignore[arg-type]
+                break
             item.follow_ups.append(after)
             placed.add(after.id)
             if after.id not in turns:

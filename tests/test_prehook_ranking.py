@@ -1,0 +1,76 @@
+"""The pre-hook's choice of lines: what one block carries is said once."""
+
+from __future__ import annotations
+
+from memory.models import Scope, Summary
+from memory.prehook import PrehookConfig
+from memory.prehook.context_block import BlockItem
+from memory.prehook.ranking import Candidate, block_items, dedup, ends_on_a_question
+from tests.helpers import NOW, memory_row, past_turn
+
+CONFIG = PrehookConfig()
+
+
+def chosen(ranked: list[Candidate], following: dict | None = None) -> list[str]:
+    state = CONFIG.make_states().get("discord", "guild-1", "general", None, "default")
+    return [c.id for c in dedup(CONFIG, ranked, state, following or {})]
+
+
+def as_turn(text: str, score: float, at: float = NOW - 3600) -> Candidate:
+    return Candidate(None, None, {"message"}, relevance=score, score=score, message=past_turn(text, at))
+
+
+def as_memory(n: int, sources: list[str], score: float) -> Candidate:
+    row = memory_row(f"Bob adopted a cat {n}", n, sources=sources)
+    return Candidate(row, None, {"vector"}, relevance=score, score=score)
+
+
+def test_a_memory_drawn_only_from_turns_already_in_the_block_is_left_out() -> None:
+    said = as_turn("I adopted a grey cat named Pixel", 0.9)
+    asked = as_turn("Did you name her yet?", 0.85)
+    answer = past_turn("Pixel, she is grey", NOW - 3585)
+    from_said = as_memory(1, [said.id], 0.8)
+    from_answer = as_memory(2, [answer.id], 0.7)
+    # One of its sources is not in the block: it says something the block does not.
+    wider = as_memory(3, [said.id, "another-turn"], 0.6)
+    summary = Summary(
+        "s1", Scope("discord", "guild-1", "general"), content="Bob adopted Pixel", source_ids=[said.id]
+    )
+    summed = Candidate(None, None, {"summary"}, relevance=0.5, score=0.5, summary=summary)
+
+    ids = chosen([said, asked, from_said, from_answer, wider, summed], {asked.id: answer})
+
+    assert ids == [said.id, asked.id, wider.id]
+
+
+def test_a_memory_ranked_above_its_turn_keeps_its_line_and_so_does_the_turn() -> None:
+    # Only what comes after is redundant: the turn says more than the memory drawn from it.
+    said = as_turn("I adopted a grey cat named Pixel", 0.7)
+    from_said = as_memory(1, [said.id], 0.9)
+    assert chosen([from_said, said]) == [from_said.id, said.id]
+
+
+def follow_ups(items: list[BlockItem]) -> list[list[str]]:
+    return [[m.content for m in item.follow_ups] for item in items]
+
+
+def test_the_turn_after_a_question_joins_its_line_and_a_reaction_to_a_statement_does_not() -> None:
+    asked = as_turn("Where did you go hiking last summer?", 0.9)
+    stated = as_turn("I adopted a grey cat named Pixel last weekend", 0.8, at=NOW - 7200)
+    answer = past_turn("Chamonix, around the Mont Blanc", NOW - 3585)
+    reaction = past_turn("Wow, congrats, so happy for you!", NOW - 7185)
+    following = {asked.id: answer, stated.id: reaction}
+
+    items = block_items([asked, stated], following)
+
+    assert follow_ups(items) == [["Chamonix, around the Mont Blanc"], []]
+    # Chosen in its own right, the turn after a statement still shares its line.
+    replied = as_turn(reaction.content, 0.7, at=reaction.created_at)
+    replied.message = reaction
+    assert follow_ups(block_items([stated, replied], following)) == [[reaction.content]]
+
+
+def test_a_turn_ends_on_a_question_only_when_its_last_sentence_asks() -> None:
+    assert ends_on_a_question(past_turn("Loved it. Where did you go hiking last summer?", NOW))
+    assert not ends_on_a_question(past_turn("Where did you go? I went to Chamonix.", NOW))
+    assert not ends_on_a_question(past_turn("", NOW))
