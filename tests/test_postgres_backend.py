@@ -172,6 +172,23 @@ async def test_full_text_matches_english_stems_and_other_languages(pg_engine: Me
     assert [h.id for h in lexical] == [running.id]
 
 
+async def test_full_text_ignores_english_stop_words_even_as_written(pg_engine: MemoryEngine) -> None:
+    # The words-as-written half (`simple`) keeps "the" and "what" in the stored text: matched in
+    # the query they would pull in (and rank) nearly every row of a workspace.
+    porto = (await pg_engine.remember(draft("Heidi booked the Porto offsite"))).memory
+    await pg_engine.remember(draft("What a day: the cat sat on the mat"))
+    vector = (await pg_engine.embedder.embed(["x"]))[0]
+    _, lexical = await pg_engine.storage.memories.hybrid_search(
+        audience(), vector, "what about the Porto trip", 5, pg_engine.clock()
+    )
+    assert [h.id for h in lexical] == [porto.id]
+    # A query of stop words alone matches nothing (and is no error).
+    _, lexical = await pg_engine.storage.memories.hybrid_search(
+        audience(), vector, "what about the", 5, pg_engine.clock()
+    )
+    assert lexical == []
+
+
 async def test_turns_stored_without_a_vector_are_repaired(
     pg_engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

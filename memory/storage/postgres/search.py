@@ -46,10 +46,15 @@ async def text_hits(
     terms = fts_query_terms(text)
     if not terms or k <= 0:
         return []
-    words = p.add(" | ".join(terms.split()))
+    words = p.add(terms.split())
+    # The words as written (`simple`) match other languages, but not the English stop words the
+    # stemmed half drops: "the", "what", "about" would match nearly every row of a workspace, and
+    # ts_rank would score them all (100 ms where a query of its meaningful words takes 5).
     rows = await db.fetch(
         f"SELECT id, embedding, ts_rank(search_text, q.query, 1) AS score FROM {table}, "
-        f"(SELECT to_tsquery('english', {words}) || to_tsquery('simple', {words}) AS query) AS q "
+        f"(SELECT to_tsquery('english', array_to_string({words}::text[], ' | ')) || "
+        f"to_tsquery('simple', array_to_string(ARRAY(SELECT w FROM unnest({words}::text[]) AS w "
+        f"WHERE to_tsvector('english', w) <> ''::tsvector), ' | ')) AS query) AS q "
         f"WHERE {where} AND search_text @@ q.query "
         f'ORDER BY score DESC, id COLLATE "C" LIMIT {p.add(k)}',
         p.values,
