@@ -112,6 +112,18 @@ def test_token_budget_drops_lowest_scored_first() -> None:
     assert len(kept) + len(dropped) == 30
 
 
+def test_a_short_item_dropped_before_a_long_one_goes_back_in_when_it_fits() -> None:
+    best = BlockItem(Section.RELEVANT, 0.9, memory("The launch moved to March after the audit " * 4, 1))
+    long = BlockItem(Section.RELEVANT, 0.8, memory("The audit found three gaps in the backups " * 4, 2))
+    short = BlockItem(Section.RELEVANT, 0.1, memory("Bob likes tea", 3))
+    budget = format_context_block([best, short], NOW, token_budget=100_000).tokens
+    block = format_context_block([best, long, short], NOW, token_budget=budget)
+    # Dropping lowest first leaves only the best; the short one still fits beside it.
+    assert block.included == [best, short]
+    assert block.dropped == [long]
+    assert block.tokens <= budget
+
+
 def test_nothing_to_say_gives_no_block() -> None:
     block = format_context_block([], NOW, token_budget=1500)
     assert block.text is None and block.tokens == 0

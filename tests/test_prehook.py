@@ -589,7 +589,7 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
         "max_semantic_buffer": 100,
         "max_injection_count": 20,
         "context_window_depth": 20,
-        "token_budget": 1500,
+        "token_budget": 1200,
         "important_threshold": 0.8,
         "preference_min_confidence": 0.6,
         "preference_cache_ttl": 300.0,

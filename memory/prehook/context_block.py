@@ -274,9 +274,11 @@ def format_context_block(
 ) -> ContextBlock:
     """Render `items` (plus the timeline's own items) as one block of at most `token_budget` tokens.
 
-    While the estimate is over budget the lowest-scored item is dropped, whatever its section.
-    The frame (opening, preamble, section headers, the empty-timeline line) is never dropped,
-    so a budget smaller than the frame yields the frame alone.
+    While the estimate is over budget the lowest-scored item is dropped, whatever its section;
+    then the dropped items that still fit in what is left go back in, best first, so a long
+    line dropped last does not leave the room of two short ones empty. The frame (opening,
+    preamble, section headers, the empty-timeline line) is never dropped, so a budget smaller
+    than the frame yields the frame alone.
     """
     pool = [*items, *(timeline.items if timeline is not None else [])]
     kept = sorted(pool, key=lambda i: i.score, reverse=True)
@@ -285,4 +287,11 @@ def format_context_block(
     while text is not None and kept and estimate_tokens(text) > token_budget:
         dropped.append(kept.pop())
         text = _render(kept, timeline, now, tz)
+    if text is not None:
+        for item in reversed(list(dropped)):  # the best of them was dropped last
+            tried = _render([*kept, item], timeline, now, tz)
+            if tried is not None and estimate_tokens(tried) <= token_budget:
+                kept.append(item)
+                dropped.remove(item)
+                text = tried
     return ContextBlock(text, estimate_tokens(text) if text else 0, kept, dropped)
