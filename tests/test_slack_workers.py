@@ -16,7 +16,7 @@ from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
 from bot.pipeline import TurnPipeline
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
-from memory.models import MemoryDraft, MemoryType, Scope
+from memory.models import MemoryDraft, MemoryType, Scope, Visibility
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres import storage as storage_module
 from memory.storage.postgres.storage import LOCK_WAIT_LOG
@@ -226,3 +226,41 @@ async def test_a_block_kept_for_a_channel_is_not_shown_after_its_memory_was_forg
     assert await workers[0].forget_unscoped(nurse) is not None
     await pipelines[1].handle([ana_says("and where do I work again?")])
     assert not any(NURSE in m.content for m in llms[1].calls[0].messages)
+
+
+async def test_a_channel_state_saved_by_one_worker_never_reaches_another_channel(
+    workers: list[MemoryEngine], pipelines_on: PipelinesOn
+) -> None:
+    # A channel-only memory shown in C1 by one worker: the state saved for C1 is C1's alone, so
+    # another worker answering C2 of the same workspace neither shows C1's kept block nor the memory.
+    scope = Scope("slack", "T1", "C1", "default")
+    await workers[0].remember(
+        MemoryDraft(
+            NURSE,
+            scope,
+            memory_type=MemoryType.IDENTITY,
+            user_id="U1",
+            author_id="U1",
+            visibility=Visibility.CHANNEL,
+        )
+    )
+    llms = [ScriptedLLM([text("Noted.")]), ScriptedLLM([text("Sure."), text("Right.")])]
+    pipelines = pipelines_on(llms)
+    await pipelines[0].handle([ana_says("what do you know about my job?")])
+    assert any(NURSE in b for b in blocks_in(llms[0].calls[0].messages))
+
+    in_c2 = message(
+        "and where do I work again?",
+        None,
+        "U1",
+        name="Ana",
+        platform="slack",
+        workspace="T1",
+        channel="C2",
+        mentions_bot=True,
+    )
+    await pipelines[1].handle([in_c2])
+    assert not any(NURSE in m.content for m in llms[1].calls[0].messages)
+    # The same worker answering C1 takes C1's state: the block is there (the state is saved at all).
+    await pipelines[1].handle([ana_says("remind me?")])
+    assert any(NURSE in b for b in blocks_in(llms[1].calls[1].messages))
