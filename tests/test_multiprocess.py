@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 import pytest
@@ -24,6 +24,36 @@ from tests.fakes.openai_embeddings import FakeOpenAIEmbeddings
 from tests.helpers import ROOT, child_env, message, settings
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
+
+
+class Listening(NamedTuple):
+    """A running process's engine with a pre-hook and a record of the changes it heard, and another
+    process's engine on the same database."""
+
+    running: MemoryEngine
+    other: MemoryEngine
+    hook: PreHook
+    heard: list[MemoryChange | None]
+
+
+# Ana reading in the shared workspace: whose preferences the pre-hook caches.
+READER = Audience(WORKSPACE.platform, WORKSPACE.workspace_id, WORKSPACE.agent_id, viewer_id="ana")
+
+
+@pytest.fixture
+async def listening(postgres_url: str) -> AsyncIterator[Listening]:
+    embedder = CachedEmbedder(HashEmbedder())
+    running = await MemoryEngine.open(postgres_url, embedder)
+    other = await MemoryEngine.open(postgres_url, embedder)
+    try:
+        hook = PreHook(running)
+        heard: list[MemoryChange | None] = []
+        await running.storage.watch(heard.append)
+        await running.storage.watch(hook.on_change)
+        yield Listening(running, other, hook, heard)
+    finally:
+        await other.close()
+        await running.close()
 
 
 @pytest.fixture
@@ -111,42 +141,29 @@ async def test_a_write_and_a_forget_in_another_process_reach_a_running_bot_at_it
 
 
 @pytest.mark.asyncio
-async def test_a_cached_preference_is_dropped_when_another_process_writes_one(postgres_url: str) -> None:
-    embedder = CachedEmbedder(HashEmbedder())
-    running = await MemoryEngine.open(postgres_url, embedder)
-    other = await MemoryEngine.open(postgres_url, embedder)
-    try:
-        hook = PreHook(running)
-        heard: list[MemoryChange | None] = []
-        await running.storage.watch(heard.append)
-        await running.storage.watch(hook.on_change)
-        reader = Audience(WORKSPACE.platform, WORKSPACE.workspace_id, WORKSPACE.agent_id, viewer_id="ana")
+async def test_a_cached_preference_is_dropped_when_another_process_writes_one(listening: Listening) -> None:
+    running, other, hook, heard = listening
 
-        def preference(text: str) -> MemoryDraft:
-            return MemoryDraft(
-                text, WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana", author_id="ana"
-            )
+    def preference(text: str) -> MemoryDraft:
+        return MemoryDraft(text, WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana", author_id="ana")
 
-        first = (await other.remember(preference("Ana prefers green tea"))).memory
-        await running.storage.catch_up()
-        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [first.id]
-        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [first.id]
-        assert hook.preferences.hits == 1  # the second read came from RAM
+    first = (await other.remember(preference("Ana prefers green tea"))).memory
+    await running.storage.catch_up()
+    assert [m.id for m in await hook.preferences.get(READER, "ana")] == [first.id]
+    assert [m.id for m in await hook.preferences.get(READER, "ana")] == [first.id]
+    assert hook.preferences.hits == 1  # the second read came from RAM
 
-        second = (await other.remember(preference("Ana prefers black coffee"))).memory
-        await other.forget(
-            first.id, Audience(WORKSPACE.platform, WORKSPACE.workspace_id, "default", operator=True)
-        )
-        await running.storage.catch_up()
-        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [second.id]
-        assert [(c.id, c.gone) for c in heard if c is not None] == [
-            (first.id, False),
-            (second.id, False),
-            (first.id, True),
-        ]
-    finally:
-        await other.close()
-        await running.close()
+    second = (await other.remember(preference("Ana prefers black coffee"))).memory
+    await other.forget(
+        first.id, Audience(WORKSPACE.platform, WORKSPACE.workspace_id, "default", operator=True)
+    )
+    await running.storage.catch_up()
+    assert [m.id for m in await hook.preferences.get(READER, "ana")] == [second.id]
+    assert [(c.id, c.gone) for c in heard if c is not None] == [
+        (first.id, False),
+        (second.id, False),
+        (first.id, True),
+    ]
 
 
 async def test_access_counts_flushed_by_two_processes_add_up_and_keep_the_latest_access(
@@ -167,38 +184,29 @@ async def test_access_counts_flushed_by_two_processes_add_up_and_keep_the_latest
         await first.close()
 
 
-async def test_changes_missed_while_the_feed_was_down_empty_the_caches(postgres_url: str) -> None:
-    embedder = CachedEmbedder(HashEmbedder())
-    running = await MemoryEngine.open(postgres_url, embedder)
-    other = await MemoryEngine.open(postgres_url, embedder)
+async def test_changes_missed_while_the_feed_was_down_empty_the_caches(
+    listening: Listening, postgres_url: str
+) -> None:
+    running, other, hook, heard = listening
+    assert await hook.preferences.get(READER, "ana") == []  # cached: Ana has no preference yet
+    # The database drops the listening connection (a restart, a network cut)...
+    admin = await asyncpg.connect(postgres_url)
     try:
-        hook = PreHook(running)
-        heard: list[MemoryChange | None] = []
-        await running.storage.watch(heard.append)
-        await running.storage.watch(hook.on_change)
-        reader = Audience(WORKSPACE.platform, WORKSPACE.workspace_id, WORKSPACE.agent_id, viewer_id="ana")
-        assert await hook.preferences.get(reader, "ana") == []  # cached: Ana has no preference yet
-        # The database drops the listening connection (a restart, a network cut)...
-        admin = await asyncpg.connect(postgres_url)
-        try:
-            dropped = await admin.fetchval(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'"
-            )
-        finally:
-            await admin.close()
-        assert dropped == 1
-        # ...and a write lands while nobody listens.
-        draft = MemoryDraft(
-            "Ana prefers black coffee", WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana"
+        dropped = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'"
         )
-        coffee = (await other.remember(draft)).memory
-        await running.storage.catch_up()
-        assert None in heard  # told that changes may have been missed
-        assert [m.id for m in await hook.preferences.get(reader, "ana")] == [coffee.id]
-        # Listening again: the next change is heard as usual.
-        await other.forget_unscoped(coffee.id)
-        await running.storage.catch_up()
-        assert heard[-1] is not None and (heard[-1].id, heard[-1].gone) == (coffee.id, True)
     finally:
-        await other.close()
-        await running.close()
+        await admin.close()
+    assert dropped == 1
+    # ...and a write lands while nobody listens.
+    draft = MemoryDraft(
+        "Ana prefers black coffee", WORKSPACE, memory_type=MemoryType.PREFERENCE, user_id="ana"
+    )
+    coffee = (await other.remember(draft)).memory
+    await running.storage.catch_up()
+    assert None in heard  # told that changes may have been missed
+    assert [m.id for m in await hook.preferences.get(READER, "ana")] == [coffee.id]
+    # Listening again: the next change is heard as usual.
+    await other.forget_unscoped(coffee.id)
+    await running.storage.catch_up()
+    assert heard[-1] is not None and (heard[-1].id, heard[-1].gone) == (coffee.id, True)
