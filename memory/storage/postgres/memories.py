@@ -13,6 +13,7 @@ from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
 from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
+from .term_stats import TermStatistics, scope_key
 
 COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
@@ -115,6 +116,7 @@ class PostgresMemories(MemoryRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
+        self._terms = TermStatistics(db, "memories", "NOT forgotten AND embedding IS NOT NULL")
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
         try:
@@ -401,7 +403,9 @@ class PostgresMemories(MemoryRepository):
         # Two statements side by side on two connections; each gets its own copy of the filter's values.
         dense, lexical = await asyncio.gather(
             dense_hits(self._db, "memories", where, Params(*p.values), vector, k),
-            text_hits(self._db, "memories", where, Params(*p.values), text, k),
+            text_hits(
+                self._db, "memories", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+            ),
         )
         return dense, lexical
 

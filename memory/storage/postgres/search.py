@@ -8,6 +8,7 @@ import numpy as np
 
 from ..base import VectorHit, fts_query_terms
 from .db import Params, PostgresDatabase, check_vector
+from .term_stats import ScopeKey, TermStatistics
 
 
 async def dense_hits(
@@ -35,28 +36,80 @@ async def dense_hits(
     return hits
 
 
+# BM25 as the embedded index (and Lucene) computes it, so both backends rank words alike.
+BM25_K1 = 1.2
+BM25_B = 0.75
+# The most rows one full-text search scores. Past it the rarest words choose the candidates and
+# the common ones only add to their scores: a row holding nothing but common words ranks below
+# any row with a rare one, and scoring every row that holds "team" in a busy workspace would cost
+# more than the whole pre-hook's budget.
+MAX_SCORED_ROWS = 5_000
+
+
+def bm25_idf(rows: int, frequency: int) -> float:
+    """A term's weight: rarer in the scope counts more (Lucene's smoothed IDF, never negative)."""
+    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
+
+
+def candidate_terms(frequency: dict[str, int], rows: int, cap: int = MAX_SCORED_ROWS) -> list[str]:
+    """The terms whose rows are scored: all when the scope is small, else the rarest while their
+    rows add up to `cap` (the rarest always)."""
+    present = sorted((t for t, f in frequency.items() if f > 0), key=lambda t: (frequency[t], t))
+    if rows <= cap:
+        return present
+    chosen: list[str] = []
+    total = 0
+    for term in present:
+        total += frequency[term]
+        if chosen and total > cap:
+            break
+        chosen.append(term)
+    return chosen
+
+
 async def text_hits(
-    db: PostgresDatabase, table: str, where: str, p: Params, text: str, k: int
+    db: PostgresDatabase,
+    table: str,
+    where: str,
+    p: Params,
+    text: str,
+    k: int,
+    stats: TermStatistics,
+    scope: ScopeKey,
 ) -> list[VectorHit]:
-    """Full-text matches of any word of `text` among rows of `table` matching `where`, best first.
+    """Full-text matches of the words of `text` among rows of `table` matching `where`, best first
+    by BM25 over the scope's rows (`stats` counts how many hold each word).
 
     Any user string is accepted: it is reduced to its words (`fts_query_terms`), which carry no
-    tsquery operator, and joined with `|`; a query with no words returns nothing.
+    tsquery operator, and analysed as English (stemmed, stop words left out: "the", "what" would
+    match nearly every row); a query with no such words returns nothing.
     """
-    terms = fts_query_terms(text)
-    if not terms or k <= 0:
+    words = fts_query_terms(text).split()
+    if not words or k <= 0:
         return []
-    words = p.add(terms.split())
-    # The words as written (`simple`) match other languages, but not the English stop words the
-    # stemmed half drops: "the", "what", "about" would match nearly every row of a workspace, and
-    # ts_rank would score them all (100 ms where a query of its meaningful words takes 5).
-    rows = await db.fetch(
-        f"SELECT id, embedding, ts_rank(search_text, q.query, 1) AS score FROM {table}, "
-        f"(SELECT to_tsquery('english', array_to_string({words}::text[], ' | ')) || "
-        f"to_tsquery('simple', array_to_string(ARRAY(SELECT w FROM unnest({words}::text[]) AS w "
-        f"WHERE to_tsvector('english', w) <> ''::tsvector), ' | ')) AS query) AS q "
-        f"WHERE {where} AND search_text @@ q.query "
+    terms = await stats.query_terms(words)
+    if not terms:
+        return []
+    scope_stats = await stats.get(scope, terms)
+    frequency = {t: scope_stats.frequency.get(t, 0) for t in terms}
+    candidates = candidate_terms(frequency, scope_stats.rows)
+    if not candidates:
+        return []
+    rows = max(scope_stats.rows, 1)
+    weights = [(t, bm25_idf(rows, f)) for t, f in frequency.items() if f > 0]
+    score = " + ".join(
+        f"CASE WHEN search_text @@ {p.add(t)}::tsquery THEN {p.add(w)}::float8 ELSE 0 END" for t, w in weights
+    )
+    average = max(scope_stats.average_length, 1e-6)
+    length = f"length(search_text) / {p.add(average)}::float8"
+    norm = f"{BM25_K1 + 1.0} / (1 + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * {length}))"
+    match = p.add(" | ".join(f"({t})" for t in candidates))
+    # The rarest word alone may hold more rows than the cap: then any `cap` of them are scored.
+    bound = f" LIMIT {MAX_SCORED_ROWS}" if frequency[candidates[0]] > MAX_SCORED_ROWS else ""
+    rows_found = await db.fetch(
+        f"SELECT id, embedding, score FROM (SELECT id, embedding, ({score}) * {norm} AS score "
+        f"FROM {table} WHERE {where} AND search_text @@ {match}::tsquery{bound}) AS scored "
         f'ORDER BY score DESC, id COLLATE "C" LIMIT {p.add(k)}',
         p.values,
     )
-    return [VectorHit(id=r[0], score=float(r[2]), vector=r[1]) for r in rows]
+    return [VectorHit(id=r[0], score=float(r[2]), vector=r[1]) for r in rows_found]

@@ -14,6 +14,7 @@ from ...models import Audience, Scope, StoredMessage, Visibility
 from ..base import TurnRepository, VectorHit
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
+from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class PostgresTurns(TurnRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
+        self._terms = TermStatistics(db, "messages", "searchable AND embedding IS NOT NULL")
         self.repair_due = False
 
     async def _insert(self, rows: Sequence[tuple[object, ...]]) -> list[str]:
@@ -279,7 +281,9 @@ class PostgresTurns(TurnRepository):
         p = Params()
         where = self._searchable(audience, p)
         dense = await dense_hits(self._db, "messages", where, Params(*p.values), vector, k)
-        lexical = await text_hits(self._db, "messages", where, Params(*p.values), text, k)
+        lexical = await text_hits(
+            self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+        )
         return dense, lexical
 
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:

@@ -1,0 +1,114 @@
+"""How many rows of a scope hold each query term, for BM25 on PostgreSQL (which keeps no such counts)."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ...models import Audience
+from .db import PostgresDatabase
+
+ScopeKey = tuple[str, str, str]  # (platform, workspace_id, agent_id), as the embedded index keys its scopes
+
+
+def scope_key(audience: Audience) -> ScopeKey:
+    """The scope whose rows a search by `audience` ranks its words against."""
+    return (audience.platform, audience.workspace_id, audience.agent_id)
+
+
+# A scope this small is counted again on every search (a few milliseconds at most), so a search
+# always ranks by what the table holds now; a larger one is counted at most once a minute per
+# process, where one more row barely moves a term's rarity and a count would cost tens of ms.
+FRESH_ROWS = 2_000
+TTL_SECONDS = 60.0
+_MAX_SCOPES = 512
+_MAX_WORDS = 50_000
+
+
+@dataclass
+class ScopeStats:
+    """The live rows of one scope, their mean indexed length, and the rows holding each term."""
+
+    rows: int
+    average_length: float
+    frequency: dict[str, int] = field(default_factory=dict)
+    counted_at: float = 0.0
+
+
+class TermStatistics:
+    """Document frequencies per scope of one table's full text, counted on demand and kept a while.
+
+    `live` is the SQL condition a row must meet to count (the same rows the searches read:
+    not forgotten, with a vector). Terms are tsquery texts of the English configuration, as
+    `query_terms` gives them.
+    """
+
+    def __init__(
+        self,
+        db: PostgresDatabase,
+        table: str,
+        live: str,
+        clock: Callable[[], float] = time.monotonic,
+        ttl: float = TTL_SECONDS,
+        fresh_rows: int = FRESH_ROWS,
+    ) -> None:
+        self._db = db
+        self._table = table
+        self._live = live
+        self._clock = clock
+        self._ttl = ttl
+        self._fresh_rows = fresh_rows
+        self._scopes: OrderedDict[ScopeKey, ScopeStats] = OrderedDict()
+        self._words: OrderedDict[str, str] = OrderedDict()
+
+    async def query_terms(self, words: Sequence[str]) -> list[str]:
+        """The distinct English-analysed terms of `words` (stemmed; stop words left out), in order."""
+        missing = [w for w in dict.fromkeys(w.casefold() for w in words) if w not in self._words]
+        if missing:
+            rows = await self._db.fetch(
+                "SELECT w, CASE WHEN numnode(q) > 0 THEN q::text ELSE '' END "
+                "FROM unnest($1::text[]) AS w, plainto_tsquery('english', w) AS q",
+                (missing,),
+            )
+            for word, term in rows:
+                self._words[word] = term
+            while len(self._words) > _MAX_WORDS:
+                self._words.popitem(last=False)
+        terms = (self._words.get(w.casefold(), "") for w in words)
+        return list(dict.fromkeys(t for t in terms if t))
+
+    async def get(self, scope: ScopeKey, terms: Sequence[str]) -> ScopeStats:
+        """The scope's row count, mean length and the frequency of every one of `terms`."""
+        now = self._clock()
+        stats = self._scopes.get(scope)
+        if stats is not None and (stats.rows < self._fresh_rows or now - stats.counted_at > self._ttl):
+            stats = None
+        missing = list(terms) if stats is None else [t for t in terms if t not in stats.frequency]
+        if stats is not None and not missing:
+            self._scopes.move_to_end(scope)
+            return stats
+        where = f"platform = $1 AND workspace_id = $2 AND agent_id = $3 AND {self._live}"
+        size = (
+            "NULL, NULL"
+            if stats is not None
+            else f"(SELECT count(*) FROM {self._table} WHERE {where}), "
+            f"(SELECT avg(length(search_text)) FROM {self._table} WHERE {where})"
+        )
+        # One statement: the scope's size (when not known) and the rows holding each missing
+        # term, each counted through the full-text index.
+        row = await self._db.fetch(
+            f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM {self._table} WHERE {where} "
+            "AND search_text @@ t::tsquery) FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
+            (*scope, missing),
+        )
+        rows, average, counts = row[0]
+        if stats is None:
+            stats = ScopeStats(rows=int(rows), average_length=float(average or 0.0), counted_at=now)
+        stats.frequency.update(zip(missing, (int(c) for c in counts), strict=True))
+        self._scopes[scope] = stats
+        self._scopes.move_to_end(scope)
+        while len(self._scopes) > _MAX_SCOPES:
+            self._scopes.popitem(last=False)
+        return stats
