@@ -105,3 +105,14 @@ async def test_large_scopes_reuse_their_counts_until_they_age(pg_engine: MemoryE
     now[0] += 61.0
     aged = await stats.get(scope, terms)
     assert (aged.rows, aged.frequency) == (1, {"'potteri'": 1, "'kiln'": 1})
+
+
+async def test_a_word_is_counted_only_up_to_the_cap(pg_engine: MemoryEngine) -> None:
+    storage = pg_engine.storage
+    assert isinstance(storage, PostgresStorage)
+    for n in range(5):
+        await pg_engine.remember(draft(f"The team met on day {n}"))
+    await pg_engine.remember(draft("A quokka visited"))
+    stats = TermStatistics(storage.db, "memories", "NOT forgotten", count_cap=3)
+    counted = await stats.get(scope_key(audience()), ["'team'", "'quokka'"])
+    assert (counted.rows, counted.frequency) == (6, {"'team'": 3, "'quokka'": 1})

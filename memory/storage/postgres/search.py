@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base import VectorHit, fts_query_terms
 from .db import Params, PostgresDatabase, check_vector
-from .term_stats import ScopeKey, TermStatistics
+from .term_stats import MAX_SCORED_ROWS, ScopeKey, TermStatistics
 
 
 async def dense_hits(
@@ -39,11 +39,6 @@ async def dense_hits(
 # BM25 as the embedded index (and Lucene) computes it, so both backends rank words alike.
 BM25_K1 = 1.2
 BM25_B = 0.75
-# The most rows one full-text search scores. Past it the rarest words choose the candidates and
-# the common ones only add to their scores: a row holding nothing but common words ranks below
-# any row with a rare one, and scoring every row that holds "team" in a busy workspace would cost
-# more than the whole pre-hook's budget.
-MAX_SCORED_ROWS = 5_000
 
 
 def bm25_idf(rows: int, frequency: int) -> float:
@@ -53,7 +48,12 @@ def bm25_idf(rows: int, frequency: int) -> float:
 
 def candidate_terms(frequency: dict[str, int], rows: int, cap: int = MAX_SCORED_ROWS) -> list[str]:
     """The terms whose rows are scored: all when the scope is small, else the rarest while their
-    rows add up to `cap` (the rarest always)."""
+    rows add up to `cap` (the rarest always).
+
+    Past the cap the common words only add to the scores of rows found by rarer ones: a row
+    holding nothing but common words ranks below any row with a rare one, and scoring every row
+    that holds "team" in a busy workspace would cost more than the whole pre-hook's budget.
+    """
     present = sorted((t for t, f in frequency.items() if f > 0), key=lambda t: (frequency[t], t))
     if rows <= cap:
         return present

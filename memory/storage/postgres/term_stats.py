@@ -23,6 +23,11 @@ def scope_key(audience: Audience) -> ScopeKey:
 # process, where one more row barely moves a term's rarity and a count would cost tens of ms.
 FRESH_ROWS = 2_000
 TTL_SECONDS = 60.0
+# The most rows one full-text search scores (see `search.candidate_terms`). A word's rows are
+# counted up to one past it: a word in more rows than that only ever adds to the scores of rows
+# found by rarer words, and counting all 20,000 rows holding "team" would cost 50 ms.
+MAX_SCORED_ROWS = 5_000
+LENGTH_SAMPLE = 2_000
 _MAX_SCOPES = 512
 _MAX_WORDS = 50_000
 
@@ -40,6 +45,9 @@ class ScopeStats:
 class TermStatistics:
     """Document frequencies per scope of one table's full text, counted on demand and kept a while.
 
+    A frequency is exact up to `count_cap` (a word seen in more rows is taken to be in
+    `count_cap`, which still makes it the commonest of the query's words).
+
     `live` is the SQL condition a row must meet to count (the same rows the searches read:
     not forgotten, with a vector). Terms are tsquery texts of the English configuration, as
     `query_terms` gives them.
@@ -53,6 +61,7 @@ class TermStatistics:
         clock: Callable[[], float] = time.monotonic,
         ttl: float = TTL_SECONDS,
         fresh_rows: int = FRESH_ROWS,
+        count_cap: int = MAX_SCORED_ROWS + 1,
     ) -> None:
         self._db = db
         self._table = table
@@ -60,6 +69,7 @@ class TermStatistics:
         self._clock = clock
         self._ttl = ttl
         self._fresh_rows = fresh_rows
+        self._count_cap = count_cap
         self._scopes: OrderedDict[ScopeKey, ScopeStats] = OrderedDict()
         self._words: OrderedDict[str, str] = OrderedDict()
 
@@ -94,13 +104,17 @@ class TermStatistics:
             "NULL, NULL"
             if stats is not None
             else f"(SELECT count(*) FROM {self._table} WHERE {where}), "
-            f"(SELECT avg(length(search_text)) FROM {self._table} WHERE {where})"
+            # The mean length from the first rows of a large scope: reading every row's text of a
+            # busy workspace would cost more than the searches it serves.
+            f"(SELECT avg(length(search_text)) FROM (SELECT search_text FROM {self._table} "
+            f"WHERE {where} LIMIT {LENGTH_SAMPLE}) AS sample)"
         )
         # One statement: the scope's size (when not known) and the rows holding each missing
-        # term, each counted through the full-text index.
+        # term, each counted through the full-text index and only up to `count_cap`.
         row = await self._db.fetch(
-            f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM {self._table} WHERE {where} "
-            "AND search_text @@ t::tsquery) FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
+            f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM {self._table} WHERE {where} "
+            f"AND search_text @@ t::tsquery LIMIT {self._count_cap}) AS hit) "
+            "FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
             (*scope, missing),
         )
         rows, average, counts = row[0]
