@@ -90,6 +90,16 @@ EMBEDDED_EXCEPTIONS = {
 }
 
 
+POSTGRES = "memory.storage.postgres"
+# Modules outside `memory/storage/` that may reach the PostgreSQL backend, and why.
+POSTGRES_EXCEPTIONS = {
+    # A benchmark claims and empties its database and COPY-loads a million rows with the indexes
+    # built after: bulk paths the bot itself never takes (`memory.storage.postgres.bulk`).
+    "bench/backend.py",
+    "bench/latency.py",
+}
+
+
 def absolute_imports(path: Path) -> set[str]:
     """Every module `path` imports, relative imports resolved against its package."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -120,6 +130,19 @@ def test_only_the_storage_package_knows_the_embedded_backend() -> None:
         and path.relative_to(ROOT).as_posix() not in EMBEDDED_EXCEPTIONS
         for name in sorted(absolute_imports(path))
         if name == EMBEDDED or name.startswith(EMBEDDED + ".")
+    ]
+    assert offenders == []
+
+
+def test_only_the_storage_package_and_the_bulk_benchmarks_know_the_postgres_backend() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in ("memory", "bot", "adapters", "bench")
+        for path in modules(package)
+        if not path.relative_to(ROOT).as_posix().startswith("memory/storage/")
+        and path.relative_to(ROOT).as_posix() not in POSTGRES_EXCEPTIONS
+        for name in sorted(absolute_imports(path))
+        if name == POSTGRES or name.startswith(POSTGRES + ".")
     ]
     assert offenders == []
 
