@@ -116,7 +116,7 @@ class PostgresMemories(MemoryRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
-        self._terms = TermStatistics(db, "memories", "NOT forgotten AND embedding IS NOT NULL")
+        self._terms = TermStatistics(db, "memories", "NOT forgotten")
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
         try:

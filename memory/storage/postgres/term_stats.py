@@ -48,8 +48,9 @@ class TermStatistics:
     A frequency is exact up to `count_cap` (a word seen in more rows is taken to be in
     `count_cap`, which still makes it the commonest of the query's words).
 
-    `live` is the SQL condition a row must meet to count (the same rows the searches read:
-    not forgotten, with a vector). Terms are tsquery texts of the English configuration, as
+    `live` is the SQL condition a row must meet to count: the rows the searches read, less their
+    audience (a word's rarity is the workspace's, as in the embedded index) and less the rare row
+    still waiting for its vector (so the scope's size is read from an index alone). Terms are tsquery texts of the English configuration, as
     `query_terms` gives them.
     """
 

@@ -67,7 +67,7 @@ class PostgresTurns(TurnRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
-        self._terms = TermStatistics(db, "messages", "searchable AND embedding IS NOT NULL")
+        self._terms = TermStatistics(db, "messages", "searchable")
         self.repair_due = False
 
     async def _insert(self, rows: Sequence[tuple[object, ...]]) -> list[str]:
