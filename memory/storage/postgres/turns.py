@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -280,9 +281,12 @@ class PostgresTurns(TurnRepository):
             return [], []
         p = Params()
         where = self._searchable(audience, p)
-        dense = await dense_hits(self._db, "messages", where, Params(*p.values), vector, k)
-        lexical = await text_hits(
-            self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+        # Side by side on two connections, as the memories' two searches are.
+        dense, lexical = await asyncio.gather(
+            dense_hits(self._db, "messages", where, Params(*p.values), vector, k),
+            text_hits(
+                self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+            ),
         )
         return dense, lexical
 
