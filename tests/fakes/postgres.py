@@ -16,6 +16,8 @@ import io
 import itertools
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import warnings
@@ -100,6 +102,35 @@ WHERE c.relkind = 'S' AND {_USER_SCHEMAS} ORDER BY 1
 """
 
 
+# Run beside the test process, holding the read end of a pipe only that process writes to: when
+# it ends, however it ends (a timeout's SIGKILL included), the read sees end-of-file and the
+# server and its directory go too. After a normal `stop` there is nothing left to do.
+_WATCHDOG = """
+import os, shutil, signal, sys, time
+root, pid_file = sys.argv[1], sys.argv[2]
+sys.stdin.buffer.read()
+try:
+    with open(pid_file) as f:
+        pid = int(f.readline())
+    os.kill(pid, signal.SIGQUIT)  # immediate shutdown: nothing in a test server is worth keeping
+    for _ in range(100):
+        os.kill(pid, 0)
+        time.sleep(0.1)
+except (OSError, ValueError):
+    pass
+shutil.rmtree(root, ignore_errors=True)
+"""
+
+
+def _watch(root: Path, pgdata: Path) -> subprocess.Popen[bytes]:
+    """A process that stops the server at `pgdata` and deletes `root` once this process is gone."""
+    return subprocess.Popen(
+        [sys.executable, "-c", _WATCHDOG, str(root), str(pgdata / "postmaster.pid")],
+        stdin=subprocess.PIPE,
+        start_new_session=True,  # a Ctrl-C or a signal to the test's process group spares it
+    )
+
+
 async def _fingerprint(conn: asyncpg.Connection) -> str:
     """The schema's fingerprint and the migrations recorded (names only: not when they ran)."""
     schema = str(await conn.fetchval(_FINGERPRINT))
@@ -149,6 +180,7 @@ class PostgresTestServer:
             detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             shutil.rmtree(self._root, ignore_errors=True)
             raise RuntimeError(f"the embedded PostgreSQL server did not start: {exc}\n{detail}") from exc
+        self._watchdog = _watch(self._root, self._root / "pgdata")
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="postgres-admin", daemon=True)
         self._thread.start()
@@ -285,3 +317,7 @@ class PostgresTestServer:
             self._thread.join(timeout=10)
             self._server.cleanup()
             shutil.rmtree(self._root, ignore_errors=True)
+            # Its pipe closed, the watchdog finds nothing left and ends.
+            if self._watchdog.stdin is not None:
+                self._watchdog.stdin.close()
+            self._watchdog.wait(timeout=30)
