@@ -106,10 +106,13 @@ async def text_hits(
     match = p.add(" | ".join(f"({t})" for t in candidates))
     # The rarest word alone may hold more rows than the cap: then any `cap` of them are scored.
     bound = f" LIMIT {MAX_SCORED_ROWS}" if frequency[candidates[0]] > MAX_SCORED_ROWS else ""
+    # The vectors of the k best only: carried through the scoring, every candidate's would be read.
+    order = 'ORDER BY score DESC, id COLLATE "C"'
     rows_found = await db.fetch(
-        f"SELECT id, embedding, score FROM (SELECT id, embedding, ({score}) * {norm} AS score "
-        f"FROM {table} WHERE {where} AND search_text @@ {match}::tsquery{bound}) AS scored "
-        f'ORDER BY score DESC, id COLLATE "C" LIMIT {p.add(k)}',
+        f"SELECT t.id, t.embedding, best.score FROM (SELECT id, score FROM (SELECT id, ({score}) * {norm} "
+        f"AS score FROM {table} WHERE {where} AND search_text @@ {match}::tsquery{bound}) AS scored "
+        f"{order} LIMIT {p.add(k)}) AS best JOIN {table} AS t ON t.id = best.id "
+        f'ORDER BY best.score DESC, best.id COLLATE "C"',
         p.values,
     )
     return [VectorHit(id=r[0], score=float(r[2]), vector=r[1]) for r in rows_found]
