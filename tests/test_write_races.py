@@ -10,6 +10,7 @@ import asyncpg
 import numpy as np
 import pytest
 
+from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
@@ -21,6 +22,9 @@ from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_W
 from tests.fakes.embedders import HashEmbedder
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
+# Cosine never reaches 2: only exact duplicates are merged, so a write of a fact close to another
+# (the older wording of a merge, a renamed fact) is stored as its own memory.
+EXACT_ONLY = DedupPolicy(supersede_at=2.0, refine_floor=2.0)
 
 
 class Gate:
@@ -89,6 +93,14 @@ class GatedMemories(PostgresMemories):
     async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
         await self.gate.write()
         await super().add_many(memories, vectors)
+
+    async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
+        await self.gate.write()
+        await super().restore(memory, vector, now)
+
+    async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
+        await self.gate.write()
+        await super().rewrite(memory, vector)
 
 
 class GatedPeople(PostgresPeople):
@@ -197,6 +209,51 @@ async def test_two_processes_updating_one_profile_at_once_keep_both_facts(
     assert profile is not None
     assert profile.memory_ids() == {m.id for m in memories}
     assert lock_waits.waits == 1  # one update waited for the other's
+
+
+def open_gates(engines: Sequence[MemoryEngine], lock_waits: LockWaits) -> None:
+    """Writes go ahead at once (setting up what the race starts from)."""
+    gate_all(engines, lock_waits, checks=0)
+    assert lock_waits.gate is not None
+    lock_waits.gate.opened.set()
+
+
+async def test_an_undo_racing_a_write_of_the_restored_fact_keeps_one_active_copy(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    open_gates(processes, lock_waits)
+    older = await processes[0].remember(MemoryDraft("Ana keeps bees", WORKSPACE, user_id="ana"))
+    newer = await processes[0].remember(MemoryDraft("Ana keeps bees on the roof", WORKSPACE, user_id="ana"))
+    assert newer.replaced is not None and newer.replaced.id == older.memory.id
+    processes[1].policy = EXACT_ONLY
+    # The restore waits until the other process has checked what is active (the race), or until
+    # one of them waits for the other's write lock (the race prevented).
+    gate_all(processes, lock_waits, checks=1)
+    restored, written = await asyncio.gather(
+        processes[0].undo_supersede(newer.memory.id),
+        processes[1].remember(MemoryDraft("Ana keeps bees", WORKSPACE, user_id="ana")),
+    )
+    assert await active_contents(processes[0]) == ["Ana keeps bees", "Ana keeps bees on the roof"]
+    # Whichever came second found the other's copy and wrote nothing.
+    assert restored.id == written.memory.id
+
+
+async def test_a_rename_racing_a_write_of_the_renamed_fact_keeps_one_active_copy(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    open_gates(processes, lock_waits)
+    for engine in processes:
+        engine.policy = EXACT_ONLY
+    await processes[0].remember(MemoryDraft("Root broke their shoulder", WORKSPACE, user_id="u1"))
+    gate_all(processes, lock_waits, checks=1)  # the rewrite waits for the other's check, as above
+    renamed, written = await asyncio.gather(
+        processes[0].rename_person(WORKSPACE, "u1", ["Root"], "Mickael"),
+        processes[1].remember(MemoryDraft("Mickael broke their shoulder", WORKSPACE, user_id="u1")),
+    )
+    assert await active_contents(processes[0]) == ["Mickael broke their shoulder"]
+    # Either the rename went first (the write found it) or the write did (the rename dropped its copy).
+    assert [m.id for m in renamed] in ([written.memory.id], [])
+    assert (written.action == "duplicate") == bool(renamed)
 
 
 async def test_a_write_lock_whose_connection_dropped_lets_the_write_finish_and_the_key_go(
