@@ -13,6 +13,7 @@ import pytest
 from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
+from memory.errors import StorageError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
 from memory.people import ProfileStore
 from memory.storage.base import HashMatch, VectorHit
@@ -34,6 +35,7 @@ class Gate:
     def __init__(self, checks: int) -> None:
         self.checks = checks
         self.opened = asyncio.Event()
+        self.reached = asyncio.Event()  # a write is waiting at the gate
 
     def checked(self) -> None:
         self.checks -= 1
@@ -41,6 +43,7 @@ class Gate:
             self.opened.set()
 
     async def write(self) -> None:
+        self.reached.set()
         await self.opened.wait()
 
 
@@ -256,24 +259,52 @@ async def test_a_rename_racing_a_write_of_the_renamed_fact_keeps_one_active_copy
     assert (written.action == "duplicate") == bool(renamed)
 
 
-async def test_a_write_lock_whose_connection_dropped_lets_the_write_finish_and_the_key_go(
-    postgres_url: str,
+async def drop_lock_connections(postgres_url: str) -> int:
+    """Terminate every connection holding an advisory lock in this database; returns how many."""
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        # Matching on the last query's text also caught other databases' lock connections on a
+        # shared server.
+        return int(
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l "
+                "JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() "
+                "AND l.pid <> pg_backend_pid()"
+            )
+        )
+    finally:
+        await admin.close()
+
+
+async def test_a_write_whose_lock_connection_dropped_fails_and_the_fact_is_stored_once(
+    processes: list[MemoryEngine], lock_waits: LockWaits, postgres_url: str
 ) -> None:
+    fact = MemoryDraft("Ana keeps bees on the roof", WORKSPACE, user_id="ana")
+    gate_all(processes, lock_waits, checks=2)  # never reached: only this test opens it
+    held = processes[0].storage.memories.gate  # type: ignore[attr-defined]
+    first = asyncio.create_task(processes[0].remember(fact))
+    await held.reached.wait()  # checked under the scope lock, about to insert
+    assert await drop_lock_connections(postgres_url) == 1
+    # The lock went with its connection: the other process takes the scope and stores the fact.
+    open_gate = Gate(0)
+    open_gate.opened.set()
+    processes[1].storage.memories.gate = open_gate  # type: ignore[attr-defined]
+    assert (await processes[1].remember(fact)).action == "inserted"
+    held.opened.set()
+    # The first insert would now land beside it: it fails instead, and writes nothing.
+    with pytest.raises(StorageError, match="write lock lost"):
+        await first
+    assert await active_contents(processes[0]) == [fact.content]
+    processes[0].storage.memories.gate = open_gate  # type: ignore[attr-defined]
+    assert (await processes[0].remember(fact)).action == "duplicate"  # and locks again on a new connection
+
+
+async def test_a_write_lock_whose_connection_dropped_lets_the_key_go(postgres_url: str) -> None:
     storages = [await PostgresStorage.open(postgres_url, dim=384) for _ in range(2)]
     try:
         async with storages[0].write_lock(["k"]):
-            admin = await asyncpg.connect(postgres_url)
-            try:
-                # The one connection holding an advisory lock in this database (matching on the
-                # last query's text also caught other databases' lock connections on a shared server).
-                dropped = await admin.fetchval(
-                    "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l "
-                    "JOIN pg_stat_activity a ON a.pid = l.pid "
-                    "WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() "
-                    "AND l.pid <> pg_backend_pid()"
-                )
-            finally:
-                await admin.close()
+            dropped = await drop_lock_connections(postgres_url)
             assert dropped == 1
         # The lock went with its connection: another process takes the key at once.
         async with storages[1].write_lock(["k"]):
