@@ -259,14 +259,30 @@ class MemoryEngine(MemoryReads):
         return fresh
 
     async def undo_supersede(self, memory_id: str) -> Memory:
-        """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector)."""
+        """Undo a wrong merge: restore the memory `memory_id` superseded (re-indexing its stored vector).
+
+        The restore is a write into the older memory's scope, made under that scope's write lock
+        like `remember`'s: when an active memory already says exactly the same (stored meanwhile,
+        here or by another process), nothing is restored and that memory is returned (the fact is
+        back, once)."""
         older = await self.storage.memories.superseded_unscoped(memory_id)
         if older is None:
             raise KeyError(f"memory {memory_id} did not supersede anything")
         vector = (await self.storage.memories.embeddings([older.id])).get(older.id)
         if vector is None:
             vector = (await self.embedder.embed([older.content]))[0]
-        await self.storage.memories.restore(older, vector, self.clock())
+        async with self._lock_for(older):
+            now = self.clock()
+            active = await self.storage.memories.find_by_hash(
+                older.content_hash, scope_audience(older), now, older.visibility
+            )
+            if active is not None:
+                return active
+            # Read again under the lock: another process may have undone or forgotten it meanwhile.
+            older = await self.storage.memories.superseded_unscoped(memory_id)
+            if older is None:
+                raise KeyError(f"memory {memory_id} did not supersede anything")
+            await self.storage.memories.restore(older, vector, now)
         older.forgotten, older.superseded_by = False, None
         self._notify(older)
         return older
@@ -324,7 +340,9 @@ class MemoryEngine(MemoryReads):
 
         "Root broke their shoulder", written before Root said their name is Mickael, becomes
         "Mickael broke their shoulder": new wording, hash and vector (SQLite first, then the vector
-        row; a crash in between is repaired at start-up). Returns the memories rewritten.
+        row; a crash in between is repaired at start-up). A memory whose new wording an active one
+        already says is forgotten instead, as `remember` would not store it twice. Returns the
+        memories rewritten.
         """
         new = new_name.strip()
         olds = [
@@ -352,15 +370,32 @@ class MemoryEngine(MemoryReads):
         if not changed:
             return []
         vectors = await self.embedder.embed([text for _, text in changed])
-        now = self.clock()
         done: list[Memory] = []
-        for (memory, text), vector in zip(changed, vectors, strict=True):
-            memory.content, memory.content_hash, memory.updated_at = text, content_hash(text), now
-            memory.subjects = list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12]
-            await self.storage.memories.rewrite(memory, vector)
+        dropped: list[Memory] = []
+        # Every memory of the query shares the scope's write lock: a new wording is checked against
+        # what is active and written one at a time with `remember`'s writes in every process.
+        async with self.storage.write_lock(
+            [write_lock_key("memories", scope.platform, scope.workspace_id, scope.agent_id)]
+        ):
+            now = self.clock()
+            for (memory, text), vector in zip(changed, vectors, strict=True):
+                digest = content_hash(text)
+                same = await self.storage.memories.find_by_hash(
+                    digest, scope_audience(memory), now, memory.visibility
+                )
+                if same is not None and same.id != memory.id:
+                    # An active memory already says it (the dedup rule: one active copy of a fact).
+                    await self.storage.memories.delete([memory.id])
+                    dropped.append(memory)
+                    continue
+                memory.content, memory.content_hash, memory.updated_at = text, digest, now
+                memory.subjects = list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12]
+                await self.storage.memories.rewrite(memory, vector)
+                done.append(memory)
+        self._notify_deleted(dropped)
+        for memory in done:
             self._notify(memory)
-            done.append(memory)
-        log.info("memories renamed", extra={"count": len(done)})
+        log.info("memories renamed", extra={"count": len(done), "dropped_as_duplicates": len(dropped)})
         return done
 
     async def sweep_expired(self) -> int:

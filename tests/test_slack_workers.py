@@ -7,9 +7,11 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adapters.slack import SlackAdapter
 from bot.commands import MemoryCommands
 from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
@@ -28,6 +30,7 @@ from tests.helpers import (
     FakeTurn,
     ana_says,
     blocks_in,
+    event_envelope,
     mention_text,
     message,
     message_event,
@@ -67,24 +70,37 @@ async def workers(postgres_url: str) -> AsyncIterator[list[MemoryEngine]]:
         await engine.close()
 
 
+async def start_adapters(
+    fakes: Sequence[FakeSlackAPI],
+    workers: Sequence[MemoryEngine],
+    turns: Sequence[FakeTurn],
+    tmp_path: Path,
+    slack: dict[str, Any] | None = None,
+) -> list[SlackAdapter]:
+    """Each worker's Slack adapter, talking to its fake, its event log in the shared database."""
+    adapters = []
+    for n, (fake, engine, turn) in enumerate(zip(fakes, workers, turns, strict=True)):
+        storage = engine.storage
+        assert isinstance(storage, PostgresStorage)
+        adapter = slack_adapter(
+            fake,
+            turn,
+            MemoryCommands(engine, "default"),
+            tmp_path / f"worker-{n}",  # no file in common: only the database is shared
+            slack=slack,
+            event_log=lambda ttl, storage=storage: storage.events(ttl_seconds=ttl),
+        )
+        await adapter.start()
+        adapters.append(adapter)
+    return adapters
+
+
 async def test_an_event_delivered_to_two_workers_is_handled_once(
     workers: list[MemoryEngine], tmp_path: Path
 ) -> None:
     turns = [FakeTurn(), FakeTurn()]
     async with FakeSlackAPI() as fake:
-        adapters = []
-        for n, (engine, turn) in enumerate(zip(workers, turns, strict=True)):
-            storage = engine.storage
-            assert isinstance(storage, PostgresStorage)
-            adapter = slack_adapter(
-                fake,
-                turn,
-                MemoryCommands(engine, "default"),
-                tmp_path / f"worker-{n}",  # no file in common: only the database is shared
-                event_log=lambda ttl, storage=storage: storage.events(ttl_seconds=ttl),
-            )
-            await adapter.start()
-            adapters.append(adapter)
+        adapters = await start_adapters([fake, fake], workers, turns, tmp_path)
         event = message_event(mention_text("remember I like tea"), "1700000000.000400", kind="app_mention")
         # Slack retries an event it thinks was lost; behind a load balancer the retry reaches another worker.
         assert await send_event(adapters[0], event, "EvTwice") == 200
@@ -92,6 +108,42 @@ async def test_an_event_delivered_to_two_workers_is_handled_once(
         for adapter in adapters:
             await adapter.drain()
             await adapter.stop(grace=5)
+    assert [len(turn.calls) for turn in turns] == [1, 0]
+
+
+async def test_an_event_redelivered_to_another_socket_mode_process_is_handled_once(
+    workers: list[MemoryEngine], tmp_path: Path
+) -> None:
+    turns = [FakeTurn(), FakeTurn()]
+    # Each process holds its own Socket Mode connection (here each to its own fake Slack).
+    async with FakeSlackAPI() as first, FakeSlackAPI() as second:
+        fakes = [first, second]
+        adapters = await start_adapters(
+            fakes, workers, turns, tmp_path, slack={"mode": "socket", "app_token": "xapp-1-test"}
+        )
+        for adapter in adapters:
+            await adapter.wait_until_ready()
+        event = message_event(mention_text("remember I like tea"), "1700000000.000500", kind="app_mention")
+        payload = event_envelope(event, "EvSocketTwice")
+        # Slack redelivers an event whose ack it missed, over whichever connection it likes.
+        for n, (fake, adapter) in enumerate(zip(fakes, adapters, strict=True)):
+            envelope_id = f"env-{n}"
+            await fake.send_envelope(
+                {
+                    "envelope_id": envelope_id,
+                    "payload": payload,
+                    "type": "events_api",
+                    "accepts_response_payload": False,
+                    "retry_attempt": n,
+                }
+            )
+            await fake.wait_for(
+                lambda fake=fake, e=envelope_id: any(a.get("envelope_id") == e for a in fake.socket_acks)
+            )
+            await adapter.drain()
+        for adapter in adapters:
+            await adapter.stop(grace=5)
+        assert [len(fake.posts()) for fake in fakes] == [1, 0]
     assert [len(turn.calls) for turn in turns] == [1, 0]
 
 

@@ -10,8 +10,10 @@ import asyncpg
 import numpy as np
 import pytest
 
+from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
+from memory.errors import StorageError
 from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, Visibility
 from memory.people import ProfileStore
 from memory.storage.base import HashMatch, VectorHit
@@ -21,6 +23,9 @@ from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_W
 from tests.fakes.embedders import HashEmbedder
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
+# Cosine never reaches 2: only exact duplicates are merged, so a write of a fact close to another
+# (the older wording of a merge, a renamed fact) is stored as its own memory.
+EXACT_ONLY = DedupPolicy(supersede_at=2.0, refine_floor=2.0)
 
 
 class Gate:
@@ -30,6 +35,7 @@ class Gate:
     def __init__(self, checks: int) -> None:
         self.checks = checks
         self.opened = asyncio.Event()
+        self.reached = asyncio.Event()  # a write is waiting at the gate
 
     def checked(self) -> None:
         self.checks -= 1
@@ -37,6 +43,7 @@ class Gate:
             self.opened.set()
 
     async def write(self) -> None:
+        self.reached.set()
         await self.opened.wait()
 
 
@@ -89,6 +96,14 @@ class GatedMemories(PostgresMemories):
     async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
         await self.gate.write()
         await super().add_many(memories, vectors)
+
+    async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
+        await self.gate.write()
+        await super().restore(memory, vector, now)
+
+    async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
+        await self.gate.write()
+        await super().rewrite(memory, vector)
 
 
 class GatedPeople(PostgresPeople):
@@ -199,24 +214,97 @@ async def test_two_processes_updating_one_profile_at_once_keep_both_facts(
     assert lock_waits.waits == 1  # one update waited for the other's
 
 
-async def test_a_write_lock_whose_connection_dropped_lets_the_write_finish_and_the_key_go(
-    postgres_url: str,
+def open_gates(engines: Sequence[MemoryEngine], lock_waits: LockWaits) -> None:
+    """Writes go ahead at once (setting up what the race starts from)."""
+    gate_all(engines, lock_waits, checks=0)
+    assert lock_waits.gate is not None
+    lock_waits.gate.opened.set()
+
+
+async def test_an_undo_racing_a_write_of_the_restored_fact_keeps_one_active_copy(
+    processes: list[MemoryEngine], lock_waits: LockWaits
 ) -> None:
+    open_gates(processes, lock_waits)
+    older = await processes[0].remember(MemoryDraft("Ana keeps bees", WORKSPACE, user_id="ana"))
+    newer = await processes[0].remember(MemoryDraft("Ana keeps bees on the roof", WORKSPACE, user_id="ana"))
+    assert newer.replaced is not None and newer.replaced.id == older.memory.id
+    processes[1].policy = EXACT_ONLY
+    # The restore waits until the other process has checked what is active (the race), or until
+    # one of them waits for the other's write lock (the race prevented).
+    gate_all(processes, lock_waits, checks=1)
+    restored, written = await asyncio.gather(
+        processes[0].undo_supersede(newer.memory.id),
+        processes[1].remember(MemoryDraft("Ana keeps bees", WORKSPACE, user_id="ana")),
+    )
+    assert await active_contents(processes[0]) == ["Ana keeps bees", "Ana keeps bees on the roof"]
+    # Whichever came second found the other's copy and wrote nothing.
+    assert restored.id == written.memory.id
+
+
+async def test_a_rename_racing_a_write_of_the_renamed_fact_keeps_one_active_copy(
+    processes: list[MemoryEngine], lock_waits: LockWaits
+) -> None:
+    open_gates(processes, lock_waits)
+    for engine in processes:
+        engine.policy = EXACT_ONLY
+    await processes[0].remember(MemoryDraft("Root broke their shoulder", WORKSPACE, user_id="u1"))
+    gate_all(processes, lock_waits, checks=1)  # the rewrite waits for the other's check, as above
+    renamed, written = await asyncio.gather(
+        processes[0].rename_person(WORKSPACE, "u1", ["Root"], "Mickael"),
+        processes[1].remember(MemoryDraft("Mickael broke their shoulder", WORKSPACE, user_id="u1")),
+    )
+    assert await active_contents(processes[0]) == ["Mickael broke their shoulder"]
+    # Either the rename went first (the write found it) or the write did (the rename dropped its copy).
+    assert [m.id for m in renamed] in ([written.memory.id], [])
+    assert (written.action == "duplicate") == bool(renamed)
+
+
+async def drop_lock_connections(postgres_url: str) -> int:
+    """Terminate every connection holding an advisory lock in this database; returns how many."""
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        # Matching on the last query's text also caught other databases' lock connections on a
+        # shared server.
+        return int(
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l "
+                "JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() "
+                "AND l.pid <> pg_backend_pid()"
+            )
+        )
+    finally:
+        await admin.close()
+
+
+async def test_a_write_whose_lock_connection_dropped_fails_and_the_fact_is_stored_once(
+    processes: list[MemoryEngine], lock_waits: LockWaits, postgres_url: str
+) -> None:
+    fact = MemoryDraft("Ana keeps bees on the roof", WORKSPACE, user_id="ana")
+    gate_all(processes, lock_waits, checks=2)  # never reached: only this test opens it
+    held = processes[0].storage.memories.gate  # type: ignore[attr-defined]
+    first = asyncio.create_task(processes[0].remember(fact))
+    await held.reached.wait()  # checked under the scope lock, about to insert
+    assert await drop_lock_connections(postgres_url) == 1
+    # The lock went with its connection: the other process takes the scope and stores the fact.
+    open_gate = Gate(0)
+    open_gate.opened.set()
+    processes[1].storage.memories.gate = open_gate  # type: ignore[attr-defined]
+    assert (await processes[1].remember(fact)).action == "inserted"
+    held.opened.set()
+    # The first insert would now land beside it: it fails instead, and writes nothing.
+    with pytest.raises(StorageError, match="write lock lost"):
+        await first
+    assert await active_contents(processes[0]) == [fact.content]
+    processes[0].storage.memories.gate = open_gate  # type: ignore[attr-defined]
+    assert (await processes[0].remember(fact)).action == "duplicate"  # and locks again on a new connection
+
+
+async def test_a_write_lock_whose_connection_dropped_lets_the_key_go(postgres_url: str) -> None:
     storages = [await PostgresStorage.open(postgres_url, dim=384) for _ in range(2)]
     try:
         async with storages[0].write_lock(["k"]):
-            admin = await asyncpg.connect(postgres_url)
-            try:
-                # The one connection holding an advisory lock in this database (matching on the
-                # last query's text also caught other databases' lock connections on a shared server).
-                dropped = await admin.fetchval(
-                    "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l "
-                    "JOIN pg_stat_activity a ON a.pid = l.pid "
-                    "WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() "
-                    "AND l.pid <> pg_backend_pid()"
-                )
-            finally:
-                await admin.close()
+            dropped = await drop_lock_connections(postgres_url)
             assert dropped == 1
         # The lock went with its connection: another process takes the key at once.
         async with storages[1].write_lock(["k"]):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import struct
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlparse
 
@@ -126,8 +128,36 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order"}
 
 
+WRITE_LOCK_LOST = "write lock lost with its connection; what this write had not committed is not written"
+
+
+async def create_pool(dsn: str, *, min_size: int, max_size: int) -> asyncpg.Pool:
+    """A pool of connections with the codecs and session settings every query here expects."""
+    return await asyncpg.create_pool(
+        dsn, min_size=min_size, max_size=max_size, init=_init_connection, server_settings=SERVER_SETTINGS
+    )
+
+
+class _Held:
+    """The connection holding a task's write locks, while the task holds them (see `writing_on`)."""
+
+    def __init__(self, db: PostgresDatabase, conn: asyncpg.Connection) -> None:
+        self.db = db
+        self.conn = conn
+        self.task = asyncio.current_task()
+        self.open = True
+
+
+# Per task (a task started inside the block copies it: `_Held.task` keeps such tasks on the pool).
+_HELD: ContextVar[_Held | None] = ContextVar("postgres_write_lock_connection", default=None)
+
+
 class PostgresDatabase:
-    """A pool of connections to one database whose schema is migrated for vectors of `dim` values."""
+    """A pool of connections to one database whose schema is migrated for vectors of `dim` values.
+
+    Inside `writing_on(conn)` a task's queries run on `conn` instead, the connection holding its
+    write locks: a write then commits only while its lock is held, since both end with the session.
+    """
 
     def __init__(self, pool: asyncpg.Pool, dim: int) -> None:
         self.pool = pool
@@ -150,32 +180,77 @@ class PostgresDatabase:
             await vector_dim(conn, dim)
         finally:
             await conn.close()
-        pool = await asyncpg.create_pool(
-            dsn,
-            min_size=min_size,
-            max_size=max_size,
-            init=_init_connection,
-            server_settings=SERVER_SETTINGS,
-        )
-        return cls(pool, dim)
+        return cls(await create_pool(dsn, min_size=min_size, max_size=max_size), dim)
 
     async def close(self) -> None:
         await self.pool.close()
 
+    @asynccontextmanager
+    async def writing_on(self, conn: asyncpg.Connection) -> AsyncIterator[None]:
+        """Run this task's queries on `conn` (from `create_pool`) until the block ends. Once `conn`
+        is lost they raise StorageError: nothing is written after its locks went with it."""
+        held = _Held(self, conn)
+        token = _HELD.set(held)
+        try:
+            yield
+        finally:
+            held.open = False
+            _HELD.reset(token)
+
+    def _held(self) -> asyncpg.Connection | None:
+        held = _HELD.get()
+        if held is None or held.db is not self or not held.open or held.task is not asyncio.current_task():
+            return None
+        return held.conn
+
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[asyncpg.Record]:
-        return await self.pool.fetch(sql, *params)
+        conn = self._held()
+        if conn is None:
+            return await self.pool.fetch(sql, *params)
+        async with _lost_as_storage_error(conn):
+            return await conn.fetch(sql, *params)
 
     async def fetchval(self, sql: str, params: Sequence[object] = ()) -> Any:
-        return await self.pool.fetchval(sql, *params)
+        conn = self._held()
+        if conn is None:
+            return await self.pool.fetchval(sql, *params)
+        async with _lost_as_storage_error(conn):
+            return await conn.fetchval(sql, *params)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> str:
-        return await self.pool.execute(sql, *params)
+        conn = self._held()
+        if conn is None:
+            return await self.pool.execute(sql, *params)
+        async with _lost_as_storage_error(conn):
+            return await conn.execute(sql, *params)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
         """One atomic write on one connection: committed when the block ends, rolled back if it raises."""
+        held = self._held()
+        if held is not None:
+            async with _lost_as_storage_error(held), held.transaction():
+                yield held
+            return
         async with self.pool.acquire() as conn, conn.transaction():
             yield conn
+
+
+@asynccontextmanager
+async def _lost_as_storage_error(conn: asyncpg.Connection) -> AsyncIterator[None]:
+    try:
+        yield
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        if _lost(conn):
+            raise StorageError(WRITE_LOCK_LOST) from exc
+        raise
+
+
+def _lost(conn: asyncpg.Connection) -> bool:
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:
+        return True  # the pool takes back a connection that closed: its proxy answers nothing more
 
 
 def redact(text: str, dsn: str) -> str:

@@ -25,7 +25,7 @@ from ..base import (
 )
 from .changes import ChangeFeed
 from .conversations import PostgresConversations
-from .db import PostgresDatabase, affected, check_vector, safe_text
+from .db import PostgresDatabase, affected, check_vector, create_pool, safe_text
 from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
@@ -42,7 +42,8 @@ log = logging.getLogger(__name__)
 LOCK_WAIT_LOG = "conversation busy in another process; waiting for it"
 # Connections holding write locks (`write_lock`), a pool apart from the conversations' one: a turn
 # holding its conversation takes write locks, and must never wait for a connection only another
-# conversation's turn could give back. A holder keeps one connection however many keys it holds.
+# conversation's turn could give back. A holder keeps one connection however many keys it holds,
+# and runs its own queries on it (see `write_lock`).
 WRITE_LOCK_CONNECTIONS = 5
 WRITE_LOCK_WAIT_LOG = "write busy in another process; waiting for it"
 
@@ -149,10 +150,15 @@ class PostgresStorage(Storage):
     async def write_lock(self, keys: Sequence[str]) -> AsyncIterator[None]:
         """Hold `keys` in every process on the database: session advisory locks, taken in sorted
         order on one connection of the write-lock pool once this process's own holders of them are
-        done (so a waiting writer holds no connection)."""
+        done (so a waiting writer holds no connection).
+
+        The holder's own queries run on that connection too (`PostgresDatabase.writing_on`): a
+        write commits only while the locks are held, as both end with the session. Should the
+        connection be lost, the locks go at once, and the holder's next query (or the commit it
+        was making) raises StorageError instead of writing beside whoever takes the keys next."""
         async with super().write_lock(keys):
             pool = await self._write_locks_pool()
-            async with pool.acquire() as conn:
+            async with pool.acquire() as conn, self.db.writing_on(conn):
                 held: list[int] = []
                 try:
                     for number in sorted({lock_id(key) for key in keys}):
@@ -166,8 +172,8 @@ class PostgresStorage(Storage):
                         for number in reversed(held):
                             await conn.execute("SELECT pg_advisory_unlock($1)", number)
                     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-                        # A lost connection took its locks with it; what was written under them is
-                        # committed, so the write must not be reported as failed.
+                        # A lost connection took its locks with it; what was written under them was
+                        # committed on it while they were held, so the write is not reported as failed.
                         log.warning("write lock connection lost", extra={"error": type(exc).__name__})
 
     async def _locks_pool(self) -> asyncpg.Pool:
@@ -186,7 +192,8 @@ class PostgresStorage(Storage):
     async def _open_lock_pool(self, size: int, what: str) -> asyncpg.Pool:
         if self._dsn is None:
             raise StorageError(f"this storage was opened without its URL and cannot {what}")
-        return await asyncpg.create_pool(self._dsn, min_size=0, max_size=size)
+        # A write lock's holder queries on its connection: the codecs and settings of the main pool.
+        return await create_pool(self._dsn, min_size=0, max_size=size)
 
     async def close(self) -> None:
         if self._changes is not None:
