@@ -50,8 +50,8 @@ class TermStatistics:
 
     `live` is the SQL condition a row must meet to count: the rows the searches read, less their
     audience (a word's rarity is the workspace's, as in the embedded index) and less the rare row
-    still waiting for its vector (so the scope's size is read from an index alone). Terms are tsquery texts of the English configuration, as
-    `query_terms` gives them.
+    still waiting for its vector (so the scope's size is read from an index alone). Terms are
+    tsquery texts of the English configuration, as `query_terms` gives them.
     """
 
     def __init__(
