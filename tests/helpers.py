@@ -53,6 +53,7 @@ from memory.prehook.context_block import (
     TIMELINE_TRIMMED,
     Section,
 )
+from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -243,18 +244,16 @@ def past_turn(
     *,
     platform: str = "discord",
     workspace: str = "guild-1",
+    scope: Scope | None = None,
     **fields: Any,
 ) -> StoredMessage:
-    """A turn as the store returns it (what a pre-hook, a history or a summary reads)."""
+    """A turn as the store returns it (what a pre-hook, a history or a summary reads): in `scope`, or
+    else in the conversation that `platform`, `workspace`, `channel` and `thread` name."""
     fields.setdefault("id", uuid.uuid4().hex)
+    if scope is None:
+        scope = Scope(platform, workspace, channel, "default", thread)
     return StoredMessage(
-        scope=Scope(
-            platform=platform,
-            workspace_id=workspace,
-            channel_id=channel,
-            agent_id="default",
-            thread_id=thread,
-        ),
+        scope=scope,
         author_id=author,
         author_name=author.capitalize() if name is None else name,
         role=fields.pop("role", "user"),
@@ -605,17 +604,13 @@ def vector_record(
     expires_at: float | None = None,
 ) -> VectorRecord:
     """A row of a vector table, written at RECORD_TIME by `author_id` about themselves."""
-    return VectorRecord(
+    return scoped_record(
+        Scope(platform, workspace_id, channel_id, agent_id),
         id=id,
         vector=vector,
         text=text or f"memory {id}",
-        platform=platform,
-        workspace_id=workspace_id,
-        channel_id=channel_id,
-        thread_id=None,
         user_id=author_id,
         author_id=author_id,
-        agent_id=agent_id,
         visibility=visibility.value,
         kind=kind,
         created_at=RECORD_TIME,

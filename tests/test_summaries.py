@@ -14,7 +14,7 @@ from memory.errors import LLMError
 from memory.models import Audience, Scope, StoredMessage, SummaryKind, Visibility
 from memory.summaries import MixedAudienceError, SummaryManager, audience_of
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, past_turn
 
 # Summaries are stored through the storage seam: both backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -38,14 +38,14 @@ def message(
 ) -> StoredMessage:
     if role == "assistant":
         author_id = author_name = "memorybot"
-    return StoredMessage(
-        id=f"m{next(_ids)}",
+    return past_turn(
+        content,
+        at,
+        author_id,
+        name=author_name,
         scope=scope,
-        author_id=author_id,
-        author_name=author_name,
+        id=f"m{next(_ids)}",
         role=role,
-        content=content,
-        created_at=at,
         visibility=visibility,
     )
 
