@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import numpy as np
 import pytest
@@ -96,7 +96,8 @@ T = TypeVar("T")
 
 class ExampleLoop:
     """One event loop kept across generated examples (a bot or an engine per example would be slow):
-    `run` awaits on it; `close` awaits what `on_close` was given, newest first, then closes it."""
+    `run` awaits on it; `close` awaits what `on_close` was given, newest first, then closes it.
+    As a context manager it closes on the way out (a module fixture yields it from a `with`)."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -112,6 +113,12 @@ class ExampleLoop:
         for closer in reversed(self._closers):
             self.run(closer())
         self.loop.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class DiscordSessions:
