@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
+from unittest.mock import AsyncMock
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import IncomingMessage, TurnFunction
-from adapters.discord import MemoryBot
+from adapters.discord import DiscordAdapter, MemoryBot
 from adapters.discord import bot as discord_bot
 from adapters.slack import SlackAdapter
 from bot.commands import MemoryCommands
@@ -141,10 +142,22 @@ class DiscordSessions:
             bot.connected = False
             self._closed_event(bot).set()
 
-        monkeypatch.setattr(MemoryBot, "start", start)
+        connect_through(monkeypatch, start)
         monkeypatch.setattr(MemoryBot, "close", close)
         monkeypatch.setattr(MemoryBot, "is_closed", lambda bot: bot in self.closed)
-        monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+
+
+def connect_through(monkeypatch: pytest.MonkeyPatch, start: Callable[..., Awaitable[None]]) -> None:
+    """Discord clients run `start` (the test's session) instead of connecting to a gateway, and a
+    failed connection is retried at once."""
+    monkeypatch.setattr(MemoryBot, "start", start)
+    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+
+
+def watched_discord_adapter(commands: MemoryCommands) -> DiscordAdapter:
+    """A Discord adapter on `discord_settings()` whose turns go nowhere: for tests that watch its
+    connection, not its answers."""
+    return DiscordAdapter(discord_settings(), AsyncMock(), commands, coalesce=NO_DEBOUNCE)
 
 
 def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from unittest.mock import AsyncMock, MagicMock
+from unittest.mock import MagicMock
 
 import aiohttp
 import discord
@@ -18,8 +18,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.base import IncomingMessage
-from adapters.discord import DiscordAdapter, MemoryBot
-from adapters.discord import bot as discord_bot
+from adapters.discord import MemoryBot
 from adapters.slack import DEDUP_FILENAME, SlackAdapter
 from bot.commands import MemoryCommands
 from bot.llm import LLMProvider, LLMResponse
@@ -45,13 +44,12 @@ from tests.fakes.llm_server import (
 )
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.helpers import (
-    NO_DEBOUNCE,
     DiscordSessions,
     FakeClock,
     FakeTurn,
     anthropic_provider,
     assert_consistent,
-    discord_settings,
+    connect_through,
     event_body,
     mention_text,
     message_event,
@@ -59,6 +57,7 @@ from tests.helpers import (
     send_event,
     settings,
     slack_adapter,
+    watched_discord_adapter,
 )
 
 WORKSPACE = "T1"
@@ -529,7 +528,7 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
         await clients.until_closed(self)  # until the adapter closes it
 
     clients.install(monkeypatch, session)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    adapter = watched_discord_adapter(memory_commands)
     await adapter.start()
     try:
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
@@ -555,9 +554,8 @@ async def test_discord_does_not_retry_a_session_closed_for_good(
         await self.on_ready()
         raise closed_socket(4014)  # disallowed intents: reconnecting would fail the same way
 
-    monkeypatch.setattr(MemoryBot, "start", session)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    connect_through(monkeypatch, session)
+    adapter = watched_discord_adapter(memory_commands)
     await adapter.start()
     task = adapter.connection_task
     assert task is not None
