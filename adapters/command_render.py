@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .command_table import CommandResult
+
+
+def item_notes(
+    item: dict[str, object], *, private: str = "private", code: Callable[[str], str] = str
+) -> list[str]:
+    """What a listed memory's line says after it: private, its search score, how to undo its merge
+    (`code` formats the command as the platform shows code)."""
+    notes = []
+    if item.get("visibility") == "private":
+        notes.append(private)
+    if "score" in item:
+        notes.append(f"score {item['score']}")
+    if "replaced" in item:
+        undo = f"/memory undo {item.get('id', '')}"
+        notes.append(f"merged with an older note: {code(undo)}")
+    return notes
 
 
 def render_item(number: int, item: dict[str, object]) -> str:
     """`3. [preference] Alice likes tea — 2026-09-21 · id 3f9c… (private)`."""
-    extras = []
-    if item.get("visibility") == "private":
-        extras.append("private")
-    if "score" in item:
-        extras.append(f"score {item['score']}")
-    if "replaced" in item:
-        extras.append(f"merged with an older note: /memory undo {item['id']}")
+    extras = item_notes(item)
     tail = f" ({', '.join(extras)})" if extras else ""
     return f"{number}. [{item['type']}] {item['content']} — {item['date']} · id {item['id']}{tail}"
 

@@ -25,7 +25,6 @@ from tqdm import tqdm
 
 from bot.config import Settings
 from bot.pipeline import TurnPipeline
-from memory.dedup import policy_for_model
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.prehook.config import PrehookConfig
@@ -36,9 +35,9 @@ from .locomo import (
     BenchClock,
     Conversation,
     Tally,
-    _ingest,
     ask_prehook,
-    load_conversations,
+    ingest,
+    prepare,
 )
 from .recall import mean
 
@@ -153,15 +152,8 @@ async def run_folds(
     token_cap: float = DEFAULT_TOKEN_CAP,
 ) -> dict[str, Any]:
     """Leave-one-conversation-out on a LoCoMo-format file; writes <stem>-folds.json under `out`."""
-    conversations = await asyncio.to_thread(load_conversations, data)
-    if limit is not None:
-        conversations = conversations[:limit]
-    settings = settings or Settings.load(env_file=None)
+    conversations, settings, policy = await prepare(data, embedder, limit, settings)
     base = settings.prehook.prehook_config()
-    warm = getattr(embedder, "warm_up", None)
-    if warm is not None:
-        await warm()
-    policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
     tallies: dict[str, dict[str, Tally]] = {name: {} for name in variants}
     for conv in conversations:
         clock = BenchClock(conv.turns[0].timestamp if conv.turns else 0.0)
@@ -169,12 +161,7 @@ async def run_folds(
             engine = await MemoryEngine.open(Path(tmp), embedder, policy=policy, clock=clock, reconcile=False)
             pipeline = TurnPipeline(engine, settings, llm=None)
             try:
-                with tqdm(
-                    total=len(conv.turns), desc=f"{conv.sample_id} ingest", unit="turn", file=sys.stderr
-                ) as bar:
-                    turn_of = await _ingest(pipeline, clock, conv, bar)
-                await pipeline.aclose()
-                await engine.maintain()
+                turn_of = await ingest(pipeline, clock, conv)
                 clock.now = max(t.timestamp for t in conv.turns) + ASK_AFTER_SECONDS
                 for name, overrides in tqdm(
                     variants.items(), desc=f"{conv.sample_id} variants", file=sys.stderr

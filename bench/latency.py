@@ -38,9 +38,10 @@ from tqdm import tqdm
 from bot.process import freeze_startup_heap
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
-from memory.models import Audience, Memory, MemoryDraft, MemoryType, StoredMessage, Visibility
+from memory.models import Audience, Memory, MemoryDraft, MemoryType, StoredMessage
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest, freshness, usage
 from memory.prehook.context_block import BlockItem, Section, format_context_block
+from memory.scope import row_visible
 from memory.storage import MemoryQuery, fts_query_terms
 from memory.ttl import parse_duration
 
@@ -116,36 +117,6 @@ def make_requests(
             )
         )
     return requests
-
-
-def message_visible(message: StoredMessage, viewer: Audience) -> bool:
-    """The scope rules for a past turn, checked in Python."""
-    if (message.platform, message.workspace_id, message.agent_id) != (
-        viewer.platform,
-        viewer.workspace_id,
-        viewer.agent_id,
-    ):
-        return False
-    if message.visibility is Visibility.CHANNEL:
-        return viewer.operator or message.channel_id == viewer.channel_id
-    if message.visibility is Visibility.PRIVATE:
-        return viewer.private_ok and message.author_id == viewer.viewer_id
-    return True
-
-
-def visible_to(memory: Memory, viewer: Audience, now: float) -> bool:
-    """The scope rules checked in Python, after the fact (what a hook without pre-filters must do)."""
-    if (memory.platform, memory.workspace_id, memory.agent_id) != (
-        viewer.platform,
-        viewer.workspace_id,
-        viewer.agent_id,
-    ) or not memory.is_active(now):
-        return False
-    if memory.visibility is Visibility.CHANNEL:
-        return viewer.operator or memory.channel_id == viewer.channel_id
-    if memory.visibility is Visibility.PRIVATE:
-        return viewer.private_ok and memory.author_id == viewer.viewer_id
-    return True
 
 
 class NaivePreHook:
@@ -247,12 +218,13 @@ class NaivePreHook:
                 floors[memory.id] = max(floors.get(memory.id, 0.0), floor)
         for memory_id in await self._flat_ids(self.memories, query, request.text):
             for memory in await memories.get_unscoped([memory_id]):
-                if visible_to(memory, viewer, now):
+                # The bot's own rules, checked in Python after the fact (this hook has no pre-filters).
+                if memory.is_active(now) and row_visible(viewer, memory):
                     found.setdefault(memory.id, memory)
         turns: list[StoredMessage] = []
         for message_id in await self._flat_ids(self.messages, query, request.text):
             rows = await self.engine.storage.turns.get_unscoped([message_id])
-            if rows and message_visible(rows[0], viewer):
+            if rows and row_visible(viewer, rows[0]):
                 turns.append(rows[0])
 
         items: list[tuple[Memory | StoredMessage, float]] = [

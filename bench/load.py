@@ -61,7 +61,7 @@ from memory.scope import audience_allows, row_visible
 from .backend import BenchBackend
 from .latency import peak_rss_mb
 from .recall import percentiles
-from .synthetic import CITIES, DAYS, FOODS, HOBBIES, PROJECTS, TOOLS, USERS
+from .synthetic import USERS, fill
 
 log = logging.getLogger(__name__)
 
@@ -225,15 +225,7 @@ def plan_messages(
     for n in range(options.messages):
         conv = convs[n % len(convs)]
         author = rng.choice(conv.users)
-        text = rng.choice(TEMPLATES).format(
-            food=rng.choice(FOODS),
-            project=rng.choice(PROJECTS),
-            tool=rng.choice(TOOLS),
-            city=rng.choice(CITIES),
-            day=rng.choice(DAYS),
-            hobby=rng.choice(HOBBIES),
-            marker=f"code-{conv.index:04d}-{n:06d}",
-        )
+        text = fill(rng.choice(TEMPLATES), rng, marker=f"code-{conv.index:04d}-{n:06d}")
         plan[conv.index].append(
             IncomingMessage(
                 platform=conv.platform,

@@ -40,7 +40,7 @@ from tqdm import tqdm
 from adapters.base import IncomingMessage
 from bot.config import Settings
 from bot.pipeline import TurnPipeline
-from memory.dedup import policy_for_model
+from memory.dedup import DedupPolicy, policy_for_model
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage
@@ -264,27 +264,46 @@ def _message_tokens(messages: Sequence[StoredMessage], now: float) -> int:
     return format_context_block(items, now, _UNBOUNDED).tokens if items else 0
 
 
-async def _ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation, bar: tqdm) -> dict[str, str]:
-    """Every turn through the bot's own ingestion path; returns stored message id -> dia_id."""
+async def ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation) -> dict[str, str]:
+    """Every turn through the bot's own ingestion path, then the background work (compaction,
+    indexing) a running bot would have done before being asked; returns stored message id -> dia_id."""
     workspace = f"locomo-{conv.sample_id}"
     turn_of: dict[str, str] = {}
-    for turn in conv.turns:
-        clock.now = turn.timestamp
-        message = IncomingMessage(
-            platform=PLATFORM,
-            workspace_id=workspace,
-            channel_id=CHANNEL,
-            author_id=turn.speaker.casefold(),
-            author_name=turn.speaker,
-            text=turn.text,
-            timestamp=turn.timestamp,
-            external_id=turn.dia_id,
-        )
-        result = await pipeline.handle([message], respond=False)
-        for stored_id in result.stored_message_ids:
-            turn_of[stored_id] = turn.dia_id
-        bar.update(1)
+    with tqdm(total=len(conv.turns), desc=f"{conv.sample_id} ingest", unit="turn", file=sys.stderr) as bar:
+        for turn in conv.turns:
+            clock.now = turn.timestamp
+            message = IncomingMessage(
+                platform=PLATFORM,
+                workspace_id=workspace,
+                channel_id=CHANNEL,
+                author_id=turn.speaker.casefold(),
+                author_name=turn.speaker,
+                text=turn.text,
+                timestamp=turn.timestamp,
+                external_id=turn.dia_id,
+            )
+            result = await pipeline.handle([message], respond=False)
+            for stored_id in result.stored_message_ids:
+                turn_of[stored_id] = turn.dia_id
+            bar.update(1)
+    await pipeline.aclose()
+    await pipeline.engine.maintain()
     return turn_of
+
+
+async def prepare(
+    data: Path, embedder: Embedder, limit: int | None, settings: Settings | None
+) -> tuple[list[Conversation], Settings, DedupPolicy]:
+    """The first `limit` conversations of a LoCoMo-format file, the settings (from the environment
+    unless given) and the dedup policy of `embedder`, warmed up so its load is not timed."""
+    conversations = await asyncio.to_thread(load_conversations, data)
+    if limit is not None:
+        conversations = conversations[:limit]
+    settings = settings or Settings.load(env_file=None)
+    warm = getattr(embedder, "warm_up", None)
+    if warm is not None:
+        await warm()
+    return conversations, settings, policy_for_model(embedder.name, settings.memory.dedup_threshold)
 
 
 async def _baseline_table(
@@ -412,16 +431,9 @@ async def run_locomo(
     (the plot only where matplotlib is installed). Each conversation gets fresh storage: a
     temporary directory, or `backend`'s PostgreSQL database claimed and emptied after it."""
     backend = backend or BenchBackend()
-    conversations = await asyncio.to_thread(load_conversations, data)
-    if limit is not None:
-        conversations = conversations[:limit]
-    settings = settings or Settings.load(env_file=None)
-    warm = getattr(embedder, "warm_up", None)
-    if warm is not None:
-        await warm()
+    conversations, settings, policy = await prepare(data, embedder, limit, settings)
     raw_embedder: Embedder = getattr(embedder, "inner", embedder)
     tallies = {name: Tally() for name in ("system", "vector_only", "bm25_only")}
-    policy = policy_for_model(embedder.name, settings.memory.dedup_threshold)
     skipped = 0
     for conv in conversations:
         questions = conv.questions if max_questions is None else conv.questions[:max_questions]
@@ -435,13 +447,7 @@ async def run_locomo(
             pipeline = TurnPipeline(engine, settings, llm=None)
             baselines = await VectorStore.open(Path(tmp) / "baselines", dim=embedder.dim)
             try:
-                with tqdm(
-                    total=len(conv.turns), desc=f"{conv.sample_id} ingest", unit="turn", file=sys.stderr
-                ) as bar:
-                    turn_of = await _ingest(pipeline, clock, conv, bar)
-                # The bot compacts and indexes in the background; let it catch up before asking.
-                await pipeline.aclose()
-                await engine.maintain()
+                turn_of = await ingest(pipeline, clock, conv)
                 memories = await engine.storage.memories.indexed_count()
                 with tqdm(
                     total=len(questions), desc=f"{conv.sample_id} questions", unit="q", file=sys.stderr

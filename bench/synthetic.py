@@ -103,9 +103,10 @@ META_QUERIES = [
 ]
 
 
-def fill(template: str, rng: random.Random, user: str | None = None) -> str:
-    """`template` with random values; `user` pins who it is about."""
+def fill(template: str, rng: random.Random, user: str | None = None, **given: str) -> str:
+    """`template` with random values; `user` pins who it is about, `given` fills other placeholders."""
     return template.format(
+        **given,
         user=(user or rng.choice(USERS)).capitalize(),
         project=rng.choice(PROJECTS),
         tool=rng.choice(TOOLS),

@@ -71,51 +71,40 @@ def build_parser() -> argparse.ArgumentParser:
     mem = sub.add_parser("memories", help="add, list, search, forget and export memories")
     msub = mem.add_subparsers(dest="action", required=True)
 
-    add = msub.add_parser("add", help="remember something")
+    def action(name: str, with_json: bool = True, **kw: Any) -> argparse.ArgumentParser:
+        """A `memories` subcommand; each one reads a scope and the data dir, most can print JSON."""
+        parser = msub.add_parser(name, **kw)
+        if with_json:
+            parser.add_argument("--json", action="store_true")
+        _add_scope(parser)
+        _add_common(parser)
+        return parser
+
+    add = action("add", help="remember something")
     add.add_argument("content")
     add.add_argument("--user", default=None, help="who the memory is about")
     add.add_argument("--subjects", default="", help="comma-separated tags")
     add.add_argument("--ttl", default=None, help="expire after e.g. 1h, 7d, 30d (default: permanent)")
     add.add_argument("--type", default="fact", choices=[t.value for t in MemoryType])
-    add.add_argument("--json", action="store_true")
-    _add_scope(add)
-    _add_common(add)
 
-    lst = msub.add_parser("list", help="list memories, newest first")
+    lst = action("list", help="list memories, newest first")
     lst.add_argument("--type", default=None, choices=[t.value for t in MemoryType])
     lst.add_argument("--user", default=None, help="only memories about this user")
     lst.add_argument("--subjects", default="", help="only memories with one of these comma-separated tags")
     lst.add_argument("--limit", type=int, default=50)
-    lst.add_argument("--json", action="store_true")
-    _add_scope(lst)
-    _add_common(lst)
 
-    search = msub.add_parser("search", help="semantic + full-text search")
+    search = action("search", help="semantic + full-text search")
     search.add_argument("query")
     search.add_argument("--limit", type=int, default=10)
-    search.add_argument("--json", action="store_true")
-    _add_scope(search)
-    _add_common(search)
 
-    forget = msub.add_parser("forget", help="delete a memory from both stores")
-    forget.add_argument("id")
-    forget.add_argument("--json", action="store_true")
-    _add_scope(forget)
-    _add_common(forget)
-
-    restore = msub.add_parser(
+    action("forget", help="delete a memory from both stores").add_argument("id")
+    action(
         "restore", help="undo a merge: bring back the older note (ID: it, or the memory that replaced it)"
-    )
-    restore.add_argument("id")
-    restore.add_argument("--json", action="store_true")
-    _add_scope(restore)
-    _add_common(restore)
+    ).add_argument("id")
 
-    export = msub.add_parser("export", help="every memory as a JSON array")
+    export = action("export", with_json=False, help="every memory as a JSON array")
     export.add_argument("--user", default=None, help="only memories about this user")
     export.add_argument("--out", default=None, help="write to this file instead of stdout")
-    _add_scope(export)
-    _add_common(export)
 
     repair = msub.add_parser(
         "repair-visibility",

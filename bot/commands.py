@@ -240,13 +240,7 @@ class MemoryCommands:
             "memory forgotten by command",
             extra={"memory_id": memory_id, "platform": invoker.platform, "admin": invoker.is_admin},
         )
-        return CommandResult(
-            command="forget",
-            title="Forgotten",
-            lines=[f"Forgot memory {memory_id}."],
-            items=[memory_item(forgotten)],
-            total=1,
-        )
+        return _changed("forget", "Forgotten", f"Forgot memory {memory_id}.", forgotten)
 
     async def _undo(
         self, args: dict[str, object], invoker: Invoker, audience: Audience, page: int
@@ -263,12 +257,8 @@ class MemoryCommands:
             return CommandResult(command="undo", title="Undo", error=NOT_UNDONE.format(id=memory_id))
         assert newer is not None  # restored only through it
         log.info("merge undone by command", extra={"memory_id": newer.id, "platform": invoker.platform})
-        return CommandResult(
-            command="undo",
-            title="Restored",
-            lines=[f"Brought back memory {restored.id}; {newer.id} stays as well."],
-            items=[memory_item(restored)],
-            total=1,
+        return _changed(
+            "undo", "Restored", f"Brought back memory {restored.id}; {newer.id} stays as well.", restored
         )
 
     async def _items(
@@ -328,3 +318,8 @@ class MemoryCommands:
             offset += len(batch)
             if len(batch) < _SCAN_BATCH:
                 return rows
+
+
+def _changed(command: str, title: str, line: str, memory: Memory) -> CommandResult:
+    """The result of a command that changed one memory: what it did, and that memory."""
+    return CommandResult(command=command, title=title, lines=[line], items=[memory_item(memory)], total=1)

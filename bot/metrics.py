@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -118,120 +119,80 @@ class Metrics:
     def __init__(self, namespace: str = "memorybot") -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         ns, reg = namespace, self.registry
-        self.messages_received = Counter(
-            "messages_received_total",
-            "Platform messages accepted for a turn",
-            ["platform"],
-            namespace=ns,
-            registry=reg,
+        # Every metric is named under `namespace` and registered in this registry only.
+        counter = partial(Counter, namespace=ns, registry=reg)
+        histogram = partial(Histogram, namespace=ns, registry=reg)
+        gauge = partial(Gauge, namespace=ns, registry=reg)
+        self.messages_received = counter(
+            "messages_received_total", "Platform messages accepted for a turn", ["platform"]
         )
-        self.replies_sent = Counter(
-            "replies_sent_total",
-            "Replies posted back to a platform",
-            ["platform"],
-            namespace=ns,
-            registry=reg,
-        )
-        self.turns = Counter(
+        self.replies_sent = counter("replies_sent_total", "Replies posted back to a platform", ["platform"])
+        self.turns = counter(
             "turns_total",
             "Batches handled by the turn pipeline, by outcome (replied, silent, learned, error)",
             ["platform", "outcome"],
-            namespace=ns,
-            registry=reg,
         )
-        self.turn_seconds = Histogram(
+        self.turn_seconds = histogram(
             "turn_seconds",
             "Wall time of one turn, from batch hand-off to reply posted",
             ["platform"],
             buckets=_TURN_BUCKETS,
-            namespace=ns,
-            registry=reg,
         )
-        self.prehook_seconds = Histogram(
+        self.prehook_seconds = histogram(
             "prehook_seconds",
             "Wall time of one pre-hook run, from embedding the batch to the formatted block",
             buckets=_STAGE_BUCKETS,
-            namespace=ns,
-            registry=reg,
         )
-        self.prehook_stage_seconds = Histogram(
+        self.prehook_stage_seconds = histogram(
             "prehook_stage_seconds",
             "Wall time of one pre-hook stage (sql and vector run side by side)",
             ["stage"],
             buckets=_STAGE_BUCKETS,
-            namespace=ns,
-            registry=reg,
         )
-        self.injected_items = Histogram(
+        self.injected_items = histogram(
             "injected_items",
             "Items (memories, past turns, summaries) in the context block of one turn",
             buckets=_ITEM_BUCKETS,
-            namespace=ns,
-            registry=reg,
         )
-        self.injected_tokens = Histogram(
-            "injected_tokens",
-            "Estimated tokens of the context block of one turn",
-            buckets=_TOKEN_BUCKETS,
-            namespace=ns,
-            registry=reg,
+        self.injected_tokens = histogram(
+            "injected_tokens", "Estimated tokens of the context block of one turn", buckets=_TOKEN_BUCKETS
         )
-        self.injected = Counter(
+        self.injected = counter(
             "injected_total",
             "Items injected into context blocks, by kind (memory, message, summary)",
             ["kind"],
-            namespace=ns,
-            registry=reg,
         )
-        self.batch_messages = Histogram(
+        self.batch_messages = histogram(
             "coalesced_batch_messages",
             "Messages in one batch handed to the turn pipeline",
             ["platform"],
             buckets=_BATCH_BUCKETS,
-            namespace=ns,
-            registry=reg,
         )
-        self.llm_errors = Counter(
+        self.llm_errors = counter(
             "llm_errors_total",
             "Turns whose reply failed because the language model call failed",
             ["provider"],
-            namespace=ns,
-            registry=reg,
         )
         # Cache hits, model calls and tokens, memory writes: read from the objects that count them.
         self._tracked = _Tracked(ns)
         reg.register(self._tracked)
-        self.background_model_calls = Counter(
+        self.background_model_calls = counter(
             "background_model_calls_total",
             "Model calls made off the reply path (summaries), each charged to a message",
             ["purpose"],
-            namespace=ns,
-            registry=reg,
         )
-        self.commands = Counter(
-            "commands_total", "/memory subcommands run", ["platform", "command"], namespace=ns, registry=reg
-        )
-        self.events_deduplicated = Counter(
+        self.commands = counter("commands_total", "/memory subcommands run", ["platform", "command"])
+        self.events_deduplicated = counter(
             "events_deduplicated_total",
             "Platform events dropped as redeliveries or double deliveries",
             ["platform"],
-            namespace=ns,
-            registry=reg,
         )
         # Labelled by platform so the Discord and Slack coalescers do not overwrite each other.
-        self.coalescer_pending = Gauge(
-            "coalescer_pending",
-            "Messages waiting in a coalescer for their batch",
-            ["platform"],
-            namespace=ns,
-            registry=reg,
+        self.coalescer_pending = gauge(
+            "coalescer_pending", "Messages waiting in a coalescer for their batch", ["platform"]
         )
-        self.adapter_ready = Gauge(
-            "adapter_ready",
-            "1 while the adapter is connected and able to answer",
-            ["adapter"],
-            namespace=ns,
-            registry=reg,
+        self.adapter_ready = gauge(
+            "adapter_ready", "1 while the adapter is connected and able to answer", ["adapter"]
         )
 
     # --- helpers the adapters and the pipeline call ----------------------------------------------

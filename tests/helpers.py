@@ -19,7 +19,8 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
+from unittest.mock import AsyncMock
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.base import IncomingMessage, TurnFunction
-from adapters.discord import MemoryBot
+from adapters.discord import DiscordAdapter, MemoryBot
 from adapters.discord import bot as discord_bot
 from adapters.slack import SlackAdapter
 from bot.commands import MemoryCommands
@@ -53,6 +54,7 @@ from memory.prehook.context_block import (
     TIMELINE_TRIMMED,
     Section,
 )
+from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -95,7 +97,8 @@ T = TypeVar("T")
 
 class ExampleLoop:
     """One event loop kept across generated examples (a bot or an engine per example would be slow):
-    `run` awaits on it; `close` awaits what `on_close` was given, newest first, then closes it."""
+    `run` awaits on it; `close` awaits what `on_close` was given, newest first, then closes it.
+    As a context manager it closes on the way out (a module fixture yields it from a `with`)."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -111,6 +114,12 @@ class ExampleLoop:
         for closer in reversed(self._closers):
             self.run(closer())
         self.loop.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class DiscordSessions:
@@ -133,10 +142,22 @@ class DiscordSessions:
             bot.connected = False
             self._closed_event(bot).set()
 
-        monkeypatch.setattr(MemoryBot, "start", start)
+        connect_through(monkeypatch, start)
         monkeypatch.setattr(MemoryBot, "close", close)
         monkeypatch.setattr(MemoryBot, "is_closed", lambda bot: bot in self.closed)
-        monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+
+
+def connect_through(monkeypatch: pytest.MonkeyPatch, start: Callable[..., Awaitable[None]]) -> None:
+    """Discord clients run `start` (the test's session) instead of connecting to a gateway, and a
+    failed connection is retried at once."""
+    monkeypatch.setattr(MemoryBot, "start", start)
+    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+
+
+def watched_discord_adapter(commands: MemoryCommands) -> DiscordAdapter:
+    """A Discord adapter on `discord_settings()` whose turns go nowhere: for tests that watch its
+    connection, not its answers."""
+    return DiscordAdapter(discord_settings(), AsyncMock(), commands, coalesce=NO_DEBOUNCE)
 
 
 def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
@@ -243,18 +264,16 @@ def past_turn(
     *,
     platform: str = "discord",
     workspace: str = "guild-1",
+    scope: Scope | None = None,
     **fields: Any,
 ) -> StoredMessage:
-    """A turn as the store returns it (what a pre-hook, a history or a summary reads)."""
+    """A turn as the store returns it (what a pre-hook, a history or a summary reads): in `scope`, or
+    else in the conversation that `platform`, `workspace`, `channel` and `thread` name."""
     fields.setdefault("id", uuid.uuid4().hex)
+    if scope is None:
+        scope = Scope(platform, workspace, channel, "default", thread)
     return StoredMessage(
-        scope=Scope(
-            platform=platform,
-            workspace_id=workspace,
-            channel_id=channel,
-            agent_id="default",
-            thread_id=thread,
-        ),
+        scope=scope,
         author_id=author,
         author_name=author.capitalize() if name is None else name,
         role=fields.pop("role", "user"),
@@ -605,17 +624,13 @@ def vector_record(
     expires_at: float | None = None,
 ) -> VectorRecord:
     """A row of a vector table, written at RECORD_TIME by `author_id` about themselves."""
-    return VectorRecord(
+    return scoped_record(
+        Scope(platform, workspace_id, channel_id, agent_id),
         id=id,
         vector=vector,
         text=text or f"memory {id}",
-        platform=platform,
-        workspace_id=workspace_id,
-        channel_id=channel_id,
-        thread_id=None,
         user_id=author_id,
         author_id=author_id,
-        agent_id=agent_id,
         visibility=visibility.value,
         kind=kind,
         created_at=RECORD_TIME,

@@ -114,6 +114,12 @@ async def settle(rounds: int = 20) -> None:
         await asyncio.sleep(0)
 
 
+async def advance(clock: FakeScheduler, seconds: float) -> None:
+    """Move the fake clock by `seconds`, then let what fell due run."""
+    clock.advance(seconds)
+    await settle()
+
+
 @pytest.fixture
 def clock() -> FakeScheduler:
     return FakeScheduler()
@@ -141,8 +147,7 @@ async def test_burst_within_debounce_is_one_batch_in_order(co, rec, clock):
     await settle()
     assert rec.batches == []
 
-    clock.advance(0.01)
-    await settle()
+    await advance(clock, 0.01)
     assert rec.started == [(2.5, "c1", ["one", "two", "three"])]
     assert rec.finished == [("c1", ["one", "two", "three"])]
     assert co.pending_count == 0
@@ -157,8 +162,7 @@ async def test_each_message_restarts_the_debounce(co, rec, clock):
     await settle()
     assert rec.batches == []
 
-    clock.advance(0.1)
-    await settle()
+    await advance(clock, 0.1)
     assert rec.started == [(2.9, "c1", ["a", "b"])]
 
 
@@ -166,8 +170,7 @@ async def test_max_wait_caps_a_steady_stream(co, rec, clock):
     # One message a second never leaves 1.5 s of quiet; max_wait (5 s) must still cut a batch.
     for i in range(8):
         co.submit(msg(f"m{i}"))
-        clock.advance(1.0)
-        await settle()
+        await advance(clock, 1.0)
     assert rec.started[0] == (5.0, "c1", ["m0", "m1", "m2", "m3", "m4"])
     assert len(rec.started) == 1
 
@@ -179,14 +182,11 @@ async def test_max_wait_caps_a_steady_stream(co, rec, clock):
 async def test_max_wait_counts_from_first_message_of_each_batch(rec, clock):
     co = Coalescer(rec, debounce=10.0, max_wait=2.0, scheduler=clock)
     co.submit(msg("a"))
-    clock.advance(2.0)
-    await settle()
+    await advance(clock, 2.0)
     co.submit(msg("b"))
-    clock.advance(1.9)
-    await settle()
+    await advance(clock, 1.9)
     assert rec.batches == [["a"]]
-    clock.advance(0.1)
-    await settle()
+    await advance(clock, 0.1)
     assert rec.started[1] == (4.0, "c1", ["b"])
 
 
@@ -200,8 +200,7 @@ async def test_dm_or_mention_dispatches_at_once_with_pending_messages(co, rec, c
     assert rec.started == [(0.3, "c1", ["earlier", "also earlier", "hey bot"])]
     assert co.pending_count == 0
     # No stale timer fires a second, empty batch later.
-    clock.advance(10)
-    await settle()
+    await advance(clock, 10)
     assert len(rec.started) == 1
 
 
@@ -239,11 +238,9 @@ async def test_next_batch_still_debounces_if_first_finishes_early(co, rec, clock
     await settle()
     assert rec.batches == [["first"]]
 
-    clock.advance(0.99)
-    await settle()
+    await advance(clock, 0.99)
     assert rec.batches == [["first"]]
-    clock.advance(0.01)
-    await settle()
+    await advance(clock, 0.01)
     assert rec.started[1] == (1.5, "c1", ["second"])
 
 
@@ -268,8 +265,7 @@ async def test_two_channels_run_concurrently(co, rec, clock):
     await settle()
     assert rec.batches == [["in a"]]
 
-    clock.advance(1.5)
-    await settle()
+    await advance(clock, 1.5)
     # b is handled to completion while a's handler is still blocked.
     assert rec.finished == [("b", ["in b"])]
     assert co.in_flight == 1
@@ -385,8 +381,7 @@ async def test_thread_id_separates_conversations(co, rec, clock):
     await settle()
     # The mention in t2 only flushes t2.
     assert rec.batches == [["other thread"]]
-    clock.advance(1.5)
-    await settle()
+    await advance(clock, 1.5)
     assert sorted(rec.batches) == [["in thread"], ["main"], ["other thread"]]
     assert conversation_key(msg("x", thread="t1")) == ConversationKey("discord", "guild", "c1", "t1")
     assert conversation_key(msg("x")) != conversation_key(msg("x", thread="t1"))
@@ -405,8 +400,7 @@ async def test_aclose_grace_bounds_a_handler_that_never_finishes(co, rec, clock,
         assert not closing.done()
         assert ("ok", ["fine"]) in rec.finished
 
-        clock.advance(1.99)
-        await settle()
+        await advance(clock, 1.99)
         assert not closing.done()
 
         clock.advance(0.01)
@@ -456,8 +450,7 @@ async def test_flush_dispatches_pending_now_and_keeps_accepting(co, rec, clock):
     assert clock.live_timers == 0
 
     co.submit(msg("c", channel="x"))
-    clock.advance(1.5)
-    await settle()
+    await advance(clock, 1.5)
     assert rec.batches[-1] == ["c"]
 
 
@@ -467,8 +460,7 @@ async def test_from_settings_reads_debounce_and_max_wait(rec, clock):
     )
     assert (co.debounce, co.max_wait) == (0.25, 0.75)
     co.submit(msg("a"))
-    clock.advance(0.25)
-    await settle()
+    await advance(clock, 0.25)
     assert rec.started == [(0.25, "c1", ["a"])]
 
 

@@ -27,7 +27,14 @@ from memory.engine import MemoryEngine
 from memory.models import Memory, MemoryType, Scope, Visibility
 from tests import helpers
 from tests.fakes.discord_objects import ALICE, BOB, BOT_ID, CHANNEL_ID, GUILD_ID, LEARN_CHANNEL_ID, MOD, Chat
-from tests.helpers import NO_DEBOUNCE, DiscordSessions, FakeClock, discord_settings
+from tests.helpers import (
+    NO_DEBOUNCE,
+    DiscordSessions,
+    FakeClock,
+    connect_through,
+    discord_settings,
+    watched_discord_adapter,
+)
 
 OTHER_CHANNEL_ID = 5999
 PAGE_SIZE = 5
@@ -631,9 +638,8 @@ async def test_an_invalid_token_is_logged_and_not_retried(
         attempts.append(self)
         raise discord.LoginFailure("Improper token has been passed.")
 
-    monkeypatch.setattr(MemoryBot, "start", bad_login)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    connect_through(monkeypatch, bad_login)
+    adapter = watched_discord_adapter(memory_commands)
     assert isinstance(adapter, Adapter)
     assert adapter.name == "discord"
     with caplog.at_level(logging.ERROR):
@@ -665,7 +671,7 @@ async def test_network_errors_are_retried_with_a_fresh_client_and_stop_disconnec
         await clients.until_closed(self)
 
     clients.install(monkeypatch, flaky_start)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    adapter = watched_discord_adapter(memory_commands)
     await adapter.start()
     assert adapter.ready is False
     await connected.wait()

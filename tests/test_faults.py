@@ -7,9 +7,10 @@ import dataclasses
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from unittest.mock import AsyncMock, MagicMock
+from unittest.mock import MagicMock
 
 import aiohttp
 import discord
@@ -17,8 +18,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.base import IncomingMessage
-from adapters.discord import DiscordAdapter, MemoryBot
-from adapters.discord import bot as discord_bot
+from adapters.discord import MemoryBot
 from adapters.slack import DEDUP_FILENAME, SlackAdapter
 from bot.commands import MemoryCommands
 from bot.llm import LLMProvider, LLMResponse
@@ -44,13 +44,12 @@ from tests.fakes.llm_server import (
 )
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.helpers import (
-    NO_DEBOUNCE,
     DiscordSessions,
     FakeClock,
     FakeTurn,
     anthropic_provider,
     assert_consistent,
-    discord_settings,
+    connect_through,
     event_body,
     mention_text,
     message_event,
@@ -58,6 +57,7 @@ from tests.helpers import (
     send_event,
     settings,
     slack_adapter,
+    watched_discord_adapter,
 )
 
 WORKSPACE = "T1"
@@ -84,6 +84,21 @@ async def engine(tmp_path: Path, flaky: FlakyEmbedder, clock: FakeClock) -> Asyn
 def make_pipeline(engine: MemoryEngine, tmp_path: Path, llm: LLMProvider | None) -> TurnPipeline:
     # Extractive summaries: background work must not take the scripted model answers.
     return TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+
+
+@asynccontextmanager
+async def running(
+    engine: MemoryEngine, tmp_path: Path, llm: LLMProvider | None
+) -> AsyncIterator[TurnPipeline]:
+    """A pipeline answering with `llm`; on the way out it waits for the background work (repairs)
+    its turns queued, then the model client closes."""
+    pipeline = make_pipeline(engine, tmp_path, llm)
+    try:
+        yield pipeline
+    finally:
+        await pipeline.aclose()
+        if llm is not None:
+            await llm.aclose()
 
 
 def message(text_: str, clock: FakeClock, channel: str = "C1") -> IncomingMessage:
@@ -136,14 +151,10 @@ async def test_a_model_timeout_gets_an_apology_and_the_next_turn_recovers(
 ) -> None:
     build, path, answer, _ = PROVIDERS[provider]
     llm = build(llm_server, timeout=SHORT_TIMEOUT_SECONDS, max_retries=0)
-    pipeline = make_pipeline(engine, tmp_path, llm)
-    llm_server.queue(path, hang(), answer("Back again: your flat viewing is on Friday."))
-    try:
+    async with running(engine, tmp_path, llm) as pipeline:
+        llm_server.queue(path, hang(), answer("Back again: your flat viewing is on Friday."))
         first = await pipeline.handle([message("When is my flat viewing?", clock)])
         second = await pipeline.handle([message("Are you there now?", clock)])
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
     assert first.reply == APOLOGY
     assert first.error is not None and "timed out" in first.error
     assert second.reply == "Back again: your flat viewing is on Friday." and second.error is None
@@ -160,15 +171,11 @@ async def test_5xx_is_retried_then_apologised_for_and_the_bot_recovers(
 ) -> None:
     build, path, answer, api = PROVIDERS[provider]
     llm = build(llm_server, max_retries=1)
-    pipeline = make_pipeline(engine, tmp_path, llm)
-    # Turn 1: both tries fail. Turn 2: the SDK's retry gets through.
-    llm_server.queue(path, error(503, api), error(500, api), error(502, api), answer("All good now."))
-    try:
+    async with running(engine, tmp_path, llm) as pipeline:
+        # Turn 1: both tries fail. Turn 2: the SDK's retry gets through.
+        llm_server.queue(path, error(503, api), error(500, api), error(502, api), answer("All good now."))
         first = await pipeline.handle([message("Ping?", clock)])
         second = await pipeline.handle([message("Ping again?", clock)])
-    finally:
-        await pipeline.aclose()
-        await llm.aclose()
     assert first.reply == APOLOGY and first.error is not None and "HTTP 500" in first.error
     assert second.reply == "All good now."
     assert len(llm_server.requests_to(path)) == 4 and llm_server.pending(path) == 0
@@ -232,11 +239,8 @@ async def test_any_single_embedding_failure_still_answers_and_stores_the_turn(
     engine: MemoryEngine, flaky: FlakyEmbedder, tmp_path: Path, clock: FakeClock, failing_call: int
 ) -> None:
     flaky.fail_calls = {failing_call}
-    pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Green tea it is, Zed."))
-    try:
+    async with running(engine, tmp_path, SteadyLLM("Green tea it is, Zed.")) as pipeline:
         result = await pipeline.handle([message(GREETING, clock)])
-    finally:
-        await pipeline.aclose()  # waits for the background repair the turn queued
     assert flaky.failed == [failing_call]
     assert result.reply == "Green tea it is, Zed." and result.error is None
     assert await stored(engine) == [("user", GREETING), ("assistant", "Green tea it is, Zed.")]
@@ -250,8 +254,7 @@ async def test_embedder_down_for_a_whole_turn_then_back(
     engine: MemoryEngine, flaky: FlakyEmbedder, tmp_path: Path, clock: FakeClock
 ) -> None:
     llm = SteadyLLM("Noted, Zed.")
-    pipeline = make_pipeline(engine, tmp_path, llm)
-    try:
+    async with running(engine, tmp_path, llm) as pipeline:
         flaky.down = True
         down = await pipeline.handle([message(GREETING, clock)])
         assert down.reply == "Noted, Zed." and down.prehook is not None
@@ -261,8 +264,6 @@ async def test_embedder_down_for_a_whole_turn_then_back(
         flaky.down = False
         back = await pipeline.handle([message("Do you remember what I drink?", clock)])
         assert back.reply == "Noted, Zed."
-    finally:
-        await pipeline.aclose()
     assert [role for role, _ in await stored(engine)] == ["user", "assistant", "user", "assistant"]
     await assert_consistent(engine)
 
@@ -270,12 +271,9 @@ async def test_embedder_down_for_a_whole_turn_then_back(
 async def test_offline_responder_answers_with_the_embedder_down(
     engine: MemoryEngine, flaky: FlakyEmbedder, tmp_path: Path, clock: FakeClock
 ) -> None:
-    pipeline = make_pipeline(engine, tmp_path, llm=None)
-    flaky.down = True
-    try:
+    async with running(engine, tmp_path, None) as pipeline:
+        flaky.down = True
         result = await pipeline.handle([message(GREETING, clock)])
-    finally:
-        await pipeline.aclose()
     assert result.reply and result.error is None
     assert [role for role, _ in await stored(engine)] == ["user", "assistant"]
     flaky.down = False
@@ -322,11 +320,10 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
             text("You're welcome."),
         ]
     )
-    pipeline = make_pipeline(engine, tmp_path, llm)
-    lance_down = OSError("lance: no space left on device")
-    monkeypatch.setattr(engine.storage.vectors.memories, "add", broken(lance_down))
-    monkeypatch.setattr(engine.storage.vectors.messages, "add", broken(lance_down))
-    try:
+    async with running(engine, tmp_path, llm) as pipeline:
+        lance_down = OSError("lance: no space left on device")
+        monkeypatch.setattr(engine.storage.vectors.memories, "add", broken(lance_down))
+        monkeypatch.setattr(engine.storage.vectors.messages, "add", broken(lance_down))
         result = await pipeline.handle([message(GREETING + "; my flat viewing is on Friday", clock)])
         assert result.reply == "Noted, Friday."
         # The model was told its memory did not go in, and no memory row was left behind.
@@ -340,8 +337,6 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
         await settle(pipeline)
         monkeypatch.undo()
         assert (await pipeline.handle([message("Thanks!", clock)])).reply == "You're welcome."
-    finally:
-        await pipeline.aclose()
     assert [role for role, _ in await stored(engine)] == ["user", "assistant", "user", "assistant"]
     await assert_consistent(engine)
 
@@ -365,10 +360,9 @@ async def free_space(engine: MemoryEngine) -> None:
 async def test_disk_full_gets_a_clear_apology_and_writes_resume_once_space_is_freed(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:
-    pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Got it."))
-    # Longer than a page, so storing it needs a new page whatever free room the file has.
-    long_text = "Here are my notes from the offsite: " + "budget and hiring plans, " * 300
-    try:
+    async with running(engine, tmp_path, SteadyLLM("Got it.")) as pipeline:
+        # Longer than a page, so storing it needs a new page whatever free room the file has.
+        long_text = "Here are my notes from the offsite: " + "budget and hiring plans, " * 300
         await fill_database(engine)
         full = await pipeline.handle([message(long_text, clock)])
         assert full.reply == STORAGE_APOLOGY
@@ -378,8 +372,6 @@ async def test_disk_full_gets_a_clear_apology_and_writes_resume_once_space_is_fr
         # The writer is not left inside a dead transaction: the same message now goes in.
         after = await pipeline.handle([message(long_text, clock)])
         assert after.reply == "Got it." and after.storage_error is None
-    finally:
-        await pipeline.aclose()
     assert await stored(engine) == [("user", long_text), ("assistant", "Got it.")]
     await assert_consistent(engine)
 
@@ -387,14 +379,13 @@ async def test_disk_full_gets_a_clear_apology_and_writes_resume_once_space_is_fr
 async def test_disk_full_answers_every_channel_and_none_is_stuck(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pipeline = make_pipeline(engine, tmp_path, SteadyLLM("Served."))
-    real_insert = engine.storage.turns.insert_rows
+    async with running(engine, tmp_path, SteadyLLM("Served.")) as pipeline:
+        real_insert = engine.storage.turns.insert_rows
 
-    async def disk_full(*args: Any, **kwargs: Any) -> list[str]:
-        raise sqlite3.OperationalError("database or disk is full")
+        async def disk_full(*args: Any, **kwargs: Any) -> list[str]:
+            raise sqlite3.OperationalError("database or disk is full")
 
-    channels = ["C-1", "C-2", "C-3"]
-    try:
+        channels = ["C-1", "C-2", "C-3"]
         monkeypatch.setattr(engine.storage.turns, "insert_rows", disk_full)
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
             during = await asyncio.gather(
@@ -410,8 +401,6 @@ async def test_disk_full_answers_every_channel_and_none_is_stuck(
                 *(pipeline.handle([message(f"Hello again from {c}", clock, c)]) for c in channels)
             )
         assert [r.reply for r in after] == ["Served."] * 3
-    finally:
-        await pipeline.aclose()
     for channel in channels:
         assert await stored(engine, channel) == [
             ("user", f"Hello again from {channel}"),
@@ -539,7 +528,7 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
         await clients.until_closed(self)  # until the adapter closes it
 
     clients.install(monkeypatch, session)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    adapter = watched_discord_adapter(memory_commands)
     await adapter.start()
     try:
         async with asyncio.timeout(WAIT_LIMIT_SECONDS):
@@ -565,9 +554,8 @@ async def test_discord_does_not_retry_a_session_closed_for_good(
         await self.on_ready()
         raise closed_socket(4014)  # disallowed intents: reconnecting would fail the same way
 
-    monkeypatch.setattr(MemoryBot, "start", session)
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
-    adapter = DiscordAdapter(discord_settings(), AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE)
+    connect_through(monkeypatch, session)
+    adapter = watched_discord_adapter(memory_commands)
     await adapter.start()
     task = adapter.connection_task
     assert task is not None

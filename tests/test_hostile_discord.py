@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -396,10 +396,9 @@ class _Loop(helpers.ExampleLoop):
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    runner = _Loop(tmp_path_factory.mktemp("hostile-discord"))
-    yield runner
-    runner.close()
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Loop]:
+    with _Loop(tmp_path_factory.mktemp("hostile-discord")) as runner:
+        yield runner
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,19 +221,27 @@ def bot_settings(tmp_path: Path, fake: FakeSlackAPI, **slack: Any) -> Settings:
     )
 
 
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
+@asynccontextmanager
+async def running_bot(tmp_path: Path, **slack: Any) -> AsyncIterator[Bot]:
+    """The whole bot against a fake Slack that knows Alice, once it is identified (and, in Socket
+    Mode, connected); stopped on the way out."""
     async with FakeSlackAPI() as fake:
         fake.add_user(ALICE, "Alice")
-        app = await App.start(bot_settings(tmp_path, fake), embedder=CachedEmbedder(HashEmbedder()))
+        app = await App.start(bot_settings(tmp_path, fake, **slack), embedder=CachedEmbedder(HashEmbedder()))
         runtime = BotRuntime(app.settings, app)
         await runtime.start()
         try:
-            await runtime.adapters[0].wait_until_identified()  # type: ignore[attr-defined]
+            await runtime.adapters[0].wait_until_ready()  # type: ignore[attr-defined]
             async with aiohttp.ClientSession() as http:
                 yield Bot(fake, app, runtime, runtime.server.url, http)
         finally:
             await runtime.stop()
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
+    async with running_bot(tmp_path) as bot:
+        yield bot
 
 
 async def assert_healthy(bot: Bot, ts: str) -> None:
@@ -306,28 +315,15 @@ class _Loop(helpers.ExampleLoop):
 
     def __init__(self, tmp_path: Path) -> None:
         super().__init__()
-        self.bot = self.run(self._start(tmp_path))
-
-    async def _start(self, tmp_path: Path) -> Bot:
-        fake = FakeSlackAPI()
-        await fake.start()
-        self.on_close(fake.stop)
-        fake.add_user(ALICE, "Alice")
-        app = await App.start(bot_settings(tmp_path, fake), embedder=CachedEmbedder(HashEmbedder()))
-        runtime = BotRuntime(app.settings, app)
-        await runtime.start()
-        self.on_close(runtime.stop)
-        await runtime.adapters[0].wait_until_identified()  # type: ignore[attr-defined]
-        http = aiohttp.ClientSession()
-        self.on_close(http.close)
-        return Bot(fake, app, runtime, runtime.server.url, http)
+        running = AsyncExitStack()
+        self.bot = self.run(running.enter_async_context(running_bot(tmp_path)))
+        self.on_close(running.aclose)
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    runner = _Loop(tmp_path_factory.mktemp("hostile"))
-    yield runner
-    runner.close()
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Loop]:
+    with _Loop(tmp_path_factory.mktemp("hostile")) as runner:
+        yield runner
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -384,18 +380,8 @@ def socket_frames() -> list[tuple[str, str]]:
 
 @pytest.fixture
 async def socket_bot(tmp_path: Path) -> AsyncIterator[Bot]:
-    async with FakeSlackAPI() as fake:
-        fake.add_user(ALICE, "Alice")
-        config = bot_settings(tmp_path, fake, mode="socket", app_token="xapp-1-hostile")
-        app = await App.start(config, embedder=CachedEmbedder(HashEmbedder()))
-        runtime = BotRuntime(app.settings, app)
-        await runtime.start()
-        try:
-            await runtime.adapters[0].wait_until_ready()  # type: ignore[attr-defined]
-            async with aiohttp.ClientSession() as http:
-                yield Bot(fake, app, runtime, runtime.server.url, http)
-        finally:
-            await runtime.stop()
+    async with running_bot(tmp_path, mode="socket", app_token="xapp-1-hostile") as bot:
+        yield bot
 
 
 @pytest.mark.parametrize(("name", "frame"), socket_frames(), ids=[n for n, _ in socket_frames()])

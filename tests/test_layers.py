@@ -5,6 +5,7 @@ backend, and every module says what it is for in its first line."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -20,20 +21,23 @@ PLATFORM_PACKAGES = {
 
 
 def imported_modules(path: Path) -> set[str]:
-    """Every module `path` imports, relative imports (`from ..base import X`) spelled in full."""
+    """Every module `path` imports, relative imports (`from ..base import X`) spelled in full, and
+    each imported name as a possible module (`from memory.storage import embedded` reaches it)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    package = parts if parts[-1] == "__init__" else parts[:-1]
-    package = [p for p in package if p != "__init__"]
+    # The package a relative import starts from: the module's folder (its own for `__init__`).
+    package = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
         elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - (node.level - 1)]
-            names.add(".".join([*base, node.module] if node.module else base))
+            if node.level == 0:
+                base = node.module or ""
+            else:
+                parent = package[: len(package) - node.level + 1]
+                base = ".".join([*parent, *([node.module] if node.module else [])])
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
 
 
@@ -41,26 +45,34 @@ def modules(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
 
 
+def within(name: str, module: str) -> bool:
+    """`name` is `module` or one of its submodules."""
+    return name == module or name.startswith(module + ".")
+
+
+def import_offenders(
+    packages: Iterable[str], forbidden: Callable[[str], bool], exempt: Callable[[str], bool] = lambda _: False
+) -> list[str]:
+    """`<module> imports <name>` for each forbidden import of the modules of `packages` (bar the exempt)."""
+    return [
+        f"{where} imports {name}"
+        for package in packages
+        for path in modules(package)
+        if not exempt(where := path.relative_to(ROOT).as_posix())
+        for name in sorted(imported_modules(path))
+        if forbidden(name)
+    ]
+
+
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_a_lower_layer_never_imports_a_higher_one(package: str) -> None:
-    offenders = [
-        f"{path.relative_to(ROOT)} imports {name}"
-        for path in modules(package)
-        for name in sorted(imported_modules(path))
-        if name.split(".")[0] in FORBIDDEN[package]
-    ]
-    assert offenders == []
+    assert import_offenders([package], lambda name: name.split(".")[0] in FORBIDDEN[package]) == []
 
 
 @pytest.mark.parametrize("package", sorted(PLATFORM_PACKAGES))
 def test_a_platform_package_never_imports_the_other_platform(package: str) -> None:
-    offenders = [
-        f"{path.relative_to(ROOT)} imports {name}"
-        for path in modules(package)
-        for name in sorted(imported_modules(path))
-        if any(name == other or name.startswith(other + ".") for other in PLATFORM_PACKAGES[package])
-    ]
-    assert offenders == []
+    others = PLATFORM_PACKAGES[package]
+    assert import_offenders([package], lambda name: any(within(name, other) for other in others)) == []
 
 
 def test_relative_imports_are_read_in_full() -> None:
@@ -100,50 +112,21 @@ POSTGRES_EXCEPTIONS = {
 }
 
 
-def absolute_imports(path: Path) -> set[str]:
-    """Every module `path` imports, relative imports resolved against its package."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    # The package a relative import starts from: the module's folder (its own for `__init__`).
-    package = list(path.relative_to(ROOT).with_suffix("").parts)[:-1]
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                base = node.module or ""
-            else:
-                parent = package[: len(package) - node.level + 1]
-                base = ".".join([*parent, *([node.module] if node.module else [])])
-            names.add(base)
-            # `from memory.storage import embedded` names the module through an alias.
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
-
-
 def test_only_the_storage_package_knows_the_embedded_backend() -> None:
-    offenders = [
-        f"{path.relative_to(ROOT)} imports {name}"
-        for package in ("memory", "bot", "adapters", "bench")
-        for path in modules(package)
-        if not path.relative_to(ROOT).as_posix().startswith("memory/storage/")
-        and path.relative_to(ROOT).as_posix() not in EMBEDDED_EXCEPTIONS
-        for name in sorted(absolute_imports(path))
-        if name == EMBEDDED or name.startswith(EMBEDDED + ".")
-    ]
+    offenders = import_offenders(
+        ("memory", "bot", "adapters", "bench"),
+        lambda name: within(name, EMBEDDED),
+        exempt=lambda where: where.startswith("memory/storage/") or where in EMBEDDED_EXCEPTIONS,
+    )
     assert offenders == []
 
 
 def test_only_the_storage_package_and_the_bulk_benchmarks_know_the_postgres_backend() -> None:
-    offenders = [
-        f"{path.relative_to(ROOT)} imports {name}"
-        for package in ("memory", "bot", "adapters", "bench")
-        for path in modules(package)
-        if not path.relative_to(ROOT).as_posix().startswith("memory/storage/")
-        and path.relative_to(ROOT).as_posix() not in POSTGRES_EXCEPTIONS
-        for name in sorted(absolute_imports(path))
-        if name == POSTGRES or name.startswith(POSTGRES + ".")
-    ]
+    offenders = import_offenders(
+        ("memory", "bot", "adapters", "bench"),
+        lambda name: within(name, POSTGRES),
+        exempt=lambda where: where.startswith("memory/storage/") or where in POSTGRES_EXCEPTIONS,
+    )
     assert offenders == []
 
 

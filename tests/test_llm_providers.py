@@ -38,6 +38,7 @@ from tests.fakes.llm_server import (
     ANTHROPIC_PATH,
     OPENAI_PATH,
     FakeLLMServer,
+    RecordedRequest,
     anthropic_text,
     anthropic_tool_use,
     error,
@@ -95,18 +96,26 @@ def path_of(kind: str) -> str:
     return ANTHROPIC_PATH if kind == "anthropic" else OPENAI_PATH
 
 
+async def hi_there(
+    llm_server: FakeLLMServer, make: Factory, kind: str, body: dict[str, Any]
+) -> tuple[LLMResponse, RecordedRequest]:
+    """Mickael says "hi there" through a `kind` provider whose server answers `body`: the reply
+    and the one request the provider sent."""
+    llm_server.queue(path_of(kind), ok(body))
+    reply = await make(kind).complete(SYSTEM, [ChatMessage("user", "hi there", name="Mickael")])
+    [request] = llm_server.requests_to(path_of(kind))
+    return reply, request
+
+
 # --- Anthropic ------------------------------------------------------------------------------------
 
 
 @pytest.mark.asyncio
 async def test_anthropic_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
-    llm_server.queue_anthropic(ok(anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9)))
-    provider = make("anthropic")
-
-    reply = await provider.complete(SYSTEM, [ChatMessage("user", "hi there", name="Mickael")])
-
+    reply, request = await hi_there(
+        llm_server, make, "anthropic", anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9)
+    )
     assert reply == LLMResponse("Hello Mickael!", [], "end_turn", input_tokens=25, output_tokens=9)
-    [request] = llm_server.requests_to(ANTHROPIC_PATH)
     assert request.body["model"] == DEFAULT_ANTHROPIC_MODEL
     assert request.body["max_tokens"] == 256
     assert request.body["system"] == SYSTEM
@@ -210,13 +219,10 @@ async def test_anthropic_history_alternates_and_tool_results_come_first(
 
 @pytest.mark.asyncio
 async def test_openai_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
-    llm_server.queue_openai(ok(openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7)))
-    provider = make("openai")
-
-    reply = await provider.complete(SYSTEM, [ChatMessage("user", "hi there", name="Mickael")])
-
+    reply, request = await hi_there(
+        llm_server, make, "openai", openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7)
+    )
     assert reply == LLMResponse("Hello Mickael!", [], "stop", input_tokens=21, output_tokens=7)
-    [request] = llm_server.requests_to(OPENAI_PATH)
     assert request.body["model"] == DEFAULT_OPENAI_MODEL
     assert request.body["messages"] == [
         {"role": "system", "content": SYSTEM},

@@ -40,7 +40,7 @@ from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
-from tests.helpers import DAY, FakeClock
+from tests.helpers import DAY, FakeClock, past_turn
 
 GENERAL = Scope("discord", "g1", "general")
 SECRET = Scope("discord", "g1", "secret")
@@ -65,16 +65,7 @@ def _draft(content: str, scope: Scope = GENERAL, **kw: object) -> MemoryDraft:
 
 def _turn(n: int, scope: Scope, content: str, at: float, role: str = "user", **kw: object) -> StoredMessage:
     author = "memorybot" if role == "assistant" else str(kw.pop("author_id", "alice"))
-    return StoredMessage(
-        id=f"turn-{n:03d}",
-        scope=scope,
-        author_id=author,
-        author_name=author.capitalize(),
-        role=role,
-        content=content,
-        created_at=at,
-        **kw,  # type: ignore[arg-type]
-    )
+    return past_turn(content, at, author, scope=scope, id=f"turn-{n:03d}", role=role, **kw)
 
 
 async def _fill(data_dir: Path) -> dict[str, str]:

@@ -155,8 +155,9 @@ async def test_provider_error_gives_an_apology_and_keeps_the_message(
     assert [(m.role, m.content) for m in stored] == [("user", "Did you get my note about the Nantes flat?")]
 
 
-async def _chat(data_dir: Path, env: dict[str, str], stdin: str) -> tuple[int, str, str]:
-    # A subprocess on this event loop, so the fake server keeps answering while it runs.
+async def _chat(env: dict[str, str], stdin: str) -> tuple[int, str, str]:
+    """`memorybot chat` as Mickael, fed `stdin`: its exit code, stdout and stderr. A subprocess on
+    this event loop, so the fake server keeps answering while it runs."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -174,8 +175,9 @@ async def _chat(data_dir: Path, env: dict[str, str], stdin: str) -> tuple[int, s
     return process.returncode or 0, out.decode(), err.decode()
 
 
-def _env(data_dir: Path, **extra: str) -> dict[str, str]:
-    env = child_env(MEMORYBOT_DATA_DIR=str(data_dir), LLM_MAX_RETRIES="0", **extra)
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The child's environment: data under `tmp_path/data`, no retries, the provider `extra` names."""
+    env = child_env(MEMORYBOT_DATA_DIR=str(tmp_path / "data"), LLM_MAX_RETRIES="0", **extra)
     env.pop("LLM_PROVIDER", None)
     return env
 
@@ -184,8 +186,7 @@ def _env(data_dir: Path, **extra: str) -> dict[str, str]:
 async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
     llm_server: FakeLLMServer, tmp_path: Path
 ) -> None:
-    data_dir = tmp_path / "data"
-    env = _env(data_dir, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=llm_server.anthropic_base_url)
+    env = _env(tmp_path, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=llm_server.anthropic_base_url)
 
     def answer(request: Any) -> Any:
         # Reply with what the block told the model, so the test sees the recall end to end.
@@ -197,12 +198,12 @@ async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
             "Mickael broke his shoulder on 10 January 2026", ["mickael", "shoulder"], "Ouch, get well soon."
         )
     )
-    code, out, err = await _chat(data_dir, env, "I broke my shoulder on 10 January\n")
+    code, out, err = await _chat(env, "I broke my shoulder on 10 January\n")
     assert code == 0, err
     assert out.strip() == "Ouch, get well soon."
 
     llm_server.queue_anthropic(answer)
-    code, out, err = await _chat(data_dir, env, "what happened to me in January?\n")
+    code, out, err = await _chat(env, "what happened to me in January?\n")
     assert code == 0, err
     assert out.strip() == "You broke your shoulder."
     last = [r.body for r in llm_server.requests_to(ANTHROPIC_PATH) if "tools" in r.body][-1]
@@ -214,9 +215,8 @@ async def test_memorybot_chat_runs_the_whole_pipeline_on_a_configured_model(
 async def test_memorybot_chat_apologises_when_the_model_is_down(
     llm_server: FakeLLMServer, tmp_path: Path
 ) -> None:
-    data_dir = tmp_path / "data"
-    env = _env(data_dir, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=llm_server.openai_base_url)
+    env = _env(tmp_path, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=llm_server.openai_base_url)
     llm_server.queue_openai(error(500, "openai"))
-    code, out, err = await _chat(data_dir, env, "hello, are you there?\n")
+    code, out, err = await _chat(env, "hello, are you there?\n")
     assert code == 0, err
     assert out.strip() == APOLOGY

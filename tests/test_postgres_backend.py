@@ -153,23 +153,20 @@ async def test_a_filtered_search_still_returns_k_rows(pg_engine: MemoryEngine, p
     assert sorted(h.id for h in hits) == sorted(m.id for m in mine)
 
 
+async def full_text_ids(engine: MemoryEngine, query: str) -> list[str]:
+    """Ids of the memories the full-text half of a hybrid search finds for `query` (top 5)."""
+    vector = (await engine.embedder.embed(["x"]))[0]
+    _, lexical = await engine.storage.memories.hybrid_search(audience(), vector, query, 5, engine.clock())
+    return [h.id for h in lexical]
+
+
 async def test_full_text_matches_english_stems_and_other_languages(pg_engine: MemoryEngine) -> None:
     running = (await pg_engine.remember(draft("Alice is running the Lisbon marathon"))).memory
     french = (await pg_engine.remember(draft("Le bureau de Jérôme est à Genève"))).memory
-    vector = (await pg_engine.embedder.embed(["x"]))[0]
-    _, lexical = await pg_engine.storage.memories.hybrid_search(
-        audience(), vector, "runs", 5, pg_engine.clock()
-    )
-    assert [h.id for h in lexical] == [running.id]
-    _, lexical = await pg_engine.storage.memories.hybrid_search(
-        audience(), vector, "Genève", 5, pg_engine.clock()
-    )
-    assert [h.id for h in lexical] == [french.id]
+    assert await full_text_ids(pg_engine, "runs") == [running.id]
+    assert await full_text_ids(pg_engine, "Genève") == [french.id]
     # Query syntax in user input is only words.
-    _, lexical = await pg_engine.storage.memories.hybrid_search(
-        audience(), vector, "marathon & !( | :* '", 5, pg_engine.clock()
-    )
-    assert [h.id for h in lexical] == [running.id]
+    assert await full_text_ids(pg_engine, "marathon & !( | :* '") == [running.id]
 
 
 async def test_full_text_ignores_english_stop_words_even_as_written(pg_engine: MemoryEngine) -> None:
@@ -177,16 +174,9 @@ async def test_full_text_ignores_english_stop_words_even_as_written(pg_engine: M
     # the query they would pull in (and rank) nearly every row of a workspace.
     porto = (await pg_engine.remember(draft("Heidi booked the Porto offsite"))).memory
     await pg_engine.remember(draft("What a day: the cat sat on the mat"))
-    vector = (await pg_engine.embedder.embed(["x"]))[0]
-    _, lexical = await pg_engine.storage.memories.hybrid_search(
-        audience(), vector, "what about the Porto trip", 5, pg_engine.clock()
-    )
-    assert [h.id for h in lexical] == [porto.id]
+    assert await full_text_ids(pg_engine, "what about the Porto trip") == [porto.id]
     # A query of stop words alone matches nothing (and is no error).
-    _, lexical = await pg_engine.storage.memories.hybrid_search(
-        audience(), vector, "what about the", 5, pg_engine.clock()
-    )
-    assert lexical == []
+    assert await full_text_ids(pg_engine, "what about the") == []
 
 
 async def test_turns_stored_without_a_vector_are_repaired(

@@ -6,7 +6,6 @@ import copy
 import dataclasses
 import itertools
 import json
-import uuid
 from collections.abc import AsyncIterator, Sequence
 
 import numpy as np
@@ -331,22 +330,7 @@ async def test_meta_question_adds_a_dated_timeline(
     def turn(
         text: str, at: float, author: str = "alice", channel: str = "general", visibility: str = "workspace"
     ) -> StoredMessage:
-        return StoredMessage(
-            id=uuid.uuid4().hex,
-            scope=Scope(
-                platform="discord",
-                workspace_id="guild-1",
-                channel_id=channel,
-                agent_id="default",
-                thread_id=None,
-            ),
-            author_id=author,
-            author_name=author,
-            role="user",
-            content=text,
-            created_at=at,
-            visibility=Visibility(visibility),
-        )
+        return past_turn(text, at, author, channel, name=author, visibility=Visibility(visibility))
 
     await engine.store_messages(
         [

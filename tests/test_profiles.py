@@ -223,28 +223,34 @@ async def get(store: ProfileStore, workspace: str = "guild-1") -> Profile | None
     return await store.get("discord", workspace, "u1", "default")
 
 
+async def settled(
+    profiles: tuple[ProfileStore, ProfileUpdater], workspace: str = "guild-1"
+) -> Profile | None:
+    """Mickael's profile once the updater has applied every memory change so far."""
+    store, updater = profiles
+    await updater.drain()
+    return await get(store, workspace)
+
+
 async def test_profile_updates_from_a_new_preference_and_drops_it_when_forgotten(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
 ) -> None:
-    store, updater = profiles
+    _, updater = profiles
     tea = await remember(engine, "Mickael likes tea", PREF)
     # The listener only scheduled the update: the write path did not wait for it. (Reading the
     # profile here would race the scheduled update across the reader threads: `pending` says it.)
     assert updater.pending == 1
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None
     assert [(e.value, e.memory_id) for e in profile.shared.likes] == [("tea", tea.id)]
     assert compact(profile) == "Mickael — likes tea"
 
     clock.advance(60)
     await remember(engine, "Mickael loves climbing", PREF)
-    await updater.drain()
-    assert compact(await get(store)) == "Mickael — likes climbing, tea"
+    assert compact(await settled(profiles)) == "Mickael — likes climbing, tea"
 
     assert await engine.forget_unscoped(tea.id) is not None
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None
     assert [e.value for e in profile.shared.likes] == ["climbing"]
     assert tea.id not in profile.memory_ids()
@@ -253,7 +259,6 @@ async def test_profile_updates_from_a_new_preference_and_drops_it_when_forgotten
 async def test_superseded_preference_is_replaced(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
 ) -> None:
-    store, updater = profiles
     old = await remember(engine, "Mickael likes tea", PREF)
     clock.advance(60)
     result = await engine.remember(
@@ -267,8 +272,7 @@ async def test_superseded_preference_is_replaced(
         )
     )
     assert result.action == "superseded" and result.replaced is not None and result.replaced.id == old.id
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None
     assert [(e.value, e.memory_id) for e in profile.shared.likes] == [
         ("green tea in the morning", result.memory.id)
@@ -278,43 +282,35 @@ async def test_superseded_preference_is_replaced(
 async def test_forgetting_the_newer_value_brings_the_older_back(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
 ) -> None:
-    store, updater = profiles
     await remember(engine, "Mickael works as a nurse", ID)
     clock.advance(60)
     newer = await remember(engine, "Mickael is a software engineer", ID)
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None and profile.shared.fields["job"].value == "software engineer"
     await engine.forget_unscoped(newer.id)
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None and profile.shared.fields["job"].value == "nurse"
 
 
 async def test_forgetting_the_last_memory_removes_the_profile(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater]
 ) -> None:
-    store, updater = profiles
     only = await remember(engine, "Mickael lives in Lyon", ID)
-    await updater.drain()
-    assert await get(store) is not None
+    assert await settled(profiles) is not None
     await engine.forget_unscoped(only.id)
-    await updater.drain()
-    assert await get(store) is None
+    assert await settled(profiles) is None
 
 
 async def test_private_memories_stay_out_of_the_shared_line(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
 ) -> None:
-    store, updater = profiles
     await remember(engine, "Mickael likes tea", PREF)
     clock.advance(60)
     await remember(engine, "Mickael lives in Lyon", ID, scope=DM, visibility=Visibility.PRIVATE)
     # Someone else's DM about Mickael, and a channel-only memory: neither may reach his profile.
     await remember(engine, "Mickael hates jazz", PREF, scope=DM, author="u2", visibility=Visibility.PRIVATE)
     await remember(engine, "Mickael works as a nurse", ID, visibility=Visibility.CHANNEL)
-    await updater.drain()
-    profile = await get(store)
+    profile = await settled(profiles)
     assert profile is not None
     assert compact(profile) == "Mickael — likes tea"
     assert compact(profile, include_private=True) == "Mickael — lives in Lyon; likes tea"
@@ -326,13 +322,12 @@ async def test_private_memories_stay_out_of_the_shared_line(
 async def test_profiles_are_per_workspace(
     engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater]
 ) -> None:
-    store, updater = profiles
+    store, _ = profiles
     await remember(engine, "Mickael likes tea", PREF)
     await remember(
         engine, "Mickael likes rugby", PREF, scope=Scope("discord", "guild-2", "general", "default")
     )
-    await updater.drain()
-    assert compact(await get(store, "guild-1")) == "Mickael — likes tea"
+    assert compact(await settled(profiles, "guild-1")) == "Mickael — likes tea"
     assert compact(await get(store, "guild-2")) == "Mickael — likes rugby"
     many = await store.get_many("discord", "guild-1", ["u1", "nobody"], "default")
     assert list(many) == ["u1"]

@@ -166,9 +166,8 @@ class Runner(ExampleLoop):
 
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runner]:
-    r = Runner(tmp_path_factory.mktemp("property") / "data")
-    yield r
-    r.close()
+    with Runner(tmp_path_factory.mktemp("property") / "data") as r:
+        yield r
 
 
 _REFUSALS = (

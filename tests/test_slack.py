@@ -360,6 +360,15 @@ async def test_retry_after_a_restart_is_still_dropped(
     assert len(fake.posts()) == 1
 
 
+async def mention_twice(
+    adapter: SlackAdapter, text: str, ts: str, channel: str, *deliveries: tuple[str, str]
+) -> None:
+    """One message mentioning the bot in `channel`, delivered as each (event id, event kind) in turn:
+    Slack sends a mention both as a `message` and as an `app_mention` event."""
+    for event_id, kind in deliveries:
+        await send_event(adapter, message_event(mention_text(text), ts, channel=channel, kind=kind), event_id)
+
+
 async def test_mention_delivered_as_app_mention_and_message_gets_one_reply(
     make_adapter: MakeAdapter, fake: FakeSlackAPI
 ) -> None:
@@ -367,13 +376,9 @@ async def test_mention_delivered_as_app_mention_and_message_gets_one_reply(
     adapter = await make_adapter(turn)
     ts = "1700000000.000400"
     # In a followed channel both deliveries are candidates; in either order only one is answered.
-    await send_event(adapter, message_event(mention_text("ping"), ts, channel=ANSWER), "EvMsg")
-    await send_event(
-        adapter, message_event(mention_text("ping"), ts, channel=ANSWER, kind="app_mention"), "EvMention"
-    )
+    await mention_twice(adapter, "ping", ts, ANSWER, ("EvMsg", "message"), ("EvMention", "app_mention"))
     ts2 = "1700000000.000401"
-    await send_event(adapter, message_event(mention_text("pong"), ts2, kind="app_mention"), "EvMention2")
-    await send_event(adapter, message_event(mention_text("pong"), ts2), "EvMsg2")
+    await mention_twice(adapter, "pong", ts2, GENERAL, ("EvMention2", "app_mention"), ("EvMsg2", "message"))
     await adapter.drain()
     assert [(b[0].text, r) for b, r in turn.calls] == [("ping", True), ("pong", True)]
     assert [p["thread_ts"] for p in fake.posts()] == [ts, ts2]
@@ -385,11 +390,8 @@ async def test_learn_channel_mention_answers_once_without_double_learning(
     turn = FakeTurn()
     adapter = await make_adapter(turn)
     ts = "1700000000.000500"
-    await send_event(adapter, message_event(mention_text("what did we decide?"), ts, channel=LEARN), "EvL1")
-    await send_event(
-        adapter,
-        message_event(mention_text("what did we decide?"), ts, channel=LEARN, kind="app_mention"),
-        "EvL2",
+    await mention_twice(
+        adapter, "what did we decide?", ts, LEARN, ("EvL1", "message"), ("EvL2", "app_mention")
     )
     await adapter.drain()
     assert len(turn.calls) == 1

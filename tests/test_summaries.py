@@ -14,7 +14,7 @@ from memory.errors import LLMError
 from memory.models import Audience, Scope, StoredMessage, SummaryKind, Visibility
 from memory.summaries import MixedAudienceError, SummaryManager, audience_of
 from memory.summarizer import THREAD_LEVEL, ExtractiveSummarizer
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, past_turn
 
 # Summaries are stored through the storage seam: both backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -38,14 +38,14 @@ def message(
 ) -> StoredMessage:
     if role == "assistant":
         author_id = author_name = "memorybot"
-    return StoredMessage(
-        id=f"m{next(_ids)}",
+    return past_turn(
+        content,
+        at,
+        author_id,
+        name=author_name,
         scope=scope,
-        author_id=author_id,
-        author_name=author_name,
+        id=f"m{next(_ids)}",
         role=role,
-        content=content,
-        created_at=at,
         visibility=visibility,
     )
 
@@ -71,6 +71,12 @@ async def store_turn(
     return [user, reply]
 
 
+@pytest.fixture
+def manager(engine: MemoryEngine) -> SummaryManager:
+    """Summaries of `engine` by the extractive summarizer, with the default thresholds."""
+    return SummaryManager(engine, ExtractiveSummarizer())
+
+
 def ids(messages: list[StoredMessage]) -> list[str]:
     return [m.id for m in messages]
 
@@ -93,9 +99,8 @@ async def vector_of(engine: MemoryEngine, query: str):  # type: ignore[no-untype
 
 
 async def test_level1_summary_records_coverage_and_is_searchable_only_within_scope(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, clock: FakeClock, manager: SummaryManager
 ) -> None:
-    manager = SummaryManager(engine, ExtractiveSummarizer())
     turn = await store_turn(
         engine,
         clock,
@@ -135,9 +140,8 @@ async def test_level1_summary_records_coverage_and_is_searchable_only_within_sco
 
 
 async def test_private_summary_is_shown_only_to_its_author_in_private(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, clock: FakeClock, manager: SummaryManager
 ) -> None:
-    manager = SummaryManager(engine, ExtractiveSummarizer())
     turn = await store_turn(
         engine,
         clock,
@@ -163,7 +167,7 @@ async def test_private_summary_is_shown_only_to_its_author_in_private(
 
 
 async def test_private_messages_of_two_users_never_share_a_summary(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, clock: FakeClock, manager: SummaryManager
 ) -> None:
     alice = message(DM, "My PIN is 4321.", clock.now, visibility=Visibility.PRIVATE)
     bob = message(
@@ -177,7 +181,6 @@ async def test_private_messages_of_two_users_never_share_a_summary(
     with pytest.raises(MixedAudienceError):
         audience_of([alice, bob])
     await engine.store_messages([alice, bob])
-    manager = SummaryManager(engine, ExtractiveSummarizer())
     assert await manager.summarize_turn(DM, [alice.id, bob.id]) is None
     assert await manager.summaries(DM) == []
     with pytest.raises(ValueError, match="not in the scope"):
@@ -186,9 +189,8 @@ async def test_private_messages_of_two_users_never_share_a_summary(
 
 @pytest.mark.embedded_only("breaks the LanceDB write; PostgreSQL writes row and vector in one statement")
 async def test_failed_vector_write_keeps_the_row_for_reconcile(
-    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    engine: MemoryEngine, clock: FakeClock, manager: SummaryManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    manager = SummaryManager(engine, ExtractiveSummarizer())
     table = await manager.store.table()
 
     async def broken(records: object) -> None:

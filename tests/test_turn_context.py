@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from memory.engine import MemoryEngine
-from memory.models import Audience, Visibility
+from memory.models import Audience, StoredMessage, Visibility
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.scope import quote_literal
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
@@ -43,6 +43,15 @@ async def indexed_text(engine: MemoryEngine, message_id: str) -> str:
     table = engine.storage.vectors.messages._table
     rows = await table.query().where(f"id = {quote_literal(message_id)}").select(["text"]).to_arrow()
     return str(rows.column("text")[0])
+
+
+def hiking_exchange(clock: FakeClock, reply: str) -> tuple[StoredMessage, StoredMessage]:
+    """Alice's question about Bob's Alps hike a month ago, and Bob's `reply` 15 seconds later."""
+    asked = clock() - 30 * DAY
+    return (
+        turn("Where did you go hiking in the Alps last summer?", asked, author="alice"),
+        turn(reply, asked + 15),
+    )
 
 
 def test_embed_text_names_the_speaker_and_the_day() -> None:
@@ -125,10 +134,8 @@ async def test_following_messages_stay_in_the_conversation_the_gap_and_the_audie
 async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
     engine: MemoryEngine, hook: PreHook, clock: FakeClock
 ) -> None:
-    now = clock()
-    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
-    answer = turn("Chamonix, around the Mont Blanc", now - 30 * DAY + 15)
-    noise = turn("Anyone up for lunch?", now - 2 * DAY, author="carol")
+    question, answer = hiking_exchange(clock, "Chamonix, around the Mont Blanc")
+    noise = turn("Anyone up for lunch?", clock() - 2 * DAY, author="carol")
     await engine.store_messages([question, answer, noise])
     result = await hook.run(ask("Which hiking trip in the Alps did Bob do?"))
     assert result.block is not None
@@ -145,9 +152,7 @@ async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
 async def test_a_follow_up_the_model_already_has_is_not_attached(
     engine: MemoryEngine, hook: PreHook, clock: FakeClock
 ) -> None:
-    now = clock()
-    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
-    answer = turn("Chamonix, around the Mont Blanc", now - 30 * DAY + 15)
+    question, answer = hiking_exchange(clock, "Chamonix, around the Mont Blanc")
     await engine.store_messages([question, answer])
     result = await hook.run(
         ask("Which hiking trip in the Alps did Bob do?", in_context_message_ids=[answer.id])
@@ -157,9 +162,7 @@ async def test_a_follow_up_the_model_already_has_is_not_attached(
 
 
 async def test_follow_ups_can_be_switched_off(engine: MemoryEngine, clock: FakeClock) -> None:
-    now = clock()
-    question = turn("Where did you go hiking in the Alps last summer?", now - 30 * DAY, author="alice")
-    answer = turn("Paris, for the food", now - 30 * DAY + 15)
+    question, answer = hiking_exchange(clock, "Paris, for the food")
     await engine.store_messages([question, answer])
     hook = PreHook(engine, PrehookConfig(turn_follow_ups=False), clock=clock)
     result = await hook.run(ask("hiking in the Alps"))

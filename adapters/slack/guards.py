@@ -92,10 +92,7 @@ def unusable_envelope(message: Mapping[str, Any]) -> str | None:
 def bolt_logger() -> logging.Logger:
     """The logger bolt writes to: its request verification logs refused bodies at INFO and its
     unhandled-request warning quotes the request, so everything it says is lowered to DEBUG."""
-    bolt = logging.getLogger("adapters.slack.bolt")
-    if not any(isinstance(f, _ToDebug) for f in bolt.filters):
-        bolt.addFilter(_ToDebug())
-    return bolt
+    return _filtered("adapters.slack.bolt", _ToDebug)
 
 
 class _ToDebug(logging.Filter):
@@ -112,10 +109,15 @@ class _ToDebug(logging.Filter):
 def socket_logger() -> logging.Logger:
     """The Socket Mode client's logger: its tracebacks (a frame it could not process) go to DEBUG,
     the line itself stays at its level."""
-    socket_log = logging.getLogger("adapters.slack.socket")
-    if not any(isinstance(f, _NoTraceback) for f in socket_log.filters):
-        socket_log.addFilter(_NoTraceback())
-    return socket_log
+    return _filtered("adapters.slack.socket", _NoTraceback)
+
+
+def _filtered(name: str, kind: type[logging.Filter]) -> logging.Logger:
+    """The logger `name` with a `kind` filter on it, added once however many adapters ask for it."""
+    logger = logging.getLogger(name)
+    if not any(isinstance(f, kind) for f in logger.filters):
+        logger.addFilter(kind())
+    return logger
 
 
 class _NoTraceback(logging.Filter):

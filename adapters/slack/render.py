@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..command_render import render_text
+from ..command_render import item_notes, render_text
 from ..command_table import CommandResult, format_invocation
 from ..split import split_message as split_text
 
@@ -105,12 +105,7 @@ def _section(text: str) -> dict[str, Any]:
 def _item_text(number: int, item: dict[str, object]) -> str:
     content = escape_mrkdwn(str(item.get("content", "")))
     meta = [f"`{item.get('type', '')}`", str(item.get("date", "")), f"id `{item.get('id', '')}`"]
-    if item.get("visibility") == "private":
-        meta.append(":lock: private")
-    if "score" in item:
-        meta.append(f"score {item['score']}")
-    if "replaced" in item:
-        meta.append(f"merged with an older note: `/memory undo {item.get('id', '')}`")
+    meta += item_notes(item, private=":lock: private", code=lambda command: f"`{command}`")
     # The content is clipped, never the metadata: the id is what `/memory forget` needs.
     meta_line = " · ".join(meta)
     room = SLACK_TEXT_LIMIT - len(meta_line) - len(f"*{number}.* \n") - 1

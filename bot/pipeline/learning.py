@@ -12,8 +12,8 @@ from memory.engine import MemoryEngine, WriteResult
 from memory.errors import InvalidInput
 from memory.models import MemoryDraft, Source
 from memory.people import AliasStore, ProfileStore, learn_aliases
-from memory.text import extract
-from memory.text.episodes import detect_episodes
+from memory.text import Extracted, extract
+from memory.text.episodes import Episode, detect_episodes
 
 from .messages import Speaking, audience_of, scope_of, visibility_of
 
@@ -65,19 +65,8 @@ class Learner:
             if item.given_name is not None:
                 # From now on memories call them so, and the earlier ones are reworded.
                 self._rename_later(message, [message.author_name, speaker], item.given_name)
-            draft = MemoryDraft(
-                content=item.content,
-                scope=scope_of(message, self.agent_id),
-                memory_type=item.memory_type,
-                subjects=item.subjects,
-                confidence=item.confidence,
-                source=Source.HEURISTIC,
-                user_id=message.author_id,
-                author_id=message.author_id,
-                visibility=visibility_of(message),
-                sources=[stored_id],
-                created_at=message.timestamp,
-                expires_at=item.expires_at,
+            draft = self._draft(
+                message, item, [stored_id], created_at=message.timestamp, expires_at=item.expires_at
             )
             try:
                 result = await self.engine.remember(draft)
@@ -90,6 +79,25 @@ class Learner:
             if result.action in ("inserted", "superseded"):
                 learned.append(result)
         return learned
+
+    def _draft(
+        self, message: IncomingMessage, found: Extracted | Episode, sources: list[str], **kw: Any
+    ) -> MemoryDraft:
+        """A heuristic memory `found` in what `message`'s author said: about them, written by them,
+        kept in their conversation and as visible as their message."""
+        return MemoryDraft(
+            content=found.content,
+            scope=scope_of(message, self.agent_id),
+            memory_type=found.memory_type,
+            subjects=list(found.subjects),
+            confidence=found.confidence,
+            source=Source.HEURISTIC,
+            user_id=message.author_id,
+            author_id=message.author_id,
+            visibility=visibility_of(message),
+            sources=sources,
+            **kw,
+        )
 
     def _rename_later(self, message: IncomingMessage, old_names: list[str], new_name: str) -> None:
         async def rename() -> None:
@@ -118,18 +126,7 @@ class Learner:
         text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
         now = datetime.fromtimestamp(last.timestamp, UTC)
         for episode in detect_episodes(text, reply, await self.known_name(last), now):
-            draft = MemoryDraft(
-                content=episode.content,
-                scope=scope_of(last, self.agent_id),
-                memory_type=episode.memory_type,
-                subjects=list(episode.subjects),
-                confidence=episode.confidence,
-                source=Source.HEURISTIC,
-                user_id=last.author_id,
-                author_id=last.author_id,
-                visibility=visibility_of(last),
-                sources=list(message_ids),
-            )
+            draft = self._draft(last, episode, list(message_ids))
             try:
                 await self.engine.remember(draft)
             except Exception:
