@@ -93,39 +93,29 @@ def test_every_module_opens_with_a_one_line_purpose(package: str) -> None:
     assert missing == []
 
 
-EMBEDDED = "memory.storage.embedded"
-# Modules that may reach the embedded backend although they live outside `memory/storage/`, and why.
-EMBEDDED_EXCEPTIONS = {
-    # Its naive baselines are LanceDB's own vector and BM25 searches, over a table it adds
-    # beside the embedded backend's: they measure that backend, not the seam.
-    "bench/locomo.py",
+# Each backend's package, and the modules outside `memory/storage/` that may reach it, and why.
+BACKEND_EXCEPTIONS = {
+    "memory.storage.embedded": {
+        # Its naive baselines are LanceDB's own vector and BM25 searches, over a table it adds
+        # beside the embedded backend's: they measure that backend, not the seam.
+        "bench/locomo.py",
+    },
+    "memory.storage.postgres": {
+        # A benchmark claims and empties its database and COPY-loads a million rows with the
+        # indexes built after: bulk paths the bot never takes (`memory.storage.postgres.bulk`).
+        "bench/backend.py",
+        "bench/latency.py",
+    },
 }
 
 
-POSTGRES = "memory.storage.postgres"
-# Modules outside `memory/storage/` that may reach the PostgreSQL backend, and why.
-POSTGRES_EXCEPTIONS = {
-    # A benchmark claims and empties its database and COPY-loads a million rows with the indexes
-    # built after: bulk paths the bot itself never takes (`memory.storage.postgres.bulk`).
-    "bench/backend.py",
-    "bench/latency.py",
-}
-
-
-def test_only_the_storage_package_knows_the_embedded_backend() -> None:
+@pytest.mark.parametrize("backend", sorted(BACKEND_EXCEPTIONS))
+def test_only_the_storage_package_knows_a_backend(backend: str) -> None:
+    allowed = BACKEND_EXCEPTIONS[backend]
     offenders = import_offenders(
         ("memory", "bot", "adapters", "bench"),
-        lambda name: within(name, EMBEDDED),
-        exempt=lambda where: where.startswith("memory/storage/") or where in EMBEDDED_EXCEPTIONS,
-    )
-    assert offenders == []
-
-
-def test_only_the_storage_package_and_the_bulk_benchmarks_know_the_postgres_backend() -> None:
-    offenders = import_offenders(
-        ("memory", "bot", "adapters", "bench"),
-        lambda name: within(name, POSTGRES),
-        exempt=lambda where: where.startswith("memory/storage/") or where in POSTGRES_EXCEPTIONS,
+        lambda name: within(name, backend),
+        exempt=lambda where: where.startswith("memory/storage/") or where in allowed,
     )
     assert offenders == []
 
@@ -137,7 +127,7 @@ def test_the_bot_platforms_and_benchmarks_never_reach_a_store() -> None:
         f"{path.relative_to(ROOT)}:{node.lineno} uses .{node.attr}"
         for package in ("bot", "adapters", "bench")
         for path in modules(package)
-        if path.relative_to(ROOT).as_posix() not in EMBEDDED_EXCEPTIONS
+        if path.relative_to(ROOT).as_posix() not in BACKEND_EXCEPTIONS["memory.storage.embedded"]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Attribute) and node.attr in ("store", "vectors", "sql")
     ]

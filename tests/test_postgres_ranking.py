@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
-from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.search import MAX_SCORED_ROWS, bm25_idf, candidate_terms
@@ -22,16 +17,9 @@ COMMON = [
     "Caroline nodded",
     "Caroline left early",
 ]
+STORAGE_BACKENDS = ("postgres",)
+
 RARE = "Last spring someone at work finally signed up for the weekly pottery class downtown"
-
-
-@pytest.fixture
-async def pg_engine(
-    postgres_url: str, embedder: CachedEmbedder, clock: FakeClock
-) -> AsyncIterator[MemoryEngine]:
-    engine = MemoryEngine(await PostgresStorage.open(postgres_url, dim=embedder.dim), embedder, clock=clock)
-    yield engine
-    await engine.close()
 
 
 async def _lexical(engine: MemoryEngine, text: str, k: int = 10) -> list[str]:
@@ -40,32 +28,32 @@ async def _lexical(engine: MemoryEngine, text: str, k: int = 10) -> list[str]:
     return [h.id for h in lexical]
 
 
-async def test_a_rare_word_outranks_a_common_one(pg_engine: MemoryEngine) -> None:
-    common = [(await pg_engine.remember(draft(text))).memory.id for text in COMMON]
-    rare = (await pg_engine.remember(draft(RARE))).memory.id
-    found = await _lexical(pg_engine, "Did Caroline go to the pottery class?")
+async def test_a_rare_word_outranks_a_common_one(engine: MemoryEngine) -> None:
+    common = [(await engine.remember(draft(text))).memory.id for text in COMMON]
+    rare = (await engine.remember(draft(RARE))).memory.id
+    found = await _lexical(engine, "Did Caroline go to the pottery class?")
     assert found[0] == rare
     assert set(found[1:]) == set(common)
 
 
-async def test_turns_are_ranked_by_rarity_too(pg_engine: MemoryEngine, clock: FakeClock) -> None:
+async def test_turns_are_ranked_by_rarity_too(engine: MemoryEngine, clock: FakeClock) -> None:
     turns = [past_turn(text, clock() - 60.0 * n) for n, text in enumerate([*COMMON, RARE])]
-    await pg_engine.store_messages(turns)
-    vector = (await pg_engine.embedder.embed(["x"]))[0]
-    _, lexical = await pg_engine.storage.turns.hybrid_search(audience(), vector, "Caroline pottery", 10)
+    await engine.store_messages(turns)
+    vector = (await engine.embedder.embed(["x"]))[0]
+    _, lexical = await engine.storage.turns.hybrid_search(audience(), vector, "Caroline pottery", 10)
     assert lexical[0].id == turns[-1].id
     assert len(lexical) == len(turns)
 
 
-async def test_rarity_follows_what_a_small_scope_holds_now(pg_engine: MemoryEngine) -> None:
+async def test_rarity_follows_what_a_small_scope_holds_now(engine: MemoryEngine) -> None:
     # "pottery" is the rarer word at first; once more rows hold it than hold "caroline", the
     # ranking turns over at the very next search (a small scope is counted on every search).
-    carolines = [(await pg_engine.remember(draft(f"Caroline waved {n}"))).memory.id for n in range(5)]
-    kiln = (await pg_engine.remember(draft("The pottery kiln was fired"))).memory.id
-    assert (await _lexical(pg_engine, "caroline pottery"))[0] == kiln
+    carolines = [(await engine.remember(draft(f"Caroline waved {n}"))).memory.id for n in range(5)]
+    kiln = (await engine.remember(draft("The pottery kiln was fired"))).memory.id
+    assert (await _lexical(engine, "caroline pottery"))[0] == kiln
     for n in range(8):
-        await pg_engine.remember(draft(f"A pottery wheel number {n} spun"))
-    assert (await _lexical(pg_engine, "caroline pottery"))[0] in carolines
+        await engine.remember(draft(f"A pottery wheel number {n} spun"))
+    assert (await _lexical(engine, "caroline pottery"))[0] in carolines
 
 
 def test_idf_weighs_rare_terms_more_and_is_never_negative() -> None:
@@ -86,8 +74,8 @@ def test_a_large_scope_scores_the_rows_of_its_rarest_words_within_the_cap() -> N
     assert MAX_SCORED_ROWS >= 1000
 
 
-async def test_large_scopes_reuse_their_counts_until_they_age(pg_engine: MemoryEngine) -> None:
-    storage = pg_engine.storage
+async def test_large_scopes_reuse_their_counts_until_they_age(engine: MemoryEngine) -> None:
+    storage = engine.storage
     assert isinstance(storage, PostgresStorage)
     now = [100.0]
     stats = TermStatistics(
@@ -98,7 +86,7 @@ async def test_large_scopes_reuse_their_counts_until_they_age(pg_engine: MemoryE
     assert terms == ["'potteri'", "'kiln'"]
     first = await stats.get(scope, terms)
     assert (first.rows, first.frequency) == (0, {"'potteri'": 0, "'kiln'": 0})
-    await pg_engine.remember(draft("pottery kiln"))
+    await engine.remember(draft("pottery kiln"))
     # Within the time to live the counts stand; a term never counted is counted now.
     again = await stats.get(scope, [*terms, "'new'"])
     assert (again.rows, again.frequency["'kiln'"], again.frequency["'new'"]) == (0, 0, 0)
@@ -107,12 +95,12 @@ async def test_large_scopes_reuse_their_counts_until_they_age(pg_engine: MemoryE
     assert (aged.rows, aged.frequency) == (1, {"'potteri'": 1, "'kiln'": 1})
 
 
-async def test_a_word_is_counted_only_up_to_the_cap(pg_engine: MemoryEngine) -> None:
-    storage = pg_engine.storage
+async def test_a_word_is_counted_only_up_to_the_cap(engine: MemoryEngine) -> None:
+    storage = engine.storage
     assert isinstance(storage, PostgresStorage)
     for n in range(5):
-        await pg_engine.remember(draft(f"The team met on day {n}"))
-    await pg_engine.remember(draft("A quokka visited"))
+        await engine.remember(draft(f"The team met on day {n}"))
+    await engine.remember(draft("A quokka visited"))
     stats = TermStatistics(storage.db, "memories", "NOT forgotten", count_cap=3)
     counted = await stats.get(scope_key(audience()), ["'team'", "'quokka'"])
     assert (counted.rows, counted.frequency) == (6, {"'team'": 3, "'quokka'": 1})

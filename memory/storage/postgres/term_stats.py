@@ -42,6 +42,7 @@ class ScopeStats:
     counted_at: float = 0.0
 
 
+@dataclass
 class TermStatistics:
     """Document frequencies per scope of one table's full text, counted on demand and kept a while.
 
@@ -54,31 +55,21 @@ class TermStatistics:
     tsquery texts of the English configuration, as `query_terms` gives them.
     """
 
-    def __init__(
-        self,
-        db: PostgresDatabase,
-        table: str,
-        live: str,
-        clock: Callable[[], float] = time.monotonic,
-        ttl: float = TTL_SECONDS,
-        fresh_rows: int = FRESH_ROWS,
-        count_cap: int = MAX_SCORED_ROWS + 1,
-    ) -> None:
-        self._db = db
-        self._table = table
-        self._live = live
-        self._clock = clock
-        self._ttl = ttl
-        self._fresh_rows = fresh_rows
-        self._count_cap = count_cap
-        self._scopes: OrderedDict[ScopeKey, ScopeStats] = OrderedDict()
-        self._words: OrderedDict[str, str] = OrderedDict()
+    db: PostgresDatabase
+    table: str
+    live: str
+    clock: Callable[[], float] = time.monotonic
+    ttl: float = TTL_SECONDS
+    fresh_rows: int = FRESH_ROWS
+    count_cap: int = MAX_SCORED_ROWS + 1
+    _scopes: OrderedDict[ScopeKey, ScopeStats] = field(default_factory=OrderedDict, init=False, repr=False)
+    _words: OrderedDict[str, str] = field(default_factory=OrderedDict, init=False, repr=False)
 
     async def query_terms(self, words: Sequence[str]) -> list[str]:
         """The distinct English-analysed terms of `words` (stemmed; stop words left out), in order."""
         missing = [w for w in dict.fromkeys(w.casefold() for w in words) if w not in self._words]
         if missing:
-            rows = await self._db.fetch(
+            rows = await self.db.fetch(
                 "SELECT w, CASE WHEN numnode(q) > 0 THEN q::text ELSE '' END "
                 "FROM unnest($1::text[]) AS w, plainto_tsquery('english', w) AS q",
                 (missing,),
@@ -92,29 +83,29 @@ class TermStatistics:
 
     async def get(self, scope: ScopeKey, terms: Sequence[str]) -> ScopeStats:
         """The scope's row count, mean length and the frequency of every one of `terms`."""
-        now = self._clock()
+        now = self.clock()
         stats = self._scopes.get(scope)
-        if stats is not None and (stats.rows < self._fresh_rows or now - stats.counted_at > self._ttl):
+        if stats is not None and (stats.rows < self.fresh_rows or now - stats.counted_at > self.ttl):
             stats = None
         missing = list(terms) if stats is None else [t for t in terms if t not in stats.frequency]
         if stats is not None and not missing:
             self._scopes.move_to_end(scope)
             return stats
-        where = f"platform = $1 AND workspace_id = $2 AND agent_id = $3 AND {self._live}"
+        where = f"platform = $1 AND workspace_id = $2 AND agent_id = $3 AND {self.live}"
         size = (
             "NULL, NULL"
             if stats is not None
-            else f"(SELECT count(*) FROM {self._table} WHERE {where}), "
+            else f"(SELECT count(*) FROM {self.table} WHERE {where}), "
             # The mean length from the first rows of a large scope: reading every row's text of a
             # busy workspace would cost more than the searches it serves.
-            f"(SELECT avg(length(search_text)) FROM (SELECT search_text FROM {self._table} "
+            f"(SELECT avg(length(search_text)) FROM (SELECT search_text FROM {self.table} "
             f"WHERE {where} LIMIT {LENGTH_SAMPLE}) AS sample)"
         )
         # One statement: the scope's size (when not known) and the rows holding each missing
         # term, each counted through the full-text index and only up to `count_cap`.
-        row = await self._db.fetch(
-            f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM {self._table} WHERE {where} "
-            f"AND search_text @@ t::tsquery LIMIT {self._count_cap}) AS hit) "
+        row = await self.db.fetch(
+            f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM {self.table} WHERE {where} "
+            f"AND search_text @@ t::tsquery LIMIT {self.count_cap}) AS hit) "
             "FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
             (*scope, missing),
         )
