@@ -7,80 +7,24 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ...models import Audience, Memory, MemoryType, Visibility
 from ...scope import sql_audience_filter
 from ..base import HashMatch, MemoryQuery
-from .sqlite import VISIBILITIES, SQLiteTables, chunks, from_blob, json_list, safe_text, to_blob
-
-_MEMORY_COLUMNS = (
-    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
-    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
-)
-
-# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
-# Enum calls, and most JSON lists are empty.
-_MEMORY_TYPES = {t.value: t for t in MemoryType}
-_SOURCES = {s.value: s for s in Source}
+from ..rows import MEMORY_COLUMNS, json_list, memory_from_row, memory_values
+from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
 
 def _row_to_memory(row: Sequence[object]) -> Memory:
-    return Memory(
-        id=str(row[0]),
-        content=str(row[1]),
-        memory_type=_MEMORY_TYPES.get(row[2]) or MemoryType(row[2]),  # type: ignore[arg-type]
-        importance=float(row[3]),  # type: ignore[arg-type]
-        confidence=float(row[4]),  # type: ignore[arg-type]
-        subjects=json_list(row[5]),
-        source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
-        scope=Scope(str(row[7]), str(row[8]), str(row[9]), str(row[13]), row[10]),  # type: ignore[arg-type]
-        user_id=row[11],  # type: ignore[arg-type]
-        author_id=row[12],  # type: ignore[arg-type]
-        visibility=VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
-        created_at=float(row[15]),  # type: ignore[arg-type]
-        updated_at=float(row[16]),  # type: ignore[arg-type]
-        last_accessed_at=row[17],  # type: ignore[arg-type]
-        access_count=int(row[18]),  # type: ignore[arg-type]
-        expires_at=row[19],  # type: ignore[arg-type]
-        forgotten=bool(row[20]),
-        superseded_by=row[21],  # type: ignore[arg-type]
-        content_hash=str(row[22]),
-        sources=json_list(row[23]),
-    )
+    return memory_from_row(row, json_list)
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        m.id,
-        safe_text(m.content),
-        m.memory_type.value,
-        m.importance,
-        m.confidence,
-        json.dumps(m.subjects, ensure_ascii=False),
-        m.source.value,
-        m.platform,
-        m.workspace_id,
-        m.channel_id,
-        m.thread_id,
-        m.user_id,
-        m.author_id,
-        m.agent_id,
-        m.visibility.value,
-        m.created_at,
-        m.updated_at,
-        m.last_accessed_at,
-        m.access_count,
-        m.expires_at,
-        int(m.forgotten),
-        m.superseded_by,
-        m.content_hash,
-        json.dumps(m.sources),
-        to_blob(vector),
-    )
+    subjects = json.dumps(m.subjects, ensure_ascii=False)
+    return (*memory_values(m, safe_text, subjects, json.dumps(m.sources)), to_blob(vector))
 
 
 def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
-    """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
+    """Memories from rows of `MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
     which then receives each row's stored vector)."""
     if vectors is None:
         return [_row_to_memory(r) for r in rows]
@@ -96,8 +40,8 @@ def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarr
 
 def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
     if vectors is None:
-        return _MEMORY_COLUMNS
-    return f"{_MEMORY_COLUMNS}, {alias}embedding"
+        return MEMORY_COLUMNS
+    return f"{MEMORY_COLUMNS}, {alias}embedding"
 
 
 class MemoryRows(SQLiteTables):
@@ -141,7 +85,7 @@ class MemoryRows(SQLiteTables):
         rows = [_values(m, v) for m, v in zip(memories, embeddings, strict=True)]
         async with self._db.transaction() as db:
             await db.executemany(
-                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                f"INSERT INTO memories ({MEMORY_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 rows,
             )
@@ -218,17 +162,17 @@ class MemoryRows(SQLiteTables):
     async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
         # One query per 500 ids, never one per hit. Anything shown to a person or a model reads
         # through `visible` or another method taking an `Audience` instead.
-        return [_row_to_memory(r) for r in await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
+        return [_row_to_memory(r) for r in await self._db.rows_by_id("memories", MEMORY_COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
-        rows = await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
+        rows = await self._db.rows_by_id("memories", MEMORY_COLUMNS, ids, where, params)
         return [_row_to_memory(r) for r in rows]
 
     async def superseded_unscoped(self, newer_id: str) -> Memory | None:
         # Kept as forgotten so a merge can be undone; only that undo, a maintenance operation, reads it.
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
         )
         return _row_to_memory(rows[0]) if rows else None
 
@@ -249,7 +193,7 @@ class MemoryRows(SQLiteTables):
     ) -> Memory | None:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
             "LIMIT 1",
             (content_hash, visibility.value, *params),
         )
@@ -386,7 +330,7 @@ class MemoryRows(SQLiteTables):
     async def unindexed(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
         """Active rows whose vector write never completed (a crash between the two stores)."""
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
+            f"SELECT {MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
             (limit,),
         )
         return [(_row_to_memory(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 import aiosqlite
 import numpy as np
 
-from ...models import Visibility
 from .migrations import apply_migrations
 
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
@@ -23,15 +21,6 @@ CHUNK = 500
 def chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
-
-
-# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
-# Enum calls, and most JSON lists are empty.
-VISIBILITIES = {v.value: v for v in Visibility}
-
-
-def json_list(text: object) -> list[Any]:
-    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
 
 
 def to_blob(vector: np.ndarray | None) -> bytes | None:

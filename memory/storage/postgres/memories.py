@@ -9,79 +9,27 @@ import asyncpg
 import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
-from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ...models import Audience, Memory, MemoryType, Visibility
 from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
+from ..rows import MEMORY_COLUMNS as COLUMNS
+from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
 from .term_stats import TermStatistics, scope_key
 
-COLUMNS = (
-    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
-    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
-)
 _INSERT = (
     f"INSERT INTO memories ({COLUMNS}, embedding) VALUES "
     "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
 )
-_MEMORY_TYPES = {t.value: t for t in MemoryType}
-_SOURCES = {s.value: s for s in Source}
-_VISIBILITIES = {v.value: v for v in Visibility}
 
 
 def row_to_memory(r: asyncpg.Record) -> Memory:
-    return Memory(
-        id=r[0],
-        content=r[1],
-        memory_type=_MEMORY_TYPES.get(r[2]) or MemoryType(r[2]),
-        importance=r[3],
-        confidence=r[4],
-        subjects=list(r[5]),
-        source=_SOURCES.get(r[6]) or Source(r[6]),
-        scope=Scope(r[7], r[8], r[9], r[13], r[10]),
-        user_id=r[11],
-        author_id=r[12],
-        visibility=_VISIBILITIES.get(r[14]) or Visibility(r[14]),
-        created_at=r[15],
-        updated_at=r[16],
-        last_accessed_at=r[17],
-        access_count=r[18],
-        expires_at=r[19],
-        forgotten=r[20],
-        superseded_by=r[21],
-        content_hash=r[22],
-        sources=list(r[23]),
-    )
+    return memory_from_row(r, list)
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        m.id,
-        safe_text(m.content),
-        m.memory_type.value,
-        m.importance,
-        m.confidence,
-        [safe_text(s) for s in m.subjects],
-        m.source.value,
-        m.platform,
-        m.workspace_id,
-        m.channel_id,
-        m.thread_id,
-        m.user_id,
-        m.author_id,
-        m.agent_id,
-        m.visibility.value,
-        m.created_at,
-        m.updated_at,
-        m.last_accessed_at,
-        m.access_count,
-        m.expires_at,
-        m.forgotten,
-        m.superseded_by,
-        m.content_hash,
-        list(m.sources),
-        vector,
-    )
+    subjects = [safe_text(s) for s in m.subjects]
+    return (*memory_values(m, safe_text, subjects, list(m.sources)), vector)
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:

@@ -8,60 +8,24 @@ import asyncpg
 import numpy as np
 
 from ...errors import SummaryConflict
-from ...models import Audience, Scope, Summary, SummaryKind, Visibility
+from ...models import Audience, Scope, Summary, SummaryKind
 from ..base import Embed, SummaryRepository
+from ..rows import SUMMARY_COLUMNS, summary_from_row, summary_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits
 
-COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
-    "covers_to, source_ids, condensed_into, raw_chars, visibility, author_id, created_at"
-)
 _INSERT = (
-    f"INSERT INTO summaries ({COLUMNS}, embedding) VALUES "
+    f"INSERT INTO summaries ({SUMMARY_COLUMNS}, embedding) VALUES "
     "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)"
 )
 
 
 def _row(r: asyncpg.Record) -> Summary:
-    return Summary(
-        id=r[0],
-        scope=Scope(r[1], r[2], r[3], r[5], r[4]),
-        level=r[6],
-        kind=SummaryKind(r[7]),
-        content=r[8],
-        covers_from=r[9],
-        covers_to=r[10],
-        source_ids=list(r[11]),
-        condensed_into=r[12],
-        raw_chars=r[13],
-        visibility=Visibility(r[14]),
-        author_id=r[15],
-        created_at=r[16],
-    )
+    return summary_from_row(r, list)
 
 
 def _values(s: Summary, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        s.id,
-        s.platform,
-        s.workspace_id,
-        s.channel_id,
-        s.thread_id,
-        s.agent_id,
-        s.level,
-        s.kind.value,
-        safe_text(s.content),
-        s.covers_from,
-        s.covers_to,
-        list(s.source_ids),
-        s.condensed_into,
-        s.raw_chars,
-        s.visibility.value,
-        s.author_id,
-        s.created_at,
-        vector,
-    )
+    return (*summary_values(s, safe_text, list(s.source_ids)), vector)
 
 
 def _scope(scope: Scope, p: Params) -> str:
@@ -117,7 +81,7 @@ class PostgresSummaries(SummaryRepository):
         if not ids:
             return []
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
         )
         return _in_order(rows, ids)
 
@@ -125,7 +89,7 @@ class PostgresSummaries(SummaryRepository):
         p = Params()
         where = _scope(scope, p)
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
             f"AND source_ids = {p.add(list(source_ids))}::text[] LIMIT 1",
             p.values,
         )
@@ -136,7 +100,7 @@ class PostgresSummaries(SummaryRepository):
             return []
         p = Params(list(dict.fromkeys(ids)))
         where = audience_where(audience, now, p)
-        sql = f"SELECT {COLUMNS} FROM summaries WHERE id = ANY($1) AND {where}"
+        sql = f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id = ANY($1) AND {where}"
         rows = await self._db.fetch(sql, p.values)
         return _in_order(rows, ids)
 
@@ -159,7 +123,7 @@ class PostgresSummaries(SummaryRepository):
         if audience is not None:
             clauses.append(audience_where(audience, now, p))
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
             "ORDER BY covers_to, created_at, seq",
             p.values,
         )
@@ -173,7 +137,7 @@ class PostgresSummaries(SummaryRepository):
         if audience is not None:
             where = f"{where} AND {audience_where(audience, now, p)}"
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", p.values
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", p.values
         )
         return _row(rows[0]) if rows else None
 

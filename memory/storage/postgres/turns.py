@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 
@@ -11,50 +10,31 @@ import asyncpg
 import numpy as np
 
 from ...errors import EmbeddingError, StorageError
-from ...models import Audience, Scope, StoredMessage, Visibility
+from ...models import Audience, Scope, StoredMessage
 from ..base import TurnRepository, VectorHit
+from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
 from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
 
-COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
-    "content, created_at, external_id, visibility, tool_calls"
-)
-_WIDTH = len(COLUMNS.split(","))
+_WIDTH = len(MESSAGE_COLUMNS.split(","))
 _INSERT = (
-    f"INSERT INTO messages ({COLUMNS}, searchable, indexed_text, embedding) VALUES "
+    f"INSERT INTO messages ({MESSAGE_COLUMNS}, searchable, indexed_text, embedding) VALUES "
     "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) ON CONFLICT DO NOTHING RETURNING id"
 )
 # Turns excluded from a day count: at most this many ids (as the embedded backend).
 _MAX_EXCLUDE = 500
-_VISIBILITIES = {v.value: v for v in Visibility}
 
 
 def _aliased(alias: str) -> str:
-    return ", ".join(f"{alias}.{c.strip()}" for c in COLUMNS.split(","))
-
-
-def row_to_message(r: Sequence[object]) -> StoredMessage:
-    return StoredMessage(
-        id=r[0],  # type: ignore[arg-type]
-        scope=Scope(r[1], r[2], r[3], r[5], r[4]),  # type: ignore[arg-type]
-        author_id=r[6],  # type: ignore[arg-type]
-        author_name=r[7],  # type: ignore[arg-type]
-        role=r[8],  # type: ignore[arg-type]
-        content=r[9],  # type: ignore[arg-type]
-        created_at=r[10],  # type: ignore[arg-type]
-        external_id=r[11],  # type: ignore[arg-type]
-        visibility=_VISIBILITIES.get(r[12]) or Visibility(r[12]),  # type: ignore[arg-type]
-        tool_calls=[] if r[13] == "[]" else json.loads(r[13]),  # type: ignore[arg-type]
-    )
+    return ", ".join(f"{alias}.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
 
 
 def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[StoredMessage]:
     found = {r[0]: r for r in rows}
-    return [row_to_message(found[i]) for i in ids if i in found]
+    return [message_from_row(found[i]) for i in ids if i in found]
 
 
 def _day(offset: str) -> str:
@@ -85,25 +65,7 @@ class PostgresTurns(TurnRepository):
 
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
-        return (
-            m.id,
-            m.platform,
-            m.workspace_id,
-            m.channel_id,
-            m.thread_id,
-            m.agent_id,
-            m.author_id,
-            safe_text(m.author_name),
-            m.role,
-            safe_text(m.content),
-            m.created_at,
-            m.external_id,
-            m.visibility.value,
-            safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
-            searchable,
-            safe_text(text),
-            vector,
-        )
+        return (*message_values(m, safe_text), searchable, safe_text(text), vector)
 
     async def add(
         self,
@@ -134,7 +96,7 @@ class PostgresTurns(TurnRepository):
             return []
         p = Params(list(dict.fromkeys(ids)))
         where = visibility_where(audience, p)
-        sql = f"SELECT {COLUMNS} FROM messages WHERE id = ANY($1) AND {where}"
+        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ANY($1) AND {where}"
         rows = await self._db.fetch(sql, p.values)
         return _in_order(rows, ids)
 
@@ -160,8 +122,8 @@ class PostgresTurns(TurnRepository):
         found: dict[str, tuple[StoredMessage, StoredMessage | None]] = {}
         for record in await self._db.fetch(sql, p.values):
             row = tuple(record)
-            turn = row_to_message(row[:_WIDTH])
-            after = row_to_message(row[_WIDTH:]) if row[_WIDTH] is not None else None
+            turn = message_from_row(row[:_WIDTH])
+            after = message_from_row(row[_WIDTH:]) if row[_WIDTH] is not None else None
             found[turn.id] = (turn, after)
         return [found[i] for i in ids if i in found]
 
@@ -169,22 +131,22 @@ class PostgresTurns(TurnRepository):
         if not ids:
             return []
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
         )
         return _in_order(rows, ids)
 
     async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None:
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4 AND external_id = $5",
             (scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, external_id),
         )
-        return row_to_message(rows[0]) if rows else None
+        return message_from_row(rows[0]) if rows else None
 
     async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
         p = Params(scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id)
         sql = (
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4"
         )
         if scope.thread_id is not None:
@@ -193,7 +155,7 @@ class PostgresTurns(TurnRepository):
             sql += f" AND created_at < {p.add(before)}"
         sql += f" ORDER BY created_at DESC, seq DESC LIMIT {p.add(limit)}"
         rows = await self._db.fetch(sql, p.values)
-        return [row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in reversed(rows)]
 
     async def between(
         self,
@@ -204,7 +166,7 @@ class PostgresTurns(TurnRepository):
         limit: int = 50,
     ) -> list[StoredMessage]:
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4 AND created_at >= $5 AND created_at < $6 "
             "AND role = ANY($7) ORDER BY created_at DESC, seq DESC LIMIT $8",
             (
@@ -218,7 +180,7 @@ class PostgresTurns(TurnRepository):
                 limit,
             ),
         )
-        return [row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in reversed(rows)]
 
     async def visible_between(
         self,
@@ -232,7 +194,7 @@ class PostgresTurns(TurnRepository):
         p = Params(float(utc_offset))
         where = visibility_where(audience, p)
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM (SELECT {COLUMNS}, seq, row_number() OVER ("
+            f"SELECT {MESSAGE_COLUMNS} FROM (SELECT {MESSAGE_COLUMNS}, seq, row_number() OVER ("
             f"PARTITION BY {_day('$1')} ORDER BY created_at DESC, seq DESC) AS n FROM messages "
             f"WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
             f"AND role = ANY({p.many(roles)})) AS t WHERE n <= {p.add(per_day)} "
@@ -240,7 +202,7 @@ class PostgresTurns(TurnRepository):
             "ORDER BY created_at, seq DESC",
             p.values,
         )
-        return [row_to_message(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
     async def days(
         self,
@@ -297,10 +259,11 @@ class PostgresTurns(TurnRepository):
     async def unindexed(self, limit: int = 1000) -> list[StoredMessage]:
         """Searchable turns stored without a vector (the embedder failed), oldest first."""
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE searchable AND embedding IS NULL ORDER BY seq LIMIT $1",
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE searchable AND embedding IS NULL "
+            "ORDER BY seq LIMIT $1",
             (limit,),
         )
-        return [row_to_message(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
     async def set_vectors(self, ids: Sequence[str], vectors: Sequence[np.ndarray]) -> None:
         checked = [check_vector(v, self._db.dim, i) for i, v in zip(ids, vectors, strict=True)]
