@@ -87,6 +87,7 @@ class MemoryQuery:
     min_importance: float | None = None
     min_confidence: float | None = None
     since: float | None = None
+    until: float | None = None  # created before, as `since` is at or after
     channel_id: str | None = None
     user_ids: Sequence[str] | None = None
     subjects: Sequence[str] | None = None
@@ -203,7 +204,6 @@ class MemoryRepository(ABC):
     @abstractmethod
     async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]: ...
 
-    @abstractmethod
     async def about(
         self,
         audience: Audience,
@@ -215,8 +215,13 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories about these users `audience` may read, most important then newest first."""
+        if not user_ids or not types:
+            return []
+        query = MemoryQuery(
+            types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
+        )
+        return await self._listing(audience, now, query, vectors)
 
-    @abstractmethod
     async def between(
         self,
         audience: Audience,
@@ -228,6 +233,15 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
+        query = MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit)
+        return await self._listing(audience, now, query, vectors)
+
+    @abstractmethod
+    async def _listing(
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
+    ) -> list[Memory]:
+        """`about` and `between`: `query`'s rows, most important or newest first as its `order`
+        says, no offset, and ties left in the backend's own order (`query` breaks them by id)."""
 
     @abstractmethod
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...models import Audience, Memory, MemoryType, Visibility
+from ...models import Audience, Memory, Visibility
 from ...scope import sql_audience_filter
 from ..base import HashMatch, MemoryQuery
 from ..rows import MEMORY_COLUMNS, json_list, memory_from_row, memory_values
@@ -209,6 +209,7 @@ class MemoryRows(SQLiteTables):
             ("m.importance >= ?", query.min_importance),
             ("m.confidence >= ?", query.min_confidence),
             ("m.created_at >= ?", query.since),
+            ("m.created_at < ?", query.until),
             ("m.channel_id = ?", query.channel_id),
         ):
             if value is not None:
@@ -228,6 +229,24 @@ class MemoryRows(SQLiteTables):
             params.extend(s.casefold() for s in query.subjects)
         return " AND ".join(clauses), params
 
+    async def _select(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None,
+        order: str,
+        pin: str = "",
+    ) -> list[Memory]:
+        where, params = self._query_sql(audience, now, query)
+        sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"
+        params.append(query.limit)
+        if query.offset:
+            sql += " OFFSET ?"
+            params.append(query.offset)
+        rows = await self._db.fetch(sql, params)
+        return _memory_rows(rows, vectors)
+
     async def query(
         self,
         audience: Audience,
@@ -235,16 +254,13 @@ class MemoryRows(SQLiteTables):
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
-        where, params = self._query_sql(audience, now, query)
         # The id breaks ties, so pages of rows written in the same second never overlap or skip.
         order = (
             "m.importance DESC, m.created_at DESC, m.id"
             if query.order == "important"
             else "m.created_at DESC, m.id"
         )
-        sql = f"SELECT {_columns(vectors)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
-        rows = await self._db.fetch(sql, (*params, query.limit, query.offset))
-        return _memory_rows(rows, vectors)
+        return await self._select(audience, now, query, vectors, order)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         where, params = self._query_sql(audience, now, query or MemoryQuery())
@@ -258,56 +274,16 @@ class MemoryRows(SQLiteTables):
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
 
-    async def about(
-        self,
-        audience: Audience,
-        now: float,
-        user_ids: Sequence[str],
-        types: Sequence[MemoryType],
-        min_confidence: float | None = None,
-        limit: int = 20,
-        vectors: dict[str, np.ndarray] | None = None,
+    async def _listing(
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
     ) -> list[Memory]:
-        # Pinned to the per-user index: left to itself the planner walks the whole workspace's
-        # importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
-        if not user_ids or not types:
-            return []
-        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
-        # With the viewer's own memories of other workspaces the scope is an OR of two index
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        # `about` is pinned to the per-user index: left to itself the planner walks the whole
+        # workspace's importance index to skip a sort, ~6 ms at 10k memories instead of well under
+        # 1 ms. With the viewer's own memories of other workspaces the scope is an OR of two index
         # lookups, which the pin would forbid.
-        pin = "" if audience.reaches_elsewhere else "INDEXED BY ix_memories_user "
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}"
-            f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
-            f"AND m.memory_type IN ({','.join('?' * len(types))})"
-        )
-        params.extend(user_ids)
-        params.extend(t.value for t in types)
-        if min_confidence is not None:
-            sql += " AND m.confidence >= ?"
-            params.append(min_confidence)
-        sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
-        rows = await self._db.fetch(sql, (*params, limit))
-        return _memory_rows(rows, vectors)
-
-    async def between(
-        self,
-        audience: Audience,
-        now: float,
-        since: float,
-        until: float,
-        channel_id: str | None = None,
-        limit: int = 50,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        where, params = sql_audience_filter(audience, now, subjects=True)
-        sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
-        params.extend([since, until])
-        if channel_id is not None:
-            sql += " AND channel_id = ?"
-            params.append(channel_id)
-        rows = await self._db.fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
-        return _memory_rows(rows, vectors)
+        pin = "INDEXED BY ix_memories_user " if query.user_ids and not audience.reaches_elsewhere else ""
+        return await self._select(audience, now, query, vectors, order, pin)
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

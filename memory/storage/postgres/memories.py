@@ -9,7 +9,7 @@ import asyncpg
 import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
-from ...models import Audience, Memory, MemoryType, Visibility
+from ...models import Audience, Memory, Visibility
 from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
@@ -218,6 +218,8 @@ class PostgresMemories(MemoryRepository):
             clauses.append(f"m.confidence >= {p.add(float(query.min_confidence))}")
         if query.since is not None:
             clauses.append(f"m.created_at >= {p.add(query.since)}")
+        if query.until is not None:
+            clauses.append(f"m.created_at < {p.add(query.until)}")
         if query.channel_id is not None:
             clauses.append(f"m.channel_id = {p.add(query.channel_id)}")
         if query.user_ids:
@@ -228,6 +230,22 @@ class PostgresMemories(MemoryRepository):
             clauses.append(f"m.subjects && {p.add([s.casefold() for s in query.subjects])}::text[]")
         return " AND ".join(clauses)
 
+    async def _select(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None,
+        order: str,
+    ) -> list[Memory]:
+        p = Params()
+        where = self._query_sql(audience, now, query, p)
+        sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order}"
+        sql += f" LIMIT {p.add(query.limit)}"
+        if query.offset:
+            sql += f" OFFSET {p.add(query.offset)}"
+        return _memories(await self._db.fetch(sql, p.values), vectors)
+
     async def query(
         self,
         audience: Audience,
@@ -235,19 +253,13 @@ class PostgresMemories(MemoryRepository):
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
-        p = Params()
-        where = self._query_sql(audience, now, query, p)
         # The id breaks ties (in byte order, as SQLite), so pages never overlap or skip.
         order = (
             'm.importance DESC, m.created_at DESC, m.id COLLATE "C"'
             if query.order == "important"
             else 'm.created_at DESC, m.id COLLATE "C"'
         )
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order} "
-            f"LIMIT {p.add(query.limit)} OFFSET {p.add(query.offset)}"
-        )
-        return _memories(await self._db.fetch(sql, p.values), vectors)
+        return await self._select(audience, now, query, vectors, order)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         p = Params()
@@ -262,50 +274,11 @@ class PostgresMemories(MemoryRepository):
         )
         return {r[0]: int(r[1]) for r in rows}
 
-    async def about(
-        self,
-        audience: Audience,
-        now: float,
-        user_ids: Sequence[str],
-        types: Sequence[MemoryType],
-        min_confidence: float | None = None,
-        limit: int = 20,
-        vectors: dict[str, np.ndarray] | None = None,
+    async def _listing(
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
     ) -> list[Memory]:
-        if not user_ids or not types:
-            return []
-        p = Params()
-        where = audience_where(audience, now, p, alias="m", subjects=True)
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} "
-            f"AND m.user_id = ANY({p.many(user_ids)}) "
-            f"AND m.memory_type = ANY({p.many([t.value for t in types])})"
-        )
-        if min_confidence is not None:
-            sql += f" AND m.confidence >= {p.add(float(min_confidence))}"
-        sql += f" ORDER BY m.importance DESC, m.created_at DESC LIMIT {p.add(limit)}"
-        return _memories(await self._db.fetch(sql, p.values), vectors)
-
-    async def between(
-        self,
-        audience: Audience,
-        now: float,
-        since: float,
-        until: float,
-        channel_id: str | None = None,
-        limit: int = 50,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        p = Params()
-        where = audience_where(audience, now, p, subjects=True)
-        sql = (
-            f"SELECT {_columns(vectors)} FROM memories WHERE {where} "
-            f"AND created_at >= {p.add(since)} AND created_at < {p.add(until)}"
-        )
-        if channel_id is not None:
-            sql += f" AND channel_id = {p.add(channel_id)}"
-        sql += f" ORDER BY created_at DESC LIMIT {p.add(limit)}"
-        return _memories(await self._db.fetch(sql, p.values), vectors)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        return await self._select(audience, now, query, vectors, order)
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:
