@@ -119,6 +119,20 @@ class ReconcileReport:
     details: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Period:
+    """The turns with one of `roles` written in [since, until), in days that start at midnight
+    `utc_offset` seconds east of UTC."""
+
+    since: float
+    until: float
+    roles: tuple[str, ...] = ("user",)
+    utc_offset: float = 0.0
+
+
+# Turns a day count leaves out: at most this many ids (a statement's bound values are limited).
+MAX_EXCLUDED = 500
+
 # (content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id)
 HashMatch = tuple[str, str, str, str, str, str, str | None]
 
@@ -310,7 +324,6 @@ class TurnRepository(ABC):
     async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
         """The conversation's (its thread's, when `scope` names one) last `limit` turns, oldest first."""
 
-    @abstractmethod
     async def between(
         self,
         scope: Scope,
@@ -320,8 +333,13 @@ class TurnRepository(ABC):
         limit: int = 50,
     ) -> list[StoredMessage]:
         """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first."""
+        latest = await self._latest(scope, Period(since, until, tuple(roles)), limit)
+        return latest[::-1]
 
     @abstractmethod
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
+        """`between`, newest first."""
+
     async def visible_between(
         self,
         audience: Audience,
@@ -332,8 +350,12 @@ class TurnRepository(ABC):
         roles: Sequence[str] = ("user",),
     ) -> list[StoredMessage]:
         """Turns `audience` may read in [since, until), the latest `per_day` of each day, oldest first."""
+        return await self._per_day(audience, Period(since, until, tuple(roles), utc_offset), per_day)
 
     @abstractmethod
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        """`visible_between`."""
+
     async def days(
         self,
         audience: Audience,
@@ -343,7 +365,17 @@ class TurnRepository(ABC):
         roles: Sequence[str] = ("user",),
         exclude: Sequence[str] = (),
     ) -> list[tuple[float, int, int]]:
-        """Per day with readable turns: (midnight, turns, conversations), oldest first."""
+        """Per day with readable turns: (midnight, turns, conversations), oldest first; at most
+        `MAX_EXCLUDED` of the turns `exclude` names are left out of the counts."""
+        period = Period(since, until, tuple(roles), utc_offset)
+        counts = await self._day_counts(audience, period, list(exclude)[:MAX_EXCLUDED])
+        return [(int(day) * 86400.0 - utc_offset, int(turns), int(places)) for day, turns, places in counts]
+
+    @abstractmethod
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[Any]]:
+        """`days`: (day number since the epoch, turns, conversations) per day, oldest first."""
 
     @abstractmethod
     async def count(self) -> int: ...
@@ -359,6 +391,15 @@ class TurnRepository(ABC):
     @abstractmethod
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
         """Bring the search index of turns already narrowed to `channel_id` in line with them."""
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryQuery:
+    """Which of a scope's summaries `SummaryRepository.query` lists."""
+
+    level: int | None = None
+    kinds: tuple[SummaryKind, ...] = (SummaryKind.TURNS, SummaryKind.CONDENSED)
+    pending_only: bool = False
 
 
 class SummaryRepository(ABC):
@@ -386,7 +427,6 @@ class SummaryRepository(ABC):
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
         """The subset of `ids` that `audience` may read, in the order given."""
 
-    @abstractmethod
     async def query(
         self,
         scope: Scope,
@@ -398,6 +438,13 @@ class SummaryRepository(ABC):
         now: float = 0.0,
     ) -> list[Summary]:
         """The scope's summaries, oldest coverage first; `pending_only` keeps the not yet condensed."""
+        return await self._query(scope, SummaryQuery(level, tuple(kinds), pending_only), audience, now)
+
+    @abstractmethod
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
+    ) -> list[Summary]:
+        """`query`, its narrowing in `query`; `audience`, when given, must be able to read each one."""
 
     @abstractmethod
     async def thread(

@@ -8,8 +8,9 @@ import numpy as np
 
 from ...models import Audience, Scope, StoredMessage
 from ...scope import sql_visibility_filter
+from ..base import Period
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
-from .sqlite import CHUNK, SQLiteTables, chunks, from_blob, safe_text, to_blob
+from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
 # `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
 NOT_SEARCHABLE = -1
@@ -133,67 +134,43 @@ class MessageRows(SQLiteTables):
         rows = await self._db.fetch(sql, params)
         return [message_from_row(r) for r in reversed(rows)]
 
-    async def between(
-        self,
-        scope: Scope,
-        since: float,
-        until: float,
-        roles: Sequence[str] = ("user",),
-        limit: int = 50,
-    ) -> list[StoredMessage]:
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
         # Scoped by the conversation, like `recent`: a timeline of the channel it runs in.
-        marks = ",".join("?" * len(roles))
+        marks = ",".join("?" * len(period.roles))
         rows = await self._db.fetch(
             f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION} "
             f"AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
             "ORDER BY created_at DESC, rowid DESC LIMIT ?",
-            (*_conversation(scope), since, until, *roles, limit),
+            (*_conversation(scope), period.since, period.until, *period.roles, limit),
         )
-        return [message_from_row(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in rows]
 
-    async def visible_between(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        per_day: int,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-    ) -> list[StoredMessage]:
-        # Across every conversation of the workspace it can see; days start at midnight
-        # `utc_offset` seconds east of UTC.
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        # Across every conversation of the workspace it can see.
         where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
+        marks = ",".join("?" * len(period.roles))
         rows = await self._db.fetch(
             f"SELECT {MESSAGE_COLUMNS} FROM (SELECT {MESSAGE_COLUMNS}, ROW_NUMBER() OVER ("
             "PARTITION BY CAST((created_at + ?) / 86400 AS INTEGER) ORDER BY created_at DESC, rowid DESC"
             f") AS n FROM messages WHERE {where} AND created_at >= ? AND created_at < ? "
             f"AND role IN ({marks})) WHERE n <= ? ORDER BY created_at",
-            (utc_offset, *params, since, until, *roles, per_day),
+            (period.utc_offset, *params, period.since, period.until, *period.roles, per_day),
         )
         return [message_from_row(r) for r in rows]
 
-    async def days(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-        exclude: Sequence[str] = (),
-    ) -> list[tuple[float, int, int]]:
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[object]]:
         where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
-        skip = list(exclude)[:CHUNK]
-        unless = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
-        rows = await self._db.fetch(
+        marks = ",".join("?" * len(period.roles))
+        unless = f"AND id NOT IN ({','.join('?' * len(exclude))}) " if exclude else ""
+        return await self._db.fetch(
             "SELECT CAST((created_at + ?) / 86400 AS INTEGER) AS day, COUNT(*), "
             "COUNT(DISTINCT channel_id || char(31) || COALESCE(thread_id, '')) "
             f"FROM messages WHERE {where} AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
             f"{unless}GROUP BY day ORDER BY day",
-            (utc_offset, *params, since, until, *roles, *skip),
+            (period.utc_offset, *params, period.since, period.until, *period.roles, *exclude),
         )
-        return [(int(day) * 86400.0 - utc_offset, int(count), int(places)) for day, count, places in rows]  # type: ignore[call-overload]
 
     async def unindexed(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:
         rows = await self._db.fetch(

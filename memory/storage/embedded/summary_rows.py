@@ -8,8 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import SummaryConflict
-from ...models import Audience, Scope, Summary, SummaryKind
+from ...models import Audience, Scope, Summary
 from ...scope import sql_audience_filter
+from ..base import SummaryQuery
 from ..rows import SUMMARY_COLUMNS, json_list, summary_from_row, summary_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
@@ -111,23 +112,16 @@ class SummaryRows(SQLiteTables):
         )
         return _row(rows[0]) if rows else None
 
-    async def query(
-        self,
-        scope: Scope,
-        *,
-        level: int | None = None,
-        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
-        pending_only: bool = False,
-        audience: Audience | None = None,
-        now: float = 0.0,
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
     ) -> list[Summary]:
         where, params = _scope_clause(scope)
-        clauses = [where, f"kind IN ({','.join('?' * len(kinds))})"]
-        params.extend(k.value for k in kinds)
-        if level is not None:
+        clauses = [where, f"kind IN ({','.join('?' * len(query.kinds))})"]
+        params.extend(k.value for k in query.kinds)
+        if query.level is not None:
             clauses.append("level = ?")
-            params.append(level)
-        if pending_only:
+            params.append(query.level)
+        if query.pending_only:
             clauses.append("condensed_into IS NULL")
         if audience is not None:
             visible, more = sql_audience_filter(audience, now)

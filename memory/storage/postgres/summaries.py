@@ -8,8 +8,8 @@ import asyncpg
 import numpy as np
 
 from ...errors import SummaryConflict
-from ...models import Audience, Scope, Summary, SummaryKind
-from ..base import Embed, SummaryRepository
+from ...models import Audience, Scope, Summary
+from ..base import Embed, SummaryQuery, SummaryRepository
 from ..rows import SUMMARY_COLUMNS, summary_from_row, summary_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits
@@ -104,21 +104,14 @@ class PostgresSummaries(SummaryRepository):
         rows = await self._db.fetch(sql, p.values)
         return _in_order(rows, ids)
 
-    async def query(
-        self,
-        scope: Scope,
-        *,
-        level: int | None = None,
-        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
-        pending_only: bool = False,
-        audience: Audience | None = None,
-        now: float = 0.0,
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
     ) -> list[Summary]:
         p = Params()
-        clauses = [_scope(scope, p), f"kind = ANY({p.many([k.value for k in kinds])})"]
-        if level is not None:
-            clauses.append(f"level = {p.add(level)}")
-        if pending_only:
+        clauses = [_scope(scope, p), f"kind = ANY({p.many([k.value for k in query.kinds])})"]
+        if query.level is not None:
+            clauses.append(f"level = {p.add(query.level)}")
+        if query.pending_only:
             clauses.append("condensed_into IS NULL")
         if audience is not None:
             clauses.append(audience_where(audience, now, p))

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import EmbeddingError, StorageError
 from ...models import Audience, Scope, StoredMessage
-from ..base import TurnRepository, VectorHit
+from ..base import Period, TurnRepository, VectorHit
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
@@ -24,8 +24,6 @@ _INSERT = (
     f"INSERT INTO messages ({MESSAGE_COLUMNS}, searchable, indexed_text, embedding) VALUES "
     "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) ON CONFLICT DO NOTHING RETURNING id"
 )
-# Turns excluded from a day count: at most this many ids (as the embedded backend).
-_MAX_EXCLUDE = 500
 
 
 def _aliased(alias: str) -> str:
@@ -157,14 +155,7 @@ class PostgresTurns(TurnRepository):
         rows = await self._db.fetch(sql, p.values)
         return [message_from_row(r) for r in reversed(rows)]
 
-    async def between(
-        self,
-        scope: Scope,
-        since: float,
-        until: float,
-        roles: Sequence[str] = ("user",),
-        limit: int = 50,
-    ) -> list[StoredMessage]:
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
         rows = await self._db.fetch(
             f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4 AND created_at >= $5 AND created_at < $6 "
@@ -174,57 +165,46 @@ class PostgresTurns(TurnRepository):
                 scope.workspace_id,
                 scope.channel_id,
                 scope.agent_id,
-                since,
-                until,
-                list(roles),
+                period.since,
+                period.until,
+                list(period.roles),
                 limit,
             ),
         )
-        return [message_from_row(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in rows]
 
-    async def visible_between(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        per_day: int,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-    ) -> list[StoredMessage]:
-        p = Params(float(utc_offset))
+    def _in_period(self, audience: Audience, period: Period, p: Params) -> str:
+        # `p` holds the UTC offset first: `_day('$1')` reads it.
         where = visibility_where(audience, p)
+        return (
+            f"{where} AND created_at >= {p.add(period.since)} AND created_at < {p.add(period.until)} "
+            f"AND role = ANY({p.many(period.roles)})"
+        )
+
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        p = Params(float(period.utc_offset))
         rows = await self._db.fetch(
             f"SELECT {MESSAGE_COLUMNS} FROM (SELECT {MESSAGE_COLUMNS}, seq, row_number() OVER ("
             f"PARTITION BY {_day('$1')} ORDER BY created_at DESC, seq DESC) AS n FROM messages "
-            f"WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
-            f"AND role = ANY({p.many(roles)})) AS t WHERE n <= {p.add(per_day)} "
+            f"WHERE {self._in_period(audience, period, p)}) AS t WHERE n <= {p.add(per_day)} "
             # Turns of one instant come latest-first, as the embedded backend's sort leaves them.
             "ORDER BY created_at, seq DESC",
             p.values,
         )
         return [message_from_row(r) for r in rows]
 
-    async def days(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-        exclude: Sequence[str] = (),
-    ) -> list[tuple[float, int, int]]:
-        p = Params(float(utc_offset))
-        where = visibility_where(audience, p)
-        skip = list(exclude)[:_MAX_EXCLUDE]
-        unless = f"AND NOT (id = ANY({p.many(skip)})) " if skip else ""
-        rows = await self._db.fetch(
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[object]]:
+        p = Params(float(period.utc_offset))
+        where = self._in_period(audience, period, p)
+        unless = f" AND NOT (id = ANY({p.many(exclude)}))" if exclude else ""
+        return await self._db.fetch(
             f"SELECT {_day('$1')} AS day, count(*), "
             "count(DISTINCT channel_id || chr(31) || COALESCE(thread_id, '')) "
-            f"FROM messages WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
-            f"AND role = ANY({p.many(roles)}) {unless}GROUP BY day ORDER BY day",
+            f"FROM messages WHERE {where}{unless} GROUP BY day ORDER BY day",
             p.values,
         )
-        return [(int(r[0]) * 86400.0 - utc_offset, int(r[1]), int(r[2])) for r in rows]
 
     async def count(self) -> int:
         return int(await self._db.fetchval("SELECT count(*) FROM messages"))
