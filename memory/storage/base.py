@@ -202,7 +202,6 @@ class MemoryRepository(ABC):
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
         """newer id -> older id for each of `newer_ids` that superseded a memory."""
 
-    @abstractmethod
     async def query(
         self,
         audience: Audience,
@@ -211,6 +210,8 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read narrowed by `query`; `vectors` receives their stored vectors."""
+        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
+        return await self._select(audience, now, query, vectors, by_id=True)
 
     @abstractmethod
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int: ...
@@ -234,7 +235,7 @@ class MemoryRepository(ABC):
         query = MemoryQuery(
             types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
         )
-        return await self._listing(audience, now, query, vectors)
+        return await self._select(audience, now, query, vectors, by_id=False)
 
     async def between(
         self,
@@ -248,14 +249,19 @@ class MemoryRepository(ABC):
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
         query = MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit)
-        return await self._listing(audience, now, query, vectors)
+        return await self._select(audience, now, query, vectors, by_id=False)
 
     @abstractmethod
-    async def _listing(
-        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
+    async def _select(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None,
+        by_id: bool,
     ) -> list[Memory]:
-        """`about` and `between`: `query`'s rows, most important or newest first as its `order`
-        says, no offset, and ties left in the backend's own order (`query` breaks them by id)."""
+        """`query`'s rows, most important or newest first as its `order` says, ties broken `by_id`
+        (in byte order) or else left in the backend's own order (`about` and `between`)."""
 
     @abstractmethod
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:

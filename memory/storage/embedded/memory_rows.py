@@ -235,32 +235,24 @@ class MemoryRows(SQLiteTables):
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None,
-        order: str,
-        pin: str = "",
+        by_id: bool,
     ) -> list[Memory]:
         where, params = self._query_sql(audience, now, query)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        if by_id:
+            order += ", m.id"
+        # `about` is pinned to the per-user index: left to itself the planner walks the whole
+        # workspace's importance index to skip a sort, ~6 ms at 10k memories instead of well under
+        # 1 ms. With the viewer's own memories of other workspaces the scope is an OR of two index
+        # lookups, which the pin would forbid.
+        about = query.user_ids and not by_id
+        pin = "INDEXED BY ix_memories_user " if about and not audience.reaches_elsewhere else ""
         sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"
         params.append(query.limit)
         if query.offset:
             sql += " OFFSET ?"
             params.append(query.offset)
-        rows = await self._db.fetch(sql, params)
-        return _memory_rows(rows, vectors)
-
-    async def query(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
-        order = (
-            "m.importance DESC, m.created_at DESC, m.id"
-            if query.order == "important"
-            else "m.created_at DESC, m.id"
-        )
-        return await self._select(audience, now, query, vectors, order)
+        return _memory_rows(await self._db.fetch(sql, params), vectors)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         where, params = self._query_sql(audience, now, query or MemoryQuery())
@@ -273,17 +265,6 @@ class MemoryRows(SQLiteTables):
             f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
-
-    async def _listing(
-        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
-    ) -> list[Memory]:
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
-        # `about` is pinned to the per-user index: left to itself the planner walks the whole
-        # workspace's importance index to skip a sort, ~6 ms at 10k memories instead of well under
-        # 1 ms. With the viewer's own memories of other workspaces the scope is an OR of two index
-        # lookups, which the pin would forbid.
-        pin = "INDEXED BY ix_memories_user " if query.user_ids and not audience.reaches_elsewhere else ""
-        return await self._select(audience, now, query, vectors, order, pin)
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

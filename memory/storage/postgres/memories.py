@@ -236,30 +236,19 @@ class PostgresMemories(MemoryRepository):
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None,
-        order: str,
+        by_id: bool,
     ) -> list[Memory]:
         p = Params()
         where = self._query_sql(audience, now, query, p)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        if by_id:
+            # In byte order, as SQLite compares them.
+            order += ', m.id COLLATE "C"'
         sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order}"
         sql += f" LIMIT {p.add(query.limit)}"
         if query.offset:
             sql += f" OFFSET {p.add(query.offset)}"
         return _memories(await self._db.fetch(sql, p.values), vectors)
-
-    async def query(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        # The id breaks ties (in byte order, as SQLite), so pages never overlap or skip.
-        order = (
-            'm.importance DESC, m.created_at DESC, m.id COLLATE "C"'
-            if query.order == "important"
-            else 'm.created_at DESC, m.id COLLATE "C"'
-        )
-        return await self._select(audience, now, query, vectors, order)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         p = Params()
@@ -273,12 +262,6 @@ class PostgresMemories(MemoryRepository):
             f"SELECT memory_type, count(*) FROM memories WHERE {where} GROUP BY memory_type", p.values
         )
         return {r[0]: int(r[1]) for r in rows}
-
-    async def _listing(
-        self, audience: Audience, now: float, query: MemoryQuery, vectors: dict[str, np.ndarray] | None
-    ) -> list[Memory]:
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
-        return await self._select(audience, now, query, vectors, order)
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not ids:
