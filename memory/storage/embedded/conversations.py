@@ -8,20 +8,17 @@ from collections.abc import Sequence
 from ...errors import StorageError
 from ...models import Conversation, Visibility
 from ..base import ConversationRepository
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteTables
 
 # Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
 _TABLES = ("memories", "messages", "summaries")
 
 
-class EmbeddedConversations(ConversationRepository):
+class EmbeddedConversations(SQLiteTables, ConversationRepository):
     """Kinds as reported, and the SQL half of narrowing (the vector half is each repository's `rescope`)."""
 
-    def __init__(self, sql: SQLiteDatabase) -> None:
-        self._sql = sql
-
     async def kinds(self) -> list[tuple[str, str, str, str]]:
-        rows = await self._sql.fetch(
+        rows = await self._db.fetch(
             "SELECT platform, workspace_id, channel_id, kind FROM conversation_kinds "
             "ORDER BY platform, workspace_id, channel_id"
         )
@@ -29,7 +26,7 @@ class EmbeddedConversations(ConversationRepository):
 
     async def record(self, conversations: Sequence[Conversation], now: float) -> None:
         try:
-            async with self._sql.transaction() as db:
+            async with self._db.transaction() as db:
                 await db.executemany(
                     "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, channel_id) "
@@ -59,12 +56,12 @@ class EmbeddedConversations(ConversationRepository):
         params = (*here, c.channel_id, *here)
         found: dict[str, list[str]] = {}
         for table in _TABLES:
-            rows = await self._sql.fetch(f"SELECT id FROM {table} WHERE {where}", params)
+            rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {where}", params)
             found[table] = [str(r[0]) for r in rows]
         if dry_run or not any(found.values()):
             # Nothing to narrow (the usual case for a conversation first seen): no write lock taken.
             return found
-        async with self._sql.transaction() as db:
+        async with self._db.transaction() as db:
             # A thread summary moving to the thread's own id gives way to one already kept there
             # (written since): one rolling summary per thread. Its vector is an orphan that the
             # start-up reconcile removes.

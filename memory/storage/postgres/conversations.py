@@ -9,7 +9,7 @@ import asyncpg
 from ...errors import StorageError
 from ...models import Conversation, Visibility
 from ..base import ConversationRepository
-from .db import PostgresDatabase
+from .tables import PostgresTables
 
 # Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
 _TABLES = ("memories", "messages", "summaries")
@@ -23,11 +23,8 @@ _WHERE = (
 )
 
 
-class PostgresConversations(ConversationRepository):
+class PostgresConversations(PostgresTables, ConversationRepository):
     """Kinds as reported; narrowing changes rows and their vectors at once (they are one row)."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
 
     async def kinds(self) -> list[tuple[str, str, str, str]]:
         rows = await self._db.fetch(

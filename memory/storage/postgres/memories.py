@@ -15,6 +15,7 @@ from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
+from .tables import PostgresTables
 from .term_stats import TermStatistics, scope_key
 
 _INSERT = (
@@ -51,19 +52,14 @@ def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
     return f"{_columns(None, alias)}, {alias}embedding"
 
 
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[Memory]:
-    found = {r[0]: r for r in rows}
-    return [row_to_memory(found[i]) for i in ids if i in found]
-
-
-class PostgresMemories(MemoryRepository):
+class PostgresMemories(PostgresTables, MemoryRepository):
     """A memory and its vector are one row, so every write is one transaction: all or nothing.
 
     Searchable means active: not forgotten (a superseded memory is forgotten), not expired.
     """
 
     def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
+        super().__init__(db)
         self._terms = TermStatistics(db, "memories", "NOT forgotten")
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
@@ -177,21 +173,13 @@ class PostgresMemories(MemoryRepository):
         return {tuple(r) for r in rows}  # type: ignore[misc]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = audience_where(audience, now, p, subjects=True)
-        sql = f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "memories", COLUMNS, ids, lambda p: audience_where(audience, now, p, subjects=True)
+        )
+        return [row_to_memory(r) for r in rows]
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [row_to_memory(r) for r in await self._rows_by_id("memories", COLUMNS, ids)]
 
     async def superseded_unscoped(self, newer_id: str) -> Memory | None:
         rows = await self._db.fetch(

@@ -11,8 +11,9 @@ from ...errors import SummaryConflict
 from ...models import Audience, Scope, Summary
 from ..base import Embed, SummaryQuery, SummaryRepository
 from ..rows import SUMMARY_COLUMNS, summary_from_row, summary_values
-from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
+from .db import Params, affected, audience_where, check_vector, safe_text
 from .search import dense_hits
+from .tables import PostgresTables
 
 _INSERT = (
     f"INSERT INTO summaries ({SUMMARY_COLUMNS}, embedding) VALUES "
@@ -37,16 +38,8 @@ def _scope(scope: Scope, p: Params) -> str:
     )
 
 
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[Summary]:
-    found = {r[0]: r for r in rows}
-    return [_row(found[i]) for i in ids if i in found]
-
-
-class PostgresSummaries(SummaryRepository):
+class PostgresSummaries(PostgresTables, SummaryRepository):
     """A summary and its vector are one row (a thread summary has none: it is never searched)."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
 
     async def add(self, summary: Summary, vector: np.ndarray, condenses: Sequence[str] = ()) -> None:
         vec = check_vector(vector, self._db.dim, summary.id)
@@ -78,12 +71,7 @@ class PostgresSummaries(SummaryRepository):
             return affected(await conn.execute("DELETE FROM summaries WHERE id = ANY($1)", list(ids)))
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[Summary]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [_row(r) for r in await self._rows_by_id("summaries", SUMMARY_COLUMNS, ids)]
 
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         p = Params()
@@ -96,13 +84,10 @@ class PostgresSummaries(SummaryRepository):
         return _row(rows[0]) if rows else None
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = audience_where(audience, now, p)
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "summaries", SUMMARY_COLUMNS, ids, lambda p: audience_where(audience, now, p)
+        )
+        return [_row(r) for r in rows]
 
     async def _query(
         self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float

@@ -15,6 +15,7 @@ from ..base import Period, TurnRepository, VectorHit
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
+from .tables import PostgresTables
 from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
@@ -30,22 +31,17 @@ def _aliased(alias: str) -> str:
     return ", ".join(f"{alias}.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
 
 
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[StoredMessage]:
-    found = {r[0]: r for r in rows}
-    return [message_from_row(found[i]) for i in ids if i in found]
-
-
 def _day(offset: str) -> str:
     # Days start at midnight `offset` seconds east of UTC; truncated as SQLite's CAST does.
     return f"trunc((extract(epoch FROM created_at)::float8 + {offset}::float8) / 86400)::bigint"
 
 
-class PostgresTurns(TurnRepository):
+class PostgresTurns(PostgresTables, TurnRepository):
     """A turn's row holds its vector; one stored without (the embedder failed) sets `repair_due`
     and `PostgresStorage.maintain` embeds it."""
 
     def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
+        super().__init__(db)
         self._terms = TermStatistics(db, "messages", "searchable")
         self.repair_due = False
 
@@ -90,13 +86,10 @@ class PostgresTurns(TurnRepository):
         return [m.id for m in messages if m.id in inserted]
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = visibility_where(audience, p)
-        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "messages", MESSAGE_COLUMNS, ids, lambda p: visibility_where(audience, p)
+        )
+        return [message_from_row(r) for r in rows]
 
     async def visible_with_next(
         self, ids: Sequence[str], audience: Audience, within: float
@@ -126,12 +119,7 @@ class PostgresTurns(TurnRepository):
         return [found[i] for i in ids if i in found]
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [message_from_row(r) for r in await self._rows_by_id("messages", MESSAGE_COLUMNS, ids)]
 
     async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None:
         rows = await self._db.fetch(

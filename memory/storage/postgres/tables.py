@@ -1,0 +1,33 @@
+"""What every PostgreSQL repository shares: its database, and rows read by id in the order asked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import asyncpg
+
+from .db import Params, PostgresDatabase
+
+
+class PostgresTables:
+    """The SQL of some tables over one `PostgresDatabase` (as `SQLiteTables` is for the embedded backend)."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    async def _rows_by_id(
+        self,
+        table: str,
+        columns: str,
+        ids: Sequence[str],
+        where: Callable[[Params], str] | None = None,
+    ) -> list[asyncpg.Record]:
+        """Rows of `table` (`columns`, the id first) for these ids in the order given, unknown ids
+        absent; `where` writes a clause narrowing them into the statement's parameters."""
+        if not ids:
+            return []
+        p = Params(list(dict.fromkeys(ids)))
+        clause = f" AND {where(p)}" if where is not None else ""
+        rows = await self._db.fetch(f"SELECT {columns} FROM {table} WHERE id = ANY($1){clause}", p.values)
+        found = {r[0]: r for r in rows}
+        return [found[i] for i in ids if i in found]
