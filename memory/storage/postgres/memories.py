@@ -15,13 +15,10 @@ from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
-from .tables import PostgresTables
+from .tables import PostgresTables, insert_sql
 from .term_stats import TermStatistics, scope_key
 
-_INSERT = (
-    f"INSERT INTO memories ({COLUMNS}, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
-)
+_INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
 
 
 def row_to_memory(r: asyncpg.Record) -> Memory:
@@ -188,13 +185,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         return row_to_memory(rows[0]) if rows else None
 
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
-        if not newer_ids:
-            return {}
-        rows = await self._db.fetch(
-            "SELECT superseded_by, id FROM memories WHERE superseded_by = ANY($1)",
-            (list(dict.fromkeys(newer_ids)),),
+        return await self._by_id(
+            "SELECT superseded_by, id FROM memories WHERE superseded_by = ANY($1)", newer_ids
         )
-        return {r[0]: r[1] for r in rows}
 
     def _query_sql(self, audience: Audience, now: float, query: MemoryQuery, p: Params) -> str:
         clauses = [audience_where(audience, now, p, alias="m", subjects=True)]
@@ -252,13 +245,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         return {r[0]: int(r[1]) for r in rows}
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        if not ids:
-            return {}
-        rows = await self._db.fetch(
-            "SELECT id, embedding FROM memories WHERE id = ANY($1) AND embedding IS NOT NULL",
-            (list(dict.fromkeys(ids)),),
+        return await self._by_id(
+            "SELECT id, embedding FROM memories WHERE id = ANY($1) AND embedding IS NOT NULL", ids
         )
-        return {r[0]: r[1] for r in rows}
 
     async def expired_ids(self, now: float) -> list[str]:
         rows = await self._db.fetch(

@@ -13,12 +13,9 @@ from ..base import Embed, SummaryQuery, SummaryRepository
 from ..rows import SUMMARY_COLUMNS, summary_from_row, summary_values
 from .db import Params, affected, audience_where, check_vector, safe_text
 from .search import dense_hits
-from .tables import PostgresTables
+from .tables import PostgresTables, insert_sql
 
-_INSERT = (
-    f"INSERT INTO summaries ({SUMMARY_COLUMNS}, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)"
-)
+_INSERT = insert_sql("summaries", f"{SUMMARY_COLUMNS}, embedding")
 
 
 def _row(r: asyncpg.Record) -> Summary:

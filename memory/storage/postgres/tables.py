@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import asyncpg
 
 from .db import Params, PostgresDatabase
+
+
+def insert_sql(table: str, columns: str, tail: str = "") -> str:
+    """The INSERT of one row of `columns`, a `$n` for each (so the count can never be off)."""
+    marks = ",".join(f"${n}" for n in range(1, len(columns.split(",")) + 1))
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}){tail}"
 
 
 class PostgresTables:
@@ -31,3 +38,9 @@ class PostgresTables:
         rows = await self._db.fetch(f"SELECT {columns} FROM {table} WHERE id = ANY($1){clause}", p.values)
         found = {r[0]: r for r in rows}
         return [found[i] for i in ids if i in found]
+
+    async def _by_id(self, sql: str, ids: Sequence[str]) -> dict[str, Any]:
+        """`sql` selects (id, value) pairs for the ids in the array `$1`: value by id, {} for no ids."""
+        if not ids:
+            return {}
+        return {r[0]: r[1] for r in await self._db.fetch(sql, (list(dict.fromkeys(ids)),))}

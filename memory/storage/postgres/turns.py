@@ -15,15 +15,16 @@ from ..base import Period, TurnRepository, VectorHit
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
-from .tables import PostgresTables
+from .tables import PostgresTables, insert_sql
 from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
 
 _WIDTH = len(MESSAGE_COLUMNS.split(","))
-_INSERT = (
-    f"INSERT INTO messages ({MESSAGE_COLUMNS}, searchable, indexed_text, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT = insert_sql(
+    "messages",
+    f"{MESSAGE_COLUMNS}, searchable, indexed_text, embedding",
+    " ON CONFLICT DO NOTHING RETURNING id",
 )
 
 
