@@ -96,15 +96,20 @@ def memory_from_row(row: Sequence[Any], lists: ListColumn) -> Memory:
     )
 
 
+def _scope_values(scope: Scope) -> tuple[str, str, str, str | None, str]:
+    # The messages and summaries tables keep a scope in five columns after the id, in this order.
+    return scope.platform, scope.workspace_id, scope.channel_id, scope.thread_id, scope.agent_id
+
+
+def _scope_of(row: Sequence[Any]) -> Scope:
+    return Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4])
+
+
 def message_values(m: StoredMessage, text: Text) -> tuple[object, ...]:
     """The values of `MESSAGE_COLUMNS` for `m` (tool calls as JSON text in both backends)."""
     return (
         m.id,
-        m.platform,
-        m.workspace_id,
-        m.channel_id,
-        m.thread_id,
-        m.agent_id,
+        *_scope_values(m.scope),
         m.author_id,
         text(m.author_name),
         m.role,
@@ -120,7 +125,7 @@ def message_from_row(row: Sequence[Any]) -> StoredMessage:
     """The turn of a row of `MESSAGE_COLUMNS`."""
     return StoredMessage(
         id=str(row[0]),
-        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),
+        scope=_scope_of(row),
         author_id=str(row[6]),
         author_name=str(row[7]),
         role=str(row[8]),
@@ -136,11 +141,7 @@ def summary_values(s: Summary, text: Text, source_ids: object) -> tuple[object, 
     """The values of `SUMMARY_COLUMNS` for `s`, its source ids as the backend stores a list."""
     return (
         s.id,
-        s.platform,
-        s.workspace_id,
-        s.channel_id,
-        s.thread_id,
-        s.agent_id,
+        *_scope_values(s.scope),
         s.level,
         s.kind.value,
         text(s.content),
@@ -159,7 +160,7 @@ def summary_from_row(row: Sequence[Any], lists: ListColumn) -> Summary:
     """The summary of a row of `SUMMARY_COLUMNS`."""
     return Summary(
         id=str(row[0]),
-        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),
+        scope=_scope_of(row),
         level=int(row[6]),
         kind=SummaryKind(row[7]),
         content=str(row[8]),
