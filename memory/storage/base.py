@@ -289,6 +289,11 @@ class MemoryRepository(ABC):
         """How many memories are searchable (benchmarks, metrics)."""
 
 
+# A turn to store: the message, its vector (None when the embedder failed) and the text it is
+# searched under.
+NewTurn = tuple[StoredMessage, np.ndarray | None, str]
+
+
 class TurnRepository(ABC):
     """Turns (the transcript): rows, their vectors and the reads of a conversation or an audience."""
 
@@ -296,7 +301,6 @@ class TurnRepository(ABC):
     # indexes it at the next maintenance.
     repair_due: bool = False
 
-    @abstractmethod
     async def add(
         self,
         messages: Sequence[StoredMessage],
@@ -306,10 +310,20 @@ class TurnRepository(ABC):
         """Store turns (a repeated external id is skipped) and index them under `search_texts`;
         returns the new ids. Once this returns the rows are kept: a vector that could not be
         written is repaired by `Storage.maintain`. Raises StorageError when nothing was stored."""
+        inserted = await self._insert(
+            list(zip(messages, vectors, search_texts, strict=True)), searchable=True
+        )
+        return [m.id for m in messages if m.id in inserted]
 
-    @abstractmethod
     async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
         """Store turns that stay in the transcript but are never embedded nor searched."""
+        inserted = await self._insert([(m, None, "") for m in messages], searchable=False)
+        return [m.id for m in messages if m.id in inserted]
+
+    @abstractmethod
+    async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
+        """Store `turns` in one transaction (a repeated external id skipped) and, when `searchable`,
+        index them, queueing for repair those without a usable vector; returns the ids stored."""
 
     @abstractmethod
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]: ...

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import EmbeddingError, StorageError
 from ...models import Audience, Scope, StoredMessage
-from ..base import Period, TurnRepository, VectorHit
+from ..base import NewTurn, Period, TurnRepository, VectorHit
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
@@ -46,45 +46,34 @@ class PostgresTurns(PostgresTables, TurnRepository):
         self._terms = TermStatistics(db, "messages", "searchable")
         self.repair_due = False
 
-    async def _insert(self, rows: Sequence[tuple[object, ...]]) -> list[str]:
-        inserted: list[str] = []
+    async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
+        rows = [self._row(m, searchable, text, self._usable(m, v)) for m, v, text in turns]
+        inserted: set[str] = set()
         try:
             async with self._db.transaction() as conn:
                 for row in rows:
                     new = await conn.fetchval(_INSERT, *row)
                     if new is not None:
-                        inserted.append(new)
+                        inserted.add(new)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"messages not saved: {exc}") from exc
+        if searchable and any(row[-1] is None and row[0] in inserted for row in rows):
+            self.repair_due = True
         return inserted
+
+    def _usable(self, m: StoredMessage, vector: np.ndarray | None) -> np.ndarray | None:
+        # A vector the database would refuse is stored as missing, and repaired like one.
+        if vector is None:
+            return None
+        try:
+            return check_vector(vector, self._db.dim, m.id)
+        except (EmbeddingError, ValueError):
+            log.warning("unusable message vector; queued for repair", exc_info=True)
+            return None
 
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
         return (*message_values(m, safe_text), searchable, safe_text(text), vector)
-
-    async def add(
-        self,
-        messages: Sequence[StoredMessage],
-        vectors: Sequence[np.ndarray | None],
-        search_texts: Sequence[str],
-    ) -> list[str]:
-        rows = []
-        for m, v, text in zip(messages, vectors, search_texts, strict=True):
-            vec = None
-            if v is not None:
-                try:
-                    vec = check_vector(v, self._db.dim, m.id)
-                except (EmbeddingError, ValueError):
-                    log.warning("unusable message vector; queued for repair", exc_info=True)
-            rows.append(self._row(m, True, text, vec))
-        inserted = set(await self._insert(rows))
-        if any(row[-1] is None and row[0] in inserted for row in rows):
-            self.repair_due = True
-        return [m.id for m in messages if m.id in inserted]
-
-    async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
-        inserted = set(await self._insert([self._row(m, False, "", None) for m in messages]))
-        return [m.id for m in messages if m.id in inserted]
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
         rows = await self._rows_by_id(
