@@ -38,12 +38,6 @@ def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarr
     return memories
 
 
-def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
-    if vectors is None:
-        return MEMORY_COLUMNS
-    return f"{MEMORY_COLUMNS}, {alias}embedding"
-
-
 class MemoryRows(SQLiteTables):
     """Memory rows: writes in one transaction each, reads through the audience filter (the reads of
     `MemoryRepository`, documented there)."""
@@ -247,7 +241,8 @@ class MemoryRows(SQLiteTables):
         # lookups, which the pin would forbid.
         about = query.user_ids and not by_id
         pin = "INDEXED BY ix_memories_user " if about and not audience.reaches_elsewhere else ""
-        sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"
+        columns = MEMORY_COLUMNS if vectors is None else f"{MEMORY_COLUMNS}, embedding"
+        sql = f"SELECT {columns} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"
         params.append(query.limit)
         if query.offset:
             sql += " OFFSET ?"

@@ -43,12 +43,6 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | N
     return out
 
 
-def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
-    if vectors is None:
-        return COLUMNS if not alias else ", ".join(f"{alias}{c.strip()}" for c in COLUMNS.split(","))
-    return f"{_columns(None, alias)}, {alias}embedding"
-
-
 class PostgresMemories(PostgresTables, MemoryRepository):
     """A memory and its vector are one row, so every write is one transaction: all or nothing.
 
@@ -225,7 +219,8 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         if by_id:
             # In byte order, as SQLite compares them.
             order += ', m.id COLLATE "C"'
-        sql = f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order}"
+        columns = COLUMNS if vectors is None else f"{COLUMNS}, embedding"
+        sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
         sql += f" LIMIT {p.add(query.limit)}"
         if query.offset:
             sql += f" OFFSET {p.add(query.offset)}"
