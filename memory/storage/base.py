@@ -10,8 +10,8 @@ import re
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -65,6 +65,17 @@ def fts_query_terms(text: str) -> str:
         if len(terms) >= _MAX_QUERY_TERMS:
             break
     return " ".join(terms)
+
+
+@contextmanager
+def reraise(
+    driver_errors: type[BaseException] | tuple[type[BaseException], ...], what: str, error: type[StorageError]
+) -> Iterator[None]:
+    """Inside: a database driver's error becomes `error` ("`what`: cause"), the driver's as its cause."""
+    try:
+        yield
+    except driver_errors as exc:
+        raise error(f"{what}: {exc}") from exc
 
 
 def pending_migrations(migrations: Sequence[tuple[str, str]], done: set[str]) -> list[tuple[str, str]]:

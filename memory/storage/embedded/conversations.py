@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
-from ...errors import StorageError
 from ...models import Conversation, Visibility
 from ..base import (
     NARROWED_TABLES,
@@ -13,7 +11,7 @@ from ..base import (
     displaced_thread_summaries_sql,
     narrowed_rows_sql,
 )
-from .sqlite import SQLiteTables
+from .sqlite import SQLiteTables, failing
 
 
 class EmbeddedConversations(SQLiteTables, ConversationRepository):
@@ -27,7 +25,7 @@ class EmbeddedConversations(SQLiteTables, ConversationRepository):
         return [(str(p), str(w), str(c), str(k)) for p, w, c, k in rows]
 
     async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        try:
+        with failing("conversation kind not recorded"):
             async with self._db.transaction() as db:
                 await db.executemany(
                     "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
@@ -35,14 +33,10 @@ class EmbeddedConversations(SQLiteTables, ConversationRepository):
                     "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
-        except sqlite3.Error as exc:
-            raise StorageError(f"conversation kind not recorded: {exc}") from exc
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        try:
+        with failing("rows of a private conversation not narrowed"):
             return await self._narrow(conversation, dry_run)
-        except sqlite3.Error as exc:
-            raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
 
     async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         c = conversation

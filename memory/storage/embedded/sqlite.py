@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Self
 
 import aiosqlite
 import numpy as np
 
+from ...errors import StorageError
+from ..base import reraise
 from .migrations import apply_migrations
 
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
 CHUNK = 500
+
+
+def failing(what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
+    """Inside: a SQLite error becomes `error` ("`what`: cause")."""
+    return reraise(sqlite3.Error, what, error)
 
 
 def chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 import numpy as np
 
-from ...errors import StorageError
 from ...models import Audience, Visibility
 from ..base import NewTurn, TurnRepository, VectorHit
 from .message_rows import NOT_SEARCHABLE, MessageRows
 from .records import message_record
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteDatabase, failing
 from .vector_table import VectorTable
 from .vectors import VectorStore
 
@@ -36,10 +34,8 @@ class EmbeddedTurns(MessageRows, TurnRepository):
 
     async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
         messages, vectors = [m for m, _, _ in turns], [v for _, v, _ in turns]
-        try:
+        with failing("messages not saved"):
             inserted = set(await self.insert_rows(messages, vectors, 0 if searchable else NOT_SEARCHABLE))
-        except sqlite3.Error as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
         if searchable:
             await self._index([t for t in turns if t[0].id in inserted])
         return inserted

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import asyncpg
-
-from ...errors import StorageError
 from ...models import Conversation, Visibility
 from ..base import (
     NARROWED_TABLES,
@@ -14,7 +11,7 @@ from ..base import (
     displaced_thread_summaries_sql,
     narrowed_rows_sql,
 )
-from .tables import PostgresTables
+from .tables import PostgresTables, failing
 
 _CHANNEL = Visibility.CHANNEL.value
 # $1 platform, $2 workspace, $3 channel.
@@ -32,7 +29,7 @@ class PostgresConversations(PostgresTables, ConversationRepository):
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        try:
+        with failing("conversation kind not recorded"):
             async with self._db.transaction() as conn:
                 await conn.executemany(
                     "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
@@ -40,14 +37,10 @@ class PostgresConversations(PostgresTables, ConversationRepository):
                     "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"conversation kind not recorded: {exc}") from exc
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        try:
+        with failing("rows of a private conversation not narrowed"):
             return await self._narrow(conversation, dry_run)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
 
     async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         c = conversation

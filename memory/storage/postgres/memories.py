@@ -15,7 +15,7 @@ from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
-from .tables import PostgresTables, insert_sql
+from .tables import PostgresTables, failing, insert_sql
 from .term_stats import TermStatistics, scope_key
 
 _INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
@@ -63,7 +63,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
 
     async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
         vec = self._vector(vector, memory.id)
-        try:
+        with failing("memory not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.execute(_INSERT, *_values(memory, vec))
                 if supersedes is not None:
@@ -74,8 +74,6 @@ class PostgresMemories(PostgresTables, MemoryRepository):
                         now,
                         supersedes,
                     )
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise MemoryWriteError(f"memory not saved: {exc}") from exc
 
     async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
         if len(memories) != len(vectors):
@@ -83,11 +81,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         if not memories:
             return
         rows = [_values(m, self._vector(v, m.id)) for m, v in zip(memories, vectors, strict=True)]
-        try:
+        with failing("batch not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.executemany(_INSERT, rows)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise MemoryWriteError(f"batch not saved: {exc}") from exc
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
         vec = self._vector(vector, memory.id)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import asyncpg
 
+from ...errors import StorageError
+from ..base import reraise
 from .db import Params, PostgresDatabase
+
+
+def failing(what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
+    """Inside: a failed statement or connection becomes `error` ("`what`: cause")."""
+    return reraise((asyncpg.PostgresError, asyncpg.InterfaceError, OSError), what, error)
 
 
 def insert_sql(table: str, columns: str, tail: str = "") -> str:

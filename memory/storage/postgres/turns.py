@@ -6,16 +6,15 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-import asyncpg
 import numpy as np
 
-from ...errors import EmbeddingError, StorageError
+from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
 from ..base import NewTurn, Period, TurnRepository, VectorHit
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
-from .tables import PostgresTables, insert_sql
+from .tables import PostgresTables, failing, insert_sql
 from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
@@ -49,14 +48,12 @@ class PostgresTurns(PostgresTables, TurnRepository):
     async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
         rows = [self._row(m, searchable, text, self._usable(m, v)) for m, v, text in turns]
         inserted: set[str] = set()
-        try:
+        with failing("messages not saved"):
             async with self._db.transaction() as conn:
                 for row in rows:
                     new = await conn.fetchval(_INSERT, *row)
                     if new is not None:
                         inserted.add(new)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
         if searchable and any(row[-1] is None and row[0] in inserted for row in rows):
             self.repair_due = True
         return inserted
