@@ -137,8 +137,8 @@ class Period:
 
     since: float
     until: float
-    roles: tuple[str, ...] = ("user",)
-    utc_offset: float = 0.0
+    roles: tuple[str, ...]
+    utc_offset: float = 0.0  # `between` counts no days
 
 
 # Turns a day count leaves out: at most this many ids (a statement's bound values are limited).
@@ -426,11 +426,11 @@ class TurnRepository(ABC):
 
 @dataclass(frozen=True, slots=True)
 class SummaryQuery:
-    """Which of a scope's summaries `SummaryRepository.query` lists."""
+    """Which of a scope's summaries `SummaryRepository.query` lists (its defaults are the method's)."""
 
-    level: int | None = None
-    kinds: tuple[SummaryKind, ...] = (SummaryKind.TURNS, SummaryKind.CONDENSED)
-    pending_only: bool = False
+    level: int | None
+    kinds: tuple[SummaryKind, ...]
+    pending_only: bool
 
 
 class SummaryRepository(ABC):
