@@ -22,9 +22,10 @@ from memory.storage import (
     TurnRepository,
     open_storage,
 )
+from memory.storage.base import MemoryQuery
 from memory.storage.embedded import EmbeddedStorage
 from memory.storage.postgres import PostgresStorage
-from tests.helpers import GENERAL, FakeClock, audience, draft, past_turn
+from tests.helpers import GENERAL, FakeClock, audience, draft, past_turn, remember
 
 # Tests using `engine` or `storage_location` run on both backends; the ones below that open the
 # embedded backend's files themselves stay embedded-only.
@@ -185,6 +186,19 @@ async def test_the_engine_writes_and_reads_through_the_base_classes_only(
     assert await engine.visible_memory(first.memory.id, OPERATOR) is None
     await engine.maintain()
     assert await engine.sweep_expired() == 0
+
+
+async def test_a_memory_listing_ends_where_until_says_as_between_does(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    # `between` is a `MemoryQuery` with an end; the same end narrows a listing and a count.
+    made = [await remember(engine, clock, f"Alice note {n}", scope=GENERAL, user="alice") for n in range(4)]
+    since, until = made[1].created_at, made[3].created_at
+    window = MemoryQuery(since=since, until=until)
+    assert [m.id for m in await engine.list_memories(OPERATOR, window)] == [made[2].id, made[1].id]
+    assert await engine.count_memories(OPERATOR, window) == 2
+    between = await engine.storage.memories.between(OPERATOR, clock(), since, until)
+    assert [m.id for m in between] == [made[2].id, made[1].id]
 
 
 async def test_a_failed_vector_write_rolls_the_embedded_row_back(

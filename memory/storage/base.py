@@ -10,8 +10,8 @@ import re
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -67,6 +67,17 @@ def fts_query_terms(text: str) -> str:
     return " ".join(terms)
 
 
+@contextmanager
+def reraise(
+    driver_errors: type[BaseException] | tuple[type[BaseException], ...], what: str, error: type[StorageError]
+) -> Iterator[None]:
+    """Inside: a database driver's error becomes `error` ("`what`: cause"), the driver's as its cause."""
+    try:
+        yield
+    except driver_errors as exc:
+        raise error(f"{what}: {exc}") from exc
+
+
 def pending_migrations(migrations: Sequence[tuple[str, str]], done: set[str]) -> list[tuple[str, str]]:
     """The (name, sql) of `migrations` not in `done`, in order; StorageError when `done` holds one
     this version does not know."""
@@ -87,6 +98,7 @@ class MemoryQuery:
     min_importance: float | None = None
     min_confidence: float | None = None
     since: float | None = None
+    until: float | None = None  # created before, as `since` is at or after
     channel_id: str | None = None
     user_ids: Sequence[str] | None = None
     subjects: Sequence[str] | None = None
@@ -117,6 +129,20 @@ class ReconcileReport:
     superseded_restored: int = 0
     details: list[str] = field(default_factory=list)
 
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """The turns with one of `roles` written in [since, until), in days that start at midnight
+    `utc_offset` seconds east of UTC."""
+
+    since: float
+    until: float
+    roles: tuple[str, ...]
+    utc_offset: float = 0.0  # `between` counts no days
+
+
+# Turns a day count leaves out: at most this many ids (a statement's bound values are limited).
+MAX_EXCLUDED = 500
 
 # (content_hash, platform, workspace_id, agent_id, visibility, channel_id, author_id)
 HashMatch = tuple[str, str, str, str, str, str, str | None]
@@ -187,7 +213,6 @@ class MemoryRepository(ABC):
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
         """newer id -> older id for each of `newer_ids` that superseded a memory."""
 
-    @abstractmethod
     async def query(
         self,
         audience: Audience,
@@ -196,6 +221,8 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read narrowed by `query`; `vectors` receives their stored vectors."""
+        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
+        return await self._select(audience, now, query, vectors, by_id=True)
 
     @abstractmethod
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int: ...
@@ -203,7 +230,6 @@ class MemoryRepository(ABC):
     @abstractmethod
     async def count_by_type(self, audience: Audience, now: float) -> dict[str, int]: ...
 
-    @abstractmethod
     async def about(
         self,
         audience: Audience,
@@ -215,8 +241,13 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories about these users `audience` may read, most important then newest first."""
+        if not user_ids or not types:
+            return []
+        query = MemoryQuery(
+            types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
+        )
+        return await self._select(audience, now, query, vectors, by_id=False)
 
-    @abstractmethod
     async def between(
         self,
         audience: Audience,
@@ -228,6 +259,20 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
+        query = MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit)
+        return await self._select(audience, now, query, vectors, by_id=False)
+
+    @abstractmethod
+    async def _select(
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        vectors: dict[str, np.ndarray] | None,
+        by_id: bool,
+    ) -> list[Memory]:
+        """`query`'s rows, most important or newest first as its `order` says, ties broken `by_id`
+        (in byte order) or else left in the backend's own order (`about` and `between`)."""
 
     @abstractmethod
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -255,6 +300,11 @@ class MemoryRepository(ABC):
         """How many memories are searchable (benchmarks, metrics)."""
 
 
+# A turn to store: the message, its vector (None when the embedder failed) and the text it is
+# searched under.
+NewTurn = tuple[StoredMessage, np.ndarray | None, str]
+
+
 class TurnRepository(ABC):
     """Turns (the transcript): rows, their vectors and the reads of a conversation or an audience."""
 
@@ -262,7 +312,6 @@ class TurnRepository(ABC):
     # indexes it at the next maintenance.
     repair_due: bool = False
 
-    @abstractmethod
     async def add(
         self,
         messages: Sequence[StoredMessage],
@@ -272,10 +321,20 @@ class TurnRepository(ABC):
         """Store turns (a repeated external id is skipped) and index them under `search_texts`;
         returns the new ids. Once this returns the rows are kept: a vector that could not be
         written is repaired by `Storage.maintain`. Raises StorageError when nothing was stored."""
+        inserted = await self._insert(
+            list(zip(messages, vectors, search_texts, strict=True)), searchable=True
+        )
+        return [m.id for m in messages if m.id in inserted]
 
-    @abstractmethod
     async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
         """Store turns that stay in the transcript but are never embedded nor searched."""
+        inserted = await self._insert([(m, None, "") for m in messages], searchable=False)
+        return [m.id for m in messages if m.id in inserted]
+
+    @abstractmethod
+    async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
+        """Store `turns` in one transaction (a repeated external id skipped) and, when `searchable`,
+        index them, queueing for repair those without a usable vector; returns the ids stored."""
 
     @abstractmethod
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]: ...
@@ -296,7 +355,6 @@ class TurnRepository(ABC):
     async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
         """The conversation's (its thread's, when `scope` names one) last `limit` turns, oldest first."""
 
-    @abstractmethod
     async def between(
         self,
         scope: Scope,
@@ -306,8 +364,13 @@ class TurnRepository(ABC):
         limit: int = 50,
     ) -> list[StoredMessage]:
         """The channel's turns in [since, until) with one of `roles`: the last `limit`, oldest first."""
+        latest = await self._latest(scope, Period(since, until, tuple(roles)), limit)
+        return latest[::-1]
 
     @abstractmethod
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
+        """`between`, newest first."""
+
     async def visible_between(
         self,
         audience: Audience,
@@ -318,8 +381,12 @@ class TurnRepository(ABC):
         roles: Sequence[str] = ("user",),
     ) -> list[StoredMessage]:
         """Turns `audience` may read in [since, until), the latest `per_day` of each day, oldest first."""
+        return await self._per_day(audience, Period(since, until, tuple(roles), utc_offset), per_day)
 
     @abstractmethod
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        """`visible_between`."""
+
     async def days(
         self,
         audience: Audience,
@@ -329,7 +396,17 @@ class TurnRepository(ABC):
         roles: Sequence[str] = ("user",),
         exclude: Sequence[str] = (),
     ) -> list[tuple[float, int, int]]:
-        """Per day with readable turns: (midnight, turns, conversations), oldest first."""
+        """Per day with readable turns: (midnight, turns, conversations), oldest first; at most
+        `MAX_EXCLUDED` of the turns `exclude` names are left out of the counts."""
+        period = Period(since, until, tuple(roles), utc_offset)
+        counts = await self._day_counts(audience, period, list(exclude)[:MAX_EXCLUDED])
+        return [(int(day) * 86400.0 - utc_offset, int(turns), int(places)) for day, turns, places in counts]
+
+    @abstractmethod
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[Any]]:
+        """`days`: (day number since the epoch, turns, conversations) per day, oldest first."""
 
     @abstractmethod
     async def count(self) -> int: ...
@@ -345,6 +422,15 @@ class TurnRepository(ABC):
     @abstractmethod
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
         """Bring the search index of turns already narrowed to `channel_id` in line with them."""
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryQuery:
+    """Which of a scope's summaries `SummaryRepository.query` lists (its defaults are the method's)."""
+
+    level: int | None
+    kinds: tuple[SummaryKind, ...]
+    pending_only: bool
 
 
 class SummaryRepository(ABC):
@@ -372,7 +458,6 @@ class SummaryRepository(ABC):
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
         """The subset of `ids` that `audience` may read, in the order given."""
 
-    @abstractmethod
     async def query(
         self,
         scope: Scope,
@@ -384,6 +469,13 @@ class SummaryRepository(ABC):
         now: float = 0.0,
     ) -> list[Summary]:
         """The scope's summaries, oldest coverage first; `pending_only` keeps the not yet condensed."""
+        return await self._query(scope, SummaryQuery(level, tuple(kinds), pending_only), audience, now)
+
+    @abstractmethod
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
+    ) -> list[Summary]:
+        """`query`, its narrowing in `query`; `audience`, when given, must be able to read each one."""
 
     @abstractmethod
     async def thread(
@@ -439,6 +531,38 @@ class PeopleRepository(ABC):
         self, platform: str, workspace_id: str, names: Sequence[str], ids: Sequence[str] = ()
     ) -> list[str]:
         """The user ids going by one of `names` (or being one of `ids`), sorted."""
+
+
+# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
+NARROWED_TABLES = ("memories", "messages", "summaries")
+
+
+def narrowed_rows_sql(platform: str, workspace_id: str, channel_id: str) -> str:
+    """The rows a narrowing moves to a conversation's own id: the channel's shared rows, and the
+    rows of a thread of it stored under another channel id. The arguments are the marks of the
+    bound values (SQLite's `?` then binds platform, workspace, channel, channel, platform,
+    workspace, channel in that order)."""
+    shared, private = Visibility.WORKSPACE.value, Visibility.PRIVATE.value
+    # Two self-contained branches, so each is answered from an index (the channel's rows; a
+    # thread's rows under another channel) instead of a scan of the table.
+    return (
+        f"((platform = {platform} AND workspace_id = {workspace_id} AND channel_id = {channel_id} "
+        f"AND visibility = '{shared}') OR (thread_id = {channel_id} AND platform = {platform} "
+        f"AND workspace_id = {workspace_id} AND channel_id <> {channel_id} AND visibility <> '{private}'))"
+    )
+
+
+def displaced_thread_summaries_sql(where: str, channel_id: str) -> str:
+    """The DELETE each backend runs before narrowing: a thread summary (of the rows `where`
+    selects) that moves to the thread's own id gives way to one already kept there, written since
+    (one rolling summary per thread). `channel_id` is the mark of that id's bound value."""
+    return (
+        f"DELETE FROM summaries WHERE kind = 'thread' AND {where} AND EXISTS ("
+        "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
+        "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
+        f"AND kept.agent_id = summaries.agent_id AND kept.channel_id = {channel_id} "
+        "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))"
+    )
 
 
 class ConversationRepository(ABC):

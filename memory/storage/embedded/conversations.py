@@ -2,81 +2,58 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
-from ...errors import StorageError
 from ...models import Conversation, Visibility
-from ..base import ConversationRepository
-from .sqlite import SQLiteDatabase
+from ..base import (
+    NARROWED_TABLES,
+    ConversationRepository,
+    displaced_thread_summaries_sql,
+    narrowed_rows_sql,
+)
+from .sqlite import SQLiteTables, failing
 
-# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
-_TABLES = ("memories", "messages", "summaries")
 
-
-class EmbeddedConversations(ConversationRepository):
+class EmbeddedConversations(SQLiteTables, ConversationRepository):
     """Kinds as reported, and the SQL half of narrowing (the vector half is each repository's `rescope`)."""
 
-    def __init__(self, sql: SQLiteDatabase) -> None:
-        self._sql = sql
-
     async def kinds(self) -> list[tuple[str, str, str, str]]:
-        rows = await self._sql.fetch(
+        rows = await self._db.fetch(
             "SELECT platform, workspace_id, channel_id, kind FROM conversation_kinds "
             "ORDER BY platform, workspace_id, channel_id"
         )
         return [(str(p), str(w), str(c), str(k)) for p, w, c, k in rows]
 
     async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        try:
-            async with self._sql.transaction() as db:
+        with failing("conversation kind not recorded"):
+            async with self._db.transaction() as db:
                 await db.executemany(
                     "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, channel_id) "
                     "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
-        except sqlite3.Error as exc:
-            raise StorageError(f"conversation kind not recorded: {exc}") from exc
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        try:
+        with failing("rows of a private conversation not narrowed"):
             return await self._narrow(conversation, dry_run)
-        except sqlite3.Error as exc:
-            raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
 
     async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         c = conversation
-        # Two self-contained branches, so SQLite answers each from an index (the channel's rows;
-        # a thread's rows under another channel) instead of scanning the table.
-        shared, private = Visibility.WORKSPACE.value, Visibility.PRIVATE.value
-        where = (
-            f"((platform = ? AND workspace_id = ? AND channel_id = ? AND visibility = '{shared}')"
-            " OR (thread_id = ? AND platform = ? AND workspace_id = ? AND channel_id <> ?"
-            f" AND visibility <> '{private}'))"
-        )
+        where = narrowed_rows_sql("?", "?", "?")
         here = (c.platform, c.workspace_id, c.channel_id)
         params = (*here, c.channel_id, *here)
         found: dict[str, list[str]] = {}
-        for table in _TABLES:
-            rows = await self._sql.fetch(f"SELECT id FROM {table} WHERE {where}", params)
+        for table in NARROWED_TABLES:
+            rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {where}", params)
             found[table] = [str(r[0]) for r in rows]
         if dry_run or not any(found.values()):
             # Nothing to narrow (the usual case for a conversation first seen): no write lock taken.
             return found
-        async with self._sql.transaction() as db:
-            # A thread summary moving to the thread's own id gives way to one already kept there
-            # (written since): one rolling summary per thread. Its vector is an orphan that the
-            # start-up reconcile removes.
-            await db.execute(
-                f"DELETE FROM summaries WHERE kind = 'thread' AND {where} AND EXISTS ("
-                "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
-                "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
-                "AND kept.agent_id = summaries.agent_id AND kept.channel_id = ? "
-                "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))",
-                (*params, c.channel_id),
-            )
-            for table in _TABLES:
+        async with self._db.transaction() as db:
+            # The vector of a summary deleted here is an orphan that the start-up reconcile removes.
+            await db.execute(displaced_thread_summaries_sql(where, "?"), (*params, c.channel_id))
+            for table in NARROWED_TABLES:
                 rows = await db.execute_fetchall(f"SELECT id FROM {table} WHERE {where}", params)
                 found[table] = [str(r[0]) for r in rows]
                 if found[table]:

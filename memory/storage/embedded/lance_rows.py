@@ -39,12 +39,7 @@ DEFAULT_CLEANUP_AFTER = timedelta(minutes=5)
 
 # Keeps `id IN (...)` filters to a size the SQL parser handles quickly.
 _ID_CHUNK = 500
-# A long pasted message is still one question; more terms only slow BM25 down.
-_MAX_QUERY_TERMS = 64
-# The FTS index drops longer tokens (max_token_length), so they could never match.
-_MAX_TERM_CHARS = 40
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
-_WORD = re.compile(r"\w+")
 
 # High-cardinality columns get a BTree; the few-valued ones a Bitmap.
 _SCALAR_INDEXES: dict[str, type[BTree] | type[Bitmap]] = {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,7 +12,7 @@ from ...models import Audience, Memory, Visibility
 from ..base import MemoryRepository, VectorHit
 from .memory_rows import MemoryRows
 from .records import memory_record
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteDatabase, failing
 from .vector_table import VectorTable
 from .vectors import VectorStore
 
@@ -38,10 +37,8 @@ class EmbeddedMemories(MemoryRows, MemoryRepository):
 
     async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
         """Row first, then vector; a failed vector write deletes the row so nothing is half-written."""
-        try:
+        with failing("memory not saved", MemoryWriteError):
             await self.insert_row(memory, vector)
-        except sqlite3.Error as exc:
-            raise MemoryWriteError(f"memory not saved: {exc}") from exc
         try:
             await self._table.add([memory_record(memory, vector)])
         except BaseException as exc:

@@ -7,80 +7,24 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ...models import Audience, Memory, Visibility
 from ...scope import sql_audience_filter
 from ..base import HashMatch, MemoryQuery
-from .sqlite import VISIBILITIES, SQLiteTables, chunks, from_blob, json_list, safe_text, to_blob
-
-_MEMORY_COLUMNS = (
-    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
-    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
-)
-
-# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
-# Enum calls, and most JSON lists are empty.
-_MEMORY_TYPES = {t.value: t for t in MemoryType}
-_SOURCES = {s.value: s for s in Source}
+from ..rows import MEMORY_COLUMNS, json_list, memory_from_row, memory_values
+from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
 
 def _row_to_memory(row: Sequence[object]) -> Memory:
-    return Memory(
-        id=str(row[0]),
-        content=str(row[1]),
-        memory_type=_MEMORY_TYPES.get(row[2]) or MemoryType(row[2]),  # type: ignore[arg-type]
-        importance=float(row[3]),  # type: ignore[arg-type]
-        confidence=float(row[4]),  # type: ignore[arg-type]
-        subjects=json_list(row[5]),
-        source=_SOURCES.get(row[6]) or Source(row[6]),  # type: ignore[arg-type]
-        scope=Scope(str(row[7]), str(row[8]), str(row[9]), str(row[13]), row[10]),  # type: ignore[arg-type]
-        user_id=row[11],  # type: ignore[arg-type]
-        author_id=row[12],  # type: ignore[arg-type]
-        visibility=VISIBILITIES.get(row[14]) or Visibility(row[14]),  # type: ignore[arg-type]
-        created_at=float(row[15]),  # type: ignore[arg-type]
-        updated_at=float(row[16]),  # type: ignore[arg-type]
-        last_accessed_at=row[17],  # type: ignore[arg-type]
-        access_count=int(row[18]),  # type: ignore[arg-type]
-        expires_at=row[19],  # type: ignore[arg-type]
-        forgotten=bool(row[20]),
-        superseded_by=row[21],  # type: ignore[arg-type]
-        content_hash=str(row[22]),
-        sources=json_list(row[23]),
-    )
+    return memory_from_row(row, json_list)
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        m.id,
-        safe_text(m.content),
-        m.memory_type.value,
-        m.importance,
-        m.confidence,
-        json.dumps(m.subjects, ensure_ascii=False),
-        m.source.value,
-        m.platform,
-        m.workspace_id,
-        m.channel_id,
-        m.thread_id,
-        m.user_id,
-        m.author_id,
-        m.agent_id,
-        m.visibility.value,
-        m.created_at,
-        m.updated_at,
-        m.last_accessed_at,
-        m.access_count,
-        m.expires_at,
-        int(m.forgotten),
-        m.superseded_by,
-        m.content_hash,
-        json.dumps(m.sources),
-        to_blob(vector),
-    )
+    subjects = json.dumps(m.subjects, ensure_ascii=False)
+    return (*memory_values(m, safe_text, subjects, json.dumps(m.sources)), to_blob(vector))
 
 
 def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
-    """Memories from rows of `_MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
+    """Memories from rows of `MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
     which then receives each row's stored vector)."""
     if vectors is None:
         return [_row_to_memory(r) for r in rows]
@@ -92,12 +36,6 @@ def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarr
             vectors[memory.id] = vector
         memories.append(memory)
     return memories
-
-
-def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
-    if vectors is None:
-        return _MEMORY_COLUMNS
-    return f"{_MEMORY_COLUMNS}, {alias}embedding"
 
 
 class MemoryRows(SQLiteTables):
@@ -141,7 +79,7 @@ class MemoryRows(SQLiteTables):
         rows = [_values(m, v) for m, v in zip(memories, embeddings, strict=True)]
         async with self._db.transaction() as db:
             await db.executemany(
-                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding, indexed) "
+                f"INSERT INTO memories ({MEMORY_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 rows,
             )
@@ -218,17 +156,17 @@ class MemoryRows(SQLiteTables):
     async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
         # One query per 500 ids, never one per hit. Anything shown to a person or a model reads
         # through `visible` or another method taking an `Audience` instead.
-        return [_row_to_memory(r) for r in await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids)]
+        return [_row_to_memory(r) for r in await self._db.rows_by_id("memories", MEMORY_COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
-        rows = await self._db.rows_by_id("memories", _MEMORY_COLUMNS, ids, where, params)
+        rows = await self._db.rows_by_id("memories", MEMORY_COLUMNS, ids, where, params)
         return [_row_to_memory(r) for r in rows]
 
     async def superseded_unscoped(self, newer_id: str) -> Memory | None:
         # Kept as forgotten so a merge can be undone; only that undo, a maintenance operation, reads it.
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE superseded_by = ? LIMIT 1", (newer_id,)
         )
         return _row_to_memory(rows[0]) if rows else None
 
@@ -249,7 +187,7 @@ class MemoryRows(SQLiteTables):
     ) -> Memory | None:
         where, params = sql_audience_filter(audience, now, keyed=True, subjects=True)
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE content_hash = ? AND visibility = ? AND {where} "
             "LIMIT 1",
             (content_hash, visibility.value, *params),
         )
@@ -265,6 +203,7 @@ class MemoryRows(SQLiteTables):
             ("m.importance >= ?", query.min_importance),
             ("m.confidence >= ?", query.min_confidence),
             ("m.created_at >= ?", query.since),
+            ("m.created_at < ?", query.until),
             ("m.channel_id = ?", query.channel_id),
         ):
             if value is not None:
@@ -284,23 +223,31 @@ class MemoryRows(SQLiteTables):
             params.extend(s.casefold() for s in query.subjects)
         return " AND ".join(clauses), params
 
-    async def query(
+    async def _select(
         self,
         audience: Audience,
         now: float,
         query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None = None,
+        vectors: dict[str, np.ndarray] | None,
+        by_id: bool,
     ) -> list[Memory]:
         where, params = self._query_sql(audience, now, query)
-        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
-        order = (
-            "m.importance DESC, m.created_at DESC, m.id"
-            if query.order == "important"
-            else "m.created_at DESC, m.id"
-        )
-        sql = f"SELECT {_columns(vectors)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?"
-        rows = await self._db.fetch(sql, (*params, query.limit, query.offset))
-        return _memory_rows(rows, vectors)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        if by_id:
+            order += ", m.id"
+        # `about` is pinned to the per-user index: left to itself the planner walks the whole
+        # workspace's importance index to skip a sort, ~6 ms at 10k memories instead of well under
+        # 1 ms. With the viewer's own memories of other workspaces the scope is an OR of two index
+        # lookups, which the pin would forbid.
+        about = query.user_ids and not by_id
+        pin = "INDEXED BY ix_memories_user " if about and not audience.reaches_elsewhere else ""
+        columns = MEMORY_COLUMNS if vectors is None else f"{MEMORY_COLUMNS}, embedding"
+        sql = f"SELECT {columns} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"
+        params.append(query.limit)
+        if query.offset:
+            sql += " OFFSET ?"
+            params.append(query.offset)
+        return _memory_rows(await self._db.fetch(sql, params), vectors)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         where, params = self._query_sql(audience, now, query or MemoryQuery())
@@ -313,57 +260,6 @@ class MemoryRows(SQLiteTables):
             f"SELECT memory_type, COUNT(*) FROM memories WHERE {where} GROUP BY memory_type", params
         )
         return {str(r[0]): int(r[1]) for r in rows}  # type: ignore[call-overload]
-
-    async def about(
-        self,
-        audience: Audience,
-        now: float,
-        user_ids: Sequence[str],
-        types: Sequence[MemoryType],
-        min_confidence: float | None = None,
-        limit: int = 20,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        # Pinned to the per-user index: left to itself the planner walks the whole workspace's
-        # importance index to skip a sort, ~6 ms at 10k memories instead of well under 1 ms.
-        if not user_ids or not types:
-            return []
-        where, params = sql_audience_filter(audience, now, alias="m", subjects=True)
-        # With the viewer's own memories of other workspaces the scope is an OR of two index
-        # lookups, which the pin would forbid.
-        pin = "" if audience.reaches_elsewhere else "INDEXED BY ix_memories_user "
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m {pin}"
-            f"WHERE {where} AND m.user_id IN ({','.join('?' * len(user_ids))}) "
-            f"AND m.memory_type IN ({','.join('?' * len(types))})"
-        )
-        params.extend(user_ids)
-        params.extend(t.value for t in types)
-        if min_confidence is not None:
-            sql += " AND m.confidence >= ?"
-            params.append(min_confidence)
-        sql += " ORDER BY m.importance DESC, m.created_at DESC LIMIT ?"
-        rows = await self._db.fetch(sql, (*params, limit))
-        return _memory_rows(rows, vectors)
-
-    async def between(
-        self,
-        audience: Audience,
-        now: float,
-        since: float,
-        until: float,
-        channel_id: str | None = None,
-        limit: int = 50,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        where, params = sql_audience_filter(audience, now, subjects=True)
-        sql = f"SELECT {_columns(vectors)} FROM memories WHERE {where} AND created_at >= ? AND created_at < ?"
-        params.extend([since, until])
-        if channel_id is not None:
-            sql += " AND channel_id = ?"
-            params.append(channel_id)
-        rows = await self._db.fetch(sql + " ORDER BY created_at DESC LIMIT ?", (*params, limit))
-        return _memory_rows(rows, vectors)
 
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -386,7 +282,7 @@ class MemoryRows(SQLiteTables):
     async def unindexed(self, limit: int = 1000) -> list[tuple[Memory, np.ndarray | None]]:
         """Active rows whose vector write never completed (a crash between the two stores)."""
         rows = await self._db.fetch(
-            f"SELECT {_MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
+            f"SELECT {MEMORY_COLUMNS}, embedding FROM memories WHERE indexed = 0 AND forgotten = 0 LIMIT ?",
             (limit,),
         )
         return [(_row_to_memory(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import numpy as np
 
-from ...models import Audience, Scope, StoredMessage, Visibility
+from ...models import Audience, Scope, StoredMessage
 from ...scope import sql_visibility_filter
-from .sqlite import CHUNK, VISIBILITIES, SQLiteTables, chunks, from_blob, json_list, safe_text, to_blob
+from ..base import Period
+from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
+from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
-_MESSAGE_COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
-    "content, created_at, external_id, visibility, tool_calls"
-)
 # `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
 NOT_SEARCHABLE = -1
 # A conversation's turns, whatever their thread: see `_conversation`.
@@ -23,21 +20,6 @@ _CONVERSATION = "platform = ? AND workspace_id = ? AND channel_id = ? AND agent_
 
 def _conversation(scope: Scope) -> tuple[str, str, str, str]:
     return scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id
-
-
-def _row_to_message(row: Sequence[object]) -> StoredMessage:
-    return StoredMessage(
-        id=str(row[0]),
-        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),  # type: ignore[arg-type]
-        author_id=str(row[6]),
-        author_name=str(row[7]),
-        role=str(row[8]),
-        content=str(row[9]),
-        created_at=float(row[10]),  # type: ignore[arg-type]
-        external_id=row[11],  # type: ignore[arg-type]
-        visibility=VISIBILITIES.get(row[12]) or Visibility(row[12]),  # type: ignore[arg-type]
-        tool_calls=json_list(row[13]),
-    )
 
 
 class MessageRows(SQLiteTables):
@@ -60,26 +42,9 @@ class MessageRows(SQLiteTables):
         async with self._db.transaction() as db:
             for message, vector in zip(messages, vectors, strict=True):
                 cursor = await db.execute(
-                    f"INSERT OR IGNORE INTO messages ({_MESSAGE_COLUMNS}, embedding, indexed) "
+                    f"INSERT OR IGNORE INTO messages ({MESSAGE_COLUMNS}, embedding, indexed) "
                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        message.id,
-                        message.platform,
-                        message.workspace_id,
-                        message.channel_id,
-                        message.thread_id,
-                        message.agent_id,
-                        message.author_id,
-                        safe_text(message.author_name),
-                        message.role,
-                        safe_text(message.content),
-                        message.created_at,
-                        message.external_id,
-                        message.visibility.value,
-                        safe_text(json.dumps(message.tool_calls, ensure_ascii=False)),
-                        to_blob(vector),
-                        indexed,
-                    ),
+                    (*message_values(message, safe_text), to_blob(vector), indexed),
                 )
                 if cursor.rowcount:
                     inserted.append(message.id)
@@ -95,14 +60,14 @@ class MessageRows(SQLiteTables):
     async def get_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
         # Summaries of one known scope, benchmarks: what a person or a model is shown reads
         # through `visible`.
-        return [_row_to_message(r) for r in await self._db.rows_by_id("messages", _MESSAGE_COLUMNS, ids)]
+        return [message_from_row(r) for r in await self._db.rows_by_id("messages", MESSAGE_COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
         # Search hits are ids from the vector store; this is where their rows are read, so a vector
         # row left with stale scope columns can never bring a foreign turn back.
         where, params = sql_visibility_filter(audience, keyed=True)
-        rows = await self._db.rows_by_id("messages", _MESSAGE_COLUMNS, ids, where, params)
-        return [_row_to_message(r) for r in rows]
+        rows = await self._db.rows_by_id("messages", MESSAGE_COLUMNS, ids, where, params)
+        return [message_from_row(r) for r in rows]
 
     async def visible_with_next(
         self, ids: Sequence[str], audience: Audience, within: float
@@ -116,9 +81,9 @@ class MessageRows(SQLiteTables):
         """
         hit_where, hit_params = sql_visibility_filter(audience, alias="h", keyed=True)
         next_where, next_params = sql_visibility_filter(audience, alias="m", keyed=True)
-        hit_columns = ", ".join(f"h.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
-        next_columns = ", ".join(f"m.{c.strip()}" for c in _MESSAGE_COLUMNS.split(","))
-        width = len(_MESSAGE_COLUMNS.split(","))
+        hit_columns = ", ".join(f"h.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
+        next_columns = ", ".join(f"m.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
+        width = len(MESSAGE_COLUMNS.split(","))
         found: dict[str, tuple[StoredMessage, StoredMessage | None]] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
@@ -133,8 +98,8 @@ class MessageRows(SQLiteTables):
                 f"AND {next_where} WHERE h.id IN ({marks}) AND {hit_where}"
             )
             for row in await self._db.fetch(sql, (within, *next_params, *chunk, *hit_params)):
-                turn = _row_to_message(row[:width])
-                after = _row_to_message(row[width:]) if row[width] is not None else None
+                turn = message_from_row(row[:width])
+                after = message_from_row(row[width:]) if row[width] is not None else None
                 found[turn.id] = (turn, after)
         return [found[i] for i in ids if i in found]
 
@@ -148,15 +113,15 @@ class MessageRows(SQLiteTables):
 
     async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None:
         rows = await self._db.fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION} AND external_id = ?",
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION} AND external_id = ?",
             (*_conversation(scope), external_id),
         )
-        return _row_to_message(rows[0]) if rows else None
+        return message_from_row(rows[0]) if rows else None
 
     async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
         # Scoped by the conversation itself (platform, workspace, channel, agent): everyone in it
         # saw these turns, and the bot's own replies in a DM belong to no viewer by author.
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION}"
+        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION}"
         params: list[object] = list(_conversation(scope))
         if scope.thread_id is not None:
             sql += " AND thread_id = ?"
@@ -167,75 +132,51 @@ class MessageRows(SQLiteTables):
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         params.append(limit)
         rows = await self._db.fetch(sql, params)
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in reversed(rows)]
 
-    async def between(
-        self,
-        scope: Scope,
-        since: float,
-        until: float,
-        roles: Sequence[str] = ("user",),
-        limit: int = 50,
-    ) -> list[StoredMessage]:
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
         # Scoped by the conversation, like `recent`: a timeline of the channel it runs in.
-        marks = ",".join("?" * len(roles))
+        marks = ",".join("?" * len(period.roles))
         rows = await self._db.fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION} "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION} "
             f"AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
             "ORDER BY created_at DESC, rowid DESC LIMIT ?",
-            (*_conversation(scope), since, until, *roles, limit),
+            (*_conversation(scope), period.since, period.until, *period.roles, limit),
         )
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in rows]
 
-    async def visible_between(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        per_day: int,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-    ) -> list[StoredMessage]:
-        # Across every conversation of the workspace it can see; days start at midnight
-        # `utc_offset` seconds east of UTC.
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        # Across every conversation of the workspace it can see.
         where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
+        marks = ",".join("?" * len(period.roles))
         rows = await self._db.fetch(
-            f"SELECT {_MESSAGE_COLUMNS} FROM (SELECT {_MESSAGE_COLUMNS}, ROW_NUMBER() OVER ("
+            f"SELECT {MESSAGE_COLUMNS} FROM (SELECT {MESSAGE_COLUMNS}, ROW_NUMBER() OVER ("
             "PARTITION BY CAST((created_at + ?) / 86400 AS INTEGER) ORDER BY created_at DESC, rowid DESC"
             f") AS n FROM messages WHERE {where} AND created_at >= ? AND created_at < ? "
             f"AND role IN ({marks})) WHERE n <= ? ORDER BY created_at",
-            (utc_offset, *params, since, until, *roles, per_day),
+            (period.utc_offset, *params, period.since, period.until, *period.roles, per_day),
         )
-        return [_row_to_message(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
-    async def days(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-        exclude: Sequence[str] = (),
-    ) -> list[tuple[float, int, int]]:
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[object]]:
         where, params = sql_visibility_filter(audience)
-        marks = ",".join("?" * len(roles))
-        skip = list(exclude)[:CHUNK]
-        unless = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
-        rows = await self._db.fetch(
+        marks = ",".join("?" * len(period.roles))
+        unless = f"AND id NOT IN ({','.join('?' * len(exclude))}) " if exclude else ""
+        return await self._db.fetch(
             "SELECT CAST((created_at + ?) / 86400 AS INTEGER) AS day, COUNT(*), "
             "COUNT(DISTINCT channel_id || char(31) || COALESCE(thread_id, '')) "
             f"FROM messages WHERE {where} AND created_at >= ? AND created_at < ? AND role IN ({marks}) "
             f"{unless}GROUP BY day ORDER BY day",
-            (utc_offset, *params, since, until, *roles, *skip),
+            (period.utc_offset, *params, period.since, period.until, *period.roles, *exclude),
         )
-        return [(int(day) * 86400.0 - utc_offset, int(count), int(places)) for day, count, places in rows]  # type: ignore[call-overload]
 
     async def unindexed(self, limit: int = 1000) -> list[tuple[StoredMessage, np.ndarray | None]]:
         rows = await self._db.fetch(
-            f"SELECT {_MESSAGE_COLUMNS}, embedding FROM messages WHERE indexed = 0 LIMIT ?", (limit,)
+            f"SELECT {MESSAGE_COLUMNS}, embedding FROM messages WHERE indexed = 0 LIMIT ?", (limit,)
         )
-        return [(_row_to_message(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
+        return [(message_from_row(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
 
     async def indexed_ids(self) -> set[str]:
         rows = await self._db.fetch("SELECT id FROM messages WHERE indexed = 1")

@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..base import PeopleRepository
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteTables
 
 
-class EmbeddedPeople(PeopleRepository):
+class EmbeddedPeople(SQLiteTables, PeopleRepository):
     """Profiles (one JSON row per platform, workspace, user and agent) and the names users go by."""
-
-    def __init__(self, sql: SQLiteDatabase) -> None:
-        self._sql = sql
 
     async def profiles(
         self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
@@ -20,7 +17,7 @@ class EmbeddedPeople(PeopleRepository):
         if not user_ids:
             return []
         marks = ",".join("?" * len(user_ids))
-        rows = await self._sql.fetch(
+        rows = await self._db.fetch(
             "SELECT user_id, data, updated_at FROM profiles WHERE platform = ? AND workspace_id = ? "
             f"AND agent_id = ? AND user_id IN ({marks})",
             (platform, workspace_id, agent_id, *user_ids),
@@ -30,7 +27,7 @@ class EmbeddedPeople(PeopleRepository):
     async def save_profile(
         self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
     ) -> None:
-        async with self._sql.transaction() as db:
+        async with self._db.transaction() as db:
             if data is None:
                 await db.execute(
                     "DELETE FROM profiles WHERE platform = ? AND workspace_id = ? AND user_id = ? "
@@ -49,7 +46,7 @@ class EmbeddedPeople(PeopleRepository):
         self, platform: str, workspace_id: str, user_id: str, names: Sequence[str], now: float, keep: int
     ) -> list[str]:
         added: list[str] = []
-        async with self._sql.transaction() as db:
+        async with self._db.transaction() as db:
             for name in names:
                 cursor = await db.execute(
                     "INSERT OR IGNORE INTO aliases (platform, workspace_id, user_id, alias, created_at) "
@@ -73,7 +70,7 @@ class EmbeddedPeople(PeopleRepository):
         if name is not None:
             sql += " AND alias = ?"
             params.append(name)
-        async with self._sql.transaction() as db:
+        async with self._db.transaction() as db:
             cursor = await db.execute(sql, params)
             return cursor.rowcount
 
@@ -81,7 +78,7 @@ class EmbeddedPeople(PeopleRepository):
         if not user_ids:
             return []
         marks = ",".join("?" * len(user_ids))
-        rows = await self._sql.fetch(
+        rows = await self._db.fetch(
             "SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? "
             f"AND user_id IN ({marks}) ORDER BY created_at, alias",
             (platform, workspace_id, *user_ids),
@@ -95,7 +92,7 @@ class EmbeddedPeople(PeopleRepository):
             return []
         alias_marks = ",".join("?" * len(names)) or "NULL"
         id_marks = ",".join("?" * len(ids)) or "NULL"
-        rows = await self._sql.fetch(
+        rows = await self._db.fetch(
             "SELECT DISTINCT user_id FROM aliases WHERE platform = ? AND workspace_id = ? "
             f"AND (alias IN ({alias_marks}) OR user_id IN ({id_marks})) ORDER BY user_id",
             (platform, workspace_id, *names, *ids),

@@ -4,27 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...models import Memory, Scope, StoredMessage, Summary
+from ...models import Memory, StoredMessage, Summary
 from ...turn_text import message_search_text
 from .lance_rows import VectorRecord
 
 
-def scoped_record(
-    scope: Scope,
-    *,
-    id: str,
+def _record(
+    item: Memory | StoredMessage | Summary,
     vector: np.ndarray,
     text: str,
-    user_id: str | None,
-    author_id: str | None,
-    visibility: str,
     kind: str,
-    created_at: float,
+    user_id: str | None,
     expires_at: float | None = None,
 ) -> VectorRecord:
-    """A row whose scope columns are `scope`'s, so every kind of record spells them the same way."""
+    """`item`'s row, its scope columns spelled the same way for every kind of record."""
+    scope = item.scope
     return VectorRecord(
-        id=id,
+        id=item.id,
         vector=vector,
         text=text,
         platform=scope.platform,
@@ -32,27 +28,18 @@ def scoped_record(
         channel_id=scope.channel_id,
         thread_id=scope.thread_id,
         user_id=user_id,
-        author_id=author_id,
+        author_id=item.author_id,
         agent_id=scope.agent_id,
-        visibility=visibility,
+        visibility=item.visibility.value,
         kind=kind,
-        created_at=created_at,
+        created_at=item.created_at,
         expires_at=expires_at,
     )
 
 
 def memory_record(memory: Memory, vector: np.ndarray) -> VectorRecord:
-    return scoped_record(
-        memory.scope,
-        id=memory.id,
-        vector=vector,
-        text=memory.content,
-        user_id=memory.user_id,
-        author_id=memory.author_id,
-        visibility=memory.visibility.value,
-        kind=memory.memory_type.value,
-        created_at=memory.created_at,
-        expires_at=memory.expires_at,
+    return _record(
+        memory, vector, memory.content, memory.memory_type.value, memory.user_id, memory.expires_at
     )
 
 
@@ -63,29 +50,12 @@ def message_record(
     text: str | None = None,
 ) -> VectorRecord:
     """A turn's row, indexed under `text` (by default its words after those of `previous`)."""
-    return scoped_record(
-        message.scope,
-        id=message.id,
-        vector=vector,
-        text=message_search_text(message, previous) if text is None else text,
-        user_id=message.author_id,
-        author_id=message.author_id,
-        visibility=message.visibility.value,
-        kind=message.role,
-        created_at=message.created_at,
-    )
+    if text is None:
+        text = message_search_text(message, previous)
+    # A turn is about its author, as far as the filters go.
+    return _record(message, vector, text, message.role, message.author_id)
 
 
 def summary_record(summary: Summary, vector: np.ndarray) -> VectorRecord:
     """The LanceDB row of a summary: its stored vector, text and the scope columns filters read."""
-    return scoped_record(
-        summary.scope,
-        id=summary.id,
-        vector=vector,
-        text=summary.content,
-        user_id=summary.author_id,
-        author_id=summary.author_id,
-        visibility=summary.visibility.value,
-        kind="summary",
-        created_at=summary.created_at,
-    )
+    return _record(summary, vector, summary.content, "summary", summary.author_id)

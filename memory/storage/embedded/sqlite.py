@@ -3,35 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 import aiosqlite
 import numpy as np
 
-from ...models import Visibility
+from ...errors import StorageError
+from ..base import reraise
 from .migrations import apply_migrations
 
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
 CHUNK = 500
 
 
+def failing(what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
+    """Inside: a SQLite error becomes `error` ("`what`: cause")."""
+    return reraise(sqlite3.Error, what, error)
+
+
 def chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
-
-
-# Rows are decoded by the hundred on every turn: dict lookups are several times cheaper than
-# Enum calls, and most JSON lists are empty.
-VISIBILITIES = {v.value: v for v in Visibility}
-
-
-def json_list(text: object) -> list[Any]:
-    return [] if text == "[]" else json.loads(str(text))  # type: ignore[no-any-return]
 
 
 def to_blob(vector: np.ndarray | None) -> bytes | None:

@@ -12,13 +12,14 @@ import numpy as np
 from ...errors import ConfigError
 from ...turn_text import message_embed_text
 from ..base import MIGRATED_TABLES, Embed, ReconcileReport, Storage
+from ..rows import json_list
 from .conversations import EmbeddedConversations
 from .lance_rows import VectorRecord
 from .memories import EmbeddedMemories
 from .message_rows import NOT_SEARCHABLE
 from .people import EmbeddedPeople
 from .records import memory_record, message_record
-from .sqlite import SQLiteDatabase, from_blob, json_list
+from .sqlite import SQLiteDatabase, from_blob
 from .summaries import EmbeddedSummaries
 from .turns import EmbeddedTurns
 from .vector_table import VectorTable

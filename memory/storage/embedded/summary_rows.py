@@ -8,55 +8,19 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import SummaryConflict
-from ...models import Audience, Scope, Summary, SummaryKind, Visibility
+from ...models import Audience, Scope, Summary
 from ...scope import sql_audience_filter
-from .sqlite import SQLiteTables, chunks
-
-_COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
-    "covers_to, source_ids, condensed_into, raw_chars, visibility, author_id, created_at"
-)
+from ..base import SummaryQuery
+from ..rows import SUMMARY_COLUMNS, json_list, summary_from_row, summary_values
+from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
 
 def _row(row: Sequence[object]) -> Summary:
-    return Summary(
-        id=str(row[0]),
-        scope=Scope(str(row[1]), str(row[2]), str(row[3]), str(row[5]), row[4]),  # type: ignore[arg-type]
-        level=int(row[6]),  # type: ignore[call-overload]
-        kind=SummaryKind(row[7]),
-        content=str(row[8]),
-        covers_from=float(row[9]),  # type: ignore[arg-type]
-        covers_to=float(row[10]),  # type: ignore[arg-type]
-        source_ids=json.loads(str(row[11])),
-        condensed_into=row[12],  # type: ignore[arg-type]
-        raw_chars=int(row[13]),  # type: ignore[call-overload]
-        visibility=Visibility(row[14]),
-        author_id=row[15],  # type: ignore[arg-type]
-        created_at=float(row[16]),  # type: ignore[arg-type]
-    )
+    return summary_from_row(row, json_list)
 
 
 def _values(s: Summary, embedding: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        s.id,
-        s.platform,
-        s.workspace_id,
-        s.channel_id,
-        s.thread_id,
-        s.agent_id,
-        s.level,
-        s.kind.value,
-        s.content.encode("utf-8", "replace").decode("utf-8"),
-        s.covers_from,
-        s.covers_to,
-        json.dumps(s.source_ids),
-        s.condensed_into,
-        s.raw_chars,
-        s.visibility.value,
-        s.author_id,
-        s.created_at,
-        None if embedding is None else np.asarray(embedding, dtype=np.float32).tobytes(),
-    )
+    return (*summary_values(s, safe_text, json.dumps(s.source_ids)), to_blob(embedding))
 
 
 def _scope_clause(scope: Scope) -> tuple[str, list[object]]:
@@ -85,7 +49,7 @@ class SummaryRows(SQLiteTables):
         """
         async with self._db.transaction() as db:
             await db.execute(
-                f"INSERT INTO summaries ({_COLUMNS}, embedding, indexed) "
+                f"INSERT INTO summaries ({SUMMARY_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 _values(summary, embedding),
             )
@@ -107,7 +71,7 @@ class SummaryRows(SQLiteTables):
             if previous_id is not None:
                 await db.execute("DELETE FROM summaries WHERE id = ? AND kind = 'thread'", (previous_id,))
             await db.execute(
-                f"INSERT INTO summaries ({_COLUMNS}, embedding, indexed) "
+                f"INSERT INTO summaries ({SUMMARY_COLUMNS}, embedding, indexed) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
                 _values(summary, None),
             )
@@ -131,47 +95,40 @@ class SummaryRows(SQLiteTables):
 
         For maintenance and tests; what is shown reads through `visible`.
         """
-        return [_row(r) for r in await self._db.rows_by_id("summaries", _COLUMNS, ids)]
+        return [_row(r) for r in await self._db.rows_by_id("summaries", SUMMARY_COLUMNS, ids)]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
         # The rules memories obey.
         where, params = sql_audience_filter(audience, now, keyed=True)
-        return [_row(r) for r in await self._db.rows_by_id("summaries", _COLUMNS, ids, where, params)]
+        return [_row(r) for r in await self._db.rows_by_id("summaries", SUMMARY_COLUMNS, ids, where, params)]
 
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         """The level-1 summary already written for exactly these messages, if any (retries)."""
         where, params = _scope_clause(scope)
         rows = await self._db.fetch(
-            f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
             "AND source_ids = ? LIMIT 1",
             (*params, json.dumps(list(source_ids))),
         )
         return _row(rows[0]) if rows else None
 
-    async def query(
-        self,
-        scope: Scope,
-        *,
-        level: int | None = None,
-        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
-        pending_only: bool = False,
-        audience: Audience | None = None,
-        now: float = 0.0,
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
     ) -> list[Summary]:
         where, params = _scope_clause(scope)
-        clauses = [where, f"kind IN ({','.join('?' * len(kinds))})"]
-        params.extend(k.value for k in kinds)
-        if level is not None:
+        clauses = [where, f"kind IN ({','.join('?' * len(query.kinds))})"]
+        params.extend(k.value for k in query.kinds)
+        if query.level is not None:
             clauses.append("level = ?")
-            params.append(level)
-        if pending_only:
+            params.append(query.level)
+        if query.pending_only:
             clauses.append("condensed_into IS NULL")
         if audience is not None:
             visible, more = sql_audience_filter(audience, now)
             clauses.append(visible)
             params.extend(more)
         rows = await self._db.fetch(
-            f"SELECT {_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
             "ORDER BY covers_to, created_at, rowid",
             params,
         )
@@ -186,23 +143,18 @@ class SummaryRows(SQLiteTables):
             where = f"{where} AND {visible}"
             params.extend(more)
         rows = await self._db.fetch(
-            f"SELECT {_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", params
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", params
         )
         return _row(rows[0]) if rows else None
 
     async def unindexed(self, limit: int = 1000) -> list[tuple[Summary, np.ndarray | None]]:
         """Searchable summaries whose vector write never completed."""
         rows = await self._db.fetch(
-            f"SELECT {_COLUMNS}, embedding FROM summaries WHERE indexed = 0 AND forgotten = 0 "
+            f"SELECT {SUMMARY_COLUMNS}, embedding FROM summaries WHERE indexed = 0 AND forgotten = 0 "
             "AND kind != 'thread' LIMIT ?",
             (limit,),
         )
-        out: list[tuple[Summary, np.ndarray | None]] = []
-        for r in rows:
-            blob = r[-1]
-            vector = None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()  # type: ignore[arg-type]
-            out.append((_row(r), vector))
-        return out
+        return [(_row(r), from_blob(r[-1])) for r in rows]  # type: ignore[arg-type]
 
     async def indexed_ids(self) -> set[str]:
         rows = await self._db.fetch("SELECT id FROM summaries WHERE indexed = 1 AND forgotten = 0")

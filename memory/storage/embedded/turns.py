@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 import numpy as np
 
-from ...errors import StorageError
-from ...models import Audience, StoredMessage, Visibility
-from ..base import TurnRepository, VectorHit
+from ...models import Audience, Visibility
+from ..base import NewTurn, TurnRepository, VectorHit
 from .message_rows import NOT_SEARCHABLE, MessageRows
 from .records import message_record
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteDatabase, failing
 from .vector_table import VectorTable
 from .vectors import VectorStore
 
@@ -34,21 +32,15 @@ class EmbeddedTurns(MessageRows, TurnRepository):
     def _table(self) -> VectorTable:
         return self._vectors.messages
 
-    async def add(
-        self,
-        messages: Sequence[StoredMessage],
-        vectors: Sequence[np.ndarray | None],
-        search_texts: Sequence[str],
-    ) -> list[str]:
-        try:
-            inserted = set(await self.insert_rows(messages, vectors))
-        except sqlite3.Error as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
-        new = [
-            (m, v, text)
-            for m, v, text in zip(messages, vectors, search_texts, strict=True)
-            if m.id in inserted
-        ]
+    async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
+        messages, vectors = [m for m, _, _ in turns], [v for _, v, _ in turns]
+        with failing("messages not saved"):
+            inserted = set(await self.insert_rows(messages, vectors, 0 if searchable else NOT_SEARCHABLE))
+        if searchable:
+            await self._index([t for t in turns if t[0].id in inserted])
+        return inserted
+
+    async def _index(self, new: Sequence[NewTurn]) -> None:
         records = [message_record(m, v, text=text) for m, v, text in new if v is not None]
         if len(records) < len(new):
             self.repair_due = True
@@ -60,13 +52,6 @@ class EmbeddedTurns(MessageRows, TurnRepository):
                 # The rows are committed either way; the repair leaves exactly one vector per row.
                 log.warning("message vector write failed; queued for repair", exc_info=True)
                 self.repair_due = True
-        return [m.id for m in messages if m.id in inserted]
-
-    async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
-        try:
-            return await self.insert_rows(messages, indexed=NOT_SEARCHABLE)
-        except sqlite3.Error as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
 
     async def search(self, audience: Audience, vector: np.ndarray, k: int) -> list[VectorHit]:
         return await self._table.search_visible(audience, vector, k)

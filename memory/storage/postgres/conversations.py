@@ -4,30 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import asyncpg
-
-from ...errors import StorageError
 from ...models import Conversation, Visibility
-from ..base import ConversationRepository
-from .db import PostgresDatabase
-
-# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
-_TABLES = ("memories", "messages", "summaries")
-_SHARED, _PRIVATE, _CHANNEL = Visibility.WORKSPACE.value, Visibility.PRIVATE.value, Visibility.CHANNEL.value
-# $1 platform, $2 workspace, $3 channel: the channel's shared rows, and the rows of a thread of
-# it that were stored under another channel id.
-_WHERE = (
-    f"((platform = $1 AND workspace_id = $2 AND channel_id = $3 AND visibility = '{_SHARED}')"
-    f" OR (thread_id = $3 AND platform = $1 AND workspace_id = $2 AND channel_id <> $3"
-    f" AND visibility <> '{_PRIVATE}'))"
+from ..base import (
+    NARROWED_TABLES,
+    ConversationRepository,
+    displaced_thread_summaries_sql,
+    narrowed_rows_sql,
 )
+from .tables import PostgresTables, failing
+
+_CHANNEL = Visibility.CHANNEL.value
+# $1 platform, $2 workspace, $3 channel.
+_WHERE = narrowed_rows_sql("$1", "$2", "$3")
 
 
-class PostgresConversations(ConversationRepository):
+class PostgresConversations(PostgresTables, ConversationRepository):
     """Kinds as reported; narrowing changes rows and their vectors at once (they are one row)."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
 
     async def kinds(self) -> list[tuple[str, str, str, str]]:
         rows = await self._db.fetch(
@@ -37,7 +29,7 @@ class PostgresConversations(ConversationRepository):
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        try:
+        with failing("conversation kind not recorded"):
             async with self._db.transaction() as conn:
                 await conn.executemany(
                     "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
@@ -45,36 +37,23 @@ class PostgresConversations(ConversationRepository):
                     "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"conversation kind not recorded: {exc}") from exc
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        try:
+        with failing("rows of a private conversation not narrowed"):
             return await self._narrow(conversation, dry_run)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"rows of a private conversation not narrowed: {exc}") from exc
 
     async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         c = conversation
         params = (c.platform, c.workspace_id, c.channel_id)
         found: dict[str, list[str]] = {}
-        for table in _TABLES:
+        for table in NARROWED_TABLES:
             rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {_WHERE}", params)
             found[table] = [r[0] for r in rows]
         if dry_run or not any(found.values()):
             return found
         async with self._db.transaction() as conn:
-            # A thread summary moving to the thread's own id gives way to one already kept there
-            # (written since): one rolling summary per thread.
-            await conn.execute(
-                f"DELETE FROM summaries WHERE kind = 'thread' AND {_WHERE} AND EXISTS ("
-                "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
-                "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
-                "AND kept.agent_id = summaries.agent_id AND kept.channel_id = $3 "
-                "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))",
-                *params,
-            )
-            for table in _TABLES:
+            await conn.execute(displaced_thread_summaries_sql(_WHERE, "$3"), *params)
+            for table in NARROWED_TABLES:
                 rows = await conn.fetch(
                     f"UPDATE {table} SET visibility = '{_CHANNEL}', channel_id = $3 "
                     f"WHERE {_WHERE} RETURNING id",

@@ -9,79 +9,25 @@ import asyncpg
 import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
-from ...models import Audience, Memory, MemoryType, Scope, Source, Visibility
+from ...models import Audience, Memory, Visibility
 from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
+from ..rows import MEMORY_COLUMNS as COLUMNS
+from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
+from .tables import PostgresTables, failing, insert_sql
 from .term_stats import TermStatistics, scope_key
 
-COLUMNS = (
-    "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
-    "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
-)
-_INSERT = (
-    f"INSERT INTO memories ({COLUMNS}, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)"
-)
-_MEMORY_TYPES = {t.value: t for t in MemoryType}
-_SOURCES = {s.value: s for s in Source}
-_VISIBILITIES = {v.value: v for v in Visibility}
+_INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
 
 
 def row_to_memory(r: asyncpg.Record) -> Memory:
-    return Memory(
-        id=r[0],
-        content=r[1],
-        memory_type=_MEMORY_TYPES.get(r[2]) or MemoryType(r[2]),
-        importance=r[3],
-        confidence=r[4],
-        subjects=list(r[5]),
-        source=_SOURCES.get(r[6]) or Source(r[6]),
-        scope=Scope(r[7], r[8], r[9], r[13], r[10]),
-        user_id=r[11],
-        author_id=r[12],
-        visibility=_VISIBILITIES.get(r[14]) or Visibility(r[14]),
-        created_at=r[15],
-        updated_at=r[16],
-        last_accessed_at=r[17],
-        access_count=r[18],
-        expires_at=r[19],
-        forgotten=r[20],
-        superseded_by=r[21],
-        content_hash=r[22],
-        sources=list(r[23]),
-    )
+    return memory_from_row(r, list)
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        m.id,
-        safe_text(m.content),
-        m.memory_type.value,
-        m.importance,
-        m.confidence,
-        [safe_text(s) for s in m.subjects],
-        m.source.value,
-        m.platform,
-        m.workspace_id,
-        m.channel_id,
-        m.thread_id,
-        m.user_id,
-        m.author_id,
-        m.agent_id,
-        m.visibility.value,
-        m.created_at,
-        m.updated_at,
-        m.last_accessed_at,
-        m.access_count,
-        m.expires_at,
-        m.forgotten,
-        m.superseded_by,
-        m.content_hash,
-        list(m.sources),
-        vector,
-    )
+    subjects = [safe_text(s) for s in m.subjects]
+    return (*memory_values(m, safe_text, subjects, list(m.sources)), vector)
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
@@ -97,25 +43,14 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | N
     return out
 
 
-def _columns(vectors: dict[str, np.ndarray] | None, alias: str = "") -> str:
-    if vectors is None:
-        return COLUMNS if not alias else ", ".join(f"{alias}{c.strip()}" for c in COLUMNS.split(","))
-    return f"{_columns(None, alias)}, {alias}embedding"
-
-
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[Memory]:
-    found = {r[0]: r for r in rows}
-    return [row_to_memory(found[i]) for i in ids if i in found]
-
-
-class PostgresMemories(MemoryRepository):
+class PostgresMemories(PostgresTables, MemoryRepository):
     """A memory and its vector are one row, so every write is one transaction: all or nothing.
 
     Searchable means active: not forgotten (a superseded memory is forgotten), not expired.
     """
 
     def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
+        super().__init__(db)
         self._terms = TermStatistics(db, "memories", "NOT forgotten")
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
@@ -128,7 +63,7 @@ class PostgresMemories(MemoryRepository):
 
     async def add(self, memory: Memory, vector: np.ndarray, supersedes: str | None, now: float) -> None:
         vec = self._vector(vector, memory.id)
-        try:
+        with failing("memory not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.execute(_INSERT, *_values(memory, vec))
                 if supersedes is not None:
@@ -139,8 +74,6 @@ class PostgresMemories(MemoryRepository):
                         now,
                         supersedes,
                     )
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise MemoryWriteError(f"memory not saved: {exc}") from exc
 
     async def add_many(self, memories: Sequence[Memory], vectors: Sequence[np.ndarray]) -> None:
         if len(memories) != len(vectors):
@@ -148,11 +81,9 @@ class PostgresMemories(MemoryRepository):
         if not memories:
             return
         rows = [_values(m, self._vector(v, m.id)) for m, v in zip(memories, vectors, strict=True)]
-        try:
+        with failing("batch not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.executemany(_INSERT, rows)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise MemoryWriteError(f"batch not saved: {exc}") from exc
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
         vec = self._vector(vector, memory.id)
@@ -229,21 +160,13 @@ class PostgresMemories(MemoryRepository):
         return {tuple(r) for r in rows}  # type: ignore[misc]
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = audience_where(audience, now, p, subjects=True)
-        sql = f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "memories", COLUMNS, ids, lambda p: audience_where(audience, now, p, subjects=True)
+        )
+        return [row_to_memory(r) for r in rows]
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM memories WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [row_to_memory(r) for r in await self._rows_by_id("memories", COLUMNS, ids)]
 
     async def superseded_unscoped(self, newer_id: str) -> Memory | None:
         rows = await self._db.fetch(
@@ -252,13 +175,9 @@ class PostgresMemories(MemoryRepository):
         return row_to_memory(rows[0]) if rows else None
 
     async def merged_into(self, newer_ids: Sequence[str]) -> dict[str, str]:
-        if not newer_ids:
-            return {}
-        rows = await self._db.fetch(
-            "SELECT superseded_by, id FROM memories WHERE superseded_by = ANY($1)",
-            (list(dict.fromkeys(newer_ids)),),
+        return await self._by_id(
+            "SELECT superseded_by, id FROM memories WHERE superseded_by = ANY($1)", newer_ids
         )
-        return {r[0]: r[1] for r in rows}
 
     def _query_sql(self, audience: Audience, now: float, query: MemoryQuery, p: Params) -> str:
         clauses = [audience_where(audience, now, p, alias="m", subjects=True)]
@@ -270,6 +189,8 @@ class PostgresMemories(MemoryRepository):
             clauses.append(f"m.confidence >= {p.add(float(query.min_confidence))}")
         if query.since is not None:
             clauses.append(f"m.created_at >= {p.add(query.since)}")
+        if query.until is not None:
+            clauses.append(f"m.created_at < {p.add(query.until)}")
         if query.channel_id is not None:
             clauses.append(f"m.channel_id = {p.add(query.channel_id)}")
         if query.user_ids:
@@ -280,25 +201,25 @@ class PostgresMemories(MemoryRepository):
             clauses.append(f"m.subjects && {p.add([s.casefold() for s in query.subjects])}::text[]")
         return " AND ".join(clauses)
 
-    async def query(
+    async def _select(
         self,
         audience: Audience,
         now: float,
         query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None = None,
+        vectors: dict[str, np.ndarray] | None,
+        by_id: bool,
     ) -> list[Memory]:
         p = Params()
         where = self._query_sql(audience, now, query, p)
-        # The id breaks ties (in byte order, as SQLite), so pages never overlap or skip.
-        order = (
-            'm.importance DESC, m.created_at DESC, m.id COLLATE "C"'
-            if query.order == "important"
-            else 'm.created_at DESC, m.id COLLATE "C"'
-        )
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} ORDER BY {order} "
-            f"LIMIT {p.add(query.limit)} OFFSET {p.add(query.offset)}"
-        )
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        if by_id:
+            # In byte order, as SQLite compares them.
+            order += ', m.id COLLATE "C"'
+        columns = COLUMNS if vectors is None else f"{COLUMNS}, embedding"
+        sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
+        sql += f" LIMIT {p.add(query.limit)}"
+        if query.offset:
+            sql += f" OFFSET {p.add(query.offset)}"
         return _memories(await self._db.fetch(sql, p.values), vectors)
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
@@ -314,59 +235,10 @@ class PostgresMemories(MemoryRepository):
         )
         return {r[0]: int(r[1]) for r in rows}
 
-    async def about(
-        self,
-        audience: Audience,
-        now: float,
-        user_ids: Sequence[str],
-        types: Sequence[MemoryType],
-        min_confidence: float | None = None,
-        limit: int = 20,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        if not user_ids or not types:
-            return []
-        p = Params()
-        where = audience_where(audience, now, p, alias="m", subjects=True)
-        sql = (
-            f"SELECT {_columns(vectors, 'm.')} FROM memories m WHERE {where} "
-            f"AND m.user_id = ANY({p.many(user_ids)}) "
-            f"AND m.memory_type = ANY({p.many([t.value for t in types])})"
-        )
-        if min_confidence is not None:
-            sql += f" AND m.confidence >= {p.add(float(min_confidence))}"
-        sql += f" ORDER BY m.importance DESC, m.created_at DESC LIMIT {p.add(limit)}"
-        return _memories(await self._db.fetch(sql, p.values), vectors)
-
-    async def between(
-        self,
-        audience: Audience,
-        now: float,
-        since: float,
-        until: float,
-        channel_id: str | None = None,
-        limit: int = 50,
-        vectors: dict[str, np.ndarray] | None = None,
-    ) -> list[Memory]:
-        p = Params()
-        where = audience_where(audience, now, p, subjects=True)
-        sql = (
-            f"SELECT {_columns(vectors)} FROM memories WHERE {where} "
-            f"AND created_at >= {p.add(since)} AND created_at < {p.add(until)}"
-        )
-        if channel_id is not None:
-            sql += f" AND channel_id = {p.add(channel_id)}"
-        sql += f" ORDER BY created_at DESC LIMIT {p.add(limit)}"
-        return _memories(await self._db.fetch(sql, p.values), vectors)
-
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        if not ids:
-            return {}
-        rows = await self._db.fetch(
-            "SELECT id, embedding FROM memories WHERE id = ANY($1) AND embedding IS NOT NULL",
-            (list(dict.fromkeys(ids)),),
+        return await self._by_id(
+            "SELECT id, embedding FROM memories WHERE id = ANY($1) AND embedding IS NOT NULL", ids
         )
-        return {r[0]: r[1] for r in rows}
 
     async def expired_ids(self, now: float) -> list[str]:
         rows = await self._db.fetch(

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..base import PeopleRepository
-from .db import PostgresDatabase, affected, safe_text
+from .db import affected, safe_text
+from .tables import PostgresTables
 
 
-class PostgresPeople(PeopleRepository):
+class PostgresPeople(PostgresTables, PeopleRepository):
     """Profiles (one JSON document per platform, workspace, user and agent) and the names users go by."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
 
     async def profiles(
         self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]

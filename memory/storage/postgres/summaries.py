@@ -8,60 +8,22 @@ import asyncpg
 import numpy as np
 
 from ...errors import SummaryConflict
-from ...models import Audience, Scope, Summary, SummaryKind, Visibility
-from ..base import Embed, SummaryRepository
-from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
+from ...models import Audience, Scope, Summary
+from ..base import Embed, SummaryQuery, SummaryRepository
+from ..rows import SUMMARY_COLUMNS, summary_from_row, summary_values
+from .db import Params, affected, audience_where, check_vector, safe_text
 from .search import dense_hits
+from .tables import PostgresTables, insert_sql
 
-COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, covers_from, "
-    "covers_to, source_ids, condensed_into, raw_chars, visibility, author_id, created_at"
-)
-_INSERT = (
-    f"INSERT INTO summaries ({COLUMNS}, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)"
-)
+_INSERT = insert_sql("summaries", f"{SUMMARY_COLUMNS}, embedding")
 
 
 def _row(r: asyncpg.Record) -> Summary:
-    return Summary(
-        id=r[0],
-        scope=Scope(r[1], r[2], r[3], r[5], r[4]),
-        level=r[6],
-        kind=SummaryKind(r[7]),
-        content=r[8],
-        covers_from=r[9],
-        covers_to=r[10],
-        source_ids=list(r[11]),
-        condensed_into=r[12],
-        raw_chars=r[13],
-        visibility=Visibility(r[14]),
-        author_id=r[15],
-        created_at=r[16],
-    )
+    return summary_from_row(r, list)
 
 
 def _values(s: Summary, vector: np.ndarray | None) -> tuple[object, ...]:
-    return (
-        s.id,
-        s.platform,
-        s.workspace_id,
-        s.channel_id,
-        s.thread_id,
-        s.agent_id,
-        s.level,
-        s.kind.value,
-        safe_text(s.content),
-        s.covers_from,
-        s.covers_to,
-        list(s.source_ids),
-        s.condensed_into,
-        s.raw_chars,
-        s.visibility.value,
-        s.author_id,
-        s.created_at,
-        vector,
-    )
+    return (*summary_values(s, safe_text, list(s.source_ids)), vector)
 
 
 def _scope(scope: Scope, p: Params) -> str:
@@ -73,16 +35,8 @@ def _scope(scope: Scope, p: Params) -> str:
     )
 
 
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[Summary]:
-    found = {r[0]: r for r in rows}
-    return [_row(found[i]) for i in ids if i in found]
-
-
-class PostgresSummaries(SummaryRepository):
+class PostgresSummaries(PostgresTables, SummaryRepository):
     """A summary and its vector are one row (a thread summary has none: it is never searched)."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
 
     async def add(self, summary: Summary, vector: np.ndarray, condenses: Sequence[str] = ()) -> None:
         vec = check_vector(vector, self._db.dim, summary.id)
@@ -114,52 +68,37 @@ class PostgresSummaries(SummaryRepository):
             return affected(await conn.execute("DELETE FROM summaries WHERE id = ANY($1)", list(ids)))
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[Summary]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [_row(r) for r in await self._rows_by_id("summaries", SUMMARY_COLUMNS, ids)]
 
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         p = Params()
         where = _scope(scope, p)
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'turns' AND level = 1 "
             f"AND source_ids = {p.add(list(source_ids))}::text[] LIMIT 1",
             p.values,
         )
         return _row(rows[0]) if rows else None
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Summary]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = audience_where(audience, now, p)
-        sql = f"SELECT {COLUMNS} FROM summaries WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "summaries", SUMMARY_COLUMNS, ids, lambda p: audience_where(audience, now, p)
+        )
+        return [_row(r) for r in rows]
 
-    async def query(
-        self,
-        scope: Scope,
-        *,
-        level: int | None = None,
-        kinds: Sequence[SummaryKind] = (SummaryKind.TURNS, SummaryKind.CONDENSED),
-        pending_only: bool = False,
-        audience: Audience | None = None,
-        now: float = 0.0,
+    async def _query(
+        self, scope: Scope, query: SummaryQuery, audience: Audience | None, now: float
     ) -> list[Summary]:
         p = Params()
-        clauses = [_scope(scope, p), f"kind = ANY({p.many([k.value for k in kinds])})"]
-        if level is not None:
-            clauses.append(f"level = {p.add(level)}")
-        if pending_only:
+        clauses = [_scope(scope, p), f"kind = ANY({p.many([k.value for k in query.kinds])})"]
+        if query.level is not None:
+            clauses.append(f"level = {p.add(query.level)}")
+        if query.pending_only:
             clauses.append("condensed_into IS NULL")
         if audience is not None:
             clauses.append(audience_where(audience, now, p))
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {' AND '.join(clauses)} "
             "ORDER BY covers_to, created_at, seq",
             p.values,
         )
@@ -173,7 +112,7 @@ class PostgresSummaries(SummaryRepository):
         if audience is not None:
             where = f"{where} AND {audience_where(audience, now, p)}"
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", p.values
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE {where} AND kind = 'thread' LIMIT 1", p.values
         )
         return _row(rows[0]) if rows else None
 

@@ -3,58 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 
-import asyncpg
 import numpy as np
 
-from ...errors import EmbeddingError, StorageError
-from ...models import Audience, Scope, StoredMessage, Visibility
-from ..base import TurnRepository, VectorHit
+from ...errors import EmbeddingError
+from ...models import Audience, Scope, StoredMessage
+from ..base import NewTurn, Period, TurnRepository, VectorHit
+from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
+from .tables import PostgresTables, failing, insert_sql
 from .term_stats import TermStatistics, scope_key
 
 log = logging.getLogger(__name__)
 
-COLUMNS = (
-    "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
-    "content, created_at, external_id, visibility, tool_calls"
+_WIDTH = len(MESSAGE_COLUMNS.split(","))
+_INSERT = insert_sql(
+    "messages",
+    f"{MESSAGE_COLUMNS}, searchable, indexed_text, embedding",
+    " ON CONFLICT DO NOTHING RETURNING id",
 )
-_WIDTH = len(COLUMNS.split(","))
-_INSERT = (
-    f"INSERT INTO messages ({COLUMNS}, searchable, indexed_text, embedding) VALUES "
-    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) ON CONFLICT DO NOTHING RETURNING id"
-)
-# Turns excluded from a day count: at most this many ids (as the embedded backend).
-_MAX_EXCLUDE = 500
-_VISIBILITIES = {v.value: v for v in Visibility}
 
 
 def _aliased(alias: str) -> str:
-    return ", ".join(f"{alias}.{c.strip()}" for c in COLUMNS.split(","))
-
-
-def row_to_message(r: Sequence[object]) -> StoredMessage:
-    return StoredMessage(
-        id=r[0],  # type: ignore[arg-type]
-        scope=Scope(r[1], r[2], r[3], r[5], r[4]),  # type: ignore[arg-type]
-        author_id=r[6],  # type: ignore[arg-type]
-        author_name=r[7],  # type: ignore[arg-type]
-        role=r[8],  # type: ignore[arg-type]
-        content=r[9],  # type: ignore[arg-type]
-        created_at=r[10],  # type: ignore[arg-type]
-        external_id=r[11],  # type: ignore[arg-type]
-        visibility=_VISIBILITIES.get(r[12]) or Visibility(r[12]),  # type: ignore[arg-type]
-        tool_calls=[] if r[13] == "[]" else json.loads(r[13]),  # type: ignore[arg-type]
-    )
-
-
-def _in_order(rows: Sequence[asyncpg.Record], ids: Sequence[str]) -> list[StoredMessage]:
-    found = {r[0]: r for r in rows}
-    return [row_to_message(found[i]) for i in ids if i in found]
+    return ", ".join(f"{alias}.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
 
 
 def _day(offset: str) -> str:
@@ -62,81 +36,47 @@ def _day(offset: str) -> str:
     return f"trunc((extract(epoch FROM created_at)::float8 + {offset}::float8) / 86400)::bigint"
 
 
-class PostgresTurns(TurnRepository):
+class PostgresTurns(PostgresTables, TurnRepository):
     """A turn's row holds its vector; one stored without (the embedder failed) sets `repair_due`
     and `PostgresStorage.maintain` embeds it."""
 
     def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
+        super().__init__(db)
         self._terms = TermStatistics(db, "messages", "searchable")
         self.repair_due = False
 
-    async def _insert(self, rows: Sequence[tuple[object, ...]]) -> list[str]:
-        inserted: list[str] = []
-        try:
+    async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
+        rows = [self._row(m, searchable, text, self._usable(m, v)) for m, v, text in turns]
+        inserted: set[str] = set()
+        with failing("messages not saved"):
             async with self._db.transaction() as conn:
                 for row in rows:
                     new = await conn.fetchval(_INSERT, *row)
                     if new is not None:
-                        inserted.append(new)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StorageError(f"messages not saved: {exc}") from exc
+                        inserted.add(new)
+        if searchable and any(row[-1] is None and row[0] in inserted for row in rows):
+            self.repair_due = True
         return inserted
+
+    def _usable(self, m: StoredMessage, vector: np.ndarray | None) -> np.ndarray | None:
+        # A vector the database would refuse is stored as missing, and repaired like one.
+        if vector is None:
+            return None
+        try:
+            return check_vector(vector, self._db.dim, m.id)
+        except (EmbeddingError, ValueError):
+            log.warning("unusable message vector; queued for repair", exc_info=True)
+            return None
 
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
-        return (
-            m.id,
-            m.platform,
-            m.workspace_id,
-            m.channel_id,
-            m.thread_id,
-            m.agent_id,
-            m.author_id,
-            safe_text(m.author_name),
-            m.role,
-            safe_text(m.content),
-            m.created_at,
-            m.external_id,
-            m.visibility.value,
-            safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
-            searchable,
-            safe_text(text),
-            vector,
-        )
-
-    async def add(
-        self,
-        messages: Sequence[StoredMessage],
-        vectors: Sequence[np.ndarray | None],
-        search_texts: Sequence[str],
-    ) -> list[str]:
-        rows = []
-        for m, v, text in zip(messages, vectors, search_texts, strict=True):
-            vec = None
-            if v is not None:
-                try:
-                    vec = check_vector(v, self._db.dim, m.id)
-                except (EmbeddingError, ValueError):
-                    log.warning("unusable message vector; queued for repair", exc_info=True)
-            rows.append(self._row(m, True, text, vec))
-        inserted = set(await self._insert(rows))
-        if any(row[-1] is None and row[0] in inserted for row in rows):
-            self.repair_due = True
-        return [m.id for m in messages if m.id in inserted]
-
-    async def add_unsearchable(self, messages: Sequence[StoredMessage]) -> list[str]:
-        inserted = set(await self._insert([self._row(m, False, "", None) for m in messages]))
-        return [m.id for m in messages if m.id in inserted]
+        return (*message_values(m, safe_text), searchable, safe_text(text), vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
-        if not ids:
-            return []
-        p = Params(list(dict.fromkeys(ids)))
-        where = visibility_where(audience, p)
-        sql = f"SELECT {COLUMNS} FROM messages WHERE id = ANY($1) AND {where}"
-        rows = await self._db.fetch(sql, p.values)
-        return _in_order(rows, ids)
+        rows = await self._rows_by_id(
+            "messages", MESSAGE_COLUMNS, ids, lambda p: visibility_where(audience, p)
+        )
+        return [message_from_row(r) for r in rows]
 
     async def visible_with_next(
         self, ids: Sequence[str], audience: Audience, within: float
@@ -160,31 +100,26 @@ class PostgresTurns(TurnRepository):
         found: dict[str, tuple[StoredMessage, StoredMessage | None]] = {}
         for record in await self._db.fetch(sql, p.values):
             row = tuple(record)
-            turn = row_to_message(row[:_WIDTH])
-            after = row_to_message(row[_WIDTH:]) if row[_WIDTH] is not None else None
+            turn = message_from_row(row[:_WIDTH])
+            after = message_from_row(row[_WIDTH:]) if row[_WIDTH] is not None else None
             found[turn.id] = (turn, after)
         return [found[i] for i in ids if i in found]
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[StoredMessage]:
-        if not ids:
-            return []
-        rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE id = ANY($1)", (list(dict.fromkeys(ids)),)
-        )
-        return _in_order(rows, ids)
+        return [message_from_row(r) for r in await self._rows_by_id("messages", MESSAGE_COLUMNS, ids)]
 
     async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None:
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4 AND external_id = $5",
             (scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id, external_id),
         )
-        return row_to_message(rows[0]) if rows else None
+        return message_from_row(rows[0]) if rows else None
 
     async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
         p = Params(scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id)
         sql = (
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4"
         )
         if scope.thread_id is not None:
@@ -193,18 +128,11 @@ class PostgresTurns(TurnRepository):
             sql += f" AND created_at < {p.add(before)}"
         sql += f" ORDER BY created_at DESC, seq DESC LIMIT {p.add(limit)}"
         rows = await self._db.fetch(sql, p.values)
-        return [row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in reversed(rows)]
 
-    async def between(
-        self,
-        scope: Scope,
-        since: float,
-        until: float,
-        roles: Sequence[str] = ("user",),
-        limit: int = 50,
-    ) -> list[StoredMessage]:
+    async def _latest(self, scope: Scope, period: Period, limit: int) -> list[StoredMessage]:
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
             "AND channel_id = $3 AND agent_id = $4 AND created_at >= $5 AND created_at < $6 "
             "AND role = ANY($7) ORDER BY created_at DESC, seq DESC LIMIT $8",
             (
@@ -212,57 +140,46 @@ class PostgresTurns(TurnRepository):
                 scope.workspace_id,
                 scope.channel_id,
                 scope.agent_id,
-                since,
-                until,
-                list(roles),
+                period.since,
+                period.until,
+                list(period.roles),
                 limit,
             ),
         )
-        return [row_to_message(r) for r in reversed(rows)]
+        return [message_from_row(r) for r in rows]
 
-    async def visible_between(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        per_day: int,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-    ) -> list[StoredMessage]:
-        p = Params(float(utc_offset))
+    def _in_period(self, audience: Audience, period: Period, p: Params) -> str:
+        # `p` holds the UTC offset first: `_day('$1')` reads it.
         where = visibility_where(audience, p)
+        return (
+            f"{where} AND created_at >= {p.add(period.since)} AND created_at < {p.add(period.until)} "
+            f"AND role = ANY({p.many(period.roles)})"
+        )
+
+    async def _per_day(self, audience: Audience, period: Period, per_day: int) -> list[StoredMessage]:
+        p = Params(float(period.utc_offset))
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM (SELECT {COLUMNS}, seq, row_number() OVER ("
+            f"SELECT {MESSAGE_COLUMNS} FROM (SELECT {MESSAGE_COLUMNS}, seq, row_number() OVER ("
             f"PARTITION BY {_day('$1')} ORDER BY created_at DESC, seq DESC) AS n FROM messages "
-            f"WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
-            f"AND role = ANY({p.many(roles)})) AS t WHERE n <= {p.add(per_day)} "
+            f"WHERE {self._in_period(audience, period, p)}) AS t WHERE n <= {p.add(per_day)} "
             # Turns of one instant come latest-first, as the embedded backend's sort leaves them.
             "ORDER BY created_at, seq DESC",
             p.values,
         )
-        return [row_to_message(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
-    async def days(
-        self,
-        audience: Audience,
-        since: float,
-        until: float,
-        utc_offset: float = 0.0,
-        roles: Sequence[str] = ("user",),
-        exclude: Sequence[str] = (),
-    ) -> list[tuple[float, int, int]]:
-        p = Params(float(utc_offset))
-        where = visibility_where(audience, p)
-        skip = list(exclude)[:_MAX_EXCLUDE]
-        unless = f"AND NOT (id = ANY({p.many(skip)})) " if skip else ""
-        rows = await self._db.fetch(
+    async def _day_counts(
+        self, audience: Audience, period: Period, exclude: Sequence[str]
+    ) -> Sequence[Sequence[object]]:
+        p = Params(float(period.utc_offset))
+        where = self._in_period(audience, period, p)
+        unless = f" AND NOT (id = ANY({p.many(exclude)}))" if exclude else ""
+        return await self._db.fetch(
             f"SELECT {_day('$1')} AS day, count(*), "
             "count(DISTINCT channel_id || chr(31) || COALESCE(thread_id, '')) "
-            f"FROM messages WHERE {where} AND created_at >= {p.add(since)} AND created_at < {p.add(until)} "
-            f"AND role = ANY({p.many(roles)}) {unless}GROUP BY day ORDER BY day",
+            f"FROM messages WHERE {where}{unless} GROUP BY day ORDER BY day",
             p.values,
         )
-        return [(int(r[0]) * 86400.0 - utc_offset, int(r[1]), int(r[2])) for r in rows]
 
     async def count(self) -> int:
         return int(await self._db.fetchval("SELECT count(*) FROM messages"))
@@ -297,10 +214,11 @@ class PostgresTurns(TurnRepository):
     async def unindexed(self, limit: int = 1000) -> list[StoredMessage]:
         """Searchable turns stored without a vector (the embedder failed), oldest first."""
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM messages WHERE searchable AND embedding IS NULL ORDER BY seq LIMIT $1",
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE searchable AND embedding IS NULL "
+            "ORDER BY seq LIMIT $1",
             (limit,),
         )
-        return [row_to_message(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
     async def set_vectors(self, ids: Sequence[str], vectors: Sequence[np.ndarray]) -> None:
         checked = [check_vector(v, self._db.dim, i) for i, v in zip(ids, vectors, strict=True)]
