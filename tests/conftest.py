@@ -14,34 +14,55 @@ exists and TMPDIR is not set, `tmp_path` (and every child process's temporary fi
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.config import environment_variables
-from bot.llm.fake import ScriptedLLM
-from bot.pipeline import TurnPipeline
-from memory.embedders import CachedEmbedder, LocalEmbedder
-from memory.engine import MemoryEngine
-from memory.summarizer import ExtractiveSummarizer
-from tests.fakes.embedders import HashEmbedder
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.postgres import TEMPLATE_DIM, PostgresTestServer
-from tests.helpers import FakeClock, settings
+if TYPE_CHECKING:
+    from bot.llm.fake import ScriptedLLM
+    from bot.pipeline import TurnPipeline
+    from memory.embedders import CachedEmbedder, LocalEmbedder
+    from memory.engine import MemoryEngine
+    from tests.fakes.llm_server import FakeLLMServer
+    from tests.fakes.postgres import PostgresTestServer
+    from tests.helpers import FakeClock
 
-# The tests build their settings from an empty environment: a developer's shell that points the
-# bot at a database (MEMORYBOT_DATABASE_URL), a platform or a model must not reach them.
-for _name in environment_variables():
-    os.environ.pop(_name, None)
+# The project is imported by the processes that run tests, not here: under pytest-xdist the
+# controller only hands tests out, and importing the bot (LanceDB, the model SDKs) would cost it
+# seconds before its workers start. Each fixture imports what it needs.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     os.environ["TMPDIR"] = "/dev/shm"
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+
+
+def _runs_tests(config: pytest.Config) -> bool:
+    """False for the pytest-xdist controller, which runs no test itself."""
+    return hasattr(config, "workerinput") or getattr(config.option, "dist", "no") == "no"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests build their settings from an empty environment: a developer's shell that points
+    the bot at a database (MEMORYBOT_DATABASE_URL), a platform or a model must not reach them."""
+    if not _runs_tests(config):
+        return
+    from bot.config import environment_variables
+
+    for name in environment_variables():
+        os.environ.pop(name, None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection imported (the bot, LanceDB, the SDKs: most of the heap) lives as long as
+    the process: frozen, the collector stops walking it on every full collection."""
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -61,12 +82,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def local_embedder() -> LocalEmbedder:
     """The real all-MiniLM-L6-v2, shared by every test that carries the `model` marker."""
+    from memory.embedders import LocalEmbedder
+
     return LocalEmbedder()
 
 
 @pytest.fixture
 def embedder(request: pytest.FixtureRequest) -> CachedEmbedder:
     """The hash embedder, or the real model for a test marked `model`; cached as the bot caches it."""
+    from memory.embedders import CachedEmbedder
+    from tests.fakes.embedders import HashEmbedder
+
     if request.node.get_closest_marker("model") is not None:
         return CachedEmbedder(request.getfixturevalue("local_embedder"))
     return CachedEmbedder(HashEmbedder())
@@ -74,6 +100,8 @@ def embedder(request: pytest.FixtureRequest) -> CachedEmbedder:
 
 @pytest.fixture
 def clock() -> FakeClock:
+    from tests.helpers import FakeClock
+
     return FakeClock()
 
 
@@ -98,6 +126,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 def postgres_server() -> Iterator[PostgresTestServer]:
     """One embedded PostgreSQL with pgvector for the session (each pytest-xdist worker starts its
     own, in its own directory, on its own socket); fails (never skips) if it cannot start."""
+    from tests.fakes.postgres import PostgresTestServer
+
     server = PostgresTestServer()
     yield server
     server.stop()
@@ -114,6 +144,10 @@ def postgres_url(postgres_server: PostgresTestServer) -> str:
 def empty_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An embedded data directory as the first open leaves it (SQLite schema, LanceDB tables and
     their indexes, for 384 dimensions): a copy opens in a quarter of the time it takes to make one."""
+    from memory.engine import MemoryEngine
+    from tests.fakes.embedders import HashEmbedder
+    from tests.fakes.postgres import TEMPLATE_DIM
+
     path = tmp_path_factory.mktemp("empty-store") / "data"
 
     async def make() -> None:
@@ -139,6 +173,8 @@ async def engine(
 ) -> AsyncIterator[MemoryEngine]:
     """A memory engine on the fake clock: real SQLite and LanceDB files under tmp_path/data, or
     (`backend` "postgres") a fresh database of the session's PostgreSQL."""
+    from memory.engine import MemoryEngine
+
     eng = await MemoryEngine.open(storage_location, embedder, clock=clock)
     yield eng
     await eng.close()
@@ -147,6 +183,8 @@ async def engine(
 @pytest.fixture
 def llm() -> ScriptedLLM:
     """A model that answers what the test queues with `llm.add(...)`, and records every call."""
+    from bot.llm.fake import ScriptedLLM
+
     return ScriptedLLM()
 
 
@@ -154,6 +192,10 @@ def llm() -> ScriptedLLM:
 async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[TurnPipeline]:
     """The turn pipeline on `engine` and the scripted `llm`. Summaries stay extractive, so the
     scripted queue only answers the turns themselves."""
+    from bot.pipeline import TurnPipeline
+    from memory.summarizer import ExtractiveSummarizer
+    from tests.helpers import settings
+
     p = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
     yield p
     await p.aclose()
@@ -162,5 +204,7 @@ async def pipeline(engine: MemoryEngine, llm: ScriptedLLM, tmp_path: Path) -> As
 @pytest.fixture
 async def llm_server() -> AsyncIterator[FakeLLMServer]:
     """A local fake of the Anthropic and OpenAI APIs for the real SDKs."""
+    from tests.fakes.llm_server import FakeLLMServer
+
     async with FakeLLMServer() as server:
         yield server
