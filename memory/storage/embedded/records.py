@@ -4,9 +4,41 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...models import Memory, StoredMessage, Summary
+from ...models import Memory, Scope, StoredMessage, Summary
 from ...turn_text import message_search_text
 from .lance_rows import VectorRecord
+
+
+def scoped_record(
+    scope: Scope,
+    *,
+    id: str,
+    vector: np.ndarray,
+    text: str,
+    user_id: str | None,
+    author_id: str | None,
+    visibility: str,
+    kind: str,
+    created_at: float,
+    expires_at: float | None = None,
+) -> VectorRecord:
+    """A row whose scope columns are `scope`'s, so every kind of record spells them the same way."""
+    return VectorRecord(
+        id=id,
+        vector=vector,
+        text=text,
+        platform=scope.platform,
+        workspace_id=scope.workspace_id,
+        channel_id=scope.channel_id,
+        thread_id=scope.thread_id,
+        user_id=user_id,
+        author_id=author_id,
+        agent_id=scope.agent_id,
+        visibility=visibility,
+        kind=kind,
+        created_at=created_at,
+        expires_at=expires_at,
+    )
 
 
 def _record(
@@ -17,19 +49,14 @@ def _record(
     user_id: str | None,
     expires_at: float | None = None,
 ) -> VectorRecord:
-    """`item`'s row, its scope columns spelled the same way for every kind of record."""
-    scope = item.scope
-    return VectorRecord(
+    """`item`'s row: its id, scope, author, visibility and time, with what differs by kind."""
+    return scoped_record(
+        item.scope,
         id=item.id,
         vector=vector,
         text=text,
-        platform=scope.platform,
-        workspace_id=scope.workspace_id,
-        channel_id=scope.channel_id,
-        thread_id=scope.thread_id,
         user_id=user_id,
         author_id=item.author_id,
-        agent_id=scope.agent_id,
         visibility=item.visibility.value,
         kind=kind,
         created_at=item.created_at,
