@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,23 +24,16 @@ log = logging.getLogger("bot.pipeline")
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 
 
+@dataclass(eq=False)
 class Learner:
     """What the bot learns from what people say, before (and whether or not) it answers."""
 
-    def __init__(
-        self,
-        engine: MemoryEngine,
-        agent_id: str,
-        aliases: AliasStore,
-        profiles: ProfileStore,
-        spawn: Spawn,
-    ) -> None:
-        self.engine = engine
-        self.agent_id = agent_id
-        self.aliases = aliases
-        self.profiles = profiles
-        # Background work (a rename) is run, and awaited at shutdown, by the pipeline.
-        self._spawn = spawn
+    engine: MemoryEngine
+    agent_id: str
+    aliases: AliasStore
+    profiles: ProfileStore
+    # Background work (a rename) is run, and awaited at shutdown, by the pipeline.
+    spawn: Spawn
 
     async def known_name(self, message: IncomingMessage) -> str:
         """What memories call the author: the name they said they go by, else their display name."""
@@ -108,7 +102,7 @@ class Learner:
             except Exception:  # the old wording stays true enough; the next name statement retries
                 log.warning("memories not renamed", exc_info=True)
 
-        self._spawn(rename())
+        self.spawn(rename())
 
     async def learn_names(self, message: IncomingMessage) -> None:
         """The names a user goes by: their display name and any "call me …" they say."""

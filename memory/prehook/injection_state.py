@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -196,26 +196,21 @@ class ChannelInjectionState:
         return dropped
 
 
+@dataclass(eq=False)
 class InjectionStates:
     """Registry of channel states keyed by (platform, workspace, channel, thread, agent), LRU-bounded.
 
     An evicted channel simply starts afresh: at worst a memory is injected once more.
     """
 
-    def __init__(
-        self,
-        context_window_depth: int = 20,
-        semantic_threshold: float = 0.85,
-        max_ids: int = DEFAULT_MAX_IDS,
-        max_vectors: int = DEFAULT_MAX_VECTORS,
-        max_channels: int = DEFAULT_MAX_CHANNELS,
-    ) -> None:
-        self.context_window_depth = context_window_depth
-        self.semantic_threshold = semantic_threshold
-        self.max_ids = max_ids
-        self.max_vectors = max_vectors
-        self.max_channels = max_channels
-        self._states: OrderedDict[ChannelKey, ChannelInjectionState] = OrderedDict()
+    context_window_depth: int = 20
+    semantic_threshold: float = 0.85
+    max_ids: int = DEFAULT_MAX_IDS
+    max_vectors: int = DEFAULT_MAX_VECTORS
+    max_channels: int = DEFAULT_MAX_CHANNELS
+    _states: OrderedDict[ChannelKey, ChannelInjectionState] = field(
+        default_factory=OrderedDict, init=False, repr=False
+    )
 
     def __len__(self) -> int:
         return len(self._states)

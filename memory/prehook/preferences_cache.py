@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -49,6 +49,7 @@ def _view(audience: Audience) -> _View:
     return _View(audience.channel_id, private, audience.viewer_id if private else None, audience.operator)
 
 
+@dataclass(eq=False)
 class PreferencesCache:
     """Active preferences (confidence ≥ `min_confidence`, top `limit`) per (platform, workspace, agent, user).
 
@@ -58,30 +59,23 @@ class PreferencesCache:
     so the SQL privacy filter stays the only place that decides visibility.
     """
 
-    def __init__(
-        self,
-        memories: MemoryRepository,
-        clock: Clock = time.time,
-        *,
-        min_confidence: float = 0.6,
-        limit: int = 5,
-        ttl: float = 300.0,
-        max_users: int = 10_000,
-    ) -> None:
-        self.memories = memories
-        self.clock = clock
-        self.min_confidence = min_confidence
-        self.limit = limit
-        self.ttl = ttl
-        self.max_users = max_users
-        self.hits = 0
-        self.misses = 0
-        self.invalidations = 0
-        self._entries: OrderedDict[UserKey, dict[_View, _Entry]] = OrderedDict()
-        self._next_collect = 0.0
-        # Bumped on every invalidation: a load that overlapped any write is returned but not cached
-        # (one counter, not one per user, so nothing grows with the number of writers).
-        self._generation = 0
+    memories: MemoryRepository
+    clock: Clock = time.time
+    _: KW_ONLY
+    min_confidence: float = 0.6
+    limit: int = 5
+    ttl: float = 300.0
+    max_users: int = 10_000
+    hits: int = field(default=0, init=False)
+    misses: int = field(default=0, init=False)
+    invalidations: int = field(default=0, init=False)
+    _entries: OrderedDict[UserKey, dict[_View, _Entry]] = field(
+        default_factory=OrderedDict, init=False, repr=False
+    )
+    _next_collect: float = field(default=0.0, init=False, repr=False)
+    # Bumped on every invalidation: a load that overlapped any write is returned but not cached
+    # (one counter, not one per user, so nothing grows with the number of writers).
+    _generation: int = field(default=0, init=False, repr=False)
 
     def __len__(self) -> int:
         return sum(len(views) for views in self._entries.values())

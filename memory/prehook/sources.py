@@ -69,24 +69,20 @@ class SearchFound:
     following: dict[str, StoredMessage] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
 class Sources:
     """Reads every source of one run side by side; a failing source costs its rows, not the reply."""
 
-    def __init__(
-        self,
-        engine: MemoryEngine,
-        config: PrehookConfig,
-        preferences: PreferencesCache,
-        summaries: SummaryManager | None = None,
-        tz: tzinfo = UTC,
-    ) -> None:
-        self.engine = engine
-        self.config = config
-        self.preferences = preferences
-        # Conversation summaries (levels 1+) searched beside memories and turns, when kept.
-        self.summaries = summaries
-        self.tz = tz
-        self._recent_seconds = parse_duration(config.recent_duration)
+    engine: MemoryEngine
+    config: PrehookConfig
+    preferences: PreferencesCache
+    # Conversation summaries (levels 1+) searched beside memories and turns, when kept.
+    summaries: SummaryManager | None = None
+    tz: tzinfo = UTC
+    _recent_seconds: float = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._recent_seconds = parse_duration(self.config.recent_duration)
 
     def _utc_offset(self, now: float) -> float:
         """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""
