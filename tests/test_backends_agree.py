@@ -4,8 +4,9 @@ The same rows (memories, turns, summaries, people, conversation kinds) are writt
 seam into the embedded backend and into PostgreSQL; then every listing, count, filter and
 timeline is read through a range of audiences and must come back identical (ids and order),
 before and after a conversation is narrowed. Search is compared where the two must agree: the
-set of rows a filter lets through, and cosine scores. Full-text ranks may differ (BM25 against
-ts_rank), so only what matches is compared.
+set of rows a filter lets through, and cosine scores. Full text is ranked by BM25 on both, but
+over each backend's own word analysis and row lengths (and PostgreSQL counts each word only
+once per row), so only what matches is compared.
 """
 
 from __future__ import annotations
