@@ -101,6 +101,6 @@ async def test_a_word_is_counted_only_up_to_the_cap(engine: MemoryEngine) -> Non
     for n in range(5):
         await engine.remember(draft(f"The team met on day {n}"))
     await engine.remember(draft("A quokka visited"))
-    stats = TermStatistics(storage.db, "memories", "NOT forgotten", count_cap=3)
+    stats = TermStatistics(storage.db, "memories", "NOT forgotten", fresh_rows=0, count_cap=3)
     counted = await stats.get(scope_key(audience()), ["'team'", "'quokka'"])
     assert (counted.rows, counted.frequency) == (6, {"'team'": 3, "'quokka'": 1})

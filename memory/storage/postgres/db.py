@@ -125,7 +125,7 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 # the RESET ALL the pool runs when a connection is released). A filtered nearest-neighbour query
 # keeps scanning the HNSW graph until k rows pass the filter (pgvector 0.8); the hits are sorted
 # by score after the read, so the relaxed order costs nothing.
-SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order"}
+SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order", "plan_cache_mode": "force_custom_plan"}
 
 
 WRITE_LOCK_LOST = "write lock lost with its connection; what this write had not committed is not written"

@@ -26,7 +26,7 @@ TTL_SECONDS = 60.0
 # The most rows one full-text search scores (see `search.candidate_terms`). A word's rows are
 # counted up to one past it: a word in more rows than that only ever adds to the scores of rows
 # found by rarer words, and counting all 20,000 rows holding "team" would cost 50 ms.
-MAX_SCORED_ROWS = 5_000
+MAX_SCORED_ROWS = 1_000
 LENGTH_SAMPLE = 2_000
 _MAX_SCOPES = 512
 _MAX_WORDS = 50_000
@@ -84,7 +84,7 @@ class TermStatistics:
     async def get(self, scope: ScopeKey, terms: Sequence[str]) -> ScopeStats:
         """The scope's row count, mean length and the frequency of every one of `terms`."""
         now = self.clock()
-        stats = self._scopes.get(scope)
+        stats = known = self._scopes.get(scope)
         if stats is not None and (stats.rows < self.fresh_rows or now - stats.counted_at > self.ttl):
             stats = None
         missing = list(terms) if stats is None else [t for t in terms if t not in stats.frequency]
@@ -92,6 +92,50 @@ class TermStatistics:
             self._scopes.move_to_end(scope)
             return stats
         where = f"platform = $1 AND workspace_id = $2 AND agent_id = $3 AND {self.live}"
+        if stats is None and (known is None or known.rows < self.fresh_rows):
+            stats = await self._count_small(scope, where, terms, now)
+            if stats is not None:
+                missing = []
+        if missing or stats is None:
+            stats = await self._count_large(scope, where, missing, stats, now)
+        self._scopes[scope] = stats
+        self._scopes.move_to_end(scope)
+        while len(self._scopes) > _MAX_SCOPES:
+            self._scopes.popitem(last=False)
+        return stats
+
+    async def _count_small(
+        self, scope: ScopeKey, where: str, terms: Sequence[str], now: float
+    ) -> ScopeStats | None:
+        """Everything from one pass over the scope's rows, if it has fewer than `fresh_rows`; else None.
+
+        The words' full-text index spans every workspace: a word common elsewhere would cost a
+        small scope tens of milliseconds through it, where reading the scope's own rows costs one.
+        """
+        counts = ", ".join(
+            f"count(*) FILTER (WHERE search_text @@ ${n}::tsquery)" for n in range(4, 4 + len(terms))
+        )
+        row = (
+            await self.db.fetch(
+                f"SELECT count(*), avg(length(search_text)){', ' + counts if counts else ''} FROM "
+                f"(SELECT search_text FROM {self.table} WHERE {where} LIMIT {self.fresh_rows}) AS scope_rows",
+                (*scope, *terms),
+            )
+        )[0]
+        if int(row[0]) >= self.fresh_rows:
+            return None
+        return ScopeStats(
+            rows=int(row[0]),
+            average_length=float(row[1] or 0.0),
+            frequency={t: int(c) for t, c in zip(terms, row[2:], strict=True)},
+            counted_at=now,
+        )
+
+    async def _count_large(
+        self, scope: ScopeKey, where: str, missing: Sequence[str], stats: ScopeStats | None, now: float
+    ) -> ScopeStats:
+        """The scope's size (unless `stats` has it) and `missing` terms' rows, each counted through
+        the full-text index and only up to `count_cap`."""
         size = (
             "NULL, NULL"
             if stats is not None
@@ -101,20 +145,14 @@ class TermStatistics:
             f"(SELECT avg(length(search_text)) FROM (SELECT search_text FROM {self.table} "
             f"WHERE {where} LIMIT {LENGTH_SAMPLE}) AS sample)"
         )
-        # One statement: the scope's size (when not known) and the rows holding each missing
-        # term, each counted through the full-text index and only up to `count_cap`.
         row = await self.db.fetch(
             f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM {self.table} WHERE {where} "
             f"AND search_text @@ t::tsquery LIMIT {self.count_cap}) AS hit) "
             "FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
-            (*scope, missing),
+            (*scope, list(missing)),
         )
         rows, average, counts = row[0]
         if stats is None:
             stats = ScopeStats(rows=int(rows), average_length=float(average or 0.0), counted_at=now)
         stats.frequency.update(zip(missing, (int(c) for c in counts), strict=True))
-        self._scopes[scope] = stats
-        self._scopes.move_to_end(scope)
-        while len(self._scopes) > _MAX_SCOPES:
-            self._scopes.popitem(last=False)
         return stats
