@@ -296,3 +296,11 @@ async def test_a_pgvector_without_iterative_scans_is_refused() -> None:
         await check_pgvector(Reports("0.7.4"))  # type: ignore[arg-type]
     for fine in ("0.8.0", "0.8.1", "1.0"):
         await check_pgvector(Reports(fine))  # type: ignore[arg-type]
+
+
+async def test_every_statement_is_planned_for_its_own_values(storage: PostgresStorage) -> None:
+    # asyncpg prepares statements; after five runs PostgreSQL may switch one to a generic plan,
+    # which for the filtered nearest-neighbour query read a whole workspace and sorted it.
+    async with storage.db.pool.acquire() as conn:
+        assert await conn.fetchval("SHOW plan_cache_mode") == "force_custom_plan"
+        assert await conn.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
