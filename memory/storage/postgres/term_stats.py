@@ -42,7 +42,7 @@ class ScopeStats:
     counted_at: float = 0.0
 
 
-@dataclass
+@dataclass(eq=False)
 class TermStatistics:
     """Document frequencies per scope of one table's full text, counted on demand and kept a while.
 
