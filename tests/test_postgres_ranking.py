@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from memory.engine import MemoryEngine
+from memory.storage.base import bm25_idf, scope_key
 from memory.storage.postgres import PostgresStorage
-from memory.storage.postgres.search import MAX_SCORED_ROWS, bm25_idf, candidate_terms
-from memory.storage.postgres.term_stats import TermStatistics, scope_key
+from memory.storage.postgres.search import MAX_SCORED_ROWS, candidate_terms
+from memory.storage.postgres.term_stats import TermStatistics
 from tests.helpers import FakeClock, audience, draft, past_turn
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import re
 import time
 import weakref
@@ -46,6 +47,24 @@ LINK_COLUMNS = {"memories": "superseded_by", "summaries": "condensed_into"}
 
 # What a backend calls to (re-)embed texts when it repairs rows stored without a vector.
 Embed = Callable[[Sequence[str]], Awaitable[Sequence[np.ndarray]]]
+
+
+ScopeKey = tuple[str, str, str]  # (platform, workspace_id, agent_id): what a search ranks words against
+
+# BM25 as Lucene and LanceDB compute it, on both backends, so they rank words alike.
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+def scope_key(audience: Audience) -> ScopeKey:
+    """The scope whose rows a search by `audience` reads and ranks its words against."""
+    return (audience.platform, audience.workspace_id, audience.agent_id)
+
+
+def bm25_idf(rows: int, frequency: int) -> float:
+    """A word's weight among `rows` rows, `frequency` of which hold it: rarer counts more
+    (Lucene's smoothed IDF, never negative)."""
+    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
 
 
 def fts_query_terms(text: str) -> str:

@@ -22,14 +22,11 @@ import numpy as np
 import pyarrow as pa
 
 from ...models import Audience, Visibility
+from ..base import BM25_B, BM25_K1, ScopeKey, bm25_idf
 
-ScopeKey = tuple[str, str, str]  # (platform, workspace_id, agent_id)
 Hit = tuple[str, float, np.ndarray]  # (id, score, stored vector)
 T = TypeVar("T")
 
-# BM25 as Lucene and LanceDB compute it.
-BM25_K1 = 1.2
-BM25_B = 0.75
 # A scope with this share of replaced or deleted rows is dropped and reloaded on its next search,
 # which rebuilds its statistics and frees the slots.
 _DEAD_SHARE_RELOAD = 0.25
@@ -269,7 +266,7 @@ class ScopeIndex:
             if frequency == 0:
                 continue
             matched = True
-            idf = math.log(1.0 + (live - frequency + 0.5) / (frequency + 0.5))
+            idf = bm25_idf(live, frequency)
             norm = BM25_K1 * (1.0 - BM25_B + BM25_B * self._length[docs] / average)
             scores[docs] += idf * counts * (BM25_K1 + 1.0) / (counts + norm)
         if not matched:

@@ -19,7 +19,7 @@ from lancedb.query import MatchQuery
 from ...errors import EmbeddingError
 from ...models import Audience
 from ...scope import lance_audience_filter, quote_literal
-from ..base import VectorHit, fts_query_terms
+from ..base import ScopeKey, VectorHit, fts_query_terms, scope_key
 from .lance_rows import (
     _ID_CHUNK,
     _SCALAR_INDEXES,
@@ -37,7 +37,7 @@ from .lance_rows import (
     vector_schema,
 )
 from .scope_index import COLUMNS as SCOPE_COLUMNS
-from .scope_index import ScopeIndex, ScopeIndexes, ScopeKey, analyze
+from .scope_index import ScopeIndex, ScopeIndexes, analyze
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +265,7 @@ class VectorTable:
         """`how` on the audience's scope in RAM (loading it first); None when it stays on LanceDB."""
         if self._hot is None:
             return None
-        key = (audience.platform, audience.workspace_id, audience.agent_id)
+        key = scope_key(audience)
         for _ in range(2):
             found = await self._in_hot_thread(self._hot.search, key, how, audience, *args)
             if found is not None:

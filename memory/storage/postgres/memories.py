@@ -10,13 +10,13 @@ import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
 from ...models import Audience, Memory, Visibility
-from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit
+from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import TermStatistics, scope_key
+from .term_stats import TermStatistics
 
 _INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
 

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from ..base import VectorHit, fts_query_terms
+from ..base import BM25_B, BM25_K1, ScopeKey, VectorHit, bm25_idf, fts_query_terms
 from .db import Params, PostgresDatabase, check_vector
-from .term_stats import MAX_SCORED_ROWS, ScopeKey, TermStatistics
+from .term_stats import MAX_SCORED_ROWS, TermStatistics
 
 
 async def dense_hits(
@@ -34,16 +34,6 @@ async def dense_hits(
     ]
     hits.sort(key=lambda h: h.score, reverse=True)
     return hits
-
-
-# BM25 as the embedded index (and Lucene) computes it, so both backends rank words alike.
-BM25_K1 = 1.2
-BM25_B = 0.75
-
-
-def bm25_idf(rows: int, frequency: int) -> float:
-    """A term's weight: rarer in the scope counts more (Lucene's smoothed IDF, never negative)."""
-    return math.log(1.0 + (rows - frequency + 0.5) / (frequency + 0.5))
 
 
 def candidate_terms(frequency: dict[str, int], rows: int, cap: int = MAX_SCORED_ROWS) -> list[str]:

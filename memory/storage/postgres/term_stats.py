@@ -7,16 +7,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ...models import Audience
+from ..base import ScopeKey
 from .db import PostgresDatabase
-
-ScopeKey = tuple[str, str, str]  # (platform, workspace_id, agent_id), as the embedded index keys its scopes
-
-
-def scope_key(audience: Audience) -> ScopeKey:
-    """The scope whose rows a search by `audience` ranks its words against."""
-    return (audience.platform, audience.workspace_id, audience.agent_id)
-
 
 # A scope this small is counted again on every search (a few milliseconds at most), so a search
 # always ranks by what the table holds now; a larger one is counted at most once a minute per
@@ -27,14 +19,14 @@ TTL_SECONDS = 60.0
 # counted up to one past it: a word in more rows than that only ever adds to the scores of rows
 # found by rarer words, and counting all 20,000 rows holding "team" would cost 50 ms.
 MAX_SCORED_ROWS = 1_000
-LENGTH_SAMPLE = 2_000
 _MAX_SCOPES = 512
 _MAX_WORDS = 50_000
 
 
 @dataclass
 class ScopeStats:
-    """The live rows of one scope, their mean indexed length, and the rows holding each term."""
+    """The live rows of one scope (-1 while a large one is being counted), their mean indexed
+    length, and the rows holding each term."""
 
     rows: int
     average_length: float
@@ -84,7 +76,7 @@ class TermStatistics:
     async def get(self, scope: ScopeKey, terms: Sequence[str]) -> ScopeStats:
         """The scope's row count, mean length and the frequency of every one of `terms`."""
         now = self.clock()
-        stats = known = self._scopes.get(scope)
+        stats = self._scopes.get(scope)
         if stats is not None and (stats.rows < self.fresh_rows or now - stats.counted_at > self.ttl):
             stats = None
         missing = list(terms) if stats is None else [t for t in terms if t not in stats.frequency]
@@ -92,22 +84,23 @@ class TermStatistics:
             self._scopes.move_to_end(scope)
             return stats
         where = f"platform = $1 AND workspace_id = $2 AND agent_id = $3 AND {self.live}"
-        if stats is None and (known is None or known.rows < self.fresh_rows):
-            stats = await self._count_small(scope, where, terms, now)
-            if stats is not None:
-                missing = []
-        if missing or stats is None:
-            stats = await self._count_large(scope, where, missing, stats, now)
+        if stats is None:
+            stats = await self._read_first_rows(scope, where, terms, now)
+            if stats.rows >= 0:
+                missing = []  # the whole scope was read: its counts are exact
+        if missing or stats.rows < 0:
+            await self._count_large(stats, scope, where, missing)
         self._scopes[scope] = stats
         self._scopes.move_to_end(scope)
         while len(self._scopes) > _MAX_SCOPES:
             self._scopes.popitem(last=False)
         return stats
 
-    async def _count_small(
+    async def _read_first_rows(
         self, scope: ScopeKey, where: str, terms: Sequence[str], now: float
-    ) -> ScopeStats | None:
-        """Everything from one pass over the scope's rows, if it has fewer than `fresh_rows`; else None.
+    ) -> ScopeStats:
+        """One pass over the scope's first `fresh_rows` rows: the whole scope's figures when it has
+        fewer; else only their mean length (a sample), with `rows` -1 for `_count_large` to count.
 
         The words' full-text index spans every workspace: a word common elsewhere would cost a
         small scope tens of milliseconds through it, where reading the scope's own rows costs one.
@@ -118,41 +111,29 @@ class TermStatistics:
         row = (
             await self.db.fetch(
                 f"SELECT count(*), avg(length(search_text)){', ' + counts if counts else ''} FROM "
-                f"(SELECT search_text FROM {self.table} WHERE {where} LIMIT {self.fresh_rows}) AS scope_rows",
+                f"(SELECT search_text FROM {self.table} WHERE {where} LIMIT {self.fresh_rows}) AS first_rows",
                 (*scope, *terms),
             )
         )[0]
+        average = float(row[1] or 0.0)
         if int(row[0]) >= self.fresh_rows:
-            return None
-        return ScopeStats(
-            rows=int(row[0]),
-            average_length=float(row[1] or 0.0),
-            frequency={t: int(c) for t, c in zip(terms, row[2:], strict=True)},
-            counted_at=now,
-        )
+            return ScopeStats(rows=-1, average_length=average, counted_at=now)
+        frequency = {t: int(c) for t, c in zip(terms, row[2:], strict=True)}
+        return ScopeStats(rows=int(row[0]), average_length=average, frequency=frequency, counted_at=now)
 
     async def _count_large(
-        self, scope: ScopeKey, where: str, missing: Sequence[str], stats: ScopeStats | None, now: float
-    ) -> ScopeStats:
-        """The scope's size (unless `stats` has it) and `missing` terms' rows, each counted through
-        the full-text index and only up to `count_cap`."""
-        size = (
-            "NULL, NULL"
-            if stats is not None
-            else f"(SELECT count(*) FROM {self.table} WHERE {where}), "
-            # The mean length from the first rows of a large scope: reading every row's text of a
-            # busy workspace would cost more than the searches it serves.
-            f"(SELECT avg(length(search_text)) FROM (SELECT search_text FROM {self.table} "
-            f"WHERE {where} LIMIT {LENGTH_SAMPLE}) AS sample)"
-        )
+        self, stats: ScopeStats, scope: ScopeKey, where: str, missing: Sequence[str]
+    ) -> None:
+        """Into `stats`: the scope's size (if not known yet) and the rows holding each `missing`
+        term, each counted through the full-text index and only up to `count_cap`."""
+        size = f"(SELECT count(*) FROM {self.table} WHERE {where})" if stats.rows < 0 else "NULL"
         row = await self.db.fetch(
             f"SELECT {size}, ARRAY(SELECT (SELECT count(*) FROM (SELECT 1 FROM {self.table} WHERE {where} "
             f"AND search_text @@ t::tsquery LIMIT {self.count_cap}) AS hit) "
             "FROM unnest($4::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n)",
             (*scope, list(missing)),
         )
-        rows, average, counts = row[0]
-        if stats is None:
-            stats = ScopeStats(rows=int(rows), average_length=float(average or 0.0), counted_at=now)
+        rows, counts = row[0]
+        if rows is not None:
+            stats.rows = int(rows)
         stats.frequency.update(zip(missing, (int(c) for c in counts), strict=True))
-        return stats

@@ -10,12 +10,12 @@ import numpy as np
 
 from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
-from ..base import NewTurn, Period, TurnRepository, VectorHit
+from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import TermStatistics, scope_key
+from .term_stats import TermStatistics
 
 log = logging.getLogger(__name__)
 
