@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 
 import asyncpg
 import numpy as np
@@ -21,6 +22,7 @@ from memory.storage.postgres.memories import PostgresMemories
 from memory.storage.postgres.people import PostgresPeople
 from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_WAIT_LOG, PostgresStorage
 from tests.fakes.embedders import HashEmbedder
+from tests.fakes.postgres_proxy import HeldCloseProxy
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
 # Cosine never reaches 2: only exact duplicates are merged, so a write of a fact close to another
@@ -314,3 +316,32 @@ async def test_a_write_lock_whose_connection_dropped_lets_the_key_go(postgres_ur
     finally:
         for storage in storages:
             await storage.close()
+
+
+@pytest.mark.parametrize("lock", ["write", "channel"])
+async def test_a_lock_whose_server_ended_it_before_its_socket_closed_lets_the_key_go(
+    postgres_url: str, lock: str
+) -> None:
+    # The server's "terminating connection" can reach asyncpg before the socket's close does; a
+    # query between the two meets asyncpg's InternalClientError, not a closed connection.
+    async with HeldCloseProxy.before(postgres_url) as proxy:
+        storages = [await PostgresStorage.open(url, dim=384) for url in (proxy.url, postgres_url)]
+        try:
+
+            def hold(storage: PostgresStorage) -> AbstractAsyncContextManager[None]:
+                return storage.write_lock(["k"]) if lock == "write" else storage.channel_lock("k")
+
+            async with hold(storages[0]):
+                proxy.hold_next_close()
+                assert await drop_lock_connections(postgres_url) == 1
+                await proxy.server_ended.wait()  # the goodbye is delivered, the close held back
+                if lock == "write":  # the holder's own query says its lock is gone
+                    with pytest.raises(StorageError, match="write lock lost"):
+                        await storages[0].db.fetchval("SELECT 1")
+            async with hold(storages[1]):  # another process takes the key at once
+                pass
+            async with hold(storages[0]):  # and the first one, on a new connection
+                pass
+        finally:
+            for storage in storages:
+                await storage.close()

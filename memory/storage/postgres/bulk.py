@@ -6,12 +6,12 @@ import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
-import asyncpg
 import numpy as np
 
 from ...errors import MemoryWriteError
 from ...models import Memory
 from ..base import MIGRATED_TABLES
+from .db import DRIVER_ERRORS
 from .memories import COLUMNS, _values
 from .storage import PostgresStorage
 
@@ -46,7 +46,7 @@ async def copy_memories(
     try:
         async with storage.db.pool.acquire() as conn:
             await conn.copy_records_to_table("memories", records=records, columns=_COPY_COLUMNS)
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+    except DRIVER_ERRORS as exc:
         raise MemoryWriteError(f"batch not copied: {type(exc).__name__}: {exc}") from exc
     return len(records)
 

@@ -10,7 +10,7 @@ import asyncpg
 
 from ...errors import StorageError
 from ..base import ChangeListener, MemoryChange
-from .db import redact
+from .db import DRIVER_ERRORS, redact
 from .migrations import CHANGES_CHANNEL
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class ChangeFeed:
         try:
             conn = await asyncpg.connect(self._dsn)
             await conn.add_listener(CHANGES_CHANNEL, self._on_notify)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except DRIVER_ERRORS as exc:
             raise StorageError(f"cannot listen for memory changes: {redact(str(exc), self._dsn)}") from None
         conn.add_termination_listener(self._on_lost)
         self._conn = conn
@@ -96,7 +96,7 @@ class ChangeFeed:
                 self._tell(None)
             assert self._conn is not None
             await self._conn.execute("SELECT 1")
-        except (StorageError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except (StorageError, *DRIVER_ERRORS) as exc:
             # The turn goes on (its reads fail on their own if the database is gone), with nothing
             # from RAM that a missed change could have made stale.
             self._conn = None

@@ -24,6 +24,16 @@ _PG_EPOCH_US = 946_684_800_000_000
 _INT64 = struct.Struct("!q")
 _VECTOR_HEAD = struct.Struct("!HH")
 
+# What asyncpg raises for a failed statement or a lost connection. InternalClientError is what a
+# query meets when the server's "terminating connection" message has arrived and the socket's
+# close has not yet: the connection is unusable, though `is_closed()` still says no.
+DRIVER_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+    OSError,
+)
+
 
 def _encode_time(value: float) -> bytes:
     # The models keep float epoch seconds; PostgreSQL keeps microseconds. A value that is a whole
@@ -172,7 +182,7 @@ class PostgresDatabase:
         """
         try:
             conn = await asyncpg.connect(dsn)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except DRIVER_ERRORS as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {redact(str(exc), dsn)}") from None
         try:
             await apply_migrations(conn, dim)
@@ -240,13 +250,18 @@ class PostgresDatabase:
 async def _lost_as_storage_error(conn: asyncpg.Connection) -> AsyncIterator[None]:
     try:
         yield
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-        if _lost(conn):
+    except DRIVER_ERRORS as exc:
+        if lost(conn, exc):
             raise StorageError(WRITE_LOCK_LOST) from exc
         raise
 
 
-def _lost(conn: asyncpg.Connection) -> bool:
+def lost(conn: asyncpg.Connection, error: BaseException) -> bool:
+    """Whether `error` (one of DRIVER_ERRORS from `conn`) means `conn` is gone. One the server
+    ended but whose socket has not closed yet is terminated here, so its pool drops it."""
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        conn.terminate()
+        return True
     try:
         return conn.is_closed()
     except asyncpg.InterfaceError:

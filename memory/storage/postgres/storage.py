@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,7 +25,7 @@ from ..base import (
 )
 from .changes import ChangeFeed
 from .conversations import PostgresConversations
-from .db import PostgresDatabase, affected, check_vector, create_pool, safe_text
+from .db import DRIVER_ERRORS, PostgresDatabase, affected, check_vector, create_pool, lost, safe_text
 from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
@@ -143,8 +143,7 @@ class PostgresStorage(Storage):
                 try:
                     yield
                 finally:
-                    # Released with the connection in any case: the pool's reset unlocks everything.
-                    await conn.execute("SELECT pg_advisory_unlock($1)", lock_id(key))
+                    await _unlock(conn, [lock_id(key)])
 
     @asynccontextmanager
     async def write_lock(self, keys: Sequence[str]) -> AsyncIterator[None]:
@@ -168,13 +167,7 @@ class PostgresStorage(Storage):
                         held.append(number)
                     yield
                 finally:
-                    try:
-                        for number in reversed(held):
-                            await conn.execute("SELECT pg_advisory_unlock($1)", number)
-                    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-                        # A lost connection took its locks with it; what was written under them was
-                        # committed on it while they were held, so the write is not reported as failed.
-                        log.warning("write lock connection lost", extra={"error": type(exc).__name__})
+                    await _unlock(conn, reversed(held))
 
     async def _locks_pool(self) -> asyncpg.Pool:
         # Opened once however many first callers arrive together (the loser's pool would leak).
@@ -222,7 +215,7 @@ class PostgresStorage(Storage):
             async with self.db.transaction() as conn:
                 for params in values:
                     inserted += affected(await conn.execute(sql, *params))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except DRIVER_ERRORS as exc:
             raise StorageError(f"{table} not copied: {type(exc).__name__}: {exc}") from None
         if table == "messages" and any(r["searchable"] and r.get("vector") is None for r in rows):
             self.turns.repair_due = True  # turns the source never embedded: `maintain` embeds them
@@ -295,3 +288,16 @@ class PostgresStorage(Storage):
             vectors = await embed([message_embed_text(m) for m in pending])
             await self.turns.set_vectors([m.id for m in pending], vectors)
             repaired += len(pending)
+
+
+async def _unlock(conn: asyncpg.Connection, numbers: Iterable[int]) -> None:
+    """Release advisory locks `numbers` held on `conn`. A lost connection took them with it: what
+    was done under them committed on it while they were held, so that is not reported as failed;
+    a connection the server ended is terminated, so the pool drops it instead of resetting it."""
+    try:
+        for number in numbers:
+            await conn.execute("SELECT pg_advisory_unlock($1)", number)
+    except DRIVER_ERRORS as exc:
+        if not lost(conn, exc):
+            raise
+        log.warning("lock connection lost", extra={"error": type(exc).__name__})

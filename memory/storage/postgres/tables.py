@@ -10,12 +10,12 @@ import asyncpg
 
 from ...errors import StorageError
 from ..base import reraise
-from .db import Params, PostgresDatabase
+from .db import DRIVER_ERRORS, Params, PostgresDatabase
 
 
 def failing(what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
     """Inside: a failed statement or connection becomes `error` ("`what`: cause")."""
-    return reraise((asyncpg.PostgresError, asyncpg.InterfaceError, OSError), what, error)
+    return reraise(DRIVER_ERRORS, what, error)
 
 
 def insert_sql(table: str, columns: str, tail: str = "") -> str:
