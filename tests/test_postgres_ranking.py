@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncpg
+import pytest
+
 from memory.engine import MemoryEngine
+from memory.models import Scope
 from memory.storage.base import bm25_idf, scope_key
 from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres.migrations import apply_migrations
 from memory.storage.postgres.search import MAX_SCORED_ROWS, candidate_terms
 from memory.storage.postgres.term_stats import TermStatistics
 from tests.helpers import FakeClock, audience, draft, past_turn
@@ -75,33 +80,98 @@ def test_a_large_scope_scores_the_rows_of_its_rarest_words_within_the_cap() -> N
     assert MAX_SCORED_ROWS >= 1000
 
 
-async def test_large_scopes_reuse_their_counts_until_they_age(engine: MemoryEngine) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
-    now = [100.0]
-    stats = TermStatistics(
-        storage.db, "memories", "NOT forgotten", clock=lambda: now[0], ttl=60.0, fresh_rows=0
+async def _recounted(storage: PostgresStorage) -> dict[tuple[str, ...], tuple[int, int]]:
+    """term_counts as a count from scratch gives it (every scope, every lexeme, the totals)."""
+    rows = await storage.db.fetch(
+        "SELECT t, platform, workspace_id, agent_id, term, count(*), "
+        "sum(CASE WHEN term = '' THEN length(search_text) ELSE 0 END) FROM ("
+        "SELECT 'memories' AS t, platform, workspace_id, agent_id, search_text FROM memories "
+        "WHERE NOT forgotten UNION ALL SELECT 'messages', platform, workspace_id, agent_id, search_text "
+        "FROM messages WHERE searchable"
+        ") AS r, unnest(array_append(tsvector_to_array(search_text), '')) AS term GROUP BY 1, 2, 3, 4, 5"
     )
-    scope = scope_key(audience())
-    terms = await stats.query_terms(["Pottery", "the", "kilns"])
-    assert terms == ["'potteri'", "'kiln'"]
-    first = await stats.get(scope, terms)
-    assert (first.rows, first.frequency) == (0, {"'potteri'": 0, "'kiln'": 0})
-    await engine.remember(draft("pottery kiln"))
-    # Within the time to live the counts stand; a term never counted is counted now.
-    again = await stats.get(scope, [*terms, "'new'"])
-    assert (again.rows, again.frequency["'kiln'"], again.frequency["'new'"]) == (0, 0, 0)
-    now[0] += 61.0
-    aged = await stats.get(scope, terms)
-    assert (aged.rows, aged.frequency) == (1, {"'potteri'": 1, "'kiln'": 1})
+    return {tuple(r[:5]): (int(r[5]), int(r[6])) for r in rows}
 
 
-async def test_a_word_is_counted_only_up_to_the_cap(engine: MemoryEngine) -> None:
+async def _kept(storage: PostgresStorage) -> dict[tuple[str, ...], tuple[int, int]]:
+    rows = await storage.db.fetch(
+        "SELECT table_name, platform, workspace_id, agent_id, term, rows, lengths "
+        "FROM term_counts WHERE rows <> 0"
+    )
+    return {tuple(r[:5]): (int(r[5]), int(r[6])) for r in rows}
+
+
+async def test_the_kept_counts_follow_every_kind_of_write(engine: MemoryEngine, clock: FakeClock) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    for n in range(5):
-        await engine.remember(draft(f"The team met on day {n}"))
-    await engine.remember(draft("A quokka visited"))
-    stats = TermStatistics(storage.db, "memories", "NOT forgotten", fresh_rows=0, count_cap=3)
-    counted = await stats.get(scope_key(audience()), ["'team'", "'quokka'"])
-    assert (counted.rows, counted.frequency) == (6, {"'team'": 3, "'quokka'": 1})
+    first = (await engine.remember(draft("Ana keeps bees on the roof"))).memory
+    await engine.remember(draft("Ana keeps bees and a kiln", user_id="bob"))
+    await engine.remember(
+        draft("The pottery kiln was fired", scope=Scope("discord", "guild-2", "c", "default"))
+    )
+    await engine.store_messages([past_turn(f"turn {n} about the bees", clock() - n) for n in range(3)])
+    assert await _kept(storage) == await _recounted(storage) != {}
+    assert await engine.forget(first.id, audience()) is not None
+    await storage.db.execute("UPDATE messages SET searchable = false WHERE content LIKE 'turn 1%'")
+    await storage.db.execute("UPDATE memories SET content = 'Ana keeps wasps' WHERE content LIKE '%kiln'")
+    await storage.db.execute("UPDATE memories SET access_count = access_count + 1")  # words unchanged
+    await storage.db.execute("DELETE FROM messages WHERE content LIKE 'turn 2%'")
+    assert await _kept(storage) == await _recounted(storage)
+    async with storage.db.transaction() as conn:  # a statement of many rows, as COPY or a sweep makes
+        await conn.execute("UPDATE memories SET forgotten = NOT forgotten")
+    assert await _kept(storage) == await _recounted(storage)
+
+
+async def test_a_failed_write_leaves_the_counts_as_they_were(engine: MemoryEngine) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    await engine.remember(draft("Ana keeps bees on the roof"))
+    before = await _kept(storage)
+    with pytest.raises(asyncpg.PostgresError):
+        async with storage.db.transaction() as conn:
+            await conn.execute("UPDATE memories SET forgotten = true")
+            await conn.execute("SELECT 1 / 0")
+    assert await _kept(storage) == before == await _recounted(storage)
+
+
+async def test_counts_are_read_as_the_table_holds_them_now(engine: MemoryEngine) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    stats = TermStatistics(storage.db, "memories")
+    scope = scope_key(audience())
+    terms = await stats.query_terms(["Pottery", "the", "kilns", "e-mail"])
+    assert [t.query for t in terms] == ["'potteri'", "'kiln'", "'e-mail' & 'e' & 'mail'"]
+    empty = await stats.get(scope, terms)
+    assert (empty.rows, set(empty.frequency.values())) == (0, {0})
+    await engine.remember(draft("pottery kiln"))
+    await engine.remember(draft("an e-mail about the kiln"))
+    await engine.remember(draft("mail came"))
+    counted = await stats.get(scope, terms)
+    assert counted.rows == 3
+    # A word the parser splits counts as its rarest part ("e-mail" holds "mail", in two rows).
+    assert counted.frequency == {"'potteri'": 1, "'kiln'": 2, "'e-mail' & 'e' & 'mail'": 1}
+    lengths = await storage.db.fetchval("SELECT avg(length(search_text)) FROM memories")
+    assert counted.average_length == pytest.approx(float(lengths))
+
+
+async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine, postgres_url: str) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    await engine.remember(draft("Ana keeps bees on the roof"))
+    await engine.store_messages([past_turn("the bees swarmed", engine.clock() - 5)])
+    expected = await _recounted(storage)
+    conn = await asyncpg.connect(postgres_url)
+    try:  # as a database migrated before m004 would be
+        async with conn.transaction():
+            for table in ("memories", "messages"):
+                await conn.execute(f"DROP TRIGGER {table}_terms_insert ON {table}")
+                await conn.execute(f"DROP TRIGGER {table}_terms_delete ON {table}")
+                await conn.execute(f"DROP TRIGGER {table}_terms_update ON {table}")
+                await conn.execute(f"DROP TRIGGER {table}_terms_truncate ON {table}")
+                await conn.execute(f"DROP FUNCTION memorybot_{table}_terms()")
+            await conn.execute("DROP TABLE term_counts")
+            await conn.execute("DELETE FROM schema_migrations WHERE name = 'm004_term_counts'")
+        assert await apply_migrations(conn, 384) == ["m004_term_counts"]
+    finally:
+        await conn.close()
+    assert await _kept(storage) == expected != {}

@@ -51,7 +51,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         super().__init__(db)
-        self._terms = TermStatistics(db, "memories", "NOT forgotten")
+        self._terms = TermStatistics(db, "memories")
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
         try:

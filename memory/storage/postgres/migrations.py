@@ -257,6 +257,103 @@ migration(
     """,
 )
 
+# BM25 needs, per scope, how many rows hold each word and how long rows are; PostgreSQL keeps no
+# such counts, and counting them at search time through the full-text index costs tens of ms per
+# common word at a million rows. Each write keeps them instead: a statement-level trigger adds the
+# rows that became searchable and subtracts those that stopped, per word, in one upsert (rows
+# sorted by key, so two writers' upserts cannot each hold a row the other waits for). The row of
+# term '' holds the scope's searchable rows and the sum of their lengths.
+_TERM_TABLES = {"memories": "NOT {row}.forgotten", "messages": "{row}.searchable"}
+_TERM_DELTA = """
+    INSERT INTO term_counts AS c (table_name, platform, workspace_id, agent_id, term, rows, lengths)
+    SELECT '{table}', platform, workspace_id, agent_id, term, sum(sign), sum(sign * len)
+    FROM ({rows}) AS changed,
+        unnest(array_append(tsvector_to_array(search_text), '')) AS term,
+        LATERAL (SELECT CASE WHEN term = '' THEN length(search_text) ELSE 0 END AS len) AS l
+    GROUP BY platform, workspace_id, agent_id, term
+    HAVING sum(sign) <> 0 OR sum(sign * len) <> 0
+    ORDER BY platform, workspace_id, agent_id, term
+    ON CONFLICT (table_name, platform, workspace_id, agent_id, term)
+        DO UPDATE SET rows = c.rows + excluded.rows, lengths = c.lengths + excluded.lengths;
+"""
+
+
+def _term_count_sql() -> str:
+    sql = [
+        """
+    CREATE TABLE term_counts (
+        table_name text NOT NULL,
+        platform text NOT NULL,
+        workspace_id text NOT NULL,
+        agent_id text NOT NULL,
+        -- A lexeme of the row's search_text; '' for the scope's totals.
+        term text NOT NULL,
+        -- Searchable rows holding the term (for '': all of the scope's searchable rows).
+        rows bigint NOT NULL,
+        -- For '': the sum of those rows' search_text lengths (lexemes); 0 for a term.
+        lengths bigint NOT NULL DEFAULT 0,
+        CONSTRAINT term_counts_pkey PRIMARY KEY (table_name, platform, workspace_id, agent_id, term)
+    );
+    """
+    ]
+    for table, live in _TERM_TABLES.items():
+
+        def rows(source: str, sign: int, live: str = live) -> str:
+            return (
+                f"SELECT platform, workspace_id, agent_id, search_text, {sign} AS sign "
+                f"FROM {source} AS r WHERE {live.format(row='r')}"
+            )
+
+        def counted(row: str, live: str = live) -> str:
+            scope = f"{row}.platform, {row}.workspace_id, {row}.agent_id"
+            return f"{row}.search_text, {scope}, {live.format(row=row)}"
+
+        # Of an update's rows, only those whose words, searchability or scope changed: an access
+        # count's update then costs one join of its few rows.
+        changed = (
+            f"JOIN old_rows AS o ON o.id = n.id WHERE ({counted('n')}) IS DISTINCT FROM ({counted('o')})"
+        )
+        plus, minus = rows("new_rows", 1), rows("old_rows", -1)
+        updated = (
+            f"SELECT n.platform, n.workspace_id, n.agent_id, n.search_text, 1 AS sign FROM new_rows AS n "
+            f"{changed} AND {live.format(row='n')} UNION ALL "
+            f"SELECT o.platform, o.workspace_id, o.agent_id, o.search_text, -1 FROM new_rows AS n "
+            f"{changed} AND {live.format(row='o')}"
+        )
+        sql.append(
+            f"""
+    CREATE FUNCTION memorybot_{table}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            {_TERM_DELTA.format(table=table, rows=plus)}
+        ELSIF TG_OP = 'DELETE' THEN
+            {_TERM_DELTA.format(table=table, rows=minus)}
+        ELSIF TG_OP = 'UPDATE' THEN
+            {_TERM_DELTA.format(table=table, rows=updated)}
+        ELSE
+            DELETE FROM term_counts WHERE table_name = '{table}';
+        END IF;
+        RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER {table}_terms_insert AFTER INSERT ON {table}
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
+    CREATE TRIGGER {table}_terms_delete AFTER DELETE ON {table}
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
+    CREATE TRIGGER {table}_terms_update AFTER UPDATE ON {table}
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
+    CREATE TRIGGER {table}_terms_truncate AFTER TRUNCATE ON {table}
+        FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
+    """
+        )
+        # The rows already stored are counted once, as if each had just been inserted.
+        sql.append(_TERM_DELTA.format(table=table, rows=rows(table, 1)))
+    return "\n".join(sql)
+
+
+migration("m004_term_counts", _term_count_sql())
+
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
 
 

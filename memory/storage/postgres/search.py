@@ -68,7 +68,7 @@ async def text_hits(
     scope: ScopeKey,
 ) -> list[VectorHit]:
     """Full-text matches of the words of `text` among rows of `table` matching `where`, best first
-    by BM25 over the scope's rows (`stats` counts how many hold each word).
+    by BM25 over the scope's rows (`stats` reads how many hold each word).
 
     Any user string is accepted: it is reduced to its words (`fts_query_terms`), which carry no
     tsquery operator, and analysed as English (stemmed, stop words left out: "the", "what" would
@@ -81,7 +81,7 @@ async def text_hits(
     if not terms:
         return []
     scope_stats = await stats.get(scope, terms)
-    frequency = {t: scope_stats.frequency.get(t, 0) for t in terms}
+    frequency = scope_stats.frequency
     candidates = candidate_terms(frequency, scope_stats.rows)
     if not candidates:
         return []

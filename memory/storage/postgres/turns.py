@@ -42,7 +42,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
 
     def __init__(self, db: PostgresDatabase) -> None:
         super().__init__(db)
-        self._terms = TermStatistics(db, "messages", "searchable")
+        self._terms = TermStatistics(db, "messages")
         self.repair_due = False
 
     async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
