@@ -345,3 +345,57 @@ async def test_a_lock_whose_server_ended_it_before_its_socket_closed_lets_the_ke
         finally:
             for storage in storages:
                 await storage.close()
+
+
+async def _insert_turn(conn: asyncpg.Connection, turn_id: str, channel: str, text: str) -> None:
+    await conn.execute(
+        "INSERT INTO messages (id, platform, workspace_id, channel_id, agent_id, author_id, author_name, "
+        "role, content, created_at, visibility, indexed_text) VALUES ($1, 'discord', 'guild-1', $2, "
+        "'default', 'u', 'U', 'user', $3, now(), 'channel', $3)",
+        turn_id,
+        channel,
+        text,
+    )
+
+
+async def _wait_for_a_lock(admin: asyncpg.Connection, pid: int) -> None:
+    # Each check is a round trip to the server; the other connection's wait shows there at once.
+    query = "SELECT wait_event_type IS NOT DISTINCT FROM 'Lock' FROM pg_stat_activity WHERE pid = $1"
+    while not await admin.fetchval(query, pid):
+        pass
+
+
+async def test_two_transactions_writing_turns_of_one_workspace_cannot_deadlock_on_its_word_counts(
+    postgres_url: str,
+) -> None:
+    # Each writes a word the other wrote first: took in the order of their statements, the word
+    # counts' rows would have each wait for the other (PostgreSQL aborts one: turns lost). Every
+    # statement that adds a row takes its scope's totals row first (term '' sorts first), so the
+    # second transaction waits at its first statement instead.
+    conns = [await asyncpg.connect(postgres_url) for _ in range(3)]
+    first, second, admin = conns
+    try:
+        one = first.transaction()
+        await one.start()
+        await _insert_turn(first, "a1", "general", "alpha")
+
+        async def other() -> None:
+            async with second.transaction():
+                await _insert_turn(second, "b1", "random", "beta")
+                await _insert_turn(second, "b2", "random", "alpha")
+
+        waiting = asyncio.create_task(other())
+        await _wait_for_a_lock(admin, second.get_server_pid())
+        await _insert_turn(first, "a2", "general", "beta")
+        await one.commit()
+        await waiting
+        counts = dict(
+            await admin.fetch(
+                "SELECT term, rows FROM term_counts WHERE table_name = 'messages' AND term = ANY($1)",
+                ["", "alpha", "beta"],
+            )
+        )
+        assert counts == {"": 4, "alpha": 2, "beta": 2}
+    finally:
+        for conn in conns:
+            await conn.close()

@@ -260,9 +260,10 @@ migration(
 # BM25 needs, per scope, how many rows hold each word and how long rows are; PostgreSQL keeps no
 # such counts, and counting them at search time through the full-text index costs tens of ms per
 # common word at a million rows. Each write keeps them instead: a statement-level trigger adds the
-# rows that became searchable and subtracts those that stopped, per word, in one upsert (rows
-# sorted by key, so two writers' upserts cannot each hold a row the other waits for). The row of
-# term '' holds the scope's searchable rows and the sum of their lengths.
+# rows that became searchable and subtracts those that stopped, per word, in one upsert. The row
+# of term '' holds the scope's searchable rows and the sum of their lengths; sorted first, it is
+# locked first by every statement that adds or removes a row, so two transactions writing one
+# scope take turns there instead of each holding a word the other's next statement needs.
 _TERM_TABLES = {"memories": "NOT {row}.forgotten", "messages": "{row}.searchable"}
 _TERM_DELTA = """
     INSERT INTO term_counts AS c (table_name, platform, workspace_id, agent_id, term, rows, lengths)
