@@ -18,7 +18,10 @@ import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.slack.directory import SlackDirectory
+from adapters.slack.guards import loggable_id
 from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
@@ -406,3 +409,25 @@ async def test_a_hostile_socket_mode_frame_leaves_no_trace(
     ids = [m.external_id for m in await bot.turns() if m.external_id]
     assert len(ids) == len(set(ids))
     assert_clean_logs(caplog.records, name)
+
+
+@pytest.mark.parametrize("user_id", [MARKER, f"U{MARKER.upper()} {MARKER}", "ü" * 50])
+async def test_a_user_lookup_that_fails_logs_no_body_for_an_id(
+    user_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An event's `user` is whatever its sender wrote; Slack answers user_not_found for it.
+    async with FakeSlackAPI() as fake:
+        client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
+        with caplog.at_level(logging.INFO):
+            user = await SlackDirectory(client, cache_seconds=60.0).user(user_id)
+    assert user.display_name == user_id  # the turn still goes on, under the id
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
+        "slack users.info failed"
+    ]
+    assert_clean_logs(caplog.records, "failed lookup")
+    assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())
+
+
+def test_a_slack_id_is_logged_as_it_is() -> None:
+    assert loggable_id("U0ALICE01") == "U0ALICE01"
+    assert loggable_id("u0alice01") == loggable_id("") == "<not an id>"

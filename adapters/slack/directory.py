@@ -15,6 +15,7 @@ from memory.models import Conversation, ConversationKind
 from ..base import ConversationsFound, IncomingMessage
 from ..lookup_cache import LookupCache
 from .api import PLATFORM, error_code
+from .guards import loggable_id
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,9 @@ class SlackDirectory:
             response = await self.client.users_info(user=user_id)
             data = response.get("user") or {}
         except Exception as exc:
-            log.warning("slack users.info failed", extra={"user_id": user_id, "error": error_code(exc)})
+            log.warning(
+                "slack users.info failed", extra={"user_id": loggable_id(user_id), "error": error_code(exc)}
+            )
             # Not cached: the next turn tries again.
             return SlackUser(user_id, user_id), False
         profile = data.get("profile") or {}

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -84,6 +85,16 @@ def unusable_envelope(message: Mapping[str, Any]) -> str | None:
     except Exception as exc:  # bolt reads ids while building the request and fails on wrong types
         return f"unreadable payload ({type(exc).__name__})"
     return None
+
+
+# Slack's ids (users, channels, teams, bots): capital letters and digits.
+_SLACK_ID = re.compile(r"[A-Z0-9]{1,40}")
+
+
+def loggable_id(value: str) -> str:
+    """`value` if it has the shape of a Slack id, else a placeholder: an event's id fields are
+    whatever its sender put there, and a log line must never carry a body."""
+    return value if _SLACK_ID.fullmatch(value) else "<not an id>"
 
 
 # --- log filters ---------------------------------------------------------------------------------

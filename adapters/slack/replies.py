@@ -9,6 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from ..base import AdapterMetrics, IncomingMessage
 from .api import PLATFORM, error_code
+from .guards import loggable_id
 from .render import neutralize_broadcasts, split_message
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ async def post_reply(
             log.warning(
                 "slack reply not posted",
                 extra={
-                    "channel_id": last.channel_id,
+                    "channel_id": loggable_id(last.channel_id),
                     "chunk": index,
                     "chunks": len(chunks),
                     "error": error_code(exc),
@@ -52,7 +53,11 @@ async def post_reply(
         metrics.replies_sent.labels(PLATFORM).inc()
     log.info(
         "slack reply posted",
-        extra={"channel_id": last.channel_id, "threaded": thread_ts is not None, "chunks": len(chunks)},
+        extra={
+            "channel_id": loggable_id(last.channel_id),
+            "threaded": thread_ts is not None,
+            "chunks": len(chunks),
+        },
     )
 
 
