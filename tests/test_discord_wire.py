@@ -473,3 +473,29 @@ async def test_one_process_runs_several_shards_and_answers_the_guilds_of_each(en
             for adapter, _ in processes:
                 await adapter.stop(grace=5)
 
+
+async def test_a_shard_that_reconnects_leaves_the_others_answering_and_the_process_ready(
+    engine: MemoryEngine,
+) -> None:
+    """One shard's session is invalidated: it identifies again while the other shard keeps its
+    connection and answers; once it has its guilds back the process is ready again, though
+    discord.py sends `ready` only once per client (later a shard gets `shard_ready`)."""
+    async with FakeDiscord() as fake:
+        alice = fd.user("alice")
+        channels = [add_guild_in_shard(fake, alice, shard_id, 3) for shard_id in (0, 2)]
+        adapter, turns = await start_shards(fake, engine, channels, 3, [0, 2])
+        try:
+            bot = adapter.bot
+            assert bot is not None and adapter.ready
+            back = bot.wait_for("shard_ready", check=lambda shard_id: shard_id == 2)
+            await fake.close_session(4009, guild_id=channels[1]["guild_id"])
+            await answered(fake, turns, channels[0], alice, "shard 0 is still here")
+            await asyncio.wait_for(back, fd.WAIT_LIMIT_SECONDS)
+            await fake.wait_ready(channels[1]["guild_id"])  # after the handlers of `shard_ready`
+            assert identified_shards(fake) == [[0, 3], [2, 3], [2, 3]]
+            assert (fake.resumes, fake.invalid_sessions) == (0, 1)
+            assert adapter.ready
+            await answered(fake, turns, channels[1], alice, "shard 2 is back")
+            assert guild_ids(adapter) == sorted(c["guild_id"] for c in channels)
+        finally:
+            await adapter.stop(grace=5)
