@@ -210,9 +210,8 @@ async def _remember(engine: MemoryEngine, content: str, channel: str, guild: str
     )
 
 
-async def _memory_list(server: Server, channel: Payload, who: Payload, permissions: int) -> str:
+async def _memory_list(fake: FakeDiscord, channel: Payload, who: Payload, permissions: int) -> str:
     """Run `/memory list` as `who` in `channel` through INTERACTION_CREATE; the follow-up's JSON."""
-    fake = server.fake
     before = len(fake.followups())
     data = fd.command_interaction(
         "memory",
@@ -236,13 +235,13 @@ async def test_memory_commands_read_the_conversation_discord_says_they_run_in(
     await _remember(engine, "The hidden budget is forty thousand", server.hidden["id"], guild_id)
     await running(Turns())
     everyone = fd.EVERYONE_PERMISSIONS
-    in_thread = await _memory_list(server, server.private_thread, server.alice, everyone)
+    in_thread = await _memory_list(server.fake, server.private_thread, server.alice, everyone)
     assert "surprise party" in in_thread and "hidden budget" not in in_thread
     admin = everyone | fd.MANAGE_GUILD
-    admin_in_general = await _memory_list(server, server.general, server.admin, admin)
+    admin_in_general = await _memory_list(server.fake, server.general, server.admin, admin)
     assert "surprise party" not in admin_in_general and "hidden budget" not in admin_in_general
     # Inside the hidden channel (and its public thread) its memories are listed, admin or not.
-    admin_inside = await _memory_list(server, server.hidden_thread, server.admin, admin)
+    admin_inside = await _memory_list(server.fake, server.hidden_thread, server.admin, admin)
     assert "hidden budget" in admin_inside and "surprise party" not in admin_inside
 
 
@@ -456,6 +455,7 @@ async def test_one_process_runs_several_shards_and_answers_the_guilds_of_each(en
             assert guild_ids(both) == sorted([channels[0]["guild_id"], channels[2]["guild_id"]])
             assert guild_ids(one) == [channels[1]["guild_id"]]
             assert both.bot is not None
+            guild_2 = channels[2]["guild_id"]
             for shard_id in (0, 2):
                 guild = both.bot.get_guild(int(channels[shard_id]["guild_id"]))
                 assert guild is not None and guild.shard_id == shard_id
@@ -469,17 +469,35 @@ async def test_one_process_runs_several_shards_and_answers_the_guilds_of_each(en
             ]
             assert [[m.text for m in batch] for batch in one_turns.batches] == [["hello shard 1"]]
             assert both.bot.get_guild(int(channels[1]["guild_id"])) is None
+            # A DM comes on shard 0 (Discord's rule), so to the process running it.
+            dm = fd.dm_channel(alice)
+            await fake.dispatch("MESSAGE_CREATE", fd.message(dm, alice, "hello in private"))
+            message = await both_turns.next()
+            assert message.is_dm and message.channel_id == dm["id"]
+            await fake.wait_for(lambda: len(fake.sent_messages(dm["id"])) == 1)
+            # `/memory` comes on the shard of its guild, and is answered there.
+            await _remember(engine, "The shard two guild meets on Tuesdays", channels[2]["id"], guild_2)
+            listed = await _memory_list(fake, channels[2], alice, fd.EVERYONE_PERMISSIONS)
+            assert "meets on Tuesdays" in listed
         finally:
             for adapter, _ in processes:
                 await adapter.stop(grace=5)
 
 
+@pytest.mark.parametrize(
+    ("code", "back_event", "identified", "resumes"),
+    [
+        # Invalidated: shard 2 identifies again (no `ready` follows: discord.py sends it once per client).
+        (4009, "shard_ready", [[0, 3], [2, 3], [2, 3]], 0),
+        # Dropped: shard 2 resumes its session.
+        (4000, "shard_resumed", [[0, 3], [2, 3]], 1),
+    ],
+)
 async def test_a_shard_that_reconnects_leaves_the_others_answering_and_the_process_ready(
-    engine: MemoryEngine,
+    engine: MemoryEngine, code: int, back_event: str, identified: list[list[int]], resumes: int
 ) -> None:
-    """One shard's session is invalidated: it identifies again while the other shard keeps its
-    connection and answers; once it has its guilds back the process is ready again, though
-    discord.py sends `ready` only once per client (later a shard gets `shard_ready`)."""
+    """One shard of a process loses its connection: the other keeps its own and answers; once the
+    shard is back with its guilds the process is ready again and the shard answers too."""
     async with FakeDiscord() as fake:
         alice = fd.user("alice")
         channels = [add_guild_in_shard(fake, alice, shard_id, 3) for shard_id in (0, 2)]
@@ -487,13 +505,12 @@ async def test_a_shard_that_reconnects_leaves_the_others_answering_and_the_proce
         try:
             bot = adapter.bot
             assert bot is not None and adapter.ready
-            back = bot.wait_for("shard_ready", check=lambda shard_id: shard_id == 2)
-            await fake.close_session(4009, guild_id=channels[1]["guild_id"])
+            back = bot.wait_for(back_event, check=lambda shard_id: shard_id == 2)
+            await fake.close_session(code, guild_id=channels[1]["guild_id"])
             await answered(fake, turns, channels[0], alice, "shard 0 is still here")
             await asyncio.wait_for(back, fd.WAIT_LIMIT_SECONDS)
-            await fake.wait_ready(channels[1]["guild_id"])  # after the handlers of `shard_ready`
-            assert identified_shards(fake) == [[0, 3], [2, 3], [2, 3]]
-            assert (fake.resumes, fake.invalid_sessions) == (0, 1)
+            await fake.wait_ready(channels[1]["guild_id"])  # after the handlers of the event
+            assert identified_shards(fake) == identified and fake.resumes == resumes
             assert adapter.ready
             await answered(fake, turns, channels[1], alice, "shard 2 is back")
             assert guild_ids(adapter) == sorted(c["guild_id"] for c in channels)

@@ -496,13 +496,14 @@ class FakeDiscord(LocalServer):
 
     # --- gateway -----------------------------------------------------------------------------------
 
-    def _session(self, guild_id: str | None = None) -> _Session | None:
-        """The latest session that can still be resumed (with `guild_id`, one of the guild's shard)."""
+    def _session(self, guild_id: str | None = None, *, dm: bool = False) -> _Session | None:
+        """The latest session that can still be resumed (with `guild_id`, one of the guild's shard;
+        with `dm`, one that gets DMs: shard 0's)."""
         return next(
             (
                 s
                 for s in reversed(self._sessions)
-                if not s.invalid and (guild_id is None or s.serves(guild_id))
+                if not s.invalid and (s.serves(guild_id) if guild_id is not None or dm else True)
             ),
             None,
         )
@@ -538,10 +539,11 @@ class FakeDiscord(LocalServer):
         """Send a DISPATCH (op 0) event and return its sequence; kept for replay if the client is away.
 
         `observe=False` sends it without updating the fake's state: for payloads not as documented.
-        A guild's event goes to the session of its shard, as Discord routes it.
+        A guild's event goes to the session of its shard, any other (a DM's) to shard 0's, as
+        Discord routes them.
         """
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
-        session = self._session(str(guild_id) if guild_id is not None else None)
+        session = self._session(str(guild_id) if guild_id is not None else None, dm=True)
         if session is None:
             raise RuntimeError("no gateway session to dispatch to")
         if observe:
