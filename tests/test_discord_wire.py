@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
-from adapters.discord import DiscordAdapter
+from adapters.discord import DiscordAdapter, MemoryBot
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings
 from bot.llm.fake import ScriptedLLM, text
@@ -357,6 +357,20 @@ def add_guild_in_shard(fake: FakeDiscord, member: Payload, shard_id: int, count:
     return channel
 
 
+class ShardsAtOnce(DiscordAdapter):
+    """The adapter whose clients identify every shard at once: discord.py sleeps 5 s before each
+    IDENTIFY but a client's first (Discord's identify rate limit), which the fake does not have."""
+
+    def make_bot(self) -> MemoryBot:
+        bot = super().make_bot()
+
+        async def at_once(shard_id: int | None, *, initial: bool = False) -> None:
+            return None
+
+        bot.before_identify_hook = at_once  # type: ignore[method-assign]
+        return bot
+
+
 async def start_shards(
     fake: FakeDiscord, engine: MemoryEngine, channels: Sequence[Payload], count: int, shard_ids: list[int]
 ) -> tuple[DiscordAdapter, Turns]:
@@ -371,15 +385,19 @@ async def start_shards(
         shard_ids=shard_ids,
     )
     turns = Turns()
-    adapter = DiscordAdapter(settings, turns, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE)
+    adapter = ShardsAtOnce(settings, turns, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE)
     before = fake.identifies
     await adapter.start()
-    await fake.wait_for(lambda: fake.identifies == before + len(shard_ids))
-    for channel in channels:
-        if fd.shard_of(channel["guild_id"], count) in shard_ids:
-            await fake.wait_ready(channel["guild_id"])
-    assert adapter.bot is not None
-    await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
+    try:
+        await fake.wait_for(lambda: fake.identifies == before + len(shard_ids))
+        for channel in channels:
+            if fd.shard_of(channel["guild_id"], count) in shard_ids:
+                await fake.wait_ready(channel["guild_id"])
+        assert adapter.bot is not None
+        await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
+    except BaseException:
+        await adapter.stop(grace=0)
+        raise
     return adapter, turns
 
 
