@@ -752,3 +752,29 @@ async def test_sync_commands_registers_the_group_globally_or_per_guild(
     assert logins == ["tok", "tok"]
     assert syncs[0] == (None, ["memory"])
     assert syncs[1][0].id == 42 and syncs[1][1] == ["memory"]
+
+
+async def test_a_process_running_several_shards_is_connected_only_while_every_shard_is(
+    memory_commands: MemoryCommands, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py's connection events for shards 0 and 2 of one client, in the order it sends them:
+    `disconnect` and `resumed` come for any one shard, `ready` only once per client."""
+    settings = discord_settings(shard_count=3, shard_ids=[0, 2])
+    bot = DiscordAdapter(settings, AsyncMock(), memory_commands, coalesce=NO_DEBOUNCE).make_bot()
+    assert isinstance(bot, discord.AutoShardedClient)
+    await bot.on_shard_ready(0)
+    assert not bot.connected  # shard 2 still waits for its guilds
+    await bot.on_shard_ready(2)
+    await bot.on_ready()
+    assert bot.connected
+    with caplog.at_level(logging.WARNING):
+        for shard_id in (0, 2):
+            await bot.on_disconnect()
+            await bot.on_shard_disconnect(shard_id)
+    assert not bot.connected
+    assert [r.__dict__.get("shard") for r in caplog.records if r.name == discord_bot.__name__] == [0, 2]
+    await bot.on_resumed()
+    await bot.on_shard_resumed(0)
+    assert not bot.connected  # shard 2 is still away
+    await bot.on_shard_ready(2)  # it identified again: no `ready` follows
+    assert bot.connected

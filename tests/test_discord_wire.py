@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adapters.base import IncomingMessage
-from adapters.discord import DiscordAdapter
+from adapters.discord import DiscordAdapter, MemoryBot
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings
 from bot.llm.fake import ScriptedLLM, text
@@ -210,9 +210,8 @@ async def _remember(engine: MemoryEngine, content: str, channel: str, guild: str
     )
 
 
-async def _memory_list(server: Server, channel: Payload, who: Payload, permissions: int) -> str:
+async def _memory_list(fake: FakeDiscord, channel: Payload, who: Payload, permissions: int) -> str:
     """Run `/memory list` as `who` in `channel` through INTERACTION_CREATE; the follow-up's JSON."""
-    fake = server.fake
     before = len(fake.followups())
     data = fd.command_interaction(
         "memory",
@@ -236,13 +235,13 @@ async def test_memory_commands_read_the_conversation_discord_says_they_run_in(
     await _remember(engine, "The hidden budget is forty thousand", server.hidden["id"], guild_id)
     await running(Turns())
     everyone = fd.EVERYONE_PERMISSIONS
-    in_thread = await _memory_list(server, server.private_thread, server.alice, everyone)
+    in_thread = await _memory_list(server.fake, server.private_thread, server.alice, everyone)
     assert "surprise party" in in_thread and "hidden budget" not in in_thread
     admin = everyone | fd.MANAGE_GUILD
-    admin_in_general = await _memory_list(server, server.general, server.admin, admin)
+    admin_in_general = await _memory_list(server.fake, server.general, server.admin, admin)
     assert "surprise party" not in admin_in_general and "hidden budget" not in admin_in_general
     # Inside the hidden channel (and its public thread) its memories are listed, admin or not.
-    admin_inside = await _memory_list(server, server.hidden_thread, server.admin, admin)
+    admin_inside = await _memory_list(server.fake, server.hidden_thread, server.admin, admin)
     assert "hidden budget" in admin_inside and "surprise party" not in admin_inside
 
 
@@ -342,51 +341,89 @@ def guild_id_in_shard(shard_id: int, count: int) -> str:
     return str(((timestamp - timestamp % count + shard_id) << 22) | (base & ((1 << 22) - 1)))
 
 
+def add_guild_in_shard(fake: FakeDiscord, member: Payload, shard_id: int, count: int) -> Payload:
+    """A guild of `shard_id` of `count`, with `member` in it; returns its one text channel."""
+    guild_id = guild_id_in_shard(shard_id, count)
+    channel = fd.text_channel(guild_id, "general")
+    fake.add_guild(
+        fd.guild(
+            guild_id,
+            f"guild {shard_id}",
+            owner_id=member["id"],
+            channels=[channel],
+            members=[fd.member(member)],
+        )
+    )
+    return channel
+
+
+class ShardsAtOnce(DiscordAdapter):
+    """The adapter whose clients identify every shard at once: discord.py sleeps 5 s before each
+    IDENTIFY but a client's first (Discord's identify rate limit), which the fake does not have."""
+
+    def make_bot(self) -> MemoryBot:
+        bot = super().make_bot()
+
+        async def at_once(shard_id: int | None, *, initial: bool = False) -> None:
+            return None
+
+        bot.before_identify_hook = at_once  # type: ignore[method-assign]
+        return bot
+
+
+async def start_shards(
+    fake: FakeDiscord, engine: MemoryEngine, channels: Sequence[Payload], count: int, shard_ids: list[int]
+) -> tuple[DiscordAdapter, Turns]:
+    """A bot process running `shard_ids` of `count`, answering in `channels`; returns once every
+    one of its shards has identified and the client is ready."""
+    settings = DiscordSettings(
+        _env_file=None,  # type: ignore[call-arg]
+        token="fake-token",
+        channels=[c["id"] for c in channels],
+        guild_ready_timeout_seconds=DISCORD_READY_WAIT_SECONDS,
+        shard_count=count,
+        shard_ids=shard_ids,
+    )
+    turns = Turns()
+    adapter = ShardsAtOnce(settings, turns, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE)
+    before = fake.identifies
+    await adapter.start()
+    try:
+        await fake.wait_for(lambda: fake.identifies == before + len(shard_ids))
+        for channel in channels:
+            if fd.shard_of(channel["guild_id"], count) in shard_ids:
+                await fake.wait_ready(channel["guild_id"])
+        assert adapter.bot is not None
+        await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
+    except BaseException:
+        await adapter.stop(grace=0)
+        raise
+    return adapter, turns
+
+
+def identified_shards(fake: FakeDiscord) -> list[list[int]]:
+    """The `shard` of every IDENTIFY the fake gateway received, in order."""
+    return [p["d"]["shard"] for p in fake.gateway_received if p.get("op") == 2]
+
+
+def guild_ids(adapter: DiscordAdapter) -> list[str]:
+    assert adapter.bot is not None
+    return sorted(str(g.id) for g in adapter.bot.guilds)
+
+
 async def test_each_process_identifies_with_its_shard_and_answers_its_guilds_only(
     engine: MemoryEngine,
 ) -> None:
     async with FakeDiscord() as fake:
         alice = fd.user("alice")
-        channels = []
-        for shard_id in (0, 1):
-            guild_id = guild_id_in_shard(shard_id, 2)
-            channel = fd.text_channel(guild_id, "general")
-            fake.add_guild(
-                fd.guild(
-                    guild_id,
-                    f"guild {shard_id}",
-                    owner_id=alice["id"],
-                    channels=[channel],
-                    members=[fd.member(alice)],
-                )
-            )
-            channels.append(channel)
+        channels = [add_guild_in_shard(fake, alice, shard_id, 2) for shard_id in (0, 1)]
         processes: list[tuple[DiscordAdapter, Turns]] = []
         try:
             for shard_id in (0, 1):  # two bot processes, one shard each
-                settings = DiscordSettings(
-                    _env_file=None,  # type: ignore[call-arg]
-                    token="fake-token",
-                    channels=[c["id"] for c in channels],
-                    guild_ready_timeout_seconds=DISCORD_READY_WAIT_SECONDS,
-                    shard_count=2,
-                    shard_ids=[shard_id],
-                )
-                turns = Turns()
-                adapter = DiscordAdapter(
-                    settings, turns, MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE
-                )
-                processes.append((adapter, turns))
-                await adapter.start()
-                await fake.wait_for(lambda n=shard_id: fake.identifies > n)  # this process's IDENTIFY
-                await fake.wait_ready()
-                assert adapter.bot is not None
-                await asyncio.wait_for(adapter.bot.wait_until_ready(), fd.WAIT_LIMIT_SECONDS)
-            identified = [p["d"]["shard"] for p in fake.gateway_received if p.get("op") == 2]
-            assert identified == [[0, 2], [1, 2]]
+                processes.append(await start_shards(fake, engine, channels, 2, [shard_id]))
+            assert identified_shards(fake) == [[0, 2], [1, 2]]
             for shard_id, (adapter, _) in enumerate(processes):
-                assert adapter.bot is not None
-                assert [str(g.id) for g in adapter.bot.guilds] == [channels[shard_id]["guild_id"]]
+                assert guild_ids(adapter) == [channels[shard_id]["guild_id"]]
             # Each guild's message reaches the process running its shard, and only that one.
             for shard_id in (1, 0):
                 await fake.dispatch(
@@ -404,3 +441,96 @@ async def test_each_process_identifies_with_its_shard_and_answers_its_guilds_onl
         finally:
             for adapter, _ in processes:
                 await adapter.stop(grace=5)
+
+
+async def answered(fake: FakeDiscord, turns: Turns, channel: Payload, author: Payload, text: str) -> None:
+    """`text` said in `channel` reaches `turns`, and the reply lands in that channel over REST."""
+    before = len(fake.sent_messages(channel["id"]))
+    await fake.dispatch("MESSAGE_CREATE", fd.message(channel, author, text))
+    message = await turns.next()
+    assert (message.workspace_id, message.channel_id, message.text) == (
+        channel["guild_id"],
+        channel["id"],
+        text,
+    )
+    await fake.wait_for(lambda: len(fake.sent_messages(channel["id"])) == before + 1)
+    assert fake.sent_messages(channel["id"])[-1]["content"] == turns.reply
+
+
+async def test_one_process_runs_several_shards_and_answers_the_guilds_of_each(engine: MemoryEngine) -> None:
+    """Shards 0 and 2 of 3 in one process, shard 1 in another: one IDENTIFY per shard, and each
+    process sees and answers exactly the guilds of its shards."""
+    async with FakeDiscord() as fake:
+        alice = fd.user("alice")
+        channels = [add_guild_in_shard(fake, alice, shard_id, 3) for shard_id in (0, 1, 2)]
+        processes: list[tuple[DiscordAdapter, Turns]] = []
+        try:
+            processes.append(await start_shards(fake, engine, channels, 3, [0, 2]))
+            processes.append(await start_shards(fake, engine, channels, 3, [1]))
+            (both, both_turns), (one, one_turns) = processes
+            assert identified_shards(fake) == [[0, 3], [2, 3], [1, 3]]
+            assert len(fake.connections) == 3  # a gateway connection per shard
+            assert guild_ids(both) == sorted([channels[0]["guild_id"], channels[2]["guild_id"]])
+            assert guild_ids(one) == [channels[1]["guild_id"]]
+            assert both.bot is not None
+            guild_2 = channels[2]["guild_id"]
+            for shard_id in (0, 2):
+                guild = both.bot.get_guild(int(channels[shard_id]["guild_id"]))
+                assert guild is not None and guild.shard_id == shard_id
+            assert both.ready and one.ready
+            for shard_id in (2, 1, 0):
+                turns = one_turns if shard_id == 1 else both_turns
+                await answered(fake, turns, channels[shard_id], alice, f"hello shard {shard_id}")
+            assert [[m.text for m in batch] for batch in both_turns.batches] == [
+                ["hello shard 2"],
+                ["hello shard 0"],
+            ]
+            assert [[m.text for m in batch] for batch in one_turns.batches] == [["hello shard 1"]]
+            assert both.bot.get_guild(int(channels[1]["guild_id"])) is None
+            # A DM comes on shard 0 (Discord's rule), so to the process running it.
+            dm = fd.dm_channel(alice)
+            await fake.dispatch("MESSAGE_CREATE", fd.message(dm, alice, "hello in private"))
+            message = await both_turns.next()
+            assert message.is_dm and message.channel_id == dm["id"]
+            await fake.wait_for(lambda: len(fake.sent_messages(dm["id"])) == 1)
+            # `/memory` comes on the shard of its guild, and is answered there.
+            await _remember(engine, "The shard two guild meets on Tuesdays", channels[2]["id"], guild_2)
+            listed = await _memory_list(fake, channels[2], alice, fd.EVERYONE_PERMISSIONS)
+            assert "meets on Tuesdays" in listed
+        finally:
+            for adapter, _ in processes:
+                await adapter.stop(grace=5)
+
+
+@pytest.mark.parametrize(
+    ("code", "back_event", "identified", "resumes"),
+    [
+        # Invalidated: shard 2 identifies again (no `ready` follows: discord.py sends it once per client).
+        (4009, "shard_ready", [[0, 3], [2, 3], [2, 3]], 0),
+        # Dropped: shard 2 resumes its session.
+        (4000, "shard_resumed", [[0, 3], [2, 3]], 1),
+    ],
+)
+async def test_a_shard_that_reconnects_leaves_the_others_answering_and_the_process_ready(
+    engine: MemoryEngine, code: int, back_event: str, identified: list[list[int]], resumes: int
+) -> None:
+    """One shard of a process loses its connection: the other keeps its own and answers; once the
+    shard is back with its guilds the process is ready again and the shard answers too."""
+    async with FakeDiscord() as fake:
+        alice = fd.user("alice")
+        channels = [add_guild_in_shard(fake, alice, shard_id, 3) for shard_id in (0, 2)]
+        adapter, turns = await start_shards(fake, engine, channels, 3, [0, 2])
+        try:
+            bot = adapter.bot
+            assert bot is not None and adapter.ready
+            back = bot.wait_for(back_event, check=lambda shard_id: shard_id == 2)
+            await fake.close_session(code, guild_id=channels[1]["guild_id"])
+            await answered(fake, turns, channels[0], alice, "shard 0 is still here")
+            await asyncio.wait_for(back, fd.WAIT_LIMIT_SECONDS)
+            await fake.wait_ready(channels[1]["guild_id"])  # after the handlers of the event
+            assert identified_shards(fake) == identified and fake.resumes == resumes
+            assert adapter.ready
+            await answered(fake, turns, channels[1], alice, "shard 2 is back")
+            assert guild_ids(adapter) == sorted(c["guild_id"] for c in channels)
+        finally:
+            await adapter.stop(grace=5)

@@ -196,7 +196,45 @@ class MemoryBot(commands.Bot):
 class ShardedMemoryBot(MemoryBot, commands.AutoShardedBot):
     """The same bot running some shards of a sharded application (`DISCORD_SHARD_COUNT` and
     `DISCORD_SHARD_IDS`): one gateway connection per shard, each IDENTIFYing as [id, count], so
-    Discord sends this process the events of the guilds of its shards only."""
+    Discord sends this process the events of the guilds of its shards only.
+
+    It is connected while every one of its shards is. discord.py sends `ready` once per client,
+    when all shards have their guilds, and `disconnect` and `resumed` without saying whose; the
+    `shard_*` events say which shard went down or came back (`shard_ready` also after a shard
+    identified again, when no `ready` follows)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shards_down: set[int] = set()
+
+    async def on_ready(self) -> None:
+        await super().on_ready()
+        self.connected = not self.shards_down
+
+    async def on_resumed(self) -> None:
+        return  # one shard's; on_shard_resumed says which
+
+    async def on_disconnect(self) -> None:
+        return  # one shard's; on_shard_disconnect says which
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        if shard_id not in self.shards_down:
+            log.warning(
+                "Discord shard disconnected; reconnecting", extra={"platform": PLATFORM, "shard": shard_id}
+            )
+        self.shards_down.add(shard_id)
+        self.connected = False
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._shard_up(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._shard_up(shard_id)
+
+    def _shard_up(self, shard_id: int) -> None:
+        self.shards_down.discard(shard_id)
+        # Before `ready` the other shards may still be waiting for their guilds.
+        self.connected = self.ready_once and not self.shards_down
 
 
 def make_bot(

@@ -365,7 +365,8 @@ class FakeDiscord(LocalServer):
       zlib-stream compression when asked for. No member chunking: leave the members intent off.
       An IDENTIFY with `shard: [id, count]` gets only the guilds of that shard, and a guild's later
       events go to the session of its shard, as Discord routes them.
-      `dispatch(event, data)` pushes an event, `close_session(code)` drops the connection;
+      `dispatch(event, data)` pushes an event, `close_session(code)` drops the connection (of one
+      guild's shard with `guild_id=`, as do `wait_ready` and `sync`);
       `connections` and `gateway_received` record the client's side.
     - `wait_ready()` and `sync()` resolve once the client has *parsed* everything sent so far;
       `wait_for(predicate)` resolves on recorded traffic. No polling or sleeps.
@@ -495,13 +496,14 @@ class FakeDiscord(LocalServer):
 
     # --- gateway -----------------------------------------------------------------------------------
 
-    def _session(self, guild_id: str | None = None) -> _Session | None:
-        """The latest session that can still be resumed (with `guild_id`, one of the guild's shard)."""
+    def _session(self, guild_id: str | None = None, *, dm: bool = False) -> _Session | None:
+        """The latest session that can still be resumed (with `guild_id`, one of the guild's shard;
+        with `dm`, one that gets DMs: shard 0's)."""
         return next(
             (
                 s
                 for s in reversed(self._sessions)
-                if not s.invalid and (guild_id is None or s.serves(guild_id))
+                if not s.invalid and (s.serves(guild_id) if guild_id is not None or dm else True)
             ),
             None,
         )
@@ -512,12 +514,13 @@ class FakeDiscord(LocalServer):
             raise RuntimeError("no discord.py client is connected to the fake gateway")
         return session
 
-    async def wait_ready(self) -> None:
-        """Resolve once a client has identified and parsed READY and every GUILD_CREATE."""
+    async def wait_ready(self, guild_id: str | None = None) -> None:
+        """Resolve once a client has identified and parsed READY and every GUILD_CREATE (on the
+        session of `guild_id`'s shard, when given: a process running several shards has one each)."""
         await self.wait_for(
-            lambda: (s := self._session()) is not None and s.ready and s.connection is not None
+            lambda: (s := self._session(guild_id)) is not None and s.ready and s.connection is not None
         )
-        await self.sync()
+        await self.sync(guild_id)
 
     async def sync(self, guild_id: str | None = None) -> None:
         """Resolve once the client has parsed every dispatch sent so far (on the session of
@@ -536,10 +539,11 @@ class FakeDiscord(LocalServer):
         """Send a DISPATCH (op 0) event and return its sequence; kept for replay if the client is away.
 
         `observe=False` sends it without updating the fake's state: for payloads not as documented.
-        A guild's event goes to the session of its shard, as Discord routes it.
+        A guild's event goes to the session of its shard, any other (a DM's) to shard 0's, as
+        Discord routes them.
         """
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
-        session = self._session(str(guild_id) if guild_id is not None else None)
+        session = self._session(str(guild_id) if guild_id is not None else None, dm=True)
         if session is None:
             raise RuntimeError("no gateway session to dispatch to")
         if observe:
@@ -552,12 +556,15 @@ class FakeDiscord(LocalServer):
         assert connection is not None
         await connection.send_raw(raw)
 
-    async def close_session(self, code: int = 4000, *, invalidate: bool = False) -> None:
+    async def close_session(
+        self, code: int = 4000, *, invalidate: bool = False, guild_id: str | None = None
+    ) -> None:
         """Drop the client's connection with `code`; discord.py resumes after 4000-4003 and 4005-4009.
 
         With `invalidate` (implied by 4007 and 4009) the RESUME gets INVALID_SESSION and it re-identifies.
+        With `guild_id`, the connection dropped is that of the guild's shard; the others stay up.
         """
-        session = self._live()
+        session = self._live(guild_id)
         connection, session.connection = session.connection, None
         session.invalid = invalidate or code in (4007, 4009)
         assert connection is not None
