@@ -18,7 +18,7 @@ from bot.app import App
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError, MemoryWriteError
-from memory.models import Audience, Visibility
+from memory.models import Audience, MemoryType, Visibility
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.migrations import MIGRATIONS
 from tests.fakes.embedders import HashEmbedder
@@ -90,7 +90,8 @@ async def test_the_schema_is_one_a_dba_accepts(storage: PostgresStorage) -> None
     for table in ("memories", "messages", "summaries"):
         assert "USING hnsw (embedding vector_cosine_ops)" in indexes[f"ix_{table}_embedding"]
     for table in ("memories", "messages"):
-        assert "USING gin (search_text)" in indexes[f"ix_{table}_search_text"]
+        # Searches are within a workspace: the words' index is keyed by it first.
+        assert "USING gin (workspace_id, search_text)" in indexes[f"ix_{table}_search_text"]
     foreign = {
         r["conname"]
         for r in await db.fetch(
@@ -304,3 +305,25 @@ async def test_every_statement_is_planned_for_its_own_values(storage: PostgresSt
     async with storage.db.pool.acquire() as conn:
         assert await conn.fetchval("SHOW plan_cache_mode") == "force_custom_plan"
         assert await conn.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
+
+
+async def test_the_important_memories_are_read_without_walking_past_the_identities(
+    storage: PostgresStorage,
+) -> None:
+    # Identities weigh 1.0; the pre-hook's important memories leave them out. Its query must be
+    # answered by the index that holds no identity, whatever the types are spelled as.
+    not_identity = [t.value for t in MemoryType if t is not MemoryType.IDENTITY]
+    async with storage.db.pool.acquire() as conn, conn.transaction():
+        await conn.execute("SET LOCAL enable_seqscan = off")  # as on a large table
+        rows = await conn.fetch(
+            "EXPLAIN SELECT id FROM memories WHERE platform = $1 AND workspace_id = $2 "
+            "AND agent_id = $3 AND NOT forgotten AND memory_type = ANY($4) AND importance >= $5 "
+            "ORDER BY importance DESC, created_at DESC LIMIT 20",
+            "discord",
+            "guild-1",
+            "default",
+            not_identity,
+            0.8,
+        )
+    plan = "\n".join(r[0] for r in rows)
+    assert "ix_memories_scope_important" in plan and "Sort" not in plan.split("Index")[0]
