@@ -327,3 +327,29 @@ async def test_the_important_memories_are_read_without_walking_past_the_identiti
         )
     plan = "\n".join(r[0] for r in rows)
     assert "ix_memories_scope_important" in plan and "Sort" not in plan.split("Index")[0]
+
+
+async def test_a_role_that_may_not_create_an_extension_is_told_what_to_ask_for(
+    postgres_server: PostgresTestServer,
+) -> None:
+    # A managed database: pgvector created by an administrator, the bot's role may create tables
+    # but not extensions. Migrating stops at the first one it lacks, with the statements to run.
+    name = postgres_server.create_database(template=BARE_TEMPLATE)
+    admin = await asyncpg.connect(postgres_server.url(name))
+    try:
+        role = f"bot_{name}"
+        await admin.execute(f"CREATE ROLE {role} LOGIN")
+        await admin.execute(f"GRANT CREATE ON SCHEMA public TO {role}")
+        url = postgres_server.url(name).replace("postgres:@", f"{role}:@", 1)
+        with pytest.raises(ConfigError, match="needs the btree_gin extension") as refused:
+            await PostgresStorage.open(url, dim=8)
+        assert "CREATE EXTENSION IF NOT EXISTS btree_gin" in str(refused.value)
+        await admin.execute("CREATE EXTENSION btree_gin")
+        storage = await PostgresStorage.open(url, dim=8)  # the rest of the migrations now apply
+        await storage.close()
+        assert await admin.fetchval("SELECT count(*) FROM schema_migrations") == len(MIGRATIONS)
+        await admin.execute(f"DROP OWNED BY {role}")
+        await admin.execute(f"DROP ROLE {role}")
+    finally:
+        await admin.close()
+        postgres_server.drop_database(name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from ...errors import ConfigError
+from ...errors import ConfigError, StorageError
 from ..base import pending_migrations
 
 MIGRATIONS: list[tuple[str, str]] = []
@@ -406,13 +406,31 @@ async def apply_migrations(conn: asyncpg.Connection, dim: int) -> list[str]:
         done = {r["name"] for r in await conn.fetch("SELECT name FROM schema_migrations")}
         applied = []
         for name, sql in pending_migrations(MIGRATIONS, done):
-            async with conn.transaction():
-                await conn.execute(_render(sql, dim))
-                await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
+            try:
+                async with conn.transaction():
+                    await conn.execute(_render(sql, dim))
+                    await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
+            except asyncpg.PostgresError as exc:
+                raise _migration_error(name, exc) from exc
             applied.append(name)
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
+
+
+EXTENSIONS = ("vector", "btree_gin")
+
+
+def _migration_error(name: str, exc: asyncpg.PostgresError) -> Exception:
+    # A managed service lets an administrator create extensions the bot's role may not.
+    missing = [e for e in EXTENSIONS if f'extension "{e}"' in str(exc) or f"extension {e}" in str(exc)]
+    if missing:
+        statements = " and ".join(f"CREATE EXTENSION IF NOT EXISTS {e}" for e in EXTENSIONS)
+        return ConfigError(
+            f"migration {name} needs the {missing[0]} extension, which this role cannot create ({exc}); "
+            f"an administrator runs {statements} once in this database"
+        )
+    return StorageError(f"migration {name} failed: {type(exc).__name__}: {exc}")
 
 
 # Iterative index scans (a filtered search still returns its k rows) came with pgvector 0.8.
