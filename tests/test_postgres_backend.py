@@ -20,6 +20,7 @@ from memory.engine import MemoryEngine
 from memory.errors import ConfigError, MemoryWriteError
 from memory.models import Audience, MemoryType, Visibility
 from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres.bulk import indexes_deferred
 from memory.storage.postgres.migrations import MIGRATIONS
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
@@ -353,3 +354,32 @@ async def test_a_role_that_may_not_create_an_extension_is_told_what_to_ask_for(
     finally:
         await admin.close()
         postgres_server.drop_database(name)
+
+
+async def test_a_pooled_connection_goes_back_without_a_second_round_trip(storage: PostgresStorage) -> None:
+    # asyncpg's default reset sends one more statement after every query; the pool keeps none.
+    async with storage.db.pool.acquire() as conn:
+        pid = conn.get_server_pid()
+    assert await storage.db.fetchval("SELECT 41 + 1") == 42
+    async with storage.db.pool.acquire() as conn:
+        assert conn.get_server_pid() == pid  # the one connection the pool had
+    watcher = await asyncpg.connect(storage._dsn)  # type: ignore[arg-type]
+    try:
+        last = await watcher.fetchval("SELECT query FROM pg_stat_activity WHERE pid = $1", pid)
+    finally:
+        await watcher.close()
+    assert last == "SELECT 41 + 1"
+
+
+async def test_building_the_indexes_leaves_no_session_setting_on_the_pool(storage: PostgresStorage) -> None:
+    async with indexes_deferred(storage, work_mem="96MB", workers=1):
+        pass
+    held = [await storage.db.pool.acquire() for _ in range(storage.db.pool.get_max_size())]
+    try:
+        settings = {await c.fetchval("SHOW maintenance_work_mem") for c in held}
+        workers = {await c.fetchval("SHOW max_parallel_maintenance_workers") for c in held}
+    finally:
+        for conn in held:
+            await storage.db.pool.release(conn)
+    assert "96MB" not in settings and len(settings) == 1
+    assert "1" not in workers and len(workers) == 1

@@ -73,12 +73,16 @@ async def indexes_deferred(
         yield
     finally:
         async with storage.db.pool.acquire() as conn:
-            # Session settings of this connection only; the pool's reset undoes them on release.
+            # Session settings of this connection only, undone before it goes back to the pool
+            # (which keeps its connections' sessions as they are).
             await conn.execute(f"SET maintenance_work_mem = '{_setting(work_mem)}'")
             await conn.execute(f"SET max_parallel_maintenance_workers = {int(workers)}")
-            for definition in definitions:
-                await conn.execute(definition)
-            await conn.execute("ANALYZE memories")
+            try:
+                for definition in definitions:
+                    await conn.execute(definition)
+                await conn.execute("ANALYZE memories")
+            finally:
+                await conn.execute("RESET maintenance_work_mem; RESET max_parallel_maintenance_workers")
 
 
 def _setting(value: str) -> str:

@@ -131,8 +131,7 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
     )
 
 
-# Session settings of every pooled connection, sent when it connects (a `SET` would be undone by
-# the RESET ALL the pool runs when a connection is released). A filtered nearest-neighbour query
+# Session settings of every pooled connection, sent when it connects. A filtered nearest-neighbour query
 # keeps scanning the HNSW graph until k rows pass the filter (pgvector 0.8); the hits are sorted
 # by score after the read, so the relaxed order costs nothing.
 SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order", "plan_cache_mode": "force_custom_plan"}
@@ -141,11 +140,27 @@ SERVER_SETTINGS = {"hnsw.iterative_scan": "relaxed_order", "plan_cache_mode": "f
 WRITE_LOCK_LOST = "write lock lost with its connection; what this write had not committed is not written"
 
 
-async def create_pool(dsn: str, *, min_size: int, max_size: int) -> asyncpg.Pool:
-    """A pool of connections with the codecs and session settings every query here expects."""
+async def create_pool(dsn: str, *, min_size: int, max_size: int, locks: bool = False) -> asyncpg.Pool:
+    """A pool of connections with the codecs and session settings every query here expects.
+
+    asyncpg resets a released connection with one more statement (unlock every advisory lock,
+    close cursors, unlisten, RESET ALL): a second round trip after every query, which doubled the
+    cost of a short one. Only a pool of `locks` holds session state worth that; the others'
+    connections keep none (a transaction left open is still rolled back by asyncpg, and what sets
+    a session setting resets it itself).
+    """
     return await asyncpg.create_pool(
-        dsn, min_size=min_size, max_size=max_size, init=_init_connection, server_settings=SERVER_SETTINGS
+        dsn,
+        min_size=min_size,
+        max_size=max_size,
+        init=_init_connection,
+        server_settings=SERVER_SETTINGS,
+        reset=None if locks else _keep_session,
     )
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A released connection's reset: nothing beyond asyncpg's own rollback (see `create_pool`)."""
 
 
 class _Held:

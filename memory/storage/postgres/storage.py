@@ -186,7 +186,7 @@ class PostgresStorage(Storage):
         if self._dsn is None:
             raise StorageError(f"this storage was opened without its URL and cannot {what}")
         # A write lock's holder queries on its connection: the codecs and settings of the main pool.
-        return await create_pool(self._dsn, min_size=0, max_size=size)
+        return await create_pool(self._dsn, min_size=0, max_size=size, locks=True)
 
     async def close(self) -> None:
         if self._changes is not None:
