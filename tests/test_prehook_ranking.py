@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from memory.models import Scope, Summary
 from memory.prehook import PrehookConfig
 from memory.prehook.context_block import BlockItem
+from memory.prehook.injection_state import ChannelInjectionState
 from memory.prehook.ranking import Candidate, block_items, dedup, ends_on_a_question
 from tests.helpers import NOW, memory_row, past_turn
 
@@ -74,3 +77,46 @@ def test_a_turn_ends_on_a_question_only_when_its_last_sentence_asks() -> None:
     assert ends_on_a_question(past_turn("Loved it. Where did you go hiking last summer?", NOW))
     assert not ends_on_a_question(past_turn("Where did you go? I went to Chamonix.", NOW))
     assert not ends_on_a_question(past_turn("", NOW))
+
+
+class CountingState(ChannelInjectionState):
+    """A channel's injection state that counts the candidates compared with what it holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.compared = 0
+
+    def semantic_duplicates(self, vectors: np.ndarray, ids=None, turn=None):  # type: ignore[no-untyped-def]
+        self.compared += len(vectors)
+        return super().semantic_duplicates(vectors, ids, turn)
+
+
+def _distinct_memories(count: int) -> list[Candidate]:
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((count, 64)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return [
+        Candidate(memory_row(f"fact {n}", n), vectors[n], {"vector"}, relevance=0.9, score=1.0 - n / count)
+        for n in range(count)
+    ]
+
+
+def test_a_full_block_compares_only_the_candidates_it_looked_at() -> None:
+    # A busy request brings hundreds of candidates; the block takes its lines from the first few.
+    ranked = _distinct_memories(600)
+    state = CountingState()
+    state.record([(c.id, c.updated_at, c.vector) for c in ranked[-3:]])  # some already shown
+    kept = dedup(CONFIG, ranked, state, {})
+    assert [c.id for c in kept] == [c.id for c in ranked[: CONFIG.max_injection_count]]
+    assert 0 < state.compared < 100
+
+
+def test_a_near_copy_of_a_chosen_line_or_of_what_was_shown_is_skipped() -> None:
+    ranked = _distinct_memories(40)
+    copy = Candidate(memory_row("fact 0 again", 99), ranked[0].vector, {"vector"}, relevance=0.9, score=0.99)
+    shown = _distinct_memories(41)[40]
+    late = Candidate(memory_row("shown before", 98), shown.vector, {"vector"}, relevance=0.9, score=0.98)
+    state = CountingState()
+    state.record([("elsewhere", NOW, shown.vector)])
+    kept = [c.id for c in dedup(CONFIG, [ranked[0], copy, late, *ranked[1:]], state, {})]
+    assert ranked[0].id in kept and copy.id not in kept and late.id not in kept

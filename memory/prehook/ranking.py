@@ -268,27 +268,15 @@ def dedup(
         if relevant(config, c)
         and ("about_self" in c.sources or state.should_reinject(c.id, c.updated_at, state.turn))
     ]
-    with_vectors = [n for n, c in enumerate(eligible) if c.vector is not None]
-    duplicate = np.zeros(len(eligible), dtype=bool)
-    pairwise = np.zeros((0, 0), dtype=np.float32)
-    position: dict[int, int] = {}
-    if with_vectors:
-        matrix = np.stack([eligible[n].vector for n in with_vectors])  # type: ignore[misc]
-        # Against what the channel already holds: one product for the whole batch.
-        mask = state.semantic_duplicates(matrix, [eligible[n].id for n in with_vectors])
-        duplicate[with_vectors] = mask
-        duplicate &= np.array(["about_self" not in c.sources for c in eligible], dtype=bool)
-        # Against each other, so one block does not carry two wordings of one fact.
-        pairwise = matrix @ matrix.T
-        position = {n: row for row, n in enumerate(with_vectors)}
+    shown = _ShownAlready(eligible, state)
     selected: list[Candidate] = []
-    chosen_rows: list[int] = []
+    chosen: list[np.ndarray] = []
     floored = 0
     # Turns the block already carries, chosen or shown as a follow-up, and those the chosen
     # memories and summaries were drawn from: an item standing only for these says it twice.
     covered: set[str] = set()
     for n, candidate in enumerate(eligible):
-        if duplicate[n] or (candidate.floored and floored >= cfg.max_floored):
+        if (candidate.floored and floored >= cfg.max_floored) or shown.duplicate(n):
             continue
         stands_for = _stands_for(candidate)
         if stands_for and stands_for <= covered and candidate.message is None:
@@ -303,9 +291,11 @@ def dedup(
             if lines >= cfg.max_injection_count and not following:
                 break
             continue
-        row = position.get(n)
-        if row is not None and chosen_rows and pairwise[row, chosen_rows].max() > cfg.semantic_threshold:
-            continue
+        # Against the chosen ones, so one block does not carry two wordings of one fact.
+        vector = candidate.vector
+        if vector is not None and chosen:
+            if float((np.stack(chosen) @ vector).max()) > cfg.semantic_threshold:
+                continue
         selected.append(candidate)
         lines += 1 - joins
         covered |= stands_for
@@ -314,9 +304,41 @@ def dedup(
             if (after := following.get(candidate.id)) is not None and ends_on_a_question(candidate.message):
                 covered.add(after.id)
         floored += candidate.floored
-        if row is not None:
-            chosen_rows.append(row)
+        if vector is not None:
+            chosen.append(vector)
     return selected
+
+
+class _ShownAlready:
+    """Which eligible candidates the channel's model already holds in other words, worked out for
+    the next `_CHUNK` of them when the first of those is asked about.
+
+    A block fills from the first few dozen candidates; a product of every candidate against the
+    channel's buffer (and each against each other, as before) cost tens of ms on the requests
+    with the most candidates, for rows never looked at.
+    """
+
+    def __init__(self, eligible: Sequence[Candidate], state: ChannelInjectionState) -> None:
+        self._eligible = eligible
+        self._state = state
+        self._flags = np.zeros(len(eligible), dtype=bool)
+        self._known = 0
+
+    def duplicate(self, n: int) -> bool:
+        while n >= self._known:
+            chunk = range(self._known, min(self._known + _CHUNK, len(self._eligible)))
+            rows = [k for k in chunk if self._eligible[k].vector is not None]
+            if rows:
+                matrix = np.stack([self._eligible[k].vector for k in rows])  # type: ignore[misc]
+                mask = self._state.semantic_duplicates(matrix, [self._eligible[k].id for k in rows])
+                # What the asker explicitly asked about is answered in full, shown or not.
+                for k, flag in zip(rows, mask, strict=True):
+                    self._flags[k] = bool(flag) and "about_self" not in self._eligible[k].sources
+            self._known = chunk.stop
+        return bool(self._flags[n])
+
+
+_CHUNK = 64
 
 
 def ends_on_a_question(message: StoredMessage) -> bool:
