@@ -188,3 +188,30 @@ async def test_consecutive_recalled_turns_share_one_line_and_one_item(
     assert result.block is not None
     assert sum(is_turn_line(li) for li in result.block.splitlines()) == 1
     await hook.aclose()
+
+
+async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine, clock: FakeClock) -> None:
+    # The question's words rank an unrelated "gym" turn above the Blocpark one; the best hits'
+    # own words (bouldering, chalk, crash pads) bring Blocpark in on the second search.
+    at = clock() - 10 * DAY
+    said = [
+        "climbing gym: bouldering, chalk, crash pads",
+        "the climbing gym has bouldering and chalk and crash pads",
+        "bouldering at the climbing gym with chalk and crash pads",
+        "Blocpark gym: bouldering, chalk, crash pads, top ropes",
+        "my gym closed for the summer holidays in august",
+        "which bus goes to the station near the old market",
+        "climbing prices for flats are crazy in this city",
+        "the gym playlist was awful tonight honestly so loud",
+    ]
+    turns = [turn(text, at + n * 3 * REPLY_GAP_SECONDS) for n, text in enumerate(said)]
+    await engine.store_messages(turns)
+    blocpark = turns[3].id
+    found = {}
+    for weight in (0.0, PrehookConfig().turn_feedback):
+        hook = PreHook(engine, PrehookConfig(message_top_k=4, turn_feedback=weight), clock=clock)
+        result = await hook.run(ask("which climbing gym"))
+        found[weight] = {c.id for c, _ in result.candidates_ranked}
+        await hook.aclose()
+    assert blocpark not in found[0.0]
+    assert blocpark in found[PrehookConfig().turn_feedback]
