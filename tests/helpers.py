@@ -374,7 +374,8 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _DATE = r"\d{1,2} [A-Z][a-z]{2}(?: \d{4})?"
 _ITEM_SHAPES = [
     re.compile(rf"^- (?:\[[a-z]+\] )?Q \(first mentioned {_DATE}(?:, \d+ times)?(?:; updated {_DATE})?\)$"),
-    re.compile(rf"^- {_DATE}, Q said: Q$"),
+    # A past turn, with the turns shown after it on its line.
+    re.compile(rf"^- {_DATE}, Q: Q(?:; then Q: Q)*$"),
     re.compile(rf"^- {_DATE}(?: – {_DATE})?, summary: Q$"),
     re.compile(r"^- (?:Q said|noted \([a-z]+\)): Q$"),
 ]
@@ -393,6 +394,11 @@ def quoted(line: str) -> list[str]:
 def skeleton(line: str) -> str:
     """The line with each quoted value replaced by `Q`: only the block's own frame is left."""
     return _QUOTED.sub("Q", line)
+
+
+def is_turn_line(line: str) -> bool:
+    """Whether a line of a block shows a past turn ("- 5 Oct, "bob": "…"", follow-ups and all)."""
+    return _ITEM_SHAPES[1].match(skeleton(line)) is not None
 
 
 def check_block(block: str) -> list[str]:

@@ -9,6 +9,7 @@ from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
     EMPTY_TIMELINE,
+    PREAMBLE,
     TIMELINE_TRIMMED,
     BlockItem,
     Section,
@@ -18,6 +19,7 @@ from memory.prehook.context_block import (
     estimate_tokens,
     format_context_block,
     quote_note,
+    short_date,
 )
 from tests.helpers import DAY, NOW, memory_row, past_turn
 
@@ -122,6 +124,19 @@ def test_a_short_item_dropped_before_a_long_one_goes_back_in_when_it_fits() -> N
     assert block.included == [best, short]
     assert block.dropped == [long]
     assert block.tokens <= budget
+
+
+def test_a_past_turn_line_is_its_date_author_and_words_only() -> None:
+    # A block carries a dozen turns or more: every word of their frame is paid a dozen times.
+    asked = message("Where did you hike?", NOW - 2 * DAY, "alice")
+    answer = message("Chamonix", NOW - 2 * DAY + 15, "bob")
+    item = BlockItem(Section.MESSAGES, 1.0, message=asked, follow_ups=[answer])
+    block = format_context_block([item], NOW, token_budget=1500)
+    assert block.text is not None
+    day = short_date(asked.created_at, NOW)
+    assert f'- {day}, "alice": "Where did you hike?"; then "bob": "Chamonix"' in block.text.split("\n")
+    # The preamble comes with every block too.
+    assert estimate_tokens(PREAMBLE) <= 55
 
 
 def test_nothing_to_say_gives_no_block() -> None:

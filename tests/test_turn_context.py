@@ -12,7 +12,7 @@ from memory.models import Audience, StoredMessage, Visibility
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.scope import quote_literal
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, is_turn_line
 from tests.helpers import past_turn as turn
 
 DAY = 86400.0
@@ -142,7 +142,7 @@ async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
     line = next(li for li in result.block.splitlines() if "hiking in the Alps" in li)
     assert '; then "Bob": "Chamonix, around the Mont Blanc"' in line
     assert {m.id for m in result.injected_messages} >= {question.id, answer.id}
-    lines_with_turns = [li for li in result.block.splitlines() if " said: " in li]
+    lines_with_turns = [li for li in result.block.splitlines() if is_turn_line(li)]
     assert len(lines_with_turns) == result.items - len(result.injected) - len(result.injected_summaries)
     # Both turns count as shown: asking again within the depth injects neither.
     again = await hook.run(ask("Which hiking trip in the Alps did Bob do, again?"))
@@ -186,5 +186,32 @@ async def test_consecutive_recalled_turns_share_one_line_and_one_item(
     assert result.items == 1
     assert [m.id for m in result.injected_messages] == [t.id for t in turns]
     assert result.block is not None
-    assert sum(" said: " in li for li in result.block.splitlines()) == 1
+    assert sum(is_turn_line(li) for li in result.block.splitlines()) == 1
     await hook.aclose()
+
+
+async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine, clock: FakeClock) -> None:
+    # The question's words rank an unrelated "gym" turn above the Blocpark one; the best hits'
+    # own words (bouldering, chalk, crash pads) bring Blocpark in on the second search.
+    at = clock() - 10 * DAY
+    said = [
+        "climbing gym: bouldering, chalk, crash pads",
+        "the climbing gym has bouldering and chalk and crash pads",
+        "bouldering at the climbing gym with chalk and crash pads",
+        "Blocpark gym: bouldering, chalk, crash pads, top ropes",
+        "my gym closed for the summer holidays in august",
+        "which bus goes to the station near the old market",
+        "climbing prices for flats are crazy in this city",
+        "the gym playlist was awful tonight honestly so loud",
+    ]
+    turns = [turn(text, at + n * 3 * REPLY_GAP_SECONDS) for n, text in enumerate(said)]
+    await engine.store_messages(turns)
+    blocpark = turns[3].id
+    found = {}
+    for weight in (0.0, PrehookConfig().turn_feedback):
+        hook = PreHook(engine, PrehookConfig(message_top_k=4, turn_feedback=weight), clock=clock)
+        result = await hook.run(ask("which climbing gym"))
+        found[weight] = {c.id for c, _ in result.candidates_ranked}
+        await hook.aclose()
+    assert blocpark not in found[0.0]
+    assert blocpark in found[PrehookConfig().turn_feedback]

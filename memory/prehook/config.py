@@ -41,6 +41,11 @@ class PrehookConfig:
     # A recalled turn comes with the turn that followed it (its answer, what it led to), on the
     # same line of the block; consecutive recalled turns share one line.
     turn_follow_ups: bool = True
+    # Past turns are searched a second time by vector, the question moved towards its three best
+    # dense hits by this weight (the mean of their vectors × weight, added): turns that say what
+    # the question is about in the conversation's words. 0 turns it off. LoCoMo dev, leave one
+    # conversation out: see README.
+    turn_feedback: float = 1.0
     # At most this many memories that are there only by their SQL floor (identity, preference,
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.

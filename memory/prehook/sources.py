@@ -29,6 +29,8 @@ log = logging.getLogger("memory.prehook")
 
 T = TypeVar("T")
 _NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
+# How many of the best dense turn hits move the question for the second search (`_feedback`).
+FEEDBACK_SEEDS = 3
 
 
 def elapsed_ms(start: float) -> float:
@@ -268,6 +270,7 @@ class Sources:
             message_dense, message_lexical = results[1]
             found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
             found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
+            found.message_dense = await self._feedback(request, query, found.message_dense, skip_ids, errors)
             message_ids = list(
                 dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
             )
@@ -295,6 +298,36 @@ class Sources:
         found.messages = {turn.id: turn for turn, _ in turn_rows or []}
         found.following = {turn.id: after for turn, after in turn_rows or [] if after is not None}
         return found, elapsed_ms(t)
+
+    async def _feedback(
+        self,
+        request: PrehookRequest,
+        query: np.ndarray,
+        dense: list[Any],
+        skip_ids: set[str],
+        errors: list[str],
+    ) -> list[Any]:
+        """The nearest turns again, to the question moved towards its best dense hits (pseudo-
+        relevance feedback, `turn_feedback`): a question's few words find the turns that say it
+        in its words; the turns near those best hits also say what the question is about in the
+        conversation's own words ("what exercises has John done?" finds kickboxing, then yoga).
+        One more search over the stored vectors, no embedding; `dense` is kept when it fails."""
+        weight = self.config.turn_feedback
+        seeds = [h.vector for h in dense[:FEEDBACK_SEEDS] if h.vector is not None]
+        if weight <= 0 or not seeds:
+            return dense
+        moved = query + weight * np.mean(seeds, axis=0)
+        moved = (moved / max(float(np.linalg.norm(moved)), 1e-12)).astype(np.float32)
+        m = self.config.message_top_k
+        hits = await self.guard(
+            "message_feedback",
+            self.engine.storage.turns.search(request.viewer, moved, m + len(skip_ids)),
+            [],
+            errors,
+        )
+        if not hits:
+            return dense
+        return [h for h in hits if h.id not in skip_ids][:m]
 
 
 async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:
