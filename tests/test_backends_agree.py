@@ -273,6 +273,15 @@ async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> 
         assert [(m.importance, m.created_at) for m in about[0]] == [
             (m.importance, m.created_at) for m in about[1]
         ]
+        # The first few only: PostgreSQL takes each user's best rows, then the best of those.
+        few = [
+            await s.memories.about(audience, NOW, ["carol", "alice", "carol"], [MemoryType.FACT], None, 3)
+            for s in (a, b)
+        ]
+        assert [(m.importance, m.created_at) for m in few[0]] == [
+            (m.importance, m.created_at) for m in few[1]
+        ]
+        assert all(m.user_id in ("alice", "carol") and m.memory_type is MemoryType.FACT for m in few[1])
         between = [await s.memories.between(audience, NOW, NOW - 50 * 3600, NOW, None, 500) for s in (a, b)]
         assert sorted(_ids(between[0])) == sorted(_ids(between[1]))
         assert [m.created_at for m in between[0]] == [m.created_at for m in between[1]]
