@@ -169,6 +169,17 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("j'aimerais apprendre le japonais", GOAL, "Mickael aimerait apprendre le japonais"),
         ("je compte partir en Italie", GOAL, "Mickael compte partir en Italie"),
         ("mon objectif est de courir un marathon", GOAL, "L'objectif de Mickael est de courir un marathon"),
+        # pastimes and habits
+        ("Hi, I'm Dana and I keep bees on the roof", FACT, "Dana keeps bees on the roof"),
+        ("I play the cello", FACT, "Mickael plays the cello"),
+        ("I also play tennis on Fridays", FACT, "Mickael plays tennis on Fridays"),
+        ("I grow tomatoes in my garden", FACT, "Mickael grows tomatoes in their garden"),
+        ("I collect vinyl records", FACT, "Mickael collects vinyl records"),
+        ("I practice yoga every morning", FACT, "Mickael practises yoga every morning"),
+        ("je joue du piano", FACT, "Mickael joue du piano"),
+        ("je fais de l'escalade", FACT, "Mickael fait de l'escalade"),
+        ("je peins des paysages", FACT, "Mickael peint des paysages"),
+        ("j'élève des poules", FACT, "Mickael élève des poules"),
         # personal events
         ("I broke my shoulder", EVENT, "Mickael broke their shoulder"),
         ("I got a new job", EVENT, "Mickael got a new job"),
@@ -286,6 +297,14 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "je compte sur toi",
         "I got it",
         "I broke it",
+        # "keep", "play", "grow" that are no pastime
+        "I keep forgetting my keys",
+        "I keep telling you",
+        "I play it safe",
+        "I play along",
+        "I grow tired of this",
+        "je fais attention",
+        "je joue bien",
         # undecided
         "we haven't decided yet",
         "we need to decide on the database",

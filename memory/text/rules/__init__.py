@@ -9,6 +9,7 @@ from .decisions import DECISIONS, settles_decision
 from .events import DATED_EVENT, EVENTS
 from .family import FAMILY
 from .goals import GOALS
+from .hobbies import HOBBIES
 from .identity import IDENTITY, NAMES
 from .preferences import PREFERENCES
 from .requests import REQUESTS
@@ -25,6 +26,7 @@ STATEMENTS: tuple[Entry, ...] = (
     DEADLINES,
     *GOALS,
     *EVENTS,
+    *HOBBIES,
 )
 
 # Cheap gate: clauses with none of these words cannot match any rule, so most text skips the regex battery.

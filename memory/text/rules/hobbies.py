@@ -1,0 +1,60 @@
+"""Rules for pastimes and habits: "I play the cello", "I keep bees", "je joue du piano"."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..normalize import regex
+from .base import OBJECT, Hit, Item, OneOf, Rule
+
+__all__ = ["HOBBIES"]
+
+_CONFIDENCE = 0.7
+_OFTEN_EN = r"(?:(?:also|still|often|usually|regularly|sometimes|really|actually)\s+)?"
+_HOBBY_EN = regex(
+    r"\bi\s+" + _OFTEN_EN + r"(?P<verb>play|keep|grow|collect|practi[cs]e|raise|breed|knit|paint|brew|bake)"
+    r"\s+" + OBJECT
+)
+_THIRD_PERSON_EN = {"practice": "practises", "practise": "practises"}
+# First words that make the verb mean something else ("I keep forgetting", "I play it safe").
+_NOT_A_PASTIME_EN = frozenset(
+    {
+        "along", "around", "away", "back", "dumb", "fair", "forgetting", "going", "in", "mind",
+        "nice", "on", "out", "quiet", "safe", "saying", "telling", "thinking", "tired", "trying",
+        "up", "wondering", "worse", "better", "older", "weary",
+    }
+)  # fmt: skip
+# "je fais/joue" only with what is done or played ("du piano", "de l'escalade"): "je fais
+# attention" is not a pastime.
+_HOBBY_FR = regex(
+    r"(?:\bje\s+(?:(?P<verb>fais|joue)\s+(?:aussi\s+|encore\s+|souvent\s+)?(?P<partitive>du\s+|de\s+la\s+|"
+    r"de\s+l'|des\s+|au\s+|à\s+la\s+|aux\s+)|(?P<other>collectionne|cultive|pratique|tricote|peins)\s+)"
+    r"|\bj'(?P<elided>élève)\s+)" + OBJECT
+)
+_THIRD_PERSON_FR = {"fais": "fait", "peins": "peint"}  # the -er verbs say the same for "il"
+
+
+def _pastime_en(hit: Hit) -> Item | None:
+    verb = hit.words("verb").lower()
+    if verb == "keep" and hit.phrase.split()[0].lower().endswith("ing"):
+        return None  # "I keep hoping it works"
+    third = _THIRD_PERSON_EN.get(verb, f"{verb}s")
+    content = f"{hit.speaker} {third} {hit.third(hit.phrase)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+def _pastime_fr(hit: Hit) -> Item:
+    verb = (hit.words("verb") or hit.words("other") or hit.words("elided")).lower()
+    said = f"{_THIRD_PERSON_FR.get(verb, verb)} {hit.group('partitive').lstrip()}"
+    content = f"{hit.speaker} {said}{hit.third(hit.phrase)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+HOBBIES: tuple[OneOf, ...] = (
+    OneOf(
+        (
+            Rule(_HOBBY_EN, _pastime_en, french=False, max_words=12, not_objects=_NOT_A_PASTIME_EN),
+            Rule(_HOBBY_FR, _pastime_fr, french=True, max_words=12),
+        )
+    ),
+)
