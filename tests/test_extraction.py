@@ -302,6 +302,8 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I keep telling you",
         "I play it safe",
         "I play along",
+        "I keep an eye on it",
+        "I play a part in it",
         "I grow tired of this",
         "je fais attention",
         "je joue bien",

@@ -12,7 +12,7 @@ __all__ = ["HOBBIES"]
 _CONFIDENCE = 0.7
 _OFTEN_EN = r"(?:(?:also|still|often|usually|regularly|sometimes|really|actually)\s+)?"
 _HOBBY_EN = regex(
-    r"\bi\s+" + _OFTEN_EN + r"(?P<verb>play|keep|grow|collect|practi[cs]e|raise|breed|knit|paint|brew|bake)"
+    r"\bi\s+" + _OFTEN_EN + r"(?P<verb>play|keep|grow|collect|practi[cs]e|breed|knit|paint|brew|bake)"
     r"\s+" + OBJECT
 )
 _THIRD_PERSON_EN = {"practice": "practises", "practise": "practises"}
@@ -23,6 +23,11 @@ _NOT_A_PASTIME_EN = frozenset(
         "nice", "on", "out", "quiet", "safe", "saying", "telling", "thinking", "tired", "trying",
         "up", "wondering", "worse", "better", "older", "weary",
     }
+)  # fmt: skip
+# Idioms whose verb is no pastime ("I keep an eye on it", "I play a part in it").
+_IDIOMS_EN = (
+    "an eye", "a close eye", "an open mind", "a low profile", "a role", "a part", "a key role", "track",
+    "in touch", "my word", "my promise", "a secret", "the peace", "the change", "a straight face",
 )  # fmt: skip
 # "je fais/joue" only with what is done or played ("du piano", "de l'escalade"): "je fais
 # attention" is not a pastime.
@@ -36,8 +41,11 @@ _THIRD_PERSON_FR = {"fais": "fait", "peins": "peint"}  # the -er verbs say the s
 
 def _pastime_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
-    if verb == "keep" and hit.phrase.split()[0].lower().endswith("ing"):
+    phrase = hit.phrase.lower()
+    if verb == "keep" and phrase.split()[0].endswith("ing"):
         return None  # "I keep hoping it works"
+    if phrase.startswith(_IDIOMS_EN):
+        return None
     third = _THIRD_PERSON_EN.get(verb, f"{verb}s")
     content = f"{hit.speaker} {third} {hit.third(hit.phrase)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
