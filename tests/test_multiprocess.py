@@ -19,6 +19,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.prehook import PreHook
 from memory.storage import MemoryChange
+from memory.storage.postgres.migrations import MANY_CHANGES
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.openai_embeddings import FakeOpenAIEmbeddings
 from tests.helpers import ROOT, child_env, message, settings
@@ -210,3 +211,25 @@ async def test_changes_missed_while_the_feed_was_down_empty_the_caches(
     await other.forget_unscoped(coffee.id)
     await running.storage.catch_up()
     assert heard[-1] is not None and (heard[-1].id, heard[-1].gone) == (coffee.id, True)
+
+
+async def test_a_statement_changing_many_memories_is_announced_once(listening: Listening) -> None:
+    running, other, _hook, heard = listening
+    drafts = [
+        MemoryDraft(f"Ana noted item {n} of the inventory", WORKSPACE, user_id="ana")
+        for n in range(MANY_CHANGES + 5)
+    ]
+    stored = await other.import_memories(drafts)
+    await running.storage.catch_up()
+    assert len([c for c in heard if c is not None]) == len(stored)  # one statement each: one by one
+    heard.clear()
+    # One statement over them all (a sweep, a bulk change): one notification, and every process
+    # drops what it keeps, as when changes were missed.
+    assert await other.storage.db.execute("UPDATE memories SET importance = 0.9") == f"UPDATE {len(stored)}"
+    await running.storage.catch_up()
+    assert heard == [None]
+    heard.clear()
+    few = [m.id for m in stored[:3]]
+    await other.storage.db.execute("UPDATE memories SET importance = 0.8 WHERE id = ANY($1)", (few,))
+    await running.storage.catch_up()
+    assert sorted(c.id for c in heard if c is not None) == sorted(few) and None not in heard

@@ -37,7 +37,7 @@ class ChangeFeed:
     """One connection of its own LISTENing on `CHANGES_CHANNEL` (pooled connections are reset when
     released, which would end a LISTEN), passing every change to the listeners.
 
-    The trigger of migration m002 sends each change at commit. A notification committed before
+    The triggers (migrations m002, m007) send each change at commit. A notification committed before
     `catch_up` starts is delivered on this connection before the answer to its query, and asyncpg
     schedules plain callbacks in arrival order, so they have all run when `catch_up` returns. If
     the connection is lost, changes may have been missed: the next `catch_up` reconnects and tells
@@ -66,6 +66,11 @@ class ChangeFeed:
         self._conn = conn
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload.startswith('{"many"'):
+            # One statement changed more memories than it announces one by one (migration m007):
+            # what the listeners keep of any of them may be stale.
+            self._tell(None)
+            return
         change = parse_change(payload)
         if change is None:
             log.warning("unreadable memory change ignored")
