@@ -175,7 +175,7 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("I also play tennis on Fridays", FACT, "Mickael plays tennis on Fridays"),
         ("I grow tomatoes in my garden", FACT, "Mickael grows tomatoes in their garden"),
         ("I collect vinyl records", FACT, "Mickael collects vinyl records"),
-        ("I practice yoga every morning", FACT, "Mickael practises yoga every morning"),
+        ("I practise yoga every morning", FACT, "Mickael practises yoga every morning"),
         ("je joue du piano", FACT, "Mickael joue du piano"),
         ("je fais de l'escalade", FACT, "Mickael fait de l'escalade"),
         ("je peins des paysages", FACT, "Mickael peint des paysages"),

@@ -15,7 +15,6 @@ _HOBBY_EN = regex(
     r"\bi\s+" + _OFTEN_EN + r"(?P<verb>play|keep|grow|collect|practi[cs]e|breed|knit|paint|brew|bake)"
     r"\s+" + OBJECT
 )
-_THIRD_PERSON_EN = {"practice": "practises", "practise": "practises"}
 # First words that make the verb mean something else ("I keep forgetting", "I play it safe").
 _NOT_A_PASTIME_EN = frozenset(
     {
@@ -36,7 +35,6 @@ _HOBBY_FR = regex(
     r"de\s+l'|des\s+|au\s+|à\s+la\s+|aux\s+)|(?P<other>collectionne|cultive|pratique|tricote|peins)\s+)"
     r"|\bj'(?P<elided>élève)\s+)" + OBJECT
 )
-_THIRD_PERSON_FR = {"fais": "fait", "peins": "peint"}  # the -er verbs say the same for "il"
 
 
 def _pastime_en(hit: Hit) -> Item | None:
@@ -46,15 +44,20 @@ def _pastime_en(hit: Hit) -> Item | None:
         return None  # "I keep hoping it works"
     if phrase.startswith(_IDIOMS_EN):
         return None
-    third = _THIRD_PERSON_EN.get(verb, f"{verb}s")
-    content = f"{hit.speaker} {third} {hit.third(hit.phrase)}"
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+    return _pastime(hit, f"I {verb} ")
 
 
 def _pastime_fr(hit: Hit) -> Item:
-    verb = (hit.words("verb") or hit.words("other") or hit.words("elided")).lower()
-    said = f"{_THIRD_PERSON_FR.get(verb, verb)} {hit.group('partitive').lstrip()}"
-    content = f"{hit.speaker} {said}{hit.third(hit.phrase)}"
+    if hit.group("elided"):
+        return _pastime(hit, f"j'{hit.words('elided')} ")
+    verb = hit.words("verb") or hit.words("other")
+    return _pastime(hit, f"je {verb} {hit.group('partitive').lstrip()}")
+
+
+def _pastime(hit: Hit, said: str) -> Item:
+    """The pastime as the speaker said it (`said`: its first words, then the object phrase),
+    rewritten in the third person."""
+    content = hit.third(said + hit.phrase)
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
