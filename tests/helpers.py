@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 from unittest.mock import AsyncMock
 
+import asyncpg
 import numpy as np
 import pytest
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -297,6 +298,24 @@ OPERATOR = Audience("discord", "guild-1", "default", operator=True)
 async def listed(engine: MemoryEngine, audience: Audience = OPERATOR) -> list[str]:
     """The contents of the memories `audience` may read, sorted."""
     return sorted(m.content for m in await engine.list_memories(audience))
+
+
+async def add_turn(
+    conn: asyncpg.Connection, turn_id: str, content: str = "hello there", channel: str = "C1"
+) -> int:
+    """One turn written into a PostgreSQL test database as the backend writes it, with a vector,
+    in workspace T1; returns its arrival number."""
+    return int(
+        await conn.fetchval(
+            "INSERT INTO messages (id, platform, workspace_id, channel_id, agent_id, author_id, "
+            "author_name, role, content, indexed_text, created_at, visibility, embedding) VALUES "
+            "($1, 'slack', 'T1', $3, 'default', 'u1', 'Ann', 'user', $2, $2, now(), 'channel', "
+            "array_fill(0.5::real, ARRAY[384])::vector) RETURNING seq",
+            turn_id,
+            content,
+            channel,
+        )
+    )
 
 
 def draft(content: str, scope: Scope = GENERAL, **kw: Any) -> MemoryDraft:

@@ -16,7 +16,7 @@ import pytest
 from memory.engine import MemoryEngine
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import MIGRATIONS_TABLE, PostgresTestServer
-from tests.helpers import draft
+from tests.helpers import add_turn, draft
 
 
 def sqlite_rows(data_dir: Path) -> dict[str, int]:
@@ -49,20 +49,6 @@ async def reset(server: PostgresTestServer) -> asyncpg.Connection:
     """A connection to the test database, emptied (the server's admin work runs on its own thread)."""
     name = await asyncio.to_thread(server.reset)
     return await asyncpg.connect(server.url(name))
-
-
-async def add_turn(conn: asyncpg.Connection, turn_id: str, content: str = "hello there") -> int:
-    """One turn written as the backend writes it, with a vector; returns its arrival number."""
-    return int(
-        await conn.fetchval(
-            "INSERT INTO messages (id, platform, workspace_id, channel_id, agent_id, author_id, "
-            "author_name, role, content, indexed_text, created_at, visibility, embedding) VALUES "
-            "($1, 'slack', 'T1', 'C1', 'default', 'u1', 'Ann', 'user', $2, $2, now(), 'channel', "
-            "array_fill(0.5::real, ARRAY[384])::vector) RETURNING seq",
-            turn_id,
-            content,
-        )
-    )
 
 
 async def row_counts(conn: asyncpg.Connection) -> dict[str, int]:

@@ -23,6 +23,7 @@ from memory.storage.postgres.people import PostgresPeople
 from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_WAIT_LOG, PostgresStorage
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres_proxy import HeldCloseProxy
+from tests.helpers import add_turn
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
 # Cosine never reaches 2: only exact duplicates are merged, so a write of a fact close to another
@@ -347,17 +348,6 @@ async def test_a_lock_whose_server_ended_it_before_its_socket_closed_lets_the_ke
                 await storage.close()
 
 
-async def _insert_turn(conn: asyncpg.Connection, turn_id: str, channel: str, text: str) -> None:
-    await conn.execute(
-        "INSERT INTO messages (id, platform, workspace_id, channel_id, agent_id, author_id, author_name, "
-        "role, content, created_at, visibility, indexed_text) VALUES ($1, 'discord', 'guild-1', $2, "
-        "'default', 'u', 'U', 'user', $3, now(), 'channel', $3)",
-        turn_id,
-        channel,
-        text,
-    )
-
-
 async def _wait_for_a_lock(admin: asyncpg.Connection, pid: int) -> None:
     # Each check is a round trip to the server; the other connection's wait shows there at once.
     query = "SELECT wait_event_type IS NOT DISTINCT FROM 'Lock' FROM pg_stat_activity WHERE pid = $1"
@@ -377,16 +367,16 @@ async def test_two_transactions_writing_turns_of_one_workspace_cannot_deadlock_o
     try:
         one = first.transaction()
         await one.start()
-        await _insert_turn(first, "a1", "general", "alpha")
+        await add_turn(first, "a1", "alpha", channel="general")
 
         async def other() -> None:
             async with second.transaction():
-                await _insert_turn(second, "b1", "random", "beta")
-                await _insert_turn(second, "b2", "random", "alpha")
+                await add_turn(second, "b1", "beta", channel="random")
+                await add_turn(second, "b2", "alpha", channel="random")
 
         waiting = asyncio.create_task(other())
         await _wait_for_a_lock(admin, second.get_server_pid())
-        await _insert_turn(first, "a2", "general", "beta")
+        await add_turn(first, "a2", "beta", channel="general")
         await one.commit()
         await waiting
         counts = dict(
