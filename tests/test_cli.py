@@ -130,6 +130,24 @@ def test_run_without_platforms_names_the_variables(data_dir: Path) -> None:
     assert "DISCORD_TOKEN" in result.stderr and "SLACK_BOT_TOKEN" in result.stderr
 
 
+def test_a_command_without_a_model_never_imports_the_model_sdks(data_dir: Path) -> None:
+    """The anthropic and openai SDKs cost over a second to import: only a configured provider
+    loads its own."""
+    script = (
+        "import sys\n"
+        "from bot.cli import main\n"
+        "code = main(['memories', 'list', '--json'])\n"
+        "print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))\n"
+        "sys.exit(code)\n"
+    )
+    env = child_env(MEMORYBOT_DATA_DIR=str(data_dir), LLM_PROVIDER="offline")
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+
+
 @pytest.mark.model
 def test_chat_runs_memory_commands_from_the_shared_table(data_dir: Path) -> None:
     lines = "I prefer tea over coffee\n/memory list\n/memory search tea\n/memory frobnicate\n"

@@ -5,8 +5,6 @@ from __future__ import annotations
 from bot.config import LLMSettings
 from memory.errors import ConfigError
 
-from .anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
-from .openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
 from .types import LLMProvider
 
 
@@ -23,6 +21,10 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
         key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else ""
         if not key:
             raise ConfigError("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
+        # Each SDK is imported by the provider that uses it: together they are most of a command's
+        # start-up (over a second), which the offline bot and the `memories` commands never need.
+        from .anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
+
         return AnthropicProvider(
             api_key=key,
             model=settings.model or DEFAULT_ANTHROPIC_MODEL,
@@ -37,6 +39,8 @@ def build_provider(settings: LLMSettings) -> LLMProvider | None:
             raise ConfigError(
                 "LLM_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)"
             )
+        from .openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
+
         return OpenAIProvider(
             api_key=key or None,
             model=settings.model or DEFAULT_OPENAI_MODEL,
