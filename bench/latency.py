@@ -21,18 +21,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import resource
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lancedb
 import numpy as np
-from lancedb.query import MatchQuery
 from tqdm import tqdm
 
 from bot.process import freeze_startup_heap
@@ -47,9 +44,12 @@ from memory.ttl import parse_duration
 
 from .backend import BenchBackend
 from .extra import can_plot
-from .recall import percentile
+from .recall import peak_rss_mb, percentile
 from .synthetic import META_QUERIES, QUERIES, USERS, conversations, fill, synthetic_drafts, synthetic_messages
 from .vectors import SyntheticVectors
+
+if TYPE_CHECKING:
+    import lancedb
 
 # The naive hook searches whole tables and filters afterwards, so it must over-fetch to be left
 # with about as many in-scope hits as the real hook's top 20.
@@ -83,12 +83,6 @@ class LatencyOptions:
 def _log(message: str) -> None:
     # stdout carries only the JSON.
     tqdm.write(message, file=sys.stderr)
-
-
-def peak_rss_mb() -> float:
-    """The process's peak resident set size in MB (ru_maxrss is in KB on Linux, bytes on macOS)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
 def make_requests(
@@ -160,6 +154,8 @@ class NaivePreHook:
         ids = dense.column("id").to_pylist()
         terms = fts_query_terms(text)
         if terms:
+            from lancedb.query import MatchQuery
+
             lexical = await (
                 table.query()
                 .nearest_to_text(MatchQuery(terms, "text"))
@@ -435,6 +431,8 @@ async def _time_naive(
     # without the cache (it had none).
     raw = getattr(embedder, "inner", embedder)
     # The embedded backend's LanceDB directory under the data directory.
+    import lancedb  # only the embedded naive baseline needs it: the load bench's workers never do
+
     db = await lancedb.connect_async(str(data_dir / "lancedb"))
     baseline: list[float] = []
     try:

@@ -59,8 +59,7 @@ from memory.prehook import PrehookResult
 from memory.scope import audience_allows, row_visible
 
 from .backend import BenchBackend
-from .latency import peak_rss_mb
-from .recall import percentiles
+from .recall import peak_rss_mb, percentiles
 from .synthetic import USERS, fill
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,10 @@
-"""Benchmark metrics: evidence recall of an injected block, recall@k over ranked candidates, percentiles."""
+"""Benchmark metrics: evidence recall of an injected block, recall@k, percentiles, peak memory."""
 
 from __future__ import annotations
 
 import math
+import resource
+import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 
@@ -81,3 +83,9 @@ def percentiles(values: Sequence[float], qs: Iterable[float] = (50, 95), digits:
 def mean(values: Sequence[float]) -> float:
     """Arithmetic mean; 0.0 for no values (an empty category reports zeros, not an error)."""
     return sum(values) / len(values) if values else 0.0
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident set size in MB (ru_maxrss is in KB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
