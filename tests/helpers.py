@@ -25,6 +25,7 @@ from unittest.mock import AsyncMock
 import asyncpg
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -590,6 +591,15 @@ class FakeTurn:
 
 # In every text a hostile payload carries: a log line at INFO or above that holds it leaked a body.
 MARKER = "hostilebody4242"
+# Any JSON-ish value, the marker among them: what a hostile payload puts in a field of another kind.
+ANY_SCALAR = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30), st.just(MARKER)
+)
+ANY_VALUE = st.recursive(
+    ANY_SCALAR,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:

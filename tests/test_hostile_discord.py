@@ -28,7 +28,7 @@ from tests import helpers
 from tests.fakes import discord_api as fd
 from tests.fakes.discord_api import FakeDiscord, Payload
 from tests.fakes.embedders import HashEmbedder
-from tests.helpers import MARKER, assert_clean_logs
+from tests.helpers import ANY_VALUE, MARKER, assert_clean_logs
 
 
 @dataclass
@@ -342,15 +342,6 @@ async def test_a_listener_that_breaks_logs_one_line_and_keeps_its_traceback_at_d
 
 
 # --- generated payloads ---------------------------------------------------------------------------
-
-ANY_SCALAR = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30), st.just(MARKER)
-)
-ANY_VALUE = st.recursive(
-    ANY_SCALAR,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8,
-)
 
 
 def message_payloads(world: World) -> st.SearchStrategy[Payload]:

@@ -30,7 +30,7 @@ from memory.models import Scope
 from tests import helpers
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
-from tests.helpers import MARKER, SECRET, assert_clean_logs
+from tests.helpers import ANY_VALUE, MARKER, SECRET, assert_clean_logs
 from tests.helpers import SLACK_ALICE as ALICE
 from tests.helpers import SLACK_GENERAL as GENERAL
 from tests.helpers import event_envelope as envelope
@@ -282,14 +282,6 @@ async def test_a_hostile_slack_http_request_gets_its_status_and_leaves_no_trace(
 
 # --- generated payloads ---------------------------------------------------------------------------
 
-ANY_SCALAR = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30), st.just(MARKER)
-)
-ANY_VALUE = st.recursive(
-    ANY_SCALAR,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8,
-)
 # Message events as Slack documents them, each field also replaced by values of the wrong kind.
 SLACK_EVENT = st.fixed_dictionaries(
     {
