@@ -64,6 +64,21 @@ def problems(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+async def answered_cleanly(
+    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock, sent: str, reply: str
+) -> StoredMessage:
+    """`sent` answered with `reply`, no error on the way (the pre-hook's included), both turns stored
+    and the model given exactly the stored text; returns the stored user turn."""
+    llm.add(text(reply))
+    result = await pipeline.handle([message(sent, clock)])
+    assert result.reply == reply and result.error is None
+    assert result.prehook is not None and result.prehook.errors == []
+    user, answer = await turns(engine)
+    assert answer.content == reply
+    assert llm.calls[0].messages[-1].content == user.content
+    return user
+
+
 def calls(*specs: tuple[str, Any]) -> LLMResponse:
     """One model response asking for several tool calls at once (one tool round)."""
     tool_calls = [ToolCall(f"bad-{n}", name, args) for n, (name, args) in enumerate(specs)]
@@ -95,15 +110,9 @@ async def test_a_100k_character_message_is_answered_and_stored_truncated(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     huge = ("I moved to Lyon last year and my sister lives in Oslo. " * 2000)[:100_000]
-    llm.add(text("That's a lot of text!"))
-    result = await pipeline.handle([message(huge, clock)])
-    assert result.reply == "That's a lot of text!" and result.error is None
-    assert result.prehook is not None and result.prehook.errors == []
-    user, reply = await turns(engine)
+    user = await answered_cleanly(pipeline, llm, engine, clock, huge, "That's a lot of text!")
     # Stored as its first MAX_MESSAGE_CHARS characters; the model got exactly what was stored.
     assert user.content == huge[:MAX_MESSAGE_CHARS] and len(user.content) == MAX_MESSAGE_CHARS
-    assert llm.calls[0].messages[-1].content == user.content
-    assert reply.content == "That's a lot of text!"
     assert problems(caplog) == []
 
 
@@ -130,13 +139,8 @@ async def test_odd_characters_are_answered_and_stored_as_valid_text(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     sent, expected = ODD_TEXTS[name]
-    llm.add(text("Got it."))
-    result = await pipeline.handle([message(sent, clock)])
-    assert result.reply == "Got it." and result.error is None
-    assert result.prehook is not None and result.prehook.errors == []
-    user, reply = await turns(engine)
-    assert user.content == expected and reply.content == "Got it."
-    assert llm.calls[0].messages[-1].content == expected
+    user = await answered_cleanly(pipeline, llm, engine, clock, sent, "Got it.")
+    assert user.content == expected
     assert utf8_clean(llm.calls[0].system, *(m.content for m in llm.calls[0].messages))
     # Both turns' vectors landed too (a surrogate used to fail the LanceDB write).
     assert await engine.storage.turns.unindexed() == []
