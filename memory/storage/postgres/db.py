@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import re
 import struct
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import asyncpg
@@ -175,6 +175,7 @@ class _Held:
 
 # Per task (a task started inside the block copies it: `_Held.task` keeps such tasks on the pool).
 _HELD: ContextVar[_Held | None] = ContextVar("postgres_write_lock_connection", default=None)
+T = TypeVar("T")
 
 
 class PostgresDatabase:
@@ -228,26 +229,22 @@ class PostgresDatabase:
             return None
         return held.conn
 
-    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[asyncpg.Record]:
+    async def _run(self, query: Callable[[asyncpg.Pool | asyncpg.Connection], Awaitable[T]]) -> T:
+        """`query` on the connection this task holds (a lost one raising StorageError), else the pool."""
         conn = self._held()
         if conn is None:
-            return await self.pool.fetch(sql, *params)
+            return await query(self.pool)
         async with _lost_as_storage_error(conn):
-            return await conn.fetch(sql, *params)
+            return await query(conn)
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[asyncpg.Record]:
+        return await self._run(lambda on: on.fetch(sql, *params))
 
     async def fetchval(self, sql: str, params: Sequence[object] = ()) -> Any:
-        conn = self._held()
-        if conn is None:
-            return await self.pool.fetchval(sql, *params)
-        async with _lost_as_storage_error(conn):
-            return await conn.fetchval(sql, *params)
+        return await self._run(lambda on: on.fetchval(sql, *params))
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> str:
-        conn = self._held()
-        if conn is None:
-            return await self.pool.execute(sql, *params)
-        async with _lost_as_storage_error(conn):
-            return await conn.execute(sql, *params)
+        return await self._run(lambda on: on.execute(sql, *params))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
