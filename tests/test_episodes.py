@@ -90,15 +90,7 @@ DECIDED = NOW.timestamp()
             "Your slides are due Thursday, so you have four days.",
             (TODO, "Deadline for Mickael's slides: Thursday 26 November 2026", at(2026, 11, 26)),
         ),
-    ],
-)
-def test_english_episodes(user: str, reply: str, expected: tuple[MemoryType, str, float | None]) -> None:
-    assert run(user, reply) == [expected]
-
-
-@pytest.mark.parametrize(
-    ("user", "reply", "expected"),
-    [
+        # The same episodes in French.
         (
             "on part sur Postgres",
             "D'accord, va pour Postgres.",
@@ -151,7 +143,9 @@ def test_english_episodes(user: str, reply: str, expected: tuple[MemoryType, str
         ),
     ],
 )
-def test_french_episodes(user: str, reply: str, expected: tuple[MemoryType, str, float | None]) -> None:
+def test_english_and_french_episodes(
+    user: str, reply: str, expected: tuple[MemoryType, str, float | None]
+) -> None:
     assert run(user, reply) == [expected]
 
 
