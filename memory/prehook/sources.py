@@ -223,81 +223,91 @@ class Sources:
         self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
     ) -> tuple[SearchFound, float]:
         t = time.perf_counter()
-        memories, turn_store, viewer = self.engine.storage.memories, self.engine.storage.turns, request.viewer
-        k = self.config.vector_top_k
         found = SearchFound()
-        no_hits: tuple[list[Any], list[Any]] = ([], [])
-        # Dense and full text in one call per table: one pass over the scope kept in RAM.
-        searches = [
-            self.guard("search", memories.hybrid_search(viewer, query, request.text, k, now), no_hits, errors)
-        ]
-        m = self.config.message_top_k
-        if m > 0:
-            # Past turns under the same privacy filter; the batch and the history window are
-            # skipped after the search (they are few, and the model already has them).
-            skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
-            searches.append(
-                self.guard(
-                    "message_search",
-                    turn_store.hybrid_search(viewer, query, request.text, m + skip),
-                    no_hits,
-                    errors,
-                )
-            )
-        if self.summaries is not None and self.config.summary_top_k > 0:
-            searches.append(
-                self.guard(
-                    "summaries",
-                    self.summaries.search(
-                        query, request.viewer, self.config.summary_top_k, threshold=self.config.min_relevance
-                    ),
-                    [],
-                    errors,
-                )
-            )
-        results = await asyncio.gather(*searches)
-        if self.summaries is not None and self.config.summary_top_k > 0:
-            in_context = {*request.exclude_message_ids, *request.in_context_message_ids}
-            # A level-1 summary of turns the model already has adds nothing.
-            found.summaries = [
-                (summary, score)
-                for summary, score in results.pop()
-                if not (summary.level == 1 and set(summary.source_ids) <= in_context)
-            ]
-        found.dense, found.lexical = results[0]
-        if m > 0:
-            skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
-            message_dense, message_lexical = results[1]
-            found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
-            found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
-            found.message_dense = await self._feedback(request, query, found.message_dense, skip_ids, errors)
-            message_ids = list(
-                dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
-            )
-        else:
-            message_ids = []
-        ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-
-        async def none() -> Any:
-            return None
-
-        # The rows of every hit, through the SQL privacy filter again (a vector row left behind by
-        # a crash or a stale scope column can never leak a memory or a turn), with the turn that
-        # followed each recalled one: two batched queries side by side.
-        if message_ids and self.config.turn_follow_ups:
-            turns = turn_store.visible_with_next(message_ids, viewer, REPLY_GAP_SECONDS)
-        elif message_ids:
-            turns = _alone(turn_store.visible(message_ids, viewer))
-        else:
-            turns = none()
-        memory_rows, turn_rows = await asyncio.gather(
-            self.guard("rows", memories.visible(ids, viewer, now), [], errors) if ids else none(),
-            self.guard("message_rows", turns, [], errors),
+        # Three chains side by side, each reading its rows as soon as its own hits are in: a
+        # memory search never waits on the turns' second round, nor a turn search on memories.
+        await asyncio.gather(
+            self._memories(request, query, now, found, errors),
+            self._turns(request, query, found, errors),
+            self._summaries(request, query, found, errors),
         )
-        found.rows = {m.id: m for m in memory_rows or []}
-        found.messages = {turn.id: turn for turn, _ in turn_rows or []}
-        found.following = {turn.id: after for turn, after in turn_rows or [] if after is not None}
         return found, elapsed_ms(t)
+
+    async def _memories(
+        self, request: PrehookRequest, query: np.ndarray, now: float, found: SearchFound, errors: list[str]
+    ) -> None:
+        """Memory hits (dense and full text in one call: one pass over the scope kept in RAM), then
+        their rows through the SQL privacy filter again: a vector row left behind by a crash or a
+        stale scope column can never leak a memory."""
+        memories, viewer = self.engine.storage.memories, request.viewer
+        no_hits: tuple[list[Any], list[Any]] = ([], [])
+        found.dense, found.lexical = await self.guard(
+            "search",
+            memories.hybrid_search(viewer, query, request.text, self.config.vector_top_k, now),
+            no_hits,
+            errors,
+        )
+        ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
+        if ids:
+            found.rows = {
+                m.id: m for m in await self.guard("rows", memories.visible(ids, viewer, now), [], errors)
+            }
+
+    async def _turns(
+        self, request: PrehookRequest, query: np.ndarray, found: SearchFound, errors: list[str]
+    ) -> None:
+        """Past turns under the same privacy filter, a second round from the best of them
+        (`turn_feedback`), then their rows, each with the turn that followed it."""
+        m = self.config.message_top_k
+        if m <= 0:
+            return
+        turn_store, viewer = self.engine.storage.turns, request.viewer
+        # The batch and the history window are skipped after the search (they are few, and the
+        # model already has them).
+        skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
+        skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
+        no_hits: tuple[list[Any], list[Any]] = ([], [])
+        message_dense, message_lexical = await self.guard(
+            "message_search", turn_store.hybrid_search(viewer, query, request.text, m + skip), no_hits, errors
+        )
+        found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
+        found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
+        found.message_dense = await self._feedback(request, query, found.message_dense, skip_ids, errors)
+        message_ids = list(
+            dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
+        )
+        if not message_ids:
+            return
+        # Read again through the SQL privacy filter, like the memories' rows.
+        if self.config.turn_follow_ups:
+            turns = turn_store.visible_with_next(message_ids, viewer, REPLY_GAP_SECONDS)
+        else:
+            turns = _alone(turn_store.visible(message_ids, viewer))
+        turn_rows = await self.guard("message_rows", turns, [], errors)
+        found.messages = {turn.id: turn for turn, _ in turn_rows}
+        found.following = {turn.id: after for turn, after in turn_rows if after is not None}
+
+    async def _summaries(
+        self, request: PrehookRequest, query: np.ndarray, found: SearchFound, errors: list[str]
+    ) -> None:
+        """Conversation summaries near the query; a level-1 summary of turns the model already has
+        adds nothing."""
+        if self.summaries is None or self.config.summary_top_k <= 0:
+            return
+        hits = await self.guard(
+            "summaries",
+            self.summaries.search(
+                query, request.viewer, self.config.summary_top_k, threshold=self.config.min_relevance
+            ),
+            [],
+            errors,
+        )
+        in_context = {*request.exclude_message_ids, *request.in_context_message_ids}
+        found.summaries = [
+            (summary, score)
+            for summary, score in hits
+            if not (summary.level == 1 and set(summary.source_ids) <= in_context)
+        ]
 
     async def _feedback(
         self,
