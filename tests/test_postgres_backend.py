@@ -104,6 +104,26 @@ async def test_the_schema_is_one_a_dba_accepts(storage: PostgresStorage) -> None
     assert not [n for n in indexes if n.endswith(("_idx", "_idx1"))]
 
 
+async def test_stored_vectors_sit_in_their_row(pg_engine: MemoryEngine) -> None:
+    """A search computes a distance per candidate row: its vector must be in the row, not in the
+    TOAST table (one more index lookup and page read per row)."""
+    await pg_engine.remember(draft("Alice moved to Porto " + "and then some more " * 40))
+    db = pg_engine.storage.db
+    storage = {
+        r[0]: r[1]
+        for r in await db.fetch(
+            "SELECT attrelid::regclass::text, attstorage::text FROM pg_attribute WHERE attname = 'embedding' "
+            "AND attrelid IN ('memories'::regclass, 'messages'::regclass, 'summaries'::regclass)"
+        )
+    }
+    assert storage == {"memories": "m", "messages": "m", "summaries": "m"}
+    # The row as written: 1.5 kB of vector beside the text, the vector on the table's own page.
+    toasted = await db.fetchval(
+        "SELECT count(*) FROM memories WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL"
+    )
+    assert toasted == 0
+
+
 async def test_times_and_vectors_come_back_exactly(pg_engine: MemoryEngine, clock: FakeClock) -> None:
     clock.now = 1_732_456_789.123456
     written = (await pg_engine.remember(draft("Alice moved to Porto", ttl="3 days"))).memory

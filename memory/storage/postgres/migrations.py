@@ -447,6 +447,20 @@ migration(
     """,
 )
 
+# A vector is stored EXTERNAL by default: 384 floats (1.5 kB) push a row past the 2 kB TOAST
+# threshold, so every vector went to the TOAST table and each distance a search computed read
+# the row, the TOAST index and the TOAST row. MAIN keeps it in the row (moved out only if nothing
+# else makes the row fit a page, as for a very wide embedding model). Rows written before keep
+# their place until the table is rewritten (`VACUUM FULL`); new and changed rows take the new one.
+migration(
+    "m008_vectors_in_the_row",
+    """
+    ALTER TABLE memories ALTER COLUMN embedding SET STORAGE MAIN;
+    ALTER TABLE messages ALTER COLUMN embedding SET STORAGE MAIN;
+    ALTER TABLE summaries ALTER COLUMN embedding SET STORAGE MAIN;
+    """,
+)
+
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
 
 
