@@ -12,14 +12,17 @@ import pytest
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError, MemoryWriteError, StorageError
-from memory.models import Audience, MemoryDraft, Visibility
+from memory.models import Audience, MemoryDraft, MemoryType, Visibility
 from memory.storage import (
     ConversationRepository,
+    MemoryRead,
     MemoryRepository,
     PeopleRepository,
     Storage,
     SummaryRepository,
     TurnRepository,
+    about_read,
+    between_read,
     open_storage,
 )
 from memory.storage.base import MemoryQuery
@@ -199,6 +202,40 @@ async def test_a_memory_listing_ends_where_until_says_as_between_does(
     assert await engine.count_memories(OPERATOR, window) == 2
     between = await engine.storage.memories.between(OPERATOR, clock(), since, until)
     assert [m.id for m in between] == [made[2].id, made[1].id]
+
+
+async def test_many_reads_at_once_give_what_each_read_gives_alone(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    # Ties on purpose: two memories written in the same second, several of one importance.
+    for n, (user, kind) in enumerate(
+        [("alice", MemoryType.IDENTITY), ("bob", MemoryType.IDENTITY), ("alice", MemoryType.FACT)] * 3
+    ):
+        if n % 2 == 0:
+            clock.advance(1)
+        await engine.remember(draft(f"note {n} on {user}", user_id=user, memory_type=kind))
+    now = clock()
+    reads = [
+        about_read(["alice", "bob"], [MemoryType.IDENTITY], limit=4),
+        MemoryRead(MemoryQuery(order="important", limit=5)),
+        MemoryRead(MemoryQuery(limit=4, offset=2)),
+        between_read(now - 3, now, limit=20),
+        MemoryRead(MemoryQuery(types=[MemoryType.FACT], user_ids=["nobody"])),
+    ]
+    memories = engine.storage.memories
+    together: dict[str, Any] = {}
+    many = await memories.read_many(OPERATOR, now, reads, together)
+    alone: dict[str, Any] = {}
+    each = [
+        await memories.about(OPERATOR, now, ["alice", "bob"], [MemoryType.IDENTITY], limit=4, vectors=alone),
+        await memories.query(OPERATOR, now, reads[1].query, alone),
+        await memories.query(OPERATOR, now, reads[2].query, alone),
+        await memories.between(OPERATOR, now, now - 3, now, limit=20, vectors=alone),
+        await memories.query(OPERATOR, now, reads[4].query, alone),
+    ]
+    assert [[m.id for m in rows] for rows in many] == [[m.id for m in rows] for rows in each]
+    assert [len(rows) for rows in many] == [4, 5, 4, 5, 0]
+    assert together.keys() == alone.keys() and all((together[k] == alone[k]).all() for k in alone)
 
 
 async def test_a_failed_vector_write_rolls_the_embedded_row_back(

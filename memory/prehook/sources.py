@@ -16,7 +16,7 @@ import numpy as np
 
 from ..engine import OWN_ELSEWHERE_LIMIT, MemoryEngine
 from ..models import Memory, MemoryType, StoredMessage, Summary
-from ..storage import MemoryQuery
+from ..storage import MemoryQuery, MemoryRead, about_read, between_read
 from ..summaries import SummaryManager
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS
@@ -113,34 +113,29 @@ class Sources:
         async def nothing() -> list[Any]:
             return []
 
-        # Every source reads its rows' stored vectors in the same query (relevance and dedup
-        # never re-embed a memory, and no second round trip fetches them).
+        # Every listing reads its rows' stored vectors in the same query (relevance and dedup never
+        # re-embed a memory, and no second round trip fetches them), and all of them go in one
+        # `read_many` (one statement on PostgreSQL).
         vectors: dict[str, np.ndarray] = {}
-        identity = memories.about(
-            viewer, now, participants, [MemoryType.IDENTITY], limit=cfg.sql_limit, vectors=vectors
-        )
-        important = memories.query(
-            viewer,
-            now,
-            # Identity rows all weigh 1.0: left in, everyone's would crowd out the decisions and
-            # goals; the participants' own identities come from the query above.
+        reads: dict[str, MemoryRead] = {}
+        if participants:
+            reads["identity"] = about_read(participants, [MemoryType.IDENTITY], limit=cfg.sql_limit)
+        # Identity rows all weigh 1.0: left in, everyone's would crowd out the decisions and goals;
+        # the participants' own identities come from the read above.
+        reads["important"] = MemoryRead(
             MemoryQuery(
                 types=_NOT_IDENTITY,
                 min_importance=cfg.important_threshold,
                 order="important",
                 limit=cfg.sql_limit,
-            ),
-            vectors,
+            )
         )
-        recent = memories.query(
-            viewer,
-            now,
+        reads["recent"] = MemoryRead(
             MemoryQuery(
                 since=now - self._recent_seconds,
                 channel_id=request.channel_id if cfg.channel_scope else None,
                 limit=cfg.sql_limit,
-            ),
-            vectors,
+            )
         )
         if meta is not None:
             # "What did we talk about" means every conversation the asker can see in the
@@ -149,54 +144,38 @@ class Sources:
             offset = self._utc_offset(now)
             days = max(1, math.ceil((meta.until - meta.since) / 86400))
             per_day = max(1, cfg.timeline_limit // days) + len(request.exclude_message_ids)
-            timeline_memories = memories.between(
-                viewer, now, meta.since, meta.until, None, cfg.timeline_limit, vectors
-            )
+            reads["timeline_memories"] = between_read(meta.since, meta.until, None, cfg.timeline_limit)
             timeline_messages = turns.visible_between(viewer, meta.since, meta.until, per_day, offset)
             timeline_days = turns.days(
                 viewer, meta.since, meta.until, offset, exclude=request.exclude_message_ids
             )
         else:
-            timeline_memories, timeline_messages, timeline_days = nothing(), nothing(), nothing()
-        about_self = (
-            memories.about(
-                viewer, now, [viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit, vectors=vectors
+            timeline_messages, timeline_days = nothing(), nothing()
+        if viewer.viewer_id is not None and asks_about_self(request.text):
+            reads["about_self"] = about_read([viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit)
+        if viewer.reaches_elsewhere:
+            reads["own"] = MemoryRead(
+                MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT)
             )
-            if viewer.viewer_id is not None and asks_about_self(request.text)
-            else nothing()
-        )
-        own = (
-            memories.query(
-                viewer,
-                now,
-                MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT),
-                vectors,
-            )
-            if viewer.reaches_elsewhere
-            else nothing()
-        )
         found = SqlFound()
-        (
-            found.identity,
-            found.important,
-            found.recent,
-            found.preferences,
-            found.timeline_memories,
-            found.timeline_messages,
-            found.timeline_days,
-            found.own,
-            found.about_self,
-        ) = await asyncio.gather(
-            self.guard("identity", identity, [], errors),
-            self.guard("important", important, [], errors),
-            self.guard("recent", recent, [], errors),
+        listed, found.preferences, found.timeline_messages, found.timeline_days = await asyncio.gather(
+            self.guard(
+                "memories",
+                memories.read_many(viewer, now, list(reads.values()), vectors),
+                [[] for _ in reads],
+                errors,
+            ),
             self.guard("preferences", self.preferences.get_many(viewer, participants, vectors), [], errors),
-            self.guard("timeline_memories", timeline_memories, [], errors),
             self.guard("timeline_messages", timeline_messages, [], errors),
             self.guard("timeline_days", timeline_days, [], errors),
-            self.guard("own_elsewhere", own, [], errors),
-            self.guard("about_self", about_self, [], errors),
         )
+        rows = dict(zip(reads, listed, strict=True))
+        found.identity = rows.get("identity", [])
+        found.important = rows.get("important", [])
+        found.recent = rows.get("recent", [])
+        found.timeline_memories = rows.get("timeline_memories", [])
+        found.about_self = rows.get("about_self", [])
+        found.own = rows.get("own", [])
         skip = set(request.exclude_message_ids)
         found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip]
         found.embeddings = vectors

@@ -15,6 +15,7 @@ from .base import (
     EventLog,
     MemoryChange,
     MemoryQuery,
+    MemoryRead,
     MemoryRepository,
     PeopleRepository,
     ReconcileReport,
@@ -22,6 +23,8 @@ from .base import (
     SummaryRepository,
     TurnRepository,
     VectorHit,
+    about_read,
+    between_read,
     fts_query_terms,
 )
 
@@ -35,6 +38,7 @@ __all__ = [
     "EventLog",
     "MemoryChange",
     "MemoryQuery",
+    "MemoryRead",
     "MemoryRepository",
     "PeopleRepository",
     "ReconcileReport",
@@ -42,6 +46,8 @@ __all__ = [
     "SummaryRepository",
     "TurnRepository",
     "VectorHit",
+    "about_read",
+    "between_read",
     "fts_query_terms",
     "open_storage",
 ]

@@ -128,6 +128,30 @@ class MemoryQuery:
     offset: int = 0
 
 
+@dataclass(frozen=True)
+class MemoryRead:
+    """One listing of `MemoryRepository.read_many`: its query, and whether the id breaks ties (as
+    `query` does, so pages never overlap) or the backend's own order stands (`about`, `between`)."""
+
+    query: MemoryQuery
+    by_id: bool = True
+
+
+def about_read(
+    user_ids: Sequence[str], types: Sequence[MemoryType], min_confidence: float | None = None, limit: int = 20
+) -> MemoryRead:
+    """`MemoryRepository.about` as a read: these users' memories, most important then newest first."""
+    query = MemoryQuery(
+        types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
+    )
+    return MemoryRead(query, by_id=False)
+
+
+def between_read(since: float, until: float, channel_id: str | None = None, limit: int = 50) -> MemoryRead:
+    """`MemoryRepository.between` as a read: memories created in [since, until), newest first."""
+    return MemoryRead(MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit), by_id=False)
+
+
 @dataclass(frozen=True, slots=True)
 class VectorHit:
     """One search result; `vector` is the stored one, so callers never re-embed to compare."""
@@ -262,10 +286,19 @@ class MemoryRepository(ABC):
         """Memories about these users `audience` may read, most important then newest first."""
         if not user_ids or not types:
             return []
-        query = MemoryQuery(
-            types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
-        )
-        return await self._select(audience, now, query, vectors, by_id=False)
+        read = about_read(user_ids, types, min_confidence, limit)
+        return await self._select(audience, now, read.query, vectors, by_id=read.by_id)
+
+    async def read_many(
+        self,
+        audience: Audience,
+        now: float,
+        reads: Sequence[MemoryRead],
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[list[Memory]]:
+        """The rows of each of `reads`, in order, as `query` (or `about`, `between`) gives them; a
+        backend may read them all in one statement."""
+        return [await self._select(audience, now, r.query, vectors, by_id=r.by_id) for r in reads]
 
     async def between(
         self,
@@ -278,8 +311,8 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
-        query = MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit)
-        return await self._select(audience, now, query, vectors, by_id=False)
+        read = between_read(since, until, channel_id, limit)
+        return await self._select(audience, now, read.query, vectors, by_id=read.by_id)
 
     @abstractmethod
     async def _select(

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
 from ...models import Audience, Memory, Visibility
-from ..base import HashMatch, MemoryQuery, MemoryRepository, VectorHit, scope_key
+from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
@@ -41,6 +41,16 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | N
             vectors[memory.id] = r[24]
         out.append(memory)
     return out
+
+
+def _in_order(memories: list[Memory], read: MemoryRead) -> list[Memory]:
+    """`memories` in the order `read`'s SQL gives (ties kept as they came unless `by_id`)."""
+    if read.by_id:
+        memories.sort(key=lambda m: m.id)  # code point order is UTF-8 byte order, as "C" compares
+    memories.sort(key=lambda m: m.created_at, reverse=True)
+    if read.query.order == "important":
+        memories.sort(key=lambda m: m.importance, reverse=True)
+    return memories
 
 
 class PostgresMemories(PostgresTables, MemoryRepository):
@@ -201,6 +211,21 @@ class PostgresMemories(PostgresTables, MemoryRepository):
             clauses.append(f"m.subjects && {p.add([s.casefold() for s in query.subjects])}::text[]")
         return " AND ".join(clauses)
 
+    def _select_sql(
+        self, audience: Audience, now: float, query: MemoryQuery, with_vectors: bool, by_id: bool, p: Params
+    ) -> str:
+        where = self._query_sql(audience, now, query, p)
+        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
+        if by_id:
+            # In byte order, as SQLite compares them.
+            order += ', m.id COLLATE "C"'
+        columns = f"{COLUMNS}, embedding" if with_vectors else COLUMNS
+        sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
+        sql += f" LIMIT {p.add(query.limit)}"
+        if query.offset:
+            sql += f" OFFSET {p.add(query.offset)}"
+        return sql
+
     async def _select(
         self,
         audience: Audience,
@@ -210,17 +235,33 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         by_id: bool,
     ) -> list[Memory]:
         p = Params()
-        where = self._query_sql(audience, now, query, p)
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
-        if by_id:
-            # In byte order, as SQLite compares them.
-            order += ', m.id COLLATE "C"'
-        columns = COLUMNS if vectors is None else f"{COLUMNS}, embedding"
-        sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
-        sql += f" LIMIT {p.add(query.limit)}"
-        if query.offset:
-            sql += f" OFFSET {p.add(query.offset)}"
+        sql = self._select_sql(audience, now, query, vectors is not None, by_id, p)
         return _memories(await self._db.fetch(sql, p.values), vectors)
+
+    async def read_many(
+        self,
+        audience: Audience,
+        now: float,
+        reads: Sequence[MemoryRead],
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> list[list[Memory]]:
+        # One statement, each read a branch of a UNION ALL tagged with its place: a pre-hook's
+        # four or five listings cost one round trip (and one server process woken), not five.
+        if len(reads) < 2:
+            return await super().read_many(audience, now, reads, vectors)
+        p = Params()
+        with_vectors = vectors is not None
+        branches = []
+        for n, r in enumerate(reads):
+            sql = self._select_sql(audience, now, r.query, with_vectors, r.by_id, p)
+            branches.append(f"SELECT *, {n} AS read_no FROM ({sql}) AS r{n}")
+        rows = await self._db.fetch(" UNION ALL ".join(branches), p.values)
+        grouped: list[list[asyncpg.Record]] = [[] for _ in reads]
+        for row in rows:
+            grouped[row[-1]].append(row)
+        # Each branch's rows come in its own order; sorted again (stable) so that holds whatever
+        # plan the server picks for the union.
+        return [_in_order(_memories(group, vectors), r) for group, r in zip(grouped, reads, strict=True)]
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         p = Params()
