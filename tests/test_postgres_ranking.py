@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncpg
 import pytest
 
 from memory.engine import MemoryEngine
+from memory.errors import StorageError
 from memory.models import Scope
 from memory.storage.base import bm25_idf, scope_key
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.migrations import apply_migrations
 from memory.storage.postgres.search import MAX_SCORED_ROWS, candidate_terms
-from memory.storage.postgres.term_stats import TermStatistics
+from memory.storage.postgres.term_stats import QueryWords, TermStatistics
 from tests.helpers import FakeClock, audience, draft, past_turn
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter
@@ -137,7 +140,7 @@ async def test_a_failed_write_leaves_the_counts_as_they_were(engine: MemoryEngin
 async def test_counts_are_read_as_the_table_holds_them_now(engine: MemoryEngine) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    stats = TermStatistics(storage.db, "memories")
+    stats = TermStatistics(storage.db, "memories", QueryWords(storage.db))
     scope = scope_key(audience())
     terms = await stats.query_terms(["Pottery", "the", "kilns", "e-mail"])
     assert [t.query for t in terms] == ["'potteri'", "'kiln'", "'e-mail' & 'e' & 'mail'"]
@@ -152,6 +155,58 @@ async def test_counts_are_read_as_the_table_holds_them_now(engine: MemoryEngine)
     assert counted.frequency == {"'potteri'": 1, "'kiln'": 2, "'e-mail' & 'e' & 'mail'": 1}
     lengths = await storage.db.fetchval("SELECT avg(length(search_text)) FROM memories")
     assert counted.average_length == pytest.approx(float(lengths))
+
+
+async def test_one_request_analyses_its_words_once_for_both_tables(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    analysed: list[list[str]] = []
+    words = storage.memories._terms.words
+    assert storage.turns._terms.words is words
+    real = words._analyse
+
+    async def counted(batch: list[str]) -> None:
+        analysed.append(sorted(batch))
+        await real(batch)
+
+    monkeypatch.setattr(words, "_analyse", counted)
+    question = "which kilns fire pottery"
+    # The memories' and the turns' searches of one request, side by side, as the pre-hook runs them.
+    memory_terms, turn_terms = await asyncio.gather(
+        storage.memories._terms.query_terms(question.split()),
+        storage.turns._terms.query_terms(question.split()),
+    )
+    assert memory_terms == turn_terms and [t.query for t in memory_terms] == ["'kiln'", "'fire'", "'potteri'"]
+    assert analysed == [["fire", "kilns", "pottery", "which"]]
+    await storage.turns._terms.query_terms(["Kilns", "glaze"])  # only the new word is asked for
+    assert analysed[1:] == [["glaze"]]
+
+
+async def test_a_failed_word_analysis_is_retried_by_the_request_that_waited_on_it(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    words = storage.memories._terms.words
+    real = words._analyse
+    calls = 0
+
+    async def first_fails(batch: list[str]) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await asyncio.sleep(0)  # the second asker starts waiting on this statement
+            raise StorageError("connection lost")
+        await real(batch)
+
+    monkeypatch.setattr(words, "_analyse", first_fails)
+    failed, retried = await asyncio.gather(
+        words.terms(["pottery"]), words.terms(["pottery"]), return_exceptions=True
+    )
+    assert isinstance(failed, StorageError)
+    assert [t.query for t in retried] == ["'potteri'"] and calls == 2
 
 
 async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine, postgres_url: str) -> None:

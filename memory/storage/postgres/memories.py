@@ -16,7 +16,7 @@ from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import TermStatistics
+from .term_stats import QueryWords, TermStatistics
 
 _INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
 
@@ -59,9 +59,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     Searchable means active: not forgotten (a superseded memory is forgotten), not expired.
     """
 
-    def __init__(self, db: PostgresDatabase) -> None:
+    def __init__(self, db: PostgresDatabase, words: QueryWords) -> None:
         super().__init__(db)
-        self._terms = TermStatistics(db, "memories")
+        self._terms = TermStatistics(db, "memories", words)
 
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
         try:

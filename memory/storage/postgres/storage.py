@@ -30,6 +30,7 @@ from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
 from .summaries import PostgresSummaries
+from .term_stats import QueryWords
 from .turns import PostgresTurns
 
 _REPAIR_BATCH = 1000
@@ -84,8 +85,10 @@ class PostgresStorage(Storage):
         self._pool_opening = asyncio.Lock()
         # Other processes' memory changes, heard once something watches (see `watch`).
         self._changes = ChangeFeed(dsn) if dsn is not None else None
-        self.memories = PostgresMemories(db)
-        self.turns: PostgresTurns = PostgresTurns(db)
+        # One analysis of a request's words serves both tables' full-text searches.
+        words = QueryWords(db)
+        self.memories = PostgresMemories(db, words)
+        self.turns: PostgresTurns = PostgresTurns(db, words)
         self.summaries = PostgresSummaries(db)
         self.people = PostgresPeople(db)
         self.conversations = PostgresConversations(db)

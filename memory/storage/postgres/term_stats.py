@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,53 @@ class QueryTerm:
 
 
 @dataclass(eq=False)
+class QueryWords:
+    """Query words as PostgreSQL's English configuration analyses them, kept per process and shared
+    by every table's statistics: the memories' and the turns' searches of one request ask for
+    the same words side by side, and one statement answers both (the later asker waits for it)."""
+
+    db: PostgresDatabase
+    _words: OrderedDict[str, QueryTerm | None] = field(default_factory=OrderedDict, init=False, repr=False)
+    _pending: dict[str, asyncio.Future[None]] = field(default_factory=dict, init=False, repr=False)
+
+    async def terms(self, words: Sequence[str]) -> list[QueryTerm]:
+        """The distinct English-analysed terms of `words` (stemmed; stop words left out), in order."""
+        folded = list(dict.fromkeys(w.casefold() for w in words))
+        missing = [w for w in folded if w not in self._words and w not in self._pending]
+        waits = {self._pending[w] for w in folded if w in self._pending}
+        if missing:
+            done = asyncio.get_running_loop().create_future()
+            for word in missing:
+                self._pending[word] = done
+            try:
+                await self._analyse(missing)
+            finally:
+                for word in missing:
+                    self._pending.pop(word, None)
+                done.set_result(None)
+        if waits:
+            await asyncio.gather(*waits)
+        if any(w not in self._words for w in folded):
+            # The statement another request was waiting on failed: analyse what is still missing.
+            await self._analyse([w for w in folded if w not in self._words])
+        terms = (self._words.get(w) for w in folded)
+        return list(dict.fromkeys(t for t in terms if t is not None))
+
+    async def _analyse(self, words: list[str]) -> None:
+        # plainto_tsquery and to_tsvector parse a word alike: the query's lexemes are the vector's.
+        rows = await self.db.fetch(
+            "SELECT w, CASE WHEN numnode(q) > 0 THEN q::text ELSE '' END, "
+            "tsvector_to_array(to_tsvector('english', w)) "
+            "FROM unnest($1::text[]) AS w, plainto_tsquery('english', w) AS q",
+            (words,),
+        )
+        for word, query, lexemes in rows:
+            self._words[word] = QueryTerm(query, tuple(lexemes)) if query and lexemes else None
+        while len(self._words) > _MAX_WORDS:
+            self._words.popitem(last=False)
+
+
+@dataclass(eq=False)
 class TermStatistics:
     """Document frequencies per scope of one table's full text.
 
@@ -44,25 +92,11 @@ class TermStatistics:
 
     db: PostgresDatabase
     table: str
-    _words: OrderedDict[str, QueryTerm | None] = field(default_factory=OrderedDict, init=False, repr=False)
+    words: QueryWords
 
     async def query_terms(self, words: Sequence[str]) -> list[QueryTerm]:
         """The distinct English-analysed terms of `words` (stemmed; stop words left out), in order."""
-        missing = [w for w in dict.fromkeys(w.casefold() for w in words) if w not in self._words]
-        if missing:
-            # plainto_tsquery and to_tsvector parse a word alike: the query's lexemes are the vector's.
-            rows = await self.db.fetch(
-                "SELECT w, CASE WHEN numnode(q) > 0 THEN q::text ELSE '' END, "
-                "tsvector_to_array(to_tsvector('english', w)) "
-                "FROM unnest($1::text[]) AS w, plainto_tsquery('english', w) AS q",
-                (missing,),
-            )
-            for word, query, lexemes in rows:
-                self._words[word] = QueryTerm(query, tuple(lexemes)) if query and lexemes else None
-            while len(self._words) > _MAX_WORDS:
-                self._words.popitem(last=False)
-        terms = (self._words.get(w.casefold()) for w in words)
-        return list(dict.fromkeys(t for t in terms if t is not None))
+        return await self.words.terms(words)
 
     async def get(self, scope: ScopeKey, terms: Sequence[QueryTerm]) -> ScopeStats:
         """The scope's searchable row count, mean length and the frequency of every one of `terms`

@@ -15,7 +15,7 @@ from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import TermStatistics
+from .term_stats import QueryWords, TermStatistics
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ class PostgresTurns(PostgresTables, TurnRepository):
     """A turn's row holds its vector; one stored without (the embedder failed) sets `repair_due`
     and `PostgresStorage.maintain` embeds it."""
 
-    def __init__(self, db: PostgresDatabase) -> None:
+    def __init__(self, db: PostgresDatabase, words: QueryWords) -> None:
         super().__init__(db)
-        self._terms = TermStatistics(db, "messages")
+        self._terms = TermStatistics(db, "messages", words)
         self.repair_due = False
 
     async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
