@@ -46,6 +46,13 @@ class PrehookConfig:
     # the question is about in the conversation's words. 0 turns it off. LoCoMo dev, leave one
     # conversation out: see README.
     turn_feedback: float = 1.0
+    # Second stage over past turns: each turn list (dense, feedback, full text) is searched this
+    # deep, the union rescored by cosine + `turn_lexical_weight` × full-text score / the best one,
+    # and the best 2 × `message_top_k` kept, ranked by that score. 0 keeps the fusion by rank.
+    turn_pool: int = 0
+    turn_lexical_weight: float = 0.3
+    # Added to that score to place the kept turns on the memories' relevance scale.
+    turn_offset: float = 0.0
     # At most this many memories that are there only by their SQL floor (identity, preference,
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.

@@ -182,6 +182,12 @@ def collect_messages(
     # of a conversation that embeddings blur, and neither list's raw score is comparable with
     # the other's. The fused value is mapped onto the relevance scale of memories.
     cfg = config
+    if found.turn_scores:
+        # The second stage scored the kept turns already (`turn_pool`).
+        for candidate in by_id.values():
+            candidate.relevance = found.turn_scores.get(candidate.id, candidate.relevance) + cfg.turn_offset
+            candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+        return list(by_id.values())
     dense_rank = {h.id: r for r, h in enumerate(found.message_dense)}
     for candidate in by_id.values():
         if candidate.lexical_rank is None and candidate.relevance < cfg.min_relevance:

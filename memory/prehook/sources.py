@@ -24,6 +24,7 @@ from .config import PrehookConfig
 from .meta_questions import MetaQuestion, asks_about_self
 from .preferences_cache import PreferencesCache
 from .request import PrehookRequest
+from .turn_rerank import rerank_turns
 
 log = logging.getLogger("memory.prehook")
 
@@ -69,6 +70,8 @@ class SearchFound:
     messages: dict[str, StoredMessage] = field(default_factory=dict)
     # Recalled turn id -> the turn that came right after it (readable by the same viewer).
     following: dict[str, StoredMessage] = field(default_factory=dict)
+    # With `turn_pool`: the kept turns' second-stage scores (`rerank_turns`), best first.
+    turn_scores: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -232,6 +235,7 @@ class Sources:
             self.guard("search", memories.hybrid_search(viewer, query, request.text, k, now), no_hits, errors)
         ]
         m = self.config.message_top_k
+        depth = max(m, self.config.turn_pool)
         if m > 0:
             # Past turns under the same privacy filter; the batch and the history window are
             # skipped after the search (they are few, and the model already has them).
@@ -239,7 +243,7 @@ class Sources:
             searches.append(
                 self.guard(
                     "message_search",
-                    turn_store.hybrid_search(viewer, query, request.text, m + skip),
+                    turn_store.hybrid_search(viewer, query, request.text, depth + skip),
                     no_hits,
                     errors,
                 )
@@ -268,9 +272,22 @@ class Sources:
         if m > 0:
             skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
             message_dense, message_lexical = results[1]
-            found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
-            found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
-            found.message_dense = await self._feedback(request, query, found.message_dense, skip_ids, errors)
+            first = [h for h in message_dense if h.id not in skip_ids][:depth]
+            found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:depth]
+            found.message_dense = await self._feedback(request, query, first, skip_ids, errors, depth)
+            if self.config.turn_pool > 0:
+                # The first search's hits stay in the pool: the feedback moves the question away
+                # from some of the turns that answer it word for word.
+                kept = rerank_turns(
+                    query,
+                    [*first, *found.message_dense],
+                    found.message_lexical,
+                    self.config.turn_lexical_weight,
+                    2 * m,
+                )
+                found.turn_scores = {hit.id: score for hit, score in kept}
+                found.message_dense = [hit for hit, _ in kept]
+                found.message_lexical = []
             message_ids = list(
                 dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
             )
@@ -306,6 +323,7 @@ class Sources:
         dense: list[Any],
         skip_ids: set[str],
         errors: list[str],
+        depth: int,
     ) -> list[Any]:
         """The nearest turns again, to the question moved towards its best dense hits (pseudo-
         relevance feedback, `turn_feedback`): a question's few words find the turns that say it
@@ -318,16 +336,15 @@ class Sources:
             return dense
         moved = query + weight * np.mean(seeds, axis=0)
         moved = (moved / max(float(np.linalg.norm(moved)), 1e-12)).astype(np.float32)
-        m = self.config.message_top_k
         hits = await self.guard(
             "message_feedback",
-            self.engine.storage.turns.search(request.viewer, moved, m + len(skip_ids)),
+            self.engine.storage.turns.search(request.viewer, moved, depth + len(skip_ids)),
             [],
             errors,
         )
         if not hits:
             return dense
-        return [h for h in hits if h.id not in skip_ids][:m]
+        return [h for h in hits if h.id not in skip_ids][:depth]
 
 
 async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:
