@@ -15,7 +15,8 @@ class PrehookConfig:
     channel_scope: bool = False
     semantic_threshold: float = 0.85
     max_semantic_buffer: int = 100
-    max_injection_count: int = 20
+    # Lines of the block; the token budget is what binds (LoCoMo dev: 25 lines on average).
+    max_injection_count: int = 40
     context_window_depth: int = 20
     # What leaving each LoCoMo development conversation out in turn picks under a 1,200-token cap
     # (bench locomo --folds): 1,500 recalls a little more for about 200 more tokens per reply.
@@ -30,7 +31,7 @@ class PrehookConfig:
     max_injected_ids: int = 100
     sql_limit: int = 20  # rows per SQL source (identity, important, recent)
     # Past turns (level 0) found by the hybrid search over stored messages; 0 turns them off.
-    message_top_k: int = 20
+    message_top_k: int = 30
     # Past turns rank by reciprocal rank fusion of the vector and full-text lists, mapped onto
     # the memories' relevance scale: min_relevance + scale × Σ 1 / (k + rank).
     turn_rrf_k: int = 60
@@ -46,13 +47,16 @@ class PrehookConfig:
     # the question is about in the conversation's words. 0 turns it off. LoCoMo dev, leave one
     # conversation out: see README.
     turn_feedback: float = 1.0
-    # Second stage over past turns: each turn list (dense, feedback, full text) is searched this
-    # deep, the union rescored by cosine + `turn_lexical_weight` × full-text score / the best one,
-    # and the best 2 × `message_top_k` kept, ranked by that score. 0 keeps the fusion by rank.
-    turn_pool: int = 0
+    # Second stage over past turns: the dense and full-text turn lists are searched this deep,
+    # their union rescored by cosine + `turn_lexical_weight` × full-text score / the list's best,
+    # and the best 2 × `message_top_k` kept, ranked by that score (`turn_feedback` then has
+    # nothing to add and is skipped). 0: the rank fusion above, `message_top_k` per list.
+    # LoCoMo dev, leave one conversation out: see README.
+    turn_pool: int = 60
     turn_lexical_weight: float = 0.3
-    # Added to that score to place the kept turns on the memories' relevance scale.
-    turn_offset: float = 0.0
+    # Added to that score to place the kept turns on the memories' relevance scale: below 0 a
+    # memory (one short line) wins a slot over a turn of about its relevance.
+    turn_offset: float = -0.1
     # At most this many memories that are there only by their SQL floor (identity, preference,
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.

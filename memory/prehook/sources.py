@@ -274,20 +274,18 @@ class Sources:
             message_dense, message_lexical = results[1]
             first = [h for h in message_dense if h.id not in skip_ids][:depth]
             found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:depth]
-            found.message_dense = await self._feedback(request, query, first, skip_ids, errors, depth)
             if self.config.turn_pool > 0:
-                # The first search's hits stay in the pool: the feedback moves the question away
-                # from some of the turns that answer it word for word.
+                # No second search by the moved question here: the pool is rescored by cosine with
+                # the question itself, and the first search already holds the `depth` nearest
+                # turns, so a turn only the moved question finds can never outscore them.
                 kept = rerank_turns(
-                    query,
-                    [*first, *found.message_dense],
-                    found.message_lexical,
-                    self.config.turn_lexical_weight,
-                    2 * m,
+                    query, first, found.message_lexical, self.config.turn_lexical_weight, 2 * m
                 )
                 found.turn_scores = {hit.id: score for hit, score in kept}
                 found.message_dense = [hit for hit, _ in kept]
                 found.message_lexical = []
+            else:
+                found.message_dense = await self._feedback(request, query, first, skip_ids, errors, depth)
             message_ids = list(
                 dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
             )
