@@ -300,7 +300,8 @@ def dedup(
         # Against the chosen ones, so one block does not carry two wordings of one fact.
         vector = candidate.vector
         if vector is not None and chosen:
-            if float((np.stack(chosen) @ vector).max()) > cfg.semantic_threshold:
+            limit = cfg.semantic_threshold if candidate.message is None else cfg.turn_semantic_threshold
+            if float((np.stack(chosen) @ vector).max()) > limit:
                 continue
         selected.append(candidate)
         lines += 1 - joins
