@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 
 from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig
@@ -87,3 +90,28 @@ async def test_a_turn_near_by_vector_and_by_words_rises_above_one_sided_hits(
     kayak = turns[4].id
     assert found[0].index(kayak) == 3
     assert found[6].index(kayak) == 1
+
+
+async def test_the_second_search_by_the_moved_question_is_skipped_under_the_second_stage(
+    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rescored by cosine with the question itself, the pool's nearest turns already come from the
+    # first search: a search by the moved question could only cost time.
+    at = clock() - 10 * DAY
+    turns = [turn(f"climbing gym session number {n}", at + n * 3 * REPLY_GAP_SECONDS) for n in range(5)]
+    await engine.store_messages(turns)
+    calls: list[int] = []
+    search = engine.storage.turns.search
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return await search(*args, **kwargs)
+
+    monkeypatch.setattr(engine.storage.turns, "search", counted)
+    for pool, expected in ((0, 1), (10, 0)):
+        calls.clear()
+        hook = PreHook(engine, PrehookConfig(turn_pool=pool, turn_feedback=1.0), clock=clock)
+        result = await hook.run(ask("climbing gym"))
+        assert result.injected_messages
+        assert len(calls) == expected
+        await hook.aclose()

@@ -54,9 +54,10 @@ class PrehookConfig:
     # LoCoMo dev, leave one conversation out: see README.
     turn_pool: int = 60
     turn_lexical_weight: float = 0.3
-    # Added to that score to place the kept turns on the memories' relevance scale: below 0 a
-    # memory (one short line) wins a slot over a turn of about its relevance.
-    turn_offset: float = -0.1
+    # Added to that score to place the kept turns on the memories' relevance scale (below 0, a
+    # memory wins a slot over a turn of about its relevance). A turn that the full-text search
+    # found stays at `min_relevance` at least.
+    turn_offset: float = 0.0
     # A past turn is left out of the block above this cosine with a line already chosen: turn
     # vectors carry the speaker and the day, so two different events one person told the same
     # day sit closer than two wordings of one memory (`semantic_threshold`). LoCoMo dev: 0.846

@@ -185,8 +185,13 @@ def collect_messages(
     if found.turn_scores:
         # The second stage scored the kept turns already (`turn_pool`).
         for candidate in by_id.values():
-            candidate.relevance = found.turn_scores.get(candidate.id, candidate.relevance) + cfg.turn_offset
-            candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+            relevance = found.turn_scores.get(candidate.id, candidate.relevance) + cfg.turn_offset
+            if candidate.id in found.turn_matched:
+                # A turn that shares the question's words is relevant, however far its vector
+                # (as under the rank fusion): a name said once must not be lost to its cosine.
+                relevance = max(relevance, cfg.min_relevance)
+            candidate.relevance = relevance
+            candidate.score = relevance * freshness(now - candidate.created_at)
         return list(by_id.values())
     dense_rank = {h.id: r for r, h in enumerate(found.message_dense)}
     for candidate in by_id.values():

@@ -72,6 +72,8 @@ class SearchFound:
     following: dict[str, StoredMessage] = field(default_factory=dict)
     # With `turn_pool`: the kept turns' second-stage scores (`rerank_turns`), best first.
     turn_scores: dict[str, float] = field(default_factory=dict)
+    # ... and which of the pool's turns the full-text search found.
+    turn_matched: set[str] = field(default_factory=set)
 
 
 @dataclass(eq=False)
@@ -282,6 +284,7 @@ class Sources:
                     query, first, found.message_lexical, self.config.turn_lexical_weight, 2 * m
                 )
                 found.turn_scores = {hit.id: score for hit, score in kept}
+                found.turn_matched = {hit.id for hit in found.message_lexical}
                 found.message_dense = [hit for hit, _ in kept]
                 found.message_lexical = []
             else:
