@@ -22,7 +22,7 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 # Turns include a model call: seconds to a minute. Pre-hook stages are milliseconds.
 _TURN_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0)
 _STAGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-# At most `max_injection_count` (20 by default) items and a 1,500-token budget per block.
+# At most `max_injection_count` (40 by default) items and a 1,200-token budget per block.
 _ITEM_BUCKETS = (0, 1, 2, 3, 5, 8, 12, 16, 20, 30, 50)
 _TOKEN_BUCKETS = (0, 50, 100, 250, 500, 750, 1000, 1500, 2000, 3000, 5000)
 # Coalesced bursts: one message usually, a handful when people type fast.

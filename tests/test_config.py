@@ -33,7 +33,7 @@ def test_defaults_match_design() -> None:
     assert s.prehook.channel_scope is False
     assert s.prehook.semantic_threshold == 0.85
     assert s.prehook.max_semantic_buffer == 100
-    assert s.prehook.max_injection_count == 20
+    assert s.prehook.max_injection_count == 40
     assert s.prehook.context_window_depth == 20
     assert s.memory.search_threshold == 0.5
     assert s.coalesce.debounce_seconds == 1.5

@@ -571,7 +571,7 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
         "channel_scope": False,
         "semantic_threshold": 0.85,
         "max_semantic_buffer": 100,
-        "max_injection_count": 20,
+        "max_injection_count": 40,
         "context_window_depth": 20,
         "token_budget": 1200,
         "important_threshold": 0.8,

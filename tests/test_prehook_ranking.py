@@ -120,3 +120,25 @@ def test_a_near_copy_of_a_chosen_line_or_of_what_was_shown_is_skipped() -> None:
     state.record([("elsewhere", NOW, shown.vector)])
     kept = [c.id for c in dedup(CONFIG, [ranked[0], copy, late, *ranked[1:]], state, {})]
     assert ranked[0].id in kept and copy.id not in kept and late.id not in kept
+
+
+def _pair(cosine: float) -> tuple[np.ndarray, np.ndarray]:
+    first = np.array([1.0, 0.0], dtype=np.float32)
+    return first, np.array([cosine, float(np.sqrt(1 - cosine**2))], dtype=np.float32)
+
+
+def test_two_turns_of_one_person_and_day_are_two_lines_where_two_memories_would_be_one() -> None:
+    # Turn vectors carry the speaker and the day: "won my first tournament" and "won another one"
+    # that day sit at about 0.87, above the memories' 0.85 and below the turns' own threshold.
+    assert CONFIG.semantic_threshold < 0.87 < CONFIG.turn_semantic_threshold
+    first, second = _pair(0.87)
+    turns = [as_turn("I won my first tournament", 0.9), as_turn("I won another tournament", 0.8)]
+    memories = [as_memory(1, ["a"], 0.9), as_memory(2, ["b"], 0.8)]
+    for pair in (turns, memories):
+        pair[0].vector, pair[1].vector = first, second
+    assert chosen(turns) == [c.id for c in turns]
+    assert chosen(memories) == [memories[0].id]
+    # A near copy of a turn is still one line.
+    copy = as_turn("I won another tournament!", 0.7)
+    copy.vector = _pair(0.95)[1]
+    assert chosen([turns[0], copy]) == [turns[0].id]

@@ -192,7 +192,8 @@ async def test_consecutive_recalled_turns_share_one_line_and_one_item(
 
 async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine, clock: FakeClock) -> None:
     # The question's words rank an unrelated "gym" turn above the Blocpark one; the best hits'
-    # own words (bouldering, chalk, crash pads) bring Blocpark in on the second search.
+    # own words (bouldering, chalk, crash pads) bring Blocpark in on the second search, which
+    # runs under the rank fusion (turn_pool 0).
     at = clock() - 10 * DAY
     said = [
         "climbing gym: bouldering, chalk, crash pads",
@@ -209,7 +210,8 @@ async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine
     blocpark = turns[3].id
     found = {}
     for weight in (0.0, PrehookConfig().turn_feedback):
-        hook = PreHook(engine, PrehookConfig(message_top_k=4, turn_feedback=weight), clock=clock)
+        config = PrehookConfig(message_top_k=4, turn_feedback=weight, turn_pool=0)
+        hook = PreHook(engine, config, clock=clock)
         result = await hook.run(ask("which climbing gym"))
         found[weight] = {c.id for c, _ in result.candidates_ranked}
         await hook.aclose()

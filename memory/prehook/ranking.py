@@ -182,6 +182,17 @@ def collect_messages(
     # of a conversation that embeddings blur, and neither list's raw score is comparable with
     # the other's. The fused value is mapped onto the relevance scale of memories.
     cfg = config
+    if found.turn_scores:
+        # The second stage scored the kept turns already (`turn_pool`).
+        for candidate in by_id.values():
+            relevance = found.turn_scores.get(candidate.id, candidate.relevance) + cfg.turn_offset
+            if candidate.id in found.turn_matched:
+                # A turn that shares the question's words is relevant, however far its vector
+                # (as under the rank fusion): a name said once must not be lost to its cosine.
+                relevance = max(relevance, cfg.min_relevance)
+            candidate.relevance = relevance
+            candidate.score = relevance * freshness(now - candidate.created_at)
+        return list(by_id.values())
     dense_rank = {h.id: r for r, h in enumerate(found.message_dense)}
     for candidate in by_id.values():
         if candidate.lexical_rank is None and candidate.relevance < cfg.min_relevance:
@@ -294,7 +305,8 @@ def dedup(
         # Against the chosen ones, so one block does not carry two wordings of one fact.
         vector = candidate.vector
         if vector is not None and chosen:
-            if float((np.stack(chosen) @ vector).max()) > cfg.semantic_threshold:
+            limit = cfg.semantic_threshold if candidate.message is None else cfg.turn_semantic_threshold
+            if float((np.stack(chosen) @ vector).max()) > limit:
                 continue
         selected.append(candidate)
         lines += 1 - joins

@@ -24,6 +24,7 @@ from .config import PrehookConfig
 from .meta_questions import MetaQuestion, asks_about_self
 from .preferences_cache import PreferencesCache
 from .request import PrehookRequest
+from .turn_rerank import rerank_turns
 
 log = logging.getLogger("memory.prehook")
 
@@ -69,6 +70,10 @@ class SearchFound:
     messages: dict[str, StoredMessage] = field(default_factory=dict)
     # Recalled turn id -> the turn that came right after it (readable by the same viewer).
     following: dict[str, StoredMessage] = field(default_factory=dict)
+    # With `turn_pool`: the kept turns' second-stage scores (`rerank_turns`), best first.
+    turn_scores: dict[str, float] = field(default_factory=dict)
+    # ... and which of the pool's turns the full-text search found.
+    turn_matched: set[str] = field(default_factory=set)
 
 
 @dataclass(eq=False)
@@ -245,13 +250,27 @@ class Sources:
         # model already has them).
         skip_ids = {*request.exclude_message_ids, *request.in_context_message_ids}
         skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
+        depth = max(m, self.config.turn_pool)
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         message_dense, message_lexical = await self.guard(
-            "message_search", turn_store.hybrid_search(viewer, query, request.text, m + skip), no_hits, errors
+            "message_search",
+            turn_store.hybrid_search(viewer, query, request.text, depth + skip),
+            no_hits,
+            errors,
         )
-        found.message_dense = [h for h in message_dense if h.id not in skip_ids][:m]
-        found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:m]
-        found.message_dense = await self._feedback(request, query, found.message_dense, skip_ids, errors)
+        first = [h for h in message_dense if h.id not in skip_ids][:depth]
+        found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:depth]
+        if self.config.turn_pool > 0:
+            # No second search by the moved question here: the pool is rescored by cosine with the
+            # question itself, and the first search already holds the `depth` nearest turns, so a
+            # turn only the moved question finds can never outscore them.
+            kept = rerank_turns(query, first, found.message_lexical, self.config.turn_lexical_weight, 2 * m)
+            found.turn_scores = {hit.id: score for hit, score in kept}
+            found.turn_matched = {hit.id for hit in found.message_lexical}
+            found.message_dense = [hit for hit, _ in kept]
+            found.message_lexical = []
+        else:
+            found.message_dense = await self._feedback(request, query, first, skip_ids, errors, depth)
         message_ids = list(
             dict.fromkeys([h.id for h in found.message_dense] + [h.id for h in found.message_lexical])
         )
@@ -295,6 +314,7 @@ class Sources:
         dense: list[Any],
         skip_ids: set[str],
         errors: list[str],
+        depth: int,
     ) -> list[Any]:
         """The nearest turns again, to the question moved towards its best dense hits (pseudo-
         relevance feedback, `turn_feedback`): a question's few words find the turns that say it
@@ -307,16 +327,15 @@ class Sources:
             return dense
         moved = query + weight * np.mean(seeds, axis=0)
         moved = (moved / max(float(np.linalg.norm(moved)), 1e-12)).astype(np.float32)
-        m = self.config.message_top_k
         hits = await self.guard(
             "message_feedback",
-            self.engine.storage.turns.search(request.viewer, moved, m + len(skip_ids)),
+            self.engine.storage.turns.search(request.viewer, moved, depth + len(skip_ids)),
             [],
             errors,
         )
         if not hits:
             return dense
-        return [h for h in hits if h.id not in skip_ids][:m]
+        return [h for h in hits if h.id not in skip_ids][:depth]
 
 
 async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:
