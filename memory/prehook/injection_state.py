@@ -65,6 +65,10 @@ class ChannelInjectionState:
         self._matrix: np.ndarray | None = None
         self._matrix_ids: list[str] = []
         self._matrix_turns: np.ndarray = np.zeros(0, dtype=np.int64)
+        self._builds = 0
+        # The rows of the stacked buffer still within the depth at one turn, transposed for the
+        # product, and their ids' columns: one run asks several times at the same turn.
+        self._live: tuple[tuple[int, int], np.ndarray, dict[str, int]] | None = None
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -93,7 +97,22 @@ class ChannelInjectionState:
             self._matrix_ids = list(self._vectors)
             self._matrix_turns = np.fromiter((t for t, _ in self._vectors.values()), dtype=np.int64)
             self._matrix = np.stack([v for _, v in self._vectors.values()])
+            self._builds += 1
         return self._matrix, self._matrix_ids, self._matrix_turns
+
+    def _live_at(self, now: int) -> tuple[np.ndarray, dict[str, int]] | None:
+        """The buffered vectors still within the depth at turn `now` (transposed) and each one's
+        column by id; None when there are none."""
+        matrix, buffer_ids, turns = self._buffer()
+        if matrix is None:
+            return None
+        key = (self._builds, now)
+        if self._live is None or self._live[0] != key:
+            live = (now - turns) < self.context_window_depth
+            ids = (i for i, keep in zip(buffer_ids, live, strict=True) if keep)
+            self._live = (key, np.ascontiguousarray(matrix[live].T), {mid: n for n, mid in enumerate(ids)})
+        _, live_t, column = self._live
+        return (live_t, column) if column else None
 
     def semantic_duplicates(
         self, vectors: np.ndarray, ids: Sequence[str | None] | None = None, turn: int | None = None
@@ -108,18 +127,14 @@ class ChannelInjectionState:
         if queries.ndim == 1:
             queries = queries.reshape(1, -1)
         result = np.zeros(len(queries), dtype=bool)
-        matrix, buffer_ids, turns = self._buffer()
-        if matrix is None or len(queries) == 0 or queries.shape[1] != matrix.shape[1]:
+        live = self._live_at(self.turn if turn is None else turn)
+        if live is None or len(queries) == 0:
             return result
-        now = self.turn if turn is None else turn
-        live = (now - turns) < self.context_window_depth
-        if not live.any():
+        live_t, column = live
+        if queries.shape[1] != live_t.shape[0]:
             return result
-        sims = queries @ matrix[live].T  # (n, live)
+        sims = queries @ live_t  # (n, live)
         if ids is not None:
-            column = {
-                mid: n for n, mid in enumerate(i for i, keep in zip(buffer_ids, live, strict=True) if keep)
-            }
             for row, memory_id in enumerate(ids):
                 col = column.get(memory_id) if memory_id is not None else None
                 if col is not None:
