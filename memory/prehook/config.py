@@ -15,7 +15,7 @@ class PrehookConfig:
     channel_scope: bool = False
     semantic_threshold: float = 0.85
     max_semantic_buffer: int = 100
-    # Lines of the block; the token budget is what binds (LoCoMo dev: 25 lines on average).
+    # Lines of the block; the token budget is what binds (LoCoMo dev: 21 lines on average).
     max_injection_count: int = 40
     context_window_depth: int = 20
     # What leaving each LoCoMo development conversation out in turn picks under a 1,200-token cap

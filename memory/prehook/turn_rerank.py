@@ -1,4 +1,4 @@
-"""The second stage over past turns: a deeper pool of dense, feedback and full-text hits, rescored
+"""The second stage over past turns: a deeper pool of dense and full-text hits, rescored
 by one linear blend of cosine and full-text score, its best kept."""
 
 from __future__ import annotations
