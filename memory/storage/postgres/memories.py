@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 
 import asyncpg
 import numpy as np
@@ -43,13 +44,32 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | N
     return out
 
 
-def _in_order(memories: list[Memory], read: MemoryRead) -> list[Memory]:
-    """`memories` in the order `read`'s SQL gives (ties kept as they came unless `by_id`)."""
-    if read.by_id:
-        memories.sort(key=lambda m: m.id)  # code point order is UTF-8 byte order, as "C" compares
-    memories.sort(key=lambda m: m.created_at, reverse=True)
-    if read.query.order == "important":
-        memories.sort(key=lambda m: m.importance, reverse=True)
+def _sort_keys(query: MemoryQuery, by_id: bool) -> list[tuple[str, bool]]:
+    """A listing's order, most significant first: (column, which is also the `Memory` attribute,
+    descending). The SQL and the re-sort of `read_many` both come from it."""
+    keys = (
+        [("importance", True), ("created_at", True)] if query.order == "important" else [("created_at", True)]
+    )
+    if by_id:
+        keys.append(("id", False))
+    return keys
+
+
+def _order_sql(keys: list[tuple[str, bool]]) -> str:
+    terms = []
+    for column, descending in keys:
+        term = f"m.{column}"
+        if column == "id":
+            term += ' COLLATE "C"'  # ids in byte order, as SQLite compares them
+        terms.append(f"{term} DESC" if descending else term)
+    return ", ".join(terms)
+
+
+def _in_order(memories: list[Memory], keys: list[tuple[str, bool]]) -> list[Memory]:
+    """`memories` sorted by `keys` (stable: ties stay as they came). Python compares ids by code
+    point, which is their UTF-8 byte order, as "C" compares them."""
+    for column, descending in reversed(keys):
+        memories.sort(key=attrgetter(column), reverse=descending)
     return memories
 
 
@@ -215,10 +235,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         self, audience: Audience, now: float, query: MemoryQuery, with_vectors: bool, by_id: bool, p: Params
     ) -> str:
         where = self._query_sql(audience, now, query, p)
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
-        if by_id:
-            # In byte order, as SQLite compares them.
-            order += ', m.id COLLATE "C"'
+        order = _order_sql(_sort_keys(query, by_id))
         columns = f"{COLUMNS}, embedding" if with_vectors else COLUMNS
         sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
         sql += f" LIMIT {p.add(query.limit)}"
@@ -261,7 +278,10 @@ class PostgresMemories(PostgresTables, MemoryRepository):
             grouped[row[-1]].append(row)
         # Each branch's rows come in its own order; sorted again (stable) so that holds whatever
         # plan the server picks for the union.
-        return [_in_order(_memories(group, vectors), r) for group, r in zip(grouped, reads, strict=True)]
+        return [
+            _in_order(_memories(group, vectors), _sort_keys(r.query, r.by_id))
+            for group, r in zip(grouped, reads, strict=True)
+        ]
 
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int:
         p = Params()
