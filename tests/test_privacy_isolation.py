@@ -398,6 +398,12 @@ def platform(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(params=list(ACTORS))
+def actor_name(request: pytest.FixtureRequest) -> str:
+    """Every actor of the tables, for each test that asks what one may see."""
+    return str(request.param)
+
+
 @pytest.fixture
 def seeded_copy(
     templates: Templates, platform: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -470,7 +476,6 @@ def _candidate_ids(result: PrehookResult) -> list[str]:
     return [item.id for item, _ in result.candidates_ranked]
 
 
-@pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_prehook_injects_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
@@ -519,7 +524,6 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
 # --- engine searches ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_engine_searches_return_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
@@ -542,7 +546,6 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
 # --- the model's memory tools ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_memory_tools_read_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
@@ -578,7 +581,6 @@ async def test_memory_tools_read_only_what_the_conversation_may_see(
 # --- everything the model reads: prompt, profiles, summaries, history, memory block -------------
 
 
-@pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_the_model_reads_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str, tmp_path: Path
 ) -> None:
@@ -638,7 +640,6 @@ EXPORT_FIELDS = {
 }
 
 
-@pytest.mark.parametrize("actor_name", list(ACTORS))
 async def test_memory_commands_show_export_and_forget_by_the_rules(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
