@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import aiosqlite
 
-from memory.storage import EVENT_TTL_SECONDS, EventLog
+from memory.storage import EventExpiry, EventLog
 
 log = logging.getLogger(__name__)
 
@@ -40,32 +38,17 @@ class EventDedup(EventLog):
     most once per `purge_interval` seconds, on the write path.
     """
 
-    def __init__(
-        self,
-        db: aiosqlite.Connection,
-        *,
-        ttl_seconds: float = EVENT_TTL_SECONDS,
-        clock: Callable[[], float] = time.time,
-        purge_interval: float | None = None,
-    ) -> None:
-        super().__init__(ttl_seconds=ttl_seconds, clock=clock, purge_interval=purge_interval)
+    def __init__(self, db: aiosqlite.Connection, expiry: EventExpiry) -> None:
+        super().__init__(expiry)
         self._db = db
         # aiosqlite serialises single statements, but "record + commit" must not interleave with
         # another caller's statements on the same connection.
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        ttl_seconds: float = EVENT_TTL_SECONDS,
-        clock: Callable[[], float] = time.time,
-        purge_interval: float | None = None,
-    ) -> EventDedup:
+    async def open(cls, path: str | Path, expiry: EventExpiry | None = None) -> EventDedup:
         """Open (creating if needed) the record at `path`; the parent directory is created too."""
-        if ttl_seconds <= 0:
-            raise ValueError("ttl_seconds must be > 0")
+        expiry = expiry if expiry is not None else EventExpiry()
         path = Path(path)
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
         db = await aiosqlite.connect(path)
@@ -81,7 +64,7 @@ class EventDedup(EventLog):
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.executescript(_SCHEMA)
             await db.commit()
-            return cls(db, ttl_seconds=ttl_seconds, clock=clock, purge_interval=purge_interval)
+            return cls(db, expiry)
         except BaseException:
             await db.close()
             raise

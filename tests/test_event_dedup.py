@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from adapters.event_dedup import EventDedup
+from memory.storage import EventExpiry
 from tests.helpers import FakeClock
 
 
@@ -43,7 +44,7 @@ async def test_record_survives_a_reopen(tmp_path: Path) -> None:
 
 async def test_keys_expire_after_the_ttl_and_are_purged(tmp_path: Path) -> None:
     clock = FakeClock()
-    async with await EventDedup.open(tmp_path / "e.sqlite3", ttl_seconds=60, clock=clock) as dedup:
+    async with await EventDedup.open(tmp_path / "e.sqlite3", EventExpiry(60, clock)) as dedup:
         assert await dedup.seen("old") is False
         clock.advance(59)
         assert await dedup.seen("old") is True  # still inside the window
@@ -60,7 +61,7 @@ async def test_keys_expire_after_the_ttl_and_are_purged(tmp_path: Path) -> None:
 async def test_purge_runs_on_the_write_path(tmp_path: Path) -> None:
     clock = FakeClock()
     async with await EventDedup.open(
-        tmp_path / "e.sqlite3", ttl_seconds=10, clock=clock, purge_interval=5
+        tmp_path / "e.sqlite3", EventExpiry(10, clock, purge_interval=5)
     ) as dedup:
         for n in range(5):
             await dedup.seen(f"k{n}")
@@ -77,4 +78,4 @@ async def test_closed_record_refuses_use_and_bad_ttl_is_rejected(tmp_path: Path)
     with pytest.raises(RuntimeError):
         await dedup.seen("x")
     with pytest.raises(ValueError):
-        await EventDedup.open(tmp_path / "f.sqlite3", ttl_seconds=0)
+        await EventDedup.open(tmp_path / "f.sqlite3", EventExpiry(ttl_seconds=0))

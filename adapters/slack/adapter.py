@@ -22,7 +22,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from memory.errors import CoalescerClosed, ConfigError
-from memory.storage import EVENT_TTL_SECONDS, EventLog
+from memory.storage import EVENT_TTL_SECONDS, EventExpiry, EventLog
 
 from ..base import AdapterMetrics, ConversationsFound, IncomingMessage, TurnFunction
 from ..coalescer import CoalesceConfig, Coalescer, Scheduler
@@ -197,7 +197,7 @@ class SlackAdapter:
         if shared is not None:
             self._dedup = shared
         else:
-            self._dedup = await EventDedup.open(self._data_dir / DEDUP_FILENAME, ttl_seconds=self._dedup_ttl)
+            self._dedup = await EventDedup.open(self._data_dir / DEDUP_FILENAME, EventExpiry(self._dedup_ttl))
         self._accepting = True
         self._identity_task = asyncio.create_task(self._resolve_identity(), name="slack-auth-test")
         if self.settings.mode == "socket":

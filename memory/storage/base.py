@@ -658,6 +658,21 @@ ChangeListener = Callable[[MemoryChange | None], None]
 EVENT_TTL_SECONDS = 24 * 3600.0
 
 
+@dataclass(frozen=True, slots=True)
+class EventExpiry:
+    """How long an event log remembers a key, the clock it reads, and how often (seconds) it purges
+    expired keys; None purges at most once per TTL, capped at an hour."""
+
+    ttl_seconds: float = EVENT_TTL_SECONDS
+    clock: Callable[[], float] = time.time
+    purge_interval: float | None = None
+
+    def __post_init__(self) -> None:
+        # Checked here, before a backend opens anything for a log it could not keep.
+        if self.ttl_seconds <= 0:
+            raise ValueError("ttl_seconds must be > 0")
+
+
 class EventLog(ABC):
     """Platform event ids already handled, kept for a while so a redelivery is dropped.
 
@@ -666,21 +681,12 @@ class EventLog(ABC):
     (`Storage.events`), shared by every process using it.
     """
 
-    def __init__(
-        self,
-        *,
-        ttl_seconds: float = EVENT_TTL_SECONDS,
-        clock: Callable[[], float] = time.time,
-        purge_interval: float | None = None,
-    ) -> None:
-        if ttl_seconds <= 0:
-            raise ValueError("ttl_seconds must be > 0")
-        self.ttl_seconds = float(ttl_seconds)
-        self._clock = clock
+    def __init__(self, expiry: EventExpiry) -> None:
+        self.ttl_seconds = float(expiry.ttl_seconds)
+        self._clock = expiry.clock
         # Expired keys are purged on the write path, at most once per interval.
-        self._purge_interval = (
-            float(purge_interval) if purge_interval is not None else min(self.ttl_seconds, 3600.0)
-        )
+        interval = expiry.purge_interval
+        self._purge_interval = float(interval) if interval is not None else min(self.ttl_seconds, 3600.0)
         self._last_purge = float("-inf")
         self._closed = False
 

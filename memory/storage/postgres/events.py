@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-from ..base import EVENT_TTL_SECONDS, EventLog
+from ..base import EventExpiry, EventLog
 from .db import PostgresDatabase, affected
 
 # One statement decides and records: a new key is inserted, an expired one refreshed (both count
@@ -20,15 +17,8 @@ class PostgresEventLog(EventLog):
     """Keys (namespaced by callers, e.g. `slack:event:Ev123`) remembered for `ttl_seconds`, shared
     by every process on the database; expired rows are purged at most once per `purge_interval`."""
 
-    def __init__(
-        self,
-        db: PostgresDatabase,
-        *,
-        ttl_seconds: float = EVENT_TTL_SECONDS,
-        clock: Callable[[], float] = time.time,
-        purge_interval: float | None = None,
-    ) -> None:
-        super().__init__(ttl_seconds=ttl_seconds, clock=clock, purge_interval=purge_interval)
+    def __init__(self, db: PostgresDatabase, expiry: EventExpiry) -> None:
+        super().__init__(expiry)
         self._db = db
 
     async def seen(self, key: str) -> bool:

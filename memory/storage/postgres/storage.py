@@ -19,6 +19,7 @@ from ..base import (
     MIGRATED_TABLES,
     ChangeListener,
     Embed,
+    EventExpiry,
     ReconcileReport,
     Storage,
     lock_id,
@@ -106,7 +107,7 @@ class PostgresStorage(Storage):
         self, *, ttl_seconds: float = EVENT_TTL_SECONDS, clock: Callable[[], float] = time.time
     ) -> PostgresEventLog:
         """The platform event log in this database (shared by every process using it)."""
-        return PostgresEventLog(self.db, ttl_seconds=ttl_seconds, clock=clock)
+        return PostgresEventLog(self.db, EventExpiry(ttl_seconds, clock))
 
     async def watch(self, listener: ChangeListener) -> None:
         """Hear every memory change committed on the database, by this process or any other."""
