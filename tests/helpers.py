@@ -690,3 +690,27 @@ async def searchable_memory_ids(engine: MemoryEngine) -> set[str]:
         return set(await storage.vectors.memories.ids())
     rows = await storage.db.fetch("SELECT id FROM memories WHERE NOT forgotten AND embedding IS NOT NULL")
     return {r[0] for r in rows}
+
+
+# --- faults ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class FailingCall:
+    """An async stand-in for `real` that raises `error` on call number `failing` (from 1) and passes
+    every other call through; `calls` counts them all. With `pause` the failing call first lets the
+    loop run, so a concurrent caller can start waiting on it."""
+
+    real: Callable[..., Awaitable[Any]]
+    failing: int
+    error: Exception
+    pause: bool = False
+    calls: int = 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        if self.calls == self.failing:
+            if self.pause:
+                await asyncio.sleep(0)
+            raise self.error
+        return await self.real(*args, **kwargs)

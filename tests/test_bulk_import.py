@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from memory.engine import MemoryEngine, MemoryWriteError
 from memory.models import Memory, MemoryDraft, MemoryType, Scope, Visibility
-from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.embedders import CountingEmbedder
 from tests.helpers import GENERAL as SCOPE
-from tests.helpers import OPERATOR, listed
+from tests.helpers import OPERATOR, FailingCall, listed
 
 
 def draft(content: str, **kw: object) -> MemoryDraft:
@@ -112,17 +109,7 @@ async def test_a_failed_vector_write_rolls_back_only_its_batch(
     engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = engine.storage.vectors.memories
-    real_add = table.add
-    calls = 0
-
-    async def flaky_add(records: Sequence[VectorRecord]) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            raise OSError("disk full")
-        await real_add(records)
-
-    monkeypatch.setattr(table, "add", flaky_add)
+    monkeypatch.setattr(table, "add", FailingCall(table.add, 2, OSError("disk full")))
     drafts = [draft(f"Fact number {word} about the roadmap") for word in ("one", "two", "three", "four")]
 
     with pytest.raises(MemoryWriteError, match="disk full"):

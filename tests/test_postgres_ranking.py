@@ -15,7 +15,7 @@ from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.migrations import apply_migrations
 from memory.storage.postgres.search import MAX_SCORED_ROWS, candidate_terms
 from memory.storage.postgres.term_stats import QueryWords, TermStatistics
-from tests.helpers import FakeClock, audience, draft, past_turn
+from tests.helpers import FailingCall, FakeClock, audience, draft, past_turn
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter
 # rows first) put the short ones first; BM25 puts the rare word's row first.
@@ -190,23 +190,14 @@ async def test_a_failed_word_analysis_is_retried_by_the_request_that_waited_on_i
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
     words = storage.memories._terms.words
-    real = words._analyse
-    calls = 0
-
-    async def first_fails(batch: list[str]) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            await asyncio.sleep(0)  # the second asker starts waiting on this statement
-            raise StorageError("connection lost")
-        await real(batch)
-
+    # The pause: the second asker starts waiting on the failing statement.
+    first_fails = FailingCall(words._analyse, 1, StorageError("connection lost"), pause=True)
     monkeypatch.setattr(words, "_analyse", first_fails)
     failed, retried = await asyncio.gather(
         words.terms(["pottery"]), words.terms(["pottery"]), return_exceptions=True
     )
     assert isinstance(failed, StorageError)
-    assert [t.query for t in retried] == ["'potteri'"] and calls == 2
+    assert [t.query for t in retried] == ["'potteri'"] and first_fails.calls == 2
 
 
 async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine, postgres_url: str) -> None:
