@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ..storage import PeopleRepository
 from ..text.lexicons import NOT_A_NAME
-from ..text.normalize import clean_text
+from ..text.normalize import clean_text, regex
 from ..text.phrases import is_negated_call, name_from_phrase
 from ..text.sentences import is_hypothetical, split_sentences
 
@@ -42,7 +42,7 @@ _CALL_LEAD = (
     r"folks|they|most\s+people|all\s+my\s+friends|my\s+family|colleagues|my\s+colleagues)\s+)?"
 )
 _NICKNAME_RULES: list[re.Pattern[str]] = [
-    re.compile(p, re.IGNORECASE)
+    regex(p)
     for p in (
         rf"\b{_CALL_LEAD}call(?:s)?\s+me\s+{_ALIAS}",
         rf"\bi\s+(?:usually\s+|mostly\s+|just\s+|also\s+)?go\s+by\s+{_ALIAS}",
@@ -59,7 +59,7 @@ _NICKNAME_RULES: list[re.Pattern[str]] = [
 ]
 # Stated names are aliases too, but only the strong forms: "I'm X" is too often "I'm tired".
 _NAME_RULES: list[re.Pattern[str]] = [
-    re.compile(p, re.IGNORECASE)
+    regex(p)
     for p in (
         r"\bmy\s+(?:first\s+|real\s+|full\s+)?name(?:'s|\s+is)\s+(?P<phrase>.+)",
         r"\bje\s+m'appelle\s+(?P<phrase>.+)",

@@ -11,6 +11,7 @@ from .dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
 from .extraction import Extracted, extract
 from .lexicons import MONTHS_EN
 from .normalize import clean_speaker, clean_text, looks_french
+from .normalize import regex as _rx
 from .phrases import trim_phrase
 from .rewrite import third_person
 from .rules import OBLIGATION, settles_decision
@@ -43,10 +44,6 @@ class Episode:
     subjects: list[str]
     event_at: float | None  # when it happens (deadline, reminder) or was decided
     confidence: float
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- sentences

@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 
 from .lexicons import VOWELS
+from .normalize import regex as _rx
 
 __all__ = ["as_user_words", "second_to_first"]
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 _LEADIN = _rx(
