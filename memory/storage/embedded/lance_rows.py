@@ -7,7 +7,8 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TypeVar
+from types import NoneType
+from typing import TypeVar, get_args, get_type_hints
 
 import numpy as np
 import pyarrow as pa
@@ -41,6 +42,9 @@ DEFAULT_CLEANUP_AFTER = timedelta(minutes=5)
 _ID_CHUNK = 500
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
+# The Arrow type of each kind of `VectorRecord` field but the vector.
+_ARROW_TYPES: dict[object, pa.DataType] = {str: pa.utf8(), float: pa.float64()}
+
 # High-cardinality columns get a BTree; the few-valued ones a Bitmap.
 _SCALAR_INDEXES: dict[str, type[BTree] | type[Bitmap]] = {
     "id": BTree,
@@ -55,25 +59,16 @@ _SCALAR_INDEXES: dict[str, type[BTree] | type[Bitmap]] = {
 
 
 def vector_schema(dim: int) -> pa.Schema:
-    """Arrow schema of every vector table: the vector, its text and the scope columns filters need."""
-    return pa.schema(
-        [
-            pa.field("id", pa.utf8(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
-            pa.field("text", pa.utf8(), nullable=False),
-            pa.field("platform", pa.utf8(), nullable=False),
-            pa.field("workspace_id", pa.utf8(), nullable=False),
-            pa.field("channel_id", pa.utf8(), nullable=False),
-            pa.field("thread_id", pa.utf8(), nullable=True),
-            pa.field("user_id", pa.utf8(), nullable=True),
-            pa.field("author_id", pa.utf8(), nullable=True),
-            pa.field("agent_id", pa.utf8(), nullable=False),
-            pa.field("visibility", pa.utf8(), nullable=False),
-            pa.field("kind", pa.utf8(), nullable=False),
-            pa.field("created_at", pa.float64(), nullable=False),
-            pa.field("expires_at", pa.float64(), nullable=True),
-        ]
-    )
+    """Arrow schema of every vector table: `VectorRecord`'s fields in order (the vector, its text and
+    the scope columns filters need), so a column is declared once; an optional field is nullable."""
+    fields = []
+    for name, hint in get_type_hints(VectorRecord).items():
+        if name == "vector":
+            fields.append(pa.field(name, pa.list_(pa.float32(), dim), nullable=False))
+            continue
+        (kind,) = [t for t in get_args(hint) or (hint,) if t is not NoneType]
+        fields.append(pa.field(name, _ARROW_TYPES[kind], nullable=NoneType in get_args(hint)))
+    return pa.schema(fields)
 
 
 @dataclass(frozen=True, slots=True)
