@@ -109,7 +109,7 @@ async def test_a_failed_vector_write_rolls_back_only_its_batch(
     engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = engine.storage.vectors.memories
-    monkeypatch.setattr(table, "add", FailingCall(table.add, 2, OSError("disk full")))
+    monkeypatch.setattr(table, "insert", FailingCall(table.insert, 2, OSError("disk full")))
     drafts = [draft(f"Fact number {word} about the roadmap") for word in ("one", "two", "three", "four")]
 
     with pytest.raises(MemoryWriteError, match="disk full"):

@@ -199,7 +199,7 @@ async def test_summaries_whose_vector_never_landed_are_indexed_at_start_up(
         async def broken_add(records: object) -> None:
             raise OSError("lance: no space left on device")
 
-        monkeypatch.setattr(table, "add", broken_add)
+        monkeypatch.setattr(table, "insert", broken_add)
         turn = IncomingMessage("slack", WORKSPACE, "C1", "U1", "Zed", "The offsite moved to Lisbon in May")
         assert (await app.pipeline.handle([turn])).reply
         await app.pipeline.idle()  # the turn's summary is written in the background

@@ -175,7 +175,7 @@ async def test_failed_vector_write_leaves_no_half_written_memory(
     async def broken_add(records: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(engine.storage.vectors.memories, "add", broken_add)
+    monkeypatch.setattr(engine.storage.vectors.memories, "insert", broken_add)
     with pytest.raises(MemoryWriteError, match="not saved"):
         await engine.remember(draft("Erin moved to Berlin"))
     assert await engine.storage.memories.count(OPERATOR, 0) == 0
@@ -220,7 +220,7 @@ async def test_failed_message_vector_write_and_lost_vectors_are_repaired_on_open
     async def broken_add(records: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(engine.storage.vectors.messages, "add", broken_add)
+    monkeypatch.setattr(engine.storage.vectors.messages, "insert", broken_add)
     # A turn is not lost to a failed vector write: the row is kept and queued for repair.
     assert await engine.store_messages([turn]) == ["t1"]
     monkeypatch.undo()

@@ -297,7 +297,7 @@ async def test_remember_with_a_failing_vector_write_leaves_neither_row_nor_vecto
 ) -> None:
     scope = Scope("slack", WORKSPACE, "C1", "default")
     monkeypatch.setattr(
-        engine.storage.vectors.memories, "add", broken(OSError("lance: no space left on device"))
+        engine.storage.vectors.memories, "insert", broken(OSError("lance: no space left on device"))
     )
     with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved"):
         await engine.remember(MemoryDraft("Zed drinks green tea", scope))
@@ -322,8 +322,8 @@ async def test_vector_store_down_during_a_turn_costs_no_reply(
     )
     async with running(engine, tmp_path, llm) as pipeline:
         lance_down = OSError("lance: no space left on device")
-        monkeypatch.setattr(engine.storage.vectors.memories, "add", broken(lance_down))
-        monkeypatch.setattr(engine.storage.vectors.messages, "add", broken(lance_down))
+        monkeypatch.setattr(engine.storage.vectors.memories, "insert", broken(lance_down))
+        monkeypatch.setattr(engine.storage.vectors.messages, "insert", broken(lance_down))
         result = await pipeline.handle([message(GREETING + "; my flat viewing is on Friday", clock)])
         assert result.reply == "Noted, Friday."
         # The model was told its memory did not go in, and no memory row was left behind.

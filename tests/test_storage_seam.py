@@ -251,7 +251,7 @@ async def test_a_failed_vector_write_rolls_the_embedded_row_back(
         async def broken_add(records: object) -> None:
             raise OSError("disk full")
 
-        monkeypatch.setattr(storage.vectors.memories, "add", broken_add)
+        monkeypatch.setattr(storage.vectors.memories, "insert", broken_add)
         with pytest.raises(MemoryWriteError, match="vector store write failed, memory not saved: disk full"):
             await storage.memories.add(memory, vector, None, clock())
         assert await storage.memories.get_unscoped([memory.id]) == []

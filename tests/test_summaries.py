@@ -198,7 +198,7 @@ async def test_failed_vector_write_keeps_the_row_for_reconcile(
 
     turn = await store_turn(engine, clock, SHARED, "The release is on 9 October.", "Noted.")
     with monkeypatch.context() as patch:
-        patch.setattr(table, "add", broken)
+        patch.setattr(table, "insert", broken)
         summary = await manager.summarize_turn(SHARED, ids(turn))
     assert summary is not None
     query = await vector_of(engine, "When is the release?")

@@ -287,6 +287,48 @@ async def test_add_replaces_existing_id(store: VectorStore) -> None:
 
 
 @pytest.mark.asyncio
+async def test_insert_appends_new_rows_without_joining_the_old_ones(
+    store: VectorStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(15)
+    await store.memories.add([rec("a", unit(rng), "likes tea")])
+
+    def no_merge(on: str) -> None:
+        raise AssertionError("a merge joins the whole id column: inserts of new ids append")
+
+    monkeypatch.setattr(store.memories._table, "merge_insert", no_merge)
+    fresh = unit(rng)
+    await store.memories.insert([rec("b", unit(rng)), rec("c", unit(rng)), rec("c", fresh)])
+
+    assert await store.memories.ids() == {"a", "b", "c"}
+    assert await store.memories.count() == 3  # within a batch the last row of an id wins
+    np.testing.assert_array_equal((await store.memories.get_vectors(["c"]))["c"], fresh)
+
+
+@pytest.mark.asyncio
+async def test_after_a_failed_delete_insert_replaces_instead_of_doubling(
+    store: VectorStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row whose delete failed may still be there: inserting its id again must not double it."""
+    rng = np.random.default_rng(16)
+    await store.memories.insert([rec("m", unit(rng), "likes tea")])
+
+    async def broken_delete(where: str) -> None:
+        raise OSError("lance: no space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store.memories._table, "delete", broken_delete)
+        with pytest.raises(OSError):
+            await store.memories.delete(["m"])
+    new = unit(rng)
+    await store.memories.insert([rec("m", new, "likes coffee")])
+
+    assert await store.memories.count() == 1
+    np.testing.assert_array_equal((await store.memories.get_vectors(["m"]))["m"], new)
+    assert ids_of(await store.memories.text_search("coffee", None, 5)) == ["m"]
+
+
+@pytest.mark.asyncio
 async def test_ids_and_count(store: VectorStore) -> None:
     rng = np.random.default_rng(14)
     assert await store.memories.ids() == set()

@@ -64,9 +64,9 @@ def arm(engine: MemoryEngine, point: str) -> None:
         die(kind, ids)
 
     target: tuple[Any, str] = {
-        "message:before_vector": (engine.storage.vectors.messages, "add"),
+        "message:before_vector": (engine.storage.vectors.messages, "insert"),
         "message:before_mark": (engine.storage.turns, "mark_indexed"),
-        "memory:before_vector": (engine.storage.vectors.memories, "add"),
+        "memory:before_vector": (engine.storage.vectors.memories, "insert"),
         "memory:before_mark": (engine.storage.memories, "complete_write"),
     }[point]
     setattr(target[0], target[1], killer)

@@ -40,7 +40,7 @@ class EmbeddedMemories(MemoryRows, MemoryRepository):
         with failing("memory not saved", MemoryWriteError):
             await self.insert_row(memory, vector)
         try:
-            await self._table.add([memory_record(memory, vector)])
+            await self._table.insert([memory_record(memory, vector)])
         except BaseException as exc:
             try:
                 await self.delete_rows([memory.id])
@@ -62,7 +62,7 @@ class EmbeddedMemories(MemoryRows, MemoryRepository):
         vector write deletes the batch's rows."""
         await self.insert_rows(memories, vectors)
         try:
-            await self._table.add([memory_record(m, v) for m, v in zip(memories, vectors, strict=True)])
+            await self._table.insert([memory_record(m, v) for m, v in zip(memories, vectors, strict=True)])
         except BaseException as exc:
             await self.delete_rows([m.id for m in memories])
             raise MemoryWriteError(f"vector store write failed, batch not saved: {exc}") from exc
@@ -77,7 +77,7 @@ class EmbeddedMemories(MemoryRows, MemoryRepository):
     async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
         await self.restore_superseded(memory.id, now)
         await self._table.delete([memory.id])
-        await self._table.add([memory_record(memory, vector)])
+        await self._table.insert([memory_record(memory, vector)])
         await self.mark_indexed([memory.id])
 
     async def delete(self, ids: Sequence[str]) -> int:

@@ -233,6 +233,6 @@ class EmbeddedStorage(Storage):
             ids = [r.id for r in records]
             # A vector may already exist if the crash came after the vector write: replace, don't double.
             await table.delete(ids)
-            await table.add(records)
+            await table.insert(records)
             await mark(ids)
             repaired += len(ids)

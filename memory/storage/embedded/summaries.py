@@ -37,7 +37,7 @@ class EmbeddedSummaries(SummaryRows, SummaryRepository):
         await self.insert(summary, vector, condenses)
         try:
             table = await self.table()
-            await table.add([summary_record(summary, vector)])
+            await table.insert([summary_record(summary, vector)])
         except Exception:
             log.warning(
                 "summary vector write failed; kept unindexed for reconcile",
@@ -74,7 +74,7 @@ class EmbeddedSummaries(SummaryRows, SummaryRepository):
             ids = [r.id for r in records]
             # The vector may exist already (a crash after the write): replace it, never double it.
             await table.delete(ids)
-            await table.add(records)
+            await table.insert(records)
             await self.mark_indexed(ids)
             repaired += len(ids)
         orphans = await table.ids() - await self.indexed_ids()

@@ -46,7 +46,7 @@ class EmbeddedTurns(MessageRows, TurnRepository):
             self.repair_due = True
         if records:
             try:
-                await self._table.add(records)
+                await self._table.insert(records)
                 await self.mark_indexed([r.id for r in records])
             except Exception:
                 # The rows are committed either way; the repair leaves exactly one vector per row.
