@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 from unittest.mock import AsyncMock
 
 import asyncpg
@@ -35,7 +35,6 @@ from adapters.discord import bot as discord_bot
 from adapters.slack import SlackAdapter
 from bot.commands import MemoryCommands
 from bot.config import DiscordSettings, Settings, SlackSettings
-from bot.llm import AnthropicProvider, OpenAIProvider
 from bot.llm.types import ChatMessage
 from memory.engine import MemoryEngine
 from memory.models import (
@@ -60,6 +59,11 @@ from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
+
+if TYPE_CHECKING:
+    # The SDK providers load when a test builds one: importing both SDKs costs every test process
+    # about two seconds at collection.
+    from bot.llm import AnthropicProvider, OpenAIProvider
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: child processes run from here
 
@@ -444,11 +448,15 @@ def check_block(block: str) -> list[str]:
 
 def anthropic_provider(server: FakeLLMServer, **kw: Any) -> AnthropicProvider:
     """The real Anthropic provider (SDK and all), talking to the fake server."""
+    from bot.llm import AnthropicProvider
+
     return AnthropicProvider(api_key="sk-ant-test", base_url=server.anthropic_base_url, **kw)
 
 
 def openai_provider(server: FakeLLMServer, **kw: Any) -> OpenAIProvider:
     """The real OpenAI provider (SDK and all), talking to the fake server."""
+    from bot.llm import OpenAIProvider
+
     return OpenAIProvider(api_key="sk-test", base_url=server.openai_base_url, **kw)
 
 

@@ -86,6 +86,25 @@ async def test_each_reset_empties_every_table_and_restarts_the_sequences(
         await conn.close()
 
 
+async def test_a_reset_restarts_the_sequences_of_tables_emptied_by_the_test_itself(
+    postgres_server: PostgresTestServer,
+) -> None:
+    """Reset truncates only the tables holding rows: the sequence of one a test filled and emptied
+    again must restart all the same."""
+    conn = await reset(postgres_server)
+    try:
+        first = await add_turn(conn, "t0")
+        await add_turn(conn, "t1")
+        await conn.execute("DELETE FROM messages")
+    finally:
+        await conn.close()
+    conn = await reset(postgres_server)
+    try:
+        assert await add_turn(conn, "again") == first
+    finally:
+        await conn.close()
+
+
 async def test_a_connection_left_in_a_transaction_does_not_hold_up_the_next_test(
     postgres_server: PostgresTestServer,
 ) -> None:
