@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -58,6 +59,8 @@ _SCALAR_INDEXES: dict[str, type[BTree] | type[Bitmap]] = {
 }
 
 
+# Reading the type hints evaluates each annotation's text: once per dimension, not per table open.
+@functools.cache
 def vector_schema(dim: int) -> pa.Schema:
     """Arrow schema of every vector table: `VectorRecord`'s fields in order (the vector, its text and
     the scope columns filters need), so a column is declared once; an optional field is nullable."""
