@@ -47,6 +47,7 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
+from memory.prehook import PrehookRequest
 from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
@@ -292,6 +293,28 @@ def past_turn(
 def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audience:
     """Who reads from #general of Discord's guild-1 (Alice, unless told otherwise)."""
     return Audience("discord", "guild-1", "default", viewer_id=viewer, channel_id=channel, **kw)
+
+
+def prehook_request(
+    text: str,
+    viewer: Audience | None = None,
+    channel_id: str | None = None,
+    participants: Sequence[str] | None = None,
+    **fields: Any,
+) -> PrehookRequest:
+    """A pre-hook request by `viewer` (Alice in #general unless told otherwise), in the viewer's
+    channel unless `channel_id` names another, with the viewer as the one participant by default."""
+    viewer = viewer if viewer is not None else audience()
+    return PrehookRequest(
+        text=text,
+        platform=viewer.platform,
+        workspace_id=viewer.workspace_id,
+        channel_id=(viewer.channel_id or "general") if channel_id is None else channel_id,
+        agent_id=viewer.agent_id,
+        viewer=viewer,
+        participants=[viewer.viewer_id or ""] if participants is None else participants,
+        **fields,
+    )
 
 
 # --- memories ------------------------------------------------------------------------------------

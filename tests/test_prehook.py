@@ -19,7 +19,6 @@ from memory.prehook import (
     STAGES,
     PreHook,
     PrehookConfig,
-    PrehookRequest,
     PrehookResult,
     freshness,
     inject_into,
@@ -30,6 +29,7 @@ from memory.prehook.injection_state import InjectionStates
 from memory.prehook.preferences_cache import PreferencesCache
 from tests.fakes.embedders import CountingEmbedder
 from tests.helpers import DAY, FakeClock, draft, past_turn, stored_memory
+from tests.helpers import prehook_request as request
 
 # The pre-hook reads through the storage seam: every test runs on both backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -49,25 +49,6 @@ async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]
     prehook = PreHook(engine, PrehookConfig(), clock=clock)
     yield prehook
     await prehook.aclose()
-
-
-def request(
-    text: str,
-    audience: Audience = IN_GENERAL,
-    channel_id: str = "general",
-    participants: Sequence[str] = ("alice",),
-    **kw: object,
-) -> PrehookRequest:
-    return PrehookRequest(
-        text=text,
-        platform=audience.platform,
-        workspace_id=audience.workspace_id,
-        channel_id=channel_id,
-        agent_id=audience.agent_id,
-        viewer=audience,
-        participants=participants,
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 async def insert_raw(engine: MemoryEngine, drafts: Sequence[MemoryDraft]) -> list[Memory]:
@@ -639,10 +620,10 @@ async def test_private_turns_are_never_injected_into_a_shared_channel(
     turn = past_turn("Alice is interviewing at Initech", now - DAY)
     other_guild = dataclasses.replace(turn, scope=dataclasses.replace(turn.scope, workspace_id="guild-2"))
     await engine.store_messages([secret, other_guild])
-    shared = await hook.run(request("is alice interviewing anywhere?", audience=IN_GENERAL))
+    shared = await hook.run(request("is alice interviewing anywhere?", viewer=IN_GENERAL))
     assert shared.injected_messages == []
     in_dm = Audience(
         "discord", "guild-1", "default", viewer_id="alice", channel_id="dm-alice", private_ok=True
     )
-    mine = await hook.run(request("when is my Globex interview?", audience=in_dm, channel_id="dm-alice"))
+    mine = await hook.run(request("when is my Globex interview?", viewer=in_dm, channel_id="dm-alice"))
     assert [m.id for m in mine.injected_messages] == [secret.id]

@@ -9,27 +9,14 @@ import pytest
 
 from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage, Visibility
-from memory.prehook import PreHook, PrehookConfig, PrehookRequest
+from memory.prehook import PreHook, PrehookConfig
 from memory.scope import quote_literal
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
-from tests.helpers import FakeClock, is_turn_line
+from tests.helpers import DAY, FakeClock, audience, is_turn_line
 from tests.helpers import past_turn as turn
+from tests.helpers import prehook_request as ask
 
-DAY = 86400.0
-IN_GENERAL = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
-
-
-def ask(text: str, audience: Audience = IN_GENERAL, **kw: object) -> PrehookRequest:
-    return PrehookRequest(
-        text=text,
-        platform=audience.platform,
-        workspace_id=audience.workspace_id,
-        channel_id=audience.channel_id or "general",
-        agent_id=audience.agent_id,
-        viewer=audience,
-        participants=[audience.viewer_id or ""],
-        **kw,  # type: ignore[arg-type]
-    )
+IN_GENERAL = audience()
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from memory.prehook import PreHook, PrehookConfig
 from memory.prehook.turn_rerank import rerank_turns
 from memory.storage import VectorHit
 from memory.turn_text import REPLY_GAP_SECONDS
-from tests.helpers import FakeClock
+from tests.helpers import DAY, FakeClock
 from tests.helpers import past_turn as turn
-from tests.test_turn_context import DAY, ask
+from tests.helpers import prehook_request as ask
 
 QUERY = np.array([1.0, 0.0, 0.0], dtype=np.float32)
 

@@ -4,19 +4,20 @@ by one linear blend of cosine and full-text score, its best kept."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
+
+from ..storage import VectorHit
 
 
 def rerank_turns(
     query: np.ndarray,
-    dense: Sequence[Any],
-    lexical: Sequence[Any],
+    dense: Sequence[VectorHit],
+    lexical: Sequence[VectorHit],
     lexical_weight: float,
     keep: int,
-) -> list[tuple[Any, float]]:
-    """The `keep` best hits of `dense` and `lexical` (`VectorHit`s, both lists), each once, scored by
+) -> list[tuple[VectorHit, float]]:
+    """The `keep` best hits of `dense` and `lexical`, each once, scored by
     cosine with `query` + `lexical_weight` × its full-text score over the best full-text score.
 
     Reciprocal rank fusion weighs the 40th hit of a list nearly as the 1st (1/(60+40) against
@@ -31,7 +32,7 @@ def rerank_turns(
     if best_lexical > 0:
         for hit in lexical:
             text_score.setdefault(hit.id, float(hit.score) / best_lexical)
-    hits: dict[str, Any] = {}
+    hits: dict[str, VectorHit] = {}
     for hit in [*dense, *lexical]:
         if hit.id not in hits or (hits[hit.id].vector is None and hit.vector is not None):
             hits[hit.id] = hit
