@@ -21,9 +21,11 @@ from memory.errors import ConfigError, MemoryWriteError
 from memory.models import Audience, MemoryType, Visibility
 from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.bulk import indexes_deferred
+from memory.storage.postgres.db import PostgresDatabase
 from memory.storage.postgres.migrations import MIGRATIONS
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
+from tests.fakes.postgres_proxy import HeldCloseProxy
 from tests.helpers import FakeClock, audience, draft, past_turn, settings
 
 
@@ -64,6 +66,53 @@ async def test_a_fresh_database_is_migrated_and_the_migrations_recorded(
         with pytest.raises(ConfigError, match="8 dimensions"):
             await PostgresStorage.open(url, dim=384)
     finally:
+        postgres_server.drop_database(name)
+
+
+async def test_opening_a_store_opens_one_connection(postgres_url: str) -> None:
+    # A connection is a server process: the migrations check runs on the pool's first one.
+    async with HeldCloseProxy.before(postgres_url) as proxy:
+        db = await PostgresDatabase.open(proxy.url, dim=384)
+        try:
+            assert proxy.connections == 1
+            assert await db.fetchval("SELECT count(*) FROM memories") == 0
+        finally:
+            await db.close()
+
+
+async def test_a_database_without_pgvector_yet_decodes_vectors_once_migrated(
+    postgres_server: PostgresTestServer,
+) -> None:
+    # The pool's first connection is made before the migrations create the extension, so it had
+    # no vector codec: it must not be the one that serves the next query.
+    name = postgres_server.create_database(template="template0")
+    try:
+        db = await PostgresDatabase.open(postgres_server.url(name), dim=3)
+        try:
+            value = await db.fetchval("SELECT '[1,2,3]'::vector")
+        finally:
+            await db.close()
+        assert isinstance(value, np.ndarray) and value.tolist() == [1.0, 2.0, 3.0]
+    finally:
+        postgres_server.drop_database(name)
+
+
+async def test_pgvector_in_a_schema_of_its_own_decodes_vectors(postgres_server: PostgresTestServer) -> None:
+    # A DBA may keep extensions out of `public`; the bot's role then finds them on its search_path.
+    name = postgres_server.create_database(template="template0")
+    admin = await asyncpg.connect(postgres_server.url(name))
+    try:
+        await admin.execute("CREATE SCHEMA extensions")
+        await admin.execute("CREATE EXTENSION vector SCHEMA extensions")
+        await admin.execute(f"ALTER DATABASE {name} SET search_path = public, extensions")
+        db = await PostgresDatabase.open(postgres_server.url(name), dim=3)
+        try:
+            value = await db.fetchval("SELECT '[4,5,6]'::extensions.vector")
+        finally:
+            await db.close()
+        assert isinstance(value, np.ndarray) and value.tolist() == [4.0, 5.0, 6.0]
+    finally:
+        await admin.close()
         postgres_server.drop_database(name)
 
 

@@ -22,6 +22,7 @@ class HeldCloseProxy:
         self._user = user
         self.server_ended = asyncio.Event()  # a held connection's server side has closed
         self._hold = False
+        self.connections = 0  # how many connections clients have opened through the proxy
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -55,6 +56,7 @@ class HeldCloseProxy:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
+        self.connections += 1
         upstream_reader, upstream_writer = await asyncio.open_unix_connection(self._socket_path)
         ended = asyncio.Event()
         down = asyncio.create_task(self._down(upstream_reader, client_writer, ended))

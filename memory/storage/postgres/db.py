@@ -121,11 +121,24 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         decoder=_decode_time,
         format="binary",
     )
-    # The extension's schema is the DBA's choice (`public` unless they said otherwise).
+    # The extension's schema is the DBA's choice: `public` unless they said otherwise, so that is
+    # tried first (one round trip instead of two for a new connection), then the type is looked up.
+    try:
+        await _set_vector_codec(conn, "public")
+        return
+    except ValueError:  # asyncpg: unknown type public.vector
+        pass
     schema = await conn.fetchval(
         "SELECT n.nspname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace "
-        "WHERE t.typname = 'vector' ORDER BY n.nspname = 'public' DESC LIMIT 1"
+        "WHERE t.typname = 'vector' LIMIT 1"
     )
+    # None: the extension is not there yet, and the migrations about to run on this connection
+    # create it (`PostgresDatabase.open` then replaces every connection made before).
+    if schema is not None:
+        await _set_vector_codec(conn, schema)
+
+
+async def _set_vector_codec(conn: asyncpg.Connection, schema: str) -> None:
     await conn.set_type_codec(
         "vector", schema=schema, encoder=_encode_vector, decoder=_decode_vector, format="binary"
     )
@@ -191,22 +204,31 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, dsn: str, *, dim: int, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
-        """Migrate the schema (one connection), then open the pool.
+        """Open the pool and migrate the schema on its first connection.
+
+        Opening a connection is most of the cost of opening a store (a server process each), so
+        the migrations check runs on the pool's own connection rather than one of its own.
 
         Raises StorageError when the database cannot be reached; the message never holds the URL's
         password.
         """
         try:
-            conn = await asyncpg.connect(dsn)
+            pool = await create_pool(dsn, min_size=min_size, max_size=max_size)
         except DRIVER_ERRORS as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {redact(str(exc), dsn)}") from None
         try:
-            await apply_migrations(conn, dim)
-            await check_pgvector(conn)
-            await vector_dim(conn, dim)
-        finally:
-            await conn.close()
-        return cls(await create_pool(dsn, min_size=min_size, max_size=max_size), dim)
+            async with pool.acquire() as conn:
+                applied = await apply_migrations(conn, dim)
+                await check_pgvector(conn)
+                await vector_dim(conn, dim)
+            if applied:
+                # Connections made before the migrations may lack the vector codec (the extension
+                # did not exist yet): the pool replaces each as it next comes back or goes out.
+                await pool.expire_connections()
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, dim)
 
     async def close(self) -> None:
         await self.pool.close()
