@@ -63,7 +63,7 @@ from tests.helpers import (
 WORKSPACE = "T1"
 # Short enough to keep the timeout tests quick, long enough for a loaded machine to answer a
 # local request well within it: only the held request ever reaches it.
-SHORT_TIMEOUT_SECONDS = 3.0
+SHORT_TIMEOUT_SECONDS = 1.0
 # Turns a hang into a failure; a passing test never waits on it.
 WAIT_LIMIT_SECONDS = 60
 
