@@ -80,34 +80,34 @@ async def test_opening_a_store_opens_one_connection(postgres_url: str) -> None:
             await db.close()
 
 
-async def test_a_database_without_pgvector_yet_decodes_vectors_once_migrated(
-    postgres_server: PostgresTestServer,
-) -> None:
-    # The pool's first connection is made before the migrations create the extension, so it had
-    # no vector codec: it must not be the one that serves the next query.
-    name = postgres_server.create_database(template="template0")
-    try:
-        db = await PostgresDatabase.open(postgres_server.url(name), dim=3)
-        try:
-            value = await db.fetchval("SELECT '[1,2,3]'::vector")
-        finally:
-            await db.close()
-        assert isinstance(value, np.ndarray) and value.tolist() == [1.0, 2.0, 3.0]
-    finally:
-        postgres_server.drop_database(name)
-
-
-async def test_pgvector_in_a_schema_of_its_own_decodes_vectors(postgres_server: PostgresTestServer) -> None:
+# Where pgvector is when the bot first opens the database, and how a query names its type.
+PGVECTOR_PLACES = {
+    # Not there yet: the pool's first connection is made before the migrations create the
+    # extension, so it had no vector codec and must not be the one that serves the next query.
+    "created_by_the_migrations": ([], "vector"),
     # A DBA may keep extensions out of `public`; the bot's role then finds them on its search_path.
+    "in_a_schema_of_its_own": (
+        [
+            "CREATE SCHEMA extensions",
+            "CREATE EXTENSION vector SCHEMA extensions",
+            "ALTER DATABASE {name} SET search_path = public, extensions",
+        ],
+        "extensions.vector",
+    ),
+}
+
+
+@pytest.mark.parametrize("place", sorted(PGVECTOR_PLACES))
+async def test_vectors_decode_wherever_pgvector_is(postgres_server: PostgresTestServer, place: str) -> None:
+    statements, type_name = PGVECTOR_PLACES[place]
     name = postgres_server.create_database(template="template0")
     admin = await asyncpg.connect(postgres_server.url(name))
     try:
-        await admin.execute("CREATE SCHEMA extensions")
-        await admin.execute("CREATE EXTENSION vector SCHEMA extensions")
-        await admin.execute(f"ALTER DATABASE {name} SET search_path = public, extensions")
+        for statement in statements:
+            await admin.execute(statement.format(name=name))
         db = await PostgresDatabase.open(postgres_server.url(name), dim=3)
         try:
-            value = await db.fetchval("SELECT '[4,5,6]'::extensions.vector")
+            value = await db.fetchval(f"SELECT '[4,5,6]'::{type_name}")
         finally:
             await db.close()
         assert isinstance(value, np.ndarray) and value.tolist() == [4.0, 5.0, 6.0]
