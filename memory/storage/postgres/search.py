@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 import numpy as np
@@ -9,6 +10,13 @@ import numpy as np
 from ..base import BM25_B, BM25_K1, ScopeKey, VectorHit, bm25_idf, fts_query_terms
 from .db import Params, PostgresDatabase, check_vector
 from .term_stats import MAX_SCORED_ROWS, TermStatistics
+
+
+def ready(vector: np.ndarray) -> asyncio.Future[np.ndarray]:
+    """`vector` as the awaitable a `hybrid_search_awaiting` takes (a future: never awaited is fine)."""
+    future: asyncio.Future[np.ndarray] = asyncio.get_running_loop().create_future()
+    future.set_result(vector)
+    return future
 
 
 async def dense_hits(
