@@ -114,3 +114,47 @@ async def test_a_failed_embedding_skips_the_run_and_ends_its_reads(
         assert (await hook.run(request("what is the name of my quokka?"))).skipped_reason is None
     finally:
         await hook.aclose()
+
+
+async def test_memory_hits_read_with_their_rows_are_not_read_again(
+    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await engine.remember(draft("Alice's quokka is named Pip", user_id="alice"))
+    await engine.remember(draft("The quokka enclosure closes at noon", user_id="alice"))
+    memories = engine.storage.memories
+    visible = memories.visible
+    read_by_id: list[list[str]] = []
+
+    async def spy_visible(ids: Sequence[str], *args: Any) -> Any:
+        read_by_id.append(list(ids))
+        return await visible(ids, *args)
+
+    monkeypatch.setattr(memories, "visible", spy_visible)
+    viewer = request("quokka").viewer
+    query = (await engine.embedder.embed(["quokka"]))[0]
+    dense, lexical = await memories.hybrid_search(viewer, query, "quokka", 5, clock())
+    hits = [*dense, *lexical]
+    assert {h.id for h in hits} and read_by_id == []
+    postgres = isinstance(engine.storage, PostgresStorage)
+    if postgres:
+        # The searches read the rows under the audience filter: the same memories `visible` gives.
+        assert all(h.memory is not None for h in hits)
+        rows = {m.id: m for m in await visible([h.id for h in hits], viewer, clock())}
+        assert {h.id: h.memory for h in hits} == rows
+    else:
+        # The embedded index holds vectors only.
+        assert all(h.memory is None for h in hits)
+    hook = PreHook(engine, PrehookConfig(), clock=clock)
+    try:
+        result = await hook.run(request("quokka"))
+    finally:
+        await hook.aclose()
+    assert sorted(m.content for m in result.injected) == [
+        "Alice's quokka is named Pip",
+        "The quokka enclosure closes at noon",
+    ]
+    if postgres:
+        assert read_by_id == []  # the pre-hook read none of the hits' rows again
+    else:
+        # Every hit's row is read through the SQL filter.
+        assert read_by_id and {i for ids in read_by_id for i in ids} == {h.id for h in hits}

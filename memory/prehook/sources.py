@@ -238,10 +238,13 @@ class Sources:
             errors,
         )
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-        if ids:
-            found.rows = {
-                m.id: m for m in await self.guard("rows", memories.visible(ids, viewer, now), [], errors)
-            }
+        # Hits whose search read their rows under the same filter (PostgreSQL) are not read again.
+        read = {h.id: h.memory for h in (*found.dense, *found.lexical) if h.memory is not None}
+        missing = [i for i in ids if i not in read]
+        if missing:
+            rows = await self.guard("rows", memories.visible(missing, viewer, now), [], errors)
+            read.update((m.id, m) for m in rows)
+        found.rows = {i: read[i] for i in ids if i in read}
 
     async def _turns(
         self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]

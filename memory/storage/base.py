@@ -159,6 +159,9 @@ class VectorHit:
     id: str
     score: float  # cosine similarity for vector search, BM25 for text search
     vector: np.ndarray | None
+    # The memory itself, when the search read its row in the same statement under the audience
+    # filter (PostgreSQL): no second read by id is needed. None: read it through `visible`.
+    memory: Memory | None = None
 
 
 @dataclass(slots=True)

@@ -339,15 +339,28 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         p = Params()
         where = self._searchable(audience, now, p)
 
+        # Each hit comes with its memory, read under the filter `visible` applies (a looser one:
+        # it adds the viewer's own rows of other workspaces): the pre-hook reads them no more.
         async def dense() -> list[VectorHit]:
-            return await dense_hits(self._db, "memories", where, Params(*p.values), await vector, k)
+            return await dense_hits(
+                self._db, "memories", where, Params(*p.values), await vector, k, COLUMNS, row_to_memory
+            )
 
         # Two statements side by side on two connections (each with its own copy of the filter's
         # values); the full-text one needs no vector, so it runs while the query is embedded.
         found, lexical = await asyncio.gather(
             dense(),
             text_hits(
-                self._db, "memories", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+                self._db,
+                "memories",
+                where,
+                Params(*p.values),
+                text,
+                k,
+                self._terms,
+                scope_key(audience),
+                COLUMNS,
+                row_to_memory,
             ),
         )
         return found, lexical
