@@ -127,10 +127,16 @@ async def text_hits(
     # The vectors of the k best only: carried through the scoring, every candidate's would be read.
     order = 'ORDER BY score DESC, id COLLATE "C"'
     selected = ", ".join(f"t.{c.strip()}" for c in columns.split(","))
+    # Every word's test and the length read the row's tsvector: `|| ''` copies it once per row
+    # out of TOAST (OFFSET 0 keeps the copy a column), not once per test (a third of the buffers,
+    # 3.5 -> 2.4 ms a statement at 1,000,000 memories).
+    matched = (
+        f"(SELECT id, search_text || ''::tsvector AS search_text FROM {table} "
+        f"WHERE {where} AND search_text @@ {match}::tsquery{bound} OFFSET 0) AS matched"
+    )
     rows_found = await db.fetch(
         f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, score FROM "
-        f"(SELECT id, ({score}) * {norm} AS score FROM {table} "
-        f"WHERE {where} AND search_text @@ {match}::tsquery{bound}) AS scored "
+        f"(SELECT id, ({score}) * {norm} AS score FROM {matched}) AS scored "
         f"{order} LIMIT {p.add(k)}) AS best JOIN {table} AS t ON t.id = best.id "
         f'ORDER BY best.score DESC, best.id COLLATE "C"',
         p.values,
