@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
+
+import pytest
 
 from memory.models import Memory, MemoryType, Scope, StoredMessage
 from memory.prehook.context_block import (
@@ -197,3 +200,28 @@ def test_trimmed_timeline_says_entries_were_left_out() -> None:
     block = format_context_block([], NOW, token_budget=250, timeline=timeline)
     assert block.text is not None and block.tokens <= 250
     assert TIMELINE_TRIMMED in block.text and EMPTY_TIMELINE not in block.text
+
+
+def test_trimming_to_the_budget_writes_each_line_and_day_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The block is rendered again for every item dropped: its lines and day headings are not.
+    from memory.prehook import context_block
+
+    written: list[str] = []
+    for name in ("_timeline_line", "_memory_line", "day_heading"):
+        original = getattr(context_block, name)
+
+        def counted(*args: Any, _original: Any = original, _name: str = name) -> Any:
+            written.append(_name)
+            return _original(*args)
+
+        monkeypatch.setattr(context_block, name, counted)
+    entries = [
+        BlockItem(Section.TIMELINE, 1.5 + n / 100, message=message(f"topic {n} " * 20, NOW - n * 3 * 3600))
+        for n in range(40)
+    ]
+    relevant = [BlockItem(Section.RELEVANT, 0.5 + n / 100, memory(f"fact {n} " * 10, n)) for n in range(10)]
+    timeline = Timeline("this week", NOW - 7 * DAY, NOW, entries)
+    block = format_context_block(relevant, NOW, token_budget=400, timeline=timeline)
+    assert block.text is not None and block.tokens <= 400 and block.dropped
+    assert written.count("_timeline_line") + written.count("_memory_line") <= len(entries) + len(relevant)
+    assert written.count("day_heading") <= 6  # the days the 40 entries span

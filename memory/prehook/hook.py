@@ -133,25 +133,39 @@ class PreHook:
             raise ValueError("the viewer's platform, workspace and agent must be the request's own")
         stage_ms = dict.fromkeys(STAGES, 0.0)
         started = time.perf_counter()
-
-        # 1. One embedding of the batch; the CachedEmbedder makes a repeated text free.
-        t = time.perf_counter()
-        try:
-            query = np.asarray((await self.engine.embedder.embed([request.text]))[0], dtype=np.float32)
-        except Exception as exc:
-            log.warning("pre-hook skipped: embedding failed", exc_info=True)
-            return PrehookResult(skipped_reason=f"embedding failed: {type(exc).__name__}")
-        stage_ms["embed"] = elapsed_ms(t)
-
         now = self.clock()
         meta = detect_meta_question(request.text, now, self.tz)
         errors: list[str] = []
 
-        # 2-3. SQL sources and the hybrid search run side by side; each group times itself.
-        (sql, stage_ms["sql"]), (found, stage_ms["vector"]) = await asyncio.gather(
-            self.sources.sql(request, now, meta, errors),
-            self.sources.search(request, query, now, errors),
-        )
+        # 1-3. One embedding of the batch (the CachedEmbedder makes a repeated text free), and
+        # beside it the SQL sources and the hybrid searches: what needs no vector (the SQL reads,
+        # the full-text searches) runs while the query is embedded, the dense searches once it is.
+        query_ready: asyncio.Future[np.ndarray] = asyncio.get_running_loop().create_future()
+        t = time.perf_counter()
+        embedding = asyncio.ensure_future(self.engine.embedder.embed([request.text]))
+        sql_task = asyncio.ensure_future(self.sources.sql(request, now, meta, errors))
+        search_task = asyncio.ensure_future(self.sources.search(request, query_ready, now, errors))
+        try:
+            try:
+                query = np.asarray((await embedding)[0], dtype=np.float32)
+            except Exception as exc:
+                log.warning("pre-hook skipped: embedding failed", exc_info=True)
+                # No vector will come: the searches are cancelled, and the SQL reads (already
+                # under way) end; the run returns with nothing of it left pending.
+                search_task.cancel()
+                await asyncio.gather(sql_task, search_task, return_exceptions=True)
+                return PrehookResult(skipped_reason=f"embedding failed: {type(exc).__name__}")
+            stage_ms["embed"] = elapsed_ms(t)
+            query_ready.set_result(query)
+            # `vector`: what the searches add once the query is embedded; `sql`: its own whole time.
+            t = time.perf_counter()
+            found = await search_task
+            stage_ms["vector"] = elapsed_ms(t)
+            sql, stage_ms["sql"] = await sql_task
+        finally:
+            # Whatever still runs when the run itself is cancelled is cancelled with it.
+            for task in (embedding, sql_task, search_task):
+                task.cancel()
 
         # 4-5. Score, then dedup against the channel. No await from here to `record`, so two
         # overlapping runs in one channel cannot both inject the same memory.

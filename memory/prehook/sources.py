@@ -204,9 +204,10 @@ class Sources:
         return found, elapsed_ms(t)
 
     async def search(
-        self, request: PrehookRequest, query: np.ndarray, now: float, errors: list[str]
-    ) -> tuple[SearchFound, float]:
-        t = time.perf_counter()
+        self, request: PrehookRequest, query: Awaitable[np.ndarray], now: float, errors: list[str]
+    ) -> SearchFound:
+        """The hybrid searches of `request`, begun before its embedding is done: `query` is a future
+        of it, and what needs no vector (the full-text searches) starts without waiting for it."""
         found = SearchFound()
         # Three chains side by side, each reading its rows as soon as its own hits are in: a
         # memory search never waits on the turns' second round, nor a turn search on memories.
@@ -215,10 +216,15 @@ class Sources:
             self._turns(request, query, found, errors),
             self._summaries(request, query, found, errors),
         )
-        return found, elapsed_ms(t)
+        return found
 
     async def _memories(
-        self, request: PrehookRequest, query: np.ndarray, now: float, found: SearchFound, errors: list[str]
+        self,
+        request: PrehookRequest,
+        query: Awaitable[np.ndarray],
+        now: float,
+        found: SearchFound,
+        errors: list[str],
     ) -> None:
         """Memory hits (dense and full text in one call: one pass over the scope kept in RAM), then
         their rows through the SQL privacy filter again: a vector row left behind by a crash or a
@@ -227,18 +233,21 @@ class Sources:
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         found.dense, found.lexical = await self.guard(
             "search",
-            memories.hybrid_search(viewer, query, request.text, self.config.vector_top_k, now),
+            memories.hybrid_search_awaiting(viewer, query, request.text, self.config.vector_top_k, now),
             no_hits,
             errors,
         )
         ids = list(dict.fromkeys([h.id for h in found.dense] + [h.id for h in found.lexical]))
-        if ids:
-            found.rows = {
-                m.id: m for m in await self.guard("rows", memories.visible(ids, viewer, now), [], errors)
-            }
+        # Hits whose search read their rows under the same filter (PostgreSQL) are not read again.
+        read = {h.id: h.memory for h in (*found.dense, *found.lexical) if h.memory is not None}
+        missing = [i for i in ids if i not in read]
+        if missing:
+            rows = await self.guard("rows", memories.visible(missing, viewer, now), [], errors)
+            read.update((m.id, m) for m in rows)
+        found.rows = {i: read[i] for i in ids if i in read}
 
     async def _turns(
-        self, request: PrehookRequest, query: np.ndarray, found: SearchFound, errors: list[str]
+        self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
     ) -> None:
         """Past turns under the same privacy filter, a second round from the best of them
         (`turn_feedback`), then their rows, each with the turn that followed it."""
@@ -254,10 +263,11 @@ class Sources:
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         message_dense, message_lexical = await self.guard(
             "message_search",
-            turn_store.hybrid_search(viewer, query, request.text, depth + skip),
+            turn_store.hybrid_search_awaiting(viewer, pending, request.text, depth + skip),
             no_hits,
             errors,
         )
+        query = await pending
         first = [h for h in message_dense if h.id not in skip_ids][:depth]
         found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:depth]
         if self.config.turn_pool > 0:
@@ -286,12 +296,13 @@ class Sources:
         found.following = {turn.id: after for turn, after in turn_rows if after is not None}
 
     async def _summaries(
-        self, request: PrehookRequest, query: np.ndarray, found: SearchFound, errors: list[str]
+        self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
     ) -> None:
         """Conversation summaries near the query; a level-1 summary of turns the model already has
         adds nothing."""
         if self.summaries is None or self.config.summary_top_k <= 0:
             return
+        query = await pending
         hits = await self.guard(
             "summaries",
             self.summaries.search(

@@ -159,6 +159,9 @@ class VectorHit:
     id: str
     score: float  # cosine similarity for vector search, BM25 for text search
     vector: np.ndarray | None
+    # The memory itself, when the search read its row in the same statement under the audience
+    # filter (PostgreSQL): no second read by id is needed. None: read it through `visible`.
+    memory: Memory | None = None
 
 
 @dataclass(slots=True)
@@ -347,6 +350,14 @@ class MemoryRepository(ABC):
     ) -> tuple[list[VectorHit], list[VectorHit]]:
         """Dense and full-text hits under the audience filter, each best first."""
 
+    async def hybrid_search_awaiting(
+        self, audience: Audience, vector: Awaitable[np.ndarray], text: str, k: int, now: float
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        """`hybrid_search` with the query vector still being computed (`vector`, a future several
+        searches may await). Here it waits for the vector; a backend whose full-text search needs
+        none starts that search first."""
+        return await self.hybrid_search(audience, await vector, text, k, now)
+
     @abstractmethod
     async def indexed_count(self) -> int:
         """How many memories are searchable (benchmarks, metrics)."""
@@ -470,6 +481,13 @@ class TurnRepository(ABC):
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]: ...
+
+    async def hybrid_search_awaiting(
+        self, audience: Audience, vector: Awaitable[np.ndarray], text: str, k: int
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        """`hybrid_search` with the query vector still being computed (see
+        `MemoryRepository.hybrid_search_awaiting`)."""
+        return await self.hybrid_search(audience, await vector, text, k)
 
     @abstractmethod
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from operator import attrgetter
 
 import asyncpg
@@ -15,7 +15,7 @@ from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorH
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
-from .search import dense_hits, text_hits
+from .search import dense_hits, ready, text_hits
 from .tables import PostgresTables, failing, insert_sql
 from .term_stats import QueryWords, TermStatistics
 
@@ -329,18 +329,41 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int, now: float
     ) -> tuple[list[VectorHit], list[VectorHit]]:
+        return await self.hybrid_search_awaiting(audience, ready(vector), text, k, now)
+
+    async def hybrid_search_awaiting(
+        self, audience: Audience, vector: Awaitable[np.ndarray], text: str, k: int, now: float
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
         if k <= 0:
             return [], []
         p = Params()
         where = self._searchable(audience, now, p)
-        # Two statements side by side on two connections; each gets its own copy of the filter's values.
-        dense, lexical = await asyncio.gather(
-            dense_hits(self._db, "memories", where, Params(*p.values), vector, k),
+
+        # Each hit comes with its memory, read under the filter `visible` applies (a looser one:
+        # it adds the viewer's own rows of other workspaces): the pre-hook reads them no more.
+        async def dense() -> list[VectorHit]:
+            return await dense_hits(
+                self._db, "memories", where, Params(*p.values), await vector, k, COLUMNS, row_to_memory
+            )
+
+        # Two statements side by side on two connections (each with its own copy of the filter's
+        # values); the full-text one needs no vector, so it runs while the query is embedded.
+        found, lexical = await asyncio.gather(
+            dense(),
             text_hits(
-                self._db, "memories", where, Params(*p.values), text, k, self._terms, scope_key(audience)
+                self._db,
+                "memories",
+                where,
+                Params(*p.values),
+                text,
+                k,
+                self._terms,
+                scope_key(audience),
+                COLUMNS,
+                row_to_memory,
             ),
         )
-        return dense, lexical
+        return found, lexical
 
     async def indexed_count(self) -> int:
         return int(

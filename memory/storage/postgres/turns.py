@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from ...models import Audience, Scope, StoredMessage
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
-from .search import dense_hits, text_hits
+from .search import dense_hits, ready, text_hits
 from .tables import PostgresTables, failing, insert_sql
 from .term_stats import QueryWords, TermStatistics
 
@@ -194,18 +194,28 @@ class PostgresTurns(PostgresTables, TurnRepository):
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]:
+        return await self.hybrid_search_awaiting(audience, ready(vector), text, k)
+
+    async def hybrid_search_awaiting(
+        self, audience: Audience, vector: Awaitable[np.ndarray], text: str, k: int
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
         if k <= 0:
             return [], []
         p = Params()
         where = self._searchable(audience, p)
-        # Side by side on two connections, as the memories' two searches are.
-        dense, lexical = await asyncio.gather(
-            dense_hits(self._db, "messages", where, Params(*p.values), vector, k),
+
+        async def dense() -> list[VectorHit]:
+            return await dense_hits(self._db, "messages", where, Params(*p.values), await vector, k)
+
+        # Side by side on two connections, as the memories' two searches are: the full-text one
+        # while the query is embedded.
+        found, lexical = await asyncio.gather(
+            dense(),
             text_hits(
                 self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
             ),
         )
-        return dense, lexical
+        return found, lexical
 
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
         # The vector lives in the row `ConversationRepository.narrow` already changed.
