@@ -108,7 +108,8 @@ async def test_a_failed_embedding_skips_the_run_and_ends_its_reads(
         assert result.injected == [] and result.block is None
         # The reads begun beside the embedding have ended when the run returns, none left
         # waiting for a vector that will never come.
-        assert all(t.done() for t in asyncio.all_tasks() - before)
+        pending = [t for t in asyncio.all_tasks() - before if not t.done()]
+        assert not pending, pending
         # The next run (embedding again) works.
         watching.fail = False
         assert (await hook.run(request("what is the name of my quokka?"))).skipped_reason is None

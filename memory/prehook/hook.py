@@ -150,10 +150,13 @@ class PreHook:
                 query = np.asarray((await embedding)[0], dtype=np.float32)
             except Exception as exc:
                 log.warning("pre-hook skipped: embedding failed", exc_info=True)
-                # No vector will come: the searches are cancelled, and the SQL reads (already
-                # under way) end; the run returns with nothing of it left pending.
-                search_task.cancel()
+                # No vector will come: the searches waiting for it fail with the embedding's error
+                # and the reads already under way finish, so the run returns with nothing of it
+                # left pending. Not cancelled: a statement cancelled in flight leaves the driver a
+                # task of its own that outlives the run.
+                query_ready.set_exception(exc)
                 await asyncio.gather(sql_task, search_task, return_exceptions=True)
+                query_ready.exception()  # retrieved, whether or not a search was waiting for it
                 return PrehookResult(skipped_reason=f"embedding failed: {type(exc).__name__}")
             stage_ms["embed"] = elapsed_ms(t)
             query_ready.set_result(query)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..engine import OWN_ELSEWHERE_LIMIT, MemoryEngine
 from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..settled import gather_settled
 from ..storage import MemoryQuery, MemoryRead, about_read, between_read
 from ..summaries import SummaryManager
 from ..ttl import parse_duration
@@ -211,7 +212,7 @@ class Sources:
         found = SearchFound()
         # Three chains side by side, each reading its rows as soon as its own hits are in: a
         # memory search never waits on the turns' second round, nor a turn search on memories.
-        await asyncio.gather(
+        await gather_settled(
             self._memories(request, query, now, found, errors),
             self._turns(request, query, found, errors),
             self._summaries(request, query, found, errors),

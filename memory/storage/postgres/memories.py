@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Mapping, Sequence
 from operator import attrgetter
 
@@ -11,6 +10,7 @@ import numpy as np
 
 from ...errors import EmbeddingError, MemoryWriteError
 from ...models import Audience, Memory, Visibility
+from ...settled import gather_settled
 from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
@@ -348,7 +348,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
 
         # Two statements side by side on two connections (each with its own copy of the filter's
         # values); the full-text one needs no vector, so it runs while the query is embedded.
-        found, lexical = await asyncio.gather(
+        found, lexical = await gather_settled(
             dense(),
             text_hits(
                 self._db,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
+from ...settled import gather_settled
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
@@ -209,7 +209,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
 
         # Side by side on two connections, as the memories' two searches are: the full-text one
         # while the query is embedded.
-        found, lexical = await asyncio.gather(
+        found, lexical = await gather_settled(
             dense(),
             text_hits(
                 self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
