@@ -264,6 +264,23 @@ def _message_tokens(messages: Sequence[StoredMessage], now: float) -> int:
     return format_context_block(items, now, _UNBOUNDED).tokens if items else 0
 
 
+def question_request(conv: Conversation, n: int, text: str, agent: str) -> PrehookRequest:
+    """Question `n` of `conv` as the pre-hook gets it: asked by one speaker in turn, in the
+    conversation's one channel."""
+    workspace = f"locomo-{conv.sample_id}"
+    speaker = conv.speakers[n % 2]
+    viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
+    return PrehookRequest(
+        text=text,
+        platform=PLATFORM,
+        workspace_id=workspace,
+        channel_id=CHANNEL,
+        agent_id=agent,
+        viewer=viewer,
+        participants=[speaker.casefold()],
+    )
+
+
 async def ingest(pipeline: TurnPipeline, clock: BenchClock, conv: Conversation) -> dict[str, str]:
     """Every turn through the bot's own ingestion path, then the background work (compaction,
     indexing) a running bot would have done before being asked; returns stored message id -> dia_id."""
@@ -338,18 +355,8 @@ async def ask_prehook(
 ) -> Audience:
     """Question `n` of `conv` through the real pre-hook, asked by one speaker in turn with a fresh
     injection state, scored into `tally`; returns who asked."""
-    workspace = f"locomo-{conv.sample_id}"
-    speaker = conv.speakers[n % 2]
-    viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
-    request = PrehookRequest(
-        text=question.text,
-        platform=PLATFORM,
-        workspace_id=workspace,
-        channel_id=CHANNEL,
-        agent_id=agent,
-        viewer=viewer,
-        participants=[speaker.casefold()],
-    )
+    request = question_request(conv, n, question.text, agent)
+    viewer = request.viewer
     # A fresh injection state: every question is the first turn of its conversation.
     hook.states = hook.config.make_states()
     t = time.perf_counter()

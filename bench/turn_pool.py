@@ -30,11 +30,9 @@ from typing import Any
 import numpy as np
 
 import memory.prehook.sources as sources_module
-from memory.models import Audience
-from memory.prehook import PrehookRequest
 from memory.prehook.turn_rerank import rerank_turns
 
-from .locomo import ASK_AFTER_SECONDS, CHANNEL, PLATFORM, BenchClock, Tally, ingest, prepare
+from .locomo import ASK_AFTER_SECONDS, BenchClock, Tally, ingest, prepare, question_request
 from .recall import turns_covered
 
 FEATURES = (
@@ -110,21 +108,6 @@ async def _open(conv, settings, embedder, policy, root: Path):  # type: ignore[n
     return engine, pipeline, clock, turn_of
 
 
-def _request(conv, n: int, text: str, agent: str) -> PrehookRequest:  # type: ignore[no-untyped-def]
-    workspace = f"locomo-{conv.sample_id}"
-    speaker = conv.speakers[n % 2]
-    viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
-    return PrehookRequest(
-        text=text,
-        platform=PLATFORM,
-        workspace_id=workspace,
-        channel_id=CHANNEL,
-        agent_id=agent,
-        viewer=viewer,
-        participants=[speaker.casefold()],
-    )
-
-
 async def dump(data: Path, root: Path) -> None:
     from bot.app import build_embedder
     from bot.config import Settings
@@ -144,7 +127,7 @@ async def dump(data: Path, root: Path) -> None:
         order = [m.id for m in rows]
         position = {i: n for n, i in enumerate(order)}
         # Every stored turn vector: one dense search deep enough to return them all.
-        viewer = _request(conv, 0, "x", pipeline.agent_id).viewer
+        viewer = question_request(conv, 0, "x", pipeline.agent_id).viewer
         probe = np.zeros(embedder.dim, dtype=np.float32)
         probe[0] = 1.0
         every = await store.search(viewer, probe, len(order) + 50)
@@ -158,7 +141,7 @@ async def dump(data: Path, root: Path) -> None:
         n_docs = len(rows)
         questions = []
         for n, q in enumerate(conv.questions):
-            request = _request(conv, n, q.text, pipeline.agent_id)
+            request = question_request(conv, n, q.text, pipeline.agent_id)
             hook.states = hook.config.make_states()
             result = await hook.run(request)
             hook.access.discard()
@@ -306,7 +289,7 @@ async def evaluate(
             for n, q in enumerate(conv.questions):
                 current[0] = q.text + f"#{n}"
                 hook.states = hook.config.make_states()
-                result = await hook.run(_request(conv, n, q.text, pipeline.agent_id))
+                result = await hook.run(question_request(conv, n, q.text, pipeline.agent_id))
                 hook.access.discard()
                 injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
                 covered = turns_covered(injected, turn_of)
