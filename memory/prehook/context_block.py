@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
@@ -229,14 +229,28 @@ def day_heading(day: datetime, activity: TimelineDay | None, now: float, tz: tzi
     return f"{when} — {messages} in {places}"
 
 
+def timeline_activity(timeline: Timeline, tz: tzinfo) -> dict[datetime, TimelineDay]:
+    """Each day of the timeline that had turns, by its local midnight."""
+    return {day_of(d.start + 1, tz): d for d in timeline.days}
+
+
 def timeline_days(
-    timeline: Timeline, entries: Sequence[BlockItem], tz: tzinfo
+    timeline: Timeline,
+    entries: Sequence[BlockItem],
+    tz: tzinfo,
+    *,
+    activity: Mapping[datetime, TimelineDay] | None = None,
+    day: Callable[[BlockItem], datetime] | None = None,
 ) -> list[tuple[datetime, TimelineDay | None, list[BlockItem]]]:
-    """The timeline by day, oldest first: each day with activity or entries, its counts, its entries."""
-    activity = {day_of(d.start + 1, tz): d for d in timeline.days}
+    """The timeline by day, oldest first: each day with activity or entries, its counts, its entries.
+
+    `activity` (`timeline_activity`) and `day` (an entry's day) spare a caller that groups the
+    same timeline many times working them out again."""
+    if activity is None:
+        activity = timeline_activity(timeline, tz)
     grouped: dict[datetime, list[BlockItem]] = {}
     for item in sorted(entries, key=lambda i: i.timestamp):
-        grouped.setdefault(day_of(item.timestamp, tz), []).append(item)
+        grouped.setdefault(day(item) if day is not None else day_of(item.timestamp, tz), []).append(item)
     return [(day, activity.get(day), grouped.get(day, [])) for day in sorted({*activity, *grouped})]
 
 
@@ -250,7 +264,7 @@ class _Renderer:
         self._lines: dict[int, str] = {}  # by id(): the items live as long as the call
         self._days: dict[int, datetime] = {}
         self._headings: dict[datetime, str] = {}
-        self._activity = {day_of(d.start + 1, tz): d for d in timeline.days} if timeline is not None else {}
+        self._activity = timeline_activity(timeline, tz) if timeline is not None else {}
         self._timeline_title = ""
         if timeline is not None:
             first = short_date(timeline.since, now, tz)
@@ -294,13 +308,10 @@ class _Renderer:
             if not timeline.items and not timeline.days:
                 lines.append(EMPTY_TIMELINE)
             else:
-                # As `timeline_days` groups them, with the days worked out once.
-                grouped: dict[datetime, list[BlockItem]] = {}
-                for item in sorted(entries, key=lambda i: i.timestamp):
-                    grouped.setdefault(self._day(item), []).append(item)
-                for day in sorted({*self._activity, *grouped}):
+                days = timeline_days(timeline, entries, self.tz, activity=self._activity, day=self._day)
+                for day, _, group in days:
                     lines.append(self._heading(day) + ":")
-                    lines.extend(self._line(i) for i in grouped.get(day, []))
+                    lines.extend(self._line(i) for i in group)
                 if len(entries) < len(timeline.items):
                     lines.append(TIMELINE_TRIMMED)
         elif not items:
