@@ -1,0 +1,55 @@
+"""The conversation repository: conversation kinds, and narrowing rows stored too widely."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from ...models import Conversation, Visibility
+
+# Tables whose rows carry a conversation's scope and visibility, in the order they are narrowed.
+NARROWED_TABLES = ("memories", "messages", "summaries")
+
+
+def narrowed_rows_sql(platform: str, workspace_id: str, channel_id: str) -> str:
+    """The rows a narrowing moves to a conversation's own id: the channel's shared rows, and the
+    rows of a thread of it stored under another channel id. The arguments are the marks of the
+    bound values (SQLite's `?` then binds platform, workspace, channel, channel, platform,
+    workspace, channel in that order)."""
+    shared, private = Visibility.WORKSPACE.value, Visibility.PRIVATE.value
+    # Two self-contained branches, so each is answered from an index (the channel's rows; a
+    # thread's rows under another channel) instead of a scan of the table.
+    return (
+        f"((platform = {platform} AND workspace_id = {workspace_id} AND channel_id = {channel_id} "
+        f"AND visibility = '{shared}') OR (thread_id = {channel_id} AND platform = {platform} "
+        f"AND workspace_id = {workspace_id} AND channel_id <> {channel_id} AND visibility <> '{private}'))"
+    )
+
+
+def displaced_thread_summaries_sql(where: str, channel_id: str) -> str:
+    """The DELETE each backend runs before narrowing: a thread summary (of the rows `where`
+    selects) that moves to the thread's own id gives way to one already kept there, written since
+    (one rolling summary per thread). `channel_id` is the mark of that id's bound value."""
+    return (
+        f"DELETE FROM summaries WHERE kind = 'thread' AND {where} AND EXISTS ("
+        "SELECT 1 FROM summaries AS kept WHERE kept.kind = 'thread' "
+        "AND kept.platform = summaries.platform AND kept.workspace_id = summaries.workspace_id "
+        f"AND kept.agent_id = summaries.agent_id AND kept.channel_id = {channel_id} "
+        "AND COALESCE(kept.thread_id, '') = COALESCE(summaries.thread_id, ''))"
+    )
+
+
+class ConversationRepository(ABC):
+    """Conversation kinds as the adapters report them, and the narrowing of rows stored too widely."""
+
+    @abstractmethod
+    async def kinds(self) -> list[tuple[str, str, str, str]]:
+        """(platform, workspace_id, channel_id, kind) of every conversation recorded."""
+
+    @abstractmethod
+    async def record(self, conversations: Sequence[Conversation], now: float) -> None: ...
+
+    @abstractmethod
+    async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
+        """Make the conversation's workspace-visible rows channel-visible under its own id; returns
+        the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
