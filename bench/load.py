@@ -26,13 +26,10 @@ so the benchmark can tell where any text the model sees came from. It reports:
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import itertools
 import json
 import logging
 import multiprocessing
 import random
-import re
 import sys
 import tempfile
 import time
@@ -50,21 +47,18 @@ from adapters.base import IncomingMessage
 from adapters.coalescer import Coalescer, LoopScheduler
 from bot.app import App
 from bot.config import Settings
-from bot.llm.types import ChatMessage, LLMResponse, ToolCall, ToolSpec
 from bot.pipeline import audience_of
 from memory.embedders import Embedder
 from memory.errors import ConfigError
-from memory.models import Audience, Scope, Visibility
-from memory.prehook import PrehookResult
-from memory.scope import audience_allows, row_visible
+from memory.models import Scope
 
 from .backend import BenchBackend
+from .load_model import MARKER, METER, LeakLog, Origin, PacedModel, TurnMeter, injection_leaks, where
 from .recall import peak_rss_mb, percentiles
 from .synthetic import USERS, fill
 
 log = logging.getLogger(__name__)
 
-MARKER = re.compile(r"code-\d{4}-\d{6}(?!\d)")
 MAX_CHANNELS = 9_999  # the marker's widths
 MAX_MESSAGES = 999_999
 START_TIMEOUT = 600.0  # seconds a bot process waits for the others to be up
@@ -81,9 +75,6 @@ TEMPLATES = [
     "Who owns the {tool} migration for {project}? asking for {marker}",
     "What did we talk about this week? {marker}",
 ]
-
-# The model sees the conversation's turn through this, and the summarizer's calls inherit it.
-_METER: contextvars.ContextVar[TurnMeter | None] = contextvars.ContextVar("bench_load_meter", default=None)
 
 
 @dataclass(slots=True)
@@ -143,50 +134,6 @@ class Conversation:
     is_dm: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a marker was said: enough to apply the scope rules to any text carrying it."""
-
-    platform: str
-    workspace_id: str
-    channel_id: str
-    author_id: str
-    visibility: Visibility
-
-    @classmethod
-    def of(cls, message: IncomingMessage) -> Origin:
-        visibility = message.conversation.visibility
-        return cls(message.platform, message.workspace_id, message.channel_id, message.author_id, visibility)
-
-
-@dataclass(slots=True)
-class TurnMeter:
-    """One batch's view for the model: who may read it, its own markers, and model time spent."""
-
-    audience: Audience
-    author_name: str
-    markers: list[str]
-    model_seconds: float = 0.0
-    # Set when the handler returns: background calls spawned by the turn still see the audience,
-    # but their time no longer belongs to the turn's overhead.
-    closed: bool = False
-
-
-@dataclass(slots=True)
-class LeakLog:
-    """Privacy violations seen during the run, with a few examples for the log."""
-
-    count: int = 0
-    examples: list[str] = field(default_factory=list)
-
-    def add(self, n: int, example: str) -> None:
-        if n <= 0:
-            return
-        self.count += n
-        if len(self.examples) < 10:
-            self.examples.append(example)
-
-
 def conversations(options: LoadOptions, rng: random.Random) -> list[Conversation]:
     """Shared channels round-robin over the workspaces, then DMs (the last `dm_share` of them).
 
@@ -239,137 +186,6 @@ def plan_messages(
             )
         )
     return plan
-
-
-def marker_leaks(text: str, audience: Audience, origins: Mapping[str, Origin], agent_id: str) -> list[str]:
-    """Markers in `text` that the scope rules forbid in the conversation `audience` reads."""
-    leaked = set()
-    for marker in MARKER.findall(text):
-        origin = origins.get(marker)
-        # What someone said in a shared conversation may reach their own DM as a memory of
-        # themselves (the heuristic memories of a message are about its author).
-        if origin is not None and not audience_allows(
-            audience,
-            platform=origin.platform,
-            workspace_id=origin.workspace_id,
-            agent_id=agent_id,
-            visibility=origin.visibility,
-            channel_id=origin.channel_id,
-            author_id=origin.author_id,
-            user_id=origin.author_id,
-            subjects=True,
-        ):
-            leaked.add(marker)
-    return sorted(leaked)
-
-
-def injection_leaks(hook: PrehookResult | None, audience: Audience) -> list[str]:
-    """Ids of injected memories, turns and summaries the scope rules forbid for `audience`."""
-    if hook is None:
-        return []
-    items: list[Any] = [*hook.injected, *hook.injected_messages, *hook.injected_summaries]
-    return [item.id for item in items if not row_visible(audience, item)]
-
-
-def _seen_text(system: str, messages: Sequence[ChatMessage]) -> str:
-    parts = [system]
-    for m in messages:
-        parts.append(m.content)
-        parts.extend(json.dumps(c.arguments) for c in m.tool_calls)
-    return "\n".join(parts)
-
-
-class PacedModel:
-    """An `LLMProvider` that waits like a hosted model, then answers about the turn's own markers.
-
-    It checks everything it is sent for markers the conversation may not see (`leaks`), and
-    adds its own time to the turn's meter so the benchmark can subtract it. Some turns first
-    call `remember`, some answer in the JSON form with a memory, so the model's writes are
-    exercised too; summary requests (no tools) get a summary made of the markers they contain.
-    """
-
-    name = "bench-load"
-    model = "paced"
-
-    def __init__(
-        self,
-        options: LoadOptions,
-        origins: Mapping[str, Origin],
-        agent_id: str,
-        leaks: LeakLog,
-    ) -> None:
-        self._delay = options.model_delay_ms / 1000
-        self._jitter = options.jitter
-        self._tool_share = options.tool_share
-        self._json_share = options.json_share
-        self._rng = random.Random(options.seed + 1)
-        self._origins = origins
-        self._agent_id = agent_id
-        self._ids = itertools.count(1)
-        self.leaks = leaks
-        self.calls = 0
-        self.unattributed = 0
-
-    async def complete(
-        self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()
-    ) -> LLMResponse:
-        started = time.perf_counter()
-        meter = _METER.get()
-        self.calls += 1
-        seen = _seen_text(system, messages)
-        if meter is None:
-            self.unattributed += 1
-        else:
-            leaked = marker_leaks(seen, meter.audience, self._origins, self._agent_id)
-            self.leaks.add(len(leaked), f"model saw {leaked[:3]} in {_where(meter.audience)}")
-        delay = self._delay * self._rng.uniform(1 - self._jitter, 1 + self._jitter)
-        if delay > 0:
-            await asyncio.sleep(delay)
-        response = self._answer(meter, messages, tools, seen)
-        if meter is not None and not meter.closed:
-            meter.model_seconds += time.perf_counter() - started
-        return response
-
-    def _answer(
-        self,
-        meter: TurnMeter | None,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        seen: str,
-    ) -> LLMResponse:
-        if not tools or meter is None:
-            found = list(dict.fromkeys(MARKER.findall(messages[-1].content if messages else seen)))
-            return _text("Summary: the conversation mentioned " + ", ".join(found[-12:] or ["nothing new"]))
-        own = meter.markers[-1] if meter.markers else "nothing"
-        first_round = bool(messages) and messages[-1].role != "tool"
-        roll = self._rng.random()
-        if first_round and roll < self._tool_share:
-            call = ToolCall(
-                id=f"load_{next(self._ids)}",
-                name="remember",
-                arguments={
-                    "content": f"{meter.author_name} shared the reference {own}",
-                    "subjects": [meter.author_name.casefold(), "reference"],
-                },
-            )
-            return LLMResponse(text="", tool_calls=[call], stop_reason="tool_use")
-        reply = f"Got it, {meter.author_name}: noted {', '.join(meter.markers)}."
-        if first_round and roll < self._tool_share + self._json_share:
-            memory = {"content": f"{meter.author_name} mentioned {own}", "type": "fact"}
-            return _text(json.dumps({"message": reply, "memories": [memory]}))
-        return _text(reply)
-
-    async def aclose(self) -> None:
-        return None
-
-
-def _text(s: str) -> LLMResponse:
-    return LLMResponse(text=s, tool_calls=[], stop_reason="end_turn")
-
-
-def _where(audience: Audience) -> str:
-    dm = " (DM)" if audience.private_ok else ""
-    return f"{audience.platform}/{audience.workspace_id}/{audience.channel_id}{dm}"
 
 
 def _log(message: str) -> None:
@@ -460,7 +276,7 @@ async def _drive(
                 audience = audience_of(last, agent_id)
                 markers = [mk for m in batch for mk in MARKER.findall(m.text)]
                 meter = TurnMeter(audience, last.author_name, markers)
-                token = _METER.set(meter)
+                token = METER.set(meter)
                 started = time.perf_counter()
                 try:
                     result = await app.pipeline.handle(batch)
@@ -471,7 +287,7 @@ async def _drive(
                 finally:
                     elapsed = time.perf_counter() - started
                     meter.closed = True
-                    _METER.reset(token)
+                    METER.reset(token)
                     for m in batch:
                         replied[m.external_id or ""].set()
                     bar.update(len(batch))
@@ -481,7 +297,7 @@ async def _drive(
                 stats["turn_errors"] += result.error is not None
                 stats["injected"] += len(result.injected)
                 forbidden = injection_leaks(result.prehook, audience)
-                leaks.add(len(forbidden), f"injected {forbidden[:3]} into {_where(audience)}")
+                leaks.add(len(forbidden), f"injected {forbidden[:3]} into {where(audience)}")
 
             coalescer = Coalescer(
                 handle, debounce=options.debounce, max_wait=options.max_wait, scheduler=LoopScheduler()

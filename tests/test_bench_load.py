@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.load import LoadOptions, Origin, injection_leaks, marker_leaks, run_load
+from bench.load import LoadOptions, run_load
+from bench.load_model import Origin, injection_leaks, marker_leaks
 from bot.cli import main
 from bot.config import Settings
 from memory.embedders import CachedEmbedder
