@@ -25,15 +25,22 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import memory.prehook.sources as sources_module
 from memory.prehook.turn_rerank import rerank_turns
 
-from .locomo import ASK_AFTER_SECONDS, BenchClock, Tally, ingest, prepare, question_request
+from .locomo import ASK_AFTER_SECONDS, BenchClock, Conversation, Tally, ingest, prepare, question_request
 from .recall import turns_covered
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.pipeline import TurnPipeline
+    from memory.dedup import DedupPolicy
+    from memory.embedders import Embedder
+    from memory.engine import MemoryEngine
 
 FEATURES = (
     "cos",  # cosine with the question
@@ -89,7 +96,11 @@ class Capture:
         return self.scorer(query, dense, lexical, keep)
 
 
-async def _open(conv, settings, embedder, policy, root: Path):  # type: ignore[no-untyped-def]
+async def open_conversation(
+    conv: Conversation, settings: Settings, embedder: Embedder, policy: DedupPolicy, root: Path
+) -> tuple[MemoryEngine, TurnPipeline, BenchClock, dict[str, str]]:
+    """The engine and pipeline of `conv` under `root`, ingested on first use and reused after (with
+    the map of its dialogue ids to stored turns), its clock set to when questions are asked."""
     from bot.pipeline import TurnPipeline
     from memory.engine import MemoryEngine
 
@@ -119,7 +130,7 @@ async def dump(data: Path, root: Path) -> None:
     sources_module.rerank_turns = capture  # type: ignore[assignment]
     out: dict[str, Any] = {}
     for conv in conversations:
-        engine, pipeline, clock, turn_of = await _open(conv, settings, embedder, policy, root)
+        engine, pipeline, clock, turn_of = await open_conversation(conv, settings, embedder, policy, root)
         hook = pipeline.prehook
         store = engine.storage.turns
         rows = await store.get_unscoped(list(turn_of))
@@ -276,7 +287,7 @@ async def evaluate(
     tallies: dict[str, dict[str, Tally]] = {name: {} for name in variants}
     detail: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for conv in conversations:
-        engine, pipeline, _clock, turn_of = await _open(conv, settings, embedder, policy, root)
+        engine, pipeline, _clock, turn_of = await open_conversation(conv, settings, embedder, policy, root)
         hook = pipeline.prehook
         features = {
             q["text"] + f"#{n}": dict(zip(q["ids"], q["features"], strict=True))

@@ -35,7 +35,7 @@ from memory.text.lexicons import STOPWORDS
 
 from .locomo import CATEGORY_NAMES, prepare, question_request
 from .recall import turns_covered
-from .turn_pool import Capture, _open
+from .turn_pool import Capture, open_conversation
 
 WIDENINGS = ("seed_words_1", "seed_words_3", "moved_vector", "named_author", "best_of_day")
 RANK_BUCKETS = (60, 120, 250, 500)
@@ -128,7 +128,7 @@ async def probe(data: Path, root: Path, top: int) -> dict[str, Any]:
     sources_module.rerank_turns = capture  # type: ignore[assignment]
     records: list[dict[str, Any]] = []
     for conv in conversations:
-        engine, pipeline, _clock, turn_of = await _open(conv, settings, embedder, policy, root)
+        engine, pipeline, _clock, turn_of = await open_conversation(conv, settings, embedder, policy, root)
         hook, store = pipeline.prehook, engine.storage.turns
         rows = {m.id: m for m in await store.get_unscoped(list(turn_of))}
         every = len(rows) + 50
