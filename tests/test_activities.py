@@ -94,6 +94,8 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I'm drawing a blank.",
         "I'm running a business now.",
         "I read an article about hiking.",  # no verb of doing it
+        "We love having movie marathons.",  # another thing of the same name
+        "my horse painting is done",
         "My friend's dog is cute.",  # not the speaker's pet
         "I never had a dog.",
         "We don't have cats.",
@@ -108,3 +110,19 @@ def test_a_named_pet_is_left_to_the_relatives_rule() -> None:
     items = extract("My dog Rex loves the beach", "Léa", NOW)
     assert "Léa's dog is called Rex" in [item.content for item in items]
     assert not [item for item in items if "pet" in item.subjects]
+
+
+def test_a_pastime_said_with_taste_is_a_preference_as_the_plain_note_of_the_same_clause() -> None:
+    # The two notes are one memory once stored (the longer refines the shorter): it must stay a
+    # preference, or the speaker's tastes would lose it.
+    items = extract("I love volunteering at the shelter", "Léa", NOW)
+    assert [(i.memory_type, i.content) for i in items] == [
+        (MemoryType.PREFERENCE, "Léa loves volunteering at the shelter"),
+        (
+            MemoryType.PREFERENCE,
+            "Léa's hobbies and activities include volunteering: Léa loves volunteering at the shelter",
+        ),
+    ]
+    assert items[0].confidence == items[1].confidence
+    (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "activity" in i.subjects]
+    assert fact.memory_type is MemoryType.FACT

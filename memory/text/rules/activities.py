@@ -13,6 +13,7 @@ from .base import Hit, Item, Rule
 __all__ = ["ACTIVITIES"]
 
 _CONFIDENCE = 0.6
+_TASTE_CONFIDENCE = 0.75  # as the preference rule's: the note it replaces is no less certain
 _MAX_CLAUSE_WORDS = 20
 
 # Common pastimes by kind. The memory names the kind ("Léa's outdoor activities include hiking")
@@ -71,6 +72,11 @@ _ACTIVITY_EN = regex(
     r"it|them|dinner|lunch|breakfast|errands|something|some)\b)"
 )
 _DOING_AT_ALL = regex(rf"(?:^|\s|')(?:{_DOING})\b")
+# Said with a verb of taste, the pastime is a preference too ("I love hiking"): kept as one, so that
+# it replaces the preference rule's plainer note of the same clause instead of turning it into a fact.
+_TASTE = regex(r"(?:^|\s|')(?:love|loved|loves|enjoy|enjoyed|like|liked|into)\b")
+# "movie marathons", "video game tournaments": a word before the pastime that makes it another thing.
+_OTHER_THING = regex(r"(?:^|\s)(?:movie|movies|film|tv|netflix|binge|anime|gaming|game|video|book|reading)$")
 
 _PETS = (
     r"dogs?|pupp(?:y|ies)|cats?|kittens?|turtles?|tortoises?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|"
@@ -85,6 +91,11 @@ _OWN_PET_EN = regex(
 # "my dog died" is still a pet had; "my friend's dog" never reaches here (the pet must follow
 # "my"); a negation before the pet makes it none: "I never had a dog", "we don't have cats".
 _NO_PET = regex(r"\b(?:not|never|no|n't|don't|didn't|if|would|'d|want|wish|hope)\b")
+# "my horse painting", "our dog food": the pet word names something else.
+_PET_AS_A_WORD = regex(
+    r"^\s+(?:painting|paintings|drawing|picture|pic|photo|sculpture|food|toy|toys|video|videos|shelter|sitter|"
+    r"park|show|lover|lovers|person|people|bed|walker|treats|costume|mug|shirt|print|tattoo)\b"
+)
 # A named pet is already remembered by name ("Mickael's dog is called Rex", rules/family.py).
 _NAMED_PET = regex(r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called)\b)")
 
@@ -113,16 +124,22 @@ def _activity(hit: Hit) -> Item | None:
     # Read with its subject, so that "I'd love to" shows its "'d".
     if _NOT_DONE.search(hit.group("who") + between) or not _DOING_AT_ALL.search(between):
         return None
+    if _OTHER_THING.search(between):
+        return None
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
     content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
-    tag = "activity"
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[tag])
+    if _TASTE.search(between):
+        return Item(
+            content, MemoryType.PREFERENCE, hit.confidence(_TASTE_CONFIDENCE), [thing], tags=["activity"]
+        )
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=["activity"])
 
 
 def _pet(hit: Hit) -> Item | None:
     before = hit.clause.text[: hit.match.start("pet")]
-    if _NO_PET.search(before) or _NAMED_PET.match(hit.clause.text[hit.match.end() :]):
+    after = hit.clause.text[hit.match.end() :]
+    if _NO_PET.search(before) or _NAMED_PET.match(after) or _PET_AS_A_WORD.match(after):
         return None
     pet = " ".join(hit.group("pet").split()).casefold()
     # "a dog", but "kittens" and "goldfish" as said.
