@@ -42,7 +42,10 @@ def _kinds(text: str) -> list[str]:
         ),
         # A recurring day is no dated event; the pastime is still the speaker's.
         ("every Monday I go swimming", "Léa's sports and activities include swimming: Léa goes swimming"),
-        ("I love playing the guitar", "Léa's music and hobbies include guitar: Léa loves playing the guitar"),
+        (
+            "We love playing the guitar",
+            "Léa's music and hobbies include guitar: Léa and the team love playing the guitar",
+        ),
         (
             "Our new puppy is chewing everything.",
             "Léa's pets include a puppy: The team's new puppy is chewing everything",
@@ -112,17 +115,12 @@ def test_a_named_pet_is_left_to_the_relatives_rule() -> None:
     assert not [item for item in items if "pet" in item.subjects]
 
 
-def test_a_pastime_said_with_taste_is_a_preference_as_the_plain_note_of_the_same_clause() -> None:
-    # The two notes are one memory once stored (the longer refines the shorter): it must stay a
-    # preference, or the speaker's tastes would lose it.
+def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
+    # A second note of the same clause would refine the preference into a fact once stored, and
+    # the speaker's tastes would lose it.
     items = extract("I love volunteering at the shelter", "Léa", NOW)
     assert [(i.memory_type, i.content) for i in items] == [
-        (MemoryType.PREFERENCE, "Léa loves volunteering at the shelter"),
-        (
-            MemoryType.PREFERENCE,
-            "Léa's hobbies and activities include volunteering: Léa loves volunteering at the shelter",
-        ),
+        (MemoryType.PREFERENCE, "Léa loves volunteering at the shelter")
     ]
-    assert items[0].confidence == items[1].confidence
     (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "activity" in i.subjects]
     assert fact.memory_type is MemoryType.FACT

@@ -10,10 +10,13 @@ from ..normalize import regex
 from ..rewrite import possessive_en
 from .base import Hit, Item, Rule
 
-__all__ = ["ACTIVITIES"]
+__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG"]
+
+# Subjects the memories carry, so that a question asking by kind can find them (memory/prehook/kinds).
+ACTIVITY_TAG = "activity"
+PET_TAG = "pet"
 
 _CONFIDENCE = 0.6
-_TASTE_CONFIDENCE = 0.75  # as the preference rule's: the note it replaces is no less certain
 _MAX_CLAUSE_WORDS = 20
 
 # Common pastimes by kind. The memory names the kind ("Léa's outdoor activities include hiking")
@@ -72,9 +75,11 @@ _ACTIVITY_EN = regex(
     r"it|them|dinner|lunch|breakfast|errands|something|some)\b)"
 )
 _DOING_AT_ALL = regex(rf"(?:^|\s|')(?:{_DOING})\b")
-# Said with a verb of taste, the pastime is a preference too ("I love hiking"): kept as one, so that
-# it replaces the preference rule's plainer note of the same clause instead of turning it into a fact.
-_TASTE = regex(r"(?:^|\s|')(?:love|loved|loves|enjoy|enjoyed|like|liked|into)\b")
+# "I love hiking" is the preference rule's ("Léa loves hiking"): a second note of the same clause
+# would refine it into a fact, and her tastes would lose it.
+_TASTE = regex(
+    r"^(?:'m|\s+am|\s+really|\s+just|\s+also|\s+still|\s+absolutely|\s+totally)*\s+(?:love|enjoy|like|into)\b"
+)
 # "movie marathons", "video game tournaments": a word before the pastime that makes it another thing.
 _OTHER_THING = regex(r"(?:^|\s)(?:movie|movies|film|tv|netflix|binge|anime|gaming|game|video|book|reading)$")
 
@@ -124,16 +129,12 @@ def _activity(hit: Hit) -> Item | None:
     # Read with its subject, so that "I'd love to" shows its "'d".
     if _NOT_DONE.search(hit.group("who") + between) or not _DOING_AT_ALL.search(between):
         return None
-    if _OTHER_THING.search(between):
+    if _OTHER_THING.search(between) or (hit.group("who").casefold() == "i" and _TASTE.match(between)):
         return None
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
     content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
-    if _TASTE.search(between):
-        return Item(
-            content, MemoryType.PREFERENCE, hit.confidence(_TASTE_CONFIDENCE), [thing], tags=["activity"]
-        )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=["activity"])
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
 
 def _pet(hit: Hit) -> Item | None:
@@ -145,7 +146,7 @@ def _pet(hit: Hit) -> Item | None:
     # "a dog", but "kittens" and "goldfish" as said.
     pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
     content = f"{possessive_en(hit.speaker)} pets include {pet}: {_clause(hit)}"
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=["pet"])
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
 ACTIVITIES = (
