@@ -13,11 +13,11 @@ NOW = datetime(2026, 5, 8, 12, tzinfo=UTC)
 
 
 def _kinds(text: str) -> list[str]:
-    """The contents of the activity and pet memories `text` gives, said by Léa."""
+    """The contents of the activity, pet and place memories `text` gives, said by Léa."""
     return [
         item.content
         for item in extract(text, "Léa", NOW)
-        if "activity" in item.subjects or "pet" in item.subjects
+        if {"kind:activity", "kind:pet", "kind:place"} & set(item.subjects)
     ]
 
 
@@ -58,12 +58,14 @@ def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -
 
 
 def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_thing() -> None:
-    (item,) = [i for i in extract("We went camping last weekend.", "Léa", NOW) if "activity" in i.subjects]
+    (item,) = [
+        i for i in extract("We went camping last weekend.", "Léa", NOW) if "kind:activity" in i.subjects
+    ]
     assert item.memory_type is MemoryType.FACT
-    assert item.subjects[:3] == ["léa", "activity", "camping"]
+    assert item.subjects[:3] == ["léa", "kind:activity", "camping"]
     assert item.subject == "Léa"
-    (pet,) = [i for i in extract("My dog loves the beach.", "Léa", NOW) if "pet" in i.subjects]
-    assert pet.subjects[:3] == ["léa", "pet", "dog"]
+    (pet,) = [i for i in extract("My dog loves the beach.", "Léa", NOW) if "kind:pet" in i.subjects]
+    assert pet.subjects[:3] == ["léa", "kind:pet", "dog"]
 
 
 def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
@@ -100,6 +102,12 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "We love having movie marathons.",  # another thing of the same name
         "my horse painting is done",
         "My friend's dog is cute.",  # not the speaker's pet
+        "We're going to Italy in June.",  # a plan, not a place been to
+        "I'd love to travel to Japan.",
+        "My sister went to Paris.",
+        "I went to Caroline's place.",  # a person's, not a named place
+        "I talked to Sarah yesterday.",  # no travel
+        "I went there in May.",  # a month, not a place
         "I never had a dog.",
         "We don't have cats.",
         "I wish I had a puppy.",
@@ -112,7 +120,7 @@ def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(tex
 def test_a_named_pet_is_left_to_the_relatives_rule() -> None:
     items = extract("My dog Rex loves the beach", "Léa", NOW)
     assert "Léa's dog is called Rex" in [item.content for item in items]
-    assert not [item for item in items if "pet" in item.subjects]
+    assert not [item for item in items if "kind:pet" in item.subjects]
 
 
 def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
@@ -122,5 +130,5 @@ def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -
     assert [(i.memory_type, i.content) for i in items] == [
         (MemoryType.PREFERENCE, "Léa loves volunteering at the shelter")
     ]
-    (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "activity" in i.subjects]
+    (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "kind:activity" in i.subjects]
     assert fact.memory_type is MemoryType.FACT

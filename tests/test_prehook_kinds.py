@@ -19,11 +19,12 @@ STORAGE_BACKENDS = ("embedded", "postgres")
 @pytest.mark.parametrize(
     ("text", "kinds"),
     [
-        ("What sports does Léa play?", ["activity"]),
-        ("what are Bob's hobbies", ["activity"]),
-        ("What does Léa do for fun?", ["activity"]),
-        ("Which pets does Bob have?", ["pet"]),
-        ("What activities and animals does Bob like?", ["activity", "pet"]),
+        ("What sports does Léa play?", ["kind:activity"]),
+        ("what are Bob's hobbies", ["kind:activity"]),
+        ("What does Léa do for fun?", ["kind:activity"]),
+        ("Which pets does Bob have?", ["kind:pet"]),
+        ("What activities and animals does Bob like?", ["kind:activity", "kind:pet"]),
+        ("Which countries has Bob visited?", ["kind:place"]),
         ("When is the release?", []),
         ("I sported a hat", []),  # a word that only starts like one
     ],
@@ -33,8 +34,10 @@ def test_the_kinds_a_question_asks_for(text: str, kinds: list[str]) -> None:
 
 
 def test_only_the_memories_about_someone_the_question_names_are_kept() -> None:
-    lea = build_memory(draft("Léa hikes", subjects=["léa", "activity", "hiking"], user_id="léa"), 0.0)
-    bob = build_memory(draft("Bob's pets include a dog", subjects=["bob", "pet", "dog"], user_id="bob"), 0.0)
+    lea = build_memory(draft("Léa hikes", subjects=["léa", "kind:activity", "hiking"], user_id="léa"), 0.0)
+    bob = build_memory(
+        draft("Bob's pets include a dog", subjects=["bob", "kind:pet", "dog"], user_id="bob"), 0.0
+    )
     assert about_named([lea, bob], "What are Léa's hobbies?", "alice") == [lea]
     assert about_named([lea, bob], "what does bob do outdoors", "alice") == [bob]
     assert about_named([lea, bob], "What are my hobbies?", "bob") == [bob]  # the asker's own
@@ -44,8 +47,8 @@ def test_only_the_memories_about_someone_the_question_names_are_kept() -> None:
 async def _kind_memories(engine: MemoryEngine, clock: FakeClock) -> None:
     old = clock.now - 40 * DAY  # neither recent nor fresh
     for content, user, subjects in (
-        ("Léa went kayaking at dawn with her cousins", "léa", ["léa", "activity", "kayaking"]),
-        ("Bob went kayaking at dawn with his cousins", "bob", ["bob", "activity", "kayaking"]),
+        ("Léa went kayaking at dawn with her cousins", "léa", ["léa", "kind:activity", "kayaking"]),
+        ("Bob went kayaking at dawn with his cousins", "bob", ["bob", "kind:activity", "kayaking"]),
     ):
         await engine.remember(draft(content, user_id=user, subjects=subjects, created_at=old))
     dm = Scope("discord", "guild-1", "dm-léa", "default")
@@ -56,7 +59,7 @@ async def _kind_memories(engine: MemoryEngine, clock: FakeClock) -> None:
             visibility=Visibility.PRIVATE,
             author_id="léa",
             user_id="léa",
-            subjects=["léa", "activity", "climbing"],
+            subjects=["léa", "kind:activity", "climbing"],
             created_at=old,
             memory_type=MemoryType.FACT,
         )

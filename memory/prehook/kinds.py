@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..models import Memory
-from ..text.rules.activities import ACTIVITY_TAG, PET_TAG
+from ..text.rules.activities import ACTIVITY_TAG, PET_TAG, PLACE_TAG
 
 __all__ = ["about_named", "asked_kinds"]
 
@@ -23,6 +23,14 @@ _ASKS: tuple[tuple[re.Pattern[str], str], ...] = (
         ACTIVITY_TAG,
     ),
     (re.compile(r"\b(?:pets?|animals?)\b", re.IGNORECASE), PET_TAG),
+    (
+        re.compile(
+            r"\b(?:countr(?:y|ies)|cit(?:y|ies)|states|places|travel\w*|trips?|vacation\w*|visit(?:ed|s)?|"
+            r"destinations?|been\s+to)\b",
+            re.IGNORECASE,
+        ),
+        PLACE_TAG,
+    ),
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 _SELF = re.compile(r"\b(?:i|my|me)\b", re.IGNORECASE)

@@ -6,15 +6,18 @@ import re
 
 from memory.models import MemoryType
 
+from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import possessive_en
 from .base import Hit, Item, Rule
 
-__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG"]
+__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG"]
 
-# Subjects the memories carry, so that a question asking by kind can find them (memory/prehook/kinds).
-ACTIVITY_TAG = "activity"
-PET_TAG = "pet"
+# Subjects the memories carry, so that a question asking by kind can find them (memory/prehook/kinds);
+# prefixed, so that no word a memory is about ("a pet shop") reads as one.
+ACTIVITY_TAG = "kind:activity"
+PET_TAG = "kind:pet"
+PLACE_TAG = "kind:place"
 
 _CONFIDENCE = 0.6
 _MAX_CLAUSE_WORDS = 20
@@ -149,7 +152,39 @@ def _pet(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
+# "we went on a trip to Oregon", "I flew to Tokyo", "our vacation in Tampa": a named place the
+# speaker went to. The place is a capitalised name right after the preposition.
+_TRAVEL = (
+    r"went|go|goes|been|was|were|travel(?:l)?ed|travel(?:l)?ing|flew|trips?|vacation(?:ed)?|holidays?|visited|"
+    r"drove|toured|stayed"
+)
+_PLACE_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,8}?)\s+(?:to|in|around|across|through)\s+"
+    r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
+)
+_PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
+_TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
+_NOT_A_PLACE = frozenset(w.casefold() for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "Christmas", "Easter"])
+
+
+def _place(hit: Hit) -> Item | None:
+    between = hit.group("between")
+    # "we're going to Italy" is a plan, not a place been to.
+    if (
+        _NOT_DONE.search(hit.group("who") + between)
+        or not _TRAVELLED.search(between)
+        or _PLAN.search(between)
+    ):
+        return None
+    place = " ".join(hit.group("place").split())
+    if place.split()[-1].casefold() in _NOT_A_PLACE or place.split()[0].casefold() in _NOT_A_PLACE:
+        return None
+    content = f"{possessive_en(hit.speaker)} travels and places visited include {place}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
+
+
 ACTIVITIES = (
     Rule(_ACTIVITY_EN, _activity, french=False, object_groups=()),
     Rule(_OWN_PET_EN, _pet, french=False, object_groups=()),
+    Rule(_PLACE_EN, _place, french=False, object_groups=()),
 )
