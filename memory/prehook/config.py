@@ -67,10 +67,6 @@ class PrehookConfig:
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.
     max_floored: int = 6
-    # A question asking by kind about someone it names ("what are Léa's hobbies?") also reads the
-    # memories tagged with that kind about them (memory/prehook/kinds.py), ranked as what the
-    # question asks for; False leaves them to the searches. LoCoMo dev, leave one out: see README.
-    kind_read: bool = False
     # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
     summary_top_k: int = 5
     timeline_limit: int = 40  # memories and, separately, messages shown for a meta question

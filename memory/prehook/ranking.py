@@ -28,12 +28,6 @@ IMPORTANT_FLOOR = 0.3
 RECENT_FLOOR = 0.3
 # "What do you remember about me?": every memory about the asker answers it.
 ABOUT_SELF_FLOOR = 0.55
-# "What are Léa's hobbies?": her memories of that kind answer it, whatever their wording.
-KIND_FLOOR = 0.55
-# Sources whose memories are shown as relevant to the batch (the others as recent).
-_RELEVANT_SOURCES = frozenset(
-    {"vector", "fulltext", "important", "identity", "preference", "own", "about_self", "kind"}
-)
 _SEARCH_SOURCES = frozenset({"vector", "fulltext", "message", "summary", "own"})
 # A full-text match lifts a hit a little: exact names and rare words matter (same as engine.search).
 LEXICAL_BONUS = 0.1
@@ -131,7 +125,6 @@ def collect(
         # Ranked by their similarity alone, as search hits are.
         ("own", sql.own, 0.0),
         ("about_self", sql.about_self, ABOUT_SELF_FLOOR),
-        ("kind", sql.kinds, KIND_FLOOR),
     ):
         for memory in group:
             add(memory, source, floor, stored.get(memory.id))
@@ -150,7 +143,7 @@ def collect(
         candidate.floored = (
             candidate.floor > candidate.relevance
             and candidate.lexical_rank is None
-            and not candidate.sources & {"about_self", "kind"}
+            and "about_self" not in candidate.sources
         )
         relevance = max(candidate.relevance, candidate.floor)
         if candidate.lexical_rank is not None:
@@ -418,6 +411,6 @@ def _section(candidate: Candidate) -> Section:
         return Section.IDENTITY
     if memory_type is MemoryType.PREFERENCE:
         return Section.PREFERENCES
-    if candidate.sources & _RELEVANT_SOURCES:
+    if candidate.sources & {"vector", "fulltext", "important", "identity", "preference", "own", "about_self"}:
         return Section.RELEVANT
     return Section.RECENT

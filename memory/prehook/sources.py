@@ -22,7 +22,6 @@ from ..summaries import SummaryManager
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS
 from .config import PrehookConfig
-from .kinds import about_named, asked_kinds
 from .meta_questions import MetaQuestion, asks_about_self
 from .preferences_cache import PreferencesCache
 from .request import PrehookRequest
@@ -34,8 +33,6 @@ T = TypeVar("T")
 _NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
 # How many of the best dense turn hits move the question for the second search (`_feedback`).
 FEEDBACK_SEEDS = 3
-# Memories of an asked kind read before those about the people named are kept (`kind_read`).
-KIND_READ_LIMIT = 100
 
 
 def elapsed_ms(start: float) -> float:
@@ -58,8 +55,6 @@ class SqlFound:
     own: list[Memory] = field(default_factory=list)
     # "What do you remember about me?": everything the viewer may see about themselves.
     about_self: list[Memory] = field(default_factory=list)
-    # A question asking by kind: the memories of that kind about the people it names.
-    kinds: list[Memory] = field(default_factory=list)
     embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
@@ -164,11 +159,6 @@ class Sources:
             timeline_messages, timeline_days = nothing(), nothing()
         if viewer.viewer_id is not None and asks_about_self(request.text):
             reads["about_self"] = about_read([viewer.viewer_id], list(MemoryType), limit=cfg.sql_limit)
-        kinds = asked_kinds(request.text) if cfg.kind_read else []
-        if kinds:
-            # Read by tag, then kept for the people the question names (in Python: a name is a
-            # word of the question, not a user id).
-            reads["kinds"] = MemoryRead(MemoryQuery(subjects=kinds, limit=KIND_READ_LIMIT))
         if viewer.reaches_elsewhere:
             reads["own"] = MemoryRead(
                 MemoryQuery(elsewhere=True, order="important", limit=OWN_ELSEWHERE_LIMIT)
@@ -192,7 +182,6 @@ class Sources:
         found.timeline_memories = rows.get("timeline_memories", [])
         found.about_self = rows.get("about_self", [])
         found.own = rows.get("own", [])
-        found.kinds = about_named(rows.get("kinds", []), request.text, viewer.viewer_id)
         skip = set(request.exclude_message_ids)
         found.timeline_messages = [m for m in found.timeline_messages if m.id not in skip]
         found.embeddings = vectors
@@ -206,7 +195,6 @@ class Sources:
                 found.timeline_memories,
                 found.own,
                 found.about_self,
-                found.kinds,
             )
             for m in group
             if m.id not in vectors

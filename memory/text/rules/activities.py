@@ -13,7 +13,7 @@ from .base import Hit, Item, Rule
 
 __all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG"]
 
-# Subjects the memories carry, so that a question asking by kind can find them (memory/prehook/kinds);
+# Subjects the memories carry (searchable), so that they can be found by kind;
 # prefixed, so that no word a memory is about ("a pet shop") reads as one.
 ACTIVITY_TAG = "kind:activity"
 PET_TAG = "kind:pet"
