@@ -40,6 +40,14 @@ def _kinds(text: str) -> list[str]:
             "I started a weekend yoga class with a colleague",
             "Léa's sports and activities include yoga: Léa started a weekend yoga class with a colleague",
         ),
+        (
+            "We went on a road trip to Oregon.",
+            "Léa's travels and places visited include Oregon: Léa and the team went on a road trip to Oregon",
+        ),
+        (
+            "I've been to Paris twice",
+            "Léa's travels and places visited include Paris: Léa has been to Paris twice",
+        ),
         # A recurring day is no dated event; the pastime is still the speaker's.
         ("every Monday I go swimming", "Léa's sports and activities include swimming: Léa goes swimming"),
         (
@@ -108,6 +116,9 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I went to Caroline's place.",  # a person's, not a named place
         "I talked to Sarah yesterday.",  # no travel
         "I went there in May.",  # a month, not a place
+        "I haven't been to Edinburgh yet.",
+        "We haven't been camping in years.",
+        "I haven't had a pet since my cat died.",
         "I never had a dog.",
         "We don't have cats.",
         "I wish I had a puppy.",

@@ -69,7 +69,7 @@ _NOT_DONE = regex(
     r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|used|thinking|"
     r"considering|stopped|quit|gave|hate|hated|miss|missed|tired|sick|bored|afraid|scared|"
     r"you|your|he|she|they|him|her|them|his|their|someone|somebody|people|friend|friends)\b"
-    r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b"
+    r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b|n't\b"
 )
 _ACTIVITY_EN = regex(
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?P<term>" + _TERMS + r")\b"
@@ -98,7 +98,7 @@ _OWN_PET_EN = regex(
 )
 # "my dog died" is still a pet had; "my friend's dog" never reaches here (the pet must follow
 # "my"); a negation before the pet makes it none: "I never had a dog", "we don't have cats".
-_NO_PET = regex(r"\b(?:not|never|no|n't|don't|didn't|if|would|'d|want|wish|hope)\b")
+_NO_PET = regex(r"\b(?:not|never|no|don't|didn't|if|would|'d|want|wish|hope)\b|n't\b")
 # "my horse painting", "our dog food": the pet word names something else.
 _PET_AS_A_WORD = regex(
     r"^\s+(?:painting|paintings|drawing|picture|pic|photo|sculpture|food|toy|toys|video|videos|shelter|sitter|"
