@@ -117,6 +117,8 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I talked to Sarah yesterday.",  # no travel
         "I went there in May.",  # a month, not a place
         "I haven't been to Edinburgh yet.",
+        "Have you ever been to Paris?",
+        "If we go to Rome next year, we'll call you.",
         "We haven't been camping in years.",
         "I haven't had a pet since my cat died.",
         "I never had a dog.",

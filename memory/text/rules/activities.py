@@ -1,4 +1,4 @@
-"""Rules for what the speaker does and keeps: "we went camping", "I've been painting", "our new puppy"."""
+"""Rules for what the speaker does, keeps and went to: "we went camping", "our puppy", "I flew to Tokyo"."""
 
 from __future__ import annotations
 
