@@ -124,7 +124,8 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
     """Memories stated in one chat message by `speaker`, rewritten in the third person.
 
     Pure and offline: English and French regex heuristics for identity, preferences, decisions,
-    deadlines and dated events, explicit "remember that ..." requests, goals and personal events.
+    deadlines and dated events, explicit "remember that ..." requests, goals and personal events,
+    and the speaker's pastimes, pets and places been to, each named with its kind.
     Relative dates ("Friday", "demain", "12 March") are resolved against `now` (default: now, UTC).
     Never raises: on unexpected input it returns what it could extract, or nothing.
     """

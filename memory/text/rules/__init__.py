@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..normalize import regex
+from .activities import ACTIVITIES
 from .base import Clause, Entry, Item, run_rules
 from .deadlines import DEADLINES, OBLIGATION
 from .decisions import DECISIONS, settles_decision
@@ -27,6 +28,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *GOALS,
     *EVENTS,
     *HOBBIES,
+    *ACTIVITIES,
 )
 
 # Cheap gate: clauses with none of these words cannot match any rule, so most text skips the regex battery.

@@ -1,0 +1,190 @@
+"""Rules for what the speaker does, keeps and went to: "we went camping", "our puppy", "I flew to Tokyo"."""
+
+from __future__ import annotations
+
+import re
+
+from memory.models import MemoryType
+
+from ..lexicons import MONTHS_EN, WEEKDAYS_EN
+from ..normalize import regex
+from ..rewrite import possessive_en
+from .base import Hit, Item, Rule
+
+__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG"]
+
+# Subjects the memories carry (searchable), so that they can be found by kind;
+# prefixed, so that no word a memory is about ("a pet shop") reads as one.
+ACTIVITY_TAG = "kind:activity"
+PET_TAG = "kind:pet"
+PLACE_TAG = "kind:place"
+
+_CONFIDENCE = 0.6
+_MAX_CLAUSE_WORDS = 20
+
+# Common pastimes by kind. The memory names the kind ("Léa's outdoor activities include hiking")
+# because a question asks by kind ("what does Léa do outdoors?", "what sports does she play?")
+# and the turn only names the thing: the kind word is the missing link between the two.
+_KINDS: tuple[tuple[str, str], ...] = (
+    (
+        "sports and activities",
+        r"running|jogging|swimming|swims?|cycling|biking|yoga|pilates|tennis|basketball|football|soccer|"
+        r"baseball|volleyball|golf|boxing|kickboxing|karate|judo|martial\s+arts|surfing|skiing|snowboarding|"
+        r"skating|skateboarding|climbing|bouldering|weightlifting|crossfit|hockey|rowing|marathons?|"
+        r"workouts?|working\s+out|the\s+gym|triathlons?|badminton|squash|cricket|rugby",
+    ),
+    (
+        "outdoor activities",
+        r"hiking|hikes?|camping|fishing|kayaking|canoeing|sailing|birdwatching|bird\s+watching|road\s+trips?|"
+        r"picnics?|stargazing|horse(?:back)?\s+riding",
+    ),
+    (
+        "art and hobbies",
+        r"painting|paintings|drawing|sketching|pottery|ceramics|sculpting|photography|knitting|sewing|"
+        r"crocheting|embroidery|calligraphy|woodworking|crafts|crafting|scrapbooking|poetry",
+    ),
+    (
+        "music and hobbies",
+        r"guitar|piano|violin|cello|drums|ukulele|flute|saxophone|singing|choir|songwriting",
+    ),
+    (
+        "hobbies and activities",
+        r"cooking|baking|gardening|gaming|video\s+games|board\s+games|chess|puzzles|dancing|traveling|"
+        r"travelling|volunteering|meditation|meditating",
+    ),
+)
+_KIND_OF: list[tuple[re.Pattern[str], str]] = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _KINDS]
+_TERMS = "|".join(terms for _, terms in _KINDS)
+
+# Verbs saying the speaker does it: one must stand between the subject and the pastime.
+_DOING = (
+    r"love|loved|loves|enjoy|enjoyed|like|liked|go|goes|went|going|gone|been|started|start|took|take|"
+    r"tried|do|did|doing|play|played|playing|practice|practise|practiced|practised|joined|took\s+up|"
+    r"got\s+into|into|off"
+)
+# Words that make it something the speaker does not (yet) do, or someone else's: "I don't swim",
+# "I'd love to try surfing", "I used to ski", "we're planning a hike", "I took my son to his tennis".
+_NOT_DONE = regex(
+    r"\b(?:not|never|no|n't|don't|didn't|won't|can't|cannot|couldn't|wouldn't|would|'d|could|should|might|"
+    r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|used|thinking|"
+    r"considering|stopped|quit|gave|hate|hated|miss|missed|tired|sick|bored|afraid|scared|"
+    r"you|your|he|she|they|him|her|them|his|their|someone|somebody|people|friend|friends)\b"
+    r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b|n't\b"
+)
+_ACTIVITY_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?P<term>" + _TERMS + r")\b"
+    # A pastime that is also a plain verb needs no object: "I'm running late", "drawing a blank".
+    r"(?!\s+(?:late|out|low|behind|short|away|into|up|a(?!\s+(?:lot|bit|little)\b)|an|the|my|our|your|his|her|their|this|that|"
+    r"it|them|dinner|lunch|breakfast|errands|something|some)\b)"
+)
+_DOING_AT_ALL = regex(rf"(?:^|\s|')(?:{_DOING})\b")
+# "I love hiking" is the preference rule's ("Léa loves hiking"): a second note of the same clause
+# would refine it into a fact, and her tastes would lose it.
+_TASTE = regex(
+    r"^(?:'m|\s+am|\s+really|\s+just|\s+also|\s+still|\s+absolutely|\s+totally)*\s+(?:love|enjoy|like|into)\b"
+)
+# "movie marathons", "video game tournaments": a word before the pastime that makes it another thing.
+_OTHER_THING = regex(r"(?:^|\s)(?:movie|movies|film|tv|netflix|binge|anime|gaming|game|video|book|reading)$")
+
+_PETS = (
+    r"dogs?|pupp(?:y|ies)|cats?|kittens?|turtles?|tortoises?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|"
+    r"guinea\s+pigs?|horses?|ponies|pony|lizards?|snakes?|goldfish|budgies?|ferrets?"
+)
+_OWN_PET_EN = regex(
+    r"\b(?:(?P<poss>my|our)\s+(?:(?:new|little|old|sweet|rescue|adopted|two|three|four)\s+){0,2}"
+    r"|(?P<who>i|we)(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+also)*\s+"
+    r"(?:have|got|adopted|rescued|bought|brought\s+home)\s+(?:a|an|two|three|four|\d{1,2})\s+"
+    r"(?:(?:new|little|sweet|rescue|baby)\s+)?)(?P<pet>" + _PETS + r")\b"
+)
+# "my dog died" is still a pet had; "my friend's dog" never reaches here (the pet must follow
+# "my"); a negation before the pet makes it none: "I never had a dog", "we don't have cats".
+_NO_PET = regex(r"\b(?:not|never|no|don't|didn't|if|would|'d|want|wish|hope)\b|n't\b")
+# "my horse painting", "our dog food": the pet word names something else.
+_PET_AS_A_WORD = regex(
+    r"^\s+(?:painting|paintings|drawing|picture|pic|photo|sculpture|food|toy|toys|video|videos|shelter|sitter|"
+    r"park|show|lover|lovers|person|people|bed|walker|treats|costume|mug|shirt|print|tattoo)\b"
+)
+# A named pet is already remembered by name ("Mickael's dog is called Rex", rules/family.py).
+_NAMED_PET = regex(r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called)\b)")
+
+
+def _clause(hit: Hit) -> str:
+    """The clause in the third person, bounded (the memory is recalled for its kind, not its length)."""
+    words = hit.whole_clause().split()
+    said = " ".join(words[:_MAX_CLAUSE_WORDS])
+    return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+
+
+# Nouns said for the pastime itself: "went on a hike" is hiking.
+_GERUNDS = {
+    "hike": "hiking", "hikes": "hiking", "swim": "swimming", "swims": "swimming", "workout": "working out",
+    "workouts": "working out", "picnic": "picnics",
+}  # fmt: skip
+
+
+def _kind(term: str) -> str:
+    folded = " ".join(term.casefold().split())
+    return next(kind for pattern, kind in _KIND_OF if pattern.match(folded))
+
+
+def _activity(hit: Hit) -> Item | None:
+    between = hit.group("between")
+    # Read with its subject, so that "I'd love to" shows its "'d".
+    if _NOT_DONE.search(hit.group("who") + between) or not _DOING_AT_ALL.search(between):
+        return None
+    if _OTHER_THING.search(between) or (hit.group("who").casefold() == "i" and _TASTE.match(between)):
+        return None
+    term = " ".join(hit.group("term").split()).casefold()
+    thing = _GERUNDS.get(term, term)
+    content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+
+
+def _pet(hit: Hit) -> Item | None:
+    before = hit.clause.text[: hit.match.start("pet")]
+    after = hit.clause.text[hit.match.end() :]
+    if _NO_PET.search(before) or _NAMED_PET.match(after) or _PET_AS_A_WORD.match(after):
+        return None
+    pet = " ".join(hit.group("pet").split()).casefold()
+    # "a dog", but "kittens" and "goldfish" as said.
+    pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
+    content = f"{possessive_en(hit.speaker)} pets include {pet}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
+
+
+# "we went on a trip to Oregon", "I flew to Tokyo", "our vacation in Tampa": a named place the
+# speaker went to. The place is a capitalised name right after the preposition.
+_TRAVEL = (
+    r"went|go|goes|been|was|were|travel(?:l)?ed|travel(?:l)?ing|flew|trips?|vacation(?:ed)?|holidays?|visited|"
+    r"drove|toured|stayed"
+)
+_PLACE_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,8}?)\s+(?:to|in|around|across|through)\s+"
+    r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
+)
+_PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
+_TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
+_NOT_A_PLACE = frozenset(w.casefold() for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "Christmas", "Easter"])
+
+
+def _place(hit: Hit) -> Item | None:
+    between = hit.group("between")
+    # "we're going to Italy" is a plan, not a place been to.
+    if (
+        _NOT_DONE.search(hit.group("who") + between)
+        or not _TRAVELLED.search(between)
+        or _PLAN.search(between)
+    ):
+        return None
+    place = " ".join(hit.group("place").split())
+    if place.split()[-1].casefold() in _NOT_A_PLACE or place.split()[0].casefold() in _NOT_A_PLACE:
+        return None
+    content = f"{possessive_en(hit.speaker)} travels and places visited include {place}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
+
+
+ACTIVITIES = (
+    Rule(_ACTIVITY_EN, _activity, french=False, object_groups=()),
+    Rule(_OWN_PET_EN, _pet, french=False, object_groups=()),
+    Rule(_PLACE_EN, _place, french=False, object_groups=()),
+)

@@ -1,0 +1,147 @@
+"""The pastime and pet rules: what the speaker does and keeps, with its kind; and what they must not read."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.models import MemoryType
+from memory.text import extract
+
+NOW = datetime(2026, 5, 8, 12, tzinfo=UTC)
+
+
+def _kinds(text: str) -> list[str]:
+    """The contents of the activity, pet and place memories `text` gives, said by Léa."""
+    return [
+        item.content
+        for item in extract(text, "Léa", NOW)
+        if {"kind:activity", "kind:pet", "kind:place"} & set(item.subjects)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "I'm off to go swimming with the kids.",
+            "Léa's sports and activities include swimming: Léa is off to go swimming with the kids",
+        ),
+        (
+            "I've been painting a lot lately.",
+            "Léa's art and hobbies include painting: Léa has been painting a lot lately",
+        ),
+        (
+            "I went on a hike yesterday.",
+            "Léa's outdoor activities include hiking: Léa went on a hike on Thursday 7 May 2026",
+        ),
+        (
+            "I started a weekend yoga class with a colleague",
+            "Léa's sports and activities include yoga: Léa started a weekend yoga class with a colleague",
+        ),
+        (
+            "We went on a road trip to Oregon.",
+            "Léa's travels and places visited include Oregon: Léa and the team went on a road trip to Oregon",
+        ),
+        (
+            "I've been to Paris twice",
+            "Léa's travels and places visited include Paris: Léa has been to Paris twice",
+        ),
+        # A recurring day is no dated event; the pastime is still the speaker's.
+        ("every Monday I go swimming", "Léa's sports and activities include swimming: Léa goes swimming"),
+        (
+            "We love playing the guitar",
+            "Léa's music and hobbies include guitar: Léa and the team love playing the guitar",
+        ),
+        (
+            "Our new puppy is chewing everything.",
+            "Léa's pets include a puppy: The team's new puppy is chewing everything",
+        ),
+        ("We adopted two kittens", "Léa's pets include kittens: Léa and the team adopted two kittens"),
+    ],
+)
+def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -> None:
+    assert content in _kinds(text)
+
+
+def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_thing() -> None:
+    (item,) = [
+        i for i in extract("We went camping last weekend.", "Léa", NOW) if "kind:activity" in i.subjects
+    ]
+    assert item.memory_type is MemoryType.FACT
+    assert item.subjects[:3] == ["léa", "kind:activity", "camping"]
+    assert item.subject == "Léa"
+    (pet,) = [i for i in extract("My dog loves the beach.", "Léa", NOW) if "kind:pet" in i.subjects]
+    assert pet.subjects[:3] == ["léa", "kind:pet", "dog"]
+
+
+def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
+    text = "I went hiking " + " ".join(f"past the hill number {n}" for n in range(30))
+    (content,) = _kinds(text)
+    assert content.endswith("…")
+    assert len(content.split()) < 35
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you like hiking?",  # a question
+        "If I go hiking this weekend I'll send pics.",  # a hypothetical
+        "I'd love to try surfing someday.",  # a wish
+        "I want to start yoga.",
+        "I don't swim.",  # negations
+        "I never go camping.",
+        "I'm not into football.",
+        "I hate running.",
+        "I used to play tennis.",  # no longer
+        "I stopped running after the injury.",
+        "We're planning a camping trip.",  # a plan
+        "I'm going to go hiking next week.",
+        "I'll go swimming tomorrow.",
+        "My sister loves hiking.",  # someone else's
+        "I think you should try yoga.",
+        "I took my son to his tennis lesson.",
+        "She said I love hiking.",  # reported speech
+        "I'm running late, sorry.",  # the word, not the pastime
+        "I'm drawing a blank.",
+        "I'm running a business now.",
+        "I read an article about hiking.",  # no verb of doing it
+        "We love having movie marathons.",  # another thing of the same name
+        "my horse painting is done",
+        "My friend's dog is cute.",  # not the speaker's pet
+        "We're going to Italy in June.",  # a plan, not a place been to
+        "I'd love to travel to Japan.",
+        "My sister went to Paris.",
+        "I went to Caroline's place.",  # a person's, not a named place
+        "I talked to Sarah yesterday.",  # no travel
+        "I went there in May.",  # a month, not a place
+        "I haven't been to Edinburgh yet.",
+        "Have you ever been to Paris?",
+        "If we go to Rome next year, we'll call you.",
+        "We haven't been camping in years.",
+        "I haven't had a pet since my cat died.",
+        "I never had a dog.",
+        "We don't have cats.",
+        "I wish I had a puppy.",
+    ],
+)
+def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(text: str) -> None:
+    assert _kinds(text) == []
+
+
+def test_a_named_pet_is_left_to_the_relatives_rule() -> None:
+    items = extract("My dog Rex loves the beach", "Léa", NOW)
+    assert "Léa's dog is called Rex" in [item.content for item in items]
+    assert not [item for item in items if "kind:pet" in item.subjects]
+
+
+def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
+    # A second note of the same clause would refine the preference into a fact once stored, and
+    # the speaker's tastes would lose it.
+    items = extract("I love volunteering at the shelter", "Léa", NOW)
+    assert [(i.memory_type, i.content) for i in items] == [
+        (MemoryType.PREFERENCE, "Léa loves volunteering at the shelter")
+    ]
+    (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "kind:activity" in i.subjects]
+    assert fact.memory_type is MemoryType.FACT
