@@ -13,8 +13,8 @@ import pytest_asyncio
 from bot.app import App
 from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
-from memory.storage.embedded.scope_index import analyze
 from memory.storage.embedded.vectors import VectorHit, VectorRecord, VectorStore
+from memory.storage.text_analysis import analyze
 from tests.fakes.embedders import HashEmbedder
 from tests.helpers import RECORD_TIME as NOW
 from tests.helpers import VECTOR_DIM as DIM

@@ -15,7 +15,6 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -23,6 +22,7 @@ import pyarrow as pa
 
 from ...models import Audience, Visibility
 from ..base import BM25_B, BM25_K1, ScopeKey, bm25_idf
+from ..text_analysis import analyze
 
 Hit = tuple[str, float, np.ndarray]  # (id, score, stored vector)
 T = TypeVar("T")
@@ -46,44 +46,6 @@ COLUMNS = [
     "visibility",
     "expires_at",
 ]
-
-
-# LanceDB's English stop words (NLTK's list), which it removes after stemming: "does" (stem
-# "doe") and "only" ("onli") stay searchable there, so they do here.
-STOP_WORDS = (
-    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she "
-    "her hers herself it its itself they them their theirs themselves what which who whom this that "
-    "these those am is are was were be been being have has had having do does did doing a an the and "
-    "but if or because as until while of at by for with about against between into through during "
-    "before after above below to from up down in out on off over under again further then once here "
-    "there when where why how all any both each few more most other some such no nor not only own "
-    "same so than too very s t can will just don should now d ll m o re ve y ain aren couldn didn "
-    "doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn"
-).split()
-
-
-@lru_cache(maxsize=1)
-def _analyzer():  # type: ignore[no-untyped-def]
-    # The analysis of the LanceDB FTS index: simple tokenizer, 40-character tokens, lower case,
-    # English stemming, then its stop words, ASCII folding.
-    import tantivy
-
-    return (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.stemmer("english"))
-        .filter(tantivy.Filter.custom_stopword(STOP_WORDS))
-        .filter(tantivy.Filter.ascii_fold())
-        .build()
-    )
-
-
-def analyze(text: str) -> list[str]:
-    """The index terms of `text`, in order, repeats kept."""
-    if not text:
-        return []
-    return list(_analyzer().analyze(text))
 
 
 @dataclass(slots=True)
