@@ -175,11 +175,15 @@ class ScopeIndex:
         k = min(k, int(np.count_nonzero(np.isfinite(scores))))
         if k <= 0:
             return []
-        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [
-            (self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in top if np.isfinite(scores[s])
-        ]
+        if k < len(scores):
+            # Every row tied with the k-th best is a candidate: ties go by id, as PostgreSQL's
+            # searches order them, not by where the partition happened to leave them.
+            kth = np.partition(-scores, k - 1)[k - 1]
+            top = np.flatnonzero(-scores <= kth)
+        else:
+            top = np.flatnonzero(np.isfinite(scores))
+        ranked = sorted(top.tolist(), key=lambda s: (-float(scores[s]), self.ids[s]))[:k]
+        return [(self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in ranked]
 
     def search(
         self, audience: Audience, vector: np.ndarray, k: int, now: float | None, visibility: str | None = None

@@ -57,7 +57,8 @@ async def dense_hits(
         for r in rows
         if r[-1] is not None and math.isfinite(r[-1])
     ]
-    hits.sort(key=lambda h: h.score, reverse=True)
+    # Ties by id, as the embedded index breaks them.
+    hits.sort(key=lambda h: (-h.score, h.id))
     return hits
 
 
