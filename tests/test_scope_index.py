@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -168,25 +169,21 @@ async def test_a_new_row_is_found_at_once_and_a_deleted_one_never(pair) -> None:
     assert {h.id for h in await hot.memories.text_search_visible(audience, "marathon", 5)} == {"old"}
 
 
-async def test_rows_of_equal_score_come_in_id_order(pair) -> None:
+async def test_rows_of_equal_score_come_in_arrival_then_id_order(pair) -> None:
     # As PostgreSQL orders them: the backends then rank the same rows alike, even at the cut.
     hot, _ = pair
     nrng = np.random.default_rng(3)
     same = unit(nrng)
-    await hot.memories.add([rec(f"e{n}", same, "the marathon in spring") for n in (5, 2, 9, 7, 1)])
+    text = "the marathon in spring"
+    await hot.memories.add([rec(f"e{n}", same, text) for n in (5, 2, 9, 7)])
+    # The earliest, whatever its id; the others arrived at one instant.
+    await hot.memories.add([dataclasses.replace(rec("e8", same, text), created_at=NOW - 1)])
     await hot.memories.add([rec("far", unit(nrng), "a dog")])
     audience = Audience("discord", "w1", "default", "u1", "c1")
+    expected = ["e8", "e2", "e5", "e7", "e9"]
     for k in (5, 3):
-        assert [h.id for h in await hot.memories.search_visible(audience, same, k)] == [
-            "e1",
-            "e2",
-            "e5",
-            "e7",
-            "e9",
-        ][:k]
-        assert [h.id for h in await hot.memories.text_search_visible(audience, "marathon", k)] == (
-            ["e1", "e2", "e5", "e7", "e9"][:k]
-        )
+        assert [h.id for h in await hot.memories.search_visible(audience, same, k)] == expected[:k]
+        assert [h.id for h in await hot.memories.text_search_visible(audience, "marathon", k)] == expected[:k]
 
 
 async def test_a_scope_over_the_budget_stays_on_lancedb(tmp_path: Path) -> None:

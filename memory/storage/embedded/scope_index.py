@@ -45,6 +45,7 @@ COLUMNS = [
     "author_id",
     "visibility",
     "expires_at",
+    "created_at",
 ]
 
 
@@ -73,6 +74,7 @@ class ScopeIndex:
         self._channel = np.zeros(capacity, dtype=np.int32)
         self._author = np.zeros(capacity, dtype=np.int32)
         self._expires = np.zeros(capacity, dtype=np.float64)
+        self._created = np.zeros(capacity, dtype=np.float64)
         self._length = np.zeros(capacity, dtype=np.float32)
         self._codes: dict[str, int] = {}
         self._postings: dict[str, _Postings] = {}
@@ -99,7 +101,16 @@ class ScopeIndex:
         if needed <= capacity:
             return
         capacity = max(needed, capacity * 2)
-        for name in ("_vectors", "_alive", "_visibility", "_channel", "_author", "_expires", "_length"):
+        for name in (
+            "_vectors",
+            "_alive",
+            "_visibility",
+            "_channel",
+            "_author",
+            "_expires",
+            "_created",
+            "_length",
+        ):
             old = getattr(self, name)
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
             new[: self.size] = old[: self.size]
@@ -128,6 +139,7 @@ class ScopeIndex:
         self._author[start : start + n] = [self._code(a) for a in batch.column("author_id").to_pylist()]
         expires = batch.column("expires_at").to_pylist()
         self._expires[start : start + n] = [math.inf if e is None else e for e in expires]
+        self._created[start : start + n] = batch.column("created_at").to_pylist()
         for offset, (row_id, text) in enumerate(zip(ids, batch.column("text").to_pylist(), strict=True)):
             slot = start + offset
             self.ids.append(row_id)
@@ -176,13 +188,15 @@ class ScopeIndex:
         if k <= 0:
             return []
         if k < len(scores):
-            # Every row tied with the k-th best is a candidate: ties go by id, as PostgreSQL's
-            # searches order them, not by where the partition happened to leave them.
+            # Every row tied with the k-th best is a candidate: ties go by arrival, then id, as
+            # PostgreSQL's searches order them, not by where the partition happened to leave them.
             kth = np.partition(-scores, k - 1)[k - 1]
             top = np.flatnonzero(-scores <= kth)
         else:
             top = np.flatnonzero(np.isfinite(scores))
-        ranked = sorted(top.tolist(), key=lambda s: (-float(scores[s]), self.ids[s]))[:k]
+        ranked = sorted(
+            top.tolist(), key=lambda s: (-float(scores[s]), float(self._created[s]), self.ids[s])
+        )[:k]
         return [(self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in ranked]
 
     def search(

@@ -46,20 +46,27 @@ async def dense_hits(
         return []
     q = p.add(check_vector(vector, db.dim, "query"))
     rows = await db.fetch(
-        f"SELECT {columns}, embedding, embedding <=> {q} AS distance FROM {table} WHERE {where} "
+        f"SELECT {columns}, extract(epoch FROM created_at)::float8, embedding, embedding <=> {q} AS distance "
+        f"FROM {table} WHERE {where} "
         f"ORDER BY embedding <=> {q} LIMIT {p.add(k)}",
         p.values,
     )
-    hits = [
-        VectorHit(
-            id=r[0], score=1.0 - float(r[-1]), vector=r[-2], memory=memory(r) if memory is not None else None
+    found = [
+        (
+            VectorHit(
+                id=r[0],
+                score=1.0 - float(r[-1]),
+                vector=r[-2],
+                memory=memory(r) if memory is not None else None,
+            ),
+            float(r[-3]),
         )
         for r in rows
         if r[-1] is not None and math.isfinite(r[-1])
     ]
-    # Ties by id, as the embedded index breaks them.
-    hits.sort(key=lambda h: (-h.score, h.id))
-    return hits
+    # Ties by arrival, then id, as the embedded index breaks them.
+    found.sort(key=lambda pair: (-pair[0].score, pair[1], pair[0].id))
+    return [hit for hit, _ in found]
 
 
 # The most rows one full-text search scores: past it, the rows of the query's rarest words only.
@@ -131,7 +138,8 @@ async def text_hits(
     # not read again by each word's count and the length. A row stored before its terms were
     # (migration m009) has only lexemes: a word counts once there, and its length is in lexemes.
     matched = (
-        "(SELECT id, CASE WHEN search_terms IS NOT NULL THEN search_terms || '{}'::text[] END AS terms, "
+        "(SELECT id, created_at, "
+        "CASE WHEN search_terms IS NOT NULL THEN search_terms || '{}'::text[] END AS terms, "
         "CASE WHEN search_terms IS NULL THEN search_text || ''::tsvector END AS lexemes "
         f"FROM {table} WHERE {where} AND search_text @@ {match} LIMIT {bound} OFFSET 0) AS m"
     )
@@ -146,15 +154,17 @@ async def text_hits(
         f"FROM weights AS w, LATERAL (SELECT {repeats} AS tf) AS f)"
     )
     selected = ", ".join(f"t.{c.strip()}" for c in columns.split(","))
+    # Ties by arrival, then id, as the embedded index breaks them.
+    ties = '{0}score DESC, {0}created_at, {0}id COLLATE "C"'
     # The vectors of the k best only: carried through the scoring, every candidate's would be read.
     rows_found = await db.fetch(
         f"WITH counted AS MATERIALIZED ({counts}), scope AS ({scope_sql}), "
         f"weights AS MATERIALIZED ({weights}), chosen AS ({chosen}) "
-        f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, score FROM "
-        f"(SELECT m.id, {score} AS score FROM {matched}) AS scored "
-        f'ORDER BY score DESC, id COLLATE "C" LIMIT {p.add(k)}) AS best '
+        f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, created_at, score FROM "
+        f"(SELECT m.id, m.created_at, {score} AS score FROM {matched}) AS scored "
+        f"ORDER BY {ties.format('')} LIMIT {p.add(k)}) AS best "
         f"JOIN {table} AS t ON t.id = best.id "
-        'ORDER BY best.score DESC, best.id COLLATE "C"',
+        f"ORDER BY {ties.format('best.')}",
         p.values,
     )
     return [
