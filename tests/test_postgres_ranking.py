@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 import pytest
 
 from memory.engine import MemoryEngine
-from memory.errors import StorageError
 from memory.models import Scope
 from memory.storage.base import bm25_idf, scope_key
 from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres.db import Params
 from memory.storage.postgres.migrations import apply_migrations
-from memory.storage.postgres.search import MAX_SCORED_ROWS, candidate_terms
-from memory.storage.postgres.term_stats import QueryWords, TermStatistics
-from tests.helpers import FailingCall, FakeClock, audience, draft, past_turn
+from memory.storage.postgres.search import MAX_SCORED_ROWS, text_hits
+from memory.storage.text_analysis import analyze, query_terms
+from tests.helpers import FakeClock, audience, draft, past_turn
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter
 # rows first) put the short ones first; BM25 puts the rare word's row first.
@@ -70,16 +71,38 @@ def test_idf_weighs_rare_terms_more_and_is_never_negative() -> None:
     assert bm25_idf(10, 10) > 0
 
 
-def test_a_small_scope_scores_every_matching_row() -> None:
-    frequency = {"'team'": 900, "'grafana'": 40, "'absent'": 0}
-    assert candidate_terms(frequency, rows=1000, cap=1000) == ["'grafana'", "'team'"]
+async def _capped(engine: MemoryEngine, text: str, cap: int) -> list[str]:
+    """The memories' full-text hits for `text` when a search scores at most `cap` rows."""
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    hits = await text_hits(
+        storage.db, "memories", "NOT forgotten", Params(), text, 50, scope_key(audience()), cap=cap
+    )
+    return [h.id for h in hits]
 
 
-def test_a_large_scope_scores_the_rows_of_its_rarest_words_within_the_cap() -> None:
-    frequency = {"'team'": 9000, "'grafana'": 400, "'kiln'": 3, "'deploy'": 700, "'absent'": 0}
-    assert candidate_terms(frequency, rows=100_000, cap=1000) == ["'kiln'", "'grafana'"]
-    # The rarest word is always kept, even past the cap.
-    assert candidate_terms({"'team'": 9000, "'the'": 20_000}, rows=100_000, cap=1000) == ["'team'"]
+async def _stored(engine: MemoryEngine, texts: Sequence[str]) -> dict[str, str]:
+    memories = [engine.build_memory(draft(text)) for text in texts]
+    await engine.storage.memories.add_many(memories, await engine.embedder.embed(texts))
+    return {m.content: m.id for m in memories}
+
+
+async def test_a_small_scope_scores_every_matching_row(engine: MemoryEngine) -> None:
+    ids = await _stored(engine, [*(f"team chat {n}" for n in range(4)), "grafana board"])
+    assert set(await _capped(engine, "team grafana", cap=5)) == set(ids.values())
+
+
+async def test_a_large_scope_scores_the_rows_of_its_rarest_words_within_the_cap(engine: MemoryEngine) -> None:
+    ids = await _stored(
+        engine,
+        [*(f"team chat {n}" for n in range(6)), "grafana board", "grafana team", "kiln fired"],
+    )
+    # 9 rows past a cap of 3: "kiln" (1 row) and "grafana" (2) fit in it, "team" (7) does not.
+    found = await _capped(engine, "team grafana kiln", cap=3)
+    # The rarest word first; its common word still adds to the score of a row found by a rare one.
+    assert found == [ids["kiln fired"], ids["grafana team"], ids["grafana board"]]
+    # The rarest word is always kept, even past the cap: then any `cap` of its rows.
+    assert len(await _capped(engine, "team", cap=3)) == 3
     assert MAX_SCORED_ROWS >= 1000
 
 
@@ -87,10 +110,10 @@ async def _recounted(storage: PostgresStorage) -> dict[tuple[str, ...], tuple[in
     """term_counts as a count from scratch gives it (every scope, every lexeme, the totals)."""
     rows = await storage.db.fetch(
         "SELECT t, platform, workspace_id, agent_id, term, count(*), "
-        "sum(CASE WHEN term = '' THEN length(search_text) ELSE 0 END) FROM ("
-        "SELECT 'memories' AS t, platform, workspace_id, agent_id, search_text FROM memories "
-        "WHERE NOT forgotten UNION ALL SELECT 'messages', platform, workspace_id, agent_id, search_text "
-        "FROM messages WHERE searchable"
+        "sum(CASE WHEN term = '' THEN COALESCE(cardinality(search_terms), length(search_text)) ELSE 0 END) "
+        "FROM (SELECT 'memories' AS t, platform, workspace_id, agent_id, search_text, search_terms "
+        "FROM memories WHERE NOT forgotten UNION ALL SELECT 'messages', platform, workspace_id, agent_id, "
+        "search_text, search_terms FROM messages WHERE searchable"
         ") AS r, unnest(array_append(tsvector_to_array(search_text), '')) AS term GROUP BY 1, 2, 3, 4, 5"
     )
     return {tuple(r[:5]): (int(r[5]), int(r[6])) for r in rows}
@@ -137,67 +160,68 @@ async def test_a_failed_write_leaves_the_counts_as_they_were(engine: MemoryEngin
     assert await _kept(storage) == before == await _recounted(storage)
 
 
-async def test_counts_are_read_as_the_table_holds_them_now(engine: MemoryEngine) -> None:
+async def test_rows_are_analysed_as_the_embedded_index_analyses_them(engine: MemoryEngine) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    stats = TermStatistics(storage.db, "memories", QueryWords(storage.db))
-    scope = scope_key(audience())
-    terms = await stats.query_terms(["Pottery", "the", "kilns", "e-mail"])
-    assert [t.query for t in terms] == ["'potteri'", "'kiln'", "'e-mail' & 'e' & 'mail'"]
-    empty = await stats.get(scope, terms)
-    assert (empty.rows, set(empty.frequency.values())) == (0, {0})
-    await engine.remember(draft("pottery kiln"))
-    await engine.remember(draft("an e-mail about the kiln"))
-    await engine.remember(draft("mail came"))
-    counted = await stats.get(scope, terms)
-    assert counted.rows == 3
-    # A word the parser splits counts as its rarest part ("e-mail" holds "mail", in two rows).
-    assert counted.frequency == {"'potteri'": 1, "'kiln'": 2, "'e-mail' & 'e' & 'mail'": 1}
-    lengths = await storage.db.fetchval("SELECT avg(length(search_text)) FROM memories")
-    assert counted.average_length == pytest.approx(float(lengths))
+    text = "Does the organization only meet in the evening? The e-mail said café, café"
+    memory = (await engine.remember(draft(text))).memory
+    stored = await storage.db.fetchval("SELECT search_terms FROM memories WHERE id = $1", (memory.id,))
+    # LanceDB's analysis: "does" and "only" stay (stemmed before its stop words go), "evening"
+    # and "organization" keep their own stems, repeats are kept, accents folded.
+    assert stored == analyze(text)
+    assert {"doe", "onli", "evening", "organiz"} <= set(stored) and stored.count("cafe") == 2
+    assert query_terms("What does the e-mail say, the e-mail?") == ["doe", "e", "mail", "say"]
 
 
-async def test_one_request_analyses_its_words_once_for_both_tables(
-    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+async def test_a_full_text_search_is_one_statement(
+    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    analysed: list[list[str]] = []
-    words = storage.memories._terms.words
-    assert storage.turns._terms.words is words
-    real = words._analyse
+    await engine.remember(draft("Ana fires the pottery kiln on Sundays"))
+    await engine.store_messages([past_turn("the kiln is hot", clock() - 5)])
+    statements: list[str] = []
+    fetch = storage.db.fetch
 
-    async def counted(batch: list[str]) -> None:
-        analysed.append(sorted(batch))
-        await real(batch)
+    async def counted(sql: str, params: Sequence[object] = ()) -> Any:
+        statements.append(sql)
+        return await fetch(sql, params)
 
-    monkeypatch.setattr(words, "_analyse", counted)
-    question = "which kilns fire pottery"
-    # The memories' and the turns' searches of one request, side by side, as the pre-hook runs them.
-    memory_terms, turn_terms = await asyncio.gather(
-        storage.memories._terms.query_terms(question.split()),
-        storage.turns._terms.query_terms(question.split()),
+    monkeypatch.setattr(storage.db, "fetch", counted)
+    vector = (await engine.embedder.embed(["kiln"]))[0]
+    _, memories = await storage.memories.hybrid_search(
+        audience(), vector, "which kilns fire pottery", 5, clock()
     )
-    assert memory_terms == turn_terms and [t.query for t in memory_terms] == ["'kiln'", "'fire'", "'potteri'"]
-    assert analysed == [["fire", "kilns", "pottery", "which"]]
-    await storage.turns._terms.query_terms(["Kilns", "glaze"])  # only the new word is asked for
-    assert analysed[1:] == [["glaze"]]
+    _, turns = await storage.turns.hybrid_search(audience(), vector, "which kilns fire pottery", 5)
+    assert len(memories) == len(turns) == 1
+    # Each search: its dense statement and its full-text one (statistics and scoring together).
+    assert len(statements) == 4
+    assert sum("term_counts" in sql for sql in statements) == 2
 
 
-async def test_a_failed_word_analysis_is_retried_by_the_request_that_waited_on_it(
-    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+async def test_rows_stored_before_their_terms_are_found_then_analysed(
+    engine: MemoryEngine, clock: FakeClock
 ) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    words = storage.memories._terms.words
-    # The pause: the second asker starts waiting on the failing statement.
-    first_fails = FailingCall(words._analyse, 1, StorageError("connection lost"), pause=True)
-    monkeypatch.setattr(words, "_analyse", first_fails)
-    failed, retried = await asyncio.gather(
-        words.terms(["pottery"]), words.terms(["pottery"]), return_exceptions=True
-    )
-    assert isinstance(failed, StorageError)
-    assert [t.query for t in retried] == ["'potteri'"] and first_fails.calls == 2
+    memory = (await engine.remember(draft("Ana keeps bees on the roof"))).memory
+    await engine.store_messages([past_turn("the bees swarmed twice", clock() - 5)])
+    # As migration m009 leaves the rows written before it: PostgreSQL's own analysis only.
+    await storage.db.execute("UPDATE memories SET search_terms = NULL")
+    await storage.db.execute("UPDATE messages SET search_terms = NULL")
+    assert await _kept(storage) == await _recounted(storage)
+    vector = (await engine.embedder.embed(["x"]))[0]
+    _, found = await storage.memories.hybrid_search(audience(), vector, "bees", 5, clock())
+    assert [h.id for h in found] == [memory.id] and found[0].score > 0
+    assert await storage._unanalysed_rows()
+    storage.analysis_due = True
+    assert storage.needs_maintenance
+    await engine.maintain()
+    assert not storage.needs_maintenance and not await storage._unanalysed_rows()
+    terms = await storage.db.fetchval("SELECT search_terms FROM memories WHERE id = $1", (memory.id,))
+    assert terms == analyze("Ana keeps bees on the roof")
+    assert await _kept(storage) == await _recounted(storage)
+    assert await _lexical(engine, "bees") == [memory.id]
 
 
 async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine, postgres_url: str) -> None:
@@ -216,8 +240,10 @@ async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine
                 await conn.execute(f"DROP TRIGGER {table}_terms_truncate ON {table}")
                 await conn.execute(f"DROP FUNCTION memorybot_{table}_terms()")
             await conn.execute("DROP TABLE term_counts")
-            await conn.execute("DELETE FROM schema_migrations WHERE name = 'm004_term_counts'")
-        assert await apply_migrations(conn, 384) == ["m004_term_counts"]
+            await conn.execute(
+                "DELETE FROM schema_migrations WHERE name IN ('m004_term_counts', 'm009_search_terms')"
+            )
+        assert await apply_migrations(conn, 384) == ["m004_term_counts", "m009_search_terms"]
     finally:
         await conn.close()
     assert await _kept(storage) == expected != {}

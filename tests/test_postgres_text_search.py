@@ -1,4 +1,4 @@
-"""PostgreSQL's full-text search reads each matching row's tsvector once, however many words it tests."""
+"""PostgreSQL's full-text search reads each matching row's terms once, however many words it counts."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ WORDS = ["quokka", "cello", "zeppelin", "marmalade"]
 ROWS = 30
 
 
-async def test_full_text_scoring_reads_each_rows_tsvector_once(
+async def test_full_text_scoring_reads_each_rows_terms_once(
     engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    # Long notes: their tsvectors are kept out of line (TOAST), where each read costs buffers.
+    # Long notes: their terms and tsvectors are kept out of line (TOAST), where each read costs buffers.
     filler = " ".join(f"w{m * 7919 % 10007}q{m}" for m in range(160))
     # Stored as they are: `remember` would merge these look-alikes into one.
     notes = [engine.build_memory(draft(f"Note {n}: {' '.join(WORDS)} {filler} end{n}")) for n in range(ROWS)]
@@ -42,7 +42,7 @@ async def test_full_text_scoring_reads_each_rows_tsvector_once(
     async with storage.db.pool.acquire() as conn:
         plan = json.loads(await conn.fetchval(f"EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {sql}", *params))
     blocks = plan[0]["Plan"]["Shared Hit Blocks"] + plan[0]["Plan"]["Shared Read Blocks"]
-    # A row costs its heap page and two out-of-line reads of its tsvector (the match, then one
-    # copy for the scoring): under 5 blocks a row here. Read again by each of the four words'
-    # tests and the length, it cost over 12.
+    # A row costs its heap page and out-of-line reads of its tsvector (the match) and of its terms
+    # (one copy for the scoring): under 5 blocks a row here. Read once more for the length alone,
+    # they cost over 6; the tsvector read again by each word's test, over 12.
     assert blocks <= 6 * ROWS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,8 +14,8 @@ import pytest_asyncio
 from bot.app import App
 from memory.models import Audience, MemoryDraft, Scope, Visibility
 from memory.scope import lance_audience_filter
-from memory.storage.embedded.scope_index import analyze
 from memory.storage.embedded.vectors import VectorHit, VectorRecord, VectorStore
+from memory.storage.text_analysis import analyze
 from tests.fakes.embedders import HashEmbedder
 from tests.helpers import RECORD_TIME as NOW
 from tests.helpers import VECTOR_DIM as DIM
@@ -172,6 +173,23 @@ async def test_a_new_row_is_found_at_once_and_a_deleted_one_never(pair) -> None:
     await hot.memories.delete(["new"])
     assert "new" not in {h.id for h in await hot.memories.search_visible(audience, target, 5)}
     assert {h.id for h in await hot.memories.text_search_visible(audience, "marathon", 5)} == {"old"}
+
+
+async def test_rows_of_equal_score_come_in_arrival_then_id_order(pair) -> None:
+    # As PostgreSQL orders them: the backends then rank the same rows alike, even at the cut.
+    hot, _ = pair
+    nrng = np.random.default_rng(3)
+    same = unit(nrng)
+    text = "the marathon in spring"
+    await hot.memories.add([rec(f"e{n}", same, text) for n in (5, 2, 9, 7)])
+    # The earliest, whatever its id; the others arrived at one instant.
+    await hot.memories.add([dataclasses.replace(rec("e8", same, text), created_at=NOW - 1)])
+    await hot.memories.add([rec("far", unit(nrng), "a dog")])
+    audience = Audience("discord", "w1", "default", "u1", "c1")
+    expected = ["e8", "e2", "e5", "e7", "e9"]
+    for k in (5, 3):
+        assert [h.id for h in await hot.memories.search_visible(audience, same, k)] == expected[:k]
+        assert [h.id for h in await hot.memories.text_search_visible(audience, "marathon", k)] == expected[:k]
 
 
 async def test_a_scope_over_the_budget_stays_on_lancedb(tmp_path: Path) -> None:

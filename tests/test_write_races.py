@@ -136,7 +136,7 @@ async def processes(postgres_url: str) -> AsyncIterator[list[MemoryEngine]]:
     for engine in engines:
         storage = engine.storage
         assert isinstance(storage, PostgresStorage)
-        storage.memories = GatedMemories(storage.db, storage.memories._terms.words)
+        storage.memories = GatedMemories(storage.db)
         storage.people = GatedPeople(storage.db)
     yield engines
     for engine in engines:

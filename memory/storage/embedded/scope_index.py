@@ -15,7 +15,6 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -23,6 +22,7 @@ import pyarrow as pa
 
 from ...models import Audience, Visibility
 from ..base import BM25_B, BM25_K1, ScopeKey, bm25_idf
+from ..text_analysis import analyze
 
 Hit = tuple[str, float, np.ndarray]  # (id, score, stored vector)
 T = TypeVar("T")
@@ -45,45 +45,8 @@ COLUMNS = [
     "author_id",
     "visibility",
     "expires_at",
+    "created_at",
 ]
-
-
-# LanceDB's English stop words (NLTK's list), which it removes after stemming: "does" (stem
-# "doe") and "only" ("onli") stay searchable there, so they do here.
-STOP_WORDS = (
-    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she "
-    "her hers herself it its itself they them their theirs themselves what which who whom this that "
-    "these those am is are was were be been being have has had having do does did doing a an the and "
-    "but if or because as until while of at by for with about against between into through during "
-    "before after above below to from up down in out on off over under again further then once here "
-    "there when where why how all any both each few more most other some such no nor not only own "
-    "same so than too very s t can will just don should now d ll m o re ve y ain aren couldn didn "
-    "doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn"
-).split()
-
-
-@lru_cache(maxsize=1)
-def _analyzer():  # type: ignore[no-untyped-def]
-    # The analysis of the LanceDB FTS index: simple tokenizer, 40-character tokens, lower case,
-    # English stemming, then its stop words, ASCII folding.
-    import tantivy
-
-    return (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.stemmer("english"))
-        .filter(tantivy.Filter.custom_stopword(STOP_WORDS))
-        .filter(tantivy.Filter.ascii_fold())
-        .build()
-    )
-
-
-def analyze(text: str) -> list[str]:
-    """The index terms of `text`, in order, repeats kept."""
-    if not text:
-        return []
-    return list(_analyzer().analyze(text))
 
 
 @dataclass(slots=True)
@@ -111,6 +74,7 @@ class ScopeIndex:
         self._channel = np.zeros(capacity, dtype=np.int32)
         self._author = np.zeros(capacity, dtype=np.int32)
         self._expires = np.zeros(capacity, dtype=np.float64)
+        self._created = np.zeros(capacity, dtype=np.float64)
         self._length = np.zeros(capacity, dtype=np.float32)
         self._codes: dict[str, int] = {}
         self._postings: dict[str, _Postings] = {}
@@ -137,7 +101,16 @@ class ScopeIndex:
         if needed <= capacity:
             return
         capacity = max(needed, capacity * 2)
-        for name in ("_vectors", "_alive", "_visibility", "_channel", "_author", "_expires", "_length"):
+        for name in (
+            "_vectors",
+            "_alive",
+            "_visibility",
+            "_channel",
+            "_author",
+            "_expires",
+            "_created",
+            "_length",
+        ):
             old = getattr(self, name)
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
             new[: self.size] = old[: self.size]
@@ -166,6 +139,7 @@ class ScopeIndex:
         self._author[start : start + n] = [self._code(a) for a in batch.column("author_id").to_pylist()]
         expires = batch.column("expires_at").to_pylist()
         self._expires[start : start + n] = [math.inf if e is None else e for e in expires]
+        self._created[start : start + n] = batch.column("created_at").to_pylist()
         for offset, (row_id, text) in enumerate(zip(ids, batch.column("text").to_pylist(), strict=True)):
             slot = start + offset
             self.ids.append(row_id)
@@ -213,11 +187,17 @@ class ScopeIndex:
         k = min(k, int(np.count_nonzero(np.isfinite(scores))))
         if k <= 0:
             return []
-        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [
-            (self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in top if np.isfinite(scores[s])
-        ]
+        if k < len(scores):
+            # Every row tied with the k-th best is a candidate: ties go by arrival, then id, as
+            # PostgreSQL's searches order them, not by where the partition happened to leave them.
+            kth = np.partition(-scores, k - 1)[k - 1]
+            top = np.flatnonzero(-scores <= kth)
+        else:
+            top = np.flatnonzero(np.isfinite(scores))
+        ranked = sorted(
+            top.tolist(), key=lambda s: (-float(scores[s]), float(self._created[s]), self.ids[s])
+        )[:k]
+        return [(self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in ranked]
 
     def search(
         self, audience: Audience, vector: np.ndarray, k: int, now: float | None, visibility: str | None = None

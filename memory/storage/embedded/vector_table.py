@@ -20,6 +20,7 @@ from ...errors import EmbeddingError
 from ...models import Audience
 from ...scope import lance_audience_filter, quote_literal
 from ..base import ScopeKey, VectorHit, fts_query_terms, scope_key
+from ..text_analysis import analyze
 from .lance_rows import (
     _ID_CHUNK,
     _SCALAR_INDEXES,
@@ -37,7 +38,7 @@ from .lance_rows import (
     vector_schema,
 )
 from .scope_index import COLUMNS as SCOPE_COLUMNS
-from .scope_index import ScopeIndex, ScopeIndexes, analyze
+from .scope_index import ScopeIndex, ScopeIndexes
 
 log = logging.getLogger(__name__)
 

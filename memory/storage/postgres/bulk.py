@@ -19,7 +19,7 @@ from .storage import PostgresStorage
 DATA_TABLES = (*MIGRATED_TABLES, "seen_events")
 # Indexes whose upkeep makes a row-by-row load slow: built once after the load instead.
 DEFERRED_INDEXES = ("ix_memories_embedding", "ix_memories_search_text", "ix_memories_subjects")
-_COPY_COLUMNS = [*(c.strip() for c in COLUMNS.split(",")), "embedding"]
+_COPY_COLUMNS = [*(c.strip() for c in COLUMNS.split(",")), "search_terms", "embedding"]
 
 
 async def is_empty(storage: PostgresStorage) -> bool:

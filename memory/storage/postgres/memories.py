@@ -14,12 +14,12 @@ from ...settled import gather_settled
 from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
-from .db import Params, PostgresDatabase, affected, audience_where, check_vector, safe_text
+from ..text_analysis import analyze
+from .db import Params, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, ready, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import QueryWords, TermStatistics
 
-_INSERT = insert_sql("memories", f"{COLUMNS}, embedding")
+_INSERT = insert_sql("memories", f"{COLUMNS}, search_terms, embedding")
 
 
 def row_to_memory(r: asyncpg.Record) -> Memory:
@@ -27,8 +27,14 @@ def row_to_memory(r: asyncpg.Record) -> Memory:
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
+    """The values of `COLUMNS`, `search_terms` and `embedding` for `m`."""
     subjects = [safe_text(s) for s in m.subjects]
-    return (*memory_values(m, safe_text, subjects, list(m.sources)), vector)
+    return (*memory_values(m, safe_text, subjects, list(m.sources)), search_terms(m.content), vector)
+
+
+def search_terms(text: str) -> list[str]:
+    """A row's `search_terms`: its words as both backends' full text analyses them."""
+    return analyze(safe_text(text))
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
@@ -79,10 +85,6 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     Searchable means active: not forgotten (a superseded memory is forgotten), not expired.
     """
 
-    def __init__(self, db: PostgresDatabase, words: QueryWords) -> None:
-        super().__init__(db)
-        self._terms = TermStatistics(db, "memories", words)
-
     def _vector(self, vector: np.ndarray, memory_id: str) -> np.ndarray:
         try:
             return check_vector(vector, self._db.dim, memory_id)
@@ -120,13 +122,14 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         async with self._db.transaction() as conn:
             await conn.execute(
                 "UPDATE memories SET content = $1, content_hash = $2, subjects = $3, embedding = $4, "
-                "updated_at = $5 WHERE id = $6",
+                "updated_at = $5, search_terms = $7 WHERE id = $6",
                 safe_text(memory.content),
                 memory.content_hash,
                 [safe_text(s) for s in memory.subjects],
                 vec,
                 memory.updated_at,
                 memory.id,
+                search_terms(memory.content),
             )
 
     async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
@@ -357,7 +360,6 @@ class PostgresMemories(PostgresTables, MemoryRepository):
                 Params(*p.values),
                 text,
                 k,
-                self._terms,
                 scope_key(audience),
                 COLUMNS,
                 row_to_memory,

@@ -270,7 +270,7 @@ _TERM_DELTA = """
     SELECT '{table}', platform, workspace_id, agent_id, term, sum(sign), sum(sign * len)
     FROM ({rows}) AS changed,
         unnest(array_append(tsvector_to_array(search_text), '')) AS term,
-        LATERAL (SELECT CASE WHEN term = '' THEN length(search_text) ELSE 0 END AS len) AS l
+        LATERAL (SELECT CASE WHEN term = '' THEN {length} ELSE 0 END AS len) AS l
     GROUP BY platform, workspace_id, agent_id, term
     HAVING sum(sign) <> 0 OR sum(sign * len) <> 0
     ORDER BY platform, workspace_id, agent_id, term
@@ -279,9 +279,7 @@ _TERM_DELTA = """
 """
 
 
-def _term_count_sql() -> str:
-    sql = [
-        """
+_TERM_COUNTS_TABLE = """
     CREATE TABLE term_counts (
         table_name text NOT NULL,
         platform text NOT NULL,
@@ -296,18 +294,31 @@ def _term_count_sql() -> str:
         CONSTRAINT term_counts_pkey PRIMARY KEY (table_name, platform, workspace_id, agent_id, term)
     );
     """
-    ]
+# A row's length in BM25: its lexemes (m004), then its analysed terms, repeats counted (m009).
+_LEXEMES = "length(search_text)"
+_TERMS = "COALESCE(cardinality(search_terms), length(search_text))"
+
+
+def _term_count_sql(length: str = _LEXEMES, words: str = "search_text", create: bool = True) -> str:
+    """The term counting triggers' functions (and, with `create`, their table and triggers), each row
+    `length` long and changed when `words` changes; then every stored row counted once."""
+    sql = [_TERM_COUNTS_TABLE] if create else ["DELETE FROM term_counts;"]
     for table, live in _TERM_TABLES.items():
 
         def rows(source: str, sign: int, live: str = live) -> str:
+            fields = ", ".join(f"{w.strip()}" for w in words.split(","))
             return (
-                f"SELECT platform, workspace_id, agent_id, search_text, {sign} AS sign "
+                f"SELECT platform, workspace_id, agent_id, {fields}, {sign} AS sign "
                 f"FROM {source} AS r WHERE {live.format(row='r')}"
             )
 
         def counted(row: str, live: str = live) -> str:
             scope = f"{row}.platform, {row}.workspace_id, {row}.agent_id"
-            return f"{row}.search_text, {scope}, {live.format(row=row)}"
+            fields = ", ".join(f"{row}.{w.strip()}" for w in words.split(","))
+            return f"{fields}, {scope}, {live.format(row=row)}"
+
+        def of(row: str) -> str:
+            return ", ".join(f"{row}.{w.strip()}" for w in words.split(","))
 
         # Of an update's rows, only those whose words, searchability or scope changed: an access
         # count's update then costs one join of its few rows.
@@ -316,27 +327,29 @@ def _term_count_sql() -> str:
         )
         plus, minus = rows("new_rows", 1), rows("old_rows", -1)
         updated = (
-            f"SELECT n.platform, n.workspace_id, n.agent_id, n.search_text, 1 AS sign FROM new_rows AS n "
+            f"SELECT n.platform, n.workspace_id, n.agent_id, {of('n')}, 1 AS sign FROM new_rows AS n "
             f"{changed} AND {live.format(row='n')} UNION ALL "
-            f"SELECT o.platform, o.workspace_id, o.agent_id, o.search_text, -1 FROM new_rows AS n "
+            f"SELECT o.platform, o.workspace_id, o.agent_id, {of('o')}, -1 FROM new_rows AS n "
             f"{changed} AND {live.format(row='o')}"
         )
-        sql.append(
-            f"""
-    CREATE FUNCTION memorybot_{table}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        delta = {"table": table, "length": length}
+        verb = "CREATE FUNCTION" if create else "CREATE OR REPLACE FUNCTION"
+        function = f"""
+    {verb} memorybot_{table}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         IF TG_OP = 'INSERT' THEN
-            {_TERM_DELTA.format(table=table, rows=plus)}
+            {_TERM_DELTA.format(rows=plus, **delta)}
         ELSIF TG_OP = 'DELETE' THEN
-            {_TERM_DELTA.format(table=table, rows=minus)}
+            {_TERM_DELTA.format(rows=minus, **delta)}
         ELSIF TG_OP = 'UPDATE' THEN
-            {_TERM_DELTA.format(table=table, rows=updated)}
+            {_TERM_DELTA.format(rows=updated, **delta)}
         ELSE
             DELETE FROM term_counts WHERE table_name = '{table}';
         END IF;
         RETURN NULL;
     END
-    $$;
+    $$;"""
+        triggers = f"""
     CREATE TRIGGER {table}_terms_insert AFTER INSERT ON {table}
         REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
     CREATE TRIGGER {table}_terms_delete AFTER DELETE ON {table}
@@ -347,9 +360,9 @@ def _term_count_sql() -> str:
     CREATE TRIGGER {table}_terms_truncate AFTER TRUNCATE ON {table}
         FOR EACH STATEMENT EXECUTE FUNCTION memorybot_{table}_terms();
     """
-        )
+        sql.append(function + triggers if create else function + "\n")
         # The rows already stored are counted once, as if each had just been inserted.
-        sql.append(_TERM_DELTA.format(table=table, rows=rows(table, 1)))
+        sql.append(_TERM_DELTA.format(rows=rows(table, 1), **delta))
     return "\n".join(sql)
 
 
@@ -459,6 +472,30 @@ migration(
     ALTER TABLE messages ALTER COLUMN embedding SET STORAGE MAIN;
     ALTER TABLE summaries ALTER COLUMN embedding SET STORAGE MAIN;
     """,
+)
+
+# Full text as the embedded backend analyses it (`memory.storage.text_analysis`, LanceDB's English
+# analyser): each row's terms are written with it, in order and repeats kept, so a row is found by
+# the same words and ranked by the same BM25 (each term's repeats, the row's length in terms) on
+# both backends. PostgreSQL's own analysis (`TSVECTOR`: other stop words, other stems, and the
+# words as written beside them) matched and ranked other rows. A row written before keeps that
+# analysis until `PostgresStorage.maintain` analyses it again.
+_SEARCH_TERMS = """
+    ALTER TABLE {table} ADD COLUMN IF NOT EXISTS search_terms text[];
+    ALTER TABLE {table} DROP COLUMN search_text;
+    ALTER TABLE {table} ADD COLUMN search_text tsvector
+        GENERATED ALWAYS AS (COALESCE(array_to_tsvector(search_terms), {fallback})) STORED;
+    CREATE INDEX ix_{table}_search_text ON {table} USING gin (workspace_id, search_text) WHERE {live};
+    -- The rows still to analyse (none once `maintain` has been through them).
+    CREATE INDEX IF NOT EXISTS ix_{table}_unanalysed ON {table} (id) WHERE search_terms IS NULL;
+"""
+migration(
+    "m009_search_terms",
+    _SEARCH_TERMS.format(table="memories", fallback="{memory_tsv}", live="NOT forgotten")
+    + _SEARCH_TERMS.format(table="messages", fallback="{message_tsv}", live="searchable")
+    + _term_count_sql(_TERMS, "search_text, search_terms", create=False)
+    .replace("{", "{{")
+    .replace("}", "}}"),
 )
 
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time

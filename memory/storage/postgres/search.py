@@ -10,9 +10,9 @@ import asyncpg
 import numpy as np
 
 from ...models import Memory
-from ..base import BM25_B, BM25_K1, ScopeKey, VectorHit, bm25_idf, fts_query_terms
+from ..base import BM25_B, BM25_K1, ScopeKey, VectorHit
+from ..text_analysis import query_terms
 from .db import Params, PostgresDatabase, check_vector
-from .term_stats import MAX_SCORED_ROWS, TermStatistics
 
 
 def ready(vector: np.ndarray) -> asyncio.Future[np.ndarray]:
@@ -46,40 +46,36 @@ async def dense_hits(
         return []
     q = p.add(check_vector(vector, db.dim, "query"))
     rows = await db.fetch(
-        f"SELECT {columns}, embedding, embedding <=> {q} AS distance FROM {table} WHERE {where} "
+        f"SELECT {columns}, extract(epoch FROM created_at)::float8, embedding, embedding <=> {q} AS distance "
+        f"FROM {table} WHERE {where} "
         f"ORDER BY embedding <=> {q} LIMIT {p.add(k)}",
         p.values,
     )
-    hits = [
-        VectorHit(
-            id=r[0], score=1.0 - float(r[-1]), vector=r[-2], memory=memory(r) if memory is not None else None
+    found = [
+        (
+            VectorHit(
+                id=r[0],
+                score=1.0 - float(r[-1]),
+                vector=r[-2],
+                memory=memory(r) if memory is not None else None,
+            ),
+            float(r[-3]),
         )
         for r in rows
         if r[-1] is not None and math.isfinite(r[-1])
     ]
-    hits.sort(key=lambda h: h.score, reverse=True)
-    return hits
+    # Ties by arrival, then id, as the embedded index breaks them.
+    found.sort(key=lambda pair: (-pair[0].score, pair[1], pair[0].id))
+    return [hit for hit, _ in found]
 
 
-def candidate_terms(frequency: dict[str, int], rows: int, cap: int = MAX_SCORED_ROWS) -> list[str]:
-    """The terms whose rows are scored: all when the scope is small, else the rarest while their
-    rows add up to `cap` (the rarest always).
+# The most rows one full-text search scores: past it, the rows of the query's rarest words only.
+MAX_SCORED_ROWS = 1_000
 
-    Past the cap the common words only add to the scores of rows found by rarer ones: a row
-    holding nothing but common words ranks below any row with a rare one, and scoring every row
-    that holds "team" in a busy workspace would cost more than the whole pre-hook's budget.
-    """
-    present = sorted((t for t, f in frequency.items() if f > 0), key=lambda t: (frequency[t], t))
-    if rows <= cap:
-        return present
-    chosen: list[str] = []
-    total = 0
-    for term in present:
-        total += frequency[term]
-        if chosen and total > cap:
-            break
-        chosen.append(term)
-    return chosen
+
+def _quoted(term: str) -> str:
+    """SQL of the text expression `term` as one quoted tsquery lexeme, taken literally."""
+    return "('''' || replace(replace(" + term + r", '\', '\\'), '''', '''''') || '''')"
 
 
 async def text_hits(
@@ -89,56 +85,86 @@ async def text_hits(
     p: Params,
     text: str,
     k: int,
-    stats: TermStatistics,
     scope: ScopeKey,
     columns: str = "id",
     memory: MemoryOfRow | None = None,
+    cap: int = MAX_SCORED_ROWS,
 ) -> list[VectorHit]:
     """Full-text matches of the words of `text` among rows of `table` matching `where`, best first
-    by BM25 over the scope's rows (`stats` reads how many hold each word).
+    by BM25 over the scope's rows, in one statement.
 
-    Any user string is accepted: it is reduced to its words (`fts_query_terms`), which carry no
-    tsquery operator, and analysed as English (stemmed, stop words left out: "the", "what" would
-    match nearly every row); a query with no such words returns nothing. `columns` and `memory`
-    as in `dense_hits`.
+    Any user string is accepted: it is reduced to its words and analysed as the embedded backend
+    analyses them (`query_terms`: stemmed, stop words left out), so it carries no tsquery operator;
+    a query with no such words returns nothing. Each term weighs its IDF among the scope's rows
+    (`term_counts`, kept by the database on every write) times its repeats in the row, saturated
+    and normalised by the row's length in terms, as `ScopeIndex.text_search` scores them.
+
+    A scope of more than `cap` rows scores only the rows of its rarest query words, while they add
+    up to `cap` (the rarest always, and then any `cap` of its rows): past the cap the common words
+    only add to the scores of rows found by rarer ones (a row holding nothing but common words
+    ranks below any row with a rare one), and scoring every row that holds "team" in a busy
+    workspace would cost more than the whole pre-hook's budget. `columns` and `memory` as in
+    `dense_hits`.
     """
-    words = fts_query_terms(text).split()
-    if not words or k <= 0:
+    terms = query_terms(text)
+    if not terms or k <= 0:
         return []
-    terms = await stats.query_terms(words)
-    if not terms:
-        return []
-    scope_stats = await stats.get(scope, terms)
-    frequency = scope_stats.frequency
-    candidates = candidate_terms(frequency, scope_stats.rows)
-    if not candidates:
-        return []
-    rows = max(scope_stats.rows, 1)
-    weights = [(t, bm25_idf(rows, f)) for t, f in frequency.items() if f > 0]
-    score = " + ".join(
-        f"CASE WHEN search_text @@ {p.add(t)}::tsquery THEN {p.add(w)}::float8 ELSE 0 END" for t, w in weights
+    counts = (
+        f"SELECT term, rows, lengths FROM term_counts WHERE table_name = {p.add(table)} "
+        f"AND platform = {p.add(scope[0])} AND workspace_id = {p.add(scope[1])} "
+        f"AND agent_id = {p.add(scope[2])} AND term = ANY({p.add(['', *terms])}::text[])"
     )
-    average = max(scope_stats.average_length, 1e-6)
-    length = f"length(search_text) / {p.add(average)}::float8"
-    norm = f"{BM25_K1 + 1.0} / (1 + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * {length}))"
-    match = p.add(" | ".join(f"({t})" for t in candidates))
+    total = "COALESCE(max({0}) FILTER (WHERE term = ''), 0)"
+    scope_sql = (
+        f"SELECT {total.format('rows')} AS n, GREATEST({total.format('lengths')}::float8 "
+        f"/ GREATEST({total.format('rows')}, 1), 1e-6) AS avg FROM counted"
+    )
+    rarest = 'ORDER BY c.rows, c.term COLLATE "C"'
+    weights = (
+        "SELECT c.term, c.rows, ln(1.0 + (s.n - c.rows + 0.5) / (c.rows + 0.5)) AS idf, "
+        f"sum(c.rows) OVER ({rarest}) AS running, row_number() OVER ({rarest}) AS rarity "
+        "FROM counted AS c, scope AS s WHERE c.term <> '' AND c.rows > 0"
+    )
+    # The terms whose rows are scored: all in a small scope, else the rarest while within the cap.
+    limit = p.add(cap)
+    chosen = (
+        f"SELECT w.term FROM weights AS w, scope AS s "
+        f"WHERE s.n <= {limit} OR w.rarity = 1 OR w.running <= {limit}"
+    )
+    match = f"(SELECT string_agg({_quoted('term')}, ' | ')::tsquery FROM chosen)"
     # The rarest word alone may hold more rows than the cap: then any `cap` of them are scored.
-    bound = f" LIMIT {MAX_SCORED_ROWS}" if frequency[candidates[0]] > MAX_SCORED_ROWS else ""
-    # The vectors of the k best only: carried through the scoring, every candidate's would be read.
-    order = 'ORDER BY score DESC, id COLLATE "C"'
-    selected = ", ".join(f"t.{c.strip()}" for c in columns.split(","))
-    # Every word's test and the length read the row's tsvector: `|| ''` copies it once per row
-    # out of TOAST (OFFSET 0 keeps the copy a column), not once per test (a third of the buffers,
-    # 3.5 -> 2.4 ms a statement at 1,000,000 memories).
+    bound = f"(SELECT CASE WHEN min(rows) > {limit} THEN {limit} END FROM weights)"
+    # Each matched row's terms are copied once out of TOAST (OFFSET 0 keeps the copy a column),
+    # not read again by each word's count and the length. A row stored before its terms were
+    # (migration m009) has only lexemes: a word counts once there, and its length is in lexemes.
     matched = (
-        f"(SELECT id, search_text || ''::tsvector AS search_text FROM {table} "
-        f"WHERE {where} AND search_text @@ {match}::tsquery{bound} OFFSET 0) AS matched"
+        "(SELECT id, created_at, "
+        "CASE WHEN search_terms IS NOT NULL THEN search_terms || '{}'::text[] END AS terms, "
+        "CASE WHEN search_terms IS NULL THEN search_text || ''::tsvector END AS lexemes "
+        f"FROM {table} WHERE {where} AND search_text @@ {match} LIMIT {bound} OFFSET 0) AS m"
     )
+    repeats = (
+        "COALESCE(cardinality(array_positions(m.terms, w.term)), "
+        f"(m.lexemes @@ {_quoted('w.term')}::tsquery)::int)::float8"
+    )
+    length = "COALESCE(cardinality(m.terms), length(m.lexemes))::float8"
+    saturation = f"{BM25_K1} * (1 - {BM25_B} + {BM25_B} * {length} / (SELECT avg FROM scope))"
+    score = (
+        f"(SELECT sum(w.idf * f.tf * {BM25_K1 + 1.0} / (f.tf + {saturation})) "
+        f"FROM weights AS w, LATERAL (SELECT {repeats} AS tf) AS f)"
+    )
+    selected = ", ".join(f"t.{c.strip()}" for c in columns.split(","))
+    # Ties by arrival, then id, as the embedded index breaks them.
+    ties = '{0}score DESC, {0}created_at, {0}id COLLATE "C"'
+    # The vectors of the k best only: carried through the scoring, every candidate's would be read.
     rows_found = await db.fetch(
-        f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, score FROM "
-        f"(SELECT id, ({score}) * {norm} AS score FROM {matched}) AS scored "
-        f"{order} LIMIT {p.add(k)}) AS best JOIN {table} AS t ON t.id = best.id "
-        f'ORDER BY best.score DESC, best.id COLLATE "C"',
+        f"WITH counted AS MATERIALIZED ({counts}), scope AS ({scope_sql}), "
+        f"weights AS MATERIALIZED ({weights}), chosen AS ({chosen}) "
+        f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, created_at, score FROM "
+        f"(SELECT m.id, m.created_at, {score} AS score FROM {matched}) AS scored "
+        f"ORDER BY {ties.format('')} LIMIT {p.add(k)}) AS best "
+        f"JOIN {table} AS t ON t.id = best.id "
+        f"ORDER BY {ties.format('best.')}",
         p.values,
     )
     return [

@@ -24,6 +24,7 @@ from ..base import (
     Storage,
     lock_id,
 )
+from ..text_analysis import analyze
 from .changes import ChangeFeed
 from .conversations import PostgresConversations
 from .db import DRIVER_ERRORS, PostgresDatabase, affected, check_vector, create_pool, lost, safe_text
@@ -31,7 +32,6 @@ from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
 from .summaries import PostgresSummaries
-from .term_stats import QueryWords
 from .turns import PostgresTurns
 
 _REPAIR_BATCH = 1000
@@ -55,11 +55,13 @@ _IMPORT_COLUMNS = {
     "memories": (
         "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
         "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-        "last_accessed_at, access_count, expires_at, forgotten, content_hash, sources, embedding"
+        "last_accessed_at, access_count, expires_at, forgotten, content_hash, sources, search_terms, "
+        "embedding"
     ),
     "messages": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
-        "content, created_at, external_id, visibility, tool_calls, searchable, indexed_text, embedding"
+        "content, created_at, external_id, visibility, tool_calls, searchable, indexed_text, search_terms, "
+        "embedding"
     ),
     "summaries": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, "
@@ -71,6 +73,8 @@ _IMPORT_COLUMNS = {
     "conversation_kinds": "platform, workspace_id, channel_id, kind, parent_id, updated_at",
 }
 _TEXT_COLUMNS = {"content", "author_name", "indexed_text", "tool_calls"}
+# The full text each table's `search_terms` analyse (not a column the source backend has).
+SEARCHED_TEXT = {"memories": "content", "messages": "indexed_text"}
 
 
 class PostgresStorage(Storage):
@@ -86,10 +90,10 @@ class PostgresStorage(Storage):
         self._pool_opening = asyncio.Lock()
         # Other processes' memory changes, heard once something watches (see `watch`).
         self._changes = ChangeFeed(dsn) if dsn is not None else None
-        # One analysis of a request's words serves both tables' full-text searches.
-        words = QueryWords(db)
-        self.memories = PostgresMemories(db, words)
-        self.turns: PostgresTurns = PostgresTurns(db, words)
+        self.memories = PostgresMemories(db)
+        self.turns: PostgresTurns = PostgresTurns(db)
+        # Rows stored before their full-text terms were (migration m009) wait for `maintain`.
+        self.analysis_due = False
         self.summaries = PostgresSummaries(db)
         self.people = PostgresPeople(db)
         self.conversations = PostgresConversations(db)
@@ -101,6 +105,7 @@ class PostgresStorage(Storage):
         storage = cls(db, dsn)
         # Turns left without a vector by an earlier run are embedded at the next maintenance.
         storage.turns.repair_due = bool(await storage.turns.unindexed(1))
+        storage.analysis_due = await storage._unanalysed_rows()
         return storage
 
     def events(
@@ -236,6 +241,8 @@ class PostgresStorage(Storage):
                     except (EmbeddingError, ValueError) as exc:
                         raise StorageError(f"{table} row {row.get('id')!r}: {exc}") from None
                 values.append(vector)
+            elif column == "search_terms":
+                values.append(analyze(safe_text(row[SEARCHED_TEXT[table]])))
             elif column in _TEXT_COLUMNS:
                 values.append(safe_text(row[column]))
             else:
@@ -259,7 +266,7 @@ class PostgresStorage(Storage):
 
     @property
     def needs_maintenance(self) -> bool:
-        return self.turns.repair_due
+        return self.turns.repair_due or self.analysis_due
 
     async def warm(self) -> int:
         # Searches read the database's own indexes: nothing to load into this process.
@@ -272,6 +279,37 @@ class PostgresStorage(Storage):
 
     async def maintain(self, embed: Embed) -> None:
         await self.repair_turns_if_due(embed)
+        if self.analysis_due:
+            await self.analyse_rows()
+
+    async def _unanalysed_rows(self) -> bool:
+        return bool(
+            await self.db.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM memories WHERE search_terms IS NULL) "
+                "OR EXISTS (SELECT 1 FROM messages WHERE search_terms IS NULL)"
+            )
+        )
+
+    async def analyse_rows(self) -> int:
+        """Give the rows stored before migration m009 their `search_terms` (the full-text analysis
+        both backends share), a batch per transaction; returns how many."""
+        analysed = 0
+        for table, text in SEARCHED_TEXT.items():
+            while True:
+                rows = await self.db.fetch(
+                    f"SELECT id, {text} FROM {table} WHERE search_terms IS NULL LIMIT {_REPAIR_BATCH}"
+                )
+                if not rows:
+                    break
+                async with self.db.transaction() as conn:
+                    # A row rewritten meanwhile was analysed by its own write.
+                    await conn.executemany(
+                        f"UPDATE {table} SET search_terms = $2 WHERE id = $1 AND search_terms IS NULL",
+                        [(r[0], analyze(r[1])) for r in rows],
+                    )
+                analysed += len(rows)
+        self.analysis_due = False
+        return analysed
 
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """A row and its vector commit together, so nothing is half-written; turns stored

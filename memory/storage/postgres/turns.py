@@ -12,17 +12,17 @@ from ...models import Audience, Scope, StoredMessage
 from ...settled import gather_settled
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
+from ..text_analysis import analyze
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, ready, text_hits
 from .tables import PostgresTables, failing, insert_sql
-from .term_stats import QueryWords, TermStatistics
 
 log = logging.getLogger(__name__)
 
 _WIDTH = len(MESSAGE_COLUMNS.split(","))
 _INSERT = insert_sql(
     "messages",
-    f"{MESSAGE_COLUMNS}, searchable, indexed_text, embedding",
+    f"{MESSAGE_COLUMNS}, searchable, indexed_text, search_terms, embedding",
     " ON CONFLICT DO NOTHING RETURNING id",
 )
 
@@ -40,9 +40,8 @@ class PostgresTurns(PostgresTables, TurnRepository):
     """A turn's row holds its vector; one stored without (the embedder failed) sets `repair_due`
     and `PostgresStorage.maintain` embeds it."""
 
-    def __init__(self, db: PostgresDatabase, words: QueryWords) -> None:
+    def __init__(self, db: PostgresDatabase) -> None:
         super().__init__(db)
-        self._terms = TermStatistics(db, "messages", words)
         self.repair_due = False
 
     async def _insert(self, turns: Sequence[NewTurn], searchable: bool) -> set[str]:
@@ -70,7 +69,8 @@ class PostgresTurns(PostgresTables, TurnRepository):
 
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
-        return (*message_values(m, safe_text), searchable, safe_text(text), vector)
+        indexed = safe_text(text)
+        return (*message_values(m, safe_text), searchable, indexed, analyze(indexed), vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
         rows = await self._rows_by_id(
@@ -211,9 +211,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
         # while the query is embedded.
         found, lexical = await gather_settled(
             dense(),
-            text_hits(
-                self._db, "messages", where, Params(*p.values), text, k, self._terms, scope_key(audience)
-            ),
+            text_hits(self._db, "messages", where, Params(*p.values), text, k, scope_key(audience)),
         )
         return found, lexical
 
