@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from memory.dedup import DedupPolicy
     from memory.embedders import Embedder
     from memory.engine import MemoryEngine
+    from memory.prehook import PrehookRequest, PrehookResult
 
 FEATURES = (
     "cos",  # cosine with the question
@@ -119,6 +120,20 @@ async def open_conversation(
     return engine, pipeline, clock, turn_of
 
 
+async def ask(
+    pipeline: TurnPipeline, conv: Conversation, n: int, text: str, turn_of: dict[str, str]
+) -> tuple[PrehookRequest, PrehookResult, set[str]]:
+    """Question `n` of `conv` through the real pre-hook as the first of its conversation (fresh
+    injection state, no access counts kept): its request, result and the evidence turns covered."""
+    hook = pipeline.prehook
+    request = question_request(conv, n, text, pipeline.agent_id)
+    hook.states = hook.config.make_states()
+    result = await hook.run(request)
+    hook.access.discard()
+    injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
+    return request, result, turns_covered(injected, turn_of)
+
+
 async def dump(data: Path, root: Path) -> None:
     from bot.app import build_embedder
     from bot.config import Settings
@@ -131,7 +146,6 @@ async def dump(data: Path, root: Path) -> None:
     out: dict[str, Any] = {}
     for conv in conversations:
         engine, pipeline, clock, turn_of = await open_conversation(conv, settings, embedder, policy, root)
-        hook = pipeline.prehook
         store = engine.storage.turns
         rows = await store.get_unscoped(list(turn_of))
         rows.sort(key=lambda m: m.created_at)
@@ -152,13 +166,8 @@ async def dump(data: Path, root: Path) -> None:
         n_docs = len(rows)
         questions = []
         for n, q in enumerate(conv.questions):
-            request = question_request(conv, n, q.text, pipeline.agent_id)
-            hook.states = hook.config.make_states()
-            result = await hook.run(request)
-            hook.access.discard()
+            _, result, covered = await ask(pipeline, conv, n, q.text, turn_of)
             query, dense, lexical = capture.last  # type: ignore[misc]
-            injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
-            covered = turns_covered(injected, turn_of)
             ids = list(dict.fromkeys([h.id for h in dense] + [h.id for h in lexical]))
             drank = {h.id: r for r, h in enumerate(dense)}
             lrank: dict[str, int] = {}
@@ -288,7 +297,6 @@ async def evaluate(
     detail: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for conv in conversations:
         engine, pipeline, _clock, turn_of = await open_conversation(conv, settings, embedder, policy, root)
-        hook = pipeline.prehook
         features = {
             q["text"] + f"#{n}": dict(zip(q["ids"], q["features"], strict=True))
             for n, q in enumerate(pool[conv.sample_id])
@@ -299,11 +307,7 @@ async def evaluate(
             tally = Tally()
             for n, q in enumerate(conv.questions):
                 current[0] = q.text + f"#{n}"
-                hook.states = hook.config.make_states()
-                result = await hook.run(question_request(conv, n, q.text, pipeline.agent_id))
-                hook.access.discard()
-                injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
-                covered = turns_covered(injected, turn_of)
+                _, result, covered = await ask(pipeline, conv, n, q.text, turn_of)
                 tally.add(q.category, q.evidence, covered, [], result.items, result.tokens, 0.0)
                 detail.setdefault(name, {}).setdefault(conv.sample_id, []).append(
                     {

@@ -33,9 +33,8 @@ import memory.prehook.sources as sources_module
 from memory.prehook.turn_rerank import rerank_turns
 from memory.text.lexicons import STOPWORDS
 
-from .locomo import CATEGORY_NAMES, prepare, question_request
-from .recall import turns_covered
-from .turn_pool import Capture, open_conversation
+from .locomo import CATEGORY_NAMES, prepare
+from .turn_pool import Capture, ask, open_conversation
 
 WIDENINGS = ("seed_words_1", "seed_words_3", "moved_vector", "named_author", "best_of_day")
 RANK_BUCKETS = (60, 120, 250, 500)
@@ -133,13 +132,8 @@ async def probe(data: Path, root: Path, top: int) -> dict[str, Any]:
         rows = {m.id: m for m in await store.get_unscoped(list(turn_of))}
         every = len(rows) + 50
         for n, q in enumerate(conv.questions):
-            request = question_request(conv, n, q.text, pipeline.agent_id)
-            hook.states = hook.config.make_states()
-            result = await hook.run(request)
-            hook.access.discard()
+            request, _, covered = await ask(pipeline, conv, n, q.text, turn_of)
             query, dense, lexical = capture.last  # type: ignore[misc]
-            injected = [*result.injected, *result.injected_messages, *result.injected_summaries]
-            covered = turns_covered(injected, turn_of)
             kept = [h for h, _ in rerank_turns(query, dense, lexical, hook.config.turn_lexical_weight, every)]
             whole_dense, whole_text = await store.hybrid_search(request.viewer, query, q.text, every)
             lists: dict[str, list[str]] = {}
