@@ -37,7 +37,7 @@ from memory.storage import MemoryQuery, Storage, VectorHit
 from memory.storage.embedded import EmbeddedStorage
 from memory.storage.postgres import PostgresStorage
 from tests.fakes.embedders import HashEmbedder
-from tests.helpers import DAY, NOW
+from tests.helpers import DAY, NOW, memory_row
 
 PLATFORM, AGENT = "discord", "default"
 WORKSPACES = ("guild-1", "guild-2")
@@ -523,18 +523,12 @@ async def test_full_text_ranks_the_same_rows_alike_on_both_backends(both: tuple[
     scope = Scope(PLATFORM, "guild-1", "general", AGENT)
     viewer = Audience(PLATFORM, "guild-1", AGENT, viewer_id="alice", channel_id="general")
     memories = [
-        Memory(
+        memory_row(
+            text,
             id=f"c{n:02d}",
-            content=text,
-            memory_type=MemoryType.FACT,
-            importance=0.6,
             confidence=0.9,
-            subjects=[],
-            source=Source.CONVERSATION,
             scope=scope,
             user_id="alice",
-            author_id="alice",
-            visibility=Visibility.WORKSPACE,
             created_at=NOW - n,
             updated_at=NOW - n,
             content_hash=content_hash(text),
