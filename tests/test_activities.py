@@ -116,6 +116,11 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I went to Caroline's place.",  # a person's, not a named place
         "I talked to Sarah yesterday.",  # no travel
         "I went there in May.",  # a month, not a place
+        "We went through Slack to find it.",  # the apps a chat works in are no places
+        "I was in Jira all morning.",
+        "We went to GitHub to check.",
+        "We went to the Apple store yesterday.",  # a thing named after a name
+        "I was in the Design channel.",
         "I haven't been to Edinburgh yet.",
         "Have you ever been to Paris?",
         "If we go to Rome next year, we'll call you.",

@@ -159,12 +159,25 @@ _TRAVEL = (
     r"drove|toured|stayed"
 )
 _PLACE_EN = regex(
-    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,8}?)\s+(?:to|in|around|across|through)\s+"
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,8}?)\s+(?:to|in|around|across)\s+"
     r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
 )
 _PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
 _NOT_A_PLACE = frozenset(w.casefold() for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "Christmas", "Easter"])
+# Where a chat's people "go" and "are in" all day without travelling: the apps and sites they work
+# and talk in ("I was in Jira all morning", "we went to GitHub to check").
+_APPS = frozenset(
+    """slack discord github gitlab jira confluence figma zoom teams notion google youtube twitter reddit
+    facebook instagram tiktok linkedin whatsapp telegram signal netflix spotify twitch steam
+    trello asana linear gmail outlook excel word powerpoint photoshop vscode chatgpt wikipedia""".split()
+)
+# A capitalised name followed by one of these is a thing, not a place: "the Apple store", "the
+# Design channel", "the Friday meeting".
+_A_THING = regex(
+    r"^\s+(?:store|shop|app|apps|account|website|site|page|channel|server|thread|chat|call|meeting|"
+    r"standup|docs?|repo|dashboard|board|ticket|file|folder|sheet|spreadsheet|tab|menu|settings)\b"
+)
 
 
 def _place(hit: Hit) -> Item | None:
@@ -177,7 +190,10 @@ def _place(hit: Hit) -> Item | None:
     ):
         return None
     place = " ".join(hit.group("place").split())
-    if place.split()[-1].casefold() in _NOT_A_PLACE or place.split()[0].casefold() in _NOT_A_PLACE:
+    words = [w.casefold() for w in place.split() if w.casefold() != "the"]
+    if words[-1] in _NOT_A_PLACE or words[0] in _NOT_A_PLACE or _APPS.intersection(words):
+        return None
+    if _A_THING.match(hit.clause.text[hit.match.end("place") :]):
         return None
     content = f"{possessive_en(hit.speaker)} travels and places visited include {place}: {_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
