@@ -20,7 +20,7 @@ from ...errors import EmbeddingError
 from ...models import Audience
 from ...scope import lance_audience_filter, quote_literal
 from ..base import ScopeKey, VectorHit, fts_query_terms, scope_key
-from ..text_analysis import analyze
+from ..text_analysis import query_terms
 from .lance_rows import (
     _ID_CHUNK,
     _SCALAR_INDEXES,
@@ -332,10 +332,10 @@ class VectorTable:
         self, audience: Audience, text: str, k: int, now: float | None = None
     ) -> list[VectorHit]:
         """`text_search` among the rows `audience` may read (unexpired at `now` when given), from RAM."""
-        terms = fts_query_terms(text)
+        terms = query_terms(text)
         if not terms or k <= 0:
             return []
-        found = await self._hot_search(audience, ScopeIndex.text_search, analyze(terms), k, now)
+        found = await self._hot_search(audience, ScopeIndex.text_search, terms, k, now)
         if found is None:
             return await self.text_search(text, lance_audience_filter(audience, now), k)
         return _hits(found)
@@ -347,10 +347,7 @@ class VectorTable:
         query_vec = self._query_vector(vector)
         if k <= 0:
             return [], []
-        terms = fts_query_terms(text)
-        found = await self._hot_search(
-            audience, ScopeIndex.hybrid, query_vec, analyze(terms) if terms else [], k, now
-        )
+        found = await self._hot_search(audience, ScopeIndex.hybrid, query_vec, query_terms(text), k, now)
         if found is None:
             where = lance_audience_filter(audience, now)
             dense, lexical = await asyncio.gather(

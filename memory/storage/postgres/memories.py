@@ -14,9 +14,8 @@ from ...settled import gather_settled
 from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
-from ..text_analysis import analyze
 from .db import Params, affected, audience_where, check_vector, safe_text
-from .search import dense_hits, ready, text_hits
+from .search import dense_hits, ready, search_terms, text_hits
 from .tables import PostgresTables, failing, insert_sql
 
 _INSERT = insert_sql("memories", f"{COLUMNS}, search_terms, embedding")
@@ -30,11 +29,6 @@ def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
     """The values of `COLUMNS`, `search_terms` and `embedding` for `m`."""
     subjects = [safe_text(s) for s in m.subjects]
     return (*memory_values(m, safe_text, subjects, list(m.sources)), search_terms(m.content), vector)
-
-
-def search_terms(text: str) -> list[str]:
-    """A row's `search_terms`: its words as both backends' full text analyses them."""
-    return analyze(safe_text(text))
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:

@@ -11,8 +11,13 @@ import numpy as np
 
 from ...models import Memory
 from ..base import BM25_B, BM25_K1, ScopeKey, VectorHit
-from ..text_analysis import query_terms
-from .db import Params, PostgresDatabase, check_vector
+from ..text_analysis import analyze, query_terms
+from .db import Params, PostgresDatabase, check_vector, safe_text
+
+
+def search_terms(text: str) -> list[str]:
+    """A row's `search_terms` column: its words as both backends' full text analyses them."""
+    return analyze(safe_text(text))
 
 
 def ready(vector: np.ndarray) -> asyncio.Future[np.ndarray]:

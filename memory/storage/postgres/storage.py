@@ -24,13 +24,13 @@ from ..base import (
     Storage,
     lock_id,
 )
-from ..text_analysis import analyze
 from .changes import ChangeFeed
 from .conversations import PostgresConversations
 from .db import DRIVER_ERRORS, PostgresDatabase, affected, check_vector, create_pool, lost, safe_text
 from .events import PostgresEventLog
 from .memories import PostgresMemories
 from .people import PostgresPeople
+from .search import search_terms
 from .summaries import PostgresSummaries
 from .turns import PostgresTurns
 
@@ -242,7 +242,7 @@ class PostgresStorage(Storage):
                         raise StorageError(f"{table} row {row.get('id')!r}: {exc}") from None
                 values.append(vector)
             elif column == "search_terms":
-                values.append(analyze(safe_text(row[SEARCHED_TEXT[table]])))
+                values.append(search_terms(row[SEARCHED_TEXT[table]]))
             elif column in _TEXT_COLUMNS:
                 values.append(safe_text(row[column]))
             else:
@@ -305,7 +305,7 @@ class PostgresStorage(Storage):
                     # A row rewritten meanwhile was analysed by its own write.
                     await conn.executemany(
                         f"UPDATE {table} SET search_terms = $2 WHERE id = $1 AND search_terms IS NULL",
-                        [(r[0], analyze(r[1])) for r in rows],
+                        [(r[0], search_terms(r[1])) for r in rows],
                     )
                 analysed += len(rows)
         self.analysis_due = False

@@ -12,9 +12,8 @@ from ...models import Audience, Scope, StoredMessage
 from ...settled import gather_settled
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
-from ..text_analysis import analyze
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
-from .search import dense_hits, ready, text_hits
+from .search import dense_hits, ready, search_terms, text_hits
 from .tables import PostgresTables, failing, insert_sql
 
 log = logging.getLogger(__name__)
@@ -70,7 +69,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
         indexed = safe_text(text)
-        return (*message_values(m, safe_text), searchable, indexed, analyze(indexed), vector)
+        return (*message_values(m, safe_text), searchable, indexed, search_terms(indexed), vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
         rows = await self._rows_by_id(
