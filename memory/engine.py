@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -374,27 +374,38 @@ class MemoryEngine(MemoryReads):
         dropped: list[Memory] = []
         # Every memory of the query shares the scope's write lock: a new wording is checked against
         # what is active and written one at a time with `remember`'s writes in every process.
-        async with self.storage.write_lock(
-            [write_lock_key("memories", scope.platform, scope.workspace_id, scope.agent_id)]
-        ):
-            now = self.clock()
-            for (memory, text), vector in zip(changed, vectors, strict=True):
-                digest = content_hash(text)
-                same = await self.storage.memories.find_by_hash(
-                    digest, scope_audience(memory), now, memory.visibility
-                )
-                if same is not None and same.id != memory.id:
-                    # An active memory already says it (the dedup rule: one active copy of a fact).
-                    await self.storage.memories.delete([memory.id])
-                    dropped.append(memory)
-                    continue
-                memory.content, memory.content_hash, memory.updated_at = text, digest, now
-                memory.subjects = list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12]
-                await self.storage.memories.rewrite(memory, vector)
-                done.append(memory)
-        self._notify_deleted(dropped)
-        for memory in done:
-            self._notify(memory)
+        try:
+            async with self.storage.write_lock(
+                [write_lock_key("memories", scope.platform, scope.workspace_id, scope.agent_id)]
+            ):
+                now = self.clock()
+                for (memory, text), vector in zip(changed, vectors, strict=True):
+                    digest = content_hash(text)
+                    same = await self.storage.memories.find_by_hash(
+                        digest, scope_audience(memory), now, memory.visibility
+                    )
+                    if same is not None and same.id != memory.id:
+                        # An active memory already says it (the dedup rule: one active copy of a fact).
+                        await self.storage.memories.delete([memory.id])
+                        dropped.append(memory)
+                        continue
+                    rewritten = replace(
+                        memory,
+                        content=text,
+                        content_hash=digest,
+                        updated_at=now,
+                        subjects=list(dict.fromkeys([*memory.subjects, new.casefold()]))[:12],
+                    )
+                    await self.storage.memories.rewrite(rewritten, vector)
+                    done.append(rewritten)
+        finally:
+            # A write that fails part-way (the lock's connection lost, a disk error) still leaves
+            # the memories before it rewritten: the caches holding their old wording drop them
+            # now, not at their next refresh. The rest keep the old name and are renamed again
+            # the next time the name is learned.
+            self._notify_deleted(dropped)
+            for memory in done:
+                self._notify(memory)
         log.info("memories renamed", extra={"count": len(done), "dropped_as_duplicates": len(dropped)})
         return done
 

@@ -8,7 +8,7 @@ import aiosqlite
 import pytest
 
 from memory.embedders import CachedEmbedder
-from memory.engine import MemoryEngine, MemoryWriteError
+from memory.engine import MemoryEngine, MemoryWriteError, StorageError
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
 from memory.storage import MemoryQuery
 from memory.storage.embedded.migrations import MIGRATIONS
@@ -362,3 +362,30 @@ async def test_maintenance_compacts_after_many_writes_and_keeps_data(engine: Mem
     assert await engine.storage.memories.indexed_count() == count
     hits = await engine.search("Cleo origami", OPERATOR, threshold=0.0)
     assert "Cleo took up origami in 2001" in [h.memory.content for h in hits]
+
+
+async def test_a_rename_that_fails_part_way_still_tells_the_caches_what_it_rewrote(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for content in ("Root broke their shoulder", "Root plays the cello"):
+        await engine.remember(draft(content, user_id="u1"))
+    heard: list[str] = []
+    engine.on_write(lambda memory: heard.append(memory.content))
+    rewrite = engine.storage.memories.rewrite
+    calls = 0
+
+    async def fail_second(memory: object, vector: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise StorageError("write lock lost with its connection")
+        await rewrite(memory, vector)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine.storage.memories, "rewrite", fail_second)
+    with pytest.raises(StorageError, match="lock lost"):
+        await engine.rename_person(SCOPE, "u1", ["Root"], "Mickael")
+    # The first rewrite is stored and its listeners heard of it; the second kept the old name.
+    stored = await listed(engine)
+    assert len([c for c in stored if c.startswith("Mickael")]) == 1, stored
+    assert len([c for c in stored if c.startswith("Root")]) == 1, stored
+    assert [c for c in heard if c.startswith("Mickael")] == [c for c in stored if c.startswith("Mickael")]
