@@ -33,12 +33,12 @@ from memory.prehook.hook import PreHook
 from .locomo import (
     ASK_AFTER_SECONDS,
     BenchClock,
-    Conversation,
     Tally,
     ask_prehook,
     ingest,
     prepare,
 )
+from .locomo_data import Conversation
 from .recall import mean
 
 DEFAULT_TOKEN_CAP = 1200

@@ -32,7 +32,8 @@ import numpy as np
 import memory.prehook.sources as sources_module
 from memory.prehook.turn_rerank import rerank_turns
 
-from .locomo import ASK_AFTER_SECONDS, BenchClock, Conversation, Tally, ingest, prepare, question_request
+from .locomo import ASK_AFTER_SECONDS, BenchClock, Tally, ingest, prepare, question_request
+from .locomo_data import Conversation
 from .recall import turns_covered
 
 if TYPE_CHECKING:
@@ -331,7 +332,7 @@ def screen(data: Path, root: Path, variants: dict[str, dict[str, float]]) -> dic
     from memory.models import StoredMessage
     from memory.prehook.ranking import ends_on_a_question
 
-    from .locomo import CATEGORY_NAMES, load_conversations
+    from .locomo_data import CATEGORY_NAMES, load_conversations
 
     pool = pickle.loads((root / "pool.pkl").read_bytes())
     index = {f: n for n, f in enumerate(FEATURES)}

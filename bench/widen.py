@@ -33,7 +33,8 @@ import memory.prehook.sources as sources_module
 from memory.prehook.turn_rerank import rerank_turns
 from memory.text.lexicons import STOPWORDS
 
-from .locomo import CATEGORY_NAMES, prepare
+from .locomo import prepare
+from .locomo_data import CATEGORY_NAMES
 from .turn_pool import Capture, ask, open_conversation
 
 WIDENINGS = ("seed_words_1", "seed_words_3", "moved_vector", "named_author", "best_of_day")

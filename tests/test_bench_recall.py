@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bench.locomo import Tally, normalize_evidence, parse_conversation, parse_session_date
+from bench.locomo import Tally
+from bench.locomo_data import normalize_evidence, parse_conversation, parse_session_date
 from bench.recall import (
     evidence_recall,
     item_sources,
