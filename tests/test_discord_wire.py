@@ -401,6 +401,55 @@ async def start_shards(
     return adapter, turns
 
 
+class SecondShardHeld(ShardsAtOnce):
+    """Shard 1 never identifies: shard 0 is ready and waiting for its guilds, and the client,
+    which waits for every shard, is not."""
+
+    def make_bot(self) -> MemoryBot:
+        bot = super().make_bot()
+        held = asyncio.Event()
+
+        async def hold_shard_1(shard_id: int | None, *, initial: bool = False) -> None:
+            if shard_id == 1:
+                await held.wait()
+
+        bot.before_identify_hook = hold_shard_1  # type: ignore[method-assign]
+        return bot
+
+
+async def test_a_shard_waiting_for_its_guilds_when_the_client_closes_never_becomes_ready(
+    engine: MemoryEngine,
+) -> None:
+    """discord.py waits for a shard's guilds in a task of its own, and would dispatch `shard_ready`
+    on the closed client when that wait ends; the client's own wait, which `close` ends, only
+    begins once every shard is ready."""
+    async with FakeDiscord() as fake:
+        alice = fd.user("alice")
+        channel = add_guild_in_shard(fake, alice, 0, 2)
+        settings = DiscordSettings(
+            _env_file=None,  # type: ignore[call-arg]
+            token="fake-token",
+            channels=[channel["id"]],
+            guild_ready_timeout_seconds=600,  # still waiting when the adapter stops
+            shard_count=2,
+        )
+        adapter = SecondShardHeld(settings, Turns(), MemoryCommands(engine, "default"), coalesce=NO_DEBOUNCE)
+        await adapter.start()
+        try:
+            await fake.wait_ready(channel["guild_id"])  # shard 0 has parsed its READY
+            assert adapter.bot is not None
+            state = adapter.bot._connection
+            assert state._ready_task is None
+            [waiting] = state._ready_tasks.values()
+            assert not waiting.done()
+        finally:
+            await adapter.stop(grace=5)
+        await asyncio.wait({waiting}, timeout=fd.WAIT_LIMIT_SECONDS)
+        assert waiting.done()  # ended by the close, so `shard_ready` never comes
+        assert 0 in state._ready_states  # the wait was cut short, not finished
+        assert not adapter.bot.ready_once
+
+
 def identified_shards(fake: FakeDiscord) -> list[list[int]]:
     """The `shard` of every IDENTIFY the fake gateway received, in order."""
     return [p["d"]["shard"] for p in fake.gateway_received if p.get("op") == 2]

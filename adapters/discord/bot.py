@@ -124,9 +124,13 @@ class MemoryBot(commands.Bot):
         # discord.py keeps waiting for GUILD_CREATEs (guild_ready_timeout) after its client is
         # closed; when the wait ends it dispatches `ready` on the closed client, which fails with a
         # traceback. A client closed (stopped or crashed) that soon after READY never gets ready.
-        waiting = getattr(self._connection, "_ready_task", None)
-        if waiting is not None and not waiting.done():
-            waiting.cancel()
+        # Sharded, each shard waits in a task of its own (`shard_ready`), and the client's wait
+        # only begins once every shard has its READY: a shard's is ended here too.
+        state = self._connection
+        waits = [getattr(state, "_ready_task", None), *getattr(state, "_ready_tasks", {}).values()]
+        for waiting in waits:
+            if waiting is not None and not waiting.done():
+                waiting.cancel()
         await super().close()
 
     async def on_message(self, message: discord.Message, /) -> None:
