@@ -501,16 +501,17 @@ migration(
 # Memories learned in the same instant (several written by one turn share created_at) were
 # ordered by their random id: which of two made a listing's cut changed from run to run. Each row
 # now carries its arrival (`seq`, as turns and summaries have), the last key of every listing by
-# time. The rows stored before have no arrival on record: they are numbered in the order they
-# were read until now (time, then id), so none of them moves; the triggers stay off meanwhile
-# (the number changes nothing they count or announce). The listings' indexes end with it.
+# time. The rows stored before have no arrival on record: they are numbered so that they keep the
+# order they were listed in until now (newest first, then by id), so none of them moves; the
+# triggers stay off meanwhile (the number changes nothing they count or announce). The listings'
+# indexes end with it.
 migration(
     "m010_memory_arrival",
     """
     ALTER TABLE memories ADD COLUMN seq bigint;
     ALTER TABLE memories DISABLE TRIGGER USER;
     UPDATE memories AS m SET seq = o.n
-        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id COLLATE "C") AS n FROM memories) AS o
+        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id COLLATE "C" DESC) AS n FROM memories) AS o
         WHERE m.id = o.id;
     ALTER TABLE memories ENABLE TRIGGER USER;
     ALTER TABLE memories ALTER COLUMN seq SET NOT NULL;
