@@ -566,9 +566,8 @@ async def test_full_text_ranks_the_same_rows_alike_on_both_backends(both: tuple[
         ties = [(await s.memories.hybrid_search(viewer, vector, "tie breaker", k, NOW)) for s in both]
         for dense, lexical in ties:
             assert [h.id for h in lexical] == ["t1", "t2", "t0"][:k]
-            # PostgreSQL's nearest-neighbour scan cuts its k rows before they are put in this
-            # order: at the cut, which of several equal vectors it keeps is its own choice.
-            assert [h.id for h in dense[:3]] == ["t1", "t2", "t0"] or k < 3
+            # Equal vectors too, at the cut as well.
+            assert [h.id for h in dense[:k]] == ["t1", "t2", "t0"][:k]
 
 
 async def test_memories_of_one_instant_come_in_their_arrival_order_on_both_backends(
@@ -622,3 +621,35 @@ async def test_memories_of_one_instant_come_in_their_arrival_order_on_both_backe
             latest_first[:3],
             latest_first,
         ]
+
+
+async def test_equal_vectors_at_the_k_cut_are_kept_alike_on_both_backends(
+    both: tuple[Storage, Storage],
+) -> None:
+    # The same note learned eight times (in two instants, ids in no useful order): whichever k
+    # the search asks for, both backends keep the same rows, the earliest arrival first.
+    scope = Scope(PLATFORM, "guild-1", "general", AGENT)
+    viewer = Audience(PLATFORM, "guild-1", AGENT, viewer_id="alice", channel_id="general")
+    twins = [
+        memory_row(
+            "the same note again",
+            id=memory_id,
+            scope=scope,
+            created_at=NOW - (DAY if n < 4 else 2 * DAY),
+            updated_at=NOW - DAY,
+            content_hash=content_hash(f"the same note again {n}"),
+        )
+        for n, memory_id in enumerate(("e5", "e1", "e7", "e3", "e6", "e0", "e4", "e2"))
+    ]
+    others = [memory_row(f"{word} elsewhere", id=f"o{n}", scope=scope) for n, word in enumerate(WORDS[:6])]
+    expected = ["e0", "e2", "e4", "e6", "e1", "e3", "e5", "e7"]
+    vector = _vector("the same note again")
+    for storage in both:
+        await storage.memories.add_many(others, [_vector(m.content) for m in others])
+        await storage.memories.add_many(twins, [vector] * len(twins))
+    for k in (8, 5, 3, 2, 1):
+        for storage in both:
+            dense = await storage.memories.search(viewer, vector, k, NOW)
+            assert [h.id for h in dense] == expected[:k], (storage, k)
+            found, _ = await storage.memories.hybrid_search(viewer, vector, "same note", k, NOW)
+            assert [h.id for h in found] == expected[:k], (storage, k)
