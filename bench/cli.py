@@ -127,6 +127,13 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     latency.add_argument("--seed", type=int, default=7)
     _add_backend(latency)
     latency.add_argument(
+        "--keep",
+        action="store_true",
+        help="PostgreSQL: leave the filled memories in --database-url when the run ends (recorded "
+        "with their size, seed, turns and model), and time a fill left so instead of refusing the "
+        "database, once its rows are checked to be exactly the fill this run would make (one size)",
+    )
+    latency.add_argument(
         "--maintenance-work-mem",
         default="1GB",
         help="PostgreSQL: memory for building the HNSW index after the bulk load (default 1GB)",
@@ -179,13 +186,13 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _backend(args: argparse.Namespace, settings: Settings) -> BenchBackend:
-    """`--database-url` (else MEMORYBOT_DATABASE_URL; '' = embedded) and `--reset`."""
+    """`--database-url` (else MEMORYBOT_DATABASE_URL; '' = embedded), `--reset` and `--keep` (latency)."""
     from .backend import backend_from
 
     url = args.database_url
     if url is None and settings.storage.database_url is not None:
         url = settings.storage.database_url.get_secret_value()
-    return backend_from(url, args.reset)
+    return backend_from(url, args.reset, getattr(args, "keep", False))
 
 
 async def run_bench(args: argparse.Namespace, settings: Settings | None = None) -> int:

@@ -14,11 +14,20 @@ dropped, then those are built once (HNSW with `maintenance_work_mem`, parallel w
 tables ANALYZEd; `setup` times each step. The pre-hook is timed the same way on both. Peak RSS
 is the process's high-water mark when the run ends (it only grows, so later, larger runs include
 the earlier ones).
+
+With `--keep` (PostgreSQL, one size) the fill stays in the database, recorded with what made it
+(size, seed, turns, embedding model, its clock); a later run with `--keep` and the same size,
+seed and turns times that fill again instead of filling one, once it has checked the rows are
+exactly it: the same counts and a fingerprint of every memory and turn against the fill made
+again from its seed and clock, and a few stored vectors against the model's. The run's clock is
+set back to the fill's (requests see the memories as old as the first run saw them), and the
+access counts earlier timed runs added are cleared, so each run times the same data.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import sys
@@ -33,12 +42,14 @@ import numpy as np
 from tqdm import tqdm
 
 from bot.process import freeze_startup_heap
+from memory.drafts import build_memory
 from memory.embedders import Embedder
 from memory.engine import MemoryEngine
+from memory.errors import ConfigError
 from memory.models import Audience, MemoryDraft
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest
 
-from .backend import BenchBackend
+from .backend import BenchBackend, DatabaseNotEmpty
 from .extra import can_plot
 from .naive_prehook import NaivePreHook
 from .recall import peak_rss_mb, percentile
@@ -173,17 +184,23 @@ def _per_100k(setup: dict[str, Any], size: int, seconds: float) -> None:
 
 
 async def _fill_postgres(
-    engine: MemoryEngine, size: int, messages: int, seed: int, work_mem: str, vectors_dir: Path | None
+    engine: MemoryEngine,
+    size: int,
+    messages: int,
+    seed: int,
+    work_mem: str,
+    vectors_dir: Path | None,
+    now: float,
 ) -> dict[str, Any]:
     """The same memories as `_fill`, embedded by the same embedder, but COPY-loaded into
-    PostgreSQL with the vector and full-text indexes built once after the load."""
+    PostgreSQL with the vector and full-text indexes built once after the load; every row's
+    time relative to `now` (`expected_fingerprint` makes them again from it)."""
     from memory.storage.postgres import PostgresStorage
     from memory.storage.postgres.bulk import copy_memories, indexes_deferred
 
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)  # the backend's location is a postgresql:// URL
     rng = random.Random(seed)
-    now = engine.clock()
     drafts = synthetic_drafts(size, now, rng)
     vectors = await _vectors(engine, drafts, size, seed, vectors_dir)
     embedder = engine.embedder if vectors is None else vectors.embedder
@@ -194,7 +211,7 @@ async def _fill_postgres(
             for start in range(0, len(drafts), IMPORT_CHUNK):
                 # As `import_memories` builds and embeds them; no duplicate check: the drafts are
                 # distinct and the database empty.
-                chunk = [engine.build_memory(d) for d in drafts[start : start + IMPORT_CHUNK]]
+                chunk = [build_memory(d, now) for d in drafts[start : start + IMPORT_CHUNK]]
                 t = time.perf_counter()
                 embedded = await embedder.embed([m.content for m in chunk])
                 setup["embed_s"] += time.perf_counter() - t
@@ -294,6 +311,156 @@ async def _time_naive(
     return baseline
 
 
+def _fill_record(size: int, options: LatencyOptions, embedder: Embedder) -> dict[str, Any]:
+    """What a kept fill must match to be timed again (its clock is added once it is made)."""
+    return {
+        "memories": size,
+        "seed": options.seed,
+        "messages": options.messages,
+        "model": embedder.name,
+        "dim": embedder.dim,
+    }
+
+
+class Clock:
+    """The engine's clock: the wall clock, or (a kept fill timed again) the wall clock set back
+    to where it stood when that fill was ready."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() - self.offset
+
+
+def _line_sum(lines: Sequence[str]) -> int:
+    # Order-free: each line's md5, its first 60 bits, added up (as `_FINGERPRINT_SQL` does).
+    return sum(int(hashlib.md5(line.encode("utf-8")).hexdigest()[:15], 16) for line in lines)
+
+
+def _micros(seconds: float) -> int:
+    return round(seconds * 1_000_000)  # as the PostgreSQL codec stores a time
+
+
+# Each memory and each turn as one line of what made it; the SQL and the Python agree on every byte.
+_MEMORY_LINE = (
+    "concat_ws('|', content_hash, platform, workspace_id, channel_id, agent_id, visibility, memory_type, "
+    "COALESCE(user_id, ''), (extract(epoch FROM created_at) * 1000000)::bigint)"
+)
+_MESSAGE_LINE = (
+    "concat_ws('|', platform, workspace_id, channel_id, author_id, role, content, "
+    "(extract(epoch FROM created_at) * 1000000)::bigint)"
+)
+_FINGERPRINT_SQL = (
+    "SELECT count(*), COALESCE(sum(('x' || substr(md5({line}), 1, 15))::bit(60)::bigint), 0) FROM {table}"
+)
+
+
+def expected_fingerprint(size: int, messages: int, seed: int, now: float) -> dict[str, list[int]]:
+    """(rows, fingerprint) of the memories and turns the fill of `size`, `messages` and `seed` at
+    clock `now` writes, made again as `_fill_postgres` makes them."""
+    rng = random.Random(seed)
+    drafts = synthetic_drafts(size, now, rng)
+    memories = [build_memory(d, now) for d in drafts]
+    memory_lines = [
+        "|".join(
+            (
+                m.content_hash,
+                m.platform,
+                m.workspace_id,
+                m.channel_id,
+                m.agent_id,
+                m.visibility.value,
+                m.memory_type.value,
+                m.user_id or "",
+                str(_micros(m.created_at)),
+            )
+        )
+        for m in memories
+    ]
+    turns = synthetic_messages(messages, now, rng, size)
+    turn_lines = [
+        "|".join(
+            (
+                t.scope.platform,
+                t.scope.workspace_id,
+                t.scope.channel_id,
+                t.author_id,
+                t.role,
+                t.content,
+                str(_micros(t.created_at)),
+            )
+        )
+        for t in turns
+    ]
+    return {
+        "memories": [len(memory_lines), _line_sum(memory_lines)],
+        "messages": [len(turn_lines), _line_sum(turn_lines)],
+    }
+
+
+async def stored_fingerprint(engine: MemoryEngine) -> dict[str, list[int]]:
+    """(rows, fingerprint) of the memories and turns the database holds."""
+    db = engine.storage.db  # type: ignore[attr-defined]
+    out = {}
+    for table, line in (("memories", _MEMORY_LINE), ("messages", _MESSAGE_LINE)):
+        row = await db.fetch(_FINGERPRINT_SQL.format(line=line, table=table))
+        out[table] = [int(row[0][0]), int(row[0][1])]
+    return out
+
+
+# Stored vectors compared with the model's own, by cosine.
+_VECTOR_CHECKS = 16
+_SAME_VECTOR = 0.999
+
+
+async def _check_kept(engine: MemoryEngine, record: dict[str, Any], wanted: dict[str, Any]) -> dict[str, Any]:
+    """Refuse (DatabaseNotEmpty) a kept fill that is not exactly the one this run would make; then
+    clear the access counts earlier timed runs added. Returns the setup entry of the run."""
+    t = time.perf_counter()
+    made = {k: record.get(k) for k in wanted}
+    if made != wanted:
+        raise DatabaseNotEmpty(
+            f"the benchmark database holds a kept fill of {made}, not {wanted}; pass --reset to empty it"
+        )
+    expected = await asyncio.to_thread(
+        expected_fingerprint, wanted["memories"], wanted["messages"], wanted["seed"], float(record["now"])
+    )
+    stored = await stored_fingerprint(engine)
+    if stored != expected:
+        raise DatabaseNotEmpty(
+            f"the benchmark database's rows are not the kept fill they are recorded as (rows and "
+            f"fingerprints {stored}, expected {expected}); pass --reset to empty it"
+        )
+    db = engine.storage.db  # type: ignore[attr-defined]
+    rows = await db.fetch(
+        f"SELECT content, embedding FROM memories ORDER BY content_hash LIMIT {_VECTOR_CHECKS}"
+    )
+    fresh = await engine.embedder.embed([r[0] for r in rows])
+    for row, vector in zip(rows, fresh, strict=True):
+        stored_vector = np.asarray(row[1], dtype=np.float32)
+        cosine = float(stored_vector @ vector) / max(
+            float(np.linalg.norm(stored_vector) * np.linalg.norm(vector)), 1e-12
+        )
+        if cosine < _SAME_VECTOR:
+            raise DatabaseNotEmpty(
+                f"the benchmark database's vectors are not {wanted['model']}'s (cosine {cosine:.4f} "
+                f"for {row[0]!r}); pass --reset to empty it"
+            )
+    # The pre-hook counts what it recalls, and counts weigh in its ranking: every run starts from
+    # the fill's own counts (none).
+    cleared = await db.execute(
+        "UPDATE memories SET access_count = 0, last_accessed_at = NULL "
+        "WHERE access_count <> 0 OR last_accessed_at IS NOT NULL"
+    )
+    return {
+        "kept_fill": "timed again",
+        "filled": record.get("setup"),
+        "check_s": round(time.perf_counter() - t, 1),
+        "access_counts_cleared": int(cleared.split()[-1]),
+    }
+
+
 async def measure_size(
     size: int, options: LatencyOptions, embedder: Embedder, config: PrehookConfig
 ) -> dict[str, Any]:
@@ -301,10 +468,22 @@ async def measure_size(
     backend = options.backend
     baseline: list[float] = []
     with tempfile.TemporaryDirectory(prefix="memorybot-latency-") as tmp:
-        async with backend.claimed(embedder.dim):
-            engine = await MemoryEngine.open(backend.location(Path(tmp)), embedder, reconcile=False)
+        async with backend.claimed(embedder.dim) as claim:
+            clock = Clock()
+            if claim.kept is not None:
+                clock.offset = time.time() - float(claim.kept["ready"])
+            engine = await MemoryEngine.open(
+                backend.location(Path(tmp)), embedder, reconcile=False, clock=clock
+            )
             try:
-                if backend.url:
+                wanted = _fill_record(size, options, embedder)
+                if claim.kept is not None:
+                    setup = await _check_kept(engine, claim.kept, wanted)
+                    setup["warm_s"] = 0.0
+                    setup["index_rows"] = await engine.warm_search()
+                    freeze_startup_heap()
+                elif backend.url:
+                    now = clock()
                     setup = await _fill_postgres(
                         engine,
                         size,
@@ -312,7 +491,9 @@ async def measure_size(
                         options.seed,
                         options.maintenance_work_mem,
                         options.vectors_dir,
+                        now,
                     )
+                    await claim.record({**wanted, "now": now, "ready": clock(), "setup": setup})
                 else:
                     setup = await _fill(engine, size, options.messages, options.seed, options.vectors_dir)
                 _log(f"{size:,} memories ready: {setup}")
@@ -360,6 +541,9 @@ async def run_latency(
     """Measure every size in `options.sizes`; writes latency.json and latency.png under `options.out`
     (the plot only where matplotlib is installed)."""
     config = config or PrehookConfig()
+    if options.backend.keep and len(options.sizes) != 1:
+        # A database holds one kept fill: a second size would find the first one's.
+        raise ConfigError("--keep times one size per run: pass a single --memories")
     warm = getattr(embedder, "warm_up", None)
     if warm is not None:
         await warm()

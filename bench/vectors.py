@@ -70,12 +70,17 @@ class KnownVectors:
         self.seen: dict[str, np.ndarray] = {}
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = [t for t in texts if t not in self._row]
+        # A first run embeds each text once: about half of a million synthetic memories repeat a
+        # text of an earlier chunk (texts are distinct within a workspace only).
+        missing = list(dict.fromkeys(t for t in texts if t not in self._row and t not in self.seen))
         fresh = dict(zip(missing, await self.inner.embed(missing), strict=True)) if missing else {}
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for n, text in enumerate(texts):
             row = self._row.get(text)
-            vector = fresh[text] if row is None or self._vectors is None else self._vectors[row]
+            if row is not None and self._vectors is not None:
+                vector = self._vectors[row]
+            else:
+                vector = fresh[text] if text in fresh else self.seen[text]
             out[n] = vector
             if self._record:
                 self.seen[text] = out[n]

@@ -56,8 +56,9 @@ def memory_item(memory: Memory, score: float | None = None, replaced: str | None
 
 
 def _newest_first(memories: Iterable[Memory]) -> list[Memory]:
-    # The id breaks ties so pages never overlap when several memories share a timestamp.
-    return sorted(memories, key=lambda m: (-m.created_at, m.id))
+    # Stable: memories of one instant stay in the order the storage listed them (by arrival, the
+    # latest first), and pages are slices of this one list, so they never overlap.
+    return sorted(memories, key=lambda m: -m.created_at)
 
 
 def may_change(invoker: Invoker, memory: Memory) -> bool:

@@ -33,7 +33,7 @@ from memory.models import (
     Visibility,
     content_hash,
 )
-from memory.storage import MemoryQuery, Storage, VectorHit
+from memory.storage import MemoryQuery, MemoryRead, Storage, VectorHit, about_read, between_read
 from memory.storage.embedded import EmbeddedStorage
 from memory.storage.postgres import PostgresStorage
 from tests.fakes.embedders import HashEmbedder
@@ -63,11 +63,12 @@ def _memories(rng: random.Random) -> list[Memory]:
         author = rng.choice(PEOPLE)
         words = " ".join(rng.sample(WORDS, 3))
         content = f"{author.capitalize()} noted {words} number {n}"
-        # A few share an instant and an importance: the id must break the tie the same way.
+        # A few share an instant and an importance: arrival must break the tie the same way (the
+        # random part first, so the ids' order is not the order they are written in).
         created = NOW - (n // 3 if n % 7 == 0 else n) * 3600.0
         out.append(
             Memory(
-                id=f"m{n:03d}-{rng.randrange(10**6):06d}",
+                id=f"m{rng.randrange(10**6):06d}-{n:03d}",
                 content=content,
                 memory_type=rng.choice(list(MemoryType)),
                 importance=rng.choice((0.3, 0.6, 0.8, 1.0)),
@@ -269,22 +270,16 @@ async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> 
             await s.memories.about(audience, NOW, ["alice", "carol"], list(MemoryType), 0.6, 500)
             for s in (a, b)
         ]
-        assert sorted(_ids(about[0])) == sorted(_ids(about[1]))
-        assert [(m.importance, m.created_at) for m in about[0]] == [
-            (m.importance, m.created_at) for m in about[1]
-        ]
+        assert _ids(about[0]) == _ids(about[1]), audience
         # The first few only: PostgreSQL takes each user's best rows, then the best of those.
         few = [
             await s.memories.about(audience, NOW, ["carol", "alice", "carol"], [MemoryType.FACT], None, 3)
             for s in (a, b)
         ]
-        assert [(m.importance, m.created_at) for m in few[0]] == [
-            (m.importance, m.created_at) for m in few[1]
-        ]
+        assert _ids(few[0]) == _ids(few[1]), audience
         assert all(m.user_id in ("alice", "carol") and m.memory_type is MemoryType.FACT for m in few[1])
         between = [await s.memories.between(audience, NOW, NOW - 50 * 3600, NOW, None, 500) for s in (a, b)]
-        assert sorted(_ids(between[0])) == sorted(_ids(between[1]))
-        assert [m.created_at for m in between[0]] == [m.created_at for m in between[1]]
+        assert _ids(between[0]) == _ids(between[1]), audience
         for memory in memories[::9]:
             found = [
                 await s.memories.find_by_hash(memory.content_hash, audience, NOW, memory.visibility)
@@ -571,6 +566,90 @@ async def test_full_text_ranks_the_same_rows_alike_on_both_backends(both: tuple[
         ties = [(await s.memories.hybrid_search(viewer, vector, "tie breaker", k, NOW)) for s in both]
         for dense, lexical in ties:
             assert [h.id for h in lexical] == ["t1", "t2", "t0"][:k]
-            # PostgreSQL's nearest-neighbour scan cuts its k rows before they are put in this
-            # order: at the cut, which of several equal vectors it keeps is its own choice.
-            assert [h.id for h in dense[:3]] == ["t1", "t2", "t0"] or k < 3
+            # Equal vectors too, at the cut as well.
+            assert [h.id for h in dense[:k]] == ["t1", "t2", "t0"][:k]
+
+
+async def test_memories_of_one_instant_come_in_their_arrival_order_on_both_backends(
+    both: tuple[Storage, Storage],
+) -> None:
+    # One turn's memories share their instant; their ids (random in the bot) say nothing of the
+    # order they were written in.
+    scope = Scope(PLATFORM, "guild-1", "general", AGENT)
+    viewer = Audience(PLATFORM, "guild-1", AGENT, viewer_id="alice", channel_id="general")
+    instant = NOW - DAY
+    batch = [
+        memory_row(
+            f"alice said {word}",
+            id=memory_id,
+            importance=0.8,
+            scope=scope,
+            user_id="alice",
+            created_at=instant,
+            updated_at=instant,
+            content_hash=content_hash(f"alice said {word}"),
+        )
+        for memory_id, word in zip(("k3", "k0", "k5", "k1", "k4", "k2"), WORDS, strict=False)
+    ]
+    latest_first = [m.id for m in reversed(batch)]
+    for storage in both:
+        await storage.memories.add_many(batch[:4], [_vector(m.content) for m in batch[:4]])
+        for memory in batch[4:]:
+            await storage.memories.add(memory, _vector(memory.content), None, NOW)
+    for storage in both:
+        memories = storage.memories
+        assert _ids(await memories.query(viewer, NOW, MemoryQuery(limit=50))) == latest_first
+        assert _ids(await memories.query(viewer, NOW, MemoryQuery(order="important"))) == latest_first
+        # The cut and the pages keep to it.
+        assert _ids(await memories.query(viewer, NOW, MemoryQuery(limit=2))) == latest_first[:2]
+        pages = [await memories.query(viewer, NOW, MemoryQuery(limit=2, offset=n)) for n in (0, 2, 4)]
+        assert [m.id for page in pages for m in page] == latest_first
+        assert _ids(await memories.between(viewer, NOW, instant, instant + 1)) == latest_first
+        assert (
+            _ids(await memories.about(viewer, NOW, ["alice"], list(MemoryType), limit=3)) == latest_first[:3]
+        )
+        # The pre-hook's listings, read together (one statement on PostgreSQL).
+        reads = [
+            about_read(["alice"], list(MemoryType), limit=4),
+            between_read(instant, instant + 1, None, 5),
+            MemoryRead(MemoryQuery(order="important", limit=3)),
+            MemoryRead(MemoryQuery(since=instant, limit=50)),
+        ]
+        assert [_ids(rows) for rows in await memories.read_many(viewer, NOW, reads, {})] == [
+            latest_first[:4],
+            latest_first[:5],
+            latest_first[:3],
+            latest_first,
+        ]
+
+
+async def test_equal_vectors_at_the_k_cut_are_kept_alike_on_both_backends(
+    both: tuple[Storage, Storage],
+) -> None:
+    # The same note learned eight times (in two instants, ids in no useful order): whichever k
+    # the search asks for, both backends keep the same rows, the earliest arrival first.
+    scope = Scope(PLATFORM, "guild-1", "general", AGENT)
+    viewer = Audience(PLATFORM, "guild-1", AGENT, viewer_id="alice", channel_id="general")
+    twins = [
+        memory_row(
+            "the same note again",
+            id=memory_id,
+            scope=scope,
+            created_at=NOW - (DAY if n < 4 else 2 * DAY),
+            updated_at=NOW - DAY,
+            content_hash=content_hash(f"the same note again {n}"),
+        )
+        for n, memory_id in enumerate(("e5", "e1", "e7", "e3", "e6", "e0", "e4", "e2"))
+    ]
+    others = [memory_row(f"{word} elsewhere", id=f"o{n}", scope=scope) for n, word in enumerate(WORDS[:6])]
+    expected = ["e0", "e2", "e4", "e6", "e1", "e3", "e5", "e7"]
+    vector = _vector("the same note again")
+    for storage in both:
+        await storage.memories.add_many(others, [_vector(m.content) for m in others])
+        await storage.memories.add_many(twins, [vector] * len(twins))
+    for k in (8, 5, 3, 2, 1):
+        for storage in both:
+            dense = await storage.memories.search(viewer, vector, k, NOW)
+            assert [h.id for h in dense] == expected[:k], (storage, k)
+            found, _ = await storage.memories.hybrid_search(viewer, vector, "same note", k, NOW)
+            assert [h.id for h in found] == expected[:k], (storage, k)

@@ -66,14 +66,14 @@ async def store_someone_elses_memory(url: str) -> None:
         await engine.close()
 
 
-def latency_options(url: str, tmp_path: Path, reset: bool = False) -> LatencyOptions:
+def latency_options(url: str, tmp_path: Path, reset: bool = False, keep: bool = False) -> LatencyOptions:
     return LatencyOptions(
         sizes=[200],
         out=tmp_path,
         runs=5,
         warmup=1,
         messages=20,
-        backend=BenchBackend(with_password(url), reset=reset),
+        backend=BenchBackend(with_password(url), reset=reset, keep=keep),
         maintenance_work_mem="64MB",
     )
 
@@ -304,3 +304,114 @@ async def test_stored_vectors_spare_the_next_run_embedding_the_memories_on_eithe
     embedded = dataclasses.replace(options, backend=BenchBackend(), out=tmp_path / "embedded")
     report = await run_latency(embedded, CachedEmbedder(HashEmbedder()))
     assert report["runs"][0]["setup"]["vectors"] == "from file"
+
+
+async def test_a_kept_fill_stays_and_the_next_run_times_it_again_without_filling(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    options = latency_options(postgres_url, tmp_path, keep=True)
+    first = await run_latency(options, CachedEmbedder(HashEmbedder()))
+
+    assert first["runs"][0]["setup"]["memories_stored"] == 200
+    assert "--keep" in first["backend"]["data"]
+    assert await count_rows(postgres_url) == 200 and await count_rows(postgres_url, "messages") == 20
+    ids = await memory_ids(postgres_url)
+    # The first run's pre-hook counted what it recalled; the next one starts from the fill's counts.
+    assert await count_accessed(postgres_url) > 0
+    again = CountingEmbedder(HashEmbedder())
+    second = await run_latency(options, CachedEmbedder(again))
+
+    setup = second["runs"][0]["setup"]
+    assert setup["kept_fill"] == "timed again"
+    assert setup["filled"]["memories_stored"] == 200
+    assert setup["access_counts_cleared"] > 0
+    assert second["runs"][0]["system"]["p50_ms"] > 0
+    # The same rows, not a new fill: no memory was copied or embedded beyond the vectors checked.
+    assert await memory_ids(postgres_url) == ids
+    embedded = [t for call in again.calls for t in call]
+    assert len([t for t in embedded if not t.endswith("]")]) <= 16
+    # Without --keep the kept fill is someone else's data: refused, then emptied on request.
+    with pytest.raises(DatabaseNotEmpty):
+        await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+    assert await count_rows(postgres_url) == 200
+    await run_latency(latency_options(postgres_url, tmp_path, reset=True), CachedEmbedder(HashEmbedder()))
+    assert await count_rows(postgres_url) == 0
+
+
+@pytest.mark.parametrize("change", ["seed", "size", "messages", "model"])
+async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
+    postgres_url: str, tmp_path: Path, change: str
+) -> None:
+    options = latency_options(postgres_url, tmp_path, keep=True)
+    await run_latency(options, CachedEmbedder(HashEmbedder()))
+    ids = await memory_ids(postgres_url)
+    embedder = HashEmbedder(name="another-model") if change == "model" else HashEmbedder()
+    other = {
+        "seed": dataclasses.replace(options, seed=8),
+        "size": dataclasses.replace(options, sizes=[150]),
+        "messages": dataclasses.replace(options, messages=21),
+        "model": options,
+    }[change]
+
+    with pytest.raises(DatabaseNotEmpty, match="kept fill"):
+        await run_latency(other, CachedEmbedder(embedder))
+
+    assert await memory_ids(postgres_url) == ids
+
+
+@pytest.mark.parametrize("change", ["content", "gone", "extra turn", "vector"])
+async def test_a_kept_fill_whose_rows_changed_is_refused(
+    postgres_url: str, tmp_path: Path, change: str
+) -> None:
+    options = latency_options(postgres_url, tmp_path, keep=True)
+    await run_latency(options, CachedEmbedder(HashEmbedder()))
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        first = await conn.fetchval("SELECT id FROM memories ORDER BY content_hash LIMIT 1")
+        if change == "content":
+            await conn.execute("UPDATE memories SET content_hash = md5('x') WHERE id = $1", first)
+        elif change == "gone":
+            await conn.execute("DELETE FROM memories WHERE id = $1", first)
+        elif change == "extra turn":
+            await conn.execute(
+                "INSERT INTO messages (id, platform, workspace_id, channel_id, agent_id, author_id, "
+                "author_name, role, content, created_at, visibility) SELECT 'extra', platform, workspace_id, "
+                "channel_id, agent_id, author_id, author_name, role, content, created_at, visibility "
+                "FROM messages LIMIT 1"
+            )
+        else:  # the first memory the check compares with the model's vector
+            await conn.execute(
+                "UPDATE memories SET embedding = (SELECT embedding FROM memories WHERE id <> $1 "
+                "ORDER BY content_hash DESC LIMIT 1) WHERE id = $1",
+                first,
+            )
+    finally:
+        await conn.close()
+
+    with pytest.raises(DatabaseNotEmpty, match="vectors are not" if change == "vector" else "fingerprints"):
+        await run_latency(options, CachedEmbedder(HashEmbedder()))
+
+
+async def test_keep_takes_one_size_and_a_postgresql_database(postgres_url: str, tmp_path: Path) -> None:
+    options = dataclasses.replace(latency_options(postgres_url, tmp_path, keep=True), sizes=[100, 200])
+    with pytest.raises(ConfigError, match="one size"):
+        await run_latency(options, CachedEmbedder(HashEmbedder()))
+    with pytest.raises(ConfigError, match="--database-url"):
+        backend_from("", keep=True)
+    assert await count_rows(postgres_url) == 0
+
+
+async def memory_ids(url: str) -> set[str]:
+    conn = await asyncpg.connect(url)
+    try:
+        return {r[0] for r in await conn.fetch("SELECT id FROM memories")}
+    finally:
+        await conn.close()
+
+
+async def count_accessed(url: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM memories WHERE access_count > 0"))
+    finally:
+        await conn.close()

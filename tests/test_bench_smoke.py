@@ -7,14 +7,17 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bench.cli import add_bench_parser
 from bench.extra import NEEDED, PLOTS, can_plot
 from bench.latency import LatencyOptions, run_latency
 from bench.locomo import run_locomo
+from bench.vectors import KnownVectors
 from bot.cli import main
 from memory.embedders import CachedEmbedder, LocalEmbedder
+from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 
 CONVERSATION = [
     {
@@ -175,3 +178,16 @@ def test_bench_without_matplotlib_writes_its_json_and_says_the_plots_need_the_ex
     err = capsys.readouterr().err
     assert 'matplotlib not installed, so no plots (JSON only): pip install -e ".[bench]"' in err
     assert list(out.glob("*.json")) and not list(out.glob("*.png"))
+
+
+async def test_a_first_run_embeds_each_synthetic_text_once_across_chunks() -> None:
+    counting = CountingEmbedder(HashEmbedder())
+    known = KnownVectors(counting, [], None)
+
+    first = await known.embed(["a cat", "a dog", "a cat"])
+    second = await known.embed(["a dog", "a bird"])
+
+    assert [t for call in counting.calls for t in call] == ["a cat", "a dog", "a bird"]
+    assert np.array_equal(first[0], first[2]) and np.array_equal(second[0], first[1])
+    stored = known.in_order(["a cat", "a dog", "a bird"])
+    assert stored is not None and np.array_equal(stored[2], second[1])

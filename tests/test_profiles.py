@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -344,6 +345,19 @@ async def test_rebuild_reads_what_was_stored_before_the_updater(
     rebuilt = await store.rebuild("discord", "guild-1", "u1", "default")
     assert compact(rebuilt) == "Mickael — lives in Lyon; dislikes coffee"
     assert compact(await get(store)) == compact(rebuilt)
+
+
+async def test_of_two_statements_in_one_instant_the_later_one_wins_on_rebuild(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    # One turn said both: the second arrival is the newer statement, whatever the ids say.
+    first = dataclasses.replace(memory("Mickael works as a nurse", ID), id="m2", created_at=clock())
+    second = dataclasses.replace(memory("Mickael is a software engineer", ID), id="m1", created_at=clock())
+    for row in (first, second):
+        await engine.storage.memories.add_many([row], await engine.embedder.embed([row.content]))
+    store = ProfileStore(engine.storage, clock)
+    rebuilt = await store.rebuild("discord", "guild-1", "u1", "default")
+    assert rebuilt is not None and rebuilt.shared.fields["job"].value == "software engineer"
 
 
 async def test_updater_ignores_writes_after_close_and_irrelevant_memories(

@@ -128,7 +128,10 @@ class ProfileStore:
             audience, now, [user_id], list(PROFILE_TYPES), limit=_REBUILD_LIMIT
         )
         profile = Profile(audience.platform, audience.workspace_id, user_id, audience.agent_id)
-        for memory in sorted(memories, key=lambda m: (m.created_at, m.id)):
+        # Oldest first, so a later fact wins. `about` lists memories of one instant by importance,
+        # then the latest arrival first: reversed, the most important and then the latest come
+        # last and win, whatever their (random) ids.
+        for memory in sorted(reversed(memories), key=lambda m: m.created_at):
             apply_facts(profile, memory, profile_facts(memory))
         profile.updated_at = now
         return profile

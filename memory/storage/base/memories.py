@@ -35,11 +35,9 @@ class MemoryQuery:
 
 @dataclass(frozen=True)
 class MemoryRead:
-    """One listing of `MemoryRepository.read_many`: its query, and whether the id breaks ties (as
-    `query` does, so pages never overlap) or the backend's own order stands (`about`, `between`)."""
+    """One listing of `MemoryRepository.read_many`: its query."""
 
     query: MemoryQuery
-    by_id: bool = True
 
 
 def about_read(
@@ -49,12 +47,12 @@ def about_read(
     query = MemoryQuery(
         types=types, min_confidence=min_confidence, user_ids=user_ids, order="important", limit=limit
     )
-    return MemoryRead(query, by_id=False)
+    return MemoryRead(query)
 
 
 def between_read(since: float, until: float, channel_id: str | None = None, limit: int = 50) -> MemoryRead:
     """`MemoryRepository.between` as a read: memories created in [since, until), newest first."""
-    return MemoryRead(MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit), by_id=False)
+    return MemoryRead(MemoryQuery(since=since, until=until, channel_id=channel_id, limit=limit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +144,8 @@ class MemoryRepository(ABC):
         vectors: dict[str, np.ndarray] | None = None,
     ) -> list[Memory]:
         """Memories `audience` may read narrowed by `query`; `vectors` receives their stored vectors."""
-        # The id breaks ties, so pages of rows written in the same second never overlap or skip.
-        return await self._select(audience, now, query, vectors, by_id=True)
+        # Arrival breaks ties, so pages of rows written in the same instant never overlap or skip.
+        return await self._select(audience, now, query, vectors)
 
     @abstractmethod
     async def count(self, audience: Audience, now: float, query: MemoryQuery | None = None) -> int: ...
@@ -169,7 +167,7 @@ class MemoryRepository(ABC):
         if not user_ids or not types:
             return []
         read = about_read(user_ids, types, min_confidence, limit)
-        return await self._select(audience, now, read.query, vectors, by_id=read.by_id)
+        return await self._select(audience, now, read.query, vectors)
 
     async def read_many(
         self,
@@ -180,7 +178,7 @@ class MemoryRepository(ABC):
     ) -> list[list[Memory]]:
         """The rows of each of `reads`, in order, as `query` (or `about`, `between`) gives them; a
         backend may read them all in one statement."""
-        return [await self._select(audience, now, r.query, vectors, by_id=r.by_id) for r in reads]
+        return [await self._select(audience, now, r.query, vectors) for r in reads]
 
     async def between(
         self,
@@ -194,7 +192,7 @@ class MemoryRepository(ABC):
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
         read = between_read(since, until, channel_id, limit)
-        return await self._select(audience, now, read.query, vectors, by_id=read.by_id)
+        return await self._select(audience, now, read.query, vectors)
 
     @abstractmethod
     async def _select(
@@ -203,10 +201,9 @@ class MemoryRepository(ABC):
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None,
-        by_id: bool,
     ) -> list[Memory]:
-        """`query`'s rows, most important or newest first as its `order` says, ties broken `by_id`
-        (in byte order) or else left in the backend's own order (`about` and `between`)."""
+        """`query`'s rows, most important or newest first as its `order` says; rows of one instant
+        by arrival, the latest first (every backend numbers its rows as they are written)."""
 
     @abstractmethod
     async def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -79,8 +79,11 @@ class MemoryRows(SQLiteTables):
         rows = [_values(m, v) for m, v in zip(memories, embeddings, strict=True)]
         async with self._db.transaction() as db:
             await db.executemany(
-                f"INSERT INTO memories ({MEMORY_COLUMNS}, embedding, indexed) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+                # Arrival: one past the largest (the unique index finds it), so a row written later
+                # sorts after every row already here, whatever was deleted or vacuumed before.
+                f"INSERT INTO memories ({MEMORY_COLUMNS}, embedding, indexed, seq) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,"
+                "(SELECT COALESCE(MAX(seq), 0) + 1 FROM memories))",
                 rows,
             )
             await db.executemany(
@@ -229,17 +232,17 @@ class MemoryRows(SQLiteTables):
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None,
-        by_id: bool,
     ) -> list[Memory]:
         where, params = self._query_sql(audience, now, query)
-        order = "m.importance DESC, m.created_at DESC" if query.order == "important" else "m.created_at DESC"
-        if by_id:
-            order += ", m.id"
+        # Memories of one instant by arrival, the latest first, as turns are.
+        order = "m.created_at DESC, m.seq DESC"
+        if query.order == "important":
+            order = f"m.importance DESC, {order}"
         # `about` is pinned to the per-user index: left to itself the planner walks the whole
         # workspace's importance index to skip a sort, ~6 ms at 10k memories instead of well under
         # 1 ms. With the viewer's own memories of other workspaces the scope is an OR of two index
         # lookups, which the pin would forbid.
-        about = query.user_ids and not by_id
+        about = query.user_ids and query.order == "important"
         pin = "INDEXED BY ix_memories_user " if about and not audience.reaches_elsewhere else ""
         columns = MEMORY_COLUMNS if vectors is None else f"{MEMORY_COLUMNS}, embedding"
         sql = f"SELECT {columns} FROM memories m {pin}WHERE {where} ORDER BY {order} LIMIT ?"

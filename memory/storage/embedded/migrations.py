@@ -204,6 +204,30 @@ migration(
 )
 
 
+# Memories learned in the same instant (several written by one turn share created_at) were
+# ordered by their random id: which of two made a listing's cut changed from run to run. Each row
+# now carries its arrival (`seq`), the last key of every listing by time. Not the rowid: a table
+# without an INTEGER PRIMARY KEY may have its rowids renumbered by VACUUM. Each insert takes one
+# past the largest (`memory_rows.insert_rows`); the rows stored before take their rowid, the order
+# they were written in. The listings' indexes end with it.
+migration(
+    "m005_memory_arrival",
+    """
+        ALTER TABLE memories ADD COLUMN seq INTEGER;
+        UPDATE memories SET seq = rowid;
+        CREATE UNIQUE INDEX ux_memories_seq ON memories (seq);
+        DROP INDEX ix_memories_scope_importance;
+        CREATE INDEX ix_memories_scope_importance ON memories
+            (platform, workspace_id, agent_id, importance DESC, created_at DESC, seq DESC,
+             memory_type, visibility, channel_id)
+            WHERE forgotten = 0;
+        DROP INDEX ix_memories_scope_created;
+        CREATE INDEX ix_memories_scope_created ON memories
+            (platform, workspace_id, agent_id, created_at, seq) WHERE forgotten = 0;
+    """,
+)
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

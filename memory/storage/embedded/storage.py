@@ -90,9 +90,11 @@ class EmbeddedStorage(Storage):
     async def export_rows(self, table: str, offset: int, limit: int) -> list[dict[str, Any]]:
         if table not in MIGRATED_TABLES:
             raise ValueError(f"not a migrated table: {table!r}")
-        # rowid order is write order: the target keeps turns of one instant in their arrival order.
+        # In arrival order (a memory's `seq`, else the rowid): the target numbers the rows as they
+        # come, so rows of one instant keep their order there.
+        arrival = "seq" if table == "memories" else "rowid"
         rows: list[dict[str, Any]] = await self.sql.fetch_named(
-            f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?",
+            f"SELECT * FROM {table} ORDER BY {arrival} LIMIT ? OFFSET ?",
             (limit, offset),
         )
         if table in ("memories", "messages", "summaries"):

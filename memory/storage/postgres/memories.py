@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
-from operator import attrgetter
+from operator import itemgetter
 
 import asyncpg
 import numpy as np
@@ -44,33 +44,26 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | N
     return out
 
 
-def _sort_keys(query: MemoryQuery, by_id: bool) -> list[tuple[str, bool]]:
-    """A listing's order, most significant first: (column, which is also the `Memory` attribute,
-    descending). The SQL and the re-sort of `read_many` both come from it."""
-    keys = (
-        [("importance", True), ("created_at", True)] if query.order == "important" else [("created_at", True)]
-    )
-    if by_id:
-        keys.append(("id", False))
+def _sort_keys(query: MemoryQuery) -> list[tuple[str, bool]]:
+    """A listing's order, most significant first: (column, descending). Memories of one instant by
+    arrival (`seq`), the latest first, as the embedded backend orders them. The SQL and the re-sort
+    of `read_many` both come from it."""
+    keys = [("created_at", True), ("seq", True)]
+    if query.order == "important":
+        keys.insert(0, ("importance", True))
     return keys
 
 
 def _order_sql(keys: list[tuple[str, bool]]) -> str:
-    terms = []
-    for column, descending in keys:
-        term = f"m.{column}"
-        if column == "id":
-            term += ' COLLATE "C"'  # ids in byte order, as SQLite compares them
-        terms.append(f"{term} DESC" if descending else term)
-    return ", ".join(terms)
+    return ", ".join(f"m.{column} DESC" if descending else f"m.{column}" for column, descending in keys)
 
 
-def _in_order(memories: list[Memory], keys: list[tuple[str, bool]]) -> list[Memory]:
-    """`memories` sorted by `keys` (stable: ties stay as they came). Python compares ids by code
-    point, which is their UTF-8 byte order, as "C" compares them."""
+def _in_order(rows: list[asyncpg.Record], keys: list[tuple[str, bool]]) -> list[asyncpg.Record]:
+    """`rows` (each with the `keys` columns by name) sorted by `keys`; arrival is unique, so the
+    order is total."""
     for column, descending in reversed(keys):
-        memories.sort(key=attrgetter(column), reverse=descending)
-    return memories
+        rows.sort(key=itemgetter(column), reverse=descending)
+    return rows
 
 
 class PostgresMemories(PostgresTables, MemoryRepository):
@@ -229,11 +222,19 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         return " AND ".join(clauses)
 
     def _select_sql(
-        self, audience: Audience, now: float, query: MemoryQuery, with_vectors: bool, by_id: bool, p: Params
+        self,
+        audience: Audience,
+        now: float,
+        query: MemoryQuery,
+        with_vectors: bool,
+        p: Params,
+        seq: bool = False,
     ) -> str:
         where = self._query_sql(audience, now, query, p)
-        order = _order_sql(_sort_keys(query, by_id))
+        order = _order_sql(_sort_keys(query))
         columns = f"{COLUMNS}, embedding" if with_vectors else COLUMNS
+        if seq:  # last, after the columns `_memories` reads
+            columns += ", m.seq"
         sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
         sql += f" LIMIT {p.add(query.limit)}"
         if query.offset:
@@ -246,10 +247,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         now: float,
         query: MemoryQuery,
         vectors: dict[str, np.ndarray] | None,
-        by_id: bool,
     ) -> list[Memory]:
         p = Params()
-        sql = self._select_sql(audience, now, query, vectors is not None, by_id, p)
+        sql = self._select_sql(audience, now, query, vectors is not None, p)
         return _memories(await self._db.fetch(sql, p.values), vectors)
 
     async def read_many(
@@ -267,7 +267,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         with_vectors = vectors is not None
         branches = []
         for n, r in enumerate(reads):
-            sql = self._select_sql(audience, now, r.query, with_vectors, r.by_id, p)
+            sql = self._select_sql(audience, now, r.query, with_vectors, p, seq=True)
             branches.append(f"SELECT *, {n} AS read_no FROM ({sql}) AS r{n}")
         rows = await self._db.fetch(" UNION ALL ".join(branches), p.values)
         grouped: list[list[asyncpg.Record]] = [[] for _ in reads]
@@ -276,7 +276,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         # Each branch's rows come in its own order; sorted again (stable) so that holds whatever
         # plan the server picks for the union.
         return [
-            _in_order(_memories(group, vectors), _sort_keys(r.query, r.by_id))
+            _memories(_in_order(group, _sort_keys(r.query)), vectors)
             for group, r in zip(grouped, reads, strict=True)
         ]
 

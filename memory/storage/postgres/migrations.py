@@ -498,6 +498,40 @@ migration(
     .replace("}", "}}"),
 )
 
+# Memories learned in the same instant (several written by one turn share created_at) were
+# ordered by their random id: which of two made a listing's cut changed from run to run. Each row
+# now carries its arrival (`seq`, as turns and summaries have), the last key of every listing by
+# time. The rows stored before have no arrival on record: they are numbered so that they keep the
+# order they were listed in until now (newest first, then by id), so none of them moves; the
+# triggers stay off meanwhile (the number changes nothing they count or announce). The listings'
+# indexes end with it.
+migration(
+    "m010_memory_arrival",
+    """
+    ALTER TABLE memories ADD COLUMN seq bigint;
+    ALTER TABLE memories DISABLE TRIGGER USER;
+    UPDATE memories AS m SET seq = o.n
+        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id COLLATE "C" DESC) AS n FROM memories) AS o
+        WHERE m.id = o.id;
+    ALTER TABLE memories ENABLE TRIGGER USER;
+    ALTER TABLE memories ALTER COLUMN seq SET NOT NULL;
+    ALTER TABLE memories ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY;
+    SELECT setval(pg_get_serial_sequence('memories', 'seq'),
+        (SELECT COALESCE(max(seq), 0) + 1 FROM memories), false);
+    ALTER TABLE memories ADD CONSTRAINT memories_seq_key UNIQUE (seq);
+    DROP INDEX ix_memories_scope_importance;
+    CREATE INDEX ix_memories_scope_importance ON memories
+        (platform, workspace_id, agent_id, importance DESC, created_at DESC, seq DESC) WHERE NOT forgotten;
+    DROP INDEX ix_memories_scope_important;
+    CREATE INDEX ix_memories_scope_important ON memories
+        (platform, workspace_id, agent_id, importance DESC, created_at DESC, seq DESC)
+        WHERE NOT forgotten AND memory_type <> 'identity';
+    DROP INDEX ix_memories_scope_created;
+    CREATE INDEX ix_memories_scope_created ON memories
+        (platform, workspace_id, agent_id, created_at, seq) WHERE NOT forgotten;
+    """,
+)
+
 _LOCK_KEY = 0x6D656D6F  # "memo": one migrating process at a time
 
 

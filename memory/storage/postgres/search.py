@@ -46,6 +46,11 @@ async def dense_hits(
     The filter is in the same statement: with `hnsw.iterative_scan` the index keeps scanning
     until k rows pass it, and a table too small for the index to pay is read exactly. `columns`
     (the id first) are read too, and `memory` makes each hit's memory of them.
+
+    Rows at the same distance (equal vectors) are cut by arrival, then id, as the embedded index
+    cuts them: read exactly, the sort takes every key; on the HNSW index the server sorts each
+    run of equal distances the scan returns (an incremental sort), so it reads past the k-th
+    row only while the distance stays the same.
     """
     if k <= 0:
         return []
@@ -53,7 +58,7 @@ async def dense_hits(
     rows = await db.fetch(
         f"SELECT {columns}, extract(epoch FROM created_at)::float8, embedding, embedding <=> {q} AS distance "
         f"FROM {table} WHERE {where} "
-        f"ORDER BY embedding <=> {q} LIMIT {p.add(k)}",
+        f'ORDER BY embedding <=> {q}, created_at, id COLLATE "C" LIMIT {p.add(k)}',
         p.values,
     )
     found = [
