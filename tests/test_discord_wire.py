@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 import pytest
 
 from adapters.base import IncomingMessage
@@ -402,18 +403,28 @@ async def start_shards(
 
 
 class SecondShardHeld(ShardsAtOnce):
-    """Shard 1 never identifies: shard 0 is ready and waiting for its guilds, and the client,
-    which waits for every shard, is not."""
+    """Shard 1 is not launched before the client closes (as while discord.py waits out the
+    identify rate limit between shards): shard 0 is ready and waiting for its guilds, and the
+    client, which waits for every shard, is not."""
 
     def make_bot(self) -> MemoryBot:
         bot = super().make_bot()
-        held = asyncio.Event()
+        assert isinstance(bot, discord.AutoShardedClient)
+        closing = asyncio.Event()
+        close, launch_shard = bot.close, bot.launch_shard
 
-        async def hold_shard_1(shard_id: int | None, *, initial: bool = False) -> None:
+        async def close_and_let_go() -> None:
+            closing.set()
+            await close()
+
+        async def hold_shard_1(gateway: Any, shard_id: int, *, initial: bool = False) -> None:
             if shard_id == 1:
-                await held.wait()
+                await closing.wait()
+                return
+            await launch_shard(gateway, shard_id, initial=initial)
 
-        bot.before_identify_hook = hold_shard_1  # type: ignore[method-assign]
+        bot.close = close_and_let_go  # type: ignore[method-assign]
+        bot.launch_shard = hold_shard_1  # type: ignore[method-assign]
         return bot
 
 
