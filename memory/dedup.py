@@ -83,6 +83,16 @@ class DedupDecision:
     similarity: float = 0.0
 
 
+# The subjects' prefix of a memory that records one instance of a kind ("kind:activity": a camping
+# trip, a book read, a place visited; memory/text/rules/activities.py and works.py).
+KIND_SUBJECT_PREFIX = "kind:"
+
+
+def records_an_instance(subjects: list[str]) -> bool:
+    """Whether a memory with these subjects records one instance of a kind (an occasion, a title)."""
+    return any(subject.startswith(KIND_SUBJECT_PREFIX) for subject in subjects)
+
+
 def decide(new_text: str, candidates: list[tuple[str, str, float]], policy: DedupPolicy) -> DedupDecision:
     """Pick what to do with `new_text` given same-scope neighbours (id, text, cosine), best first."""
     new_words = content_words(new_text)

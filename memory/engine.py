@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .dedup import DedupAction, DedupPolicy, decide, policy_for_model
+from .dedup import DedupAction, DedupPolicy, decide, policy_for_model, records_an_instance
 from .drafts import build_memory, exact_key, scope_audience
 from .embedders import Embedder
 from .errors import InvalidInput, InvalidMemory
@@ -172,6 +172,16 @@ class MemoryEngine(MemoryReads):
             replaced = (
                 neighbours.get(decision.existing_id) if decision.action is DedupAction.SUPERSEDE else None
             )
+            # A note of the kind a statement tells of ("Léa's written works include a screenplay: Léa
+            # finished her screenplay on ...") is written beside the statement, not over it: the
+            # statement keeps its own words and type, by which a question that does not ask by kind
+            # finds it.
+            if (
+                replaced is not None
+                and records_an_instance(memory.subjects)
+                and not records_an_instance(replaced.subjects)
+            ):
+                replaced = None
             if replaced is not None:
                 # The refinement keeps what the older memory knew: its subjects and sources.
                 memory.subjects = list(dict.fromkeys([*memory.subjects, *replaced.subjects]))[:12]

@@ -59,6 +59,49 @@ def _kinds(text: str) -> list[str]:
             "Léa's pets include a puppy: The team's new puppy is chewing everything",
         ),
         ("We adopted two kittens", "Léa's pets include kittens: Léa and the team adopted two kittens"),
+        # Said with no verb of doing: the pastime is the speaker's own ("my", "our").
+        (
+            "We always look forward to our family camping trip.",
+            "Léa's outdoor activities include camping: Léa and the team always look forward to the team's "
+            "family camping trip",
+        ),
+        (
+            "Our weekend hikes are the best part of the week.",
+            "Léa's outdoor activities include hiking: The team's weekend hikes are the best part of the week",
+        ),
+        (
+            "I'm also trying out yoga to get stronger.",
+            "Léa's sports and activities include yoga: Léa is also trying out yoga to get stronger",
+        ),
+        # Said by the pastime's own verb, or by signing up for it.
+        ("I hike every weekend", "Léa's outdoor activities include hiking: Léa hikes every weekend"),
+        (
+            "I volunteer at a homeless shelter",
+            "Léa's hobbies and activities include volunteering: Léa volunteers at a homeless shelter",
+        ),
+        (
+            "I just signed up for a pottery class.",
+            "Léa's art and hobbies include pottery: Léa just signed up for a pottery class",
+        ),
+        ("I joined a gym!", "Léa's sports and activities include gym: Léa joined a gym"),
+        # An outing or an event, said by the place gone to, by the speaker or their own family.
+        (
+            "We went to a pride parade",
+            "Léa's events attended include the parade: Léa and the team went to a pride parade",
+        ),
+        (
+            "My kids love the zoo.",
+            "Léa's outings and family activities include the zoo: Léa's kids love the zoo",
+        ),
+        (
+            "Yesterday I took the kids to the museum.",
+            "Léa's outings and family activities include the museum: on Thursday 7 May 2026 Léa took the "
+            "kids to the museum",
+        ),
+        (
+            "We went to the beach",
+            "Léa's outings and family activities include the beach: Léa and the team went to the beach",
+        ),
     ],
 )
 def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -> None:
@@ -129,6 +172,27 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I never had a dog.",
         "We don't have cats.",
         "I wish I had a puppy.",
+        "I've been fishing for compliments all day.",  # figures of speech
+        "I've been running around all day.",
+        "I've been swimming in paperwork.",
+        "I've been running on fumes.",
+        "I miss our camping trips.",  # no longer, or not had
+        "We had to cancel our camping trip.",
+        "My son's soccer game was fun.",  # someone else's, with "my" before it
+        "My sister's yoga class is hard.",
+        "Did you enjoy our hike?",
+        "They went to the beach.",  # outings: someone else's, planned, wished, refused
+        "My friend took her kids to the museum.",
+        "We're going to the zoo tomorrow.",
+        "I want to take the kids to the aquarium.",
+        "I never go to the beach.",
+        "I bought zoo tickets.",
+        "I'd hike more if I had time.",  # pastimes said by their verb: wished, refused, someone else's
+        "I never ski.",
+        "If I ski again I'll break a leg.",
+        "They volunteer at the shelter.",
+        "I used to volunteer there.",
+        "I swam to the shore.",  # moving, not the pastime
     ],
 )
 def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(text: str) -> None:
@@ -150,3 +214,14 @@ def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -
     ]
     (fact,) = [i for i in extract("We went camping", "Léa", NOW) if "kind:activity" in i.subjects]
     assert fact.memory_type is MemoryType.FACT
+
+
+def test_a_pastime_said_with_a_verb_and_a_possessive_is_one_memory() -> None:
+    assert _kinds("We went on our weekend hike.") == [
+        "Léa's outdoor activities include hiking: Léa and the team went on the team's weekend hike"
+    ]
+
+
+def test_a_possessed_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
+    items = extract("I love our weekend hikes", "Léa", NOW)
+    assert [i.memory_type for i in items] == [MemoryType.PREFERENCE]

@@ -389,3 +389,19 @@ async def test_a_rename_that_fails_part_way_still_tells_the_caches_what_it_rewro
     assert len([c for c in stored if c.startswith("Mickael")]) == 1, stored
     assert len([c for c in stored if c.startswith("Root")]) == 1, stored
     assert [c for c in heard if c.startswith("Mickael")] == [c for c in stored if c.startswith("Mickael")]
+
+
+async def test_a_kind_note_is_written_beside_the_statement_it_refines(engine: MemoryEngine) -> None:
+    said = "Léa finished her first screenplay on Friday 27 May 2022"
+    note = "Léa's written works include screenplay: Léa finished her first screenplay on Friday 27 May 2022"
+    # Untagged, the note is a refinement of the statement (it holds all its words) ...
+    await engine.remember(draft(said))
+    assert (await engine.remember(draft(note))).action == "superseded"
+    # ... tagged as one instance of a kind, it is written beside the statement, which stays.
+    other = Scope("discord", "guild-2", "general", "default")
+    kind = ["léa", "kind:made", "screenplay"]
+    await engine.remember(draft(said, scope=other))
+    assert (await engine.remember(draft(note, scope=other, subjects=kind))).action == "inserted"
+    # Two notes of one kind still merge as any refinement does.
+    longer = note + " and printed it"
+    assert (await engine.remember(draft(longer, scope=other, subjects=kind))).action == "superseded"

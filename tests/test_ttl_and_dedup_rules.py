@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.dedup import DedupAction, content_words, decide, policy_for_model
+from memory.dedup import DedupAction, content_words, decide, policy_for_model, records_an_instance
 from memory.ttl import TTLError, expires_at, parse_duration
 
 
@@ -81,3 +81,8 @@ def test_decide_refinement_covered_and_distinct() -> None:
     assert update.action is DedupAction.SUPERSEDE
     too_far = decide("Mickael likes pizza a lot", [("e", "Mickael likes pizza", 0.3)], policy)
     assert too_far.action is DedupAction.INSERT
+
+
+def test_a_memory_of_one_instance_of_a_kind_is_told_by_its_subjects() -> None:
+    assert records_an_instance(["léa", "kind:activity", "camping"])
+    assert not records_an_instance(["léa", "kindness", "camping"])

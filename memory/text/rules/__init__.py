@@ -14,6 +14,7 @@ from .hobbies import HOBBIES
 from .identity import IDENTITY, NAMES
 from .preferences import PREFERENCES
 from .requests import REQUESTS
+from .works import WORKS
 
 __all__ = ["OBLIGATION", "Clause", "Item", "read_clause", "settles_decision"]
 
@@ -29,6 +30,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *EVENTS,
     *HOBBIES,
     *ACTIVITIES,
+    *WORKS,
 )
 
 # Cheap gate: clauses with none of these words cannot match any rule, so most text skips the regex battery.

@@ -9,9 +9,9 @@ from memory.models import MemoryType
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import possessive_en
-from .base import Hit, Item, Rule
+from .base import Hit, Item, OneOf, Rule
 
-__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG"]
+__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG", "TASTE"]
 
 # Subjects the memories carry (searchable), so that they can be found by kind;
 # prefixed, so that no word a memory is about ("a pet shop") reads as one.
@@ -31,7 +31,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
         r"running|jogging|swimming|swims?|cycling|biking|yoga|pilates|tennis|basketball|football|soccer|"
         r"baseball|volleyball|golf|boxing|kickboxing|karate|judo|martial\s+arts|surfing|skiing|snowboarding|"
         r"skating|skateboarding|climbing|bouldering|weightlifting|crossfit|hockey|rowing|marathons?|"
-        r"workouts?|working\s+out|the\s+gym|triathlons?|badminton|squash|cricket|rugby",
+        r"workouts?|working\s+out|gym|triathlons?|badminton|squash|cricket|rugby",
     ),
     (
         "outdoor activities",
@@ -60,7 +60,8 @@ _TERMS = "|".join(terms for _, terms in _KINDS)
 _DOING = (
     r"love|loved|loves|enjoy|enjoyed|like|liked|go|goes|went|going|gone|been|started|start|took|take|"
     r"tried|do|did|doing|play|played|playing|practice|practise|practiced|practised|joined|took\s+up|"
-    r"got\s+into|into|off"
+    r"got\s+into|into|off|trying|tries|spent|spend|spending|practicing|practising|picked\s+up|"
+    r"signed\s+up|enrolled|registered"
 )
 # Words that make it something the speaker does not (yet) do, or someone else's: "I don't swim",
 # "I'd love to try surfing", "I used to ski", "we're planning a hike", "I took my son to his tennis".
@@ -75,14 +76,18 @@ _ACTIVITY_EN = regex(
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?P<term>" + _TERMS + r")\b"
     # A pastime that is also a plain verb needs no object: "I'm running late", "drawing a blank".
     r"(?!\s+(?:late|out|low|behind|short|away|into|up|a(?!\s+(?:lot|bit|little)\b)|an|the|my|our|your|his|her|their|this|that|"
-    r"it|them|dinner|lunch|breakfast|errands|something|some)\b)"
+    r"it|them|dinner|lunch|breakfast|errands|something|some|around|through|day)\b)"
+    # Figures of speech: "fishing for compliments", "swimming in paperwork", "running on fumes".
+    r"(?!\s+(?:for\s+(?:compliments|praise|attention|likes|answers|info|information|sympathy|reassurance|"
+    r"votes|office)|in\s+(?:circles|work|paperwork|debt|emails|tasks|bills)|on\s+(?:empty|fumes|thin\s+ice))\b)"
 )
 _DOING_AT_ALL = regex(rf"(?:^|\s|')(?:{_DOING})\b")
 # "I love hiking" is the preference rule's ("Léa loves hiking"): a second note of the same clause
 # would refine it into a fact, and her tastes would lose it.
-_TASTE = regex(
-    r"^(?:'m|\s+am|\s+really|\s+just|\s+also|\s+still|\s+absolutely|\s+totally)*\s+(?:love|enjoy|like|into)\b"
+_LIKES = (
+    r"(?:'m|\s+am|\s+really|\s+just|\s+also|\s+still|\s+absolutely|\s+totally)*\s+(?:love|enjoy|like|into)\b"
 )
+TASTE = regex("^" + _LIKES)
 # "movie marathons", "video game tournaments": a word before the pastime that makes it another thing.
 _OTHER_THING = regex(r"(?:^|\s)(?:movie|movies|film|tv|netflix|binge|anime|gaming|game|video|book|reading)$")
 
@@ -132,12 +137,107 @@ def _activity(hit: Hit) -> Item | None:
     # Read with its subject, so that "I'd love to" shows its "'d".
     if _NOT_DONE.search(hit.group("who") + between) or not _DOING_AT_ALL.search(between):
         return None
-    if _OTHER_THING.search(between) or (hit.group("who").casefold() == "i" and _TASTE.match(between)):
+    if _OTHER_THING.search(between) or (hit.group("who").casefold() == "i" and TASTE.match(between)):
         return None
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
     content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+
+
+# "our family camping trip", "my weekend hikes": a pastime the speaker's own, said with no verb of
+# doing. Only the words below may stand between "my"/"our" and the pastime, so that "my son's
+# soccer" or "my sister's yoga class" (someone else's) never match.
+_POSSESSED_EN = regex(
+    r"\b(?:my|our)\s+(?:(?:family|weekend|weekly|annual|yearly|summer|winter|spring|fall|autumn|morning|"
+    r"evening|daily|nightly|sunday|saturday|usual|regular|first|latest|favorite|favourite|new|last|recent|"
+    r"big|little|long|early)\s+){0,3}(?P<term>" + _TERMS + r")"
+    r"(?P<noun>\s+(?:trips?|class(?:es)?|lessons?|sessions?|club|group|routine|practice|days?|weekends?|"
+    r"nights?|adventures?|buddy|buddies|partner))?\b"
+)
+# What makes it not (or no longer) the speaker's: "I miss our hikes", "we cancelled our camping trip".
+_NOT_HAD = regex(
+    r"\b(?:not|never|no|don't|didn't|if|would|'d|want|wish|hope|miss|missed|cancel(?:l)?ed|cancel|skipped|"
+    r"postponed|used|plan|planned|planning|next)\b|n't\b"
+)
+# "I love our weekend hikes" is the preference rule's (see TASTE).
+_I_LIKE = regex(r"\bi" + _LIKES)
+
+
+# "I hike every weekend", "we volunteered at the shelter": the pastime said by its own verb.
+_PASTIME_VERBS = {
+    "hike": "hiking", "hiked": "hiking", "swim": "swimming", "swam": "swimming", "surf": "surfing",
+    "surfed": "surfing", "ski": "skiing", "skied": "skiing", "camped": "camping", "kayaked": "kayaking",
+    "biked": "biking", "cycled": "cycling", "danced": "dancing", "meditate": "meditation",
+    "meditated": "meditation", "volunteer": "volunteering", "volunteered": "volunteering",
+    "volunteers": "volunteering", "jog": "jogging", "jogged": "jogging",
+}  # fmt: skip
+_DIRECT_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:\s+(?:also|still|often|usually|regularly|sometimes|really|actually|just|"
+    r"recently|finally|even|always|occasionally|have|had|'ve|'d))*)\s+(?P<verb>"
+    + "|".join(sorted(_PASTIME_VERBS, key=len, reverse=True))
+    + r")\b(?!\s+(?:to|through|past|around|across|in\s+(?:circles|work|debt)|for\s+(?:office|it|cover))\b)"
+)
+
+
+def _direct(hit: Hit) -> Item | None:
+    between = hit.group("between")
+    # "I'd hike more if ...": a wish; "I'd" reads "I had" as often, so refuse it.
+    if "'d" in between or _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
+        return None
+    thing = _PASTIME_VERBS[hit.group("verb").casefold()]
+    content = f"{possessive_en(hit.speaker)} {_kind(thing)} include {thing}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+
+
+def _possessed(hit: Hit) -> Item | None:
+    before = hit.clause.text[: hit.match.start()]
+    if _NOT_HAD.search(before) or _I_LIKE.search(before) or _OTHER_THING.search(before):
+        return None
+    term = " ".join(hit.group("term").split()).casefold()
+    thing = _GERUNDS.get(term, term)
+    content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+
+
+# "we took the kids to the museum", "my kids love the zoo": a family outing, said by the place
+# gone to; the memory names the kind so that "what does she do with her family?" reaches it.
+_VENUES = (
+    r"zoo|aquarium|museum|art\s+gallery|gallery|beach|national\s+park|amusement\s+park|theme\s+park|"
+    r"water\s+park|park|carnival|circus|planetarium|farmers'?\s+market|"
+    r"botanical\s+gardens?|theat(?:er|re)|lake|library|bookstore|cinema|movies|science\s+center"
+)
+# Events gone to, told the same way ("I went to a pride parade", "we were at the conference"): a
+# question asks "what events has she attended?".
+_EVENTS = (
+    r"concert|festival|fair|parade|rally|march|protest|conference|convention|workshop|seminar|meetup|"
+    r"fundraiser|charity\s+(?:run|walk|event|gala)|support\s+group|book\s+club|game\s+night|talent\s+show"
+)
+_EVENT_KIND = regex(rf"^(?:{_EVENTS})$")
+_OUTING_EN = regex(
+    r"\b(?P<who>i|we|(?:my|our)\s+(?:kids|children|family|son|daughter|husband|wife|partner|boys|girls))"
+    r"(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?:to|at|in|by)?\s*(?:the|a)\s+"
+    r"(?:(?:local|new|big|little|nearby|city|children's|kids'|pride|lgbtq\+?|music|art|book|school|charity)\s+)?"
+    r"(?P<venue>" + _VENUES + "|" + _EVENTS + r")\b"
+    r"(?!['’]s|\s+(?:ticket|tickets|pass|passes|membership|website|app|site|page)\b)"
+)
+_OUTING_VERBS = regex(
+    r"(?:^|\s|')(?:went|go|goes|been|took|take|taking|visited|visit|love|loves|loved|enjoy|enjoyed|"
+    r"spent|spend|were|was|had\s+a\s+blast|had\s+fun)\b"
+)
+
+
+def _outing(hit: Hit) -> Item | None:
+    between = hit.group("between")
+    # Who went is the speaker or their own family: "they", "she", "my friend" make it someone else's.
+    if _NOT_DONE.search(between) or not _OUTING_VERBS.search(between) or _PLAN.search(between):
+        return None
+    if _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
+        return None
+    venue = " ".join(hit.group("venue").split()).casefold()
+    kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"
+    content = f"{possessive_en(hit.speaker)} {kind} include the {venue}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [venue], tags=[ACTIVITY_TAG])
 
 
 def _pet(hit: Hit) -> Item | None:
@@ -200,7 +300,15 @@ def _place(hit: Hit) -> Item | None:
 
 
 ACTIVITIES = (
-    Rule(_ACTIVITY_EN, _activity, french=False, object_groups=()),
+    # Said with a verb of doing first; the same clause needs no second, verbless reading.
+    OneOf(
+        (
+            Rule(_ACTIVITY_EN, _activity, french=False, object_groups=()),
+            Rule(_DIRECT_EN, _direct, french=False, object_groups=()),
+            Rule(_POSSESSED_EN, _possessed, french=False, object_groups=()),
+        )
+    ),
+    Rule(_OUTING_EN, _outing, french=False, object_groups=()),
     Rule(_OWN_PET_EN, _pet, french=False, object_groups=()),
     Rule(_PLACE_EN, _place, french=False, object_groups=()),
 )

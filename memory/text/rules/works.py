@@ -1,0 +1,182 @@
+"""Rules for what the speaker reads, watches, plays and makes: "I watched "Dune"", "I baked a cake"."""
+
+from __future__ import annotations
+
+import re
+
+from memory.models import MemoryType
+
+from ..lexicons import MONTHS_EN, WEEKDAYS_EN
+from ..normalize import regex
+from ..rewrite import possessive_en
+from .activities import TASTE
+from .base import Hit, Item, Rule
+
+__all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
+
+# Subjects the memories carry, prefixed as the pastime ones are (rules/activities.py), so that
+# they can be found by kind: a question asks "what books has she read?" where the turn names
+# only the title.
+MEDIA_TAG = "kind:media"
+MADE_TAG = "kind:made"
+
+_CONFIDENCE = 0.6
+_MAX_CLAUSE_WORDS = 20
+
+# Words that make it something the speaker did not (yet) do, or someone else's: "I haven't read
+# it", "I'd love to watch", "I want to bake", "she wrote a novel", "you should read". Unlike the
+# pastime rule's, "your" is allowed: "I took your advice and watched ...".
+_NOT_DONE = regex(
+    r"\b(?:not|never|no|don't|didn't|won't|can't|cannot|couldn't|wouldn't|would|'d|could|should|might|"
+    r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|going|used|thinking|"
+    r"considering|will|you|he|she|they|him|her|them|someone|somebody|people|friend|friends)\b|'ll\b|n't\b"
+)
+
+# What is read, watched, played or heard, and the kind the memory names. The verb decides the kind
+# unless the turn names it ("a show called ...").
+_MEDIA_VERBS: tuple[tuple[str, str], ...] = (
+    ("books and reading", r"read|reading|reread|rereading|re-read|re-reading"),
+    ("movies and TV shows", r"watched|watching|rewatched|rewatching|binged|binge-watched|saw|seen"),
+    ("video games and games", r"played|playing|beat|finished\s+playing"),
+    ("music and podcasts", r"listened\s+to|listening\s+to"),
+)
+_MEDIA_NOUNS: tuple[tuple[str, str], ...] = (
+    ("books and reading", r"book|novel|memoir|trilogy|saga"),
+    ("movies and TV shows", r"movie|film|show|tv\s+show|series|documentary|anime|musical"),
+    ("video games and games", r"video\s+game|game|rpg|board\s+game"),
+    ("music and podcasts", r"album|song|podcast|record"),
+)
+_MEDIA_VERB = "|".join(v for _, v in _MEDIA_VERBS)
+_MEDIA_NOUN = "|".join(n for _, n in _MEDIA_NOUNS)
+# A title: in quotes, or a run of capitalised words (small words allowed inside: "The Lord of the
+# Rings"). Unquoted, it needs a verb that reads or plays it, or the kind named before it.
+_TITLE = (
+    r"(?P<quoted>\"[^\"]{2,60}\"|“[^”]{2,60}”)"
+    r"|(?P<named>(?-i:[A-Z][\w'’:-]*)(?:\s+(?:(?-i:of|the|and|in|on|to|a|an|for|at)\s+)*(?-i:[A-Z0-9][\w'’:-]*)){0,5})"
+)
+_MEDIA_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+(?P<verb>" + _MEDIA_VERB + r")\s+"
+    r"(?:(?:the|this|that|a|an|my|our|your)\s+)?(?:(?:[\w-]+\s+){0,3}?(?P<noun>" + _MEDIA_NOUN + r")s?"
+    r"(?:\s+(?:called|named|titled))?\s+)?(?:" + _TITLE + r")"
+)
+_KIND_OF_VERB = [(regex(rf"^(?:{v})$"), kind) for kind, v in _MEDIA_VERBS]
+_KIND_OF_NOUN = [(regex(rf"^(?:{n})$"), kind) for kind, n in _MEDIA_NOUNS]
+# Names that are no title: days, months, the apps a chat works in, people's possessions.
+_NOT_A_TITLE = frozenset(
+    w.casefold()
+    for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "It", "This", "That", "Netflix", "YouTube", "Spotify", "Twitch"]
+)
+
+
+def _refused(hit: Hit, *more: str) -> bool:
+    """Whether the clause says the speaker did not do it, or only likes it (both read before the verb)."""
+    who, between = hit.group("who"), hit.group("between")
+    # "I love reading fantasy" is the preference rule's (see activities.TASTE).
+    if who.casefold() == "i" and TASTE.match(between):
+        return True
+    return bool(_NOT_DONE.search(" ".join([who + between, *more])))
+
+
+def _clause(hit: Hit) -> str:
+    """The clause in the third person, bounded (the memory is recalled for its kind, not its length)."""
+    words = hit.whole_clause().split()
+    said = " ".join(words[:_MAX_CLAUSE_WORDS])
+    return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+
+
+def _from_match(hit: Hit) -> str:
+    """The clause from where the match starts, in the third person, bounded."""
+    words = hit.third(hit.clause.text[hit.match.start() :].strip()).split()
+    said = " ".join(words[:_MAX_CLAUSE_WORDS])
+    return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+
+
+def _kind(table: list[tuple[re.Pattern[str], str]], word: str) -> str:
+    folded = " ".join(word.casefold().split())
+    return next(kind for pattern, kind in table if pattern.match(folded))
+
+
+def _media(hit: Hit) -> Item | None:
+    if _refused(hit):
+        return None
+    title = hit.group("quoted") or hit.words("named")
+    after = hit.clause.text[hit.match.end() :]
+    if not hit.group("quoted"):
+        first = title.split()[0].casefold()
+        # "I watched Sarah's kids", "I saw Tom yesterday": a person, not a title; an unquoted
+        # name after "saw" or "seen" is too often one.
+        if first in _NOT_A_TITLE or title.endswith(("'s", "’s")) or after.startswith(("'s", "’s")):
+            return None
+        if not hit.group("noun") and hit.words("verb").casefold() in {"saw", "seen", "beat"}:
+            return None
+    noun = hit.words("noun")
+    kind = _kind(_KIND_OF_NOUN, noun) if noun else _kind(_KIND_OF_VERB, hit.words("verb"))
+    content = f"{possessive_en(hit.speaker)} {kind} include {title}: {_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”')], tags=[MEDIA_TAG])
+
+
+# Things the speaker made, by kind: "I baked a chocolate cake", "I finished my first screenplay".
+_MADE_THINGS: tuple[tuple[str, str], ...] = (
+    (
+        "recipes and baking",
+        r"cakes?|cupcakes?|cookies|pies?|tarts?|bread|muffins|brownies|ice\s*cream|icecream|desserts?|pastr(?:y|ies)|"
+        r"recipes?|cheesecake|pancakes|waffles|smoothies?|jam|soup|curry|lasagna",
+    ),
+    (
+        "written works",
+        r"screenplays?|scripts?|novels?|books?|short\s+stor(?:y|ies)|stor(?:y|ies)|poems?|poetry|articles?|"
+        r"blog\s+posts?|essays?|chapters?|memoir|songs?|lyrics",
+    ),
+    (
+        "art and crafts",
+        r"paintings?|drawings?|sketch(?:es)?|portraits?|murals?|sculptures?|vases?|bowls?|pots|pottery|quilts?|"
+        r"scarf|scarves|sweaters?|jewelry|necklaces?|bracelets?|furniture|birdhouse",
+    ),
+)
+_THING = "|".join(t for _, t in _MADE_THINGS)
+_MADE_KIND = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _MADE_THINGS]
+_MADE_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+"
+    r"(?P<verb>made|make|making|baked|bake|baking|cooked|cooking|wrote|written|writing|drafted|published|"
+    r"painted|painting|drew|drawn|sketched|knitted|knit|sewed|sewn|crocheted|built|carved|sculpted|"
+    r"composed|recorded|finished|finishing|completed|wrapped\s+up|tried|tested|testing)\s+"
+    r"(?P<det>(?:a|an|the|this|that|these|those|some|my|our|two|three|another)\s+)?"
+    r"(?P<adjs>(?:[\w'-]+\s+){0,4}?)(?P<thing>" + _THING + r")\b"
+    # "a book on", "the cake for": the thing must end the phrase, or be followed by what it is.
+    r"(?!\s*-)"
+)
+# "a cake I made", "the poem that I wrote": the thing named first.
+_MADE_AFTER_EN = regex(
+    r"\b(?P<det>a|an|the|this|that|my|our)\s+(?P<adjs>(?:[\w'-]+\s+){0,3}?)(?P<thing>" + _THING + r")\s+"
+    r"(?:that\s+|which\s+)?(?P<who>i|we)(?P<between>(?:\s+(?:just|recently|finally|also|have|had|'ve))*)\s+"
+    r"(?P<verb>made|baked|cooked|wrote|written|painted|drew|knitted|sewed|crocheted|built|carved|sculpted|composed)\b"
+)
+# "I finished the book" is a book read, not written: finishing something the speaker did not
+# make needs "my"/"our" ("I finished my first screenplay").
+_FINISHING = frozenset({"finished", "finishing", "completed", "wrapped up"})
+# "I tried a new recipe" is one made; "I tried the cake" is one eaten.
+_TRYING = frozenset({"tried", "tested", "testing"})
+
+
+def _made(hit: Hit) -> Item | None:
+    if _refused(hit, hit.group("adjs")):
+        return None
+    verb = hit.words("verb").casefold()
+    det = hit.words("det").casefold()
+    if verb in _FINISHING and det not in {"my", "our"}:
+        return None
+    thing = " ".join(hit.group("thing").split()).casefold()
+    if verb in _TRYING and not thing.startswith("recipe"):
+        return None
+    kind = _kind(_MADE_KIND, thing)
+    # "a cake I made": the clause from the thing, which the speaker's part alone would leave out.
+    said = _clause(hit) if hit.match.start("who") < hit.match.start("thing") else _from_match(hit)
+    content = f"{possessive_en(hit.speaker)} {kind} include {thing}: {said}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
+
+
+WORKS = (
+    Rule(_MEDIA_EN, _media, french=False, object_groups=()),
+    Rule(_MADE_EN, _made, french=False, object_groups=()),
+    Rule(_MADE_AFTER_EN, _made, french=False, object_groups=()),
+)

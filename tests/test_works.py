@@ -1,0 +1,101 @@
+"""The works rules: what the speaker reads, watches, plays and makes, by kind; and what they must not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.models import MemoryType
+from memory.text import extract
+
+NOW = datetime(2026, 5, 8, 12, tzinfo=UTC)
+
+
+def _works(text: str) -> list[str]:
+    """The contents of the media and made-thing memories `text` gives, said by Léa."""
+    return [
+        item.content for item in extract(text, "Léa", NOW) if {"kind:media", "kind:made"} & set(item.subjects)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            'I watched "Little Women" and it was great!',
+            'Léa\'s movies and TV shows include "Little Women": Léa watched "Little Women" and it was great',
+        ),
+        (
+            'I took your advice and watched "The Lord of the Rings" last night',
+            'Léa\'s movies and TV shows include "The Lord of the Rings": Léa took your advice and watched '
+            '"The Lord of the Rings" on Thursday 7 May 2026',
+        ),
+        (
+            "I was reading Harry Potter again",
+            "Léa's books and reading include Harry Potter: Léa was reading Harry Potter again",
+        ),
+        (
+            'I\'m playing an RPG called "Xenoblade Chronicles"',
+            'Léa\'s video games and games include "Xenoblade Chronicles": Léa is playing an RPG called '
+            '"Xenoblade Chronicles',
+        ),
+        (
+            "I'm playing Valorant again",
+            "Léa's video games and games include Valorant: Léa is playing Valorant again",
+        ),
+        (
+            "I finished my first full screenplay",
+            "Léa's written works include screenplay: Léa finished their first full screenplay",
+        ),
+        (
+            "I baked a chocolate cake for my mom",
+            "Léa's recipes and baking include cake: Léa baked a chocolate cake for their mom",
+        ),
+        (
+            "Here's a cake I made recently!",
+            "Léa's recipes and baking include cake: a cake Léa made recently!",
+        ),
+        (
+            "I tried my newest dairy-free recipe",
+            "Léa's recipes and baking include recipe: Léa tried their newest dairy-free recipe",
+        ),
+        (
+            "I wrote a poem about my grandma",
+            "Léa's written works include poem: Léa wrote a poem about their grandma",
+        ),
+    ],
+)
+def test_a_work_read_watched_played_or_made_is_remembered_with_its_kind(text: str, content: str) -> None:
+    assert content in _works(text)
+
+
+def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_title() -> None:
+    (item,) = [i for i in extract('I just watched "Dune"', "Léa", NOW) if "kind:media" in i.subjects]
+    assert item.memory_type is MemoryType.FACT
+    assert item.subjects[:3] == ["léa", "kind:media", "dune"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'I haven\'t read "Dune" yet.',  # not done
+        'I want to watch "Dune".',  # a wish
+        'You should watch "Dune".',  # someone else's
+        'She watched "Dune" twice.',
+        "I love reading fantasy novels.",  # a taste: the preference rule's
+        "I saw Tom yesterday.",  # a person, not a title
+        "I watched Sarah's kids.",
+        "We watched the game on Sunday.",  # no title
+        "I read an article about it.",
+        "I played Monday night.",
+        "I finished the book last night.",  # a book read, not written
+        "I tried the cake at the cafe.",  # eaten, not made
+        "I made a mistake.",  # no work
+        "I wrote an email to my boss.",
+        "I'd love to bake a cake.",
+        "I want to write a novel.",
+    ],
+)
+def test_no_work_where_the_speaker_did_not_read_watch_play_or_make_it(text: str) -> None:
+    assert _works(text) == []
