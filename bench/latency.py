@@ -49,7 +49,7 @@ from memory.errors import ConfigError
 from memory.models import Audience, MemoryDraft
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest
 
-from .backend import BenchBackend, DatabaseNotEmpty
+from .backend import BenchBackend, Claim, DatabaseNotEmpty
 from .extra import can_plot
 from .naive_prehook import NaivePreHook
 from .recall import peak_rss_mb, percentile
@@ -414,24 +414,42 @@ _VECTOR_CHECKS = 16
 _SAME_VECTOR = 0.999
 
 
-async def _check_kept(engine: MemoryEngine, record: dict[str, Any], wanted: dict[str, Any]) -> dict[str, Any]:
-    """Refuse (DatabaseNotEmpty) a kept fill that is not exactly the one this run would make; then
-    clear the access counts earlier timed runs added. Returns the setup entry of the run."""
-    t = time.perf_counter()
-    made = {k: record.get(k) for k in wanted}
-    if made != wanted:
-        raise DatabaseNotEmpty(
-            f"the benchmark database holds a kept fill of {made}, not {wanted}; pass --reset to empty it"
-        )
-    expected = await asyncio.to_thread(
-        expected_fingerprint, wanted["memories"], wanted["messages"], wanted["seed"], float(record["now"])
-    )
+async def checked_fingerprint(engine: MemoryEngine, record: dict[str, Any]) -> dict[str, list[int]]:
+    """The fingerprint of the database's rows, refused (DatabaseNotEmpty) unless it is that of the
+    fill `record` describes: the one recorded with it, else (none recorded yet) the fill made again
+    from its size, turns, seed and clock (about a minute and a half at a million memories)."""
     stored = await stored_fingerprint(engine)
+    expected = record.get("fingerprint")
+    if expected is None:
+        expected = await asyncio.to_thread(
+            expected_fingerprint,
+            int(record["memories"]),
+            int(record["messages"]),
+            int(record["seed"]),
+            float(record["now"]),
+        )
     if stored != expected:
         raise DatabaseNotEmpty(
             f"the benchmark database's rows are not the kept fill they are recorded as (rows and "
             f"fingerprints {stored}, expected {expected}); pass --reset to empty it"
         )
+    return stored
+
+
+async def _check_kept(engine: MemoryEngine, claim: Claim, wanted: dict[str, Any]) -> dict[str, Any]:
+    """Refuse (DatabaseNotEmpty) a kept fill that is not exactly the one this run would make; then
+    clear the access counts earlier timed runs added. Returns the setup entry of the run."""
+    t = time.perf_counter()
+    record = dict(claim.kept or {})
+    made = {k: record.get(k) for k in wanted}
+    if made != wanted:
+        raise DatabaseNotEmpty(
+            f"the benchmark database holds a kept fill of {made}, not {wanted}; pass --reset to empty it"
+        )
+    fingerprint = await checked_fingerprint(engine, record)
+    if "fingerprint" not in record:
+        # Checked against the fill made again: later runs compare with it, in seconds.
+        await claim.record({**record, "fingerprint": fingerprint})
     db = engine.storage.db  # type: ignore[attr-defined]
     rows = await db.fetch(
         f"SELECT content, embedding FROM memories ORDER BY content_hash LIMIT {_VECTOR_CHECKS}"
@@ -478,7 +496,7 @@ async def measure_size(
             try:
                 wanted = _fill_record(size, options, embedder)
                 if claim.kept is not None:
-                    setup = await _check_kept(engine, claim.kept, wanted)
+                    setup = await _check_kept(engine, claim, wanted)
                     setup["warm_s"] = 0.0
                     setup["index_rows"] = await engine.warm_search()
                     freeze_startup_heap()
@@ -493,7 +511,11 @@ async def measure_size(
                         options.vectors_dir,
                         now,
                     )
-                    await claim.record({**wanted, "now": now, "ready": clock(), "setup": setup})
+                    if backend.keep:
+                        record = {**wanted, "now": now, "ready": clock(), "setup": setup}
+                        # What later runs check the rows against (itself checked against the fill).
+                        record["fingerprint"] = await checked_fingerprint(engine, record)
+                        await claim.record(record)
                 else:
                     setup = await _fill(engine, size, options.messages, options.seed, options.vectors_dir)
                 _log(f"{size:,} memories ready: {setup}")

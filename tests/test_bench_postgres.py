@@ -330,6 +330,19 @@ async def test_a_kept_fill_stays_and_the_next_run_times_it_again_without_filling
     assert await memory_ids(postgres_url) == ids
     embedded = [t for call in again.calls for t in call]
     assert len([t for t in embedded if not t.endswith("]")]) <= 16
+    # A record kept without the rows' fingerprint: they are checked against the fill made again,
+    # and the fingerprint is recorded for the next run.
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        recorded = json.loads(await conn.fetchval("SELECT fill::text FROM bench_fill"))
+        await conn.execute("UPDATE bench_fill SET fill = fill - 'fingerprint'")
+        third = await run_latency(options, CachedEmbedder(HashEmbedder()))
+        assert third["runs"][0]["setup"]["kept_fill"] == "timed again"
+        again_recorded = json.loads(await conn.fetchval("SELECT fill::text FROM bench_fill"))
+    finally:
+        await conn.close()
+    assert recorded["fingerprint"]["memories"][0] == 200
+    assert again_recorded["fingerprint"] == recorded["fingerprint"]
     # Without --keep the kept fill is someone else's data: refused, then emptied on request.
     with pytest.raises(DatabaseNotEmpty):
         await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
@@ -359,14 +372,17 @@ async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
     assert await memory_ids(postgres_url) == ids
 
 
+@pytest.mark.parametrize("recorded", [True, False])
 @pytest.mark.parametrize("change", ["content", "gone", "extra turn", "vector"])
 async def test_a_kept_fill_whose_rows_changed_is_refused(
-    postgres_url: str, tmp_path: Path, change: str
+    postgres_url: str, tmp_path: Path, change: str, recorded: bool
 ) -> None:
     options = latency_options(postgres_url, tmp_path, keep=True)
     await run_latency(options, CachedEmbedder(HashEmbedder()))
     conn = await asyncpg.connect(postgres_url)
     try:
+        if not recorded:  # a record without the rows' fingerprint: checked against the fill made again
+            await conn.execute("UPDATE bench_fill SET fill = fill - 'fingerprint'")
         first = await conn.fetchval("SELECT id FROM memories ORDER BY content_hash LIMIT 1")
         if change == "content":
             await conn.execute("UPDATE memories SET content_hash = md5('x') WHERE id = $1", first)
