@@ -234,6 +234,9 @@ def _outing(hit: Hit) -> Item | None:
         return None
     if _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
         return None
+    # "I love going to the beach" is the preference rule's (see TASTE).
+    if hit.group("who").casefold() == "i" and TASTE.match(between):
+        return None
     venue = " ".join(hit.group("venue").split()).casefold()
     kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"
     content = f"{possessive_en(hit.speaker)} {kind} include the {venue}: {_clause(hit)}"
