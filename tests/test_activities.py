@@ -225,3 +225,10 @@ def test_a_pastime_said_with_a_verb_and_a_possessive_is_one_memory() -> None:
 def test_a_possessed_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
     items = extract("I love our weekend hikes", "Léa", NOW)
     assert [i.memory_type for i in items] == [MemoryType.PREFERENCE]
+
+
+def test_an_outing_the_speaker_says_they_like_is_left_to_the_preference_rule() -> None:
+    items = extract("I love taking the kids to the zoo", "Léa", NOW)
+    assert [(i.memory_type, i.content) for i in items] == [
+        (MemoryType.PREFERENCE, "Léa loves taking the kids to the zoo")
+    ]

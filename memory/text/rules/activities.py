@@ -11,7 +11,7 @@ from ..normalize import regex
 from ..rewrite import possessive_en
 from .base import Hit, Item, OneOf, Rule
 
-__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG", "TASTE"]
+__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG", "TASTE", "bounded"]
 
 # Subjects the memories carry (searchable), so that they can be found by kind;
 # prefixed, so that no word a memory is about ("a pet shop") reads as one.
@@ -113,11 +113,16 @@ _PET_AS_A_WORD = regex(
 _NAMED_PET = regex(r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called)\b)")
 
 
-def _clause(hit: Hit) -> str:
-    """The clause in the third person, bounded (the memory is recalled for its kind, not its length)."""
-    words = hit.whole_clause().split()
+def bounded(text: str) -> str:
+    """`text` cut to its first words, marked when cut (a kind memory is recalled for its kind, not length)."""
+    words = text.split()
     said = " ".join(words[:_MAX_CLAUSE_WORDS])
     return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+
+
+def _clause(hit: Hit) -> str:
+    """The clause in the third person, bounded."""
+    return bounded(hit.whole_clause())
 
 
 # Nouns said for the pastime itself: "went on a hike" is hiking.
@@ -233,6 +238,9 @@ def _outing(hit: Hit) -> Item | None:
     if _NOT_DONE.search(between) or not _OUTING_VERBS.search(between) or _PLAN.search(between):
         return None
     if _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
+        return None
+    # "I love going to the beach" is the preference rule's (see TASTE).
+    if hit.group("who").casefold() == "i" and TASTE.match(between):
         return None
     venue = " ".join(hit.group("venue").split()).casefold()
     kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"

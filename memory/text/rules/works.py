@@ -9,7 +9,7 @@ from memory.models import MemoryType
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import possessive_en
-from .activities import TASTE
+from .activities import TASTE, bounded
 from .base import Hit, Item, Rule
 
 __all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
@@ -21,7 +21,6 @@ MEDIA_TAG = "kind:media"
 MADE_TAG = "kind:made"
 
 _CONFIDENCE = 0.6
-_MAX_CLAUSE_WORDS = 20
 
 # Words that make it something the speaker did not (yet) do, or someone else's: "I haven't read
 # it", "I'd love to watch", "I want to bake", "she wrote a novel", "you should read". Unlike the
@@ -78,17 +77,13 @@ def _refused(hit: Hit, *more: str) -> bool:
 
 
 def _clause(hit: Hit) -> str:
-    """The clause in the third person, bounded (the memory is recalled for its kind, not its length)."""
-    words = hit.whole_clause().split()
-    said = " ".join(words[:_MAX_CLAUSE_WORDS])
-    return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+    """The clause in the third person, bounded."""
+    return bounded(hit.whole_clause())
 
 
 def _from_match(hit: Hit) -> str:
     """The clause from where the match starts, in the third person, bounded."""
-    words = hit.third(hit.clause.text[hit.match.start() :].strip()).split()
-    said = " ".join(words[:_MAX_CLAUSE_WORDS])
-    return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
+    return bounded(hit.third(hit.clause.text[hit.match.start() :].strip()))
 
 
 def _kind(table: list[tuple[re.Pattern[str], str]], word: str) -> str:
