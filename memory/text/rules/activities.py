@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory.models import MemoryType
 
@@ -11,7 +12,16 @@ from ..normalize import regex
 from ..rewrite import possessive_en
 from .base import Hit, Item, OneOf, Rule
 
-__all__ = ["ACTIVITIES", "ACTIVITY_TAG", "PET_TAG", "PLACE_TAG", "TASTE", "bounded"]
+__all__ = [
+    "ACTIVITIES",
+    "ACTIVITY_TAG",
+    "PET_TAG",
+    "PLACE_TAG",
+    "TASTE",
+    "bounded",
+    "bounded_clause",
+    "kind_of",
+]
 
 # Subjects the memories carry (searchable), so that they can be found by kind;
 # prefixed, so that no word a memory is about ("a pet shop") reads as one.
@@ -120,9 +130,15 @@ def bounded(text: str) -> str:
     return said + ("…" if len(words) > _MAX_CLAUSE_WORDS else "")
 
 
-def _clause(hit: Hit) -> str:
+def bounded_clause(hit: Hit) -> str:
     """The clause in the third person, bounded."""
     return bounded(hit.whole_clause())
+
+
+def kind_of(table: Sequence[tuple[re.Pattern[str], str]], term: str) -> str:
+    """The kind of the first pattern of `table` matching `term` (case and spacing folded)."""
+    folded = " ".join(term.casefold().split())
+    return next(kind for pattern, kind in table if pattern.match(folded))
 
 
 # Nouns said for the pastime itself: "went on a hike" is hiking.
@@ -130,11 +146,6 @@ _GERUNDS = {
     "hike": "hiking", "hikes": "hiking", "swim": "swimming", "swims": "swimming", "workout": "working out",
     "workouts": "working out", "picnic": "picnics",
 }  # fmt: skip
-
-
-def _kind(term: str) -> str:
-    folded = " ".join(term.casefold().split())
-    return next(kind for pattern, kind in _KIND_OF if pattern.match(folded))
 
 
 def _activity(hit: Hit) -> Item | None:
@@ -146,7 +157,7 @@ def _activity(hit: Hit) -> Item | None:
         return None
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
-    content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
+    content = f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
 
@@ -191,7 +202,9 @@ def _direct(hit: Hit) -> Item | None:
     if "'d" in between or _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
         return None
     thing = _PASTIME_VERBS[hit.group("verb").casefold()]
-    content = f"{possessive_en(hit.speaker)} {_kind(thing)} include {thing}: {_clause(hit)}"
+    content = (
+        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, thing)} include {thing}: {bounded_clause(hit)}"
+    )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
 
@@ -201,7 +214,7 @@ def _possessed(hit: Hit) -> Item | None:
         return None
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
-    content = f"{possessive_en(hit.speaker)} {_kind(term)} include {thing}: {_clause(hit)}"
+    content = f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
 
@@ -244,7 +257,7 @@ def _outing(hit: Hit) -> Item | None:
         return None
     venue = " ".join(hit.group("venue").split()).casefold()
     kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"
-    content = f"{possessive_en(hit.speaker)} {kind} include the {venue}: {_clause(hit)}"
+    content = f"{possessive_en(hit.speaker)} {kind} include the {venue}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [venue], tags=[ACTIVITY_TAG])
 
 
@@ -256,7 +269,7 @@ def _pet(hit: Hit) -> Item | None:
     pet = " ".join(hit.group("pet").split()).casefold()
     # "a dog", but "kittens" and "goldfish" as said.
     pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
-    content = f"{possessive_en(hit.speaker)} pets include {pet}: {_clause(hit)}"
+    content = f"{possessive_en(hit.speaker)} pets include {pet}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
@@ -303,7 +316,9 @@ def _place(hit: Hit) -> Item | None:
         return None
     if _A_THING.match(hit.clause.text[hit.match.end("place") :]):
         return None
-    content = f"{possessive_en(hit.speaker)} travels and places visited include {place}: {_clause(hit)}"
+    content = (
+        f"{possessive_en(hit.speaker)} travels and places visited include {place}: {bounded_clause(hit)}"
+    )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from memory.models import MemoryType
 
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import possessive_en
-from .activities import TASTE, bounded
+from .activities import TASTE, bounded, bounded_clause, kind_of
 from .base import Hit, Item, Rule
 
 __all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
@@ -76,19 +74,9 @@ def _refused(hit: Hit, *more: str) -> bool:
     return bool(_NOT_DONE.search(" ".join([who + between, *more])))
 
 
-def _clause(hit: Hit) -> str:
-    """The clause in the third person, bounded."""
-    return bounded(hit.whole_clause())
-
-
 def _from_match(hit: Hit) -> str:
     """The clause from where the match starts, in the third person, bounded."""
     return bounded(hit.third(hit.clause.text[hit.match.start() :].strip()))
-
-
-def _kind(table: list[tuple[re.Pattern[str], str]], word: str) -> str:
-    folded = " ".join(word.casefold().split())
-    return next(kind for pattern, kind in table if pattern.match(folded))
 
 
 def _media(hit: Hit) -> Item | None:
@@ -105,8 +93,8 @@ def _media(hit: Hit) -> Item | None:
         if not hit.group("noun") and hit.words("verb").casefold() in {"saw", "seen", "beat"}:
             return None
     noun = hit.words("noun")
-    kind = _kind(_KIND_OF_NOUN, noun) if noun else _kind(_KIND_OF_VERB, hit.words("verb"))
-    content = f"{possessive_en(hit.speaker)} {kind} include {title}: {_clause(hit)}"
+    kind = kind_of(_KIND_OF_NOUN, noun) if noun else kind_of(_KIND_OF_VERB, hit.words("verb"))
+    content = f"{possessive_en(hit.speaker)} {kind} include {title}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”')], tags=[MEDIA_TAG])
 
 
@@ -163,9 +151,9 @@ def _made(hit: Hit) -> Item | None:
     thing = " ".join(hit.group("thing").split()).casefold()
     if verb in _TRYING and not thing.startswith("recipe"):
         return None
-    kind = _kind(_MADE_KIND, thing)
+    kind = kind_of(_MADE_KIND, thing)
     # "a cake I made": the clause from the thing, which the speaker's part alone would leave out.
-    said = _clause(hit) if hit.match.start("who") < hit.match.start("thing") else _from_match(hit)
+    said = bounded_clause(hit) if hit.match.start("who") < hit.match.start("thing") else _from_match(hit)
     content = f"{possessive_en(hit.speaker)} {kind} include {thing}: {said}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
 
