@@ -26,7 +26,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.runner import BotRuntime
 from memory.embedders import CachedEmbedder
-from memory.models import Scope
+from memory.models import ConversationKind, Scope
 from tests import helpers
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -415,6 +415,24 @@ async def test_a_user_lookup_that_fails_logs_no_body_for_an_id(
     assert user.display_name == user_id  # the turn still goes on, under the id
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
         "slack users.info failed"
+    ]
+    assert_clean_logs(caplog.records, "failed lookup")
+    assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())
+
+
+@pytest.mark.parametrize("channel_id", [MARKER, f"C{MARKER.upper()} {MARKER}", "ü" * 50])
+async def test_a_conversation_lookup_that_fails_logs_no_body_for_an_id(
+    channel_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An app mention's `channel` is whatever its sender wrote; Slack answers channel_not_found.
+    async with FakeSlackAPI() as fake:
+        fake.method_errors["conversations.info"] = "channel_not_found"
+        client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
+        with caplog.at_level(logging.INFO):
+            kind = await SlackDirectory(client, cache_seconds=60.0).kinds.get(channel_id)
+    assert kind is ConversationKind.PRIVATE  # failing closed
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
+        "slack conversations.info failed; treating the conversation as private"
     ]
     assert_clean_logs(caplog.records, "failed lookup")
     assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())

@@ -99,7 +99,7 @@ class SlackDirectory:
             # `missing_scope` means the app lacks channels:read, groups:read, mpim:read or im:read.
             log.warning(
                 "slack conversations.info failed; treating the conversation as private",
-                extra={"channel_id": channel_id, "error": error_code(exc)},
+                extra={"channel_id": loggable_id(channel_id), "error": error_code(exc)},
             )
             return ConversationKind.PRIVATE, False
         return kind, True
