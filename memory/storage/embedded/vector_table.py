@@ -434,8 +434,11 @@ class VectorTable:
     async def optimize(self, cleanup_older_than: timedelta = DEFAULT_CLEANUP_AFTER) -> None:
         """Compact fragments, drop old versions, fold new rows into the indexes, add missing indexes."""
         async with self._lock:
+            # The filter columns' indexes before the prune, so their commits go with the old
+            # versions; the ANN index after the compaction, over the compacted rows.
+            created = await self._create_missing_indexes(build_ann=False)
             await self._table.optimize(cleanup_older_than=cleanup_older_than)
-            created = await self._create_missing_indexes()
+            created += await self._create_missing_indexes()
             self._writes_since_optimize = 0
             self._rows_since_optimize = 0
             if created:
@@ -455,15 +458,16 @@ class VectorTable:
             if created:
                 log.info("lancedb table %s: created indexes %s", self.name, ", ".join(created))
 
-    async def _create_missing_indexes(self, build_ann: bool = True) -> list[str]:
-        """Create whichever indexes are missing; the caller holds the write lock."""
+    async def _create_missing_indexes(self, build_ann: bool = True, filters: bool = True) -> list[str]:
+        """Create whichever indexes are missing (the filter columns' too when `filters`); the
+        caller holds the write lock."""
         indexed = {tuple(index.columns) for index in await self._table.list_indices()}
         created: list[str] = []
         if ("text",) not in indexed:
             # Native FTS (not tantivy): it also scans rows added after the index was built.
             await self._table.create_index("text", config=FTS())
             created.append("text")
-        for column, kind in _SCALAR_INDEXES.items():
+        for column, kind in _SCALAR_INDEXES.items() if filters else ():
             if (column,) not in indexed:
                 await self._table.create_index(column, config=kind())
                 created.append(column)
@@ -480,9 +484,13 @@ class VectorTable:
         """Create missing indexes at open and flag a pending optimize left by an earlier run.
 
         A due ANN index is left to `optimize()`: building one takes seconds and would delay start-up.
+        So are the filter columns' indexes: rows written after an index is built stay outside it
+        until an optimize, so built at open they would cover only the rows already there, which
+        the first optimize indexes as well. Each is a commit (a new table version), and a new data
+        directory paid a dozen of them at its first open.
         """
         async with self._lock:
-            await self._create_missing_indexes(build_ann=False)
+            await self._create_missing_indexes(build_ann=False, filters=False)
             stats = await self._table.stats()
             fragments = stats["fragment_stats"]["num_small_fragments"]
             unindexed = max((ix.num_unindexed_rows for ix in await self._table.list_indices()), default=0)
