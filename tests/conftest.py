@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     from bot.llm.fake import ScriptedLLM
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
 # seconds before its workers start. Each fixture imports what it needs.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Property tests draw new examples on every run, so a developer's runs keep exploring. CI sets
+# HYPOTHESIS_PROFILE=ci: the same examples every run, so that a landing is not decided by the
+# luck of the draw (an example that fails is then found by a developer's run, and kept as a test).
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     os.environ["TMPDIR"] = "/dev/shm"
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
