@@ -65,7 +65,7 @@ def _trace(model: Any) -> EncodeOne:
         # terminal; the probes check what the trace gives.
         warnings.simplefilter("ignore")
         example = inputs("a sentence to trace the model with")[1]
-        traced = torch.jit.freeze(torch.jit.trace(network.eval(), example_kwarg_inputs=example, strict=False))
+        traced = torch.jit.trace(network.eval(), example_kwarg_inputs=example, strict=False)
 
     def encode_one(text: str) -> np.ndarray:
         features, tensors = inputs(text)
