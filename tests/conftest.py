@@ -149,7 +149,7 @@ def postgres_url(postgres_server: PostgresTestServer) -> str:
 @pytest.fixture(scope="session")
 def empty_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An embedded data directory as the first open leaves it (SQLite schema, LanceDB tables and
-    their indexes, for 384 dimensions): a copy opens in a quarter of the time it takes to make one."""
+    their full-text indexes, for 384 dimensions): a copy opens faster than a new one is made."""
     from memory.engine import MemoryEngine
     from tests.fakes.embedders import HashEmbedder
     from tests.fakes.postgres import TEMPLATE_DIM

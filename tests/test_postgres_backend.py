@@ -6,6 +6,9 @@ What both backends must do alike is tested by the engine-level modules that list
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from memory.engine import MemoryEngine
 from memory.errors import ConfigError, MemoryWriteError
 from memory.models import Audience, MemoryType, Visibility
 from memory.storage.postgres import PostgresStorage
-from memory.storage.postgres.bulk import indexes_deferred
+from memory.storage.postgres.bulk import DEFERRED_INDEXES, DEFERRED_RECORD, indexes_deferred
 from memory.storage.postgres.db import PostgresDatabase
 from memory.storage.postgres.migrations import MIGRATIONS
 from tests.fakes.embedders import HashEmbedder
@@ -452,3 +455,45 @@ async def test_building_the_indexes_leaves_no_session_setting_on_the_pool(storag
             await storage.db.pool.release(conn)
     assert "96MB" not in settings and len(settings) == 1
     assert "1" not in workers and len(workers) == 1
+
+
+# A load killed while the indexes are dropped: the process dies between the drop and the build.
+_KILLED_LOAD = """
+import asyncio, os, signal, sys
+from memory.storage.postgres import PostgresStorage
+from memory.storage.postgres.bulk import DEFERRED_INDEXES, DEFERRED_RECORD, indexes_deferred
+
+async def main():
+    storage = await PostgresStorage.open(sys.argv[1], dim=384)
+    async with indexes_deferred(storage):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+asyncio.run(main())
+"""
+
+
+async def _definitions(storage: PostgresStorage) -> dict[str, str]:
+    rows = await storage.db.fetch(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = ANY($1)",
+        [list(DEFERRED_INDEXES)],
+    )
+    return {r["indexname"]: r["indexdef"] for r in rows}
+
+
+async def test_indexes_a_killed_load_left_dropped_are_built_by_the_next(
+    storage: PostgresStorage, postgres_url: str
+) -> None:
+    before = await _definitions(storage)
+    assert set(before) == set(DEFERRED_INDEXES)
+    killed = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _KILLED_LOAD, postgres_url, stderr=asyncio.subprocess.PIPE
+    )
+    _, stderr = await killed.communicate()
+    assert killed.returncode == -signal.SIGKILL, stderr.decode()
+    assert await _definitions(storage) == {}  # dropped, never built again
+
+    # The next load cannot read them from the catalogue any more: it builds them from its record.
+    async with indexes_deferred(storage, work_mem="64MB", workers=0):
+        assert await _definitions(storage) == {}
+    assert await _definitions(storage) == before
+    assert await storage.db.fetchval(f"SELECT count(*) FROM {DEFERRED_RECORD}") == 0

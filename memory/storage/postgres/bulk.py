@@ -51,6 +51,11 @@ async def copy_memories(
     return len(records)
 
 
+# Where `indexes_deferred` keeps the definitions of the indexes it dropped until they are built
+# again: a load killed in between leaves them here, and the next one builds them.
+DEFERRED_RECORD = "bench_deferred_indexes"
+
+
 @asynccontextmanager
 async def indexes_deferred(
     storage: PostgresStorage, *, work_mem: str = "1GB", workers: int | None = None
@@ -59,28 +64,47 @@ async def indexes_deferred(
     their own definitions (HNSW with `work_mem` and up to `workers` parallel workers) and ANALYZE.
 
     A graph built once over every row is far cheaper than one grown a row at a time; the
-    definitions are read from the database, so the rebuilt indexes are the migrations' own.
+    definitions are read from the database, so the rebuilt indexes are the migrations' own. They
+    are recorded in the database before the drop, in the drop's transaction, and the record is
+    cleared once they are built again: an index a killed load left dropped is built by the next
+    load, from the definition it had.
     """
     workers = max(0, (os.cpu_count() or 1) - 1) if workers is None else workers
-    rows = await storage.db.fetch(
-        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = ANY($1)",
-        [list(DEFERRED_INDEXES)],
+    db = storage.db
+    await db.execute(
+        f"CREATE TABLE IF NOT EXISTS {DEFERRED_RECORD} (name text PRIMARY KEY, definition text NOT NULL)"
     )
-    definitions = [r["indexdef"] for r in rows]
-    for row in rows:
-        await storage.db.execute(f"DROP INDEX IF EXISTS {row['indexname']}")
+    async with db.transaction() as conn:
+        present = await conn.fetch(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = ANY($1)",
+            list(DEFERRED_INDEXES),
+        )
+        await conn.executemany(
+            f"INSERT INTO {DEFERRED_RECORD} (name, definition) VALUES ($1, $2) "
+            "ON CONFLICT (name) DO UPDATE SET definition = excluded.definition",
+            [(r["indexname"], r["indexdef"]) for r in present],
+        )
+        for row in present:
+            await conn.execute(f"DROP INDEX IF EXISTS {row['indexname']}")
+        # The migrations' order: what an earlier, killed load recorded comes in too.
+        recorded = {
+            r["name"]: r["definition"]
+            for r in await conn.fetch(f"SELECT name, definition FROM {DEFERRED_RECORD}")
+        }
+    definitions = [recorded[name] for name in DEFERRED_INDEXES if name in recorded]
     try:
         yield
     finally:
-        async with storage.db.pool.acquire() as conn:
+        async with db.pool.acquire() as conn:
             # Session settings of this connection only, undone before it goes back to the pool
             # (which keeps its connections' sessions as they are).
             await conn.execute(f"SET maintenance_work_mem = '{_setting(work_mem)}'")
             await conn.execute(f"SET max_parallel_maintenance_workers = {int(workers)}")
             try:
                 for definition in definitions:
-                    await conn.execute(definition)
+                    await conn.execute(definition.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
                 await conn.execute("ANALYZE memories")
+                await conn.execute(f"DELETE FROM {DEFERRED_RECORD}")
             finally:
                 await conn.execute("RESET maintenance_work_mem; RESET max_parallel_maintenance_workers")
 
