@@ -86,12 +86,12 @@ async def indexes_deferred(
         )
         for row in present:
             await conn.execute(f"DROP INDEX IF EXISTS {row['indexname']}")
-        # The migrations' order: what an earlier, killed load recorded comes in too.
+        # What an earlier, killed load recorded comes in too.
         recorded = {
             r["name"]: r["definition"]
             for r in await conn.fetch(f"SELECT name, definition FROM {DEFERRED_RECORD}")
         }
-    definitions = [recorded[name] for name in DEFERRED_INDEXES if name in recorded]
+    definitions = [recorded[name] for name in DEFERRED_INDEXES if name in recorded]  # migrations' order
     try:
         yield
     finally:
