@@ -415,6 +415,32 @@ async def test_token_budget_and_count_are_respected(engine: MemoryEngine, clock:
     await hook.aclose()
 
 
+@pytest.mark.model  # which memories the question is close to, and by how much
+async def test_lines_far_below_the_best_leave_the_block_and_who_is_talking_stays(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    old = clock.now - 3 * DAY  # outside the "recent" window
+    identity = "Frank is a translator in Porto"
+    best, weaker = "Frank speaks Portuguese and Spanish", "Frank's sister lives in Lisbon near the river"
+    decision = "The team decided to freeze deploys on Fridays"
+    await engine.remember(draft(identity, memory_type=MemoryType.IDENTITY, user_id="frank", created_at=old))
+    await engine.remember(draft(best, created_at=old))
+    await engine.remember(draft(weaker, created_at=old))
+    await engine.remember(draft(decision, memory_type=MemoryType.DECISION, created_at=old))
+    question = request("which languages does Frank speak?", participants=("frank",))
+    every = await PreHook(engine, PrehookConfig(min_score_share=0.0), clock=clock).run(question)
+    # Without the share, the weaker hit and the important decision fill the block too.
+    assert set(injected(every)) == {identity, best, weaker, decision}
+    scores = {m.content: s for m, s in every.candidates_ranked}
+    share = (max(scores[weaker], scores[decision]) / scores[best] + 1) / 2
+
+    cut = await PreHook(engine, PrehookConfig(min_score_share=share), clock=clock).run(question)
+
+    # Both scored below that share of the best line; who is asked about stays, whatever its score.
+    assert set(injected(cut)) == {identity, best}
+    assert cut.tokens < every.tokens
+
+
 async def test_access_counts_are_written_together_on_close(engine: MemoryEngine, hook: PreHook) -> None:
     memory = (await engine.remember(draft("Frank speaks Portuguese"))).memory
     result = await hook.run(request("which languages does Frank speak?"))
@@ -554,7 +580,8 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
         "max_semantic_buffer": 100,
         "max_injection_count": 40,
         "context_window_depth": 20,
-        "token_budget": 1200,
+        "token_budget": 1300,
+        "min_score_share": 0.55,
         "important_threshold": 0.8,
         "preference_min_confidence": 0.6,
         "preference_cache_ttl": 300.0,

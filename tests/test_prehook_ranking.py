@@ -6,9 +6,9 @@ import numpy as np
 
 from memory.models import Scope, Summary
 from memory.prehook import PrehookConfig
-from memory.prehook.context_block import BlockItem
+from memory.prehook.context_block import BlockItem, Section
 from memory.prehook.injection_state import ChannelInjectionState
-from memory.prehook.ranking import Candidate, block_items, dedup, ends_on_a_question
+from memory.prehook.ranking import Candidate, block_items, dedup, ends_on_a_question, within_share
 from tests.helpers import NOW, memory_row, past_turn
 
 CONFIG = PrehookConfig()
@@ -142,3 +142,30 @@ def test_two_turns_of_one_person_and_day_are_two_lines_where_two_memories_would_
     copy = as_turn("I won another tournament!", 0.7)
     copy.vector = _pair(0.95)[1]
     assert chosen([turns[0], copy]) == [turns[0].id]
+
+
+def test_lines_below_the_share_of_the_best_score_are_left_out_and_who_is_talking_stays() -> None:
+    def line(section: Section, score: float) -> BlockItem:
+        return BlockItem(section, score, memory=memory_row(f"line {score}", int(score * 100)))
+
+    # Who is talking: kept whatever its score, and it sets no bar.
+    identity, low_identity = line(Section.IDENTITY, 2.0), line(Section.IDENTITY, 0.1)
+    best, close = line(Section.MESSAGES, 1.0), line(Section.RELEVANT, 0.5)  # at the share: kept
+    weak_turn, weak_memory = line(Section.MESSAGES, 0.45), line(Section.RELEVANT, 0.4)
+    # Preferences, important and recent memories compete by score.
+    preference, recent = line(Section.PREFERENCES, 0.35), line(Section.RECENT, 0.3)
+    items = [identity, best, close, weak_turn, weak_memory, preference, recent, low_identity]
+
+    assert within_share(items, 0.5) == [identity, best, close, low_identity]
+    # Off (the share at 0), every line stays.
+    assert within_share(items, 0.0) == items
+    # With nothing found by the question, the recent memory is the best line and stays.
+    assert within_share([identity, recent], 0.5) == [identity, recent]
+
+
+def test_a_line_of_turns_scores_as_its_best_turn_under_the_share() -> None:
+    # A weak question whose answer was chosen shares the answer's line, and its score.
+    asked = as_turn("What did you bake for the party?", 0.3)
+    answer = as_turn("A lemon tart with basil", 0.9, at=asked.created_at + 15)
+    items = block_items([answer, asked], {asked.id: answer.message})
+    assert [len(i.follow_ups) for i in within_share(items, 0.5)] == [1]

@@ -29,6 +29,7 @@ from .ranking import (
     collect_summaries,
     dedup,
     relevant,
+    within_share,
 )
 from .request import PrehookRequest, PrehookResult
 from .sources import Sources, elapsed_ms
@@ -203,7 +204,7 @@ class PreHook:
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = block_items(selected, following)
+        items = within_share(block_items(selected, following), self.config.min_score_share)
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )

@@ -403,6 +403,24 @@ def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMes
     return items
 
 
+def within_share(items: Sequence[BlockItem], share: float) -> list[BlockItem]:
+    """The block's lines less those scored below `share` × the best line's score (0: all of them).
+
+    Scores fall off at a different rank for every question: a fixed budget fills with weak lines
+    after a few strong ones, and cuts the tail of a question whose evidence is spread over many
+    lines of about equal score. A share of the best keeps lines by how they compare with what the
+    question found, so the first spends fewer tokens and the second may spend up to the budget.
+    Preferences, important and recent memories compete by the same score (their floors rank them
+    below the relevant lines); a line of turns scores as its best turn. Who is talking (identity)
+    is never cut, and sets no bar.
+    """
+    scored = [i.score for i in items if i.section is not Section.IDENTITY]
+    if share <= 0 or not scored:
+        return list(items)
+    floor = share * max(scored)
+    return [i for i in items if i.score >= floor or i.section is Section.IDENTITY]
+
+
 def _section(candidate: Candidate) -> Section:
     if candidate.memory is None:
         return Section.MESSAGES
