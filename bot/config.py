@@ -183,6 +183,13 @@ class PrehookSettings(_Section):
     max_injection_count: int = Field(_PREHOOK.max_injection_count, ge=0)
     context_window_depth: int = Field(_PREHOOK.context_window_depth, ge=0)
     token_budget: int = Field(_PREHOOK.token_budget, ge=0)
+    min_score_share: float = Field(
+        _PREHOOK.min_score_share,
+        ge=0,
+        le=1,
+        description="a line of the block scored below this share of the best line's score is left "
+        "out before the token budget (0: every line competes for the budget)",
+    )
     important_threshold: float = Field(_PREHOOK.important_threshold, ge=0, le=1)
     preference_min_confidence: float = Field(_PREHOOK.preference_min_confidence, ge=0, le=1)
     preference_cache_ttl_seconds: float = Field(_PREHOOK.preference_cache_ttl, ge=0)

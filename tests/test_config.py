@@ -157,6 +157,17 @@ def test_every_prehook_setting_reaches_the_prehook_and_an_unknown_one_is_refused
         WithAStrayKnob(_env_file=None).prehook_config()  # type: ignore[call-arg]
 
 
+@pytest.mark.parametrize("share", ["-0.1", "1.5", "half"])
+def test_a_score_share_outside_zero_to_one_is_refused(share: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from bot.config import PrehookSettings
+
+    monkeypatch.setenv("PREHOOK_MIN_SCORE_SHARE", share)
+    with pytest.raises(ValidationError, match="min_score_share"):
+        PrehookSettings(_env_file=None)  # type: ignore[call-arg]
+
+
 def test_environment_variables_name_every_setting_by_the_variable_it_reads() -> None:
     names = environment_variables()
     for expected in ("MEMORYBOT_DATABASE_URL", "DISCORD_TOKEN", "SLACK_MODE", "ANTHROPIC_API_KEY", "PORT"):

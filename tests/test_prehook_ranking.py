@@ -161,6 +161,9 @@ def test_lines_below_the_share_of_the_best_score_are_left_out_and_who_is_talking
     assert within_share(items, 0.0) == items
     # With nothing found by the question, the recent memory is the best line and stays.
     assert within_share([identity, recent], 0.5) == [identity, recent]
+    # Scores at or below zero give no scale: nothing is cut.
+    cold = [line(Section.RECENT, 0.0), line(Section.RELEVANT, -0.2)]
+    assert within_share(cold, 0.5) == cold
 
 
 def test_a_line_of_turns_scores_as_its_best_turn_under_the_share() -> None:

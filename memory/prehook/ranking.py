@@ -415,7 +415,9 @@ def within_share(items: Sequence[BlockItem], share: float) -> list[BlockItem]:
     is never cut, and sets no bar.
     """
     scored = [i.score for i in items if i.section is not Section.IDENTITY]
-    if share <= 0 or not scored:
+    # A best score of zero or below gives no scale to take a share of (a share of a negative
+    # score would sit above it and cut every line).
+    if share <= 0 or not scored or max(scored) <= 0:
         return list(items)
     floor = share * max(scored)
     return [i for i in items if i.score >= floor or i.section is Section.IDENTITY]
