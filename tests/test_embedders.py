@@ -72,7 +72,10 @@ TEXTS = [
 
 
 @pytest.mark.model  # the model itself
-def test_one_text_is_encoded_by_a_trace_that_agrees_with_the_model(local_embedder: LocalEmbedder) -> None:
+async def test_one_text_is_encoded_by_a_trace_that_agrees_with_the_model(
+    local_embedder: LocalEmbedder,
+) -> None:
+    await local_embedder.warm_up()  # a long-running bot's start: the trace is made there
     model = local_embedder._load()
     for text in TEXTS:
         eager = model.encode([text], normalize_embeddings=True, convert_to_numpy=True)
