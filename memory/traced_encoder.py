@@ -28,7 +28,7 @@ def traced_encoder(model: Any) -> EncodeOne | None:
     text giving its normalised vector, or None when it cannot be traced or the trace disagrees
     with the model on the probes.
 
-    Why: eager PyTorch releases and retakes the GIL around each of the forward pass's ~150 ops.
+    Why: eager PyTorch releases and retakes the GIL around each of its ~600 calls per query.
     While the event loop is busy (the pre-hook's SQL runs during the query's embedding), each
     retake waits for the loop's switch interval, and a 14 ms query took 25 ms and more. A traced
     graph runs in C++ in one go.
