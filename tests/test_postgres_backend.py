@@ -143,8 +143,8 @@ async def test_the_schema_is_one_a_dba_accepts(storage: PostgresStorage) -> None
     for table in ("memories", "messages", "summaries"):
         assert "USING hnsw (embedding vector_cosine_ops)" in indexes[f"ix_{table}_embedding"]
     for table in ("memories", "messages"):
-        # Searches are within a workspace: the words' index is keyed by it first.
-        assert "USING gin (workspace_id, search_text)" in indexes[f"ix_{table}_search_text"]
+        # Searches are within a workspace: the words' index keys each word by it.
+        assert "USING gin (scoped_lexemes(workspace_id, search_text))" in indexes[f"ix_{table}_search_text"]
     foreign = {
         r["conname"]
         for r in await db.fetch(
