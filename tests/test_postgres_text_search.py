@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from memory.engine import MemoryEngine
-from memory.models import Scope
+from memory.models import Memory, Scope
+from memory.storage.base import VectorHit
 from memory.storage.postgres import PostgresStorage
 from tests.helpers import GENERAL, FakeClock, audience, draft
 
@@ -25,15 +26,13 @@ def plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
     return [node, *(n for child in node.get("Plans", []) for n in plan_nodes(child))]
 
 
-async def test_full_text_scoring_reads_each_rows_terms_once(
-    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def searched(
+    engine: MemoryEngine, notes: list[Memory], k: int, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[VectorHit], str, Sequence[object]]:
+    """Store `notes` as they are, search them for WORDS as Alice in #general: the `k` full-text
+    hits, and the statement (with its values) that found them."""
     storage = engine.storage
     assert isinstance(storage, PostgresStorage)
-    # Long notes: their terms and tsvectors are kept out of line (TOAST), where each read costs buffers.
-    filler = " ".join(f"w{m * 7919 % 10007}q{m}" for m in range(160))
-    # Stored as they are: `remember` would merge these look-alikes into one.
-    notes = [engine.build_memory(draft(f"Note {n}: {' '.join(WORDS)} {filler} end{n}")) for n in range(ROWS)]
     await storage.memories.add_many(notes, await engine.embedder.embed([m.content for m in notes]))
     statements: list[tuple[str, Sequence[object]]] = []
     fetch = storage.db.fetch
@@ -44,9 +43,22 @@ async def test_full_text_scoring_reads_each_rows_terms_once(
 
     monkeypatch.setattr(storage.db, "fetch", spy)
     query = (await engine.embedder.embed([" ".join(WORDS)]))[0]
-    _, lexical = await storage.memories.hybrid_search(audience(), query, " ".join(WORDS), 5, clock())
-    assert len(lexical) == 5
+    _, lexical = await storage.memories.hybrid_search(audience(), query, " ".join(WORDS), k, clock())
     sql, params = next((s, p) for s, p in statements if SEARCH in s and "FROM memories" in s)
+    return lexical, sql, params
+
+
+async def test_full_text_scoring_reads_each_rows_terms_once(
+    engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    # Long notes: their terms and tsvectors are kept out of line (TOAST), where each read costs buffers.
+    filler = " ".join(f"w{m * 7919 % 10007}q{m}" for m in range(160))
+    # Stored as they are: `remember` would merge these look-alikes into one.
+    notes = [engine.build_memory(draft(f"Note {n}: {' '.join(WORDS)} {filler} end{n}")) for n in range(ROWS)]
+    lexical, sql, params = await searched(engine, notes, 5, clock, monkeypatch)
+    assert len(lexical) == 5
     async with storage.db.pool.acquire() as conn:
         plan = json.loads(await conn.fetchval(f"EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {sql}", *params))
     blocks = plan[0]["Plan"]["Shared Hit Blocks"] + plan[0]["Plan"]["Shared Read Blocks"]
@@ -69,19 +81,8 @@ async def test_a_search_reads_the_index_keys_of_its_own_workspace_only(
         for scope, count in ((GENERAL, 4), (elsewhere, 40))
         for n in range(count)
     ]
-    await storage.memories.add_many(notes, await engine.embedder.embed([m.content for m in notes]))
-    statements: list[tuple[str, Sequence[object]]] = []
-    fetch = storage.db.fetch
-
-    async def spy(sql: str, params: Sequence[object] = ()) -> Any:
-        statements.append((sql, params))
-        return await fetch(sql, params)
-
-    monkeypatch.setattr(storage.db, "fetch", spy)
-    query = (await engine.embedder.embed([" ".join(WORDS)]))[0]
-    _, lexical = await storage.memories.hybrid_search(audience(), query, " ".join(WORDS), 10, clock())
+    lexical, sql, params = await searched(engine, notes, 10, clock, monkeypatch)
     assert sorted(hit.id for hit in lexical) == sorted(m.id for m in notes[:4])
-    sql, params = next((s, p) for s, p in statements if SEARCH in s and "FROM memories" in s)
     async with storage.db.pool.acquire() as conn, conn.transaction():
         # A table this small is read whole otherwise: the plan a large one gets is the one checked.
         await conn.execute("SET LOCAL enable_seqscan = off")
