@@ -326,6 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
     # Per-memory write logs would drown the progress bars; LOG_LEVEL still wins.
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "WARNING").upper(), stream=sys.stderr)
+    # The process the bot runs in, as `memorybot bench` has it: the matrix products on one BLAS
+    # thread (a second one spinning for a core beside the SQL and the embedder slowed them tenfold).
+    from bot.process import limit_blas_threads
+
+    limit_blas_threads()
     try:
         return asyncio.run(run_bench(args))
     except KeyboardInterrupt:

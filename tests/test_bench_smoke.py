@@ -9,8 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from bench.cli import add_bench_parser
+from bench.cli import main as bench_main
 from bench.extra import NEEDED, PLOTS, can_plot
 from bench.latency import LatencyOptions, run_latency
 from bench.locomo import run_locomo
@@ -191,3 +193,12 @@ async def test_a_first_run_embeds_each_synthetic_text_once_across_chunks() -> No
     assert np.array_equal(first[0], first[2]) and np.array_equal(second[0], first[1])
     stored = known.in_order(["a cat", "a dog", "a bird"])
     assert stored is not None and np.array_equal(stored[2], second[1])
+
+
+def test_the_standalone_bench_entry_runs_blas_on_one_thread_as_the_bot_does(tmp_path: Path) -> None:
+    # Timed with a second BLAS thread, the pre-hook's matrix products spun for a core: the
+    # standalone entry measured another process than `memorybot bench` and the bot.
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert bench_main(["dates", "--out", str(tmp_path)]) == 0
+        threads = {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+    assert threads == {1}
