@@ -59,6 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
     the bot at a database (MEMORYBOT_DATABASE_URL), a platform or a model must not reach them."""
     if not _runs_tests(config):
         return
+    # Collection imports the bot, LanceDB and the SDKs and rewrites the asserts of every test
+    # module: with the collector on, each full collection walks that growing heap again, a third
+    # of what collecting costs. Nearly all of it lives as long as the process, so the collector
+    # waits until it is frozen (`pytest_collection_finish`).
+    gc.disable()
     from bot.config import environment_variables
 
     for name in environment_variables():
@@ -69,6 +74,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection imported (the bot, LanceDB, the SDKs: most of the heap) lives as long as
     the process: frozen, the collector stops walking it on every full collection."""
     gc.freeze()
+    gc.enable()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from urllib.parse import unquote
@@ -31,6 +32,7 @@ from memory.errors import ConfigError
 from memory.models import MemoryDraft, MemoryType, Scope
 from memory.storage.postgres.bulk import DEFERRED_INDEXES
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
+from tests.fakes.postgres import PostgresTestServer
 from tests.test_bench_smoke import CONVERSATION
 
 SECRET = "s3cret-pw"
@@ -351,13 +353,32 @@ async def test_a_kept_fill_stays_and_the_next_run_times_it_again_without_filling
     assert await count_rows(postgres_url) == 0
 
 
+@pytest.fixture(scope="module")
+def kept_fill(postgres_server: PostgresTestServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database holding the fill a latency run with `keep` leaves (`latency_options`), made
+    once for the module: a test that starts from it works on its own copy (`kept_fill_url`)."""
+    name = postgres_server.create_database()
+    options = latency_options(postgres_server.url(name), tmp_path_factory.mktemp("kept-fill"), keep=True)
+    asyncio.run(run_latency(options, CachedEmbedder(HashEmbedder())))
+    yield name
+    postgres_server.drop_database(name)
+
+
+@pytest.fixture
+def kept_fill_url(postgres_server: PostgresTestServer, kept_fill: str) -> Iterator[str]:
+    """The URL of a copy of `kept_fill` for this test alone (a copy takes milliseconds, a fill a second)."""
+    name = postgres_server.create_database(template=kept_fill)
+    yield postgres_server.url(name)
+    postgres_server.drop_database(name)
+
+
 @pytest.mark.parametrize("change", ["seed", "size", "messages", "model"])
 async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
-    postgres_url: str, tmp_path: Path, change: str
+    kept_fill_url: str, tmp_path: Path, change: str
 ) -> None:
-    options = latency_options(postgres_url, tmp_path, keep=True)
-    await run_latency(options, CachedEmbedder(HashEmbedder()))
-    ids = await memory_ids(postgres_url)
+    options = latency_options(kept_fill_url, tmp_path, keep=True)
+    ids = await memory_ids(kept_fill_url)
+    assert len(ids) == 200
     embedder = HashEmbedder(name="another-model") if change == "model" else HashEmbedder()
     other = {
         "seed": dataclasses.replace(options, seed=8),
@@ -369,17 +390,16 @@ async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
     with pytest.raises(DatabaseNotEmpty, match="kept fill"):
         await run_latency(other, CachedEmbedder(embedder))
 
-    assert await memory_ids(postgres_url) == ids
+    assert await memory_ids(kept_fill_url) == ids
 
 
 @pytest.mark.parametrize("recorded", [True, False])
 @pytest.mark.parametrize("change", ["content", "gone", "extra turn", "vector"])
 async def test_a_kept_fill_whose_rows_changed_is_refused(
-    postgres_url: str, tmp_path: Path, change: str, recorded: bool
+    kept_fill_url: str, tmp_path: Path, change: str, recorded: bool
 ) -> None:
-    options = latency_options(postgres_url, tmp_path, keep=True)
-    await run_latency(options, CachedEmbedder(HashEmbedder()))
-    conn = await asyncpg.connect(postgres_url)
+    options = latency_options(kept_fill_url, tmp_path, keep=True)
+    conn = await asyncpg.connect(kept_fill_url)
     try:
         if not recorded:  # a record without the rows' fingerprint: checked against the fill made again
             await conn.execute("UPDATE bench_fill SET fill = fill - 'fingerprint'")

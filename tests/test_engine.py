@@ -12,6 +12,7 @@ from memory.engine import MemoryEngine, MemoryWriteError, StorageError
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
 from memory.storage import MemoryQuery
 from memory.storage.embedded.migrations import MIGRATIONS
+from memory.storage.embedded.vector_table import VectorTable
 from memory.ttl import TTLError
 from tests.helpers import GENERAL as SCOPE
 from tests.helpers import OPERATOR, FakeClock, listed, searchable_memory_ids, stored_memory
@@ -203,6 +204,30 @@ async def test_reconcile_after_crash_between_the_two_writes(
         assert hits and hits[0].memory.id == orphan_row.id
         again = await engine.reconcile()
         assert again.details == []  # nothing left to repair
+    finally:
+        await engine.close()
+
+
+async def test_opening_a_consistent_store_reads_each_vector_tables_ids_once(
+    tmp_path: Path, embedder: CachedEmbedder, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    await engine.remember(draft("Frank speaks Portuguese"))
+    await engine.store_messages([StoredMessage("t1", SCOPE, "jo", "Jo", "user", "Lunch at noon?", clock.now)])
+    await engine.close()
+    reads: list[str] = []
+    read_ids = VectorTable.ids
+
+    async def counted(table: VectorTable) -> set[str]:
+        reads.append(table.name)
+        return await read_ids(table)
+
+    monkeypatch.setattr(VectorTable, "ids", counted)
+    engine = await MemoryEngine.open(tmp_path, embedder, clock=clock)
+    try:
+        # Nothing to repair: the ids read to find lost vectors also tell the stray ones.
+        assert sorted(reads) == ["memories", "messages"]
+        assert await searchable_memory_ids(engine) == {m.id for m in await engine.list_memories(OPERATOR)}
     finally:
         await engine.close()
 

@@ -30,3 +30,10 @@ def test_the_heap_is_frozen_and_never_walked_to_be_counted(
     assert asked == []
     [line] = [r for r in caplog.records if r.getMessage() == "start-up heap frozen"]
     assert line.unreachable_collected >= 0  # type: ignore[attr-defined]
+
+
+def test_the_tests_run_with_the_collector_on() -> None:
+    # tests/conftest.py turns the collector off while the suite is collected, not for the tests:
+    # it is back on, with what collection imported frozen out of its reach.
+    assert gc.isenabled()
+    assert gc.get_freeze_count() > 0

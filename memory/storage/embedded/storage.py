@@ -165,12 +165,16 @@ class EmbeddedStorage(Storage):
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
         report = ReconcileReport()
+        # Vectors are read before rows: a write landing in between (row, then vector, then mark)
+        # can then only look lost, which a repair makes whole, never stray, which would delete it.
+        memory_vectors, memory_rows = await self.vectors.memories.ids(), await self.memories.indexed_ids()
+        message_vectors, message_rows = await self.vectors.messages.ids(), await self.turns.indexed_ids()
         # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
         # is queued again, like a row whose vector write never happened.
-        lost = await self.memories.indexed_ids() - await self.vectors.memories.ids()
+        lost = memory_rows - memory_vectors
         if lost:
             await self.memories.mark_unindexed(sorted(lost))
-        lost_messages = await self.turns.indexed_ids() - await self.vectors.messages.ids()
+        lost_messages = message_rows - message_vectors
         if lost_messages:
             await self.turns.mark_unindexed(sorted(lost_messages))
         report.memory_rows_repaired = await self._repair_rows(
@@ -182,11 +186,18 @@ class EmbeddedStorage(Storage):
             embed,
         )
         report.message_rows_repaired = await self._index_turns(embed)
-        orphans = await self.vectors.memories.ids() - await self.memories.indexed_ids()
+        # Each read takes every id of a table (a LanceDB scan, an SQLite query), so the ids read
+        # above are used again unless a repair has since written vectors and marked rows (a vector
+        # written before a crash for a row never marked is no orphan once the repair replaced it).
+        if lost or report.memory_rows_repaired:
+            memory_vectors, memory_rows = await self.vectors.memories.ids(), await self.memories.indexed_ids()
+        orphans = memory_vectors - memory_rows
         if orphans:
             await self.vectors.memories.delete(sorted(orphans))
         report.memory_vectors_removed = len(orphans)
-        message_orphans = await self.vectors.messages.ids() - await self.turns.indexed_ids()
+        if lost_messages or report.message_rows_repaired:
+            message_vectors, message_rows = await self.vectors.messages.ids(), await self.turns.indexed_ids()
+        message_orphans = message_vectors - message_rows
         if message_orphans:
             await self.vectors.messages.delete(sorted(message_orphans))
         report.message_vectors_removed = len(message_orphans)
