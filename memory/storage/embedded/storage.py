@@ -165,8 +165,9 @@ class EmbeddedStorage(Storage):
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
         report = ReconcileReport()
-        # Vectors are read before rows: a write landing in between (row, then vector, then mark)
-        # can then only look lost, which a repair makes whole, never stray, which would delete it.
+        # Runs as the store opens, before this process writes (one process owns a data directory).
+        # Vectors are read before rows all the same: a write's vector then its mark landing
+        # between the two reads looks lost, which a repair makes whole.
         memory_vectors, memory_rows = await self.vectors.memories.ids(), await self.memories.indexed_ids()
         message_vectors, message_rows = await self.vectors.messages.ids(), await self.turns.indexed_ids()
         # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
