@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from .changes import CHANGES_CHANNEL, MANY_CHANGES
 from .registry import MIGRATIONS
-from .runner import EXTENSIONS, apply_migrations, check_pgvector, vector_dim
+from .runner import apply_migrations, check_pgvector, vector_dim
 
 __all__ = [
     "CHANGES_CHANNEL",
-    "EXTENSIONS",
     "MANY_CHANGES",
     "MIGRATIONS",
     "apply_migrations",
