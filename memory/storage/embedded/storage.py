@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import lancedb
 import numpy as np
@@ -27,6 +27,34 @@ from .vectors import DEFAULT_HOT_ROWS, VectorStore
 
 SQLITE_FILE = "memorybot.sqlite3"
 LANCEDB_DIR = "lancedb"
+
+
+class _IndexedRows(Protocol):
+    """Rows of one table that carry an indexed mark (memories, turns)."""
+
+    async def indexed_ids(self) -> set[str]: ...
+
+    async def mark_unindexed(self, ids: Sequence[str]) -> None: ...
+
+
+async def _indexed_ids(vectors: VectorTable, rows: _IndexedRows) -> tuple[set[str], set[str]]:
+    # Vectors first: a write's vector then its mark landing between the two reads looks lost,
+    # which a repair makes whole.
+    return await vectors.ids(), await rows.indexed_ids()
+
+
+async def _requeue_lost(rows: _IndexedRows, vector_ids: set[str], row_ids: set[str]) -> set[str]:
+    lost = row_ids - vector_ids
+    if lost:
+        await rows.mark_unindexed(sorted(lost))
+    return lost
+
+
+async def _drop_orphans(vectors: VectorTable, vector_ids: set[str], row_ids: set[str]) -> int:
+    orphans = vector_ids - row_ids
+    if orphans:
+        await vectors.delete(sorted(orphans))
+    return len(orphans)
 
 
 class EmbeddedStorage(Storage):
@@ -165,19 +193,14 @@ class EmbeddedStorage(Storage):
     async def reconcile(self, embed: Embed) -> ReconcileReport:
         """Make both stores agree after a crash: index rows without vectors, drop vectors without rows."""
         report = ReconcileReport()
-        # Runs as the store opens, before this process writes (one process owns a data directory).
-        # Vectors are read before rows all the same: a write's vector then its mark landing
-        # between the two reads looks lost, which a repair makes whole.
-        memory_vectors, memory_rows = await self.vectors.memories.ids(), await self.memories.indexed_ids()
-        message_vectors, message_rows = await self.vectors.messages.ids(), await self.turns.indexed_ids()
+        # Runs as the store opens, before this process writes (one process owns a data directory);
+        # vectors are read before rows all the same (`_indexed_ids`).
+        memory_ids = await _indexed_ids(self.vectors.memories, self.memories)
+        message_ids = await _indexed_ids(self.vectors.messages, self.turns)
         # A row marked indexed whose vector is gone (LanceDB lost its last write to a power cut)
         # is queued again, like a row whose vector write never happened.
-        lost = memory_rows - memory_vectors
-        if lost:
-            await self.memories.mark_unindexed(sorted(lost))
-        lost_messages = message_rows - message_vectors
-        if lost_messages:
-            await self.turns.mark_unindexed(sorted(lost_messages))
+        lost = await _requeue_lost(self.memories, *memory_ids)
+        lost_messages = await _requeue_lost(self.turns, *message_ids)
         report.memory_rows_repaired = await self._repair_rows(
             self.memories.unindexed,
             self.vectors.memories,
@@ -191,17 +214,11 @@ class EmbeddedStorage(Storage):
         # above are used again unless a repair has since written vectors and marked rows (a vector
         # written before a crash for a row never marked is no orphan once the repair replaced it).
         if lost or report.memory_rows_repaired:
-            memory_vectors, memory_rows = await self.vectors.memories.ids(), await self.memories.indexed_ids()
-        orphans = memory_vectors - memory_rows
-        if orphans:
-            await self.vectors.memories.delete(sorted(orphans))
-        report.memory_vectors_removed = len(orphans)
+            memory_ids = await _indexed_ids(self.vectors.memories, self.memories)
+        report.memory_vectors_removed = await _drop_orphans(self.vectors.memories, *memory_ids)
         if lost_messages or report.message_rows_repaired:
-            message_vectors, message_rows = await self.vectors.messages.ids(), await self.turns.indexed_ids()
-        message_orphans = message_vectors - message_rows
-        if message_orphans:
-            await self.vectors.messages.delete(sorted(message_orphans))
-        report.message_vectors_removed = len(message_orphans)
+            message_ids = await _indexed_ids(self.vectors.messages, self.turns)
+        report.message_vectors_removed = await _drop_orphans(self.vectors.messages, *message_ids)
         for name in (
             "memory_rows_repaired",
             "memory_vectors_removed",
