@@ -47,7 +47,7 @@ from memory.models import (
     StoredMessage,
     Visibility,
 )
-from memory.prehook import PrehookRequest
+from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.prehook.context_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
@@ -58,6 +58,7 @@ from memory.prehook.context_block import (
 )
 from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
+from memory.turn_text import REPLY_GAP_SECONDS
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
 
@@ -288,6 +289,26 @@ def past_turn(
         created_at=at,
         **fields,
     )
+
+
+async def store_apart(engine: MemoryEngine, said: Sequence[str], at: float) -> list[StoredMessage]:
+    """`said` stored as past turns from `at` on, three reply gaps apart (so none reads as the
+    answer to the one before); returns them in order."""
+    turns = [past_turn(text, at + n * 3 * REPLY_GAP_SECONDS) for n, text in enumerate(said)]
+    await engine.store_messages(turns)
+    return turns
+
+
+async def ranked_ids(
+    engine: MemoryEngine, clock: Callable[[], float], config: PrehookConfig, text: str
+) -> list[str]:
+    """Ids of the candidates a fresh pre-hook under `config` ranks for `text` (asked as Alice in #general)."""
+    hook = PreHook(engine, config, clock=clock)
+    try:
+        result = await hook.run(prehook_request(text))
+    finally:
+        await hook.aclose()
+    return [c.id for c, _ in result.candidates_ranked]
 
 
 def audience(viewer: str = "alice", channel: str = "general", **kw: Any) -> Audience:

@@ -12,7 +12,7 @@ from memory.models import Audience, StoredMessage, Visibility
 from memory.prehook import PreHook, PrehookConfig
 from memory.scope import quote_literal
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
-from tests.helpers import DAY, FakeClock, audience, is_turn_line
+from tests.helpers import DAY, FakeClock, audience, is_turn_line, ranked_ids, store_apart
 from tests.helpers import past_turn as turn
 from tests.helpers import prehook_request as ask
 
@@ -192,15 +192,11 @@ async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine
         "climbing prices for flats are crazy in this city",
         "the gym playlist was awful tonight honestly so loud",
     ]
-    turns = [turn(text, at + n * 3 * REPLY_GAP_SECONDS) for n, text in enumerate(said)]
-    await engine.store_messages(turns)
+    turns = await store_apart(engine, said, at)
     blocpark = turns[3].id
     found = {}
     for weight in (0.0, PrehookConfig().turn_feedback):
         config = PrehookConfig(message_top_k=4, turn_feedback=weight, turn_pool=0)
-        hook = PreHook(engine, config, clock=clock)
-        result = await hook.run(ask("which climbing gym"))
-        found[weight] = {c.id for c, _ in result.candidates_ranked}
-        await hook.aclose()
+        found[weight] = set(await ranked_ids(engine, clock, config, "which climbing gym"))
     assert blocpark not in found[0.0]
     assert blocpark in found[PrehookConfig().turn_feedback]

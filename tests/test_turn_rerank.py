@@ -11,9 +11,7 @@ from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig
 from memory.prehook.turn_rerank import rerank_turns
 from memory.storage import VectorHit
-from memory.turn_text import REPLY_GAP_SECONDS
-from tests.helpers import DAY, FakeClock
-from tests.helpers import past_turn as turn
+from tests.helpers import DAY, FakeClock, ranked_ids, store_apart
 from tests.helpers import prehook_request as ask
 
 QUERY = np.array([1.0, 0.0, 0.0], dtype=np.float32)
@@ -78,15 +76,11 @@ async def test_a_turn_near_by_vector_and_by_words_rises_above_one_sided_hits(
         "we rented a kayak at the lake for the weekend trip plans",
         "the bus to the station was late again",
     ]
-    turns = [turn(text, at + n * 3 * REPLY_GAP_SECONDS) for n, text in enumerate(said)]
-    await engine.store_messages(turns)
+    turns = await store_apart(engine, said, at)
     found = {}
     for pool in (0, 6):
         config = PrehookConfig(message_top_k=2, turn_pool=pool, turn_feedback=0.0, turn_offset=0.0)
-        hook = PreHook(engine, config, clock=clock)
-        result = await hook.run(ask("weekend plans lake trip kayak"))
-        found[pool] = [c.id for c, _ in result.candidates_ranked]
-        await hook.aclose()
+        found[pool] = await ranked_ids(engine, clock, config, "weekend plans lake trip kayak")
     kayak = turns[4].id
     assert found[0].index(kayak) == 3
     assert found[6].index(kayak) == 1
@@ -98,8 +92,7 @@ async def test_the_second_search_by_the_moved_question_is_skipped_under_the_seco
     # Rescored by cosine with the question itself, the pool's nearest turns already come from the
     # first search: a search by the moved question could only cost time.
     at = clock() - 10 * DAY
-    turns = [turn(f"climbing gym session number {n}", at + n * 3 * REPLY_GAP_SECONDS) for n in range(5)]
-    await engine.store_messages(turns)
+    await store_apart(engine, [f"climbing gym session number {n}" for n in range(5)], at)
     calls: list[int] = []
     search = engine.storage.turns.search
 
