@@ -16,7 +16,8 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -56,6 +57,7 @@ from memory.prehook.context_block import (
     TIMELINE_TRIMMED,
     Section,
 )
+from memory.storage import Storage, open_storage
 from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
 from memory.turn_text import REPLY_GAP_SECONDS
@@ -667,6 +669,16 @@ def assert_clean_logs(records: list[logging.LogRecord], where: str) -> None:
 
 
 # --- stores --------------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def storage_at(location: str | Path, dim: int) -> AsyncIterator[Storage]:
+    """The storage `location` names (a data directory or a PostgreSQL URL), closed on the way out."""
+    storage = await open_storage(location, dim=dim)
+    try:
+        yield storage
+    finally:
+        await storage.close()
 
 
 async def assert_consistent(engine: MemoryEngine) -> None:

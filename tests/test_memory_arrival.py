@@ -9,13 +9,11 @@ import asyncpg
 
 from memory.models import Audience, Memory, content_hash
 from memory.storage import MemoryQuery, Storage
-from memory.storage.embedded import EmbeddedStorage
 from memory.storage.embedded.storage import SQLITE_FILE
 from memory.storage.migrate import migrate_to_postgres
-from memory.storage.postgres import PostgresStorage
 from memory.storage.postgres.migrations import apply_migrations
 from tests.fakes.embedders import HashEmbedder
-from tests.helpers import DAY, GENERAL, NOW, memory_row
+from tests.helpers import DAY, GENERAL, NOW, memory_row, storage_at
 
 EMBEDDER = HashEmbedder()
 VIEWER = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
@@ -48,11 +46,8 @@ async def listed(storage: Storage) -> list[str]:
 async def test_sqlite_rows_written_before_take_their_write_order_and_new_ones_come_after(
     tmp_path: Path,
 ) -> None:
-    storage = await EmbeddedStorage.open(tmp_path, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(tmp_path, EMBEDDER.dim) as storage:
         await add(storage, one_instant(["b", "d", "a", "c"]))
-    finally:
-        await storage.close()
     # The file as the version before migration m005 left it: no arrival column.
     async with aiosqlite.connect(tmp_path / SQLITE_FILE) as db:
         await db.executescript(
@@ -72,32 +67,23 @@ async def test_sqlite_rows_written_before_take_their_write_order_and_new_ones_co
         )
         await db.commit()
 
-    storage = await EmbeddedStorage.open(tmp_path, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(tmp_path, EMBEDDER.dim) as storage:
         # The order they were written in, the latest first (the ids' order was a, b, c, d).
         assert await listed(storage) == ["c", "a", "d", "b"]
         await storage.memories.delete(["c"])
-    finally:
-        await storage.close()
     async with aiosqlite.connect(tmp_path / SQLITE_FILE) as db:
         await db.execute("VACUUM")
-    storage = await EmbeddedStorage.open(tmp_path, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(tmp_path, EMBEDDER.dim) as storage:
         # The latest row gone and the file vacuumed: a new row still comes after every other one.
         await add(storage, one_instant(["0"]))
         assert await listed(storage) == ["0", "a", "d", "b"]
-    finally:
-        await storage.close()
 
 
 async def test_postgres_rows_written_before_keep_their_order_and_new_ones_come_after(
     postgres_url: str,
 ) -> None:
-    storage = await PostgresStorage.open(postgres_url, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(postgres_url, EMBEDDER.dim) as storage:
         await add(storage, one_instant(["b", "d", "a", "c"]))
-    finally:
-        await storage.close()
     conn = await asyncpg.connect(postgres_url)
     try:  # the database as the version before migration m010 left it: no arrival column
         async with conn.transaction():
@@ -126,33 +112,24 @@ async def test_postgres_rows_written_before_keep_their_order_and_new_ones_come_a
         await conn.close()
     assert "created_at, seq" in created
 
-    storage = await PostgresStorage.open(postgres_url, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(postgres_url, EMBEDDER.dim) as storage:
         # No arrival was on record: they keep the order they were listed in before (by id).
         assert await listed(storage) == ["a", "b", "c", "d"]
         await storage.memories.delete(["d"])
         await add(storage, one_instant(["0", "z"]))
         assert await listed(storage) == ["z", "0", "a", "b", "c"]
-    finally:
-        await storage.close()
 
 
 async def test_the_copy_to_postgres_keeps_the_arrival_order(tmp_path: Path, postgres_url: str) -> None:
-    storage = await EmbeddedStorage.open(tmp_path, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(tmp_path, EMBEDDER.dim) as storage:
         for ids in (["q", "e"], ["w"], ["r", "t", "a"]):
             await add(storage, one_instant(ids))
         written = await listed(storage)
-    finally:
-        await storage.close()
     assert written == ["a", "t", "r", "w", "e", "q"]
 
     # Batches smaller than the rows: the order holds across them.
     report = await migrate_to_postgres(tmp_path, postgres_url, batch_size=2)
 
     assert report.ok
-    target = await PostgresStorage.open(postgres_url, dim=EMBEDDER.dim)
-    try:
+    async with storage_at(postgres_url, EMBEDDER.dim) as target:
         assert await listed(target) == written
-    finally:
-        await target.close()
