@@ -170,6 +170,31 @@ def watched_discord_adapter(commands: MemoryCommands) -> DiscordAdapter:
     return DiscordAdapter(discord_settings(), AsyncMock(), commands, coalesce=NO_DEBOUNCE)
 
 
+# Turns a hang into a failure; a passing test never waits on it.
+WAIT_LIMIT_SECONDS = 60
+
+
+async def discord_giving_up(
+    commands: MemoryCommands, monkeypatch: pytest.MonkeyPatch, session: Callable[[MemoryBot], Awaitable[None]]
+) -> tuple[DiscordAdapter, list[MemoryBot]]:
+    """A watched Discord adapter whose every client runs `session` (which fails), started and
+    followed until its connection gives up: the adapter, and each client it tried."""
+    attempts: list[MemoryBot] = []
+
+    async def start(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
+        attempts.append(self)
+        await session(self)
+
+    connect_through(monkeypatch, start)
+    adapter = watched_discord_adapter(commands)
+    await adapter.start()
+    task = adapter.connection_task
+    assert task is not None
+    async with asyncio.timeout(WAIT_LIMIT_SECONDS):
+        await task
+    return adapter, attempts
+
+
 def settings(tmp_path: Path, **sections: dict[str, Any]) -> Settings:
     """Settings as an empty environment gives them (no .env file read), storing under `tmp_path/data`.
 

@@ -31,7 +31,7 @@ from tests.helpers import (
     NO_DEBOUNCE,
     DiscordSessions,
     FakeClock,
-    connect_through,
+    discord_giving_up,
     discord_settings,
     watched_discord_adapter,
 )
@@ -632,21 +632,13 @@ def test_adapter_needs_a_token(memory_commands: MemoryCommands) -> None:
 async def test_an_invalid_token_is_logged_and_not_retried(
     memory_commands: MemoryCommands, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    attempts: list[MemoryBot] = []
-
-    async def bad_login(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
-        attempts.append(self)
+    async def bad_login(bot: MemoryBot) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
-    connect_through(monkeypatch, bad_login)
-    adapter = watched_discord_adapter(memory_commands)
+    with caplog.at_level(logging.ERROR):
+        adapter, attempts = await discord_giving_up(memory_commands, monkeypatch, bad_login)
     assert isinstance(adapter, Adapter)
     assert adapter.name == "discord"
-    with caplog.at_level(logging.ERROR):
-        await adapter.start()
-        task = adapter.connection_task
-        assert task is not None
-        await task
     assert len(attempts) == 1
     assert "rejected the bot token" in caplog.text and "DISCORD_TOKEN" in caplog.text
     assert adapter.ready is False

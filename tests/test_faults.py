@@ -44,12 +44,13 @@ from tests.fakes.llm_server import (
 )
 from tests.fakes.slack_api import TEAM_ID, FakeSlackAPI
 from tests.helpers import (
+    WAIT_LIMIT_SECONDS,
     DiscordSessions,
     FakeClock,
     FakeTurn,
     anthropic_provider,
     assert_consistent,
-    connect_through,
+    discord_giving_up,
     event_body,
     mention_text,
     message_event,
@@ -64,8 +65,6 @@ WORKSPACE = "T1"
 # Short enough to keep the timeout tests quick, long enough for a loaded machine to answer a
 # local request well within it: only the held request ever reaches it.
 SHORT_TIMEOUT_SECONDS = 1.0
-# Turns a hang into a failure; a passing test never waits on it.
-WAIT_LIMIT_SECONDS = 60
 
 
 @pytest.fixture
@@ -547,20 +546,11 @@ async def test_discord_reconnects_with_a_fresh_client_after_a_dropped_session(
 async def test_discord_does_not_retry_a_session_closed_for_good(
     memory_commands: MemoryCommands, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    attempts: list[MemoryBot] = []
-
-    async def session(self: MemoryBot, token: str, *, reconnect: bool = True) -> None:
-        attempts.append(self)
-        await self.on_ready()
+    async def session(bot: MemoryBot) -> None:
+        await bot.on_ready()
         raise closed_socket(4014)  # disallowed intents: reconnecting would fail the same way
 
-    connect_through(monkeypatch, session)
-    adapter = watched_discord_adapter(memory_commands)
-    await adapter.start()
-    task = adapter.connection_task
-    assert task is not None
-    async with asyncio.timeout(WAIT_LIMIT_SECONDS):
-        await task
+    adapter, attempts = await discord_giving_up(memory_commands, monkeypatch, session)
     assert len(attempts) == 1
     assert "close code 4014" in caplog.text and not adapter.ready
     await adapter.stop(grace=0)
