@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
-from .storage import EmbeddedStorage
+from .rest_client import CLIENT, defer_package_init
+
+# Before anything here imports LanceDB (see rest_client).
+defer_package_init(CLIENT)
+
+from .storage import EmbeddedStorage  # noqa: E402
 
 __all__ = ["EmbeddedStorage"]
