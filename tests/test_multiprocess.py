@@ -6,6 +6,7 @@ import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -66,8 +67,45 @@ async def embeddings() -> AsyncIterator[FakeOpenAIEmbeddings]:
         yield server
 
 
-async def memorybot(database_url: str, embeddings: FakeOpenAIEmbeddings, *args: str) -> dict[str, Any]:
-    """Run `memorybot memories ...` in a process of its own on the database; its JSON answer."""
+# `memorybot` commands run one after another in one process, each as `python -m bot` runs it (its
+# `main`), with what it printed and its exit code sent back as one JSON line.
+_COMMANDS = """
+import contextlib, io, json, sys
+from bot.cli import main
+for line in sys.stdin:
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(json.loads(line))
+    sys.stdout.write(json.dumps({"code": code, "printed": printed.getvalue()}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+class OtherProcess:
+    """A process of its own on the database running a test's `memorybot memories ...` commands, one
+    after another: a process per command would spend a second of CPU each importing the bot again."""
+
+    def __init__(self, child: asyncio.subprocess.Process) -> None:
+        self.child = child
+
+    async def memories(self, *args: str) -> dict[str, Any]:
+        """Run `memorybot memories ...` (in the workspace, as JSON); its JSON answer."""
+        argv = ["memories", *args, "--platform", WORKSPACE.platform, "--workspace", WORKSPACE.workspace_id]
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write(json.dumps([*argv, "--json"]).encode() + b"\n")
+        await self.child.stdin.drain()
+        # Asynchronous, so this process keeps answering the child's embedding requests meanwhile.
+        line = await self.child.stdout.readline()
+        assert line, "the command process ended"
+        answer = json.loads(line)
+        assert answer["code"] == 0, answer
+        return json.loads(answer["printed"])
+
+
+@asynccontextmanager
+async def other_process(
+    database_url: str, embeddings: FakeOpenAIEmbeddings, stderr_path: Path
+) -> AsyncIterator[OtherProcess]:
     env = child_env(
         MEMORYBOT_DATABASE_URL=database_url,
         LLM_PROVIDER="offline",
@@ -76,26 +114,24 @@ async def memorybot(database_url: str, embeddings: FakeOpenAIEmbeddings, *args: 
         OPENAI_BASE_URL=embeddings.base_url,
         OPENAI_API_KEY="not-needed",
     )
-    # Asynchronous, so this process keeps answering the child's embedding requests meanwhile.
-    child = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "memories",
-        *args,
-        "--platform",
-        WORKSPACE.platform,
-        "--workspace",
-        WORKSPACE.workspace_id,
-        "--json",
-        cwd=ROOT,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await child.communicate()
-    assert child.returncode == 0, err.decode()
-    return json.loads(out)
+    with stderr_path.open("wb") as stderr:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            _COMMANDS,
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=stderr,
+        )
+        try:
+            yield OtherProcess(child)
+        finally:
+            assert child.stdin is not None
+            child.stdin.close()  # no more commands: the process ends
+            code = await child.wait()
+    assert code == 0, await asyncio.to_thread(stderr_path.read_text, errors="replace")
 
 
 def sent_to_model(call: Any) -> str:
@@ -110,25 +146,19 @@ async def test_a_write_and_a_forget_in_another_process_reach_a_running_bot_at_it
     config = settings(tmp_path, storage={"database_url": postgres_url})
     bot = await App.start(config, embedder=CachedEmbedder(HashEmbedder()), llm=llm, warm=False)
     try:
-        tea = await memorybot(
-            postgres_url, embeddings, "add", "Ana prefers green tea", "--type", "preference", "--user", "ana"
-        )
-        # Turn 1: the running bot loads Ana's preferences (now cached) and shows them to its model.
-        await bot.pipeline.handle([message("hello, what shall we drink today?", author="ana")])
-        assert "green tea" in sent_to_model(llm.calls[0])
+        async with other_process(postgres_url, embeddings, tmp_path / "commands.stderr") as other:
+            tea = await other.memories(
+                "add", "Ana prefers green tea", "--type", "preference", "--user", "ana"
+            )
+            # Turn 1: the running bot loads Ana's preferences (now cached) and shows them to its model.
+            await bot.pipeline.handle([message("hello, what shall we drink today?", author="ana")])
+            assert "green tea" in sent_to_model(llm.calls[0])
 
-        coffee = await memorybot(
-            postgres_url,
-            embeddings,
-            "add",
-            "Ana prefers black coffee",
-            "--type",
-            "preference",
-            "--user",
-            "ana",
-        )
-        forgotten = await memorybot(postgres_url, embeddings, "forget", tea["memory"]["id"])
-        assert forgotten["forgotten"] is True
+            coffee = await other.memories(
+                "add", "Ana prefers black coffee", "--type", "preference", "--user", "ana"
+            )
+            forgotten = await other.memories("forget", tea["memory"]["id"])
+            assert forgotten["forgotten"] is True
 
         # Turn 2: the forgotten preference is nowhere (not in a kept block, not from the cache, not
         # in Ana's profile line); the new one is there.
