@@ -4,16 +4,18 @@ surface that reads memory (pre-hook, searches, tools, `/memory`, and all the mod
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import json
 import shutil
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
+import pytest_asyncio
 
 from adapters.base import IncomingMessage
 from adapters.command_table import Invoker
@@ -47,6 +49,9 @@ from tests.fakes.postgres import PostgresTestServer, Snapshot
 from tests.helpers import FakeClock, searchable_memory_ids, settings, stored_memory
 
 T = TypeVar("T")
+
+# The tests run in the module's event loop, where the readers' shared engines live.
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 
 # The whole matrix on both storage backends; each seeded once per module and copied per test.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -350,13 +355,16 @@ def shared_embedder() -> CachedEmbedder:
 
 
 class Templates:
-    """The seeded stores of each platform on each backend, written once per module: each test
-    works on a copy (a copied directory, or the seeded rows restored in the test database)."""
+    """The seeded stores of each platform on each backend, written once per module: a test that
+    writes works on a copy (a copied directory, or the seeded rows restored in the test database);
+    the tests that only read share one engine per store (`Readers`)."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> None:
         self._tmp = tmp_path_factory
         self._embedder = embedder
         self._built: dict[tuple[str, str], tuple[Path | Snapshot, Seeded, float]] = {}
+        # The seeded PostgreSQL databases, kept for the readers and dropped with the module.
+        self.databases: dict[tuple[str, str], str] = {}
 
     def get(
         self, backend: str, platform: str, server: PostgresTestServer | None
@@ -377,11 +385,13 @@ class Templates:
                 finally:
                     await engine.close()
 
-            seeded, now = asyncio.run(build())
+            # Its own loop on its own thread: the fixture may be asked for inside the module's loop.
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                seeded, now = pool.submit(asyncio.run, build()).result()
             location: Path | Snapshot
             if server is not None:
                 location = server.snapshot(name)
-                server.drop_database(name)
+                self.databases[key] = name
             else:
                 location = Path(target)
             self._built[key] = (location, seeded, now)
@@ -389,8 +399,15 @@ class Templates:
 
 
 @pytest.fixture(scope="module")
-def templates(tmp_path_factory: pytest.TempPathFactory, shared_embedder: CachedEmbedder) -> Templates:
-    return Templates(tmp_path_factory, shared_embedder)
+def templates(
+    tmp_path_factory: pytest.TempPathFactory, shared_embedder: CachedEmbedder, request: pytest.FixtureRequest
+) -> Iterator[Templates]:
+    built = Templates(tmp_path_factory, shared_embedder)
+    yield built
+    if built.databases:
+        server: PostgresTestServer = request.getfixturevalue("postgres_server")
+        for name in built.databases.values():
+            server.drop_database(name)
 
 
 @pytest.fixture(params=list(LAYOUTS))
@@ -420,7 +437,7 @@ def seeded_copy(
     return tmp_path / "data", seeded, now
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def engine(
     seeded_copy: tuple[str | Path, Seeded, float],
     shared_embedder: CachedEmbedder,
@@ -438,6 +455,70 @@ def seeded(seeded_copy: tuple[str | Path, Seeded, float]) -> Seeded:
     return seeded_copy[1]
 
 
+@dataclass
+class Reader:
+    """An engine on a seeded store that the tests only read, shared by every such test of the store."""
+
+    engine: MemoryEngine
+    seeded: Seeded
+    clock: FakeClock
+
+    async def state(self) -> tuple[list[dict[str, object]], list[str], list[str], int]:
+        """What a reading test must leave as it found it (reading only counts accesses)."""
+        storage = self.engine.storage
+        ids = list(self.seeded.kind_of)
+        memories = [m.to_public_dict() for m in await storage.memories.get_unscoped(ids)]
+        for memory in memories:
+            del memory["access_count"]
+        return (
+            memories,
+            [t.id for t in await storage.turns.get_unscoped(ids)],
+            [s.id for s in await storage.summaries.get_unscoped(ids)],
+            await storage.turns.count(),
+        )
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def readers() -> AsyncIterator[dict[tuple[str, str], Reader]]:
+    """The readers' engines by (backend, platform), opened by `reader` and closed with the module."""
+    opened: dict[tuple[str, str], Reader] = {}
+    yield opened
+    for reader in opened.values():
+        await reader.engine.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def reader(
+    readers: dict[tuple[str, str], Reader],
+    templates: Templates,
+    shared_embedder: CachedEmbedder,
+    tmp_path_factory: pytest.TempPathFactory,
+    backend: str,
+    platform: str,
+    request: pytest.FixtureRequest,
+) -> AsyncIterator[Reader]:
+    """The shared engine of this backend's seeded store for `platform` (the seeded database itself on
+    PostgreSQL, a copy of the seeded directory otherwise); fails a test that changed what it
+    stores, since the tests after it read the same store."""
+    key = (backend, platform)
+    if key not in readers:
+        if backend == "postgres":
+            server: PostgresTestServer = request.getfixturevalue("postgres_server")
+            _, seeded, now = templates.get(backend, platform, server)
+            location: str | Path = server.url(templates.databases[key])
+        else:
+            source, seeded, now = templates.get(backend, platform, None)
+            assert isinstance(source, Path)
+            location = shutil.copytree(source, tmp_path_factory.mktemp(f"reader-{platform}") / "data")
+        clock = FakeClock(now)
+        engine = await MemoryEngine.open(location, shared_embedder, clock=clock)
+        readers[key] = Reader(engine, seeded, clock)
+    shared = readers[key]
+    before = await shared.state()
+    yield shared
+    assert await shared.state() == before, "a reading test changed the shared store"
+
+
 def test_the_tables_cover_every_actor() -> None:
     for platform in LAYOUTS:
         for table in (CONVERSATION, TURNS, COMMAND, EXPORT, FORGET):
@@ -445,8 +526,10 @@ def test_the_tables_cover_every_actor() -> None:
             assert all(kinds <= set(KINDS) for kinds in table[platform].values())
 
 
-def test_the_seed_follows_the_conversation_kind(seeded: Seeded, platform: str) -> None:
+@IN_MODULE_LOOP
+async def test_the_seed_follows_the_conversation_kind(reader: Reader, platform: str) -> None:
     """What each conversation kind stores, as the pipeline classifies it (the matrix's premise)."""
+    seeded = reader.seeded
     expected = {
         "public": Visibility.WORKSPACE,
         "private_channel": Visibility.CHANNEL,
@@ -476,9 +559,11 @@ def _candidate_ids(result: PrehookResult) -> list[str]:
     return [item.id for item, _ in result.candidates_ranked]
 
 
+@IN_MODULE_LOOP
 async def test_prehook_injects_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
+    reader: Reader, platform: str, actor_name: str
 ) -> None:
+    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     actor = ACTORS[actor_name]
     allowed = CONVERSATION[platform][actor_name]
     allowed_turns = TURNS[platform][actor_name]
@@ -524,9 +609,11 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
 # --- engine searches ---------------------------------------------------------------------------
 
 
+@IN_MODULE_LOOP
 async def test_engine_searches_return_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
+    reader: Reader, platform: str, actor_name: str
 ) -> None:
+    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     allowed = CONVERSATION[platform][actor_name]
     allowed_turns = TURNS[platform][actor_name]
     audience = conversation_audience(platform, ACTORS[actor_name], clock)
@@ -546,9 +633,11 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
 # --- the model's memory tools ------------------------------------------------------------------
 
 
+@IN_MODULE_LOOP
 async def test_memory_tools_read_only_what_the_conversation_may_see(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
+    reader: Reader, platform: str, actor_name: str
 ) -> None:
+    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     actor = ACTORS[actor_name]
     allowed = CONVERSATION[platform][actor_name]
     message = actor_message(platform, actor, "hello", clock)
@@ -581,6 +670,7 @@ async def test_memory_tools_read_only_what_the_conversation_may_see(
 # --- everything the model reads: prompt, profiles, summaries, history, memory block -------------
 
 
+@IN_MODULE_LOOP
 async def test_the_model_reads_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str, tmp_path: Path
 ) -> None:
@@ -640,6 +730,7 @@ EXPORT_FIELDS = {
 }
 
 
+@IN_MODULE_LOOP
 async def test_memory_commands_show_export_and_forget_by_the_rules(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
@@ -755,9 +846,11 @@ def hostile(platform: str) -> dict[str, tuple[Audience, set[str]]]:
         "other_platform",
     ],
 )
+@IN_MODULE_LOOP
 async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
-    engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, name: str
+    reader: Reader, platform: str, name: str
 ) -> None:
+    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     audience, allowed = hostile(platform)[name]
     store = engine.storage.memories
     now = clock()
@@ -807,6 +900,7 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
         assert seeded.kinds([s.id for s, _ in found]) <= allowed, f"summaries {kind_name}"
 
 
+@IN_MODULE_LOOP
 async def test_thread_summaries_are_read_only_by_their_audience(
     engine: MemoryEngine, clock: FakeClock, platform: str
 ) -> None:
@@ -835,6 +929,7 @@ async def test_thread_summaries_are_read_only_by_their_audience(
 # --- rows whose vector store columns went stale ------------------------------------------------
 
 
+@IN_MODULE_LOOP
 @pytest.mark.embedded_only("writes LanceDB rows with stale scope columns; PostgreSQL has one row")
 async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str
