@@ -130,6 +130,33 @@ class SummaryManager:
         """Raw characters the uncondensed summaries of `level` must exceed to be condensed upward."""
         return self.condense_threshold_chars * self.level_factor ** (level - 1)
 
+    def _new(
+        self,
+        scope: Scope,
+        level: int,
+        kind: SummaryKind,
+        content: str,
+        audience: AudienceKey,
+        covers: tuple[float, float],
+        source_ids: list[str],
+        raw_chars: int,
+    ) -> Summary:
+        """A summary written now under a new id, for `audience`, covering `covers` (from, to)."""
+        return Summary(
+            id=new_summary_id(),
+            scope=scope,
+            level=level,
+            kind=kind,
+            content=content,
+            covers_from=covers[0],
+            covers_to=covers[1],
+            source_ids=source_ids,
+            raw_chars=raw_chars,
+            visibility=audience[0],
+            author_id=audience[1],
+            created_at=self.clock(),
+        )
+
     def _lock(self, *key: object) -> asyncio.Lock:
         lock = self._locks.get(key)
         if lock is None:
@@ -192,7 +219,7 @@ class SummaryManager:
         if not messages:
             return None
         try:
-            visibility, author_id = audience_of(messages)
+            audience = audience_of(messages)
         except MixedAudienceError:
             log.warning("turn not summarized: it mixes private conversations", extra={"count": len(messages)})
             return None
@@ -204,20 +231,9 @@ class SummaryManager:
         content = await self._summarize(lines, 1, self.level1_budget_chars, self._fallback)
         if not content:
             return None
-        summary = Summary(
-            id=new_summary_id(),
-            scope=scope,
-            level=1,
-            kind=SummaryKind.TURNS,
-            content=content,
-            covers_from=messages[0].created_at,
-            covers_to=max(m.created_at for m in messages),
-            source_ids=source_ids,
-            raw_chars=sum(len(m.content) for m in messages),
-            visibility=visibility,
-            author_id=author_id,
-            created_at=self.clock(),
-        )
+        covers = (messages[0].created_at, max(m.created_at for m in messages))
+        raw_chars = sum(len(m.content) for m in messages)
+        summary = self._new(scope, 1, SummaryKind.TURNS, content, audience, covers, source_ids, raw_chars)
         async with self._lock("turns", scope):
             # A retried task may have written the same turn while this one was summarizing.
             existing = await self.store.find_turn(scope, source_ids)
@@ -247,38 +263,25 @@ class SummaryManager:
                 groups: dict[AudienceKey, list[Summary]] = {}
                 for s in pending:
                     groups.setdefault((s.visibility, s.author_id), []).append(s)
-                for (visibility, author_id), group in groups.items():
+                for audience, group in groups.items():
                     if sum(s.raw_chars for s in group) <= self.threshold_for(level):
                         continue
-                    made = await self._condense_group(scope, group, level + 1, visibility, author_id)
+                    made = await self._condense_group(scope, group, level + 1, audience)
                     if made is not None:
                         written.append(made)
         return written
 
     async def _condense_group(
-        self,
-        scope: Scope,
-        group: Sequence[Summary],
-        level: int,
-        visibility: Visibility,
-        author_id: str | None,
+        self, scope: Scope, group: Sequence[Summary], level: int, audience: AudienceKey
     ) -> Summary | None:
         content = await self._summarize([s.content for s in group], level, self.condensed_budget_chars)
         if not content:
             return None
-        summary = Summary(
-            id=new_summary_id(),
-            scope=scope,
-            level=level,
-            kind=SummaryKind.CONDENSED,
-            content=content,
-            covers_from=min(s.covers_from for s in group),
-            covers_to=max(s.covers_to for s in group),
-            source_ids=[s.id for s in group],
-            raw_chars=sum(s.raw_chars for s in group),
-            visibility=visibility,
-            author_id=author_id,
-            created_at=self.clock(),
+        covers = (min(s.covers_from for s in group), max(s.covers_to for s in group))
+        raw_chars = sum(s.raw_chars for s in group)
+        source_ids = [s.id for s in group]
+        summary = self._new(
+            scope, level, SummaryKind.CONDENSED, content, audience, covers, source_ids, raw_chars
         )
         try:
             await self._write(summary, condenses=summary.source_ids)
@@ -366,21 +369,14 @@ class SummaryManager:
             content = await self._summarize(texts, THREAD_LEVEL, budget, summarizer)
             if not content and previous is not None:
                 return previous
-            summary = Summary(
-                id=new_summary_id(),
-                scope=scope,
-                level=THREAD_LEVEL,
-                kind=SummaryKind.THREAD,
-                content=content,
-                covers_from=min(
-                    [messages[0].created_at] + ([previous.covers_from] if previous is not None else [])
-                ),
-                covers_to=max([m.created_at for m in messages] + ([previous.covers_to] if previous else [])),
-                source_ids=[m.id for m in messages],
-                raw_chars=sum(len(m.content) for m in messages) + (previous.raw_chars if previous else 0),
-                visibility=key[0],
-                author_id=key[1],
-                created_at=self.clock(),
+            covers = (
+                min([messages[0].created_at] + ([previous.covers_from] if previous is not None else [])),
+                max([m.created_at for m in messages] + ([previous.covers_to] if previous else [])),
+            )
+            raw_chars = sum(len(m.content) for m in messages) + (previous.raw_chars if previous else 0)
+            source_ids = [m.id for m in messages]
+            summary = self._new(
+                scope, THREAD_LEVEL, SummaryKind.THREAD, content, key, covers, source_ids, raw_chars
             )
             current = await self.store.thread(scope)
             await self.store.replace_thread(summary, current.id if current is not None else None)

@@ -59,24 +59,42 @@ def utf8_clean(*texts: str) -> bool:
     return True
 
 
-def problems(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """Warnings and errors the bot logged: a failure swallowed on the way would show here."""
-    return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
+@dataclasses.dataclass
+class Talk:
+    """The pipeline under test, its scripted model, engine and clock, and the log it writes."""
+
+    pipeline: TurnPipeline
+    llm: ScriptedLLM
+    engine: MemoryEngine
+    clock: FakeClock
+    caplog: pytest.LogCaptureFixture
+
+    def problems(self) -> list[str]:
+        """Warnings and errors the bot logged: a failure swallowed on the way would show here."""
+        return [f"{r.name}: {r.getMessage()}" for r in self.caplog.records if r.levelno >= logging.WARNING]
+
+    async def answered_cleanly(self, sent: str, reply: str) -> StoredMessage:
+        """`sent` answered with `reply`, no error on the way (the pre-hook's included), both turns
+        stored and the model given exactly the stored text; returns the stored user turn."""
+        self.llm.add(text(reply))
+        result = await self.pipeline.handle([message(sent, self.clock)])
+        assert result.reply == reply and result.error is None
+        assert result.prehook is not None and result.prehook.errors == []
+        user, answer = await turns(self.engine)
+        assert answer.content == reply
+        assert self.llm.calls[0].messages[-1].content == user.content
+        return user
 
 
-async def answered_cleanly(
-    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock, sent: str, reply: str
-) -> StoredMessage:
-    """`sent` answered with `reply`, no error on the way (the pre-hook's included), both turns stored
-    and the model given exactly the stored text; returns the stored user turn."""
-    llm.add(text(reply))
-    result = await pipeline.handle([message(sent, clock)])
-    assert result.reply == reply and result.error is None
-    assert result.prehook is not None and result.prehook.errors == []
-    user, answer = await turns(engine)
-    assert answer.content == reply
-    assert llm.calls[0].messages[-1].content == user.content
-    return user
+@pytest.fixture
+def talk(
+    pipeline: TurnPipeline,
+    llm: ScriptedLLM,
+    engine: MemoryEngine,
+    clock: FakeClock,
+    caplog: pytest.LogCaptureFixture,
+) -> Talk:
+    return Talk(pipeline, llm, engine, clock, caplog)
 
 
 def calls(*specs: tuple[str, Any]) -> LLMResponse:
@@ -102,18 +120,12 @@ async def test_blank_messages_in_a_batch_are_skipped_and_the_rest_answered(
     assert [m.content for m in llm.calls[0].messages] == ["hello"]
 
 
-async def test_a_100k_character_message_is_answered_and_stored_truncated(
-    pipeline: TurnPipeline,
-    llm: ScriptedLLM,
-    engine: MemoryEngine,
-    clock: FakeClock,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+async def test_a_100k_character_message_is_answered_and_stored_truncated(talk: Talk) -> None:
     huge = ("I moved to Lyon last year and my sister lives in Oslo. " * 2000)[:100_000]
-    user = await answered_cleanly(pipeline, llm, engine, clock, huge, "That's a lot of text!")
+    user = await talk.answered_cleanly(huge, "That's a lot of text!")
     # Stored as its first MAX_MESSAGE_CHARS characters; the model got exactly what was stored.
     assert user.content == huge[:MAX_MESSAGE_CHARS] and len(user.content) == MAX_MESSAGE_CHARS
-    assert problems(caplog) == []
+    assert talk.problems() == []
 
 
 ODD_TEXTS = {
@@ -130,52 +142,34 @@ TTL_FORMS = "'30m', '6h', '3 days', '1 week', '2w', '1 month' or 'permanent'"
 
 
 @pytest.mark.parametrize("name", list(ODD_TEXTS))
-async def test_odd_characters_are_answered_and_stored_as_valid_text(
-    name: str,
-    pipeline: TurnPipeline,
-    llm: ScriptedLLM,
-    engine: MemoryEngine,
-    clock: FakeClock,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+async def test_odd_characters_are_answered_and_stored_as_valid_text(name: str, talk: Talk) -> None:
     sent, expected = ODD_TEXTS[name]
-    user = await answered_cleanly(pipeline, llm, engine, clock, sent, "Got it.")
+    user = await talk.answered_cleanly(sent, "Got it.")
     assert user.content == expected
-    assert utf8_clean(llm.calls[0].system, *(m.content for m in llm.calls[0].messages))
+    call = talk.llm.calls[0]
+    assert utf8_clean(call.system, *(m.content for m in call.messages))
     # Both turns' vectors landed too (a surrogate used to fail the LanceDB write).
-    assert await engine.storage.turns.unindexed() == []
-    assert await engine.storage.vectors.messages.count() == 2
-    assert problems(caplog) == []
+    assert await talk.engine.storage.turns.unindexed() == []
+    assert await talk.engine.storage.vectors.messages.count() == 2
+    assert talk.problems() == []
 
 
-async def test_a_display_name_with_a_lone_surrogate_is_stored_and_learned_cleanly(
-    pipeline: TurnPipeline,
-    llm: ScriptedLLM,
-    engine: MemoryEngine,
-    clock: FakeClock,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    odd = dataclasses.replace(message("call me Zed please", clock), author_name="Al\ud800ice")
-    llm.add(text("Sure, Zed."))
-    result = await pipeline.handle([odd])
+async def test_a_display_name_with_a_lone_surrogate_is_stored_and_learned_cleanly(talk: Talk) -> None:
+    odd = dataclasses.replace(message("call me Zed please", talk.clock), author_name="Al\ud800ice")
+    talk.llm.add(text("Sure, Zed."))
+    result = await talk.pipeline.handle([odd])
     assert result.reply == "Sure, Zed."
-    (user, _) = await turns(engine)
+    (user, _) = await turns(talk.engine)
     assert user.author_name == "Al?ice"
-    assert llm.calls[0].messages[-1].name == "Al?ice"
-    assert "zed" in await pipeline.aliases.names_for("discord", "guild-1", "alice")
-    assert problems(caplog) == []  # the alias write used to fail on the surrogate and log it
+    assert talk.llm.calls[0].messages[-1].name == "Al?ice"
+    assert "zed" in await talk.pipeline.aliases.names_for("discord", "guild-1", "alice")
+    assert talk.problems() == []  # the alias write used to fail on the surrogate and log it
 
 
 # --- broken model output --------------------------------------------------------------------------
 
 
-async def test_model_text_and_json_with_lone_surrogates_are_made_valid(
-    pipeline: TurnPipeline,
-    llm: ScriptedLLM,
-    engine: MemoryEngine,
-    clock: FakeClock,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+async def test_model_text_and_json_with_lone_surrogates_are_made_valid(talk: Talk) -> None:
     structured = json.dumps(
         {
             "message": "Enjoy \ud83d!",
@@ -183,34 +177,29 @@ async def test_model_text_and_json_with_lone_surrogates_are_made_valid(
         }
     )
     assert "\\ud83d" in structured  # JSON spells the surrogate as an escape; parsing revives it
-    llm.add(text("caf\udce9 is ready"), text(structured))
-    first = await pipeline.handle([message("coffee?", clock)])
-    second = await pipeline.handle([message("I like cafe", clock)])
+    talk.llm.add(text("caf\udce9 is ready"), text(structured))
+    first = await talk.pipeline.handle([message("coffee?", talk.clock)])
+    second = await talk.pipeline.handle([message("I like cafe", talk.clock)])
     assert first.reply == "caf? is ready" and second.reply == "Enjoy ?!"
     (memory,) = second.remembered
     assert (memory.content, memory.subjects) == ("Alice likes caf?", ["caf?"])
-    assert [m.content for m in await turns(engine) if m.role == "assistant"] == ["caf? is ready", "Enjoy ?!"]
-    assert problems(caplog) == []
+    replies = [m.content for m in await turns(talk.engine) if m.role == "assistant"]
+    assert replies == ["caf? is ready", "Enjoy ?!"]
+    assert talk.problems() == []
 
 
-async def test_tool_arguments_with_lone_surrogates_are_stored_with_the_reply(
-    pipeline: TurnPipeline,
-    llm: ScriptedLLM,
-    engine: MemoryEngine,
-    clock: FakeClock,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    llm.add(
+async def test_tool_arguments_with_lone_surrogates_are_stored_with_the_reply(talk: Talk) -> None:
+    talk.llm.add(
         tool("remember", content="Alice's cat is called \ud83d", subjects=["\udc00", "cat"]), text("Done.")
     )
-    result = await pipeline.handle([message("my cat has an emoji name", clock)])
+    result = await talk.pipeline.handle([message("my cat has an emoji name", talk.clock)])
     assert result.reply == "Done."
     (memory,) = result.remembered
     assert memory.content == "Alice's cat is called ?" and memory.subjects[:2] == ["?", "cat"]
-    (_, reply) = await turns(engine)
+    (_, reply) = await turns(talk.engine)
     (logged,) = reply.tool_calls  # used to fail the whole reply insert
     assert logged["name"] == "remember" and json.loads(str(logged["result"]))["status"] == "stored"
-    assert problems(caplog) == []
+    assert talk.problems() == []
 
 
 async def test_model_replies_that_are_empty_or_only_broken_memories_are_a_clean_skip(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from adapters.discord.cogs.messages import DiscordIntake, MessagesCog
 from adapters.discord.render import NOT_YOURS, PageView
 from bot.commands import NOT_FOUND, MemoryCommands
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryType, Scope, Visibility
+from memory.models import MemoryType, Scope, Visibility
 from tests import helpers
 from tests.fakes.discord_objects import ALICE, BOB, BOT_ID, CHANNEL_ID, GUILD_ID, LEARN_CHANNEL_ID, MOD, Chat
 from tests.helpers import (
@@ -49,16 +50,8 @@ def dm_scope(user_id: int) -> Scope:
 # --- memories on the real engine ------------------------------------------------------------------
 
 
-async def remember(
-    engine: MemoryEngine,
-    clock: FakeClock,
-    content: str,
-    *,
-    user: int = ALICE,
-    scope: Scope = GUILD_SCOPE,
-    **kw: Any,
-) -> Memory:
-    return await helpers.remember(engine, clock, content, scope=scope, user=str(user), **kw)
+# Alice's, in the guild channel, unless told otherwise.
+remember = functools.partial(helpers.remember, scope=GUILD_SCOPE, user=str(ALICE))
 
 
 ALICE_FACTS = [
@@ -317,7 +310,7 @@ async def test_search_and_about_show_matching_memories(
     cog: MemoryCog, engine: MemoryEngine, clock: FakeClock
 ) -> None:
     await remember(engine, clock, "Alice's cat is named Pixel")
-    await remember(engine, clock, "Bob prefers tea over coffee", user=BOB)
+    await remember(engine, clock, "Bob prefers tea over coffee", user=str(BOB))
     rec = await run(cog, "search", InteractionRecord(ALICE), query="what is the name of the cat")
     assert "Pixel" in (rec.embed.description or "")
     assert rec.last["ephemeral"] is True
@@ -354,8 +347,10 @@ async def test_another_users_private_memories_never_show(
 ) -> None:
     secret_dm = "Bob is secretly interviewing at another company"
     secret_guild = "Bob's therapist appointment is on Friday"
-    await remember(engine, clock, secret_dm, user=BOB, scope=dm_scope(BOB), visibility=Visibility.PRIVATE)
-    await remember(engine, clock, secret_guild, user=BOB, visibility=Visibility.PRIVATE)
+    await remember(
+        engine, clock, secret_dm, user=str(BOB), scope=dm_scope(BOB), visibility=Visibility.PRIVATE
+    )
+    await remember(engine, clock, secret_guild, user=str(BOB), visibility=Visibility.PRIVATE)
     await remember(engine, clock, "Alice's cat is named Pixel")
 
     def shown(rec: InteractionRecord) -> str:
@@ -387,7 +382,7 @@ async def test_export_sends_a_json_file_ephemerally(
     cog: MemoryCog, engine: MemoryEngine, clock: FakeClock
 ) -> None:
     await remember(engine, clock, "Alice's cat is named Pixel")
-    await remember(engine, clock, "Bob prefers tea over coffee", user=BOB)
+    await remember(engine, clock, "Bob prefers tea over coffee", user=str(BOB))
     rec = await run(cog, "export", InteractionRecord(ALICE))
     assert rec.events == ["defer", "followup"]
     assert rec.last["ephemeral"] is True

@@ -369,34 +369,35 @@ async def mention_twice(
         await send_event(adapter, message_event(mention_text(text), ts, channel=channel, kind=kind), event_id)
 
 
+MESSAGE_FIRST = (("EvMsg", "message"), ("EvMention", "app_mention"))
+MENTION_FIRST = (("EvMention", "app_mention"), ("EvMsg", "message"))
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "deliveries"),
+    [
+        # In a followed channel both deliveries are candidates; in either order only one is answered.
+        ("ping", ANSWER, MESSAGE_FIRST),
+        ("pong", GENERAL, MENTION_FIRST),
+        # In a learn channel the mention is answered, and not learned from a second time as a message.
+        ("what did we decide?", LEARN, MESSAGE_FIRST),
+    ],
+    ids=["followed, message first", "followed, mention first", "learn channel"],
+)
 async def test_mention_delivered_as_app_mention_and_message_gets_one_reply(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI
+    make_adapter: MakeAdapter,
+    fake: FakeSlackAPI,
+    text: str,
+    channel: str,
+    deliveries: tuple[tuple[str, str], ...],
 ) -> None:
     turn = FakeTurn()
     adapter = await make_adapter(turn)
     ts = "1700000000.000400"
-    # In a followed channel both deliveries are candidates; in either order only one is answered.
-    await mention_twice(adapter, "ping", ts, ANSWER, ("EvMsg", "message"), ("EvMention", "app_mention"))
-    ts2 = "1700000000.000401"
-    await mention_twice(adapter, "pong", ts2, GENERAL, ("EvMention2", "app_mention"), ("EvMsg2", "message"))
+    await mention_twice(adapter, text, ts, channel, *deliveries)
     await adapter.drain()
-    assert [(b[0].text, r) for b, r in turn.calls] == [("ping", True), ("pong", True)]
-    assert [p["thread_ts"] for p in fake.posts()] == [ts, ts2]
-
-
-async def test_learn_channel_mention_answers_once_without_double_learning(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI
-) -> None:
-    turn = FakeTurn()
-    adapter = await make_adapter(turn)
-    ts = "1700000000.000500"
-    await mention_twice(
-        adapter, "what did we decide?", ts, LEARN, ("EvL1", "message"), ("EvL2", "app_mention")
-    )
-    await adapter.drain()
-    assert len(turn.calls) == 1
-    assert turn.calls[0][1] is True
-    assert len(fake.posts()) == 1
+    assert [(b[0].text, r) for b, r in turn.calls] == [(text, True)]
+    assert [p["thread_ts"] for p in fake.posts()] == [ts]
 
 
 async def test_bad_signature_is_rejected_and_url_verification_answered(

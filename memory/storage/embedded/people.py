@@ -11,16 +11,24 @@ from .sqlite import SQLiteTables
 class EmbeddedPeople(SQLiteTables, PeopleRepository):
     """Profiles (one JSON row per platform, workspace, user and agent) and the names users go by."""
 
-    async def profiles(
-        self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
-    ) -> list[tuple[str, str, float]]:
+    async def _of_users(
+        self, sql: str, params: tuple[object, ...], user_ids: Sequence[str]
+    ) -> list[tuple[object, ...]]:
+        """The rows of `sql`, its `{users}` the marks of `user_ids` (bound after `params`); for no
+        users, none and no read."""
         if not user_ids:
             return []
         marks = ",".join("?" * len(user_ids))
-        rows = await self._db.fetch(
+        return await self._db.fetch(sql.format(users=marks), (*params, *user_ids))
+
+    async def profiles(
+        self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
+    ) -> list[tuple[str, str, float]]:
+        rows = await self._of_users(
             "SELECT user_id, data, updated_at FROM profiles WHERE platform = ? AND workspace_id = ? "
-            f"AND agent_id = ? AND user_id IN ({marks})",
-            (platform, workspace_id, agent_id, *user_ids),
+            "AND agent_id = ? AND user_id IN ({users})",
+            (platform, workspace_id, agent_id),
+            user_ids,
         )
         return [(str(u), str(data), float(updated)) for u, data, updated in rows]  # type: ignore[arg-type]
 
@@ -75,13 +83,11 @@ class EmbeddedPeople(SQLiteTables, PeopleRepository):
             return cursor.rowcount
 
     async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:
-        if not user_ids:
-            return []
-        marks = ",".join("?" * len(user_ids))
-        rows = await self._db.fetch(
+        rows = await self._of_users(
             "SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? "
-            f"AND user_id IN ({marks}) ORDER BY created_at, alias",
-            (platform, workspace_id, *user_ids),
+            "AND user_id IN ({users}) ORDER BY created_at, alias",
+            (platform, workspace_id),
+            user_ids,
         )
         return [str(r[0]) for r in rows]
 
