@@ -283,7 +283,8 @@ def kind_message(platform: str, kind: Kind, clock: FakeClock) -> IncomingMessage
 
 async def seed(engine: MemoryEngine, platform: str, clock: FakeClock) -> Seeded:
     """Three memories, one past turn and its summary per kind, stored with the scope and visibility
-    the turn pipeline gives a message of that conversation (bulk writes keep it quick)."""
+    the turn pipeline gives a message of that conversation (bulk writes keep it quick), and the
+    profiles of Alice they make."""
     seeded = Seeded()
     drafts = []
     for name, kind in KINDS.items():
@@ -316,6 +317,11 @@ async def seed(engine: MemoryEngine, platform: str, clock: FakeClock) -> Seeded:
         assert summary is not None and summary.visibility is turn.visibility
         seeded.summaries[name] = summary
         seeded.kind_of[summary.id] = name
+    # Alice's profiles as their updater keeps them, in every workspace she was talked about in.
+    profiles = ProfileStore(engine.storage, engine.clock)
+    for workspace in {m.workspace_id for ms in seeded.memories.values() for m in ms}:
+        for agent in (AGENT, OTHER_AGENT):
+            await profiles.rebuild(platform, workspace, "alice", agent)
     # Past turns are strictly older than "now" (timelines end at the present instant).
     clock.advance(60)
     return seeded
@@ -681,11 +687,6 @@ async def test_the_model_reads_only_what_the_conversation_may_see(
     config = settings(tmp_path, storage={"agent_id": actor.agent})
     pipeline = TurnPipeline(engine, config, llm=llm, summarizer=ExtractiveSummarizer())
     try:
-        # The profiles as their updater keeps them, in every workspace Alice was talked about in.
-        profiles = ProfileStore(engine.storage, engine.clock)
-        for workspace in {m.workspace_id for ms in seeded.memories.values() for m in ms}:
-            for agent in (AGENT, OTHER_AGENT):
-                await profiles.rebuild(platform, workspace, "alice", agent)
         questions = [f"Tell me about the {kind.codeword} things Alice did" for kind in KINDS.values()]
         for question in questions:
             llm.add(text("Noted."))
