@@ -569,13 +569,12 @@ def _candidate_ids(result: PrehookResult) -> list[str]:
 async def test_prehook_injects_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
-    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     actor = ACTORS[actor_name]
     allowed = CONVERSATION[platform][actor_name]
     allowed_turns = TURNS[platform][actor_name]
-    summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
-    hook = PreHook(engine, summaries=summaries)
-    viewer = conversation_audience(platform, actor, clock)
+    summaries = SummaryManager(reader.engine, ExtractiveSummarizer(), clock=reader.engine.clock)
+    hook = PreHook(reader.engine, summaries=summaries)
+    viewer = conversation_audience(platform, actor, reader.clock)
 
     def request(text_: str) -> PrehookRequest:
         return PrehookRequest(
@@ -590,20 +589,24 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
             participants=[actor.user, "alice"],
         )
 
-    visible_memories = {m.id for k in allowed for m in seeded.memories[k]}
-    all_memories = {m.id for ms in seeded.memories.values() for m in ms}
-    for name, turn in seeded.turns.items():
+    visible_memories = {m.id for k in allowed for m in reader.seeded.memories[k]}
+    all_memories = {m.id for ms in reader.seeded.memories.values() for m in ms}
+    for name, turn in reader.seeded.turns.items():
         result = await hook.run(request(turn.content))
         assert not result.errors, result.errors
         ids = _candidate_ids(result)
-        assert seeded.kinds([i for i in ids if i in all_memories]) <= allowed, f"query {name}: memories"
-        assert seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, (
+        assert reader.seeded.kinds([i for i in ids if i in all_memories]) <= allowed, (
+            f"query {name}: memories"
+        )
+        assert reader.seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, (
             f"query {name}: turns"
         )
         # Every memory the conversation may see is a candidate (the SQL sources reach them all).
         assert set(ids) & all_memories == visible_memories, f"query {name}: memories"
         assert (turn.id in ids) == (name in allowed_turns), f"query {name}: its past turn"
-        assert (seeded.summaries[name].id in ids) == (name in allowed_turns), f"query {name}: its summary"
+        assert (reader.seeded.summaries[name].id in ids) == (name in allowed_turns), (
+            f"query {name}: its summary"
+        )
         assert_no_foreign_words(result.block or "", allowed | allowed_turns, f"block for {name}")
 
     timeline = await hook.run(request("what did we talk about today?"))
@@ -619,20 +622,19 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
 async def test_engine_searches_return_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
-    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     allowed = CONVERSATION[platform][actor_name]
     allowed_turns = TURNS[platform][actor_name]
-    audience = conversation_audience(platform, ACTORS[actor_name], clock)
-    for name, memories in seeded.memories.items():
+    audience = conversation_audience(platform, ACTORS[actor_name], reader.clock)
+    for name, memories in reader.seeded.memories.items():
         for memory in memories:
-            hits = await engine.search(memory.content, audience, limit=50, threshold=0.0)
+            hits = await reader.engine.search(memory.content, audience, limit=50, threshold=0.0)
             ids = [h.memory.id for h in hits]
-            assert seeded.kinds(ids) <= allowed, f"search for {name}"
+            assert reader.seeded.kinds(ids) <= allowed, f"search for {name}"
             assert (memory.id in ids) == (name in allowed), f"search for {name}: {memory.content}"
-        turn = seeded.turns[name]
-        found = await engine.search_messages(turn.content, audience, limit=50, threshold=0.0)
+        turn = reader.seeded.turns[name]
+        found = await reader.engine.search_messages(turn.content, audience, limit=50, threshold=0.0)
         ids = [m.id for m, _ in found]
-        assert seeded.kinds(ids) <= allowed_turns, f"search_messages for {name}"
+        assert reader.seeded.kinds(ids) <= allowed_turns, f"search_messages for {name}"
         assert (turn.id in ids) == (name in allowed_turns), f"search_messages for {name}"
 
 
@@ -643,12 +645,11 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
 async def test_memory_tools_read_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
-    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     actor = ACTORS[actor_name]
     allowed = CONVERSATION[platform][actor_name]
-    message = actor_message(platform, actor, "hello", clock)
+    message = actor_message(platform, actor, "hello", reader.clock)
     toolbox = MemoryToolbox(
-        engine,
+        reader.engine,
         TurnContext(
             scope=scope_of(message, actor.agent),
             audience=audience_of(message, actor.agent),
@@ -664,12 +665,12 @@ async def test_memory_tools_read_only_what_the_conversation_may_see(
         return [note["id"] for note in result["memories"]]
 
     recent = await call("get_recent_memories", limit=50)
-    assert seeded.kinds(recent) == allowed
+    assert reader.seeded.kinds(recent) == allowed
     assert len(recent) == len(TEMPLATES) * len(allowed)
-    for name, memories in seeded.memories.items():
+    for name, memories in reader.seeded.memories.items():
         for memory in memories:
             ids = await call("search_memories", query=memory.content, limit=20)
-            assert seeded.kinds(ids) <= allowed, f"search_memories for {name}"
+            assert reader.seeded.kinds(ids) <= allowed, f"search_memories for {name}"
             assert (memory.id in ids) == (name in allowed), f"search_memories for {name}"
 
 
@@ -851,16 +852,15 @@ def hostile(platform: str) -> dict[str, tuple[Audience, set[str]]]:
 async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     reader: Reader, platform: str, name: str
 ) -> None:
-    engine, seeded, clock = reader.engine, reader.seeded, reader.clock
     audience, allowed = hostile(platform)[name]
-    store = engine.storage.memories
-    now = clock()
-    every_memory = [m for ms in seeded.memories.values() for m in ms]
+    store = reader.engine.storage.memories
+    now = reader.clock()
+    every_memory = [m for ms in reader.seeded.memories.values() for m in ms]
     memory_ids = [m.id for m in every_memory]
-    expected = {m.id for k in allowed for m in seeded.memories[k]}
+    expected = {m.id for k in allowed for m in reader.seeded.memories[k]}
 
     def kinds_of(rows: list[Memory]) -> set[str]:
-        return seeded.kinds([m.id for m in rows])
+        return reader.seeded.kinds([m.id for m in rows])
 
     assert {m.id for m in await store.visible(memory_ids, audience, now)} == expected
     assert {m.id for m in await store.query(audience, now, MemoryQuery(limit=500))} == expected
@@ -873,32 +873,40 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     for memory in every_memory:
         found = await store.find_by_hash(memory.content_hash, audience, now, memory.visibility)
         assert (found is not None) == (memory.id in expected), f"find_by_hash {memory.content}"
-    preferences = await PreferencesCache(engine.storage.memories, clock, limit=len(KINDS)).get(
+    preferences = await PreferencesCache(reader.engine.storage.memories, reader.clock, limit=len(KINDS)).get(
         audience, "alice"
     )
     assert kinds_of(preferences) == allowed
 
-    turn_ids = [t.id for t in seeded.turns.values()]
-    assert seeded.kinds([m.id for m in await engine.storage.turns.visible(turn_ids, audience)]) == allowed
+    turn_ids = [t.id for t in reader.seeded.turns.values()]
+    assert (
+        reader.seeded.kinds([m.id for m in await reader.engine.storage.turns.visible(turn_ids, audience)])
+        == allowed
+    )
 
-    summaries = SummaryManager(engine, ExtractiveSummarizer(), clock=engine.clock)
-    summary_ids = [s.id for s in seeded.summaries.values()]
-    assert seeded.kinds([s.id for s in await summaries.store.visible(summary_ids, audience, now)]) == allowed
-    for turn in seeded.turns.values():
+    summaries = SummaryManager(reader.engine, ExtractiveSummarizer(), clock=reader.engine.clock)
+    summary_ids = [s.id for s in reader.seeded.summaries.values()]
+    assert (
+        reader.seeded.kinds([s.id for s in await summaries.store.visible(summary_ids, audience, now)])
+        == allowed
+    )
+    for turn in reader.seeded.turns.values():
         scope = Scope(platform, turn.workspace_id, turn.channel_id, turn.agent_id, turn.thread_id)
         pending = await summaries.pending_level1(scope, audience)
-        assert seeded.kinds([s.id for s in pending]) <= allowed
+        assert reader.seeded.kinds([s.id for s in pending]) <= allowed
 
-    # And through the engine's searches, which read the same rows after LanceDB.
-    for kind_name, memories in seeded.memories.items():
-        hits = await engine.search(memories[0].content, audience, limit=50, threshold=0.0)
-        assert seeded.kinds([h.memory.id for h in hits]) <= allowed, f"search {kind_name}"
-        turns = await engine.search_messages(seeded.turns[kind_name].content, audience, threshold=0.0)
-        assert seeded.kinds([m.id for m, _ in turns]) <= allowed, f"search_messages {kind_name}"
-        found = await summaries.search(
-            (await engine.embedder.embed([seeded.turns[kind_name].content]))[0], audience, 20
+    # And through the reader.engine's searches, which read the same rows after LanceDB.
+    for kind_name, memories in reader.seeded.memories.items():
+        hits = await reader.engine.search(memories[0].content, audience, limit=50, threshold=0.0)
+        assert reader.seeded.kinds([h.memory.id for h in hits]) <= allowed, f"search {kind_name}"
+        turns = await reader.engine.search_messages(
+            reader.seeded.turns[kind_name].content, audience, threshold=0.0
         )
-        assert seeded.kinds([s.id for s, _ in found]) <= allowed, f"summaries {kind_name}"
+        assert reader.seeded.kinds([m.id for m, _ in turns]) <= allowed, f"search_messages {kind_name}"
+        found = await summaries.search(
+            (await reader.engine.embedder.embed([reader.seeded.turns[kind_name].content]))[0], audience, 20
+        )
+        assert reader.seeded.kinds([s.id for s, _ in found]) <= allowed, f"summaries {kind_name}"
 
 
 @IN_MODULE_LOOP
