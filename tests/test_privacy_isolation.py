@@ -50,8 +50,9 @@ from tests.helpers import FakeClock, searchable_memory_ids, settings, stored_mem
 
 T = TypeVar("T")
 
-# The tests run in the module's event loop, where the readers' shared engines live.
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+# Every test runs in the module's event loop, where the readers' shared engines live (the one
+# test that awaits nothing is a coroutine too, so that the mark applies to all of them alike).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 # The whole matrix on both storage backends; each seeded once per module and copied per test.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -525,14 +526,13 @@ async def reader(
     assert await shared.state() == before, "a reading test changed the shared store"
 
 
-def test_the_tables_cover_every_actor() -> None:
+async def test_the_tables_cover_every_actor() -> None:
     for platform in LAYOUTS:
         for table in (CONVERSATION, TURNS, COMMAND, EXPORT, FORGET):
             assert set(table[platform]) == set(ACTORS)
             assert all(kinds <= set(KINDS) for kinds in table[platform].values())
 
 
-@IN_MODULE_LOOP
 async def test_the_seed_follows_the_conversation_kind(reader: Reader, platform: str) -> None:
     """What each conversation kind stores, as the pipeline classifies it (the matrix's premise)."""
     seeded = reader.seeded
@@ -565,7 +565,6 @@ def _candidate_ids(result: PrehookResult) -> list[str]:
     return [item.id for item, _ in result.candidates_ranked]
 
 
-@IN_MODULE_LOOP
 async def test_prehook_injects_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
@@ -618,7 +617,6 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
 # --- engine searches ---------------------------------------------------------------------------
 
 
-@IN_MODULE_LOOP
 async def test_engine_searches_return_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
@@ -641,7 +639,6 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
 # --- the model's memory tools ------------------------------------------------------------------
 
 
-@IN_MODULE_LOOP
 async def test_memory_tools_read_only_what_the_conversation_may_see(
     reader: Reader, platform: str, actor_name: str
 ) -> None:
@@ -677,7 +674,6 @@ async def test_memory_tools_read_only_what_the_conversation_may_see(
 # --- everything the model reads: prompt, profiles, summaries, history, memory block -------------
 
 
-@IN_MODULE_LOOP
 async def test_the_model_reads_only_what_the_conversation_may_see(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str, tmp_path: Path
 ) -> None:
@@ -732,7 +728,6 @@ EXPORT_FIELDS = {
 }
 
 
-@IN_MODULE_LOOP
 async def test_memory_commands_show_export_and_forget_by_the_rules(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str, actor_name: str
 ) -> None:
@@ -848,7 +843,6 @@ def hostile(platform: str) -> dict[str, tuple[Audience, set[str]]]:
         "other_platform",
     ],
 )
-@IN_MODULE_LOOP
 async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
     reader: Reader, platform: str, name: str
 ) -> None:
@@ -909,7 +903,6 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
         assert reader.seeded.kinds([s.id for s, _ in found]) <= allowed, f"summaries {kind_name}"
 
 
-@IN_MODULE_LOOP
 async def test_thread_summaries_are_read_only_by_their_audience(
     engine: MemoryEngine, clock: FakeClock, platform: str
 ) -> None:
@@ -938,7 +931,6 @@ async def test_thread_summaries_are_read_only_by_their_audience(
 # --- rows whose vector store columns went stale ------------------------------------------------
 
 
-@IN_MODULE_LOOP
 @pytest.mark.embedded_only("writes LanceDB rows with stale scope columns; PostgreSQL has one row")
 async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
     engine: MemoryEngine, clock: FakeClock, seeded: Seeded, platform: str
