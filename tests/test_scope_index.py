@@ -55,11 +55,15 @@ def random_records(
 
 
 def audiences() -> list[Audience]:
+    """Every kind of reader of the rows: the operator, and in each workspace and agent, a reader in
+    one channel, another channel or none, as one user, another or nobody, with and without their
+    private notes. The rows' third channel and user are the ones no reader is: a third reader
+    would only repeat the second's relations to the rows."""
     found = [Audience("discord", "w1", "default", None, None, operator=True)]
     for workspace in ("w1", "w2"):
         for agent in ("default", "helper"):
-            for channel in (*CHANNELS, None):
-                for viewer in (*USERS, None):
+            for channel in (*CHANNELS[:2], None):
+                for viewer in (*USERS[:2], None):
                     for private_ok in (False, True):
                         found.append(
                             Audience("discord", workspace, agent, viewer, channel, private_ok=private_ok)
