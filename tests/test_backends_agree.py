@@ -112,10 +112,14 @@ def _turns(rng: random.Random) -> list[StoredMessage]:
 
 
 def _audiences() -> list[Audience]:
+    """Readers of every kind: in each workspace, Alice (whose DM is dm-alice), Bob or nobody, in a
+    public channel, the channel made private, Alice's DM or none, with and without private notes
+    and her own elsewhere; the operator; another agent. Carol and #random play Bob's and
+    #general's parts in the rows, so reading as them repeats those readers."""
     out = []
     for workspace in WORKSPACES:
-        for viewer in (*PEOPLE, None):
-            for channel in (*CHANNELS, None):
+        for viewer in ("alice", "bob", None):
+            for channel in ("general", "secret", "dm-alice", None):
                 out.append(Audience(PLATFORM, workspace, AGENT, viewer_id=viewer, channel_id=channel))
                 out.append(
                     Audience(
