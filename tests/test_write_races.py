@@ -23,7 +23,7 @@ from memory.storage.postgres.people import PostgresPeople
 from memory.storage.postgres.storage import WRITE_LOCK_CONNECTIONS, WRITE_LOCK_WAIT_LOG, PostgresStorage
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres_proxy import HeldCloseProxy
-from tests.helpers import add_turn
+from tests.helpers import add_turn, memory_row, unit_vector
 
 WORKSPACE = Scope("discord", "guild-1", "general", "default")
 # Cosine never reaches 2: only exact duplicates are merged, so a write of a fact close to another
@@ -389,3 +389,44 @@ async def test_two_transactions_writing_turns_of_one_workspace_cannot_deadlock_o
     finally:
         for conn in conns:
             await conn.close()
+
+
+async def test_access_counts_flushed_at_once_lock_their_memories_in_id_order(postgres_url: str) -> None:
+    # Two flushes of overlapping counts (two processes on their own timers, or a flush still
+    # running when the next one starts) each update many rows: taken in any other order, each
+    # would wait for a row the other holds, and PostgreSQL would abort one (its counts lost).
+    # In id order, the second waits at its first row, holding none the first needs.
+    storage = await PostgresStorage.open(postgres_url, dim=HashEmbedder().dim)
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        rng = np.random.default_rng(7)
+        # Stored last id first, so that reading the table in its own order is not id order.
+        memories = [memory_row(f"Note number {n}", n) for n in reversed(range(5))]
+        await storage.memories.add_many(memories, [unit_vector(rng, storage.db.dim) for _ in memories])
+        ids = sorted(m.id for m in memories)
+        holder = admin.transaction()
+        await holder.start()
+        await admin.execute("SELECT 1 FROM memories WHERE id = $1 FOR UPDATE", ids[0])
+        flush = asyncio.create_task(storage.memories.bump_access({i: 1 for i in reversed(ids)}, 1.0))
+        waiting = await asyncpg.connect(postgres_url)
+        try:
+            while not await waiting.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock'"
+            ):
+                pass
+            # The flush waits at the first id, holding no other row: the last one is free.
+            async with waiting.transaction():
+                locked = await waiting.fetchval(
+                    "SELECT id FROM memories WHERE id = $1 FOR UPDATE NOWAIT", ids[-1]
+                )
+            assert locked == ids[-1]
+        finally:
+            await waiting.close()
+        await holder.rollback()
+        await flush
+        counts = dict(await admin.fetch("SELECT id, access_count FROM memories"))
+        assert counts == dict.fromkeys(ids, 1)
+    finally:
+        await admin.close()
+        await storage.close()

@@ -144,6 +144,13 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         if not counts:
             return
         async with self._db.transaction() as conn:
+            # The rows first, in id order: two flushes of overlapping counts (processes on their
+            # own timers, or a flush still running when the next starts) then wait for each other
+            # at their first common row. Locked in the order the update reads them, each could
+            # hold a row the other waits for, and PostgreSQL would abort one, its counts lost.
+            await conn.execute(
+                "SELECT FROM memories WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", list(counts)
+            )
             await conn.execute(
                 # Processes flush their counts on their own timers: an older flush never moves the
                 # last access back.
