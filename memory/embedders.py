@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .errors import EmbeddingError
-from .traced_encoder import EncodeOne, traced_encoder
+from .traced_encoder import EncodeOne, query_encoder, traced_encoder
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,15 @@ class Embedder(Protocol):
     dim: int
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+async def embed_query(embedder: Embedder, text: str) -> np.ndarray:
+    """The vector of a search query (the pre-hook's, a search's): the embedder's own query path
+    where it has one (`LocalEmbedder.embed_query`: faster, not stored), else a stored text's."""
+    query = getattr(embedder, "embed_query", None)
+    if query is not None:
+        return np.asarray(await query(text), dtype=np.float32)
+    return (await embedder.embed([text]))[0]
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
@@ -69,8 +78,10 @@ class LocalEmbedder:
         self._model_name = model_name
         self._batch_size = batch_size
         self._model: Any = None
-        # The model traced for one text (a query) by `warm_up`, or None: see `traced_encoder`.
+        # The model traced for one stored text, and for a query, by `warm_up`, or None: see
+        # `traced_encoder` and `query_encoder`.
         self._encode_one: EncodeOne | None = None
+        self._encode_query: EncodeOne | None = None
         # One thread: torch already uses every core per call, more threads only contend.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
         self.dim = _KNOWN_DIMS.get(self.name, 0)
@@ -131,6 +142,26 @@ class LocalEmbedder:
         model = self._load()
         if self._encode_one is None:
             self._encode_one = traced_encoder(model)
+            self._encode_query = query_encoder(model, self._encode_one)
+
+    def _encode_query_text(self, text: str) -> np.ndarray:
+        if self._encode_query is None:  # not warmed up (a one-shot command): a stored text's path
+            return self._encode([text])[0]
+        import torch
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # one text: see `_encode`
+        try:
+            return np.asarray(self._encode_query(text), dtype=np.float32)
+        finally:
+            torch.set_num_threads(threads)
+
+    async def embed_query(self, text: str) -> np.ndarray:
+        """A search query's vector: through `query_encoder` once warmed up (bfloat16 where the CPU
+        has it), never stored, so stored vectors stay the model's own."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, self._encode_query_text, _clean(text)
+        )
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -216,3 +247,18 @@ class CachedEmbedder(WrappedEmbedder):
 
     async def embed_one(self, text: str) -> np.ndarray:
         return (await self.embed([text]))[0]
+
+    async def embed_query(self, text: str) -> np.ndarray:
+        """A query's vector (`embed_query` of the inner embedder), cached apart from stored texts'."""
+        key = "query:" + self._key(text)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            self.hits += 1
+            return cached
+        self.misses += 1
+        vector = await embed_query(self.inner, text)
+        self._cache[key] = vector
+        while len(self._cache) > self._max:
+            self._cache.popitem(last=False)
+        return vector

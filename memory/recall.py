@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .embedders import Embedder
+from .embedders import Embedder, embed_query
 from .models import Audience, Memory, MemoryType, Scope, StoredMessage
 from .storage import MemoryQuery, Storage, VectorHit
 from .ttl import parse_duration
@@ -34,7 +34,7 @@ class MemoryReads:
 
     async def _query_vector(self, query: str, vector: np.ndarray | None) -> np.ndarray:
         # Callers that embedded the query already (the pre-hook) pass its vector along.
-        return vector if vector is not None else (await self.embedder.embed([query]))[0]
+        return vector if vector is not None else await embed_query(self.embedder, query)
 
     async def search(
         self,

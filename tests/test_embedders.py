@@ -13,9 +13,17 @@ import numpy as np
 import pytest
 from openai import AsyncOpenAI
 
-from memory.embedders import CachedEmbedder, EmbeddingError, LocalEmbedder, OpenAIEmbedder, bundled_model_path
-from memory.traced_encoder import traced_encoder
-from tests.fakes.embedders import CountingEmbedder, HashEmbedder
+from memory import traced_encoder as traced_module
+from memory.embedders import (
+    CachedEmbedder,
+    EmbeddingError,
+    LocalEmbedder,
+    OpenAIEmbedder,
+    bundled_model_path,
+    embed_query,
+)
+from memory.traced_encoder import BF16_MIN_COSINE, native_bf16, query_encoder, traced_encoder
+from tests.fakes.embedders import CountingEmbedder, HashEmbedder, QueryingEmbedder
 from tests.fakes.openai_embeddings import FAILING_INPUT, FakeOpenAIEmbeddings
 
 
@@ -90,6 +98,52 @@ async def test_one_text_is_encoded_by_a_trace_that_agrees_with_the_model(
     assert np.allclose(batch, model.encode(TEXTS, normalize_embeddings=True), atol=1e-5)
 
 
+@pytest.mark.model  # the model itself
+async def test_a_query_points_where_the_model_does_through_a_trace_of_its_own(
+    local_embedder: LocalEmbedder,
+) -> None:
+    await local_embedder.warm_up()
+    model = local_embedder._load()
+    for text in TEXTS:
+        expected = model.encode([text], normalize_embeddings=True, convert_to_numpy=True)[0]
+        query = await local_embedder.embed_query(text)
+        assert query.dtype == np.float32 and float(query @ expected) >= BF16_MIN_COSINE, text
+    # Where the CPU multiplies bfloat16 in hardware, queries go through a bfloat16 copy (half the
+    # weights to read); stored texts keep the float32 trace, held to 1e-5 above.
+    bf16 = local_embedder._encode_query is not local_embedder._encode_one
+    assert bf16 == native_bf16()
+    traced = _torch_calls(lambda: local_embedder._encode_query_text(TEXTS[0]))
+    eager_calls = _torch_calls(lambda: model.encode([TEXTS[0]], normalize_embeddings=True))
+    assert traced * 5 < eager_calls, (traced, eager_calls)
+
+
+def test_queries_keep_the_float32_trace_where_bfloat16_is_not_in_hardware(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fallback = HashEmbedder().vector
+    monkeypatch.setattr(traced_module, "native_bf16", lambda: False)
+    # Nothing is traced: a model that cannot be is never touched.
+    assert query_encoder(object(), fallback) is fallback
+    monkeypatch.setattr(traced_module, "native_bf16", lambda: True)
+    # In hardware, but the copy cannot be traced: the float32 trace still serves.
+    assert query_encoder(object(), fallback) is fallback
+
+
+async def test_a_query_takes_the_embedders_query_path_and_is_cached_apart_from_stored_texts() -> None:
+    inner = QueryingEmbedder(HashEmbedder())
+    cache = CachedEmbedder(inner)
+    text = "What did Alice say about Lisbon?"
+    query = await embed_query(cache, text)
+    assert np.array_equal(query, inner.query_vector(text))
+    # The same text stored is embedded as a stored text, never served the query's vector.
+    stored = (await cache.embed([text]))[0]
+    assert np.array_equal(stored, HashEmbedder().vector(text)) and not np.array_equal(stored, query)
+    assert np.array_equal(await embed_query(cache, text), query)
+    assert inner.queries == [text] and (cache.hits, cache.misses) == (1, 2)
+    # An embedder without a query path embeds a query as it does a stored text.
+    assert np.array_equal(await embed_query(HashEmbedder(), text), stored)
+
+
 class _Disagreeing:
     """The real model, except that its own answers differ from what its network computes."""
 
@@ -117,6 +171,17 @@ def test_a_trace_that_disagrees_with_the_model_is_not_used(
         assert traced_encoder(_Disagreeing(local_embedder._load())) is None
     assert [r.getMessage() for r in caplog.records] == [
         "traced embedding model disagrees with the model; not used"
+    ]
+
+
+@pytest.mark.model  # the model's network is traced
+def test_a_bfloat16_trace_that_disagrees_with_the_model_is_not_used(
+    local_embedder: LocalEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="memory.traced_encoder"):
+        assert traced_encoder(_Disagreeing(local_embedder._load()), bf16=True) is None
+    assert [(r.getMessage(), r.precision) for r in caplog.records] == [  # type: ignore[attr-defined]
+        ("traced embedding model disagrees with the model; not used", "bfloat16")
     ]
 
 

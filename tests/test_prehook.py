@@ -27,7 +27,7 @@ from memory.prehook import (
 from memory.prehook.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_tokens
 from memory.prehook.injection_state import InjectionStates
 from memory.prehook.preferences_cache import PreferencesCache
-from tests.fakes.embedders import CountingEmbedder
+from tests.fakes.embedders import CountingEmbedder, QueryingEmbedder
 from tests.helpers import DAY, FakeClock, draft, past_turn, stored_memory
 from tests.helpers import prehook_request as request
 
@@ -49,6 +49,25 @@ async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]
     prehook = PreHook(engine, PrehookConfig(), clock=clock)
     yield prehook
     await prehook.aclose()
+
+
+async def test_the_prehook_and_the_searches_embed_their_query_through_the_query_path(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    # The query path may be faster than a stored text's (a bfloat16 trace of the local model).
+    querying = QueryingEmbedder(engine.embedder)
+    engine.embedder = querying  # type: ignore[assignment]
+    await engine.remember(draft("Alice keeps bees on the roof"))
+    hook = PreHook(engine, PrehookConfig(), clock=clock)
+    try:
+        result = await hook.run(request("Who keeps bees on the roof?"))
+    finally:
+        await hook.aclose()
+    assert [m.content for m in result.injected] == ["Alice keeps bees on the roof"]
+    assert [h.memory.content for h in await engine.search("bees on the roof", IN_GENERAL, threshold=0.0)] == [
+        "Alice keeps bees on the roof"
+    ]
+    assert querying.queries == ["Who keeps bees on the roof?", "bees on the roof"]
 
 
 async def insert_raw(engine: MemoryEngine, drafts: Sequence[MemoryDraft]) -> list[Memory]:

@@ -11,6 +11,7 @@ from datetime import UTC, tzinfo
 
 import numpy as np
 
+from ..embedders import embed_query
 from ..engine import MemoryEngine, WriteResult
 from ..models import Memory, MemoryType
 from ..storage import MemoryChange
@@ -143,12 +144,12 @@ class PreHook:
         # the full-text searches) runs while the query is embedded, the dense searches once it is.
         query_ready: asyncio.Future[np.ndarray] = asyncio.get_running_loop().create_future()
         t = time.perf_counter()
-        embedding = asyncio.ensure_future(self.engine.embedder.embed([request.text]))
+        embedding = asyncio.ensure_future(embed_query(self.engine.embedder, request.text))
         sql_task = asyncio.ensure_future(self.sources.sql(request, now, meta, errors))
         search_task = asyncio.ensure_future(self.sources.search(request, query_ready, now, errors))
         try:
             try:
-                query = np.asarray((await embedding)[0], dtype=np.float32)
+                query = np.asarray(await embedding, dtype=np.float32)
             except Exception as exc:
                 log.warning("pre-hook skipped: embedding failed", exc_info=True)
                 # No vector will come: the searches waiting for it fail with the embedding's error

@@ -78,3 +78,24 @@ class FlakyEmbedder:
             self.failed.append(self.calls)
             raise EmbeddingError("embedding service unavailable (injected fault)")
         return await self.inner.embed(texts)
+
+
+class QueryingEmbedder(WrappedEmbedder):
+    """`inner` for stored texts, with a query path of its own (as `LocalEmbedder` has) whose
+    vectors differ from the stored texts', so a test sees which path a vector came from."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(inner)
+        self._hashed = HashEmbedder(inner.dim)
+        self.queries: list[str] = []
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """The vector `embed_query` gives `text`."""
+        return self._hashed.vector(f"asked: {text}")
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return await self.inner.embed(texts)
+
+    async def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
+        return self.query_vector(text)
