@@ -10,7 +10,10 @@ Each question of categories 1-4 is then asked, just after the last session, by o
 speakers in turn, through the real `PreHook` with a fresh injection state. An evidence turn is
 recalled when the block holds the turn itself (alone or as the follow-up shown with the turn
 before it) or a memory (or summary) whose recorded sources include it; a turn shown with its
-follow-up is one item. `recall_at` ranks the hook's candidates, each alone; the baselines rank
+follow-up is one item. `answer_in_block` is the share of questions (whose gold answer has words
+to look for) whose block text shows every word of the answer, analysed as full text is: evidence
+recall counts a turn whatever its line shows of it, so this checks that a cut line kept the
+answer. `recall_at` ranks the hook's candidates, each alone; the baselines rank
 the stored turns' bare text, each embedded alone in a table of their own, with plain LanceDB
 vector search (`vector_only`) and BM25 (`bm25_only`), scope-filtered, and inject their top 20.
 
@@ -57,7 +60,7 @@ from .locomo_data import (
     Question,
     load_conversations,
 )
-from .recall import evidence_recall, mean, percentiles, recall_at, turns_covered
+from .recall import answer_shown, evidence_recall, mean, percentiles, recall_at, turns_covered
 
 PLATFORM = "bench"
 CHANNEL = "locomo"
@@ -88,6 +91,8 @@ class _Scored:
     items: int
     tokens: int
     ms: float
+    # Whether the block's text shows every word of the gold answer (None: no answer to check).
+    answer_shown: bool | None = None
 
 
 @dataclass(slots=True)
@@ -105,6 +110,7 @@ class Tally:
         items: int,
         tokens: int,
         ms: float,
+        answer_shown: bool | None = None,
     ) -> None:
         self.rows.append(
             _Scored(
@@ -115,16 +121,22 @@ class Tally:
                 items,
                 tokens,
                 ms,
+                answer_shown,
             )
         )
 
     @staticmethod
     def _recall(rows: Sequence[_Scored]) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "questions": len(rows),
             "injected_recall": round(mean([r.injected_recall for r in rows]), 4),
             "recall_at": {str(k): round(mean([r.recall_at[k] for r in rows]), 4) for k in KS},
         }
+        # Over the questions whose gold answer has words to look for; absent when none has.
+        answers = [float(r.answer_shown) for r in rows if r.answer_shown is not None]
+        if answers:
+            out["answer_in_block"] = round(mean(answers), 4)
+        return out
 
     def summary(self) -> dict[str, Any]:
         rows = self.rows
@@ -146,9 +158,13 @@ class Tally:
         return [mean([r.curve[k] for r in rows]) for k in PLOT_KS]
 
 
-def _message_tokens(messages: Sequence[StoredMessage], now: float) -> int:
+def _message_block(messages: Sequence[StoredMessage], now: float) -> tuple[str, int]:
+    """The text and tokens of a block of `messages`, as the baselines would inject them."""
     items = [BlockItem(Section.MESSAGES, float(-n), message=m) for n, m in enumerate(messages)]
-    return format_context_block(items, now, _UNBOUNDED).tokens if items else 0
+    if not items:
+        return "", 0
+    block = format_context_block(items, now, _UNBOUNDED)
+    return block.text or "", block.tokens
 
 
 def question_request(conv: Conversation, n: int, text: str, agent: str) -> PrehookRequest:
@@ -263,6 +279,7 @@ async def ask_prehook(
         result.items,
         result.tokens,
         ms,
+        answer_shown(question.answer, result.block or ""),
     )
     return viewer
 
@@ -300,14 +317,16 @@ async def _evaluate(
         for name, hits, took in (("vector_only", dense, dense_ms), ("bm25_only", lexical, lexical_ms)):
             ranked = [{turn_of[h.id]} if h.id in turn_of else set() for h in hits]
             rows = await engine.storage.turns.get_unscoped([h.id for h in hits])
+            shown, tokens = _message_block(rows, now)
             tallies[name].add(
                 question.category,
                 question.evidence,
                 set().union(*ranked) if ranked else set(),
                 ranked,
                 len(hits),
-                _message_tokens(rows, now),
+                tokens,
                 took,
+                answer_shown(question.answer, shown),
             )
         bar.update(1)
 

@@ -77,6 +77,8 @@ class Question:
     text: str
     category: int
     evidence: tuple[str, ...]
+    # The gold answer ("" when the file has none): `answer_in_block` checks the block shows it.
+    answer: str = ""
 
 
 @dataclass(slots=True)
@@ -121,7 +123,10 @@ def parse_conversation(sample: dict[str, Any]) -> Conversation:
         if not evidence:
             skipped += 1
             continue
-        questions.append(Question(str(qa["question"]), category, tuple(evidence)))
+        answer = qa.get("answer")
+        questions.append(
+            Question(str(qa["question"]), category, tuple(evidence), "" if answer is None else str(answer))
+        )
     return Conversation(str(sample.get("sample_id", "")), speakers, turns, questions, skipped)
 
 

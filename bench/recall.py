@@ -1,4 +1,4 @@
-"""Benchmark metrics: evidence recall of an injected block, recall@k, percentiles, peak memory."""
+"""Benchmark metrics: evidence recall of a block, answers shown, recall@k, percentiles, peak memory."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import math
 import resource
 import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
+
+from memory.storage.text_analysis import analyze
 
 
 def _unwrap(item: object) -> object:
@@ -43,6 +45,19 @@ def evidence_recall(evidence: Collection[str], covered: Collection[str]) -> floa
     if not wanted:
         raise ValueError("evidence is empty: recall is undefined")
     return len(wanted & set(covered)) / len(wanted)
+
+
+def answer_shown(answer: str, shown: str) -> bool | None:
+    """Whether every word of a gold `answer` appears in the `shown` text, both analysed as full
+    text is (stemmed, stop words out); None when the answer has no such word.
+
+    Evidence recall counts a turn as recalled whenever its line is in the block, however the line
+    was cut: a cut that drops the answer still counts. This checks what the text itself shows.
+    """
+    wanted = set(analyze(answer))
+    if not wanted:
+        return None
+    return wanted <= set(analyze(shown))
 
 
 def recall_at_k(evidence: Collection[str], ranked: Sequence[Collection[str]], k: int) -> float:

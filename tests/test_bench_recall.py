@@ -10,6 +10,7 @@ import pytest
 from bench.locomo import Tally
 from bench.locomo_data import normalize_evidence, parse_conversation, parse_session_date
 from bench.recall import (
+    answer_shown,
     evidence_recall,
     item_sources,
     mean,
@@ -155,7 +156,22 @@ def test_a_conversation_parses_in_session_order_with_captions_and_times() -> Non
     assert conv.turns[1].timestamp > start  # a few seconds later keeps the order
     # Category 5 is never scored; a question whose evidence names no turn is skipped and counted.
     assert [q.text for q in conv.questions] == ["What did Ana adopt?"]
+    assert [q.answer for q in conv.questions] == ["a cat"]
     assert conv.skipped_questions == 1
+
+
+def test_an_answer_is_shown_when_every_word_of_it_is_in_the_text() -> None:
+    block = 'From past conversations:\n- 7 May 2023, "Ana": "We adopted two cats; Pixel loves the fjords"'
+    # Words in any order, under the full-text analysis: "cat" is "cats", "Fjord" is "fjords".
+    assert answer_shown("Pixel the cat", block) is True
+    assert answer_shown("Fjord, 7 May 2023", block) is True
+    # One word missing is not shown: a line cut before the answer counts for nothing here.
+    assert answer_shown("Pixel and Luna", block) is False
+    assert answer_shown("Norway", "") is False
+    # Nothing to look for (stop words, punctuation, nothing): no verdict.
+    assert answer_shown("the", block) is None
+    assert answer_shown("?", block) is None
+    assert answer_shown("", block) is None
 
 
 def test_tally_summarises_per_category() -> None:
@@ -175,3 +191,17 @@ def test_tally_summarises_per_category() -> None:
     }
     assert summary["by_category"]["4"]["injected_recall"] == 0.0
     assert set(summary["by_category"]) == {"1", "4"}
+    # Without answers to check, no `answer_in_block` is reported.
+    assert "answer_in_block" not in summary
+
+
+def test_tally_reports_the_share_of_answers_shown_over_the_questions_that_have_one() -> None:
+    tally = Tally()
+    for category, shown in ((1, True), (1, False), (1, None), (2, None), (4, True)):
+        tally.add(category, ["D1:1"], {"D1:1"}, [{"D1:1"}], items=1, tokens=10, ms=1.0, answer_shown=shown)
+    summary = tally.summary()
+    # None (no words in the answer) is left out of the share, not counted as a miss.
+    assert summary["answer_in_block"] == round(2 / 3, 4)
+    assert summary["by_category"]["1"]["answer_in_block"] == 0.5
+    assert summary["by_category"]["4"]["answer_in_block"] == 1.0
+    assert "answer_in_block" not in summary["by_category"]["2"]

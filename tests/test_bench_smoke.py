@@ -81,6 +81,7 @@ def assert_plotted(path: Path) -> None:
 
 RECALL_KEYS = {
     "injected_recall",
+    "answer_in_block",
     "recall_at",
     "injected_items_mean",
     "injected_tokens_mean",
@@ -110,8 +111,11 @@ async def test_locomo_on_a_two_session_conversation(tmp_path: Path, local_embedd
     # Five turns: any five of them are all of them, so the plain vector baseline must find every one.
     assert report["baselines"]["vector_only"]["recall_at"]["5"] == 1.0
     assert report["baselines"]["vector_only"]["injected_items_mean"] == 5.0
-    # Each question paraphrases its one evidence turn: the pre-hook's block carries both.
+    # Each question paraphrases its one evidence turn: the pre-hook's block carries both, and with
+    # them their answers ("Pixel", "Norway"), as does the baseline holding every turn.
     assert report["system"]["injected_recall"] == 1.0
+    assert report["system"]["answer_in_block"] == 1.0
+    assert report["baselines"]["vector_only"]["answer_in_block"] == 1.0
     assert 0 < report["system"]["injected_items_mean"] <= 20
     assert json.loads((out / "tiny.json").read_text(encoding="utf-8")) == report
     assert_plotted(out / "tiny.png")
