@@ -77,8 +77,25 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.enable()
 
 
+# Fixtures that start or hand out the session's PostgreSQL test server.
+_POSTGRES_FIXTURES = frozenset({"postgres_server", "postgres_url"})
+
+
+def needs_postgres(item: pytest.Item) -> bool:
+    """Whether a test runs on the PostgreSQL test server: its `backend` is "postgres", or it asks
+    for the server's fixtures (directly, or through its own fixtures)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "postgres":
+        return True
+    return bool(_POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A test that asks for the real model, directly or through its fixtures, must say so."""
+    """Tests on the PostgreSQL test server get the `postgres` marker. A test that asks for the real
+    model, directly or through its fixtures, must say so."""
+    for item in items:
+        if needs_postgres(item):
+            item.add_marker(pytest.mark.postgres)
     unmarked = [
         item.nodeid
         for item in items

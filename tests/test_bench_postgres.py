@@ -241,6 +241,7 @@ async def test_locomo_on_postgres_says_so_and_empties_each_conversation(
     assert await count_rows(postgres_url, "messages") == 0
 
 
+@pytest.mark.postgres  # starts a server of its own
 async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_cleans_up() -> None:
     # The worktree's code in the child, wherever the test runs from.
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

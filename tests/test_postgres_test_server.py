@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Every test here starts a PostgreSQL test server of its own.
+pytestmark = pytest.mark.postgres
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _CHILD = """
