@@ -178,10 +178,7 @@ async def check_kept(engine: MemoryEngine, claim: Claim, wanted: dict[str, Any])
             )
     # The pre-hook counts what it recalls, and counts weigh in its ranking: every run starts from
     # the fill's own counts (none).
-    cleared = await db.execute(
-        "UPDATE memories SET access_count = 0, last_accessed_at = NULL "
-        "WHERE access_count <> 0 OR last_accessed_at IS NOT NULL"
-    )
+    cleared = await db.execute("DELETE FROM memory_access")
     return {
         "kept_fill": "timed again",
         "filled": record.get("setup"),

@@ -449,6 +449,6 @@ async def memory_ids(url: str) -> set[str]:
 async def count_accessed(url: str) -> int:
     conn = await asyncpg.connect(url)
     try:
-        return int(await conn.fetchval("SELECT count(*) FROM memories WHERE access_count > 0"))
+        return int(await conn.fetchval("SELECT count(*) FROM memory_access WHERE access_count > 0"))
     finally:
         await conn.close()

@@ -306,6 +306,82 @@ async def test_access_counts_add_up(pg_engine: MemoryEngine, clock: FakeClock) -
     assert (rows[b.id].access_count, rows[b.id].last_accessed_at) == (1, clock())
 
 
+async def test_an_access_count_leaves_the_memory_row_and_its_indexes_alone(
+    pg_engine: MemoryEngine, clock: FakeClock
+) -> None:
+    # A count written into the memory row copied the row (vector and all) and gave the copy an
+    # entry in every index of the table, the HNSW graph included: the row must stay where it is.
+    storage = pg_engine.storage
+    assert isinstance(storage, PostgresStorage)
+    a = (await pg_engine.remember(draft("Alice likes tea"))).memory
+    place = "SELECT ctid::text || ' ' || xmin::text FROM memories WHERE id = $1"
+    before = await storage.db.fetchval(place, (a.id,))
+    for n in range(3):
+        await storage.memories.bump_access({a.id: 1}, clock() + n)
+    assert await storage.db.fetchval(place, (a.id,)) == before
+    [read] = await storage.memories.get_unscoped([a.id])
+    assert (read.access_count, read.last_accessed_at) == (3, clock() + 2)
+
+
+async def test_a_count_for_a_memory_deleted_meanwhile_is_dropped_and_the_others_kept(
+    pg_engine: MemoryEngine, clock: FakeClock
+) -> None:
+    a = (await pg_engine.remember(draft("Alice likes tea"))).memory
+    b = (await pg_engine.remember(draft("Bob likes coffee"))).memory
+    assert await pg_engine.storage.memories.delete([a.id]) == 1
+    await pg_engine.storage.memories.bump_access({a.id: 4, b.id: 2}, clock())
+    assert [m.access_count for m in await pg_engine.storage.memories.get_unscoped([a.id, b.id])] == [2]
+    # And a memory's delete takes its count along.
+    await pg_engine.storage.memories.delete([b.id])
+    storage = pg_engine.storage
+    assert isinstance(storage, PostgresStorage)
+    assert await storage.db.fetchval("SELECT count(*) FROM memory_access") == 0
+
+
+async def test_counts_kept_in_the_memory_rows_move_to_their_own_table(postgres_url: str) -> None:
+    from memory.storage.postgres.migrations import apply_migrations
+
+    engine_storage = await PostgresStorage.open(postgres_url, dim=384)
+    engine = MemoryEngine(engine_storage, HashEmbedder(), clock=FakeClock())
+    try:
+        kept = (await engine.remember(draft("Alice likes tea"))).memory
+        never = (await engine.remember(draft("Bob likes coffee"))).memory
+    finally:
+        await engine.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:  # the database as the version before migration m012 left it: counts in the memory rows
+        async with conn.transaction():
+            await conn.execute(
+                """
+                ALTER TABLE memories ADD COLUMN last_accessed_at timestamptz,
+                    ADD COLUMN access_count integer NOT NULL DEFAULT 0;
+                DROP TABLE memory_access;
+                DELETE FROM schema_migrations WHERE name = 'm012_memory_access';
+                """
+            )
+            await conn.execute(
+                "UPDATE memories SET access_count = 5, last_accessed_at = to_timestamp(1000) WHERE id = $1",
+                kept.id,
+            )
+        assert await apply_migrations(conn, 384) == ["m012_memory_access"]
+        assert (
+            await conn.fetchval(
+                "SELECT count(*) FROM information_schema.columns "
+                "WHERE table_name = 'memories' AND column_name IN ('access_count', 'last_accessed_at')"
+            )
+            == 0
+        )
+    finally:
+        await conn.close()
+    storage = await PostgresStorage.open(postgres_url, dim=384)
+    try:
+        read = {m.id: m for m in await storage.memories.get_unscoped([kept.id, never.id])}
+    finally:
+        await storage.close()
+    assert (read[kept.id].access_count, read[kept.id].last_accessed_at) == (5, 1000.0)
+    assert (read[never.id].access_count, read[never.id].last_accessed_at) == (0, None)
+
+
 def test_the_operator_audience_is_translated_with_numbered_parameters() -> None:
     from memory.storage.postgres.db import Params, audience_where
 

@@ -140,7 +140,7 @@ async def test_the_kept_counts_follow_every_kind_of_write(engine: MemoryEngine, 
     assert await engine.forget(first.id, audience()) is not None
     await storage.db.execute("UPDATE messages SET searchable = false WHERE content LIKE 'turn 1%'")
     await storage.db.execute("UPDATE memories SET content = 'Ana keeps wasps' WHERE content LIKE '%kiln'")
-    await storage.db.execute("UPDATE memories SET access_count = access_count + 1")  # words unchanged
+    await storage.db.execute("UPDATE memories SET importance = importance / 2")  # words unchanged
     await storage.db.execute("DELETE FROM messages WHERE content LIKE 'turn 2%'")
     assert await _kept(storage) == await _recounted(storage)
     async with storage.db.transaction() as conn:  # a statement of many rows, as COPY or a sweep makes

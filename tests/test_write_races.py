@@ -425,7 +425,7 @@ async def test_access_counts_flushed_at_once_lock_their_memories_in_id_order(pos
             await waiting.close()
         await holder.rollback()
         await flush
-        counts = dict(await admin.fetch("SELECT id, access_count FROM memories"))
+        counts = dict(await admin.fetch("SELECT memory_id, access_count FROM memory_access"))
         assert counts == dict.fromkeys(ids, 1)
     finally:
         await admin.close()

@@ -12,14 +12,14 @@ from ...errors import MemoryWriteError
 from ...models import Memory
 from ..base import MIGRATED_TABLES
 from .db import DRIVER_ERRORS
-from .memories import COLUMNS, _values
+from .memories import ROW_COLUMNS, _values, record_access
 from .storage import PostgresStorage
 
 # Every table holding rows (the event log too); `schema_migrations` is schema, not data.
-DATA_TABLES = (*MIGRATED_TABLES, "seen_events")
+DATA_TABLES = (*MIGRATED_TABLES, "memory_access", "seen_events")
 # Indexes whose upkeep makes a row-by-row load slow: built once after the load instead.
 DEFERRED_INDEXES = ("ix_memories_embedding", "ix_memories_search_text", "ix_memories_subjects")
-_COPY_COLUMNS = [*(c.strip() for c in COLUMNS.split(",")), "search_terms", "embedding"]
+_COPY_COLUMNS = [*(c.strip() for c in ROW_COLUMNS.split(",")), "search_terms", "embedding"]
 
 
 async def is_empty(storage: PostgresStorage) -> bool:
@@ -45,7 +45,9 @@ async def copy_memories(
     records = [_values(m, checked(v, m.id)) for m, v in zip(memories, vectors, strict=True)]
     try:
         async with storage.db.pool.acquire() as conn:
-            await conn.copy_records_to_table("memories", records=records, columns=_COPY_COLUMNS)
+            async with conn.transaction():
+                await conn.copy_records_to_table("memories", records=records, columns=_COPY_COLUMNS)
+                await record_access(conn, memories)
     except DRIVER_ERRORS as exc:
         raise MemoryWriteError(f"batch not copied: {type(exc).__name__}: {exc}") from exc
     return len(records)

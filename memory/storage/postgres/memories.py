@@ -18,7 +18,29 @@ from .db import Params, affected, audience_where, check_vector, safe_text
 from .search import dense_hits, ready, search_terms, text_hits
 from .tables import PostgresTables, failing, insert_sql
 
-_INSERT = insert_sql("memories", f"{COLUMNS}, search_terms, embedding")
+# The access counts live in `memory_access` (migration m012): a memory row holds the rest.
+_ACCESS = ("last_accessed_at", "access_count")
+_NAMES = [c.strip() for c in COLUMNS.split(",")]
+_ACCESS_AT = [_NAMES.index(c) for c in _ACCESS]
+_ROW_NAMES = [c for c in _NAMES if c not in _ACCESS]
+ROW_COLUMNS = ", ".join(_ROW_NAMES)
+_INSERT = insert_sql("memories", f"{ROW_COLUMNS}, search_terms, embedding")
+
+
+def memory_columns(alias: str) -> str:
+    """`MEMORY_COLUMNS` of the memories row `alias`, in their order and by their names, the access
+    counts read from `memory_access` (none recorded: never accessed)."""
+    counted = f"FROM memory_access AS a WHERE a.memory_id = {alias}.id"
+    read = {
+        "last_accessed_at": f"(SELECT a.last_accessed_at {counted}) AS last_accessed_at",
+        "access_count": f"COALESCE((SELECT a.access_count {counted}), 0) AS access_count",
+    }
+    return ", ".join(read.get(name, f"{alias}.{name}") for name in _NAMES)
+
+
+# A memory as the statements that read the table by its name (`FROM memories`) or as `m` give it.
+_READ = memory_columns("memories")
+_READ_M = memory_columns("m")
 
 
 def row_to_memory(r: asyncpg.Record) -> Memory:
@@ -26,9 +48,23 @@ def row_to_memory(r: asyncpg.Record) -> Memory:
 
 
 def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
-    """The values of `COLUMNS`, `search_terms` and `embedding` for `m`."""
+    """The values of `ROW_COLUMNS`, `search_terms` and `embedding` for `m`."""
     subjects = [safe_text(s) for s in m.subjects]
-    return (*memory_values(m, safe_text, subjects, list(m.sources)), search_terms(m.content), vector)
+    values = memory_values(m, safe_text, subjects, list(m.sources))
+    row = tuple(v for n, v in enumerate(values) if n not in _ACCESS_AT)
+    return (*row, search_terms(m.content), vector)
+
+
+async def record_access(conn: asyncpg.Connection, memories: Sequence[Memory]) -> None:
+    """Keep the access counts `memories` arrive with (a copy or an import): a new row has none."""
+    counted = [m for m in memories if m.access_count or m.last_accessed_at is not None]
+    if counted:
+        await conn.executemany(
+            "INSERT INTO memory_access (memory_id, access_count, last_accessed_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT ON CONSTRAINT memory_access_pkey DO UPDATE SET "
+            "access_count = excluded.access_count, last_accessed_at = excluded.last_accessed_at",
+            [(m.id, m.access_count, m.last_accessed_at) for m in counted],
+        )
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
@@ -85,6 +121,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         with failing("memory not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.execute(_INSERT, *_values(memory, vec))
+                await record_access(conn, [memory])
                 if supersedes is not None:
                     await conn.execute(
                         "UPDATE memories SET forgotten = true, superseded_by = $1, updated_at = $2 "
@@ -103,6 +140,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         with failing("batch not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.executemany(_INSERT, rows)
+                await record_access(conn, memories)
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
         vec = self._vector(vector, memory.id)
@@ -143,22 +181,30 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
         if not counts:
             return
+        ids = sorted(counts)
         async with self._db.transaction() as conn:
-            # The rows first, in id order: two flushes of overlapping counts (processes on their
-            # own timers, or a flush still running when the next starts) then wait for each other
-            # at their first common row. Locked in the order the update reads them, each could
-            # hold a row the other waits for, and PostgreSQL would abort one, its counts lost.
+            # The memories first, in id order and only against their delete (a key share lock: a
+            # rewrite or a forget goes on): a memory deleted since it was counted has no count
+            # left to keep, and one still here stays until the counts are in.
+            present = [
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT id FROM memories WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE", ids
+                )
+            ]
+            # Then the counts, in id order too: two flushes of overlapping counts (processes on
+            # their own timers, or a flush still running when the next starts) wait for each other
+            # at their first common count; in any other order each could hold a count the other
+            # waits for, and PostgreSQL would abort one, its counts lost. Processes flush on their
+            # own timers: an older flush never moves the last access back.
             await conn.execute(
-                "SELECT FROM memories WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", list(counts)
-            )
-            await conn.execute(
-                # Processes flush their counts on their own timers: an older flush never moves the
-                # last access back.
-                "UPDATE memories AS m SET access_count = m.access_count + c.n, "
-                "last_accessed_at = GREATEST(m.last_accessed_at, $3) "
-                "FROM unnest($1::text[], $2::int[]) AS c(id, n) WHERE m.id = c.id",
-                list(counts.keys()),
-                list(counts.values()),
+                "INSERT INTO memory_access AS a (memory_id, access_count, last_accessed_at) "
+                "SELECT c.id, c.n, $3 FROM unnest($1::text[], $2::int[]) AS c(id, n) ORDER BY c.id "
+                "ON CONFLICT ON CONSTRAINT memory_access_pkey DO UPDATE SET "
+                "access_count = a.access_count + excluded.access_count, "
+                "last_accessed_at = GREATEST(a.last_accessed_at, excluded.last_accessed_at)",
+                present,
+                [counts[i] for i in present],
                 now,
             )
 
@@ -170,7 +216,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         p = Params(content_hash, visibility.value)
         where = audience_where(audience, now, p, subjects=True)
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM memories WHERE content_hash = $1 AND visibility = $2 AND {where} LIMIT 1",
+            f"SELECT {_READ} FROM memories WHERE content_hash = $1 AND visibility = $2 AND {where} LIMIT 1",
             p.values,
         )
         return row_to_memory(rows[0]) if rows else None
@@ -188,16 +234,16 @@ class PostgresMemories(PostgresTables, MemoryRepository):
 
     async def visible(self, ids: Sequence[str], audience: Audience, now: float) -> list[Memory]:
         rows = await self._rows_by_id(
-            "memories", COLUMNS, ids, lambda p: audience_where(audience, now, p, subjects=True)
+            "memories", _READ, ids, lambda p: audience_where(audience, now, p, subjects=True)
         )
         return [row_to_memory(r) for r in rows]
 
     async def get_unscoped(self, ids: Sequence[str]) -> list[Memory]:
-        return [row_to_memory(r) for r in await self._rows_by_id("memories", COLUMNS, ids)]
+        return [row_to_memory(r) for r in await self._rows_by_id("memories", _READ, ids)]
 
     async def superseded_unscoped(self, newer_id: str) -> Memory | None:
         rows = await self._db.fetch(
-            f"SELECT {COLUMNS} FROM memories WHERE superseded_by = $1 LIMIT 1", (newer_id,)
+            f"SELECT {_READ} FROM memories WHERE superseded_by = $1 LIMIT 1", (newer_id,)
         )
         return row_to_memory(rows[0]) if rows else None
 
@@ -239,7 +285,9 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     ) -> str:
         where = self._query_sql(audience, now, query, p)
         order = _order_sql(_sort_keys(query))
-        columns = f"{COLUMNS}, embedding" if with_vectors else COLUMNS
+        columns = _READ_M
+        if with_vectors:
+            columns += ", m.embedding"
         if seq:  # last, after the columns `_memories` reads
             columns += ", m.seq"
         sql = f"SELECT {columns} FROM memories m WHERE {where} ORDER BY {order}"
@@ -347,7 +395,14 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         # it adds the viewer's own rows of other workspaces): the pre-hook reads them no more.
         async def dense() -> list[VectorHit]:
             return await dense_hits(
-                self._db, "memories", where, Params(*p.values), await vector, k, COLUMNS, row_to_memory
+                self._db,
+                "memories",
+                where,
+                Params(*p.values),
+                await vector,
+                k,
+                memory_columns,
+                row_to_memory,
             )
 
         # Two statements side by side on two connections (each with its own copy of the filter's
@@ -362,7 +417,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
                 text,
                 k,
                 scope_key(audience),
-                COLUMNS,
+                memory_columns,
                 row_to_memory,
             ),
         )

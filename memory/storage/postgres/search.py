@@ -29,6 +29,13 @@ def ready(vector: np.ndarray) -> asyncio.Future[np.ndarray]:
 
 # Reads a hit's memory from the columns a search was asked for (`MEMORY_COLUMNS` first).
 MemoryOfRow = Callable[[asyncpg.Record], Memory]
+# The columns a search reads of each hit (the id first), written for the name its row goes by in
+# the statement.
+SelectList = Callable[[str], str]
+
+
+def id_only(row: str) -> str:
+    return f"{row}.id"
 
 
 async def dense_hits(
@@ -38,7 +45,7 @@ async def dense_hits(
     p: Params,
     vector: np.ndarray,
     k: int,
-    columns: str = "id",
+    columns: SelectList = id_only,
     memory: MemoryOfRow | None = None,
 ) -> list[VectorHit]:
     """The `k` rows of `table` matching `where` nearest to `vector` by cosine, best first.
@@ -56,7 +63,8 @@ async def dense_hits(
         return []
     q = p.add(check_vector(vector, db.dim, "query"))
     rows = await db.fetch(
-        f"SELECT {columns}, extract(epoch FROM created_at)::float8, embedding, embedding <=> {q} AS distance "
+        f"SELECT {columns(table)}, extract(epoch FROM created_at)::float8, embedding, "
+        f"embedding <=> {q} AS distance "
         f"FROM {table} WHERE {where} "
         f'ORDER BY embedding <=> {q}, created_at, id COLLATE "C" LIMIT {p.add(k)}',
         p.values,
@@ -98,7 +106,7 @@ async def text_hits(
     text: str,
     k: int,
     scope: ScopeKey,
-    columns: str = "id",
+    columns: SelectList = id_only,
     memory: MemoryOfRow | None = None,
     cap: int = MAX_SCORED_ROWS,
 ) -> list[VectorHit]:
@@ -174,14 +182,13 @@ async def text_hits(
         f"(SELECT sum(w.idf * f.tf * {BM25_K1 + 1.0} / (f.tf + {saturation})) "
         f"FROM weights AS w, LATERAL (SELECT {repeats} AS tf) AS f)"
     )
-    selected = ", ".join(f"t.{c.strip()}" for c in columns.split(","))
     # Ties by arrival, then id, as the embedded index breaks them.
     ties = '{0}score DESC, {0}created_at, {0}id COLLATE "C"'
     # The vectors of the k best only: carried through the scoring, every candidate's would be read.
     rows_found = await db.fetch(
         f"WITH counted AS MATERIALIZED ({counts}), scope AS ({scope_sql}), "
         f"weights AS MATERIALIZED ({weights}), chosen AS ({chosen}) "
-        f"SELECT {selected}, t.embedding, best.score FROM (SELECT id, created_at, score FROM "
+        f"SELECT {columns('t')}, t.embedding, best.score FROM (SELECT id, created_at, score FROM "
         f"(SELECT m.id, m.created_at, {score} AS score FROM {matched}) AS scored "
         f"ORDER BY {ties.format('')} LIMIT {p.add(k)}) AS best "
         f"JOIN {table} AS t ON t.id = best.id "

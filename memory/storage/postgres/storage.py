@@ -55,8 +55,7 @@ _IMPORT_COLUMNS = {
     "memories": (
         "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
         "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-        "last_accessed_at, access_count, expires_at, forgotten, content_hash, sources, search_terms, "
-        "embedding"
+        "expires_at, forgotten, content_hash, sources, search_terms, embedding"
     ),
     "messages": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
@@ -224,11 +223,25 @@ class PostgresStorage(Storage):
             async with self.db.transaction() as conn:
                 for params in values:
                     inserted += affected(await conn.execute(sql, *params))
+                if table == "memories":
+                    await self._import_access(conn, rows)
         except DRIVER_ERRORS as exc:
             raise StorageError(f"{table} not copied: {type(exc).__name__}: {exc}") from None
         if table == "messages" and any(r["searchable"] and r.get("vector") is None for r in rows):
             self.turns.repair_due = True  # turns the source never embedded: `maintain` embeds them
         return inserted
+
+    @staticmethod
+    async def _import_access(conn: asyncpg.Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """The access counts of copied memories, in their own table (as `import_rows` leaves a row
+        already there alone, so is its count)."""
+        counted = [r for r in rows if r.get("access_count") or r.get("last_accessed_at") is not None]
+        if counted:
+            await conn.executemany(
+                "INSERT INTO memory_access (memory_id, access_count, last_accessed_at) "
+                "VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT memory_access_pkey DO NOTHING",
+                [(r["id"], int(r.get("access_count") or 0), r.get("last_accessed_at")) for r in counted],
+            )
 
     def _import_values(self, table: str, columns: Sequence[str], row: Mapping[str, Any]) -> list[object]:
         values: list[object] = []

@@ -19,4 +19,5 @@ MIGRATIONS: list[tuple[str, str]] = [
     full_text.SEARCH_TERMS,
     tables.MEMORY_ARRIVAL,
     full_text.WORKSPACE_KEYED_WORDS,
+    tables.MEMORY_ACCESS,
 ]
