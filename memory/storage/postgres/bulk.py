@@ -12,7 +12,7 @@ from ...errors import MemoryWriteError
 from ...models import Memory
 from ..base import MIGRATED_TABLES
 from .db import DRIVER_ERRORS
-from .memories import ROW_COLUMNS, _values, record_access
+from .memories import ROW_COLUMNS, _values, access_of, record_access
 from .storage import PostgresStorage
 
 # Every table holding rows (the event log too); `schema_migrations` is schema, not data.
@@ -47,7 +47,7 @@ async def copy_memories(
         async with storage.db.pool.acquire() as conn:
             async with conn.transaction():
                 await conn.copy_records_to_table("memories", records=records, columns=_COPY_COLUMNS)
-                await record_access(conn, memories)
+                await record_access(conn, access_of(memories))
     except DRIVER_ERRORS as exc:
         raise MemoryWriteError(f"batch not copied: {type(exc).__name__}: {exc}") from exc
     return len(records)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 import asyncpg
@@ -55,16 +55,21 @@ def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
     return (*row, search_terms(m.content), vector)
 
 
-async def record_access(conn: asyncpg.Connection, memories: Sequence[Memory]) -> None:
-    """Keep the access counts `memories` arrive with (a copy or an import): a new row has none."""
-    counted = [m for m in memories if m.access_count or m.last_accessed_at is not None]
+async def record_access(conn: asyncpg.Connection, counts: Iterable[tuple[str, int, float | None]]) -> None:
+    """Keep the access counts (memory id, count, last access) that memories arrive with (a copy or
+    an import), beside their rows just written: a new memory has none, and a count already
+    recorded for a memory is left as it is."""
+    counted = [c for c in counts if c[1] or c[2] is not None]
     if counted:
         await conn.executemany(
             "INSERT INTO memory_access (memory_id, access_count, last_accessed_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT ON CONSTRAINT memory_access_pkey DO UPDATE SET "
-            "access_count = excluded.access_count, last_accessed_at = excluded.last_accessed_at",
-            [(m.id, m.access_count, m.last_accessed_at) for m in counted],
+            "ON CONFLICT ON CONSTRAINT memory_access_pkey DO NOTHING",
+            counted,
         )
+
+
+def access_of(memories: Iterable[Memory]) -> list[tuple[str, int, float | None]]:
+    return [(m.id, m.access_count, m.last_accessed_at) for m in memories]
 
 
 def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
@@ -121,7 +126,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         with failing("memory not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.execute(_INSERT, *_values(memory, vec))
-                await record_access(conn, [memory])
+                await record_access(conn, access_of([memory]))
                 if supersedes is not None:
                     await conn.execute(
                         "UPDATE memories SET forgotten = true, superseded_by = $1, updated_at = $2 "
@@ -140,7 +145,7 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         with failing("batch not saved", MemoryWriteError):
             async with self._db.transaction() as conn:
                 await conn.executemany(_INSERT, rows)
-                await record_access(conn, memories)
+                await record_access(conn, access_of(memories))
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
         vec = self._vector(vector, memory.id)
@@ -181,7 +186,6 @@ class PostgresMemories(PostgresTables, MemoryRepository):
     async def bump_access(self, counts: Mapping[str, int], now: float) -> None:
         if not counts:
             return
-        ids = sorted(counts)
         async with self._db.transaction() as conn:
             # The memories first, in id order and only against their delete (a key share lock: a
             # rewrite or a forget goes on): a memory deleted since it was counted has no count
@@ -189,7 +193,8 @@ class PostgresMemories(PostgresTables, MemoryRepository):
             present = [
                 r[0]
                 for r in await conn.fetch(
-                    "SELECT id FROM memories WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE", ids
+                    "SELECT id FROM memories WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE",
+                    list(counts),
                 )
             ]
             # Then the counts, in id order too: two flushes of overlapping counts (processes on

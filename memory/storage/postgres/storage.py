@@ -28,7 +28,7 @@ from .changes import ChangeFeed
 from .conversations import PostgresConversations
 from .db import DRIVER_ERRORS, PostgresDatabase, affected, check_vector, create_pool, lost, safe_text
 from .events import PostgresEventLog
-from .memories import PostgresMemories
+from .memories import PostgresMemories, record_access
 from .people import PostgresPeople
 from .search import search_terms
 from .summaries import PostgresSummaries
@@ -223,25 +223,16 @@ class PostgresStorage(Storage):
             async with self.db.transaction() as conn:
                 for params in values:
                     inserted += affected(await conn.execute(sql, *params))
-                if table == "memories":
-                    await self._import_access(conn, rows)
+                if table == "memories":  # a row already there keeps its count, as it keeps itself
+                    await record_access(
+                        conn,
+                        [(r["id"], int(r.get("access_count") or 0), r.get("last_accessed_at")) for r in rows],
+                    )
         except DRIVER_ERRORS as exc:
             raise StorageError(f"{table} not copied: {type(exc).__name__}: {exc}") from None
         if table == "messages" and any(r["searchable"] and r.get("vector") is None for r in rows):
             self.turns.repair_due = True  # turns the source never embedded: `maintain` embeds them
         return inserted
-
-    @staticmethod
-    async def _import_access(conn: asyncpg.Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-        """The access counts of copied memories, in their own table (as `import_rows` leaves a row
-        already there alone, so is its count)."""
-        counted = [r for r in rows if r.get("access_count") or r.get("last_accessed_at") is not None]
-        if counted:
-            await conn.executemany(
-                "INSERT INTO memory_access (memory_id, access_count, last_accessed_at) "
-                "VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT memory_access_pkey DO NOTHING",
-                [(r["id"], int(r.get("access_count") or 0), r.get("last_accessed_at")) for r in counted],
-            )
 
     def _import_values(self, table: str, columns: Sequence[str], row: Mapping[str, Any]) -> list[object]:
         values: list[object] = []
