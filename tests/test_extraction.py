@@ -186,6 +186,10 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("I just moved to Berlin", EVENT, "Mickael just moved to Berlin"),
         ("I've just got promoted!", EVENT, "Mickael has just got promoted"),
         ("I lost my keys", EVENT, "Mickael lost their keys"),
+        # a preposition and a date around a real object keep the event
+        ("I went to a concert a few weeks ago", EVENT, "Mickael went to a concert in the week of Monday 26 October 2026"),
+        ("I went back to school last year", EVENT, "Mickael went back to school in 2025"),
+        ("I won at chess on Friday", EVENT, "Mickael won at chess on Friday 20 November 2026"),
         ("je me suis cassé l'épaule", EVENT, "Mickael s'est cassé l'épaule"),
         ("j'ai trouvé un nouveau travail", EVENT, "Mickael a trouvé un nouveau travail"),
         ("j'ai eu un bébé", EVENT, "Mickael a eu un bébé"),
@@ -313,6 +317,15 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "no decision yet",
         # reminiscing is not a request
         "I remember that my first car was red",
+        # an event whose object is only a time or a pronoun once its preposition is taken away
+        "One special memory for me was this pride parade I went to a few weeks ago.",
+        "I went to it yesterday",
+        "I went there last week",
+        "I started on Monday",
+        # "remember, ..." said as advice to the listener: no one to remember it about
+        "Don't quit, remember, failures lead you closer to success.",
+        "remember, you owe me lunch",
+        "n'oublie pas que tu me dois 10 euros",
         # dates without anything to remember
         "See you tomorrow",
         "I'll see you tomorrow",

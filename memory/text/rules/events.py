@@ -7,6 +7,7 @@ import re
 from memory.models import MemoryType
 
 from ..facts import Predicate
+from ..dates import PLACEHOLDER
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import capitalize_first
@@ -41,6 +42,10 @@ _NOT_AN_EVENT_EN = regex(
     r"time|home|to\s+bed|back\s+to\s+you|used\s+to|stuck|distracted|caught\s+up|sidetracked|nothing|"
     r"something)(?![\w'])|^\s*(?:out|off|on|around|up|down|through|over)(?![\w'])(?!\s*\x00)"
 )
+# What an event's object may start with and still say nothing once it is taken away: "the parade
+# I went to a few weeks ago" leaves "went to <date>", and "I went to it yesterday" "to it".
+_LEADING_PREPOSITION_EN = regex(r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+")
+_EMPTY_PLACES_EN = frozenset({"there", "here"})
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
         r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
@@ -90,11 +95,23 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if not is_object(phrase or "ok", False):
         return None
+    if phrase and not needs_no_object and not _names_something(phrase):
+        return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
+
+
+def _names_something(phrase: str) -> bool:
+    """Whether the object, past its preposition and without its dates, still names something: the
+    event "went to <date>" (its object said earlier in the sentence) or "went to it" would be
+    remembered as an event with nothing in it."""
+    rest = PLACEHOLDER.sub(" ", _LEADING_PREPOSITION_EN.sub("", phrase.strip())).strip()
+    if not any(ch.isalpha() for ch in rest):
+        return False
+    return is_object(rest, False, _EMPTY_PLACES_EN)
 
 
 def _happened_fr(hit: Hit) -> Item | None:

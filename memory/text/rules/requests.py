@@ -41,6 +41,9 @@ _REMEMBER_TODO_FR = regex(
 )
 # "remember when ...", "tu te souviens comment ...": recalling together, nothing to store.
 _REMINISCE = regex(r"^(?:when|how|the\s+time|me\b|quand|comment|la\s+fois)")
+# Said to the listener: "remember, failures lead you closer to success" is advice to whoever is
+# addressed, and a note kept as said ("...lead you...") would have no one it is about.
+_TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
 
 
 def _is_request(clause: Clause, start: int) -> bool:
@@ -72,6 +75,8 @@ def _remembered(hit: Hit) -> list[Item] | None:
     inner = Clause(hit.phrase, hit.phrase, "", hit.french, hit.clause.past, hit.clause.dates)
     items = hit.reread(inner)
     if not items:
+        if _TO_THE_LISTENER.search(hit.phrase):
+            return None
         return [
             Item(
                 capitalize_first(hit.third(hit.phrase, named=False)),
