@@ -11,7 +11,13 @@ from .dates import expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
 from .rules import Clause, Item, read_clause
-from .sentences import MAX_CLAUSE_CHARS, is_polite_request, split_clauses, split_sentences
+from .sentences import (
+    MAX_CLAUSE_CHARS,
+    is_polite_request,
+    split_clauses,
+    split_sentences,
+    with_dropped_subject,
+)
 from .subjects import pick_subjects
 
 __all__ = ["Extracted", "extract", "extract_unguarded"]
@@ -106,6 +112,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
             if raw in read:
                 continue  # identical clauses give identical memories
             read.add(raw)
+            # Before the language is guessed: "Got a new puppy" has none of English's little words.
+            raw = with_dropped_subject(raw)
             french, past = looks_french(raw), told_in_past(raw)
             work, dates = find_dates(raw, now, french, past)
             clause = Clause(work, raw, before, french, past, dates)

@@ -16,6 +16,7 @@ __all__ = [
     "split_clauses",
     "split_sentences",
     "strip_filler",
+    "with_dropped_subject",
 ]
 
 MAX_CLAUSE_CHARS = 1_000  # a clause longer than this is read only this far
@@ -126,3 +127,29 @@ def is_hedged(text: str) -> bool:
 def strip_filler(text: str) -> str:
     """`text` without leading chat filler ("ok so", "btw", "du coup")."""
     return _LEADING_FILLER.sub("", text)
+
+
+# Chat drops the subject of what happened to the speaker: "Lost my job yesterday", "Just got new
+# shoes", "Took a short trip to Rome last week". Such a clause reads as said with "I". Only verbs of
+# things that happen to someone, in the past, and not followed by what makes the clause chat
+# ("Went well", "Got it", "Started raining", "Took forever").
+_DROPPED_SUBJECT_EN = regex(
+    r"^(?:(?:just|finally|also|recently|actually|already|officially)\s+)?"
+    r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
+    r"bought|sold|graduated|quit|joined|adopted|met|launched|released|published|signed|received|visited|"
+    r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
+    r"booked|rented|renovated|took|got)\s+"
+    r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|wrong|right|"
+    r"ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|here|so|too|really|pretty|kinda|worse|"
+    r"better|different|differently|old|boring|weird|late|long|forever|ages|ready|home|nothing|something|anything|everything|"
+    r"what|why|how|a\s+bit|my\s+day)\b)"
+)
+
+
+def with_dropped_subject(clause: str) -> str:
+    """An English clause that drops its subject ("Lost my job yesterday", after any filler) with
+    the speaker's "I" put back ("I lost my job yesterday"); any other clause as it is."""
+    rest = strip_filler(clause)
+    if not rest or not _DROPPED_SUBJECT_EN.match(rest):
+        return clause
+    return "I " + rest[0].lower() + rest[1:]

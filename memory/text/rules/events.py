@@ -6,8 +6,8 @@ import re
 
 from memory.models import MemoryType
 
-from ..facts import Predicate
 from ..dates import PLACEHOLDER
+from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import capitalize_first
@@ -44,7 +44,9 @@ _NOT_AN_EVENT_EN = regex(
 )
 # What an event's object may start with and still say nothing once it is taken away: "the parade
 # I went to a few weeks ago" leaves "went to <date>", and "I went to it yesterday" "to it".
-_LEADING_PREPOSITION_EN = regex(r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+")
+_LEADING_PREPOSITION_EN = regex(
+    r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+"
+)
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
