@@ -187,20 +187,12 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("I've just got promoted!", EVENT, "Mickael has just got promoted"),
         ("I lost my keys", EVENT, "Mickael lost their keys"),
         # chat drops the subject of what happened to the speaker
-        (
-            "Lost my job as a banker yesterday",
-            EVENT,
-            "Mickael lost their job as a banker on Saturday 21 November 2026",
-        ),
+        ("Lost my job yesterday", EVENT, "Mickael lost their job on Saturday 21 November 2026"),
         ("Just got some new shoes, too!", EVENT, "Mickael just got some new shoes, too"),
         ("Oh, moved to Berlin last month", EVENT, "Mickael moved to Berlin in October 2026"),
         ("Got a new puppy!", FACT, "Mickael's pets include a puppy: Mickael got a new puppy"),
         # a preposition and a date around a real object keep the event
-        (
-            "I went to a concert a few weeks ago",
-            EVENT,
-            "Mickael went to a concert in the week of Monday 26 October 2026",
-        ),
+        ("I went to a concert on Friday", EVENT, "Mickael went to a concert on Friday 20 November 2026"),
         ("I went back to school last year", EVENT, "Mickael went back to school in 2025"),
         ("I won at chess on Friday", EVENT, "Mickael won at chess on Friday 20 November 2026"),
         ("je me suis cassé l'épaule", EVENT, "Mickael s'est cassé l'épaule"),
