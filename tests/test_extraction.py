@@ -574,6 +574,21 @@ def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, ev
     assert matches[0].event_at == event_at
 
 
+# Told in the past (an irregular or prefixed past form too), "Friday" is the one before, not the next.
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I flew to Ulm on Friday", "Mickael flew to Ulm on Friday 20 November 2026"),
+        ("I wrote a poem on Friday", "Mickael wrote a poem on Friday 20 November 2026"),
+        ("I fly to Ulm on Friday", "Mickael flies to Ulm on Friday 27 November 2026"),
+        # a clause that opens on its date reads as a sentence, and "retook" stays a past form
+        ("Last week I retook the test", "In the week of Monday 9 November 2026 Mickael retook the test"),
+    ],
+)
+def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
+    assert content in [item.content for item in run(text)]
+
+
 @pytest.mark.parametrize(
     ("expression", "day"),
     [

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 
-from .lexicons import MONTH_NUMBERS, MONTHS_EN, MONTHS_FR, NUMBER_WORDS, WEEKDAYS_EN, WEEKDAYS_FR
+from .lexicons import (
+    MONTH_NUMBERS,
+    MONTHS_EN,
+    MONTHS_FR,
+    NUMBER_WORDS,
+    WEEKDAYS_EN,
+    WEEKDAYS_FR,
+    is_past_form_en,
+)
 from .normalize import clean_text, looks_french, regex
 from .sentences import SENTENCE_BREAK
 
@@ -97,13 +105,14 @@ _PERIOD_PREPOSITION_BEFORE = regex(
 _PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
-    r"|\b(?:i|we)\s+(?:just\s+|already\s+|finally\s+)?(?:was|were|did|had|got|went|came|broke|lost|won|"
-    r"passed|failed|moved|bought|sold|met|left|graduated|married|started|finished|"
-    r"(?!need|feed|proceed|succeed|exceed|bleed|breed|speed|heed|embed|shed|wed|seed)\w+ed)\b"
     r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
     r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
+)
+# "I flew", "we finally retook": the verb after the subject, told by `is_past_form_en`.
+_SUBJECT_VERB_EN = regex(
+    r"\b(?:i|we)\s+(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>[a-z]+)\b"
 )
 TIME_PATTERN = regex(
     r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
@@ -449,7 +458,9 @@ def bare_slot(index: str) -> str:
 
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
-    return bool(_PAST_TENSE.search(text))
+    if _PAST_TENSE.search(text):
+        return True
+    return any(is_past_form_en(m.group("verb")) for m in _SUBJECT_VERB_EN.finditer(text))
 
 
 def resolve_relative_dates(text: str, now: datetime) -> str:

@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 
 from memory.models import MemoryType
 
-from .dates import expand_dates, find_dates, told_in_past
+from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
+from .rewrite import capitalize_first
 from .rules import Clause, Item, read_clause
 from .sentences import (
     MAX_CLAUSE_CHARS,
@@ -58,6 +59,9 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
     """The item with its dates written out, bounded, its subjects picked; None when nothing is left."""
     content, event_at = expand_dates(item.content, clause.dates)
     content = " ".join(content.split()).strip(" ,;:-")
+    if PLACEHOLDER.match(item.content.lstrip()):
+        # "Last week I ..." begins with its date, written out in lower case: "In the week of ...".
+        content = capitalize_first(content)
     if not content or not any(ch.isalnum() for ch in content):
         return None
     if len(content) > _MAX_CONTENT:

@@ -6,6 +6,7 @@ from .normalize import regex
 
 __all__ = [
     "FAMILY_WORD",
+    "IRREGULAR_PAST_EN",
     "LANGUAGES",
     "MONTHS_EN",
     "MONTHS_FR",
@@ -13,6 +14,7 @@ __all__ = [
     "NATIONALITIES",
     "NOT_A_NAME",
     "NUMBER_WORDS",
+    "PRESENT_TOO_EN",
     "RELATIVES_EN",
     "RELATIVES_FR",
     "STOPWORDS",
@@ -21,9 +23,50 @@ __all__ = [
     "WEEKDAYS_FR",
     "is_occupation_en",
     "is_occupation_fr",
+    "is_past_form_en",
 ]
 
 VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+
+# --------------------------------------------------------------------------- verbs
+
+# Irregular simple past forms that are no present form: "I flew" can only be told in the past.
+IRREGULAR_PAST_EN = frozenset(
+    """
+    was were did had went got made said took came saw knew thought told found gave left felt brought
+    bought began broke built caught chose drew drank drove ate fell fought flew forgot froze grew hung
+    heard hid held kept laid led lent lost meant met paid ran rang rode rose sang sank sat sent shook
+    shot slept sold spoke spent stood stole stuck struck swam swore taught tore threw understood woke
+    won wore wrote forgave sought fed bent bit blew dug dealt fled knelt leapt learnt lit sped sprang
+    stung swept swung wept wound withdrew overcame undertook became
+    """.split()
+)
+# Forms that are present as well as past ("I cut", "I read"): they tell nothing of when.
+PRESENT_TOO_EN = frozenset("run read cut put set let bet hurt quit shut split spread beat become".split())
+# Present-tense verbs that end in "ed" without being past forms.
+_PRESENT_IN_ED = frozenset(
+    "need feed proceed succeed exceed bleed breed speed heed embed shed wed seed".split()
+)
+# Prefixes that leave a past form past: "retook", "overslept", "withheld", "outgrew".
+_PAST_PREFIXES_EN = ("re", "over", "under", "out", "mis", "with", "fore", "up")
+# Present verbs that only look like a prefixed past form ("I resent it").
+_PREFIXED_PRESENT_EN = frozenset({"resent"})
+
+
+def is_past_form_en(word: str) -> bool:
+    """Whether `word` can only be a simple past: "flew", "retook" ("took" behind a prefix), "walked"."""
+    low = word.lower()
+    if low in IRREGULAR_PAST_EN:
+        return True
+    if low in _PREFIXED_PRESENT_EN:
+        return False
+    if low.endswith("ed") and low not in _PRESENT_IN_ED:
+        return True
+    return any(
+        low.startswith(prefix) and len(low) - len(prefix) > 2 and low[len(prefix) :] in IRREGULAR_PAST_EN
+        for prefix in _PAST_PREFIXES_EN
+    )
+
 
 # --------------------------------------------------------------------------- calendar
 

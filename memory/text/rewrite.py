@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .lexicons import VOWELS
+from .lexicons import IRREGULAR_PAST_EN, PRESENT_TOO_EN, VOWELS, is_past_form_en
 from .normalize import regex
 
 __all__ = [
@@ -59,23 +59,17 @@ _IRREGULAR_THIRD_EN = {
     "ain't": "isn't", "go": "goes", "wanna": "wants to", "gotta": "has to",
 }  # fmt: skip
 # Modals, past forms and words that are not verbs at all: the same after "he" as after "I".
-_SAME_IN_THIRD_EN = frozenset(
-    """
-    can could will would shall should may might must ought cannot can't won't wouldn't couldn't shouldn't
-    mustn't didn't wasn't weren't was were had did went got made said took came saw knew thought told found
-    gave left felt brought bought began broke built caught chose drew drank drove ate fell fought flew forgot
-    froze grew hung heard hid held hurt kept laid led lent lost meant met paid put quit ran rang rode rose
-    sang sank sat sent set shook shot shut slept sold spoke spent stood stole stuck struck swam swore taught
-    tore threw understood woke won wore wrote read cut let beat became forgave sought fed bent bet bit blew
-    dug dealt fled knelt leapt learnt lit sped split spread sprang stung swept swung wept wound withdrew
-    overcame undertook gotten been done seen taken given written broken eaten fallen forgotten known shown
-    spoken stolen thrown worn begun become drunk run sung and or but too as then so both alone who that
-    which myself personally
-    """.split()
-)
-# Present-tense verbs that end in "ed" without being past forms.
-_PRESENT_IN_ED = frozenset(
-    "need feed proceed succeed exceed bleed breed speed heed embed shed wed seed".split()
+_SAME_IN_THIRD_EN = (
+    IRREGULAR_PAST_EN
+    | PRESENT_TOO_EN
+    | frozenset(
+        """
+        can could will would shall should may might must ought cannot can't won't wouldn't couldn't
+        shouldn't mustn't didn't wasn't weren't gotten been done seen taken given written broken eaten
+        fallen forgotten known shown spoken stolen thrown worn begun drunk sung and or but too as then so
+        both alone who that which myself personally
+        """.split()
+    )
 )
 
 
@@ -88,12 +82,7 @@ def _third_person_verb_en(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR_THIRD_EN:
         return _IRREGULAR_THIRD_EN[low]
-    if (
-        low in _SAME_IN_THIRD_EN
-        or (low.endswith("ed") and low not in _PRESENT_IN_ED)
-        or low.endswith("n't")
-        or len(low) < 2
-    ):
+    if low in _SAME_IN_THIRD_EN or is_past_form_en(low) or low.endswith("n't") or len(low) < 2:
         return verb
     if low.endswith("y") and low[-2] not in VOWELS:
         return verb[:-1] + "ies"
