@@ -191,6 +191,7 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("Just got some new shoes, too!", EVENT, "Mickael just got some new shoes, too"),
         ("Oh, moved to Berlin last month", EVENT, "Mickael moved to Berlin in October 2026"),
         ("Got a new puppy!", FACT, "Mickael's pets include a puppy: Mickael got a new puppy"),
+        ("Moving to Berlin in March!", EVENT, "Mickael is moving to Berlin in March 2027"),
         # a preposition and a date around a real object keep the event
         ("I went to a concert on Friday", EVENT, "Mickael went to a concert on Friday 20 November 2026"),
         ("I went back to school last year", EVENT, "Mickael went back to school in 2025"),
@@ -327,6 +328,13 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I went to it yesterday",
         "I went there last week",
         "I started on Monday",
+        # the object came before the subject ("the things I love ..."): what follows is none
+        "Connecting with the things I love makes writing even more fun.",
+        "They remind me of what I've achieved and how far I've come.",
+        "This is a book I found with tons of them!",
+        # a gerund that is the subject is nothing the speaker is doing
+        "Planning is key",
+        "Reading books helps me relax",
         # no subject, and what follows makes it chat
         "Went well",
         "Got it",

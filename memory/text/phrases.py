@@ -59,6 +59,17 @@ def first_word(phrase: str) -> str:
     return match.group(0).lower() if match else ""
 
 
+# First words that make the phrase after a verb no object: a conjunction or a finite verb, left where
+# the real object came before the subject ("the things I love makes writing fun", "what I've
+# achieved and how far I've come").
+_NO_OBJECT_START_EN = frozenset(
+    """
+    and or but so because than is was are were has have had does did can could will would should must
+    might may makes helps gives keeps takes brings seems sounds looks feels gets
+    """.split()
+)
+
+
 def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset()) -> bool:
     """Whether `phrase` can be what a memory is about: not empty, not a pronoun pointing at the
     conversation, not about the listener; `not_objects` are more first words a rule refuses."""
@@ -69,7 +80,7 @@ def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset
         return (
             first not in _NOT_OBJECTS_FR and first not in not_objects and not re.match(r"(?i)c'|t'", phrase)
         )
-    if first in _NOT_OBJECTS_EN or first in not_objects:
+    if first in _NOT_OBJECTS_EN or first in _NO_OBJECT_START_EN or first in not_objects:
         return False
     return not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
 

@@ -146,10 +146,25 @@ _DROPPED_SUBJECT_EN = regex(
 )
 
 
+# The same with what the speaker is doing: "Planning a trip there next month", "Heading to Lyon
+# tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
+_DROPPED_SUBJECT_DOING_EN = regex(
+    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|starting|"
+    r"visiting|taking|training|preparing|learning|studying|travel(?:l)?ing)\s+"
+    r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
+)
+_FINITE_VERB_EN = regex(r"\b(?:is|was|are|were|has|have|helps|makes|keeps|takes|gives|can|will|should)\b")
+
+
 def with_dropped_subject(clause: str) -> str:
-    """An English clause that drops its subject ("Lost my job yesterday", after any filler) with
-    the speaker's "I" put back ("I lost my job yesterday"); any other clause as it is."""
+    """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
+    any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."); any other
+    clause as it is."""
     rest = strip_filler(clause)
-    if not rest or not _DROPPED_SUBJECT_EN.match(rest):
+    if not rest:
         return clause
-    return "I " + rest[0].lower() + rest[1:]
+    if _DROPPED_SUBJECT_EN.match(rest):
+        return "I " + rest[0].lower() + rest[1:]
+    if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):
+        return "I'm " + rest[0].lower() + rest[1:]
+    return clause

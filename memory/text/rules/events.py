@@ -48,6 +48,12 @@ _LEADING_PREPOSITION_EN = regex(
     r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+"
 )
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
+# Verbs that take their object directly: after them a preposition means the object came earlier
+# ("a book I found with tons of them"), where "went to", "moved to" are whole.
+_TRANSITIVE_EN = regex(
+    r"found|bought|sold|built|created|received|adopted|booked|rented|renovated|earned|achieved|published|"
+    r"released|launched|founded"
+)
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
         r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
@@ -98,6 +104,8 @@ def _happened_en(hit: Hit) -> Item | None:
     if not is_object(phrase or "ok", False):
         return None
     if phrase and not needs_no_object and not _names_something(phrase):
+        return None
+    if _TRANSITIVE_EN.fullmatch(verb) and _LEADING_PREPOSITION_EN.match(phrase):
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
