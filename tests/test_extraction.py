@@ -192,6 +192,8 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("Oh, moved to Berlin last month", EVENT, "Mickael moved to Berlin in October 2026"),
         ("Got a new puppy!", FACT, "Mickael's pets include a puppy: Mickael got a new puppy"),
         ("Moving to Berlin in March!", EVENT, "Mickael is moving to Berlin in March 2027"),
+        ("I got into Harvard!", EVENT, "Mickael got into Harvard"),
+        ("Please book the room and remember that Tom is vegan", FACT, "Tom is vegan"),
         # a preposition and a date around a real object keep the event
         ("I went to a concert on Friday", EVENT, "Mickael went to a concert on Friday 20 November 2026"),
         ("I went back to school last year", EVENT, "Mickael went back to school in 2025"),
@@ -332,6 +334,10 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "Connecting with the things I love makes writing even more fun.",
         "They remind me of what I've achieved and how far I've come.",
         "This is a book I found with tons of them!",
+        "The people I met in CA were great",
+        "The support I've got from friends and mentors means a lot",
+        # "remember" joined to an infinitive said before it is a thought, not a request
+        "It's so crucial to find a little peace and remember life's beauty.",
         # a gerund that is the subject is nothing the speaker is doing
         "Planning is key",
         "Reading books helps me relax",

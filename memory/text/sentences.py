@@ -150,7 +150,8 @@ _DROPPED_SUBJECT_EN = regex(
 # tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
 _DROPPED_SUBJECT_DOING_EN = regex(
     r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|starting|"
-    r"visiting|taking|training|preparing|learning|studying|travel(?:l)?ing)\s+"
+    r"visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|wrapping|"
+    r"practi[cs]ing|rehearsing)\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
 )
 _FINITE_VERB_EN = regex(r"\b(?:is|was|are|were|has|have|helps|makes|keeps|takes|gives|can|will|should)\b")

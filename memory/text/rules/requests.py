@@ -46,8 +46,15 @@ _REMINISCE = regex(r"^(?:when|how|the\s+time|me\b|quand|comment|la\s+fois)")
 _TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
 
 
+# "It's crucial to find some peace and remember life's beauty": the verb joins an infinitive said
+# before it, a thought about remembering, not a request.
+_JOINS_AN_INFINITIVE = regex(r"\bto\s+[\w'-]+(?:\s+[\w'-]+)*\s+(?:and|or)\s*$")
+
+
 def _is_request(clause: Clause, start: int) -> bool:
     """Whether only polite or vocative words come before the request at `start`."""
+    if not clause.french and _JOINS_AN_INFINITIVE.search(clause.before):
+        return False
     prefix = clause.text[:start].strip()
     if len(prefix) > _MAX_LEAD_CHARS:
         return False
