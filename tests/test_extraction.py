@@ -193,6 +193,8 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("Got a new puppy!", FACT, "Mickael's pets include a puppy: Mickael got a new puppy"),
         ("Moving to Berlin in March!", EVENT, "Mickael is moving to Berlin in March 2027"),
         ("I got into Harvard!", EVENT, "Mickael got into Harvard"),
+        ("My hobbies are hiking and chess", FACT, "Mickael's hobbies include hiking and chess"),
+        ("Playing chess is my main hobby", FACT, "Mickael's hobbies include playing chess"),
         ("Please book the room and remember that Tom is vegan", FACT, "Tom is vegan"),
         # a preposition and a date around a real object keep the event
         ("I went to a concert on Friday", EVENT, "Mickael went to a concert on Friday 20 November 2026"),
@@ -338,6 +340,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "The support I've got from friends and mentors means a lot",
         # "remember" joined to an infinitive said before it is a thought, not a request
         "It's so crucial to find a little peace and remember life's beauty.",
+        "his hobbies are golf",
         # a gerund that is the subject is nothing the speaker is doing
         "Planning is key",
         "Reading books helps me relax",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from memory.models import MemoryType
 
 from ..normalize import regex
+from ..rewrite import possessive_en
+from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
 __all__ = ["HOBBIES"]
@@ -61,9 +63,32 @@ def _pastime(hit: Hit, said: str) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+# The pastimes named as such: "my main hobbies are X and Y", "X and Y are my hobbies".
+# ("my favourite hobby is X" is the favourites rule's, in preferences.)
+_HOBBY_WORDS_EN = r"(?:main\s+|only\s+|biggest\s+|two\s+|three\s+|new\s+)?(?:hobb(?:y|ies)|pastimes?)"
+_MY_HOBBIES_EN = regex(r"\bmy\s+" + _HOBBY_WORDS_EN + r"\s+(?:is|are|include|would\s+be)\s+" + OBJECT)
+_ARE_MY_HOBBIES_EN = regex(
+    r"^(?P<object>[\w' -]+(?:,\s*[\w' -]+)*)\s+(?:is|are)\s+(?:(?:probably|definitely|really)\s+)?my\s+"
+    r"(?:favou?rite\s+)?" + _HOBBY_WORDS_EN + r"\b"
+)
+
+
+def _named_hobbies(hit: Hit) -> Item:
+    """The speaker's hobbies as they named them, with the kind, so that "what are her hobbies?" finds them."""
+    things = hit.third(hit.phrase)
+    if things.split(" ", 1)[0].endswith("ing"):
+        things = (
+            things[0].lower() + things[1:]
+        )  # "Playing chess is my hobby": capitalised as the sentence's start
+    content = f"{possessive_en(hit.speaker)} hobbies include {things}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase], tags=[ACTIVITY_TAG])
+
+
 HOBBIES: tuple[OneOf, ...] = (
     OneOf(
         (
+            Rule(_MY_HOBBIES_EN, _named_hobbies, french=False, max_words=12, lists=True),
+            Rule(_ARE_MY_HOBBIES_EN, _named_hobbies, french=False, max_words=12, lists=True),
             Rule(_HOBBY_EN, _pastime_en, french=False, max_words=12, not_objects=_NOT_A_PASTIME_EN),
             Rule(_HOBBY_FR, _pastime_fr, french=True, max_words=12),
         )
