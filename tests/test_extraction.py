@@ -606,6 +606,23 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
     assert content in [item.content for item in run(text)]
 
 
+# Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
+@pytest.mark.parametrize(
+    ("said", "period"),
+    [
+        ("this past weekend", "on the weekend of Saturday 21 November 2026"),
+        ("two weekends ago", "on the weekend of Saturday 14 November 2026"),
+        ("a fortnight ago", "in the week of Monday 9 November 2026"),
+        ("the week before last", "in the week of Monday 9 November 2026"),
+        ("three weeks back", "in the week of Monday 2 November 2026"),
+    ],
+)
+def test_periods_counted_back(said: str, period: str) -> None:
+    text = f"I broke my arm {said}"
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert found == [f"Mickael broke their arm {period}"]
+
+
 @pytest.mark.parametrize(
     ("expression", "day"),
     [

@@ -78,9 +78,12 @@ DATE_PATTERN = regex(
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
     rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
-    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|months?|years?)\s+ago"
+    r"|(?P<week_before_last>(?:the\s+)?week\s+before\s+last)"
+    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
+    r"\s+(?:ago|back)"
     rf"|il\s+y\s+a\s+(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans|années?))"
-    rf"|(?P<period_en>(?P<period_en_modifier>last|next|this|coming|past|previous)\s+(?P<period_en_unit>{_PERIOD_EN}))"
+    rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
+    rf"(?P<period_en_unit>{_PERIOD_EN}))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
@@ -104,7 +107,7 @@ _PERIOD_PREPOSITION_BEFORE = regex(
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 _PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:weeks?|weekends?|months?|years?)\s+back)\b"
     r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
@@ -290,8 +293,8 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
         return today + timedelta(days=_RELATIVE_DAYS[key]), "rel", "day"
-    if group("week_after_next"):
-        return _shift_period(today, "week", 2), "period", "week"
+    if group("week_after_next") or group("week_before_last"):
+        return _shift_period(today, "week", 2 if group("week_after_next") else -2), "period", "week"
     if group("in_count"):
         count, unit = _quantity(group("in_quantity"), group("in_unit")), _unit_of(group("in_unit"))
         if group("in_unit").lower().startswith("fortnight"):
@@ -305,6 +308,8 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         unit_word = group("ago_unit") or group("il_y_a_unit")
         count = _quantity(group("ago_quantity") or group("il_y_a_quantity"), unit_word)
         unit = _unit_of(unit_word)
+        if unit_word.lower().startswith("fortnight"):
+            count, unit = 2 * count, "week"
         if unit == "day":
             return today - timedelta(days=count), "rel", "day"
         if unit == "week":
