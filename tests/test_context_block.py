@@ -142,6 +142,22 @@ def test_a_past_turn_line_is_its_date_author_and_words_only() -> None:
     assert estimate_tokens(PREAMBLE) <= 55
 
 
+def test_a_past_turn_shows_the_days_its_relative_dates_meant_when_it_was_said() -> None:
+    # Said on Friday 11 September 2026, read ten days later: "yesterday" was Thursday 10 September.
+    said = message("I broke my wrist yesterday, the cast comes off next week", NOW - 10 * DAY, "alice")
+    answer = message("Ouch! Since Tuesday?", NOW - 10 * DAY + 15, "bob")
+    item = BlockItem(Section.MESSAGES, 1.0, message=said, follow_ups=[answer])
+    block = format_context_block([item], NOW, token_budget=1500)
+    assert block.text is not None
+    line = next(line for line in block.text.split("\n") if line.startswith("- "))
+    assert (
+        '"alice": "I broke my wrist on Thursday 10 September 2026, the cast comes off in the week of ' in line
+    )
+    assert "Monday 14 September 2026" in line
+    # "since Tuesday" is the Tuesday before, whatever the tense.
+    assert line.endswith('"bob": "Ouch! Since Tuesday 8 September 2026?"')
+
+
 def test_nothing_to_say_gives_no_block() -> None:
     block = format_context_block([], NOW, token_budget=1500)
     assert block.text is None and block.tokens == 0

@@ -630,7 +630,8 @@ async def test_past_turns_are_injected_with_speaker_and_date_once_within_the_dep
     assert [m.id for m in first.injected_messages] == [said.id]
     assert first.block is not None
     assert "## From past conversations" in first.block
-    assert '"Bob": "My sister Ana is getting married in Porto next June"' in first.block
+    # "next June" is written as the June it meant when Bob said it, 40 days ago.
+    assert '"Bob": "My sister Ana is getting married in Porto in June 2027"' in first.block
     assert "stapler" not in first.block
     assert said.id in [c.id for c, _ in first.candidates_ranked]
     second = await hook.run(request("Where is Bob's sister's wedding again?"))

@@ -47,6 +47,7 @@ from memory.prehook.context_block import (
     quote_note,
 )
 from memory.text import extract
+from memory.text.dates import DATE_PATTERN, may_hold_a_date
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
 from tests.helpers import GENERAL as SCOPE
 from tests.helpers import ExampleLoop, FakeClock, check_block
@@ -123,6 +124,28 @@ def test_extraction_never_raises_and_returns_well_formed_notes(text: str, speake
     # The pipeline hands extraction valid text; what comes out is then valid text too.
     for item in extract(valid_utf8(text), valid_utf8(speaker), now=now):
         assert encodable(item.content, *item.subjects)
+
+
+# Words date expressions are made of, and words around them, in both languages.
+DATE_VOCABULARY = (
+    "last next this past coming the week weekend week-end weeks fortnight month year ago back before after "
+    "in on since until by a few couple of two 3 12 2027 today tonight tomorrow yesterday morning evening "
+    "Friday monday March june 5th the 3rd end dans il y a jours semaine dernière prochain demain hier "
+    "aujourd'hui ce soir lundi mars ans an mai may jun sept tmrw I went to pottery hey ok"
+).split()
+
+
+@FAST
+@given(
+    text=st.one_of(
+        ANY_TEXT,
+        st.lists(st.sampled_from(DATE_VOCABULARY), max_size=8).map(" ".join),
+    )
+)
+def test_the_quick_look_for_a_date_never_misses_one(text: str) -> None:
+    # `may_hold_a_date` spares the date pattern most chat: it may say yes for nothing, never no
+    # for a date.
+    assert DATE_PATTERN.search(text) is None or may_hold_a_date(text)
 
 
 @FAST

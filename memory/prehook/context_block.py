@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..text import resolve_relative_dates
 
 BLOCK_OPEN = "<memory_context>"
 BLOCK_CLOSE = "</memory_context>"
@@ -184,13 +186,25 @@ def _message_line(item: BlockItem, now: float, tz: tzinfo) -> str:
     message = item.message
     assert message is not None
     who = quote_note(_short(message.author_name or message.author_id, 40))
-    said = quote_note(_short(message.content, MAX_PAST_TURN_CHARS))
+    said = quote_note(_short(_dated(message, tz), MAX_PAST_TURN_CHARS))
     # "date, who: text": a block carries a dozen turns or more, so their frame stays short.
     line = f"- {short_date(message.created_at, now, tz)}, {who}: {said}"
     for after in item.follow_ups:
         who = quote_note(_short(after.author_name or after.author_id, 40))
-        line += f"; then {who}: {quote_note(_short(after.content, MAX_PAST_TURN_CHARS))}"
+        line += f"; then {who}: {quote_note(_short(_dated(after, tz), MAX_PAST_TURN_CHARS))}"
     return line
+
+
+def _dated(message: StoredMessage, tz: tzinfo) -> str:
+    """What the turn said, its relative dates written as the days they meant when it was said
+    ("yesterday" -> "on Sunday 7 May 2023"): the model reading it weeks later need not count."""
+    return _dated_text(message.content, message.created_at, tz)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dated_text(content: str, created_at: float, tz: tzinfo) -> str:
+    # A turn never changes, and the same turns come back in one conversation's blocks.
+    return resolve_relative_dates(content, datetime.fromtimestamp(created_at, tz))
 
 
 def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:

@@ -55,6 +55,8 @@ _RELATIVE_DAYS = {
     "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
 }  # fmt: skip
 _RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
+# Words of those keys that are never the one a date needs ("this" of "this morning").
+_FILLER = frozenset({"the", "day", "after", "before", "this", "ce", "cet", "apres", "après", "avant", "hui"})
 _RELATIVE_DAY_ALT = "|".join(
     sorted((re.escape(key).replace(r"\ ", r"\s+") for key in _RELATIVE_DAYS), key=len, reverse=True)
 )
@@ -104,6 +106,7 @@ _PERIOD_PREPOSITION_BEFORE = regex(
     r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
     r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
 )
+_SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 _PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
@@ -122,6 +125,28 @@ TIME_PATTERN = regex(
     r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"
     r"|(?P<hour_h>\d{1,2})\s?h\s?(?P<minute_h>\d{2})?(?!\w))"
 )
+
+
+# Every word a date expression of DATE_PATTERN needs at least one of (or a digit): most chat says
+# none, and one look at its words is far cheaper than the pattern.
+_DATE_WORDS = frozenset(
+    {
+        *(month for month in MONTH_NUMBERS),
+        *WEEKDAYS_EN,
+        *WEEKDAYS_FR,
+        *(word for key in _RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
+        *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
+        semaine semaines mois an ans année années annee annees""".split(),
+    }
+)
+_WORD = re.compile(r"[a-zà-ÿ]+")
+
+
+def may_hold_a_date(text: str) -> bool:
+    """False when `text` cannot hold a date expression (no digit, none of the words one needs)."""
+    if any(ch.isdigit() for ch in text):
+        return True
+    return not _DATE_WORDS.isdisjoint(_WORD.findall(text.lower()))
 
 
 @dataclass(slots=True)
@@ -394,6 +419,8 @@ def find_dates(
     `past` (the clause is told in the past) makes "Friday" the last one rather than the next.
     With `relative_only`, dates written out already ("10 January", "2027-01-05") are left as said.
     """
+    if not may_hold_a_date(clause):
+        return clause, []
     today = now.date()
     found: list[ResolvedDate] = []
     out: list[str] = []
@@ -407,7 +434,8 @@ def find_dates(
         )
         if weekday_alone and _HABITUAL.search(before):
             continue  # "le lundi" / "every Monday" is a habit, not a date
-        resolved = _resolve_match(match, today, past)
+        # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
+        resolved = _resolve_match(match, today, past or bool(_SINCE_BEFORE.search(before)))
         if resolved is None:
             continue
         day, kind, unit = resolved
@@ -502,6 +530,8 @@ def date_mentions(text: str, now: datetime) -> list[tuple[date, str]]:
 def _resolve_sentence(sentence: str, now: datetime) -> str:
     if not sentence or "\x00" in sentence or "\x01" in sentence:
         return sentence  # placeholders of its own would be mistaken for ours
+    if not may_hold_a_date(sentence):
+        return sentence
     work, dates = find_dates(
         sentence, now, looks_french(sentence), told_in_past(sentence), relative_only=True
     )
