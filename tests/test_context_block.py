@@ -129,15 +129,22 @@ def test_a_short_item_dropped_before_a_long_one_goes_back_in_when_it_fits() -> N
     assert block.tokens <= budget
 
 
+def turn_line(said: StoredMessage, then: StoredMessage) -> str:
+    """The block's line for a past turn and the turn that followed it."""
+    item = BlockItem(Section.MESSAGES, 1.0, message=said, follow_ups=[then])
+    block = format_context_block([item], NOW, token_budget=1500)
+    assert block.text is not None
+    return next(line for line in block.text.split("\n") if line.startswith("- "))
+
+
 def test_a_past_turn_line_is_its_date_author_and_words_only() -> None:
     # A block carries a dozen turns or more: every word of their frame is paid a dozen times.
     asked = message("Where did you hike?", NOW - 2 * DAY, "alice")
-    answer = message("Chamonix", NOW - 2 * DAY + 15, "bob")
-    item = BlockItem(Section.MESSAGES, 1.0, message=asked, follow_ups=[answer])
-    block = format_context_block([item], NOW, token_budget=1500)
-    assert block.text is not None
-    day = short_date(asked.created_at, NOW)
-    assert f'- {day}, "alice": "Where did you hike?"; then "bob": "Chamonix"' in block.text.split("\n")
+    line = turn_line(asked, message("Chamonix", NOW - 2 * DAY + 15, "bob"))
+    assert (
+        line
+        == f'- {short_date(asked.created_at, NOW)}, "alice": "Where did you hike?"; then "bob": "Chamonix"'
+    )
     # The preamble comes with every block too.
     assert estimate_tokens(PREAMBLE) <= 55
 
@@ -145,11 +152,7 @@ def test_a_past_turn_line_is_its_date_author_and_words_only() -> None:
 def test_a_past_turn_shows_the_days_its_relative_dates_meant_when_it_was_said() -> None:
     # Said on Friday 11 September 2026, read ten days later: "yesterday" was Thursday 10 September.
     said = message("I broke my wrist yesterday, the cast comes off next week", NOW - 10 * DAY, "alice")
-    answer = message("Ouch! Since Tuesday?", NOW - 10 * DAY + 15, "bob")
-    item = BlockItem(Section.MESSAGES, 1.0, message=said, follow_ups=[answer])
-    block = format_context_block([item], NOW, token_budget=1500)
-    assert block.text is not None
-    line = next(line for line in block.text.split("\n") if line.startswith("- "))
+    line = turn_line(said, message("Ouch! Since Tuesday?", NOW - 10 * DAY + 15, "bob"))
     assert (
         '"alice": "I broke my wrist on Thursday 10 September 2026, the cast comes off in the week of ' in line
     )
