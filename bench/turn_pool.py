@@ -65,7 +65,7 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-_SPAN_DAYS = {"day": 1, "weekend": 2, "week": 7, "month": 31, "year": 366}
+_SPAN_DAYS = {"day": 1, "weekend": 2, "week": 7, "month": 31, "season": 92, "year": 366}
 
 
 def _periods(text: str, now: float) -> list[tuple[float, float]]:

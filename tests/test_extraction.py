@@ -615,6 +615,9 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("a fortnight ago", "in the week of Monday 9 November 2026"),
         ("the week before last", "in the week of Monday 9 November 2026"),
         ("three weeks back", "in the week of Monday 2 November 2026"),
+        ("last summer", "in summer 2026"),
+        ("last winter", "in winter 2025-26"),
+        ("this past spring", "in spring 2026"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:

@@ -131,7 +131,7 @@ DATE_VOCABULARY = (
     "last next this past coming the week weekend week-end weeks fortnight month year ago back before after "
     "in on since until by a few couple of two 3 12 2027 today tonight tomorrow yesterday morning evening "
     "Friday monday March june 5th the 3rd end dans il y a jours semaine dernière prochain demain hier "
-    "aujourd'hui ce soir lundi mars ans an mai may jun sept tmrw I went to pottery hey ok"
+    "aujourd'hui ce soir lundi mars ans an mai may jun sept tmrw summer winter fall I went to pottery hey ok"
 ).split()
 
 

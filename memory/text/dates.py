@@ -86,6 +86,8 @@ DATE_PATTERN = regex(
     rf"|il\s+y\s+a\s+(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans|années?))"
     rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
     rf"(?P<period_en_unit>{_PERIOD_EN}))"
+    r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
+    r"(?P<season_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
@@ -110,7 +112,8 @@ _SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 _PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:weeks?|weekends?|months?|years?)\s+back)\b"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter)"
+    r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
     r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
@@ -136,7 +139,7 @@ _DATE_WORDS = frozenset(
         *WEEKDAYS_FR,
         *(word for key in _RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
         *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
-        semaine semaines mois an ans année années annee annees""".split(),
+        semaine semaines mois an ans année années annee annees spring summer fall autumn winter""".split(),
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")
@@ -157,7 +160,7 @@ class ResolvedDate:
     bare: str  # the absolute date alone, for templates such as "Deadline for X: <bare>"
     at: float  # epoch seconds
     day: date | None = None  # the day meant, or the first day of the period meant
-    unit: str = "day"  # day, week, weekend, month or year
+    unit: str = "day"  # day, week, weekend, month, season or year
 
 
 def format_day(day: date, french: bool, clock: dtime | None = None) -> str:
@@ -274,6 +277,28 @@ def _month_start(today: date, month: int, direction: int, past: bool) -> date:
     return date(year, month, 1)
 
 
+# Seasons as the meteorological ones north of the equator: what "last summer" names by default.
+_SEASON_START_MONTH = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def _season_start(today: date, name: str, modifier: str) -> date:
+    """The first day of the season meant: "last summer" ended before the season we are in began,
+    "next summer" begins after today, "this summer" is this year's (this winter the one about us)."""
+    month = _SEASON_START_MONTH[name.lower()]
+    starts = [date(year, month, 1) for year in range(today.year - 2, today.year + 2)]
+    current = max(
+        date(y, m, 1) for y in (today.year - 1, today.year) for m in (3, 6, 9, 12) if date(y, m, 1) <= today
+    )
+    modifier = modifier.lower()
+    if modifier in ("last", "past"):
+        return max(start for start in starts if start < current)
+    if modifier in ("next", "coming"):
+        return min(start for start in starts if start > today)
+    if month == 12 and today.month <= 2:
+        return date(today.year - 1, 12, 1)  # "this winter" in January began last December
+    return date(today.year, month, 1)
+
+
 def _weekday(today: date, weekday: int, modifier: str, past: bool) -> date:
     """The day a weekday name means: "Friday", "next Friday", "last Friday", "ce vendredi"."""
     if modifier in ("last", "dernier") or (not modifier and past):
@@ -340,6 +365,8 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         if unit == "week":
             return _period_start(today - timedelta(days=7 * count), "week"), "period", "week"
         return _shift_period(today, unit, -count), "period", unit
+    if group("season"):
+        return _season_start(today, group("season_name"), group("season_modifier")), "period", "season"
     if group("period_en") or group("period_fr"):
         unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
         word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()
@@ -379,12 +406,19 @@ def _format_period(start: date, unit: str, french: bool) -> str:
         return f"the weekend of {format_day(start, french)}"
     if unit == "month":
         return f"{(MONTHS_FR if french else MONTHS_EN)[start.month - 1]} {start.year}"
+    if unit == "season":
+        name = {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}[start.month]
+        return (
+            f"winter {start.year}-{(start.year + 1) % 100:02d}"
+            if name == "winter"
+            else f"{name} {start.year}"
+        )
     return str(start.year)
 
 
 # How a period reads where no preposition introduces it: "skiing in the week of…", "en septembre 2027".
-_PERIOD_LEAD_EN = {"week": "in ", "weekend": "on ", "month": "in ", "year": "in "}
-_PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "year": "en "}
+_PERIOD_LEAD_EN = {"week": "in ", "weekend": "on ", "month": "in ", "season": "in ", "year": "in "}
+_PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "season": "en ", "year": "en "}
 
 
 def _time_of_day(text: str) -> dtime | None:
@@ -519,7 +553,7 @@ def resolve_relative_dates(text: str, now: datetime) -> str:
 
 def date_mentions(text: str, now: datetime) -> list[tuple[date, str]]:
     """Every date expression of `text` as (the day meant, or the first day of the period, and its
-    unit: day, week, weekend, month or year), in order: what the rules understood."""
+    unit: day, week, weekend, month, season or year), in order: what the rules understood."""
     found: list[tuple[date, str]] = []
     for sentence in SENTENCE_BREAK.split(clean_text(text)):
         _, dates = find_dates(sentence, now, looks_french(sentence), told_in_past(sentence))
