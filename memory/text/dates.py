@@ -18,6 +18,16 @@ from .lexicons import (
     is_past_form_en,
 )
 from .normalize import clean_text, looks_french, regex
+from .periods import (
+    add_months,
+    month_start,
+    nearest_day,
+    period_start,
+    season_start,
+    shift_period,
+    valid_date,
+    weekday_date,
+)
 from .sentences import SENTENCE_BREAK
 
 __all__ = [
@@ -173,29 +183,6 @@ def format_day(day: date, french: bool, clock: dtime | None = None) -> str:
     return text + (f" at {clock.hour:02d}:{clock.minute:02d}" if clock else "")
 
 
-def _valid_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _nearest_day(today: date, month: int, day: int, past: bool) -> date | None:
-    """The closest matching day on or after today (or on or before it, for clauses in the past tense)."""
-    step = -1 if past else 1
-    for years_away in range(9):  # 29 February may be up to 8 years away
-        found = _valid_date(today.year + step * years_away, month, day)
-        if found is not None and (found <= today if past else found >= today):
-            return found
-    return None
-
-
-def _add_months(day: date, months: int) -> date:
-    years, month_index = divmod(day.month - 1 + months, 12)
-    year, month = day.year + years, month_index + 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
-
-
 _NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
 _LAST_WORDS = frozenset(
     {"last", "past", "previous", "dernier", "dernière", "derniere", "passé", "passe", "passée", "passee",
@@ -235,82 +222,6 @@ def _unit_of(word: str) -> str:
     return "year"
 
 
-def _period_start(day: date, unit: str) -> date:
-    """The first day of the week (Monday), weekend (Saturday), month or year holding `day`."""
-    if unit == "week":
-        return day - timedelta(days=day.weekday())
-    if unit == "weekend":
-        if day.weekday() < 5:
-            return day + timedelta(days=5 - day.weekday())
-        return day - timedelta(days=day.weekday() - 5)
-    if unit == "month":
-        return day.replace(day=1)
-    if unit == "year":
-        return day.replace(month=1, day=1)
-    return day
-
-
-def _shift_period(today: date, unit: str, count: int) -> date:
-    """The start of the period `count` periods away from the one holding today (negative: earlier)."""
-    if unit in ("week", "weekend"):
-        return _period_start(today, unit) + timedelta(days=7 * count)
-    if unit == "month":
-        return _add_months(today.replace(day=1), count)
-    if unit == "year":
-        return date(today.year + count, 1, 1)
-    return today + timedelta(days=count)
-
-
-def _month_start(today: date, month: int, direction: int, past: bool) -> date:
-    """The first day of the named month: the next (or last) one, else the nearest in the tense's direction.
-
-    "next September" said in September is a year away; "this September" is this year's.
-    """
-    if direction > 0:
-        year = today.year if month > today.month else today.year + 1
-    elif direction < 0:
-        year = today.year if month < today.month else today.year - 1
-    elif past:
-        year = today.year if month <= today.month else today.year - 1
-    else:
-        year = today.year if month >= today.month else today.year + 1
-    return date(year, month, 1)
-
-
-# Seasons as the meteorological ones north of the equator: what "last summer" names by default.
-_SEASON_START_MONTH = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
-
-
-def _season_start(today: date, name: str, modifier: str) -> date:
-    """The first day of the season meant: "last summer" ended before the season we are in began,
-    "next summer" begins after today, "this summer" is this year's (this winter the one about us)."""
-    month = _SEASON_START_MONTH[name.lower()]
-    starts = [date(year, month, 1) for year in range(today.year - 2, today.year + 2)]
-    current = max(
-        date(y, m, 1) for y in (today.year - 1, today.year) for m in (3, 6, 9, 12) if date(y, m, 1) <= today
-    )
-    modifier = modifier.lower()
-    if modifier in ("last", "past"):
-        return max(start for start in starts if start < current)
-    if modifier in ("next", "coming"):
-        return min(start for start in starts if start > today)
-    if month == 12 and today.month <= 2:
-        return date(today.year - 1, 12, 1)  # "this winter" in January began last December
-    return date(today.year, month, 1)
-
-
-def _weekday(today: date, weekday: int, modifier: str, past: bool) -> date:
-    """The day a weekday name means: "Friday", "next Friday", "last Friday", "ce vendredi"."""
-    if modifier in ("last", "dernier") or (not modifier and past):
-        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
-    if modifier in ("next", "prochain"):
-        # "next Friday" is the Friday of next week (which, on a Sunday, is also the coming one).
-        return today + timedelta(days=7 - today.weekday() + weekday)
-    if modifier in ("this", "coming", "ce"):
-        return today + timedelta(days=(weekday - today.weekday()) % 7)
-    return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
-
-
 # How a resolved expression is written back: "abs" was absolute already ("3 June"), "rel" counted
 # from today ("tomorrow"), "wd" a weekday name, "period" a week, weekend, month or year.
 _Resolved = tuple[date, str, str]
@@ -321,7 +232,7 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
     month or year it names), how it is written inline, and how precise it is."""
     group = match.group
     if group("iso"):
-        day = _valid_date(int(group("iso_year")), int(group("iso_month")), int(group("iso_day")))
+        day = valid_date(int(group("iso_year")), int(group("iso_month")), int(group("iso_day")))
         return (day, "abs", "day") if day else None
     if group("numeric"):
         first, second = int(group("numeric_first")), int(group("numeric_second"))
@@ -329,28 +240,28 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         year = year + 2000 if year < 100 else year
         # Day first (European usage) unless only month-first can be valid.
         day_number, month = (second, first) if second > 12 >= first else (first, second)
-        day = _valid_date(year, month, day_number)
+        day = valid_date(year, month, day_number)
         return (day, "abs", "day") if day else None
     if group("day_month") or group("month_day"):
         day_number = int(group("day_month_day") or group("month_day_day"))
         month = MONTH_NUMBERS[(group("day_month_month") or group("month_day_month")).lower().rstrip(".")]
         year_said = group("day_month_year") or group("month_day_year")
         if year_said:
-            day = _valid_date(int(year_said), month, day_number)
+            day = valid_date(int(year_said), month, day_number)
         else:
-            day = _nearest_day(today, month, day_number, past)
+            day = nearest_day(today, month, day_number, past)
         return (day, "abs", "day") if day else None
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
         return today + timedelta(days=_RELATIVE_DAYS[key]), "rel", "day"
     if group("week_after_next") or group("week_before_last"):
-        return _shift_period(today, "week", 2 if group("week_after_next") else -2), "period", "week"
+        return shift_period(today, "week", 2 if group("week_after_next") else -2), "period", "week"
     if group("in_count"):
         count, unit = _quantity(group("in_quantity"), group("in_unit")), _unit_of(group("in_unit"))
         if group("in_unit").lower().startswith("fortnight"):
             count, unit = 2 * count, "week"
         if unit == "month":
-            return _add_months(today, count), "rel", "day"
+            return add_months(today, count), "rel", "day"
         if unit == "year":
             return date(today.year + count, 1, 1), "period", "year"
         return today + timedelta(days=count * (7 if unit == "week" else 1)), "rel", "day"
@@ -363,14 +274,14 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         if unit == "day":
             return today - timedelta(days=count), "rel", "day"
         if unit == "week":
-            return _period_start(today - timedelta(days=7 * count), "week"), "period", "week"
-        return _shift_period(today, unit, -count), "period", unit
+            return period_start(today - timedelta(days=7 * count), "week"), "period", "week"
+        return shift_period(today, unit, -count), "period", unit
     if group("season"):
-        return _season_start(today, group("season_name"), group("season_modifier")), "period", "season"
+        return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
     if group("period_en") or group("period_fr"):
         unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
         word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()
-        return _shift_period(today, unit, _direction(word)), "period", unit
+        return shift_period(today, unit, _direction(word)), "period", unit
     if group("month") or group("month_bare"):
         month = MONTH_NUMBERS[(group("month_name") or group("month_bare")).lower()]
         if group("month_year"):
@@ -378,7 +289,7 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         word = (group("month_modifier") or group("month_after") or group("month_bare_after") or "").lower()
         if word == "this":
             return date(today.year, month, 1), "period", "month"
-        return _month_start(today, month, _direction(word), past), "period", "month"
+        return month_start(today, month, _direction(word), past), "period", "month"
     if group("end_of"):
         if (group("end_of_unit") or "").lower() == "week" or "semaine" in (group("end_of_fr") or "").lower():
             return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"  # this week's Friday
@@ -388,7 +299,7 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         name = group("weekday_name").lower()
         weekday = WEEKDAYS_EN.index(name) if name in WEEKDAYS_EN else WEEKDAYS_FR.index(name)
         modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
-        return _weekday(today, weekday, modifier, past), "wd", "day"
+        return weekday_date(today, weekday, modifier, past), "wd", "day"
     return None
 
 

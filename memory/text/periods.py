@@ -1,0 +1,118 @@
+"""Calendar arithmetic for date expressions: the day, week, weekend, month or season one means."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, timedelta
+
+__all__ = [
+    "add_months",
+    "month_start",
+    "nearest_day",
+    "period_start",
+    "season_start",
+    "shift_period",
+    "valid_date",
+    "weekday_date",
+]
+
+
+def valid_date(year: int, month: int, day: int) -> date | None:
+    """The date, or None when there is no such day ("31 April")."""
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def nearest_day(today: date, month: int, day: int, past: bool) -> date | None:
+    """The closest matching day on or after today (or on or before it, for clauses in the past tense)."""
+    step = -1 if past else 1
+    for years_away in range(9):  # 29 February may be up to 8 years away
+        found = valid_date(today.year + step * years_away, month, day)
+        if found is not None and (found <= today if past else found >= today):
+            return found
+    return None
+
+
+def add_months(day: date, months: int) -> date:
+    """`day` so many months later (earlier when negative), on the month's last day if it is shorter."""
+    years, month_index = divmod(day.month - 1 + months, 12)
+    year, month = day.year + years, month_index + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def period_start(day: date, unit: str) -> date:
+    """The first day of the week (Monday), weekend (Saturday), month or year holding `day`."""
+    if unit == "week":
+        return day - timedelta(days=day.weekday())
+    if unit == "weekend":
+        if day.weekday() < 5:
+            return day + timedelta(days=5 - day.weekday())
+        return day - timedelta(days=day.weekday() - 5)
+    if unit == "month":
+        return day.replace(day=1)
+    if unit == "year":
+        return day.replace(month=1, day=1)
+    return day
+
+
+def shift_period(today: date, unit: str, count: int) -> date:
+    """The start of the period `count` periods away from the one holding today (negative: earlier)."""
+    if unit in ("week", "weekend"):
+        return period_start(today, unit) + timedelta(days=7 * count)
+    if unit == "month":
+        return add_months(today.replace(day=1), count)
+    if unit == "year":
+        return date(today.year + count, 1, 1)
+    return today + timedelta(days=count)
+
+
+def month_start(today: date, month: int, direction: int, past: bool) -> date:
+    """The first day of the named month: the next (or last) one, else the nearest in the tense's direction.
+
+    "next September" said in September is a year away; "this September" is this year's.
+    """
+    if direction > 0:
+        year = today.year if month > today.month else today.year + 1
+    elif direction < 0:
+        year = today.year if month < today.month else today.year - 1
+    elif past:
+        year = today.year if month <= today.month else today.year - 1
+    else:
+        year = today.year if month >= today.month else today.year + 1
+    return date(year, month, 1)
+
+
+# Seasons as the meteorological ones north of the equator: what "last summer" names by default.
+_SEASON_START_MONTH = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def season_start(today: date, name: str, modifier: str) -> date:
+    """The first day of the season meant: "last summer" ended before the season we are in began,
+    "next summer" begins after today, "this summer" is this year's (this winter the one about us)."""
+    month = _SEASON_START_MONTH[name.lower()]
+    starts = [date(year, month, 1) for year in range(today.year - 2, today.year + 2)]
+    current = max(
+        date(y, m, 1) for y in (today.year - 1, today.year) for m in (3, 6, 9, 12) if date(y, m, 1) <= today
+    )
+    modifier = modifier.lower()
+    if modifier in ("last", "past"):
+        return max(start for start in starts if start < current)
+    if modifier in ("next", "coming"):
+        return min(start for start in starts if start > today)
+    if month == 12 and today.month <= 2:
+        return date(today.year - 1, 12, 1)  # "this winter" in January began last December
+    return date(today.year, month, 1)
+
+
+def weekday_date(today: date, weekday: int, modifier: str, past: bool) -> date:
+    """The day a weekday name means: "Friday", "next Friday", "last Friday", "ce vendredi"."""
+    if modifier in ("last", "dernier") or (not modifier and past):
+        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    if modifier in ("next", "prochain"):
+        # "next Friday" is the Friday of next week (which, on a Sunday, is also the coming one).
+        return today + timedelta(days=7 - today.weekday() + weekday)
+    if modifier in ("this", "coming", "ce"):
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
