@@ -210,7 +210,9 @@ async def test_list_paginates_newest_first(
     assert pages[1].next_command == "/memory list 3" and pages[2].next_command is None
     text = render_text(pages[1])
     assert "page 2/3 — `/memory list 3` for more" in text
-    assert f"11. [fact] {FACTS[12]}" in text  # numbering continues across pages
+    assert f"11. [fact] {stored[12].content}" in text  # numbering continues across pages
+    # Stored with its season written out (said on 21 September 2026: the autumn before).
+    assert stored[12].content == "Alice ran the Berlin marathon in autumn 2025"
 
     beyond = await commands.execute("list", {"page": 4}, ALICE)
     assert beyond.items == [] and beyond.page == 4
