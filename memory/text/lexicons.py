@@ -6,6 +6,7 @@ from .normalize import regex
 
 __all__ = [
     "FAMILY_WORD",
+    "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
     "LANGUAGES",
     "MONTHS_EN",
@@ -43,6 +44,13 @@ IRREGULAR_PAST_EN = frozenset(
 )
 # Forms that are present as well as past ("I cut", "I read"): they tell nothing of when.
 PRESENT_TOO_EN = frozenset("run read cut put set let bet hurt quit shut split spread beat become".split())
+# Finite verbs and auxiliaries that follow a subject: after one, a phrase is a clause's predicate.
+FINITE_VERBS_EN = frozenset(
+    """
+    is was are were has have had does did can could will would should must might may makes helps gives
+    keeps takes brings seems sounds looks feels gets
+    """.split()
+)
 # Present-tense verbs that end in "ed" without being past forms.
 _PRESENT_IN_ED = frozenset(
     "need feed proceed succeed exceed bleed breed speed heed embed shed wed seed".split()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .dates import PLACEHOLDER
-from .lexicons import NATIONALITIES, NOT_A_NAME
+from .lexicons import FINITE_VERBS_EN, NATIONALITIES, NOT_A_NAME
 from .normalize import regex
 
 __all__ = [
@@ -62,12 +62,7 @@ def first_word(phrase: str) -> str:
 # First words that make the phrase after a verb no object: a conjunction or a finite verb, left where
 # the real object came before the subject ("the things I love makes writing fun", "what I've
 # achieved and how far I've come").
-_NO_OBJECT_START_EN = frozenset(
-    """
-    and or but so because than is was are were has have had does did can could will would should must
-    might may makes helps gives keeps takes brings seems sounds looks feels gets
-    """.split()
-)
+_NO_OBJECT_START_EN = FINITE_VERBS_EN | {"and", "or", "but", "so", "because", "than"}
 
 
 def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset()) -> bool:

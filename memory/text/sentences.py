@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicons import FINITE_VERBS_EN
 from .normalize import regex
 
 __all__ = [
@@ -139,22 +140,22 @@ _DROPPED_SUBJECT_EN = regex(
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
     r"booked|rented|renovated|took|got)\s+"
-    r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|wrong|right|"
-    r"ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|here|so|too|really|pretty|kinda|worse|"
-    r"better|different|differently|old|boring|weird|late|long|forever|ages|ready|home|nothing|something|anything|everything|"
-    r"what|why|how|a\s+bit|my\s+day)\b)"
+    r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|"
+    r"wrong|right|ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|"
+    r"here|so|too|really|pretty|kinda|worse|better|different|differently|old|boring|weird|late|long|"
+    r"forever|ages|ready|home|nothing|something|anything|everything|what|why|how|a\s+bit|my\s+day)\b)"
 )
 
 
 # The same with what the speaker is doing: "Planning a trip there next month", "Heading to Lyon
 # tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
 _DROPPED_SUBJECT_DOING_EN = regex(
-    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|starting|"
-    r"visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|wrapping|"
-    r"practi[cs]ing|rehearsing)\s+"
+    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|"
+    r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
+    r"wrapping|practi[cs]ing|rehearsing)\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
 )
-_FINITE_VERB_EN = regex(r"\b(?:is|was|are|were|has|have|helps|makes|keeps|takes|gives|can|will|should)\b")
+_FINITE_VERB_EN = regex(r"\b(?:" + "|".join(sorted(FINITE_VERBS_EN)) + r")\b")
 
 
 def with_dropped_subject(clause: str) -> str:

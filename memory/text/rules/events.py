@@ -48,15 +48,14 @@ _LEADING_PREPOSITION_EN = regex(
     r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+"
 )
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
-# Verbs that take their object directly: after them a preposition means the object came earlier
-# ("a book I found with tons of them"), where "went to", "moved to" are whole.
 # Prepositions some verbs take only after their object: "the people I met in CA", "the support
 # I got from friends" (but "I met with Ana", "I got into Harvard").
 _NO_PLACE_FOR_A_PREPOSITION_EN = {
     "met": regex(r"^(?:in|at|on|during|through|over|from|there|here)\b"),
     "got": regex(r"^from\b"),
 }
-_NOTHING = regex(r"(?!)")
+# Verbs that take their object directly: after them a preposition means the object came earlier
+# ("a book I found with tons of them"), where "went to", "moved to" are whole.
 _TRANSITIVE_EN = regex(
     r"found|bought|sold|built|created|received|adopted|booked|rented|renovated|earned|achieved|published|"
     r"released|launched|founded"
@@ -114,7 +113,8 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if _TRANSITIVE_EN.fullmatch(verb) and _LEADING_PREPOSITION_EN.match(phrase):
         return None
-    if _NO_PLACE_FOR_A_PREPOSITION_EN.get(verb, _NOTHING).match(phrase):
+    misplaced = _NO_PLACE_FOR_A_PREPOSITION_EN.get(verb)
+    if misplaced is not None and misplaced.match(phrase):
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))

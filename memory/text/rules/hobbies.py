@@ -77,9 +77,8 @@ def _named_hobbies(hit: Hit) -> Item:
     """The speaker's hobbies as they named them, with the kind, so that "what are her hobbies?" finds them."""
     things = hit.third(hit.phrase)
     if things.split(" ", 1)[0].endswith("ing"):
-        things = (
-            things[0].lower() + things[1:]
-        )  # "Playing chess is my hobby": capitalised as the sentence's start
+        # "Playing chess is my hobby": the capital was the sentence's, not the hobby's.
+        things = things[0].lower() + things[1:]
     content = f"{possessive_en(hit.speaker)} hobbies include {things}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase], tags=[ACTIVITY_TAG])
 
