@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from .models import StoredMessage
+from .text.sentences import split_sentences
 
 # A turn this soon after the previous one in its conversation is read as an answer to it.
 REPLY_GAP_SECONDS = 3600.0
@@ -29,3 +30,10 @@ def message_search_text(message: StoredMessage, previous: StoredMessage | None =
     if previous is None or not 0 <= message.created_at - previous.created_at <= REPLY_GAP_SECONDS:
         return message.content
     return f"{previous.content}\n{message.content}"
+
+
+def ends_on_a_question(message: StoredMessage) -> bool:
+    """Whether a turn's last sentence asks something: the turn after it is then its answer, worth
+    showing with it; after a statement the next turn is mostly a reaction that only costs tokens."""
+    sentences = split_sentences(message.content)
+    return bool(sentences) and sentences[-1][1]

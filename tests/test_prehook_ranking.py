@@ -73,6 +73,24 @@ def test_the_turn_after_a_question_joins_its_line_and_a_reaction_to_a_statement_
     assert follow_ups(block_items([stated, replied], following)) == [[reaction.content]]
 
 
+def test_an_answer_that_asks_back_brings_its_own_answer_once() -> None:
+    asked = as_turn("I tried a pottery class on Saturday, have you ever done it?", 0.9)
+    back = past_turn("Never! What did you make?", NOW - 3585)
+    made = past_turn("A blue mug with a fish on it", NOW - 3570)
+    after = past_turn("So cool", NOW - 3555)
+    following = {asked.id: back, back.id: made, made.id: after}
+
+    assert follow_ups(block_items([asked], following)) == [[back.content, made.content]]
+    # A plain answer ends the line: what comes after it is not its answer.
+    assert follow_ups(block_items([asked], {asked.id: back})) == [[back.content]]
+    # Chosen in its own right, the answer to the answer keeps its own line and is shown once.
+    chosen = as_turn(made.content, 0.8, at=made.created_at)
+    chosen.message = made
+    items = block_items([asked, chosen], following)
+    assert [i.message.content for i in items] == [asked.message.content, made.content]  # type: ignore[union-attr]
+    assert follow_ups(items) == [[back.content], []]
+
+
 def test_a_turn_ends_on_a_question_only_when_its_last_sentence_asks() -> None:
     assert ends_on_a_question(past_turn("Loved it. Where did you go hiking last summer?", NOW))
     assert not ends_on_a_question(past_turn("Where did you go? I went to Chamonix.", NOW))

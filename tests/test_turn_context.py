@@ -136,6 +136,30 @@ async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
     assert not {question.id, answer.id} & {m.id for m in again.injected_messages}
 
 
+async def test_an_answer_that_asks_back_is_shown_with_its_own_answer(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = clock() - 30 * DAY
+    exchange = [
+        turn("I tried a pottery class on Saturday, have you ever done it?", said),
+        turn("Never! What did you make?", said + 15, author="alice"),
+        turn("A blue mug with a fish on it", said + 30),
+        turn("So cool", said + 45, author="alice"),
+    ]
+    # Another day's turn on the same words fills the second stage's two places (one per list), so
+    # "Never! ..." (found by the words it answers) is not chosen: only its question brings it.
+    other = turn("Pottery class this Saturday, the pottery class is on", said - 5 * DAY, author="carol")
+    await engine.store_messages([other, *exchange])
+    hook = PreHook(engine, PrehookConfig(message_top_k=1), clock=clock)
+    result = await hook.run(ask("Bob pottery class on Saturday"))
+    await hook.aclose()
+    assert result.block is not None
+    line = next(li for li in result.block.splitlines() if "have you ever done it?" in li)
+    answers = '; then "Alice": "Never! What did you make?"; then "Bob": "A blue mug with a fish on it"'
+    assert line.endswith(answers)
+    assert {m.id for m in result.injected_messages} == {other.id, *(t.id for t in exchange[:3])}
+
+
 async def test_a_follow_up_the_model_already_has_is_not_attached(
     engine: MemoryEngine, hook: PreHook, clock: FakeClock
 ) -> None:

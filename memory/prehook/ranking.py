@@ -10,7 +10,7 @@ import numpy as np
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
 from ..scope import row_visible
-from ..text.sentences import split_sentences
+from ..turn_text import ends_on_a_question
 from .config import PrehookConfig
 from .context_block import BlockItem, Section, Timeline, TimelineDay
 from .injection_state import ChannelInjectionState
@@ -313,8 +313,10 @@ def dedup(
         covered |= stands_for
         if candidate.message is not None:
             chosen_turns.add(candidate.id)
-            if (after := following.get(candidate.id)) is not None and ends_on_a_question(candidate.message):
+            if (after := _answer_to(candidate.message, following)) is not None:
                 covered.add(after.id)
+                if (answer := _answer_to(after, following)) is not None:
+                    covered.add(answer.id)
         floored += candidate.floored
         if vector is not None:
             chosen.append(vector)
@@ -353,11 +355,10 @@ class _ShownAlready:
 _CHUNK = 64
 
 
-def ends_on_a_question(message: StoredMessage) -> bool:
-    """Whether a turn's last sentence asks something: the turn after it is then its answer, worth
-    showing with it; after a statement the next turn is mostly a reaction that only costs tokens."""
-    sentences = split_sentences(message.content)
-    return bool(sentences) and sentences[-1][1]
+def _answer_to(turn: StoredMessage, following: Mapping[str, StoredMessage]) -> StoredMessage | None:
+    """The turn that answered `turn`: the next one, when `turn` ended on a question."""
+    after = following.get(turn.id)
+    return after if after is not None and ends_on_a_question(turn) else None
 
 
 def _stands_for(candidate: Candidate) -> set[str]:
@@ -396,6 +397,11 @@ def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMes
             item.follow_ups.append(after)
             placed.add(after.id)
             if after.id not in turns:
+                # An answer that asks back comes with its own answer, then the line ends.
+                answer = _answer_to(after, following)
+                if answer is not None and answer.id not in placed and answer.id not in turns:
+                    item.follow_ups.append(answer)
+                    placed.add(answer.id)
                 break
             item.score = max(item.score, turns[after.id].score)
             current = after.id

@@ -20,7 +20,7 @@ from ..settled import gather_settled
 from ..storage import MemoryQuery, MemoryRead, about_read, between_read
 from ..summaries import SummaryManager
 from ..ttl import parse_duration
-from ..turn_text import REPLY_GAP_SECONDS
+from ..turn_text import REPLY_GAP_SECONDS, ends_on_a_question
 from .config import PrehookConfig
 from .meta_questions import MetaQuestion, asks_about_self
 from .preferences_cache import PreferencesCache
@@ -295,6 +295,16 @@ class Sources:
         turn_rows = await self.guard("message_rows", turns, [], errors)
         found.messages = {turn.id: turn for turn, _ in turn_rows}
         found.following = {turn.id: after for turn, after in turn_rows if after is not None}
+        # A follow-up that asks back is shown with its own answer ("Have you tried it?" "Never!
+        # What did you make?" "A blue mug"): the next turns of those follow-ups, in one more read.
+        asking = [
+            a.id for a in found.following.values() if a.id not in found.following and ends_on_a_question(a)
+        ]
+        if asking:
+            answers = turn_store.visible_with_next(asking, viewer, REPLY_GAP_SECONDS)
+            for turn, after in await self.guard("message_rows", answers, [], errors):
+                if after is not None:
+                    found.following.setdefault(turn.id, after)
 
     async def _summaries(
         self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
