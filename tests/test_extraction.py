@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
+from memory.text.phrases import quotes_closed
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 WEEK = 7 * 86_400.0
@@ -204,10 +205,29 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("j'ai trouvé un nouveau travail", EVENT, "Mickael a trouvé un nouveau travail"),
         ("j'ai eu un bébé", EVENT, "Mickael a eu un bébé"),
         ("je suis allé à Rome", EVENT, "Mickael est allé à Rome"),
+        # a title's closing quote stays when the full stop after it is trimmed
+        (
+            'I recently finished rereading "The Alchemist". It was inspiring.',
+            EVENT,
+            'Mickael recently finished rereading "The Alchemist"',
+        ),
+        # "a" is English too: a clause full of it is not read as French and left in the first person
+        (
+            "I adopted a dog a while ago.",
+            FACT,
+            "Mickael's pets include a dog: Mickael adopted a dog a while ago",
+        ),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
     assert (memory_type, content) in contents(text)
+
+
+def test_only_a_quote_left_open_is_closed() -> None:
+    assert quotes_closed('rereading "The Alchemist') == 'rereading "The Alchemist"'
+    assert quotes_closed('"Dune') == '"Dune"'
+    assert quotes_closed('reading "Dune" now') == 'reading "Dune" now'
+    assert quotes_closed("Bob grew to 6'2\"") == "Bob grew to 6'2\""
 
 
 @pytest.mark.parametrize("text", ["I'm Mickael", "my name is mickael", "je suis Mickael"])
@@ -332,6 +352,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I went to it yesterday",
         "I went there last week",
         "I started on Monday",
+        "On another note, check out this pic I got a while back!",
         # the object came before the subject ("the things I love ..."): what follows is none
         "Connecting with the things I love makes writing even more fun.",
         "They remind me of what I've achieved and how far I've come.",

@@ -38,7 +38,7 @@ def _works(text: str) -> list[str]:
         (
             'I\'m playing an RPG called "Xenoblade Chronicles"',
             'Léa\'s video games and games include "Xenoblade Chronicles": Léa is playing an RPG called '
-            '"Xenoblade Chronicles',
+            '"Xenoblade Chronicles"',
         ),
         (
             "I'm playing Valorant again",

@@ -10,6 +10,7 @@ from memory.models import MemoryType
 from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
+from .phrases import quotes_closed
 from .rewrite import capitalize_first
 from .rules import Clause, Item, read_clause
 from .sentences import (
@@ -66,6 +67,7 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
         return None
     if len(content) > _MAX_CONTENT:
         content = content[: _MAX_CONTENT - 1].rsplit(" ", 1)[0].rstrip(" ,;:-") + "…"
+    content = quotes_closed(content)
     expires_at = event_at + _TODO_GRACE if item.memory_type is MemoryType.TODO and event_at else None
     subject = item.subject or speaker
     return Extracted(

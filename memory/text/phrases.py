@@ -46,6 +46,15 @@ def trim_phrase(phrase: str | None) -> str:
     return ""
 
 
+def quotes_closed(text: str) -> str:
+    """`text` with the closing double quote its trimming took back: 'read "Dune".' trimmed of its
+    full stop loses the quote with it."""
+    last = text.rfind('"')
+    # Only a quote that opens (at the start or after a space): 6'2" is a height.
+    opens = last == 0 or (last > 0 and text[last - 1].isspace())
+    return text + '"' if text.count('"') % 2 and opens else text
+
+
 # Objects that point at the conversation rather than at something: "I love it", "I like you".
 _NOT_OBJECTS_EN = frozenset(
     "it that this these those them him her you your yours u ya y'all it's that's what which".split()

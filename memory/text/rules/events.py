@@ -48,6 +48,11 @@ _LEADING_PREPOSITION_EN = regex(
     r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+"
 )
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
+# When, said too vaguely to be a date: "a pic I got a while back" leaves the event no object.
+_VAGUE_TIME_EN = regex(
+    r"\b(?:a\s+(?:little\s+|long\s+|good\s+)?while\s+(?:back|ago)|(?:some|a\s+long)\s+time\s+(?:back|ago)"
+    r"|ages\s+ago|the\s+other\s+day|not\s+(?:so\s+)?long\s+ago|recently|lately|earlier)\b"
+)
 # Prepositions some verbs take only after their object: "the people I met in CA", "the support
 # I got from friends" (but "I met with Ana", "I got into Harvard").
 _NO_PLACE_FOR_A_PREPOSITION_EN = {
@@ -127,7 +132,8 @@ def _names_something(phrase: str) -> bool:
     """Whether the object, past its preposition and without its dates, still names something: the
     event "went to <date>" (its object said earlier in the sentence) or "went to it" would be
     remembered as an event with nothing in it."""
-    rest = PLACEHOLDER.sub(" ", _LEADING_PREPOSITION_EN.sub("", phrase.strip())).strip()
+    rest = PLACEHOLDER.sub(" ", _LEADING_PREPOSITION_EN.sub("", phrase.strip()))
+    rest = _VAGUE_TIME_EN.sub(" ", rest).strip()
     if not any(ch.isalpha() for ch in rest):
         return False
     return is_object(rest, False, _EMPTY_PLACES_EN)
