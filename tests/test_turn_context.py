@@ -160,6 +160,59 @@ async def test_an_answer_that_asks_back_is_shown_with_its_own_answer(
     assert {m.id for m in result.injected_messages} == {other.id, *(t.id for t in exchange[:3])}
 
 
+async def test_where_the_speaker_went_on_after_a_reaction_that_turn_is_recalled_too(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = clock() - 30 * DAY
+    story = [
+        turn("We camped by the lake in the Vosges all weekend", said),
+        turn("Oh fun!", said + 15, author="alice"),
+        turn("The kids roasted marshmallows and we told stories until late", said + 30),
+    ]
+    # Turns nearer the question fill the pool of two (one per list), so the last turn of the story
+    # is in no search list: only the turn it continues brings it.
+    others = [
+        turn(f"Camping by the lake in the Vosges, trip {n}", said - (n + 1) * DAY, author="carol")
+        for n in range(3)
+    ]
+    await engine.store_messages([*others, *story])
+    results = {}
+    for on in (False, True):
+        hook = PreHook(engine, PrehookConfig(message_top_k=1, turn_continuations=on), clock=clock)
+        results[on] = await hook.run(ask("Bob camped by the lake in the Vosges"))
+        await hook.aclose()
+    assert story[0].id in {m.id for m in results[False].injected_messages}
+    assert story[2].id not in {m.id for m in results[False].injected_messages}
+    recalled = results[True]
+    assert story[2].id in {m.id for m in recalled.injected_messages}
+    # Scored below the turn it continues, and not as a reply: the reaction stays out.
+    ranked = {c.id: score for c, score in recalled.candidates_ranked}
+    assert ranked[story[2].id] < ranked[story[0].id]
+    assert story[1].id not in {m.id for m in recalled.injected_messages}
+    assert recalled.block is not None and "roasted marshmallows" in recalled.block
+
+
+async def test_what_someone_else_said_after_the_reaction_is_no_continuation(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = clock() - 30 * DAY
+    story = [
+        turn("We camped by the lake in the Vosges all weekend", said),
+        turn("Oh fun!", said + 15, author="alice"),
+        turn("Anyway, the kids roasted marshmallows at my place", said + 30, author="carol"),
+    ]
+    others = [
+        turn(f"Camping by the lake in the Vosges, trip {n}", said - (n + 1) * DAY, author="carol")
+        for n in range(3)
+    ]
+    await engine.store_messages([*others, *story])
+    hook = PreHook(engine, PrehookConfig(message_top_k=1), clock=clock)
+    result = await hook.run(ask("Bob camped by the lake in the Vosges"))
+    await hook.aclose()
+    assert story[0].id in {m.id for m in result.injected_messages}
+    assert story[2].id not in {c.id for c, _ in result.candidates_ranked}
+
+
 async def test_a_follow_up_the_model_already_has_is_not_attached(
     engine: MemoryEngine, hook: PreHook, clock: FakeClock
 ) -> None:

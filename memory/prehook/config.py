@@ -50,6 +50,11 @@ class PrehookConfig:
     # A recalled turn comes with the turn that followed it (its answer, what it led to), on the
     # same line of the block; consecutive recalled turns share one line.
     turn_follow_ups: bool = True
+    # Where a recalled turn's speaker went on after the other's reaction, that next turn of theirs
+    # is a candidate too, scored this much below the turn it continues (memory/prehook/sources.py).
+    # LoCoMo dev, leave one conversation out: see README.
+    turn_continuations: bool = True
+    turn_continuation_drop: float = 0.2
     # Past turns are searched a second time by vector, the question moved towards its three best
     # dense hits by this weight (the mean of their vectors × weight, added): turns that say what
     # the question is about in the conversation's words. 0 turns it off. LoCoMo dev, leave one

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..engine import OWN_ELSEWHERE_LIMIT, MemoryEngine
-from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..models import Audience, Memory, MemoryType, StoredMessage, Summary
 from ..settled import gather_settled
-from ..storage import MemoryQuery, MemoryRead, about_read, between_read
+from ..storage import MemoryQuery, MemoryRead, VectorHit, about_read, between_read
 from ..summaries import SummaryManager
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS, ends_on_a_question
@@ -295,6 +295,8 @@ class Sources:
         turn_rows = await self.guard("message_rows", turns, [], errors)
         found.messages = {turn.id: turn for turn, _ in turn_rows}
         found.following = {turn.id: after for turn, after in turn_rows if after is not None}
+        if self.config.turn_continuations and found.turn_scores:
+            await self._continuations(found, viewer, errors)
         # A follow-up that asks back is shown with its own answer ("Have you tried it?" "Never!
         # What did you make?" "A blue mug"): the next turns of those follow-ups, in one more read.
         asking = [
@@ -305,6 +307,33 @@ class Sources:
             for turn, after in await self.guard("message_rows", answers, [], errors):
                 if after is not None:
                     found.following.setdefault(turn.id, after)
+
+    async def _continuations(self, found: SearchFound, viewer: Audience, errors: list[str]) -> None:
+        """Where a pool turn's speaker went on after the other's reaction ("We camped by the lake."
+        "Fun!" "We roasted marshmallows too"), that next turn of theirs as a candidate, scored
+        `turn_continuation_drop` below the turn it continues: a story told over several turns is
+        found by its first. A turn that ended on a question is followed by its answer instead."""
+        reactions = {
+            turn_id: after
+            for turn_id, after in found.following.items()
+            if after.id not in found.messages and not ends_on_a_question(found.messages[turn_id])
+        }
+        if not reactions:
+            return
+        read = self.engine.storage.turns.visible_with_next(
+            [after.id for after in reactions.values()], viewer, REPLY_GAP_SECONDS
+        )
+        rows = await self.guard("message_rows", read, [], errors)
+        went_on = {turn.id: after for turn, after in rows if after is not None}
+        # `following` is in the pool's order, best first: a turn two pool turns lead to takes the
+        # better one's score.
+        for turn_id, reaction in reactions.items():
+            said, more = found.messages[turn_id], went_on.get(reaction.id)
+            if more is None or more.id in found.messages or more.author_id != said.author_id:
+                continue
+            found.messages[more.id] = more
+            found.turn_scores[more.id] = found.turn_scores[turn_id] - self.config.turn_continuation_drop
+            found.message_dense.append(VectorHit(more.id, found.turn_scores[more.id], None))
 
     async def _summaries(
         self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
