@@ -205,6 +205,14 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("j'ai trouvé un nouveau travail", EVENT, "Mickael a trouvé un nouveau travail"),
         ("j'ai eu un bébé", EVENT, "Mickael a eu un bébé"),
         ("je suis allé à Rome", EVENT, "Mickael est allé à Rome"),
+        # a clause whose subject is its date is said with the date where a date goes
+        ("Yesterday was my birthday!", EVENT, "Mickael's birthday was on Saturday 21 November 2026"),
+        (
+            "This week has been swamped with exams.",
+            EVENT,
+            "Mickael has been swamped with exams in the week of Monday 16 November 2026",
+        ),
+        ("Next Friday is the big presentation", EVENT, "The big presentation is on Friday 27 November 2026"),
         # a title's closing quote stays when the full stop after it is trimmed
         (
             'I recently finished rereading "The Alchemist". It was inspiring.',

@@ -6,11 +6,12 @@ import re
 
 from memory.models import MemoryType
 
-from ..dates import PLACEHOLDER
+from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import capitalize_first
+from ..sentences import strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
 __all__ = ["DATED_EVENT", "EVENTS"]
@@ -159,9 +160,37 @@ EVENTS = (
 )
 
 
+# A clause whose subject is its date: "Yesterday was my birthday", "This week has been hectic".
+_DATE_AS_SUBJECT_EN = regex(
+    rf"^\s*(?P<date>{DATE_SLOT})\s+(?P<verb>is|was|'s|has\s+been|had\s+been|will\s+be)\s+(?P<rest>\S.*)$"
+)
+# The verb as the speaker would say it of themselves, for the third-person rewrite to conjugate.
+_FIRST_PERSON_EN = {"is": "am", "'s": "am", "has been": "have been"}
+_THIRD_PERSON_EN = {"'s": "is"}
+_NOUN_PHRASE_START_EN = regex(r"^(?:my|our|the|a|an)\b")
+
+
+def _date_as_subject(hit: Hit) -> str | None:
+    """The clause said with its date where a date goes: "Yesterday was my birthday" is "<speaker>'s
+    birthday was on <day>", "This week has been hectic at work" "<speaker> has been hectic at work
+    in the week of <day>" (not "On <day> Was ...")."""
+    if hit.clause.french:
+        return None
+    match = _DATE_AS_SUBJECT_EN.match(strip_filler(hit.clause.text))
+    rest = trim_phrase(match.group("rest")) if match else ""
+    if not match or not rest:
+        return None
+    verb = " ".join(match.group("verb").lower().split())
+    if _NOUN_PHRASE_START_EN.match(rest):
+        said = f"{rest} {_THIRD_PERSON_EN.get(verb, verb)} {match.group('date')}"
+    else:
+        said = f"I {_FIRST_PERSON_EN.get(verb, verb)} {rest} {match.group('date')}"
+    return capitalize_first(hit.third(said, named=False))
+
+
 def _dated_event(hit: Hit) -> Item:
     return Item(
-        hit.whole_clause(),
+        _date_as_subject(hit) or hit.whole_clause(),
         MemoryType.EVENT,
         hit.confidence(_DATED_CONFIDENCE),
         [hit.clause.text],
