@@ -160,22 +160,32 @@ async def test_an_answer_that_asks_back_is_shown_with_its_own_answer(
     assert {m.id for m in result.injected_messages} == {other.id, *(t.id for t in exchange[:3])}
 
 
-async def test_where_the_speaker_went_on_after_a_reaction_that_turn_is_recalled_too(
-    engine: MemoryEngine, clock: FakeClock
-) -> None:
+async def store_camping_story(
+    engine: MemoryEngine, clock: FakeClock, went_on: str, by: str = "bob"
+) -> list[StoredMessage]:
+    """Bob's camping trip, Alice's "Oh fun!" and `went_on` said after it by `by`; and Carol's three
+    turns nearer the question, which fill a pool of two (one per list), so that the story's last
+    turn is in no search list: only the turn it continues can bring it."""
     said = clock() - 30 * DAY
     story = [
         turn("We camped by the lake in the Vosges all weekend", said),
         turn("Oh fun!", said + 15, author="alice"),
-        turn("The kids roasted marshmallows and we told stories until late", said + 30),
+        turn(went_on, said + 30, author=by),
     ]
-    # Turns nearer the question fill the pool of two (one per list), so the last turn of the story
-    # is in no search list: only the turn it continues brings it.
     others = [
         turn(f"Camping by the lake in the Vosges, trip {n}", said - (n + 1) * DAY, author="carol")
         for n in range(3)
     ]
     await engine.store_messages([*others, *story])
+    return story
+
+
+async def test_where_the_speaker_went_on_after_a_reaction_that_turn_is_recalled_too(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    story = await store_camping_story(
+        engine, clock, "The kids roasted marshmallows and we told stories until late"
+    )
     results = {}
     for on in (False, True):
         hook = PreHook(engine, PrehookConfig(message_top_k=1, turn_continuations=on), clock=clock)
@@ -195,17 +205,9 @@ async def test_where_the_speaker_went_on_after_a_reaction_that_turn_is_recalled_
 async def test_what_someone_else_said_after_the_reaction_is_no_continuation(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    said = clock() - 30 * DAY
-    story = [
-        turn("We camped by the lake in the Vosges all weekend", said),
-        turn("Oh fun!", said + 15, author="alice"),
-        turn("Anyway, the kids roasted marshmallows at my place", said + 30, author="carol"),
-    ]
-    others = [
-        turn(f"Camping by the lake in the Vosges, trip {n}", said - (n + 1) * DAY, author="carol")
-        for n in range(3)
-    ]
-    await engine.store_messages([*others, *story])
+    story = await store_camping_story(
+        engine, clock, "Anyway, the kids roasted marshmallows at my place", by="carol"
+    )
     hook = PreHook(engine, PrehookConfig(message_top_k=1), clock=clock)
     result = await hook.run(ask("Bob camped by the lake in the Vosges"))
     await hook.aclose()
