@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
+from memory.text.dates import find_dates
 from memory.text.phrases import quotes_closed
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
@@ -213,6 +214,13 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
             "Mickael has been swamped with exams in the week of Monday 16 November 2026",
         ),
         ("Next Friday is the big presentation", EVENT, "The big presentation is on Friday 27 November 2026"),
+        ("Tomorrow's my exam", EVENT, "Mickael's exam is on Monday 23 November 2026"),
+        # the date is the first word: the one after it keeps its case
+        (
+            "Last Friday at dance class with my friends I felt it.",
+            EVENT,
+            "On Friday 20 November 2026 at dance class with Mickael's friends Mickael felt it",
+        ),
         # a title's closing quote stays when the full stop after it is trimmed
         (
             'I recently finished rereading "The Alchemist". It was inspiring.',
@@ -714,6 +722,14 @@ def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> 
 def test_invalid_dates_are_left_alone() -> None:
     assert [i.event_at for i in run("the deadline is 2026-02-30")] == []
     assert run("the deadline is 31 February") == []
+
+
+def test_a_day_followed_by_s_is_a_date_only_where_the_s_is_is() -> None:
+    # "Friday's meeting": the meeting of a Friday already known, not a day to resolve.
+    said = "Friday's meeting was cancelled"
+    assert find_dates(said, NOW, False, False) == (said, [])
+    text, found = find_dates("Friday's the big day", NOW, False, False)
+    assert text == "\x000\x00's the big day" and [d.bare for d in found] == ["Friday 27 November 2026"]
 
 
 def test_dates_use_the_timezone_of_now() -> None:

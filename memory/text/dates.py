@@ -106,7 +106,9 @@ DATE_PATTERN = regex(
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?)"
-    r")(?![\w'])"
+    # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
+    # of "is" ("Tomorrow's my exam", "Friday's the big day").
+    r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"
 )
 _HABITUAL = regex(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
 _DAY_PREPOSITION_BEFORE = regex(

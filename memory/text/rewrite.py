@@ -206,11 +206,13 @@ def third_person(text: str, speaker: str, french: bool, named: bool = False) -> 
 
 
 def capitalize_first(text: str) -> str:
-    """`text` with its first letter capitalised, when it starts with one (past quotes and placeholders)."""
+    """`text` with its first letter capitalised, when it starts with one (past spaces and quotes)."""
     for index, ch in enumerate(text):
         if ch.isalpha():
             return text[:index] + ch.upper() + text[index + 1 :]
-        if ch not in " \"'(\x00\x01" and not ch.isdigit():
+        # A date placeholder is the first word: the one after it stays as it is ("<date> at dance
+        # class ..."), and the date is capitalised once written out (extraction._finished).
+        if ch not in " \"'(":
             break
     return text
 

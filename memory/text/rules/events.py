@@ -162,7 +162,7 @@ EVENTS = (
 
 # A clause whose subject is its date: "Yesterday was my birthday", "This week has been hectic".
 _DATE_AS_SUBJECT_EN = regex(
-    rf"^\s*(?P<date>{DATE_SLOT})\s+(?P<verb>is|was|'s|has\s+been|had\s+been|will\s+be)\s+(?P<rest>\S.*)$"
+    rf"^\s*(?P<date>{DATE_SLOT})(?P<verb>'s|\s+(?:is|was|has\s+been|had\s+been|will\s+be))\s+(?P<rest>\S.*)$"
 )
 # The verb as the speaker would say it of themselves, for the third-person rewrite to conjugate.
 _FIRST_PERSON_EN = {"is": "am", "'s": "am", "has been": "have been"}
