@@ -215,6 +215,12 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ),
         ("Next Friday is the big presentation", EVENT, "The big presentation is on Friday 27 November 2026"),
         ("Tomorrow's my exam", EVENT, "Mickael's exam is on Monday 23 November 2026"),
+        # the date said before the subject goes after the event, not away
+        (
+            "Yesterday I finally got my degree!",
+            EVENT,
+            "Mickael finally got their degree on Saturday 21 November 2026",
+        ),
         # the date is the first word: the one after it keeps its case
         (
             "Last Friday at dance class with my friends I felt it.",

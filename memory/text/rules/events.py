@@ -124,6 +124,10 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     said = hit.clause.text[hit.match.start() :]
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
+    # "Last week I went to a conference": the date said before the subject goes after the event.
+    before = " ".join(m.group(0) for m in PLACEHOLDER.finditer(hit.clause.text[: hit.match.start()]))
+    if before and not PLACEHOLDER.search(content):
+        content = f"{content} {before}"
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
