@@ -8,8 +8,18 @@ from memory.models import Scope, Summary
 from memory.prehook import PrehookConfig
 from memory.prehook.context_block import BlockItem, Section
 from memory.prehook.injection_state import ChannelInjectionState
-from memory.prehook.ranking import Candidate, block_items, dedup, ends_on_a_question, within_share
-from tests.helpers import NOW, memory_row, past_turn
+from memory.prehook.ranking import (
+    Candidate,
+    block_items,
+    collect,
+    dedup,
+    ends_on_a_question,
+    shared_ranks,
+    within_share,
+)
+from memory.prehook.sources import SearchFound, SqlFound
+from memory.storage import VectorHit
+from tests.helpers import NOW, memory_row, past_turn, prehook_request
 
 CONFIG = PrehookConfig()
 
@@ -89,6 +99,33 @@ def test_an_answer_that_asks_back_brings_its_own_answer_once() -> None:
     items = block_items([asked, chosen], following)
     assert [i.message.content for i in items] == [asked.message.content, made.content]  # type: ignore[union-attr]
     assert follow_ups(items) == [[back.content], []]
+
+
+def test_hits_of_equal_score_share_the_better_rank() -> None:
+    hits = [VectorHit(f"h{n}", score, None) for n, score in enumerate([5.0, 5.0, 4.0, 4.0, 4.0, 3.0])]
+    assert shared_ranks(hits) == [0, 0, 2, 2, 2, 5]
+    assert shared_ranks([]) == []
+
+
+def test_a_full_text_tie_scores_alike_whichever_way_round_the_backend_lists_it() -> None:
+    # Two memories of equal BM25: LanceDB and PostgreSQL may list them either way round.
+    rows = {
+        m.id: m
+        for m in (
+            memory_row("Ana's outdoor activities include hiking", 1),
+            memory_row("Ana's outdoor activities include camping", 2),
+        )
+    }
+    query = np.array([1.0, 0.0], dtype=np.float32)
+    vector = np.array([0.6, 0.8], dtype=np.float32)
+    scores = []
+    for order in (["m1", "m2"], ["m2", "m1"]):
+        lexical = [VectorHit(i, 5.04, vector) for i in order]
+        found = SearchFound(lexical=lexical, rows=rows)
+        candidates = collect(prehook_request("Ana's outdoor activities"), SqlFound(), found, query, NOW)
+        scores.append({i: c.score for i, c in candidates.items()})
+    assert scores[0] == scores[1]
+    assert scores[0]["m1"] == scores[0]["m2"]
 
 
 def test_a_turn_ends_on_a_question_only_when_its_last_sentence_asks() -> None:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
 from ..scope import row_visible
+from ..storage import VectorHit
 from ..turn_text import ends_on_a_question
 from .config import PrehookConfig
 from .context_block import BlockItem, Section, Timeline, TimelineDay
@@ -87,6 +88,16 @@ def usage(access_count: int) -> float:
     return 1.0 + min(0.2, 0.02 * max(0, access_count))
 
 
+def shared_ranks(hits: Sequence[VectorHit]) -> list[int]:
+    """Each hit's rank in a list best first, hits of equal score sharing the better rank: the order
+    of a tie is the backend's own (LanceDB and PostgreSQL give two equal BM25 scores either way
+    round), and a bonus by rank must not hang on it."""
+    ranks: list[int] = []
+    for n, hit in enumerate(hits):
+        ranks.append(ranks[-1] if n and hit.score == hits[n - 1].score else n)
+    return ranks
+
+
 def collect(
     request: PrehookRequest, sql: SqlFound, found: SearchFound, query: np.ndarray, now: float
 ) -> dict[str, Candidate]:
@@ -111,7 +122,7 @@ def collect(
     for hit in found.dense:
         if hit.id in found.rows:
             add(found.rows[hit.id], "vector", 0.0, hit.vector)
-    for rank, hit in enumerate(found.lexical):
+    for rank, hit in zip(shared_ranks(found.lexical), found.lexical, strict=True):
         if hit.id in found.rows:
             candidate = add(found.rows[hit.id], "fulltext", 0.0, hit.vector)
             if candidate is not None and candidate.lexical_rank is None:
@@ -164,7 +175,7 @@ def collect_messages(
         row = found.messages.get(hit.id)
         if row is not None and hit.id not in by_id:
             by_id[hit.id] = Candidate(None, hit.vector, {"message"}, message=row)
-    for rank, hit in enumerate(found.message_lexical):
+    for rank, hit in zip(shared_ranks(found.message_lexical), found.message_lexical, strict=True):
         row = found.messages.get(hit.id)
         if row is None:
             continue
