@@ -295,45 +295,44 @@ class Sources:
         turn_rows = await self.guard("message_rows", turns, [], errors)
         found.messages = {turn.id: turn for turn, _ in turn_rows}
         found.following = {turn.id: after for turn, after in turn_rows if after is not None}
-        if self.config.turn_continuations and found.turn_scores:
-            await self._continuations(found, viewer, errors)
-        # A follow-up that asks back is shown with its own answer ("Have you tried it?" "Never!
-        # What did you make?" "A blue mug"): the next turns of those follow-ups, in one more read.
-        asking = [
-            a.id for a in found.following.values() if a.id not in found.following and ends_on_a_question(a)
-        ]
-        if asking:
-            answers = turn_store.visible_with_next(asking, viewer, REPLY_GAP_SECONDS)
-            for turn, after in await self.guard("message_rows", answers, [], errors):
-                if after is not None:
-                    found.following.setdefault(turn.id, after)
+        await self._after_follow_ups(found, viewer, errors)
 
-    async def _continuations(self, found: SearchFound, viewer: Audience, errors: list[str]) -> None:
-        """Where a pool turn's speaker went on after the other's reaction ("We camped by the lake."
-        "Fun!" "We roasted marshmallows too"), that next turn of theirs as a candidate, scored
-        `turn_continuation_drop` below the turn it continues: a story told over several turns is
-        found by its first. A turn that ended on a question is followed by its answer instead."""
+    async def _after_follow_ups(self, found: SearchFound, viewer: Audience, errors: list[str]) -> None:
+        """The turn after some follow-ups, in one read, for two uses:
+
+        - a follow-up that asks back is shown with its own answer ("Have you tried it?" "Never! What
+          did you make?" "A blue mug");
+        - where a pool turn's speaker went on after the other's reaction ("We camped by the lake."
+          "Fun!" "We roasted marshmallows too"), that next turn of theirs is a candidate, scored
+          `turn_continuation_drop` below the turn it continues (`turn_continuations`): a story told
+          over several turns is found by its first. After a question the next turn is its answer.
+        """
+        following, messages = found.following, found.messages
+        continuing = self.config.turn_continuations and bool(found.turn_scores)
         reactions = {
             turn_id: after
-            for turn_id, after in found.following.items()
-            if after.id not in found.messages and not ends_on_a_question(found.messages[turn_id])
+            for turn_id, after in following.items()
+            if continuing and after.id not in messages and not ends_on_a_question(messages[turn_id])
         }
-        if not reactions:
+        asking = [a for a in following.values() if a.id not in following and ends_on_a_question(a)]
+        wanted = list(dict.fromkeys([*(a.id for a in reactions.values()), *(a.id for a in asking)]))
+        if not wanted:
             return
-        read = self.engine.storage.turns.visible_with_next(
-            [after.id for after in reactions.values()], viewer, REPLY_GAP_SECONDS
-        )
+        read = self.engine.storage.turns.visible_with_next(wanted, viewer, REPLY_GAP_SECONDS)
         rows = await self.guard("message_rows", read, [], errors)
-        went_on = {turn.id: after for turn, after in rows if after is not None}
+        next_of = {turn.id: after for turn, after in rows if after is not None}
         # `following` is in the pool's order, best first: a turn two pool turns lead to takes the
         # better one's score.
         for turn_id, reaction in reactions.items():
-            said, more = found.messages[turn_id], went_on.get(reaction.id)
+            said, more = found.messages[turn_id], next_of.get(reaction.id)
             if more is None or more.id in found.messages or more.author_id != said.author_id:
                 continue
             found.messages[more.id] = more
             found.turn_scores[more.id] = found.turn_scores[turn_id] - self.config.turn_continuation_drop
             found.message_dense.append(VectorHit(more.id, found.turn_scores[more.id], None))
+        for follow_up in asking:
+            if (answer := next_of.get(follow_up.id)) is not None:
+                found.following.setdefault(follow_up.id, answer)
 
     async def _summaries(
         self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
