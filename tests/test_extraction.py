@@ -430,6 +430,35 @@ def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:
     assert memory_type not in [item.memory_type for item in run(text)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "I like" inside a relative clause says which thing is meant, not a taste
+        "That's what I like to hear!",
+        "I'm really grateful to have a job I enjoy every day.",
+        "Connecting with the things I love makes writing even more fun.",
+        "Being my own boss and doing something I love is awesome.",
+    ],
+)
+def test_a_like_inside_a_relative_clause_is_no_taste(text: str) -> None:
+    assert PREF not in [item.memory_type for item in run(text)], contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # a phrase of time or place before the subject, a verb, a conjunction or an interjection
+        ("Every day I enjoy a long walk", "Mickael enjoys a long walk"),
+        ("At the weekend I love hiking", "Mickael loves hiking"),
+        ("The thing is I love jazz", "Mickael loves jazz"),
+        ("Oh my god I love sushi", "Mickael loves sushi"),
+        ("I have a dog and I love cats", "Mickael loves cats"),
+    ],
+)
+def test_a_like_after_a_scene_or_a_verb_is_still_a_taste(text: str, content: str) -> None:
+    assert (PREF, content) in contents(text)
+
+
 def test_question_tail_does_not_block_the_statement_before_it() -> None:
     assert contents("I love pizza, do you?") == [(PREF, "Mickael loves pizza")]
     assert run("Do you love pizza, or pasta?") == []

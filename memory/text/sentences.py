@@ -14,6 +14,7 @@ __all__ = [
     "is_hypothetical",
     "is_polite_request",
     "is_unasserted",
+    "opens_relative_clause",
     "split_clauses",
     "split_sentences",
     "strip_filler",
@@ -61,6 +62,28 @@ _REPORTED_SPEECH = regex(
 _HEDGE = regex(
     r"\b(?:maybe|perhaps|probably|i\s+think|i\s+guess|i\s+suppose|not\s+sure|might|peut-être|"
     r"je\s+pense|je\s+crois|sans\s+doute|probablement)\b"
+)
+# What a relative clause hangs on: a wh-word or an indefinite ("what I like", "something I love"), or
+# a noun phrase opened by a determiner ("a job I enjoy"), right before the subject.
+_DETERMINER_EN = (
+    r"(?:a|an|the|this|that|these|those|my|your|his|her|our|their|every|each|some|any|no|one|all)"
+)
+_RELATIVE_HEAD_EN = regex(
+    r"(?:\b(?:what|whatever|which|something|anything|everything|nothing|someone|stuff)\s+"
+    rf"|\b{_DETERMINER_EN}\s+(?:[\w'-]+\s+){{0,2}}?(?P<noun>[\w'-]+)\s+)$"
+)
+# A noun phrase after a preposition ("at the weekend I ...") or a noun of time ("every day I ...")
+# sets the scene of a main clause.
+_PLACE_OR_TIME_EN = regex(
+    rf"\b(?:at|on|in|during|after|before|for|by|over|since|until|through)\s+{_DETERMINER_EN}\s+"
+    r"(?:[\w'-]+\s+){0,2}$"
+)
+_TIME_NOUN_EN = regex(
+    r"days?|mornings?|nights?|evenings?|afternoons?|weeks?|weekends?|months?|years?|summers?|winters?|"
+    r"springs?|autumns?|falls?|times?|moment|today|now"
+)
+_NOT_A_HEAD_EN = frozenset(
+    "and but or so because cause then when if as since though although while than god gosh goodness".split()
 )
 _LEADING_FILLER = regex(
     r"^(?:(?:ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
@@ -118,6 +141,21 @@ def is_unasserted(context: str) -> bool:
     return (
         bool(_HYPOTHETICAL.search(context) or _REPORTED_SPEECH.search(context)) or context.count('"') % 2 == 1
     )
+
+
+def opens_relative_clause(before: str) -> bool:
+    """Whether the subject after `before` opens a relative clause ("a job I enjoy every day", "that's
+    what I like to hear", "the things I love make it fun"): what follows says which thing is meant,
+    not what the speaker likes. A phrase of time before it ("every day I run") is no such noun."""
+    found = _RELATIVE_HEAD_EN.search(before)
+    if found is None or _PLACE_OR_TIME_EN.search(before):
+        return False
+    noun = found.group("noun")
+    if noun is None:
+        return True
+    # "the thing is I love it", "a dog and I", "oh my god I love it": no noun the clause hangs on.
+    word = noun.lower()
+    return not (_TIME_NOUN_EN.fullmatch(word) or word in FINITE_VERBS_EN or word in _NOT_A_HEAD_EN)
 
 
 def is_hedged(text: str) -> bool:

@@ -8,6 +8,7 @@ from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
+from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
 
 __all__ = ["PREFERENCES"]
@@ -74,6 +75,8 @@ _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # an
 def _likes_en(hit: Hit) -> Item | None:
     if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
         return None
+    if opens_relative_clause(hit.clause.text[: hit.match.start()]):
+        return None  # "a job I enjoy every day": which job, not a taste for "every day"
     verb = hit.words("verb").lower()
     if verb.startswith(("don't", "do not")):
         third = "doesn't mind" if verb.endswith("mind") else "dislikes"
