@@ -453,6 +453,8 @@ def test_a_like_inside_a_relative_clause_is_no_taste(text: str) -> None:
         ("The thing is I love jazz", "Mickael loves jazz"),
         ("Oh my god I love sushi", "Mickael loves sushi"),
         ("I have a dog and I love cats", "Mickael loves cats"),
+        ("Every Monday I love a swim", "Mickael loves a swim"),
+        ("I baked a cake for the kids because I love baking", "Mickael loves baking"),
     ],
 )
 def test_a_like_after_a_scene_or_a_verb_is_still_a_taste(text: str, content: str) -> None:

@@ -80,10 +80,13 @@ _PLACE_OR_TIME_EN = regex(
 )
 _TIME_NOUN_EN = regex(
     r"days?|mornings?|nights?|evenings?|afternoons?|weeks?|weekends?|months?|years?|summers?|winters?|"
-    r"springs?|autumns?|falls?|times?|moment|today|now"
+    r"springs?|autumns?|falls?|times?|moment|today|now|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|"
+    r"saturdays?|sundays?|january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|seasons?|holidays?|semesters?|terms?"
 )
 _NOT_A_HEAD_EN = frozenset(
-    "and but or so because cause then when if as since though although while than god gosh goodness".split()
+    "and but or so because cause then when if as since though although while than of for with at after "
+    "before to from in on about like god gosh goodness".split()
 )
 _LEADING_FILLER = regex(
     r"^(?:(?:ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
