@@ -431,6 +431,13 @@ def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["Here's a shot I got when I volunteered!", "a pic I bought while I was in Rome"]
+)
+def test_a_verb_whose_object_came_before_its_subject_leaves_no_event(text: str) -> None:
+    assert EVENT not in [item.memory_type for item in run(text)], contents(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # "I like" inside a relative clause says which thing is meant, not a taste

@@ -66,6 +66,8 @@ _TRANSITIVE_EN = regex(
     r"found|bought|sold|built|created|received|adopted|booked|rented|renovated|earned|achieved|published|"
     r"released|launched|founded"
 )
+# A clause of its own where such a verb's object should be: the object came earlier.
+_SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
         r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
@@ -119,6 +121,8 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if _TRANSITIVE_EN.fullmatch(verb) and _LEADING_PREPOSITION_EN.match(phrase):
         return None
+    if (_TRANSITIVE_EN.fullmatch(verb) or verb in ("got", "gotten")) and _SUBORDINATE_START_EN.match(phrase):
+        return None  # "a shot I got when I volunteered": what was got came before the subject
     misplaced = _NO_PLACE_FOR_A_PREPOSITION_EN.get(verb)
     if misplaced is not None and misplaced.match(phrase):
         return None
