@@ -437,6 +437,16 @@ def test_a_verb_whose_object_came_before_its_subject_leaves_no_event(text: str) 
     assert EVENT not in [item.memory_type for item in run(text)], contents(text)
 
 
+def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memory_quotes() -> None:
+    # "the support I got" names the support; "made a huge difference" is the sentence's verb
+    assert contents("the support I got made a huge difference") == []
+    assert (EVENT, "Mickael got made redundant") in contents("I got made redundant")
+    # the kind memory quotes the clause from its own subject, past the relative one
+    assert contents("Here's a shot I got when I volunteered!") == [
+        (FACT, "Mickael's hobbies and activities include volunteering: Mickael volunteered")
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -13,7 +13,7 @@ from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, noun_phrase, trim_phrase
 from ..rewrite import capitalize_first, third_person
-from ..sentences import is_hedged, is_unasserted, strip_filler
+from ..sentences import is_hedged, is_unasserted, opens_relative_clause, strip_filler
 
 __all__ = [
     "OBJECT",
@@ -180,10 +180,19 @@ _SUBJECT_START_EN = regex(r"\b(?:i|we|my|our|let's)\b")
 _SUBJECT_START_FR = regex(r"\b(?:je|j'|nous|on|mon|ma|mes)\b")
 
 
+def _main_subject(text: str, french: bool) -> int | None:
+    """Where the clause's own subject starts: the first, unless it opens a relative clause ("a shot
+    I got when I volunteered" is about volunteering, not what was got)."""
+    starts = [m.start() for m in (_SUBJECT_START_FR if french else _SUBJECT_START_EN).finditer(text)]
+    if french:
+        return starts[0] if starts else None
+    return next((n for n in starts if not opens_relative_clause(text[:n])), starts[-1] if starts else None)
+
+
 def _whole_clause(clause: Clause, speaker: str) -> str:
     """The clause rewritten in the third person, starting at its subject when no date is lost."""
     text = strip_filler(clause.text).strip()
-    subject = (_SUBJECT_START_FR if clause.french else _SUBJECT_START_EN).search(text)
-    if subject and "\x00" not in text[: subject.start()]:
-        text = text[subject.start() :]
+    subject = _main_subject(text, clause.french)
+    if subject is not None and "\x00" not in text[:subject]:
+        text = text[subject:]
     return capitalize_first(third_person(trim_phrase(text) or text, speaker, clause.french))

@@ -8,10 +8,11 @@ from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
+from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
-from ..phrases import is_object, trim_phrase
+from ..phrases import first_word, is_object, trim_phrase
 from ..rewrite import capitalize_first
-from ..sentences import strip_filler
+from ..sentences import opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
 __all__ = ["DATED_EVENT", "EVENTS"]
@@ -123,6 +124,8 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if (_TRANSITIVE_EN.fullmatch(verb) or verb in ("got", "gotten")) and _SUBORDINATE_START_EN.match(phrase):
         return None  # "a shot I got when I volunteered": what was got came before the subject
+    if opens_relative_clause(hit.clause.text[: hit.match.start()]) and _starts_with_a_verb(phrase):
+        return None  # "the support I got made a huge difference": the sentence's verb, not an object
     misplaced = _NO_PLACE_FOR_A_PREPOSITION_EN.get(verb)
     if misplaced is not None and misplaced.match(phrase):
         return None
@@ -135,6 +138,11 @@ def _happened_en(hit: Hit) -> Item | None:
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
+
+
+def _starts_with_a_verb(phrase: str) -> bool:
+    word = first_word(phrase)
+    return word in FINITE_VERBS_EN or word in IRREGULAR_PAST_EN
 
 
 def _names_something(phrase: str) -> bool:
