@@ -403,6 +403,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "See you tomorrow",
         "I'll see you tomorrow",
         "every Monday I go to the office",
+        # advice to the listener, and what something evokes: no reminder, no event
+        "Just remember to pause, reflect, and take care of yourself.",
+        "These figurines I bought yesterday remind me of family love.",
         "le lundi je vais à la piscine",
     ],
 )
@@ -435,6 +438,21 @@ def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:
 )
 def test_a_verb_whose_object_came_before_its_subject_leaves_no_event(text: str) -> None:
     assert EVENT not in [item.memory_type for item in run(text)], contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("remind me of the meeting on Friday", "Remind Mickael of the meeting on Friday 27 November 2026"),
+        ("hey, remind me to pay rent", "Reminder for Mickael: pay rent"),
+        (
+            "ok so remind me about the dentist on Monday",
+            "Remind Mickael about the dentist on Monday 23 November 2026",
+        ),
+    ],
+)
+def test_a_request_to_be_reminded_is_still_a_todo(text: str, content: str) -> None:
+    assert (TODO, content) in contents(text)
 
 
 def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memory_quotes() -> None:

@@ -65,7 +65,10 @@ OBLIGATION = regex(
     r"\b(?:i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need\s+to|have\s+to|must|gotta|got\s+to|'ve\s+got\s+to|"
     r"have\s+got\s+to|am\s+supposed\s+to|'m\s+supposed\s+to|are\s+supposed\s+to|promised\s+to)\b|"
     r"\b(?:je\s+dois|on\s+doit|nous\s+devons|il\s+faut|faut\s+que|je\s+vais\s+devoir|il\s+me\s+faut)\b|"
-    r"\bremind\s+me\b|\brappelle-moi\b"
+    # A request opens its clause or follows a polite lead-in: in "these remind me of home" the
+    # figurines evoke something, nobody asked to be reminded.
+    r"(?:^|[.!?,;:]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|and|also|just|ok|"
+    r"okay|so|bot|hey)\s+)remind\s+me\b|\brappelle-moi\b"
 )
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
 _NOT_A_THING = regex(

@@ -124,8 +124,12 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if (_TRANSITIVE_EN.fullmatch(verb) or verb in ("got", "gotten")) and _SUBORDINATE_START_EN.match(phrase):
         return None  # "a shot I got when I volunteered": what was got came before the subject
-    if opens_relative_clause(hit.clause.text[: hit.match.start()]) and _starts_with_a_verb(phrase):
-        return None  # "the support I got made a huge difference": the sentence's verb, not an object
+    if opens_relative_clause(hit.clause.text[: hit.match.start()]) and (
+        _TRANSITIVE_EN.fullmatch(verb) or _starts_with_a_verb(phrase)
+    ):
+        # "the figurines I bought yesterday remind me ...": what was bought is the noun before the
+        # subject; "the support I got made a huge difference": the sentence's verb, not an object.
+        return None
     misplaced = _NO_PLACE_FOR_A_PREPOSITION_EN.get(verb)
     if misplaced is not None and misplaced.match(phrase):
         return None

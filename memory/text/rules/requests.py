@@ -69,7 +69,9 @@ def _is_request(clause: Clause, start: int) -> bool:
     return True
 
 
-def _reminder(hit: Hit) -> Item:
+def _reminder(hit: Hit) -> Item | None:
+    if _TO_THE_LISTENER.search(hit.phrase):
+        return None  # "just remember to take care of yourself": advice to whoever is addressed
     body = hit.third(hit.phrase)
     content = f"Rappel pour {hit.speaker} : {body}" if hit.french else f"Reminder for {hit.speaker}: {body}"
     return Item(content, MemoryType.TODO, _CONFIDENCE, [hit.phrase], predicate=Predicate.TODO, object=body)
