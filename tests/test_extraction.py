@@ -403,6 +403,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "See you tomorrow",
         "I'll see you tomorrow",
         "every Monday I go to the office",
+        # "won't" is no "won"
+        "I won't give up on it",
+        "I won't let it slow me down",
         # advice to the listener, and what something evokes: no reminder, no event
         "Just remember to pause, reflect, and take care of yourself.",
         "These figurines I bought yesterday remind me of family love.",

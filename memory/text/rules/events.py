@@ -31,7 +31,8 @@ _EVENT_VERBS_EN = (
 )
 _EVENT_EN = regex(
     r"\bi(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+officially|\s+also|\s+actually|\s+already)*\s+"
-    rf"(?P<verb>{_EVENT_VERBS_EN})\b(?P<object>.*)"
+    # Not "won't": the apostrophe ends the word "won" too.
+    rf"(?P<verb>{_EVENT_VERBS_EN})\b(?!['’]t\b)(?P<object>.*)"
 )
 # Events that need no object: "I graduated", "I got married".
 _INTRANSITIVE = regex(
