@@ -403,6 +403,8 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "See you tomorrow",
         "I'll see you tomorrow",
         "every Monday I go to the office",
+        # "sat" and "sun" alone are no days
+        "I sat in the sun",
         # "won't" is no "won"
         "I won't give up on it",
         "I won't let it slow me down",
@@ -710,6 +712,12 @@ def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, ev
         ("I flew to Ulm on Friday", "Mickael flew to Ulm on Friday 20 November 2026"),
         ("I wrote a poem on Friday", "Mickael wrote a poem on Friday 20 November 2026"),
         ("I fly to Ulm on Friday", "Mickael flies to Ulm on Friday 27 November 2026"),
+        # chat's short days, after "last" or "next"
+        (
+            "I went to a poetry reading last Fri",
+            "Mickael went to a poetry reading on Friday 20 November 2026",
+        ),
+        ("I joined a choir last Tues.", "Mickael joined a choir on Tuesday 17 November 2026"),
         # a clause that opens on its date reads as a sentence, and "retook" stays a past form
         ("Last week I retook the test", "In the week of Monday 9 November 2026 Mickael retook the test"),
     ],
@@ -750,6 +758,9 @@ def test_periods_counted_back(said: str, period: str) -> None:
         ("Sunday", (2026, 11, 29)),
         ("this Friday", (2026, 11, 27)),
         ("next Monday", (2026, 11, 23)),
+        ("next Tues", (2026, 11, 24)),
+        ("this Wed.", (2026, 11, 25)),
+        ("coming Fri", (2026, 11, 27)),
         ("in 2 weeks", (2026, 12, 6)),
         ("in a month", (2026, 12, 22)),
         ("the end of the week", (2026, 11, 27)),

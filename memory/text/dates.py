@@ -56,6 +56,12 @@ def _alternation(words: list[str] | dict[str, int]) -> str:
 
 
 _WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
+# Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
+# so a short day is a date only after "last", "next", "this" or "coming".
+_SHORT_WEEKDAYS_EN = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+    "sat": 5, "sun": 6,
+}  # fmt: skip
 _MONTH_ALT = _alternation(MONTH_NUMBERS)
 _RELATIVE_DAYS = {
     "the day after tomorrow": 2, "après-demain": 2, "après demain": 2, "apres-demain": 2,
@@ -106,6 +112,7 @@ DATE_PATTERN = regex(
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?)"
+    rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(_SHORT_WEEKDAYS_EN)})\.?)"
     # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
     # of "is" ("Tomorrow's my exam", "Friday's the big day").
     r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"
@@ -149,6 +156,7 @@ _DATE_WORDS = frozenset(
         *(month for month in MONTH_NUMBERS),
         *WEEKDAYS_EN,
         *WEEKDAYS_FR,
+        *_SHORT_WEEKDAYS_EN,
         *(word for key in _RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
         *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
         semaine semaines mois an ans année années annee annees spring summer fall autumn winter""".split(),
@@ -302,6 +310,9 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         weekday = WEEKDAYS_EN.index(name) if name in WEEKDAYS_EN else WEEKDAYS_FR.index(name)
         modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
         return weekday_date(today, weekday, modifier, past), "wd", "day"
+    if group("weekday_short_name"):
+        weekday = _SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
+        return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
     return None
 
 
@@ -405,7 +416,12 @@ def find_dates(
             inline = format_day(day, french)
             if kind in ("rel", "wd") and not _DAY_PREPOSITION_BEFORE.search(before):
                 # "tomorrow" and "next Friday" need a preposition once written out; "Friday" alone does not.
-                if kind == "rel" or match.group("weekday_modifier") or match.group("weekday_after"):
+                if (
+                    kind == "rel"
+                    or match.group("weekday_modifier")
+                    or match.group("weekday_after")
+                    or match.group("weekday_short")
+                ):
                     inline = ("le " if french else "on ") + inline
             at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         out.append(clause[position : match.start()])
