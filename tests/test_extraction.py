@@ -460,6 +460,35 @@ def test_a_request_to_be_reminded_is_still_a_todo(text: str, content: str) -> No
     assert (TODO, content) in contents(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # a time said first, before a comma, stays with the clause it dates
+        ("Yesterday, I adopted a dog", "Mickael adopted a dog on Saturday 21 November 2026"),
+        ("Oh well, I lost my job yesterday", "Mickael lost their job on Saturday 21 November 2026"),
+        # who shares the subject stays in the event, and so does the date said first
+        ("My wife and I moved to Berlin last year", "Mickael and their wife moved to Berlin in 2025"),
+        (
+            "Last week my brother and I went to Rome",
+            "Mickael and their brother went to Rome in the week of Monday 9 November 2026",
+        ),
+        ("So Tim and I went hiking", "Mickael and Tim went hiking"),
+        # the preposition said with the date goes after the event with it
+        ("On Friday, I got great news", "Mickael got great news on Friday 20 November 2026"),
+    ],
+)
+def test_a_time_or_a_partner_said_before_the_subject_stays_with_the_event(text: str, content: str) -> None:
+    assert (EVENT, content) in contents(text)
+
+
+def test_a_clause_with_its_own_verb_before_and_i_is_still_a_clause_of_its_own() -> None:
+    # "I love my wife" has a verb: two clauses, and "moved" happened to the speaker alone
+    assert contents("I love my wife and I moved to Berlin") == [
+        (PREF, "Mickael loves their wife"),
+        (EVENT, "Mickael moved to Berlin"),
+    ]
+
+
 def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memory_quotes() -> None:
     # "the support I got" names the support; "made a huge difference" is the sentence's verb
     assert contents("the support I got made a huge difference") == []

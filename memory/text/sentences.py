@@ -10,6 +10,7 @@ from .normalize import regex
 __all__ = [
     "MAX_CLAUSE_CHARS",
     "SENTENCE_BREAK",
+    "co_subject",
     "is_hedged",
     "is_hypothetical",
     "is_polite_request",
@@ -34,6 +35,22 @@ _CLAUSE_BREAK = regex(
     r"\s*(?:,\s*(?:and|but|so|then|also|because|mais|et|donc|puis|car|sinon|alors)?|"
     r"\b(?:and|but|so|then|because|plus|mais|et|donc|puis|car|parce\s+que|alors|sinon)\b)\s+"
     + _FIRST_PERSON_AHEAD
+)
+# What may open a clause before its subject without being a clause of its own: a filler or a time
+# said first ("so", "yesterday", "last week", "hier", "la semaine dernière").
+_LEAD = (
+    r"(?:so|well|oh|then|also|btw|anyway|actually|yesterday|today|tonight|tomorrow|recently|finally|"
+    r"earlier|lately|(?:last|this|next|on|in)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
+    r"the\s+other\s+day|hier|aujourd'hui|demain|ce\s+matin|ce\s+soir|(?:la|le)\s+\w+\s+derni[eè]re?|"
+    r"\w+\s+derni[eè]re?|alors|bon|bref|du\s+coup|\x00\d+\x00)"
+)
+# A clause that is only that ("Yesterday, I adopted a dog"): the time belongs to the next one.
+_LEAD_ONLY = regex(rf"\s*(?:{_LEAD},?\s*){{1,3}}")
+# Someone said before "and I" as part of one subject ("my wife and I", "Tim and I"), maybe after a
+# lead: not a clause of its own.
+_CO_SUBJECT = regex(
+    rf"\s*(?:{_LEAD},?\s+){{0,2}}"
+    r"(?P<who>(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*"
 )
 _QUESTION_START = regex(
     r"^(?:(?:so|and|but|ok|okay|hey|et|alors|bon|mais)[\s,]+)*(?:"
@@ -122,10 +139,22 @@ def split_clauses(sentence: str) -> list[tuple[str, str]]:
     parts: list[tuple[str, str]] = []
     start = 0
     for match in _CLAUSE_BREAK.finditer(sentence):
+        head = sentence[start : match.start()]
+        if _LEAD_ONLY.fullmatch(head) or (_CO_SUBJECT.fullmatch(head) and match.group(0).strip() == "and"):
+            continue  # "Yesterday, I ...", "Last week my brother and I ...": one clause
         parts.append((sentence[start : match.start()], sentence[:start]))
         start = match.end()
     parts.append((sentence[start:], sentence[:start]))
     return [(" ".join(clause.split()), before) for clause, before in parts if clause.strip()]
+
+
+def co_subject(before: str) -> str | None:
+    """Who shares the subject with "I" when `before` is all that came before it in the clause
+    ("Last week my brother and " -> "my brother"), else None."""
+    head, joined, _ = before.rstrip().rpartition(" ")
+    if joined and before.rstrip().endswith(" and") and (found := _CO_SUBJECT.fullmatch(head)):
+        return " ".join(found.group("who").split())
+    return None
 
 
 def is_polite_request(sentence: str) -> bool:

@@ -12,7 +12,7 @@ from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
 from ..phrases import first_word, is_object, trim_phrase
 from ..rewrite import capitalize_first
-from ..sentences import opens_relative_clause, strip_filler
+from ..sentences import co_subject, opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
 __all__ = ["DATED_EVENT", "EVENTS"]
@@ -68,6 +68,8 @@ _TRANSITIVE_EN = regex(
     r"found|bought|sold|built|created|received|adopted|booked|rented|renovated|earned|achieved|published|"
     r"released|launched|founded"
 )
+# A date said before the subject, with the preposition said before it.
+_DATE_SAID_FIRST = regex(rf"(?:\b(?:on|in|at|during|since|by|from)\s+)?{PLACEHOLDER.pattern}")
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
@@ -135,9 +137,15 @@ def _happened_en(hit: Hit) -> Item | None:
     if misplaced is not None and misplaced.match(phrase):
         return None
     said = hit.clause.text[hit.match.start() :]
+    partner = co_subject(hit.clause.text[: hit.match.start()])
+    if partner is not None:
+        # "My wife and I moved to Berlin": who else it happened to stays in the event.
+        said = f"{said[0]} and {partner}{said[1:]}"
     content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
     # "Last week I went to a conference": the date said before the subject goes after the event.
-    before = " ".join(m.group(0) for m in PLACEHOLDER.finditer(hit.clause.text[: hit.match.start()]))
+    # ("On Friday, I got ...": the "on" goes with it, where the date was written out without one.)
+    said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
+    before = " ".join(m.group(0)[:1].lower() + m.group(0)[1:] for m in said_first)
     if before and not PLACEHOLDER.search(content):
         content = f"{content} {before}"
     return Item(
