@@ -473,6 +473,9 @@ def test_a_request_to_be_reminded_is_still_a_todo(text: str, content: str) -> No
             "Mickael and their brother went to Rome in the week of Monday 9 November 2026",
         ),
         ("So Tim and I went hiking", "Mickael and Tim went hiking"),
+        # in French too
+        ("Hier, j'ai adopté un chien", "Mickael a adopté un chien le samedi 21 novembre 2026"),
+        ("Hier j'ai perdu mon travail", "Mickael a perdu son travail le samedi 21 novembre 2026"),
         # the preposition said with the date goes after the event with it
         ("On Friday, I got great news", "Mickael got great news on Friday 20 November 2026"),
     ],

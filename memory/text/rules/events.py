@@ -69,7 +69,9 @@ _TRANSITIVE_EN = regex(
     r"released|launched|founded"
 )
 # A date said before the subject, with the preposition said before it.
-_DATE_SAID_FIRST = regex(rf"(?:\b(?:on|in|at|during|since|by|from)\s+)?{PLACEHOLDER.pattern}")
+_DATE_SAID_FIRST = regex(
+    rf"(?:\b(?:on|in|at|during|since|by|from|le|en|au|pendant|depuis|dès)\s+)?{PLACEHOLDER.pattern}"
+)
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
@@ -141,13 +143,9 @@ def _happened_en(hit: Hit) -> Item | None:
     if partner is not None:
         # "My wife and I moved to Berlin": who else it happened to stays in the event.
         said = f"{said[0]} and {partner}{said[1:]}"
-    content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
-    # "Last week I went to a conference": the date said before the subject goes after the event.
-    # ("On Friday, I got ...": the "on" goes with it, where the date was written out without one.)
-    said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
-    before = " ".join(m.group(0)[:1].lower() + m.group(0)[1:] for m in said_first)
-    if before and not PLACEHOLDER.search(content):
-        content = f"{content} {before}"
+    # "Last week I went to a conference": the date said before the subject goes after the event,
+    # with its preposition ("On Friday, I got ..." -> "... on Friday 20 November 2026").
+    content = _with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
@@ -173,7 +171,7 @@ def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
-    content = capitalize_first(hit.third(trim_phrase(said) or said, named=False))
+    content = _with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
     return Item(
         content,
         MemoryType.EVENT,
@@ -181,6 +179,16 @@ def _happened_fr(hit: Hit) -> Item | None:
         [hit.group("object") or hit.group("verb")],
         predicate=Predicate.EVENT,
     )
+
+
+def _with_date_said_first(content: str, hit: Hit) -> str:
+    """`content` with the dates said before its subject after it ("Last week I went to a
+    conference", "Hier, j'ai adopté un chien"): the event rules read from the subject on."""
+    said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
+    before = " ".join(m.group(0)[:1].lower() + m.group(0)[1:] for m in said_first)
+    if before and not PLACEHOLDER.search(content):
+        return f"{content} {before}"
+    return content
 
 
 EVENTS = (
