@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import FINITE_VERBS_EN
+from .lexicons import FINITE_VERBS_EN, MONTHS_EN, WEEKDAYS_EN
 from .normalize import regex
 
 __all__ = [
@@ -36,13 +36,18 @@ _CLAUSE_BREAK = regex(
     r"\b(?:and|but|so|then|because|plus|mais|et|donc|puis|car|parce\s+que|alors|sinon)\b)\s+"
     + _FIRST_PERSON_AHEAD
 )
+# Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
+_FILLERS = (
+    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
+    r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
+)
 # What may open a clause before its subject without being a clause of its own: a filler or a time
 # said first ("so", "yesterday", "last week", "hier", "la semaine dernière").
 _LEAD = (
-    r"(?:so|well|oh|then|also|btw|anyway|actually|yesterday|today|tonight|tomorrow|recently|finally|"
+    rf"(?:{_FILLERS}|then|actually|yesterday|today|tonight|tomorrow|recently|finally|"
     r"earlier|lately|(?:last|this|next|on|in)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
     r"the\s+other\s+day|hier|aujourd'hui|demain|ce\s+matin|ce\s+soir|(?:la|le)\s+\w+\s+derni[eè]re?|"
-    r"\w+\s+derni[eè]re?|alors|bon|bref|du\s+coup|\x00\d+\x00)"
+    r"\w+\s+derni[eè]re?|\x00\d+\x00)"
 )
 # A clause that is only that ("Yesterday, I adopted a dog"): the time belongs to the next one.
 _LEAD_ONLY = regex(rf"\s*(?:{_LEAD},?\s*){{1,3}}")
@@ -97,18 +102,16 @@ _PLACE_OR_TIME_EN = regex(
 )
 _TIME_NOUN_EN = regex(
     r"days?|mornings?|nights?|evenings?|afternoons?|weeks?|weekends?|months?|years?|summers?|winters?|"
-    r"springs?|autumns?|falls?|times?|moment|today|now|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|"
-    r"saturdays?|sundays?|january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|seasons?|holidays?|semesters?|terms?"
+    r"springs?|autumns?|falls?|times?|moment|today|now|seasons?|holidays?|semesters?|terms?|"
+    + "|".join(f"{day}s?" for day in WEEKDAYS_EN)
+    + "|"
+    + "|".join(month.lower() for month in MONTHS_EN)
 )
 _NOT_A_HEAD_EN = frozenset(
     "and but or so because cause then when if as since though although while than of for with at after "
     "before to from in on about like god gosh goodness".split()
 )
-_LEADING_FILLER = regex(
-    r"^(?:(?:ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
-    r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm)\b[\s,!.:]*)+"
-)
+_LEADING_FILLER = regex(rf"^(?:(?:{_FILLERS})\b[\s,!.:]*)+")
 
 
 def split_sentences(text: str) -> list[tuple[str, bool]]:
