@@ -161,6 +161,13 @@ def test_a_past_turn_shows_the_days_its_relative_dates_meant_when_it_was_said() 
     assert line.endswith('"bob": "Ouch! Since Tuesday 8 September 2026?"')
 
 
+def test_a_past_turn_shows_the_year_of_a_day_it_told_in_the_past_and_keeps_its_full_stop() -> None:
+    # Said on Friday 11 September 2026: "on 3 May" was in 2026, the birthday recurs every year.
+    said = message("I ran a marathon on 3 May. My birthday is on 3 June.", NOW - 10 * DAY, "alice")
+    line = turn_line(said, message("Well done!", NOW - 10 * DAY + 15, "bob"))
+    assert '"I ran a marathon on Sunday 3 May 2026. My birthday is on 3 June."' in line
+
+
 def test_nothing_to_say_gives_no_block() -> None:
     block = format_context_block([], NOW, token_budget=1500)
     assert block.text is None and block.tokens == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import example, given, settings
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
-from memory.text.dates import find_dates
+from memory.text.dates import find_dates, told_in_past
 from memory.text.phrases import quotes_closed
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
@@ -752,6 +752,16 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("last summer", "in summer 2026"),
         ("last winter", "in winter 2025-26"),
         ("this past spring", "in spring 2026"),
+        ("a couple weeks ago", "in the week of Monday 9 November 2026"),
+        ("the weekend before last", "on the weekend of Saturday 14 November 2026"),
+        # told in the past on a weekday, "over the weekend" is the last one
+        ("over the weekend", "over the weekend of Saturday 21 November 2026"),
+        ("in early November", "in early November 2026"),
+        ("in mid-October", "in mid-October 2026"),
+        ("last Friday night", "on Friday 20 November 2026 at night"),
+        ("last Christmas", "at Christmas 2025"),
+        ("on Halloween", "on Halloween 2026"),
+        ("on New Years Eve", "on New Year's Eve 2025"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:
@@ -817,6 +827,30 @@ def test_english_date_expressions(expression: str, day: tuple[int, int, int]) ->
 def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> None:
     text = f"la date limite est {expression}"
     assert [i.event_at for i in run(text)] == [at(*day)], contents(text)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We had a Christmas tree",  # a thing of the holiday, not its day
+        "Christmas is my favourite time of year",  # the holiday itself
+        "I may 3 times go there",  # "may" the verb
+        "We usually hike at the weekend",  # any weekend
+        "During Thanksgiving, we usually watch a few movies",  # every year's
+    ],
+)
+def test_words_of_dates_that_name_no_day_are_left_alone(said: str) -> None:
+    assert find_dates(said, NOW, False, told_in_past(said)) == (said, [])
+
+
+def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
+    # Said on Sunday 22 November 2026.
+    _, [last] = find_dates("we met last Thanksgiving", NOW, False, True)
+    _, [coming] = find_dates("we're hosting next Thanksgiving", NOW, False, False)
+    _, [valentine] = find_dates("I proposed on Valentine's Day", NOW, False, True)
+    assert (last.day, last.inline) == (date(2025, 11, 27), "at Thanksgiving 2025")
+    assert (coming.day, coming.inline) == (date(2026, 11, 26), "at Thanksgiving 2026")
+    assert (valentine.day, valentine.inline) == (date(2026, 2, 14), "Valentine's Day 2026")
 
 
 def test_invalid_dates_are_left_alone() -> None:

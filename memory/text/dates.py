@@ -8,6 +8,25 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 
+from .date_patterns import (
+    DATE_PATTERN,
+    DAY_PREPOSITION_BEFORE,
+    HABITUAL,
+    HOLIDAY_LEAD,
+    HOLIDAY_PREPOSITION_BEFORE,
+    HOLIDAYS,
+    MONTH_VERBS,
+    ORDINAL,
+    PARTS_OF_DAY,
+    PAST_TENSE,
+    PERIOD_PREPOSITION_BEFORE,
+    RELATIVE_DAYS,
+    SHORT_WEEKDAYS_EN,
+    SINCE_BEFORE,
+    SUBJECT_VERB_EN,
+    TIME_PATTERN,
+    may_hold_a_date,
+)
 from .lexicons import (
     MONTH_NUMBERS,
     MONTHS_EN,
@@ -17,7 +36,7 @@ from .lexicons import (
     WEEKDAYS_FR,
     is_past_form_en,
 )
-from .normalize import clean_text, looks_french, regex
+from .normalize import clean_text, looks_french
 from .periods import (
     add_months,
     month_start,
@@ -40,136 +59,10 @@ __all__ = [
     "expand_dates",
     "find_dates",
     "format_day",
+    "may_hold_a_date",
     "resolve_relative_dates",
     "told_in_past",
 ]
-
-# Month words an English "March 3" may start with: French ones would read "mai 3" as a date.
-_MONTH_KEYS_EN = [
-    key for key in MONTH_NUMBERS if key.isascii() and key not in {"mars", "avril", "mai", "juin"}
-]
-
-
-def _alternation(words: list[str] | dict[str, int]) -> str:
-    """A regex alternation of `words`, longest first so that "sept" never shadows "september"."""
-    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
-
-
-_WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
-# Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
-# so a short day is a date only after "last", "next", "this" or "coming".
-_SHORT_WEEKDAYS_EN = {
-    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
-    "sat": 5, "sun": 6,
-}  # fmt: skip
-_MONTH_ALT = _alternation(MONTH_NUMBERS)
-_RELATIVE_DAYS = {
-    "the day after tomorrow": 2, "après-demain": 2, "après demain": 2, "apres-demain": 2,
-    "apres demain": 2, "the day before yesterday": -2, "avant-hier": -2, "avant hier": -2,
-    "tomorrow": 1, "tmrw": 1, "tmr": 1, "demain": 1, "today": 0, "tonight": 0, "this morning": 0,
-    "this afternoon": 0, "this evening": 0, "aujourd'hui": 0, "ce soir": 0, "ce matin": 0,
-    "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
-}  # fmt: skip
-_RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
-# Words of those keys that are never the one a date needs ("this" of "this morning").
-_FILLER = frozenset({"the", "day", "after", "before", "this", "ce", "cet", "apres", "après", "avant", "hui"})
-_RELATIVE_DAY_ALT = "|".join(
-    sorted((re.escape(key).replace(r"\ ", r"\s+") for key in _RELATIVE_DAYS), key=len, reverse=True)
-)
-_FULL_MONTH_ALT = _alternation(
-    [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
-)
-_QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple\s+of|a\s+few|quelques"
-# Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
-_PERIOD_EN = r"(?:week-?end|week|month|year)"
-_PERIOD_FR = r"(?:semaine|mois|année|annee|an|week-?end)"
-_NEXT_FR = r"prochaine?|suivante?"
-_LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente?|precedente?"
-DATE_PATTERN = regex(
-    r"\b(?:"
-    r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
-    r"|(?P<numeric>(?P<numeric_first>\d{1,2})/(?P<numeric_second>\d{1,2})/(?P<numeric_year>\d{4}|\d{2}))"
-    rf"|(?P<day_month>(?:(?P<day_month_weekday>{_WEEKDAY_ALT}),?\s+)?(?:the\s+)?(?P<day_month_day>\d{{1,2}})(?:st|nd|rd|th|er|ère|e)?\s+"
-    rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"
-    rf"|(?P<month_day>(?:(?P<month_day_weekday>{_alternation(WEEKDAYS_EN)}),?\s+)?(?P<month_day_month>{_alternation(_MONTH_KEYS_EN)})\.?\s+(?:the\s+)?"
-    r"(?P<month_day_day>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<month_day_year>\d{4}))?)"
-    rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
-    rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
-    r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
-    r"|(?P<week_before_last>(?:the\s+)?week\s+before\s+last)"
-    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
-    r"\s+(?:ago|back)"
-    rf"|il\s+y\s+a\s+(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans|années?))"
-    rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
-    rf"(?P<period_en_unit>{_PERIOD_EN}))"
-    r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
-    r"(?P<season_name>spring|summer|fall|autumn|winter))"
-    rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
-    rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
-    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
-    rf"(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
-    rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
-    r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
-    r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
-    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?)"
-    rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(_SHORT_WEEKDAYS_EN)})\.?)"
-    # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
-    # of "is" ("Tomorrow's my exam", "Friday's the big day").
-    r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"
-)
-_HABITUAL = regex(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
-_DAY_PREPOSITION_BEFORE = regex(
-    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
-    r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"
-)
-# Words that already introduce a period: "since last week", "during the month", "until next year".
-_PERIOD_PREPOSITION_BEFORE = regex(
-    r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
-    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
-)
-_SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
-# A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
-_PAST_TENSE = regex(
-    r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter)"
-    r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
-    r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
-    r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
-    r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
-    r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
-)
-# "I flew", "we finally retook": the verb after the subject, told by `is_past_form_en`.
-_SUBJECT_VERB_EN = regex(
-    r"\b(?:i|we)\s+(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>[a-z]+)\b"
-)
-TIME_PATTERN = regex(
-    r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
-    r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"
-    r"|(?P<hour_h>\d{1,2})\s?h\s?(?P<minute_h>\d{2})?(?!\w))"
-)
-
-
-# Every word a date expression of DATE_PATTERN needs at least one of (or a digit): most chat says
-# none, and one look at its words is far cheaper than the pattern.
-_DATE_WORDS = frozenset(
-    {
-        *(month for month in MONTH_NUMBERS),
-        *WEEKDAYS_EN,
-        *WEEKDAYS_FR,
-        *_SHORT_WEEKDAYS_EN,
-        *(word for key in _RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
-        *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
-        semaine semaines mois an ans année années annee annees spring summer fall autumn winter""".split(),
-    }
-)
-_WORD = re.compile(r"[a-zà-ÿ]+")
-
-
-def may_hold_a_date(text: str) -> bool:
-    """False when `text` cannot hold a date expression (no digit, none of the words one needs)."""
-    if any(ch.isdigit() for ch in text):
-        return True
-    return not _DATE_WORDS.isdisjoint(_WORD.findall(text.lower()))
 
 
 @dataclass(slots=True)
@@ -211,7 +104,7 @@ def _quantity(word: str, unit: str = "") -> int:
         return int(word)
     if word == "quinze" and unit.lower().startswith("jour"):
         return 14  # "quinze jours" is a fortnight
-    if word in ("a couple of",):
+    if word in ("a couple of", "a couple", "couple of"):
         return 2
     if word in ("a few", "quelques"):
         return 3
@@ -232,8 +125,9 @@ def _unit_of(word: str) -> str:
     return "year"
 
 
-# How a resolved expression is written back: "abs" was absolute already ("3 June"), "rel" counted
-# from today ("tomorrow"), "wd" a weekday name, "period" a week, weekend, month or year.
+# How a resolved expression is written back: "abs" was absolute already ("3 June 2026"), "day" a
+# day and month without their year ("3 June"), "rel" counted from today ("tomorrow"), "wd" a
+# weekday name, "holiday" a holiday's name, "period" a week, weekend, month or year.
 _Resolved = tuple[date, str, str]
 
 
@@ -258,14 +152,17 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         year_said = group("day_month_year") or group("month_day_year")
         if year_said:
             day = valid_date(int(year_said), month, day_number)
-        else:
-            day = nearest_day(today, month, day_number, past)
-        return (day, "abs", "day") if day else None
+            return (day, "abs", "day") if day else None
+        day = nearest_day(today, month, day_number, past)
+        return (day, "day", "day") if day else None
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
-        return today + timedelta(days=_RELATIVE_DAYS[key]), "rel", "day"
-    if group("week_after_next") or group("week_before_last"):
-        return shift_period(today, "week", 2 if group("week_after_next") else -2), "period", "week"
+        return today + timedelta(days=RELATIVE_DAYS[key]), "rel", "day"
+    if group("week_after_next"):
+        return shift_period(today, "week", 2), "period", "week"
+    if group("week_before_last"):
+        unit = _unit_of(group("before_last_unit"))
+        return shift_period(today, unit, -2), "period", unit
     if group("in_count"):
         count, unit = _quantity(group("in_quantity"), group("in_unit")), _unit_of(group("in_unit"))
         if group("in_unit").lower().startswith("fortnight"):
@@ -310,9 +207,48 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         weekday = WEEKDAYS_EN.index(name) if name in WEEKDAYS_EN else WEEKDAYS_FR.index(name)
         modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
         return weekday_date(today, weekday, modifier, past), "wd", "day"
+    if group("weekend_said"):
+        if not past:
+            return None  # "we hike at the weekend" may be any weekend
+        # Said on a Saturday or a Sunday, the weekend told in the past is this one.
+        return shift_period(today, "weekend", 0 if today.weekday() >= 5 else -1), "period", "weekend"
+    if group("holiday_name"):
+        day = _holiday(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
+        return (day, "holiday", "day") if day else None
     if group("weekday_short_name"):
-        weekday = _SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
+        weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
         return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
+    return None
+
+
+def _holiday_day(key: str, year: int) -> date:
+    month, day = HOLIDAYS[key][1]
+    if day == 0:  # Thanksgiving: the fourth Thursday of November
+        first = date(year, month, 1)
+        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+    return date(year, month, day)
+
+
+def _holiday_key(said: str) -> str:
+    return " ".join(said.lower().replace("’", "'").replace("years", "year's").split())
+
+
+def _holiday(said: str, modifier: str, today: date, past: bool) -> date | None:
+    """The day of the holiday `said`: the last one before today, the next one after it, this
+    year's, or without a modifier the nearest in the tense's direction (today's when it is today)."""
+    key = _holiday_key(said)
+    if modifier == "this":
+        return _holiday_day(key, today.year)
+    before = modifier == "last" or (not modifier and past)
+    for years_away in range(2):
+        year = today.year - years_away if before else today.year + years_away
+        day = _holiday_day(key, year)
+        if (
+            (day < today if modifier == "last" else day <= today)
+            if before
+            else (day > today if modifier else day >= today)
+        ):
+            return day
     return None
 
 
@@ -375,7 +311,8 @@ def find_dates(
     """Replace each date expression by a \\x00n\\x00 placeholder and resolve it against `now`.
 
     `past` (the clause is told in the past) makes "Friday" the last one rather than the next.
-    With `relative_only`, dates written out already ("10 January", "2027-01-05") are left as said.
+    With `relative_only`, dates written out already ("10 January 2027", "2027-01-05") are left as
+    said, and so is a day without its year ("10 January") unless the clause is told in the past.
     """
     if not may_hold_a_date(clause):
         return clause, []
@@ -390,31 +327,51 @@ def find_dates(
         weekday_alone = match.group("weekday_name") and not (
             match.group("weekday_modifier") or match.group("weekday_after")
         )
-        if weekday_alone and _HABITUAL.search(before):
+        if weekday_alone and HABITUAL.search(before):
             continue  # "le lundi" / "every Monday" is a habit, not a date
+        month_word = match.group("day_month_month") or match.group("month_day_month") or ""
+        if month_word in MONTH_VERBS and not (
+            DAY_PREPOSITION_BEFORE.search(before) or ORDINAL.search(match.group(0))
+        ):
+            continue  # "I may 3 times", "we march 10 miles": lower-case words, not months
+        holiday_alone = match.group("holiday_name") and not match.group("holiday_modifier")
+        if holiday_alone and not (past and HOLIDAY_PREPOSITION_BEFORE.search(before)):
+            # "Christmas is my favourite time of year": the holiday, not a day of it; "at
+            # Christmas we usually ski" is every year's. Told in the past, it is the last one.
+            continue
         # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
-        resolved = _resolve_match(match, today, past or bool(_SINCE_BEFORE.search(before)))
+        resolved = _resolve_match(match, today, past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
             continue
         day, kind, unit = resolved
-        if relative_only and kind == "abs":
+        # A day and month without a year is left as said unless told in the past: "my birthday is
+        # on 3 June" recurs, "I went hiking on 3 May" happened in one year.
+        if relative_only and (kind == "abs" or (kind == "day" and not past)):
             continue
         if kind == "period":
             bare = _format_period(day, unit, french)
             said = match.group("month_preposition")  # "in September" keeps its own "in"
             if said:
-                inline = f"{' '.join(said.split())} {bare}"
-            elif _PERIOD_PREPOSITION_BEFORE.search(before):
+                part = (match.group("month_part") or "").lower()  # "in early May" -> "in early May 2026"
+                written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
+                inline = " ".join([*said.split(), written])
+            elif PERIOD_PREPOSITION_BEFORE.search(before):
                 inline = bare
             else:
                 inline = (_PERIOD_LEAD_FR if french else _PERIOD_LEAD_EN)[unit] + bare
+            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+        elif kind == "holiday":
+            name = HOLIDAYS[_holiday_key(match.group("holiday_name"))][0]
+            bare = f"{name} {day.year}"
+            lead = "" if HOLIDAY_PREPOSITION_BEFORE.search(before) else HOLIDAY_LEAD.get(name, "on ")
+            inline = lead + bare
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         else:
             if not clock_read:
                 clock, clock_read = _time_of_day(clause), True
             bare = format_day(day, french, clock)
             inline = format_day(day, french)
-            if kind in ("rel", "wd") and not _DAY_PREPOSITION_BEFORE.search(before):
+            if kind in ("rel", "wd") and not DAY_PREPOSITION_BEFORE.search(before):
                 # "tomorrow" and "next Friday" need a preposition once written out; "Friday" alone does not.
                 if (
                     kind == "rel"
@@ -423,11 +380,15 @@ def find_dates(
                     or match.group("weekday_short")
                 ):
                     inline = ("le " if french else "on ") + inline
+            part = match.group("weekday_part") or match.group("weekday_short_part")
+            if part:
+                inline += PARTS_OF_DAY[part.lower()]
             at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         out.append(clause[position : match.start()])
         out.append(f"\x00{len(found)}\x00")
         found.append(ResolvedDate(inline, bare, at, day, unit))
-        position = match.end()
+        # A date's full stop ("3 Jan.", "last Fri.") may end the sentence too: it stays.
+        position = match.end() - 1 if match.group(0).endswith(".") else match.end()
     out.append(clause[position:])
     return "".join(out), found
 
@@ -454,9 +415,9 @@ def bare_slot(index: str) -> str:
 
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
-    if _PAST_TENSE.search(text):
+    if PAST_TENSE.search(text):
         return True
-    return any(is_past_form_en(m.group("verb")) for m in _SUBJECT_VERB_EN.finditer(text))
+    return any(is_past_form_en(m.group("verb")) for m in SUBJECT_VERB_EN.finditer(text))
 
 
 def resolve_relative_dates(text: str, now: datetime) -> str:

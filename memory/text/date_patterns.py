@@ -1,0 +1,195 @@
+"""The words and patterns date expressions in chat are made of, in English and French: "next
+Friday", "il y a deux semaines", "last Christmas", "3pm"; `dates` resolves what they find."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicons import MONTH_NUMBERS, MONTHS_EN, MONTHS_FR, NUMBER_WORDS, WEEKDAYS_EN, WEEKDAYS_FR
+from .normalize import regex
+
+__all__ = [
+    "DATE_PATTERN",
+    "DAY_PREPOSITION_BEFORE",
+    "HABITUAL",
+    "HOLIDAYS",
+    "HOLIDAY_LEAD",
+    "HOLIDAY_PREPOSITION_BEFORE",
+    "MONTH_VERBS",
+    "ORDINAL",
+    "PARTS_OF_DAY",
+    "PAST_TENSE",
+    "PERIOD_PREPOSITION_BEFORE",
+    "RELATIVE_DAYS",
+    "SHORT_WEEKDAYS_EN",
+    "SINCE_BEFORE",
+    "SUBJECT_VERB_EN",
+    "TIME_PATTERN",
+    "may_hold_a_date",
+]
+
+
+# Month words an English "March 3" may start with: French ones would read "mai 3" as a date.
+_MONTH_KEYS_EN = [
+    key for key in MONTH_NUMBERS if key.isascii() and key not in {"mars", "avril", "mai", "juin"}
+]
+
+
+def _alternation(words: list[str] | dict[str, int]) -> str:
+    """A regex alternation of `words`, longest first so that "sept" never shadows "september"."""
+    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
+
+
+_WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
+# Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
+# so a short day is a date only after "last", "next", "this" or "coming".
+SHORT_WEEKDAYS_EN = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+    "sat": 5, "sun": 6,
+}  # fmt: skip
+_MONTH_ALT = _alternation(MONTH_NUMBERS)
+RELATIVE_DAYS = {
+    "the day after tomorrow": 2, "après-demain": 2, "après demain": 2, "apres-demain": 2,
+    "apres demain": 2, "the day before yesterday": -2, "avant-hier": -2, "avant hier": -2,
+    "tomorrow": 1, "tmrw": 1, "tmr": 1, "demain": 1, "today": 0, "tonight": 0, "this morning": 0,
+    "this afternoon": 0, "this evening": 0, "aujourd'hui": 0, "ce soir": 0, "ce matin": 0,
+    "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
+}  # fmt: skip
+RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
+# Words of those keys that are never the one a date needs ("this" of "this morning").
+_FILLER = frozenset({"the", "day", "after", "before", "this", "ce", "cet", "apres", "après", "avant", "hui"})
+_RELATIVE_DAY_ALT = "|".join(
+    sorted((re.escape(key).replace(r"\ ", r"\s+") for key in RELATIVE_DAYS), key=len, reverse=True)
+)
+_FULL_MONTH_ALT = _alternation(
+    [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
+)
+_QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|quelques"
+# Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
+_PERIOD_EN = r"(?:week-?end|week|month|year)"
+# Holidays of a fixed day (and Thanksgiving, the fourth Thursday of November), as they are written
+# out: "last Christmas" -> "at Christmas 2025".
+HOLIDAYS = {
+    "christmas eve": ("Christmas Eve", (12, 24)), "christmas day": ("Christmas Day", (12, 25)),
+    "christmas": ("Christmas", (12, 25)), "new year's eve": ("New Year's Eve", (12, 31)),
+    "new year's day": ("New Year's Day", (1, 1)), "new year's": ("New Year's", (1, 1)),
+    "halloween": ("Halloween", (10, 31)), "valentine's day": ("Valentine's Day", (2, 14)),
+    "thanksgiving": ("Thanksgiving", (11, 0)),
+}  # fmt: skip
+_HOLIDAY_ALT = _alternation(list(HOLIDAYS)).replace("\\ ", r"\s+").replace("'", "['’]?")
+# A holiday's name before one of these is a thing of the holiday, not its day ("a Christmas tree").
+_HOLIDAY_THING = (
+    r"trees?|dinners?|lunch|party|parties|presents?|gifts?|cards?|movies?|films?|songs?|music|lights|"
+    r"decorations?|markets?|shopping|break|holidays?|vacation|costumes?|candy|sweaters?|jumpers?|"
+    r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed|eve|day"
+)
+# How a holiday reads where no preposition introduces it.
+HOLIDAY_LEAD = {"Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at "}
+# "last Friday night": the part of the day stays, after the date.
+PARTS_OF_DAY = {
+    "morning": " in the morning", "afternoon": " in the afternoon", "evening": " in the evening",
+    "night": " at night",
+}  # fmt: skip
+_PART_OF_DAY_ALT = "|".join(PARTS_OF_DAY)
+_PERIOD_FR = r"(?:semaine|mois|année|annee|an|week-?end)"
+_NEXT_FR = r"prochaine?|suivante?"
+_LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente?|precedente?"
+DATE_PATTERN = regex(
+    r"\b(?:"
+    r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
+    r"|(?P<numeric>(?P<numeric_first>\d{1,2})/(?P<numeric_second>\d{1,2})/(?P<numeric_year>\d{4}|\d{2}))"
+    rf"|(?P<day_month>(?:(?P<day_month_weekday>{_WEEKDAY_ALT}),?\s+)?(?:the\s+)?(?P<day_month_day>\d{{1,2}})(?:st|nd|rd|th|er|ère|e)?\s+"
+    rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"
+    rf"|(?P<month_day>(?:(?P<month_day_weekday>{_alternation(WEEKDAYS_EN)}),?\s+)?(?P<month_day_month>{_alternation(_MONTH_KEYS_EN)})\.?\s+(?:the\s+)?"
+    r"(?P<month_day_day>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<month_day_year>\d{4}))?)"
+    rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
+    rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
+    r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
+    r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week)\s+before\s+last)"
+    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
+    r"\s+(?:ago|back)"
+    rf"|il\s+y\s+a\s+(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans|années?))"
+    rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
+    rf"(?P<period_en_unit>{_PERIOD_EN}))"
+    r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
+    r"(?P<season_name>spring|summer|fall|autumn|winter))"
+    rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
+    rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
+    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
+    rf"(?:(?P<month_part>early|mid|late)(?:-|\s+))?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
+    rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
+    r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
+    r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
+    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
+    rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
+    rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
+    rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"
+    # "over the weekend", "at the weekend": the last one when told in the past (`_resolve_match`).
+    r"|(?P<weekend_said>(?<=\bover\s)the\s+week-?end|(?<=\bat\s)the\s+week-?end)"
+    rf"|(?P<holiday>(?:(?P<holiday_modifier>last|next|this|coming)\s+)?(?P<holiday_name>{_HOLIDAY_ALT})"
+    rf"(?!\s+(?:{_HOLIDAY_THING})\b))"
+    # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
+    # of "is" ("Tomorrow's my exam", "Friday's the big day").
+    r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"
+)
+HABITUAL = regex(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
+DAY_PREPOSITION_BEFORE = regex(
+    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
+    r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"
+)
+# Words that already introduce a period: "since last week", "during the month", "until next year".
+PERIOD_PREPOSITION_BEFORE = regex(
+    r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
+    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
+)
+SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
+# Month names that are lower-case words too: a date only after a preposition or with an ordinal.
+MONTH_VERBS = frozenset({"may", "march"})
+ORDINAL = regex(r"\d(?:st|nd|rd|th)\b")
+# What a holiday's name needs before it to be the day it falls on: "at Christmas", "for Halloween".
+HOLIDAY_PREPOSITION_BEFORE = regex(
+    r"\b(?:on|at|for|over|during|since|before|after|until|till|by|around|through)\s*$"
+)
+# A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
+PAST_TENSE = regex(
+    r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter)"
+    r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
+    r"|\bj'ai\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
+    r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
+    r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
+    r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
+)
+# "I flew", "we finally retook": the verb after the subject, told by `is_past_form_en`.
+SUBJECT_VERB_EN = regex(
+    r"\b(?:i|we)\s+(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>[a-z]+)\b"
+)
+TIME_PATTERN = regex(
+    r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
+    r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"
+    r"|(?P<hour_h>\d{1,2})\s?h\s?(?P<minute_h>\d{2})?(?!\w))"
+)
+
+
+# Every word a date expression of DATE_PATTERN needs at least one of (or a digit): most chat says
+# none, and one look at its words is far cheaper than the pattern.
+_DATE_WORDS = frozenset(
+    {
+        *(month for month in MONTH_NUMBERS),
+        *WEEKDAYS_EN,
+        *WEEKDAYS_FR,
+        *SHORT_WEEKDAYS_EN,
+        *(word for key in RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
+        *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
+        semaine semaines mois an ans année années annee annees spring summer fall autumn winter
+        christmas halloween thanksgiving valentine""".split(),
+    }
+)
+_WORD = re.compile(r"[a-zà-ÿ]+")
+
+
+def may_hold_a_date(text: str) -> bool:
+    """False when `text` cannot hold a date expression (no digit, none of the words one needs)."""
+    if any(ch.isdigit() for ch in text):
+        return True
+    return not _DATE_WORDS.isdisjoint(_WORD.findall(text.lower()))
