@@ -11,6 +11,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage, Visibility
 from memory.prehook import PreHook, PrehookConfig
 from memory.scope import quote_literal
+from memory.text import only_addressed
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
 from tests.helpers import DAY, FakeClock, audience, is_turn_line, ranked_ids, store_apart
 from tests.helpers import past_turn as turn
@@ -279,3 +280,51 @@ async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine
         found[weight] = set(await ranked_ids(engine, clock, config, "which climbing gym"))
     assert blocpark not in found[0.0]
     assert blocpark in found[PrehookConfig().turn_feedback]
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken_to"),
+    [
+        ("Thanks, Dana! I painted this mural", True),
+        ("Dana, those bowls look amazing!", True),
+        ("That's a great shot, Dana!", True),
+        ("Wow Dana, what a view", True),
+        ("Merci Dana, c'est superbe", True),
+        ("I went painting with Dana.", False),
+        ("Thanks, Dana! Dana's mural inspired mine", False),  # said of her too
+        ("I told Dana about it, and she loved it", False),
+        ("Hey Dan! Nice mural", None),  # another name
+        ("Danae painted it", None),
+    ],
+)
+def test_a_name_said_only_to_speak_to_its_bearer(text: str, spoken_to: bool | None) -> None:
+    assert only_addressed("Dana", text) is spoken_to
+
+
+async def test_a_turn_that_only_speaks_to_the_person_asked_about_ranks_lower(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = clock() - 3 * DAY
+    own = turn("I painted the old lighthouse at dawn", said, author="dana")
+    to_her = turn("Thanks, Dana! I painted this lighthouse mural too", said + 1_000, author="bob")
+    with_her = turn("I painted the lighthouse with Dana last spring", said + 2_000, author="carol")
+    await engine.store_messages([own, to_her, with_her])
+    scores = {}
+    for drop in (0.0, PrehookConfig().turn_addressee_drop):
+        hook = PreHook(engine, PrehookConfig(turn_addressee_drop=drop), clock=clock)
+        result = await hook.run(ask("What has Dana painted?"))
+        await hook.aclose()
+        scores[drop] = {c.id: score for c, score in result.candidates_ranked}
+    off, on = scores[0.0], scores[PrehookConfig().turn_addressee_drop]
+    assert on[to_her.id] < off[to_her.id]
+    # Dana's own turn, and one that speaks of her, keep their scores.
+    assert on[own.id] == off[own.id] and on[with_her.id] == off[with_her.id]
+    # A question that names nobody who spoke lowers nothing.
+    hook = PreHook(engine, PrehookConfig(), clock=clock)
+    result = await hook.run(ask("Who painted a lighthouse?"))
+    await hook.aclose()
+    unnamed = {c.id: score for c, score in result.candidates_ranked}
+    hook = PreHook(engine, PrehookConfig(turn_addressee_drop=0.0), clock=clock)
+    result = await hook.run(ask("Who painted a lighthouse?"))
+    await hook.aclose()
+    assert unnamed == {c.id: score for c, score in result.candidates_ranked}

@@ -55,6 +55,11 @@ class PrehookConfig:
     # LoCoMo dev, leave one conversation out: see README.
     turn_continuations: bool = True
     turn_continuation_drop: float = 0.2
+    # A question that names someone ("What has Alice painted?") is about their turns: a turn by
+    # someone else that says the name only to speak to them ("Thanks, Alice! I painted this")
+    # scores this much lower (`text.only_addressed`). 0 turns it off. LoCoMo dev, leave one
+    # conversation out: see README.
+    turn_addressee_drop: float = 0.15
     # Past turns are searched a second time by vector, the question moved towards its three best
     # dense hits by this weight (the mean of their vectors × weight, added): turns that say what
     # the question is about in the conversation's words. 0 turns it off. LoCoMo dev, leave one

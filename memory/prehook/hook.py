@@ -178,7 +178,10 @@ class PreHook:
         candidates = collect(request, sql, found, query, now)
         # A meta question is answered by the timeline of its period; other past turns are noise.
         turns = (
-            [*collect_messages(self.config, found, query, now), *collect_summaries(found, now)]
+            [
+                *collect_messages(self.config, found, query, now, request.text),
+                *collect_summaries(found, now),
+            ]
             if meta is None
             else []
         )

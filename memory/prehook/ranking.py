@@ -11,6 +11,7 @@ import numpy as np
 from ..models import Memory, MemoryType, StoredMessage, Summary
 from ..scope import row_visible
 from ..storage import VectorHit
+from ..text import names_in, only_addressed
 from ..turn_text import ends_on_a_question
 from .config import PrehookConfig
 from .context_block import BlockItem, Section, Timeline, TimelineDay
@@ -165,9 +166,35 @@ def collect(
 
 
 def collect_messages(
+    config: PrehookConfig, found: SearchFound, query: np.ndarray, now: float, question: str = ""
+) -> list[Candidate]:
+    """Past turns from the hybrid search, scored like memories (relevance × freshness), a turn
+    that only speaks to the person `question` names a little lower (`turn_addressee_drop`)."""
+    turns = _scored_turns(config, found, query, now)
+    if config.turn_addressee_drop and question:
+        _lower_turns_spoken_to(turns, question, config.turn_addressee_drop, now)
+    return turns
+
+
+def _lower_turns_spoken_to(turns: list[Candidate], question: str, drop: float, now: float) -> None:
+    """Lower the turns by someone else that name the person the question names only to speak to
+    them: "Thanks, Alice! I painted this" is about the speaker's painting, not Alice's."""
+    authors = {c.message.author_name for c in turns if c.message is not None and c.message.author_name}
+    named = names_in(question, authors)
+    if not named:
+        return
+    for candidate in turns:
+        message = candidate.message
+        if message is None or message.author_name in named:
+            continue
+        if any(only_addressed(name, message.content) for name in named):
+            candidate.relevance -= drop
+            candidate.score = candidate.relevance * freshness(now - candidate.created_at)
+
+
+def _scored_turns(
     config: PrehookConfig, found: SearchFound, query: np.ndarray, now: float
 ) -> list[Candidate]:
-    """Past turns from the hybrid search, scored like memories (relevance × freshness)."""
     if not found.messages:
         return []
     by_id: dict[str, Candidate] = {}

@@ -3,12 +3,15 @@
 `extract` turns one chat message into memories, each also a `Fact` (subject, predicate, object);
 `read_facts` reads such facts back from a stored memory's text (the model writes memories too).
 Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, clauses, hedges),
-`dates`, `rewrite` (third-person grammar), `lexicons`, `phrases` (object phrases and names),
-`subjects`, `facts`, `rules` (the extraction rules as a table), `extraction` (the entry point).
+`date_patterns` and `dates` (date expressions, and what they mean), `rewrite` (third-person
+grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `rules` (the
+extraction rules as a table), `extraction` (the entry point), `addressing` (a name said to its
+bearer, not of them).
 """
 
 from __future__ import annotations
 
+from .addressing import names_in, only_addressed
 from .dates import date_mentions, resolve_relative_dates
 from .extraction import Extracted, extract, extract_unguarded
 from .facts import Fact, Predicate, clean_value, read_facts
@@ -22,6 +25,8 @@ __all__ = [
     "date_mentions",
     "extract",
     "extract_unguarded",
+    "names_in",
+    "only_addressed",
     "read_facts",
     "renamed",
     "resolve_relative_dates",
