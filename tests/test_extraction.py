@@ -265,8 +265,13 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         # in French too
         ("Hier, j'ai adopté un chien", EVENT, "Mickael a adopté un chien le samedi 21 novembre 2026"),
         ("Hier j'ai perdu mon travail", EVENT, "Mickael a perdu son travail le samedi 21 novembre 2026"),
-        # the preposition said with the date goes after the event with it
+        # the preposition said with the date goes after the event with it, from a small letter
         ("On Friday, I got great news", EVENT, "Mickael got great news on Friday 20 November 2026"),
+        ("In June I moved to Berlin", EVENT, "Mickael moved to Berlin in June 2026"),
+        ("En juin, j'ai adopté un chien", EVENT, "Mickael a adopté un chien en juin 2026"),
+        # a year said with its preposition is kept
+        ("In 2019 I moved to Berlin", EVENT, "Mickael moved to Berlin in 2019"),
+        ("In 2019, I moved to Berlin", EVENT, "Mickael moved to Berlin in 2019"),
         # "But Tim and I": the filler is no part of who went
         ("But Tim and I went hiking", EVENT, "Mickael and Tim went hiking"),
         # "I like" after a phrase of time or place, a verb, a conjunction or an interjection is a taste
@@ -837,6 +842,8 @@ def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> 
         "I may 3 times go there",  # "may" the verb
         "We usually hike at the weekend",  # any weekend
         "During Thanksgiving, we usually watch a few movies",  # every year's
+        "I ran in 2000 races",  # a count, not a year
+        "We lived in Rome in the 1990s",
     ],
 )
 def test_words_of_dates_that_name_no_day_are_left_alone(said: str) -> None:

@@ -97,6 +97,9 @@ _LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente
 DATE_PATTERN = regex(
     r"\b(?:"
     r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
+    # A year said with its preposition: "in 2019", "since 2015" (not "in 2000 races", "the 1990s").
+    r"|(?P<year_said>(?P<year_preposition>in|since|during|until|by|from|en|depuis)\s+"
+    r"(?P<year_number>(?:19|20)\d{2})(?![\d'’s]|\s+(?:[a-z]+s|people|persons|times|km|miles|m)\b))"
     r"|(?P<numeric>(?P<numeric_first>\d{1,2})/(?P<numeric_second>\d{1,2})/(?P<numeric_year>\d{4}|\d{2}))"
     rf"|(?P<day_month>(?:(?P<day_month_weekday>{_WEEKDAY_ALT}),?\s+)?(?:the\s+)?(?P<day_month_day>\d{{1,2}})(?:st|nd|rd|th|er|ère|e)?\s+"
     rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"

@@ -138,6 +138,8 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
     if group("iso"):
         day = valid_date(int(group("iso_year")), int(group("iso_month")), int(group("iso_day")))
         return (day, "abs", "day") if day else None
+    if group("year_said"):
+        return date(int(group("year_number")), 1, 1), "abs", "year"
     if group("numeric"):
         first, second = int(group("numeric_first")), int(group("numeric_second"))
         year = int(group("numeric_year"))
@@ -359,6 +361,9 @@ def find_dates(
                 inline = bare
             else:
                 inline = (_PERIOD_LEAD_FR if french else _PERIOD_LEAD_EN)[unit] + bare
+            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+        elif match.group("year_said"):
+            bare, inline = str(day.year), " ".join(match.group(0).split())  # kept as said
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         elif kind == "holiday":
             name = HOLIDAYS[_holiday_key(match.group("holiday_name"))][0]

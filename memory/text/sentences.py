@@ -45,7 +45,7 @@ _FILLERS = (
 # said first ("so", "yesterday", "last week", "hier", "la semaine dernière").
 _LEAD = (
     rf"(?:{_FILLERS}|then|actually|yesterday|today|tonight|tomorrow|recently|finally|"
-    r"earlier|lately|(?:last|this|next|on|in)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
+    r"earlier|lately|(?:last|this|next|on|in|en|depuis|dès|pendant)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
     r"the\s+other\s+day|hier|aujourd'hui|demain|ce\s+matin|ce\s+soir|(?:la|le)\s+\w+\s+derni[eè]re?|"
     r"\w+\s+derni[eè]re?|\x00\d+\x00)"
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from memory.models import MemoryType
@@ -72,6 +73,8 @@ _TRANSITIVE_EN = regex(
 _DATE_SAID_FIRST = regex(
     rf"(?:\b(?:on|in|at|during|since|by|from|le|en|au|pendant|depuis|dès)\s+)?{PLACEHOLDER.pattern}"
 )
+# The prepositions a date said first may carry inside it ("In June", "En 2019"), from a capital.
+_PREPOSITIONS_SAID = frozenset({"In", "On", "At", "During", "Since", "By", "From", "Until", "En", "Depuis"})
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
@@ -184,11 +187,22 @@ def _happened_fr(hit: Hit) -> Item | None:
 def _with_date_said_first(content: str, hit: Hit) -> str:
     """`content` with the dates said before its subject after it ("Last week I went to a
     conference", "Hier, j'ai adopté un chien"): the event rules read from the subject on."""
+    if PLACEHOLDER.search(content):
+        return content
+    dates = hit.clause.dates
+
+    def lowered(slot: re.Match[str]) -> str:
+        # "In June I moved" -> "... moved to Berlin in June 2026": a copy of the date written from
+        # a small letter, since the other memories of the clause may still open on it.
+        said = dates[int(slot.group(1))] if slot.group(1) is not None else None
+        if said is None or said.inline.split(" ", 1)[0] not in _PREPOSITIONS_SAID:
+            return slot.group(0)
+        dates.append(dataclasses.replace(said, inline=said.inline[:1].lower() + said.inline[1:]))
+        return f"\x00{len(dates) - 1}\x00"
+
     said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
-    before = " ".join(m.group(0)[:1].lower() + m.group(0)[1:] for m in said_first)
-    if before and not PLACEHOLDER.search(content):
-        return f"{content} {before}"
-    return content
+    before = " ".join(PLACEHOLDER.sub(lowered, m.group(0)[:1].lower() + m.group(0)[1:]) for m in said_first)
+    return f"{content} {before}" if before else content
 
 
 EVENTS = (
