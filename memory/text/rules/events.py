@@ -9,7 +9,7 @@ from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN
+from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN, WEEKDAYS_EN, WEEKDAYS_FR
 from ..normalize import regex
 from ..phrases import first_word, is_object, trim_phrase
 from ..rewrite import capitalize_first
@@ -75,6 +75,7 @@ _DATE_SAID_FIRST = regex(
 )
 # The prepositions a date said first may carry inside it ("In June", "En 2019"), from a capital.
 _PREPOSITIONS_SAID = frozenset({"In", "On", "At", "During", "Since", "By", "From", "Until", "En", "Depuis"})
+_WEEKDAYS = frozenset(WEEKDAYS_EN + WEEKDAYS_FR)
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
@@ -191,17 +192,25 @@ def _with_date_said_first(content: str, hit: Hit) -> str:
         return content
     dates = hit.clause.dates
 
-    def lowered(slot: re.Match[str]) -> str:
-        # "In June I moved" -> "... moved to Berlin in June 2026": a copy of the date written from
-        # a small letter, since the other memories of the clause may still open on it.
+    def moved(slot: re.Match[str]) -> str:
+        # A copy of the date as it reads after the event, since the other memories of the clause
+        # may still open on it: "In June I moved" -> "... moved to Berlin in June 2026", "Friday I
+        # adopted a dog" -> "... adopted a dog on Friday 20 November 2026".
         said = dates[int(slot.group(1))] if slot.group(1) is not None else None
-        if said is None or said.inline.split(" ", 1)[0] not in _PREPOSITIONS_SAID:
+        if said is None:
             return slot.group(0)
-        dates.append(dataclasses.replace(said, inline=said.inline[:1].lower() + said.inline[1:]))
+        first = said.inline.split(" ", 1)[0]
+        if first in _PREPOSITIONS_SAID:
+            inline = first.lower() + said.inline[len(first) :]
+        elif slot.start() == 0 and first.lower() in _WEEKDAYS:
+            inline = ("le " if hit.french else "on ") + said.inline
+        else:
+            return slot.group(0)
+        dates.append(dataclasses.replace(said, inline=inline))
         return f"\x00{len(dates) - 1}\x00"
 
     said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
-    before = " ".join(PLACEHOLDER.sub(lowered, m.group(0)[:1].lower() + m.group(0)[1:]) for m in said_first)
+    before = " ".join(PLACEHOLDER.sub(moved, m.group(0)[:1].lower() + m.group(0)[1:]) for m in said_first)
     return f"{content} {before}" if before else content
 
 
