@@ -269,6 +269,8 @@ def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
         ("On Friday, I got great news", EVENT, "Mickael got great news on Friday 20 November 2026"),
         ("In June I moved to Berlin", EVENT, "Mickael moved to Berlin in June 2026"),
         ("Friday I adopted a dog", EVENT, "Mickael adopted a dog on Friday 20 November 2026"),
+        ("Friday, I adopted a dog", EVENT, "Mickael adopted a dog on Friday 20 November 2026"),
+        ("Vendredi, j'ai adopté un chien", EVENT, "Mickael a adopté un chien le vendredi 20 novembre 2026"),
         ("En juin, j'ai adopté un chien", EVENT, "Mickael a adopté un chien en juin 2026"),
         # a year said with its preposition is kept
         ("In 2019 I moved to Berlin", EVENT, "Mickael moved to Berlin in 2019"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import FINITE_VERBS_EN, MONTHS_EN, WEEKDAYS_EN
+from .lexicons import FINITE_VERBS_EN, MONTHS_EN, WEEKDAYS_EN, WEEKDAYS_FR
 from .normalize import regex
 
 __all__ = [
@@ -42,12 +42,13 @@ _FILLERS = (
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time
-# said first ("so", "yesterday", "last week", "hier", "la semaine dernière").
+# said first ("so", "yesterday", "last week", "hier", "la semaine dernière"), a day named alone
+# included ("Friday, I adopted a dog", "Vendredi, j'ai adopté un chien").
 _LEAD = (
     rf"(?:{_FILLERS}|then|actually|yesterday|today|tonight|tomorrow|recently|finally|"
     r"earlier|lately|(?:last|this|next|on|in|en|depuis|dès|pendant)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
     r"the\s+other\s+day|hier|aujourd'hui|demain|ce\s+matin|ce\s+soir|(?:la|le)\s+\w+\s+derni[eè]re?|"
-    r"\w+\s+derni[eè]re?|\x00\d+\x00)"
+    r"\w+\s+derni[eè]re?|\x00\d+\x00|" + "|".join(WEEKDAYS_EN + WEEKDAYS_FR) + r")"
 )
 # A clause that is only that ("Yesterday, I adopted a dog"): the time belongs to the next one.
 _LEAD_ONLY = regex(rf"\s*(?:{_LEAD},?\s*){{1,3}}")
