@@ -81,7 +81,7 @@ _HOLIDAY_ALT = _alternation(list(HOLIDAYS)).replace("\\ ", r"\s+").replace("'", 
 _HOLIDAY_THING = (
     r"trees?|dinners?|lunch|party|parties|presents?|gifts?|cards?|movies?|films?|songs?|music|lights|"
     r"decorations?|markets?|shopping|break|holidays?|vacation|costumes?|candy|sweaters?|jumpers?|"
-    r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed|eve|day"
+    r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed"
 )
 # How a holiday reads where no preposition introduces it.
 HOLIDAY_LEAD = {"Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at "}

@@ -216,7 +216,7 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         return shift_period(today, "weekend", 0 if today.weekday() >= 5 else -1), "period", "weekend"
     if group("holiday_name"):
         day = _holiday(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
-        return (day, "holiday", "day") if day else None
+        return day, "holiday", "day"
     if group("weekday_short_name"):
         weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
         return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
@@ -235,23 +235,16 @@ def _holiday_key(said: str) -> str:
     return " ".join(said.lower().replace("’", "'").replace("years", "year's").split())
 
 
-def _holiday(said: str, modifier: str, today: date, past: bool) -> date | None:
-    """The day of the holiday `said`: the last one before today, the next one after it, this
-    year's, or without a modifier the nearest in the tense's direction (today's when it is today)."""
+def _holiday(said: str, modifier: str, today: date, past: bool) -> date:
+    """The day of the holiday `said`: this year's; the last one before today or the next one after
+    it; without a modifier, the nearest in the tense's direction (today's when it is today)."""
     key = _holiday_key(said)
-    if modifier == "this":
-        return _holiday_day(key, today.year)
-    before = modifier == "last" or (not modifier and past)
-    for years_away in range(2):
-        year = today.year - years_away if before else today.year + years_away
-        day = _holiday_day(key, year)
-        if (
-            (day < today if modifier == "last" else day <= today)
-            if before
-            else (day > today if modifier else day >= today)
-        ):
-            return day
-    return None
+    this_year = _holiday_day(key, today.year)
+    if modifier == "this" or (not modifier and this_year == today):
+        return this_year  # "last" and "next" exclude today; the tense alone takes today's
+    if modifier == "last" or (not modifier and past):
+        return this_year if this_year < today else _holiday_day(key, today.year - 1)
+    return this_year if this_year > today else _holiday_day(key, today.year + 1)
 
 
 def _format_period(start: date, unit: str, french: bool) -> str:
