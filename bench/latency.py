@@ -43,7 +43,7 @@ from tqdm import tqdm
 
 from bot.process import freeze_startup_heap
 from memory.drafts import build_memory
-from memory.embedders import Embedder
+from memory.embedders import Embedder, warm_up
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError
 from memory.models import Audience, MemoryDraft
@@ -399,9 +399,7 @@ async def run_latency(
     if options.backend.keep and len(options.sizes) != 1:
         # A database holds one kept fill: a second size would find the first one's.
         raise ConfigError("--keep times one size per run: pass a single --memories")
-    warm = getattr(embedder, "warm_up", None)
-    if warm is not None:
-        await warm()
+    await warm_up(embedder)
     report = {
         "backend": await options.backend.describe(embedder.dim),
         "runs": [await measure_size(size, options, embedder, config) for size in options.sizes],

@@ -48,7 +48,7 @@ from adapters.coalescer import Coalescer, LoopScheduler
 from bot.app import App
 from bot.config import Settings
 from bot.pipeline import audience_of
-from memory.embedders import Embedder
+from memory.embedders import Embedder, warm_up
 from memory.errors import ConfigError
 from memory.models import Scope
 
@@ -264,9 +264,8 @@ async def _drive(
         model = PacedModel(options, origins, agent_id, leaks)
         app = await App.start(run_settings, embedder=embedder, llm=model)
         try:
-            warm = getattr(getattr(embedder, "inner", embedder), "warm_up", None)
-            if warm is not None:
-                await warm()  # the model load is start-up cost, not load
+            # The model load is start-up cost, not load.
+            await warm_up(getattr(embedder, "inner", embedder))
             if start_gate is not None:
                 await start_gate()
             bar = tqdm(total=messages, desc="load", unit="msg", file=sys.stderr, leave=False)

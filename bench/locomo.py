@@ -42,7 +42,7 @@ from adapters.base import IncomingMessage
 from bot.config import Settings
 from bot.pipeline import TurnPipeline
 from memory.dedup import DedupPolicy, policy_for_model
-from memory.embedders import Embedder
+from memory.embedders import Embedder, warm_up
 from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage
 from memory.prehook import PreHook, PrehookRequest
@@ -220,9 +220,7 @@ async def prepare(
     if limit is not None:
         conversations = conversations[:limit]
     settings = settings or Settings.load(env_file=None)
-    warm = getattr(embedder, "warm_up", None)
-    if warm is not None:
-        await warm()
+    await warm_up(embedder)
     return conversations, settings, policy_for_model(embedder.name, settings.memory.dedup_threshold)
 
 

@@ -9,7 +9,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 from memory.dedup import policy_for_model
-from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbedder
+from memory.embedders import CachedEmbedder, Embedder, LocalEmbedder, OpenAIEmbedder, warm_up
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError
 
@@ -123,9 +123,7 @@ class App:
         Turns are served meanwhile; they load what they need themselves, only slower.
         """
         try:
-            warm_up = getattr(self.engine.embedder, "warm_up", None)
-            if warm_up is not None:
-                await warm_up()
+            await warm_up(self.engine.embedder)
             rows = await self.engine.warm_search()
             log.info("search index loaded", extra={"rows": rows})
         except Exception:

@@ -42,6 +42,14 @@ async def embed_query(embedder: Embedder, text: str) -> np.ndarray:
     return (await embedder.embed([text]))[0]
 
 
+async def warm_up(embedder: object) -> None:
+    """Load `embedder`'s model now where it has one to load (`LocalEmbedder.warm_up`), so the
+    first embedding does not pay for it; an embedder without `warm_up` has nothing to do."""
+    warm = getattr(embedder, "warm_up", None)
+    if warm is not None:
+        await warm()
+
+
 def _normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -215,9 +223,7 @@ class CachedEmbedder(WrappedEmbedder):
         self.misses = 0
 
     async def warm_up(self) -> None:
-        warm = getattr(self.inner, "warm_up", None)
-        if warm is not None:
-            await warm()
+        await warm_up(self.inner)
 
     @staticmethod
     def _key(text: str) -> str:
