@@ -11,10 +11,8 @@ are reported. `leave_one_out` pools those held-out questions: the figure a chang
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import itertools
-import json
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -40,6 +38,7 @@ from .locomo import (
 )
 from .locomo_data import Conversation
 from .recall import mean
+from .report import write_report
 
 DEFAULT_TOKEN_CAP = 1200
 DEFAULT_VARIANT = "default"
@@ -189,7 +188,5 @@ async def run_folds(
     }
     del report["variants"]
     if out is not None:
-        await asyncio.to_thread(out.mkdir, parents=True, exist_ok=True)
-        text = json.dumps(report, indent=2) + "\n"
-        await asyncio.to_thread((out / f"{data.stem}-folds.json").write_text, text, encoding="utf-8")
+        await write_report(out, f"{data.stem}-folds.json", report)
     return report

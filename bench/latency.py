@@ -28,7 +28,6 @@ access counts earlier timed runs added are cleared, so each run times the same d
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import sys
 import tempfile
@@ -54,6 +53,7 @@ from .extra import can_plot
 from .kept_fill import Clock, check_kept, checked_fingerprint, fill_record
 from .naive_prehook import NaivePreHook
 from .recall import peak_rss_mb, percentile
+from .report import write_report
 from .synthetic import META_QUERIES, QUERIES, USERS, conversations, fill, synthetic_drafts, synthetic_messages
 from .vectors import SyntheticVectors
 
@@ -405,9 +405,7 @@ async def run_latency(
         "runs": [await measure_size(size, options, embedder, config) for size in options.sizes],
     }
     if options.out is not None:
-        await asyncio.to_thread(options.out.mkdir, parents=True, exist_ok=True)
-        text = json.dumps(report, indent=2) + "\n"
-        await asyncio.to_thread((options.out / "latency.json").write_text, text, encoding="utf-8")
+        await write_report(options.out, "latency.json", report)
         if can_plot():
             await asyncio.to_thread(plot_latency, report, options.out / "latency.png")
     return report

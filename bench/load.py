@@ -26,7 +26,6 @@ so the benchmark can tell where any text the model sees came from. It reports:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import multiprocessing
 import random
@@ -55,6 +54,7 @@ from memory.models import Scope
 from .backend import BenchBackend
 from .load_model import MARKER, METER, LeakLog, Origin, PacedModel, TurnMeter, injection_leaks, where
 from .recall import peak_rss_mb, percentiles
+from .report import write_report
 from .synthetic import USERS, fill
 
 log = logging.getLogger(__name__)
@@ -477,6 +477,5 @@ async def run_load(
         for example in share["leak_examples"]:
             _log(f"leak: {example}")
     if options.out is not None:
-        options.out.mkdir(parents=True, exist_ok=True)
-        (options.out / "load.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        await write_report(options.out, "load.json", report)
     return report

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import sys
 import tempfile
 import time
@@ -61,6 +60,7 @@ from .locomo_data import (
     load_conversations,
 )
 from .recall import answer_shown, evidence_recall, mean, percentiles, recall_at, turns_covered
+from .report import write_report
 
 PLATFORM = "bench"
 CHANNEL = "locomo"
@@ -396,9 +396,7 @@ async def run_locomo(
         "baselines": {name: tallies[name].summary() for name in ("vector_only", "bm25_only")},
     }
     if out is not None:
-        await asyncio.to_thread(out.mkdir, parents=True, exist_ok=True)
-        text = json.dumps(report, indent=2) + "\n"
-        await asyncio.to_thread((out / f"{data.stem}.json").write_text, text, encoding="utf-8")
+        await write_report(out, f"{data.stem}.json", report)
         if can_plot():
             await asyncio.to_thread(plot_locomo, tallies, report, out / f"{data.stem}.png")
     return report
