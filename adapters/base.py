@@ -85,6 +85,20 @@ class Adapter(Protocol):
         ...
 
 
+class ChannelLists(Protocol):
+    """The channel settings every adapter reads (CHANNELS and LEARN_CHANNELS of its platform)."""
+
+    @property
+    def channels(self) -> Sequence[str]:
+        """Channel ids answered without a mention."""
+        ...
+
+    @property
+    def learn_channels(self) -> Sequence[str]:
+        """Channel ids learned from without replying."""
+        ...
+
+
 class AdapterMetrics(Protocol):
     """The counters an adapter reports to (the bot's `Metrics` has them all)."""
 

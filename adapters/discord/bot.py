@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import SecretStr
 
-from adapters.base import ConversationsFound, TurnFunction
+from adapters.base import ChannelLists, ConversationsFound, TurnFunction
 from adapters.coalescer import CoalesceConfig, Scheduler
 from adapters.command_table import CommandRunner
 from adapters.discord.cogs import PLATFORM
@@ -47,17 +47,11 @@ _RETRYABLE = (
 )
 
 
-class DiscordConfig(Protocol):
+class DiscordConfig(ChannelLists, Protocol):
     """The settings the Discord adapter reads (the bot's `DiscordConfig`)."""
 
     @property
     def token(self) -> SecretStr | None: ...
-
-    @property
-    def channels(self) -> Sequence[str]: ...
-
-    @property
-    def learn_channels(self) -> Sequence[str]: ...
 
     @property
     def message_content_intent(self) -> bool: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -24,7 +24,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from memory.errors import CoalescerClosed, ConfigError
 from memory.storage import EVENT_TTL_SECONDS, EventExpiry, EventLog
 
-from ..base import AdapterMetrics, ConversationsFound, IncomingMessage, TurnFunction
+from ..base import AdapterMetrics, ChannelLists, ConversationsFound, IncomingMessage, TurnFunction
 from ..coalescer import CoalesceConfig, Coalescer, Scheduler
 from ..command_table import CommandRunner
 from ..event_dedup import EventDedup
@@ -45,7 +45,7 @@ DEDUP_FILENAME = "slack_events.sqlite3"
 Sleep = Callable[[float], Awaitable[None]]
 
 
-class SlackConfig(Protocol):
+class SlackConfig(ChannelLists, Protocol):
     """The settings the Slack adapter reads (the bot's `SlackSettings`)."""
 
     @property
@@ -59,12 +59,6 @@ class SlackConfig(Protocol):
 
     @property
     def mode(self) -> str: ...
-
-    @property
-    def channels(self) -> Sequence[str]: ...
-
-    @property
-    def learn_channels(self) -> Sequence[str]: ...
 
     @property
     def api_url(self) -> str | None: ...
