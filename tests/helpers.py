@@ -19,6 +19,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 from unittest.mock import AsyncMock
@@ -84,6 +85,12 @@ def child_env(**values: str) -> dict[str, str]:
 
 NOW = 1_790_000_000.0  # Monday 21 September 2026, 14:13 UTC: where FakeClock starts
 DAY = 86_400.0
+SUNDAY_NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)  # "now" for the extraction and episode rules
+
+
+def utc_timestamp(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
+    """The instant of that UTC day and time, as the rules' `event_at` holds it."""
+    return datetime(y, m, d, h, mi, tzinfo=UTC).timestamp()
 
 
 class FakeClock:
@@ -664,6 +671,16 @@ class FakeTurn:
     async def __call__(self, batch: Sequence[IncomingMessage], respond: bool) -> str | None:
         self.calls.append((list(batch), respond))
         return self.reply if respond else None
+
+
+# --- generated text ------------------------------------------------------------------------------
+
+# Every category; surrogates and control/format characters are rare in the default mix, so weight them up.
+ANY_CHAR = st.one_of(
+    st.characters(exclude_categories=()),
+    st.characters(categories=["Cs"]),
+    st.characters(categories=["Cc", "Cf", "Zl", "Zp"]),
+)
 
 
 # --- logs ----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from hypothesis import example, given, settings
@@ -11,16 +11,14 @@ from hypothesis import strategies as st
 from memory.models import MemoryType
 from memory.text import episodes, extract
 from memory.text.episodes import Episode, detect_episodes
+from tests.helpers import ANY_CHAR
+from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
+from tests.helpers import utc_timestamp as at
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 DEC = MemoryType.DECISION
 TODO = MemoryType.TODO
 EVENT = MemoryType.EVENT
 PREF = MemoryType.PREFERENCE
-
-
-def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
-    return datetime(y, m, d, h, mi, tzinfo=UTC).timestamp()
 
 
 def run(user: str, reply: str, now: datetime = NOW) -> list[tuple[MemoryType, str, float | None]]:
@@ -232,11 +230,6 @@ def test_no_episode_without_agreement_date_or_topic(user: str, reply: str) -> No
 
 # --------------------------------------------------------------------------- robustness
 
-_ANY_CHAR = st.one_of(
-    st.characters(exclude_categories=()),
-    st.characters(categories=["Cs"]),
-    st.characters(categories=["Cc", "Cf", "Zl", "Zp"]),
-)
 _TRIGGERS = st.sampled_from(
     [
         "let's go with", "should we use", "what about", "on part sur", "et si on prenait", "c'est décidé :",
@@ -259,9 +252,9 @@ def _check(found: list[Episode]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    user=st.text(alphabet=_ANY_CHAR, max_size=200),
-    reply=st.text(alphabet=_ANY_CHAR, max_size=200),
-    speaker=st.text(alphabet=_ANY_CHAR, max_size=20),
+    user=st.text(alphabet=ANY_CHAR, max_size=200),
+    reply=st.text(alphabet=ANY_CHAR, max_size=200),
+    speaker=st.text(alphabet=ANY_CHAR, max_size=20),
 )
 @example(user="\ud800", reply="\x00", speaker="")
 def test_never_raises_on_arbitrary_text(user: str, reply: str, speaker: str) -> None:
@@ -272,8 +265,8 @@ def test_never_raises_on_arbitrary_text(user: str, reply: str, speaker: str) -> 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    user=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=_ANY_CHAR, max_size=6)), max_size=30),
-    reply=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=_ANY_CHAR, max_size=6)), max_size=30),
+    user=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=6)), max_size=30),
+    reply=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=6)), max_size=30),
     days=st.integers(min_value=-4000, max_value=4000),
 )
 def test_never_raises_on_trigger_soup(user: list[str], reply: list[str], days: int) -> None:

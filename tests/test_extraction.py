@@ -13,8 +13,10 @@ from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, told_in_past
 from memory.text.phrases import quotes_closed
+from tests.helpers import ANY_CHAR
+from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
+from tests.helpers import utc_timestamp as at
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 WEEK = 7 * 86_400.0
 
 ID = MemoryType.IDENTITY
@@ -32,10 +34,6 @@ def run(text: str, speaker: str = "Mickael", now: datetime = NOW) -> list[Extrac
 
 def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]]:
     return [(item.memory_type, item.content) for item in run(text, speaker)]
-
-
-def at(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
-    return datetime(y, m, d, h, mi, tzinfo=UTC).timestamp()
 
 
 # --------------------------------------------------------------------------- positive cases
@@ -1015,12 +1013,6 @@ def _check(items: list[Extracted]) -> None:
         assert item.event_at is None or isinstance(item.event_at, float)
 
 
-# Every category; surrogates and control/format characters are rare in the default mix, so weight them up.
-_ANY_CHAR = st.one_of(
-    st.characters(exclude_categories=()),
-    st.characters(categories=["Cs"]),
-    st.characters(categories=["Cc", "Cf", "Zl", "Zp"]),
-)
 _TRIGGERS = st.sampled_from(
     [
         "I", "I'm", "my", "we", "let's", "je", "j'", "j'aime", "suis", "mon", "ma", "mes", "on a", "like",
@@ -1034,7 +1026,7 @@ _TRIGGERS = st.sampled_from(
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=_ANY_CHAR, max_size=300), speaker=st.text(alphabet=_ANY_CHAR, max_size=20))
+@given(text=st.text(alphabet=ANY_CHAR, max_size=300), speaker=st.text(alphabet=ANY_CHAR, max_size=20))
 @example(text="\ud800", speaker="Mickael")
 @example(text="", speaker="")
 def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
@@ -1044,7 +1036,7 @@ def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    parts=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=_ANY_CHAR, max_size=8)), max_size=40),
+    parts=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=8)), max_size=40),
     seps=st.sampled_from([" ", "", "  ", ", "]),
     days=st.integers(min_value=-4000, max_value=4000),
 )
