@@ -191,6 +191,7 @@ def test_what_the_message_alone_says_is_left_to_extract() -> None:
 @pytest.mark.parametrize(
     ("user", "reply"),
     [
+        # small talk
         ("hi, how are you?", "I'm doing great, thanks! How about you?"),
         ("thanks!", "You're welcome!"),
         ("how was your day?", "Great, thanks for asking! Mine was busy."),
@@ -203,15 +204,7 @@ def test_what_the_message_alone_says_is_left_to_extract() -> None:
         ("bonjour", "Bonjour ! Comment puis-je t'aider ?"),
         ("merci beaucoup", "Avec plaisir !"),
         ("bonne nuit", "Bonne nuit, à demain !"),
-    ],
-)
-def test_no_episode_for_small_talk(user: str, reply: str) -> None:
-    assert run(user, reply) == []
-
-
-@pytest.mark.parametrize(
-    ("user", "reply"),
-    [
+        # no agreement, no date or no topic of the user's
         ("let's go with Postgres", "Hmm, I'd advise against it: MySQL fits better here."),
         ("let's use Go", "Sure, but have you considered Rust?"),
         ("should we use Kafka?", "Do you really need it?"),
@@ -224,7 +217,7 @@ def test_no_episode_for_small_talk(user: str, reply: str) -> None:
         ("nice", "Noted: you prefer jazz."),  # the reply's own topic, not the user's
     ],
 )
-def test_no_episode_without_agreement_date_or_topic(user: str, reply: str) -> None:
+def test_no_episode_from_small_talk_or_without_agreement_date_or_topic(user: str, reply: str) -> None:
     assert run(user, reply) == []
 
 
