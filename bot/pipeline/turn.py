@@ -209,11 +209,15 @@ class TurnPipeline:
             await self.engine.storage.catch_up()
             await self.channel_states.load(key)
             try:
+                # What the batch itself says is already in front of the model (or the people
+                # reading the offline reply): its heuristic memories count as injected now, so
+                # the hook does not repeat them as notes.
+                current_turn = self.prehook.mark_shown(key, writes)
                 if self.llm is None:
-                    await self._answer_offline(key, speaking, result, writes)
+                    await self._answer_offline(key, speaking, result)
                 else:
                     with llm_purpose("reply"):
-                        await self._answer(self.llm, key, speaking, result, writes)
+                        await self._answer(self.llm, key, speaking, result, current_turn)
             finally:
                 await self.channel_states.save(key)
         self.background.schedule_maintenance()
@@ -227,13 +231,10 @@ class TurnPipeline:
         key: ChannelKey,
         speaking: Speaking,
         result: TurnResult,
-        learned: Sequence[WriteResult],
+        current_turn: int,
     ) -> None:
         last = speaking[-1][0]
         audience = audience_of(last, self.agent_id)
-        # What the batch itself says is already in front of the model: its heuristic memories
-        # count as injected now, so the hook does not repeat them as notes.
-        current_turn = self.prehook.mark_shown(key, learned)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
         (participants, window_rows), profiles = await asyncio.gather(
             self.context.context_of(speaking), self.context.profile_lines(last, authors)
@@ -315,16 +316,9 @@ class TurnPipeline:
 
     # --- offline ------------------------------------------------------------------------------
 
-    async def _answer_offline(
-        self,
-        key: ChannelKey,
-        speaking: Speaking,
-        result: TurnResult,
-        learned: Sequence[WriteResult],
-    ) -> None:
+    async def _answer_offline(self, key: ChannelKey, speaking: Speaking, result: TurnResult) -> None:
         """The same recall as with a model (the pre-hook, its channel state included), shown to people."""
         last = speaking[-1][0]
-        self.prehook.mark_shown(key, learned)
         batch_ids = [row.id for _, row in speaking]
         try:
             participants, window_rows = await self.context.context_of(speaking)
