@@ -61,6 +61,7 @@ from memory.prehook.context_block import (
 from memory.storage import Storage, open_storage
 from memory.storage.embedded.records import scoped_record
 from memory.storage.embedded.vectors import VectorRecord
+from memory.text import extract
 from memory.turn_text import REPLY_GAP_SECONDS
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, FakeSlackAPI
@@ -91,6 +92,17 @@ SUNDAY_NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)  # "now" for the extraction
 def utc_timestamp(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:
     """The instant of that UTC day and time, as the rules' `event_at` holds it."""
     return datetime(y, m, d, h, mi, tzinfo=UTC).timestamp()
+
+
+# --- the kind rules ------------------------------------------------------------------------------
+
+FRIDAY_NOON = datetime(2026, 5, 8, 12, tzinfo=UTC)  # when Léa says what the kind rules read
+
+
+def kind_contents(text: str, *kinds: str) -> list[str]:
+    """The contents of the memories tagged with one of `kinds` ("kind:pet", ...) that `text` gives,
+    said by Léa at FRIDAY_NOON."""
+    return [item.content for item in extract(text, "Léa", FRIDAY_NOON) if set(kinds) & set(item.subjects)]
 
 
 class FakeClock:

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from memory.models import MemoryType
 from memory.text import extract
-
-NOW = datetime(2026, 5, 8, 12, tzinfo=UTC)
+from tests.helpers import FRIDAY_NOON as NOW
+from tests.helpers import kind_contents
 
 
 def _kinds(text: str) -> list[str]:
     """The contents of the activity, pet and place memories `text` gives, said by Léa."""
-    return [
-        item.content
-        for item in extract(text, "Léa", NOW)
-        if {"kind:activity", "kind:pet", "kind:place"} & set(item.subjects)
-    ]
+    return kind_contents(text, "kind:activity", "kind:pet", "kind:place")
 
 
 @pytest.mark.parametrize(

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from memory.models import MemoryType
 from memory.text import extract
-
-NOW = datetime(2026, 5, 8, 12, tzinfo=UTC)
+from tests.helpers import FRIDAY_NOON as NOW
+from tests.helpers import kind_contents
 
 
 def _works(text: str) -> list[str]:
     """The contents of the media and made-thing memories `text` gives, said by Léa."""
-    return [
-        item.content for item in extract(text, "Léa", NOW) if {"kind:media", "kind:made"} & set(item.subjects)
-    ]
+    return kind_contents(text, "kind:media", "kind:made")
 
 
 @pytest.mark.parametrize(
