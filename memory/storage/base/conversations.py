@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 
 from ...models import Conversation, Visibility
 
@@ -49,7 +50,25 @@ class ConversationRepository(ABC):
     @abstractmethod
     async def record(self, conversations: Sequence[Conversation], now: float) -> None: ...
 
-    @abstractmethod
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         """Make the conversation's workspace-visible rows channel-visible under its own id; returns
         the ids per kind ("memories", "messages", "summaries"), changed unless `dry_run`."""
+        with self._failing("rows of a private conversation not narrowed"):
+            found = {table: await self._narrowed_ids(table, conversation) for table in NARROWED_TABLES}
+            if dry_run or not any(found.values()):
+                # Nothing to narrow (the usual case for a conversation first seen): no write lock taken.
+                return found
+            return await self._narrow_rows(conversation)
+
+    @abstractmethod
+    async def _narrowed_ids(self, table: str, conversation: Conversation) -> list[str]:
+        """The ids of `table`'s rows that narrowing `conversation` would move (`narrowed_rows_sql`)."""
+
+    @abstractmethod
+    async def _narrow_rows(self, conversation: Conversation) -> dict[str, list[str]]:
+        """Narrow the rows in one transaction (the displaced thread summaries first); returns the
+        ids changed per table, in the order of `NARROWED_TABLES`."""
+
+    @abstractmethod
+    def _failing(self, what: str) -> AbstractContextManager[None]:
+        """Inside: the backend driver's error becomes a `StorageError` ("`what`: cause")."""

@@ -34,22 +34,21 @@ class EmbeddedConversations(SQLiteTables, ConversationRepository):
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
 
-    async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        with failing("rows of a private conversation not narrowed"):
-            return await self._narrow(conversation, dry_run)
-
-    async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        c = conversation
-        where = narrowed_rows_sql("?", "?", "?")
+    @staticmethod
+    def _where(c: Conversation) -> tuple[str, tuple[str, ...]]:
+        # SQLite's `?` binds in order: the marks `narrowed_rows_sql` writes need these seven values.
         here = (c.platform, c.workspace_id, c.channel_id)
-        params = (*here, c.channel_id, *here)
+        return narrowed_rows_sql("?", "?", "?"), (*here, c.channel_id, *here)
+
+    async def _narrowed_ids(self, table: str, conversation: Conversation) -> list[str]:
+        where, params = self._where(conversation)
+        rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {where}", params)
+        return [str(r[0]) for r in rows]
+
+    async def _narrow_rows(self, conversation: Conversation) -> dict[str, list[str]]:
+        c = conversation
+        where, params = self._where(c)
         found: dict[str, list[str]] = {}
-        for table in NARROWED_TABLES:
-            rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {where}", params)
-            found[table] = [str(r[0]) for r in rows]
-        if dry_run or not any(found.values()):
-            # Nothing to narrow (the usual case for a conversation first seen): no write lock taken.
-            return found
         async with self._db.transaction() as db:
             # The vector of a summary deleted here is an orphan that the start-up reconcile removes.
             await db.execute(displaced_thread_summaries_sql(where, "?"), (*params, c.channel_id))

@@ -162,6 +162,10 @@ class SQLiteTables:
     def __init__(self, db: SQLiteDatabase) -> None:
         self._db = db
 
+    def _failing(self, what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
+        # `failing` for the base repositories' shared methods, which know no driver.
+        return failing(what, error)
+
     async def _set_indexed(self, table: str, ids: Sequence[str], indexed: int) -> None:
         # 1: the row's vector is written; 0: queued for the vector index (see `reconcile`).
         async with self._db.transaction() as db:

@@ -38,19 +38,17 @@ class PostgresConversations(PostgresTables, ConversationRepository):
                     [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
                 )
 
-    async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        with failing("rows of a private conversation not narrowed"):
-            return await self._narrow(conversation, dry_run)
+    @staticmethod
+    def _params(c: Conversation) -> tuple[str, str, str]:
+        return c.platform, c.workspace_id, c.channel_id
 
-    async def _narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
-        c = conversation
-        params = (c.platform, c.workspace_id, c.channel_id)
+    async def _narrowed_ids(self, table: str, conversation: Conversation) -> list[str]:
+        rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {_WHERE}", self._params(conversation))
+        return [r[0] for r in rows]
+
+    async def _narrow_rows(self, conversation: Conversation) -> dict[str, list[str]]:
+        params = self._params(conversation)
         found: dict[str, list[str]] = {}
-        for table in NARROWED_TABLES:
-            rows = await self._db.fetch(f"SELECT id FROM {table} WHERE {_WHERE}", params)
-            found[table] = [r[0] for r in rows]
-        if dry_run or not any(found.values()):
-            return found
         async with self._db.transaction() as conn:
             await conn.execute(displaced_thread_summaries_sql(_WHERE, "$3"), *params)
             for table in NARROWED_TABLES:

@@ -30,6 +30,10 @@ class PostgresTables:
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
+    def _failing(self, what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
+        # `failing` for the base repositories' shared methods, which know no driver.
+        return failing(what, error)
+
     async def _rows_by_id(
         self,
         table: str,
