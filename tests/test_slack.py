@@ -19,6 +19,8 @@ from adapters.base import Adapter, IncomingMessage
 from adapters.command_table import CommandResult
 from adapters.slack import SlackAdapter
 from adapters.slack.adapter import DEDUP_FILENAME
+from adapters.slack.directory import MENTIONS_LOOKED_UP
+from adapters.slack.markup import mentioned_users, plain_text
 from adapters.slack.render import (
     decode_page_value,
     neutralize_broadcasts,
@@ -550,6 +552,77 @@ async def test_unknown_author_falls_back_to_the_id(make_adapter: MakeAdapter, fa
     await adapter.drain()
     authors = {m.author_id: (m.author_name, m.author_is_admin) for b, _ in turn.calls for m in b}
     assert authors == {"UGHOST001": ("UGHOST001", False), ADMIN: ("Ada Admin", True)}
+
+
+async def test_markup_reaches_the_turn_as_typed_with_mentions_by_name(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    said = (
+        f"Thanks <@{BOB}>! R&amp;D &lt;3, see <https://example.com/a?b=1&amp;c=2|the notes> in <#C0DEV|dev>"
+    )
+    await send_event(adapter, message_event(said, "2.1", channel=ANSWER), "EvMarkup")
+    await adapter.drain()
+    [message] = [m for batch, _ in turn.calls for m in batch]
+    assert message.text == "Thanks @Bob! R&D <3, see the notes (https://example.com/a?b=1&c=2) in #dev"
+    assert [c.args["user"] for c in fake.calls_to("users.info")].count(BOB) == 1
+
+
+async def test_a_message_naming_many_users_costs_a_bounded_number_of_lookups(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    crowd = [f"U0CROWD{n:03d}" for n in range(MENTIONS_LOOKED_UP * 3)]
+    said = " ".join(f"<@{uid}|member{n}>" for n, uid in enumerate(crowd))
+    await send_event(adapter, message_event(said, "2.2", channel=ANSWER), "EvCrowd")
+    await adapter.drain()
+    [message] = [m for batch, _ in turn.calls for m in batch]
+    # Unknown to users.info or never looked up: each keeps the label Slack sent.
+    assert message.text == " ".join(f"@member{n}" for n in range(len(crowd)))
+    looked_up = {c.args["user"] for c in fake.calls_to("users.info")} & set(crowd)
+    assert looked_up == set(crowd[:MENTIONS_LOOKED_UP])
+
+
+@pytest.mark.parametrize(
+    ("markup", "typed"),
+    [
+        ("no markup at all", "no markup at all"),
+        ("a &lt; b &amp;&amp; c &gt; d", "a < b && c > d"),
+        ("&amp;lt; stays a literal entity", "&lt; stays a literal entity"),
+        ("<@U1> and <@U2|two> and <@W3>", "@One and @two and @W3"),
+        ("<#C1|general> <#C2>", "#general #C2"),
+        ("<!here> <!channel> <!everyone|everyone>", "@here @channel @everyone"),
+        ("<!subteam^S1|@devs> <!subteam^S2>", "@devs @S2"),
+        ("<!date^1392734382^{date_num}|Feb 18, 2014> it is", "Feb 18, 2014 it is"),
+        ("<https://example.com>", "https://example.com"),
+        (
+            "<http://example.com|example.com> and <mailto:ann@example.com|ann@example.com>",
+            "example.com and ann@example.com",
+        ),
+        ("<https://example.com/x|our docs>", "our docs (https://example.com/x)"),
+        ("an unclosed <@U1 stays", "an unclosed <@U1 stays"),
+        ("émoji ✨ and 名前 <@U1>", "émoji ✨ and 名前 @One"),
+    ],
+)
+def test_slack_markup_reads_back_as_typed(markup: str, typed: str) -> None:
+    assert plain_text(markup, {"U1": "One"}) == typed
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text())
+def test_markup_reading_never_raises_and_leaves_plain_text_alone(said: str) -> None:
+    read = plain_text(said, {"U1": "One"})
+    if not any(char in said for char in "<>&"):
+        assert read == said
+    # What Slack would have sent for this text, typed as is, reads back as the text.
+    escaped = said.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert plain_text(escaped, {}) == said
+
+
+def test_mentioned_users_are_listed_once_in_order() -> None:
+    assert mentioned_users("<@U2> <@U1|one> <@U2> <#C1> <!here> <@W9>") == ["U2", "U1", "W9"]
 
 
 async def test_http_endpoint_through_the_web_server(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:

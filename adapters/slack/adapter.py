@@ -438,7 +438,10 @@ class SlackAdapter:
         # Turn counts and timings belong to the turn function (the runner meters it for every
         # platform); the adapter counts only what the turn cannot see: posts, duplicates, commands.
         try:
-            batch = await self._directory.with_kinds(await self._directory.with_authors(batch))
+            directory = self._directory
+            batch = await directory.with_kinds(
+                await directory.with_plain_text(await directory.with_authors(batch))
+            )
             respond = any(wants_reply(m, self._following.answer) for m in batch)
             reply = await self._turn(batch, respond)
             if respond and reply:

@@ -16,6 +16,7 @@ from ..base import ConversationsFound, IncomingMessage
 from ..lookup_cache import LookupCache
 from .api import PLATFORM, error_code
 from .guards import loggable_id
+from .markup import mentioned_users, plain_text
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,9 @@ EVENT_KINDS = {
     "mpim": ConversationKind.GROUP,
     "im": ConversationKind.DM,
 }
+# Users a batch mentions that are looked up by name; more (a message pasting a member list) keep
+# the label or id Slack sent, rather than cost a users.info call each.
+MENTIONS_LOOKED_UP = 20
 # What conversations.list returns at start-up: the members-only conversations the bot is in.
 _MEMBERS_ONLY_TYPES = "private_channel,mpim"
 
@@ -86,6 +90,15 @@ class SlackDirectory:
             )
             for m in batch
         ]
+
+    async def with_plain_text(self, batch: list[IncomingMessage]) -> list[IncomingMessage]:
+        """Each message's text as its author typed it (`markup.plain_text`), the users it mentions
+        named from users.info: "<@U123> R&amp;D" would reach memory, the model and search as is."""
+        ids = list(dict.fromkeys(uid for m in batch for uid in mentioned_users(m.text)))[:MENTIONS_LOOKED_UP]
+        users = await asyncio.gather(*(self.user(uid) for uid in ids))
+        # A failed lookup falls back to the id: the label Slack sent, if any, says more.
+        names = {u.user_id: u.display_name for u in users if u.display_name != u.user_id}
+        return [dataclasses.replace(m, text=plain_text(m.text, names)) for m in batch]
 
     # --- conversation kinds ------------------------------------------------------------------------
 
