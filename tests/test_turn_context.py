@@ -295,6 +295,11 @@ async def test_turns_near_the_best_hits_join_the_candidates(engine: MemoryEngine
         ("I told Dana about it, and she loved it", False),
         ("Hey Dan! Nice mural", None),  # another name
         ("Danae painted it", None),
+        # A mention as the adapters write it.
+        ("@Dana did you see the mural? I painted it", True),
+        ("Thanks @Dana! I painted this mural", True),
+        ("Great work, @Dana!", True),
+        ("I went painting with @Dana yesterday", False),
     ],
 )
 def test_a_name_said_only_to_speak_to_its_bearer(text: str, spoken_to: bool | None) -> None:

@@ -26,7 +26,8 @@ def names_in(text: str, names: set[str]) -> set[str]:
 
 def only_addressed(name: str, text: str) -> bool | None:
     """True when every time `text` says `name` it speaks to them: opening a sentence before a comma
-    or "!", after a greeting, or after a comma at a sentence's end ("That's great, Alice!").
+    or "!" (or as `@name`), after a greeting, or after a comma at a sentence's end ("That's great,
+    Alice!").
     False when it says the name otherwise ("I went with Alice"), None when it never says it."""
     word = _word(name)
     said = [m.start() for m in regex(word).finditer(text)]
@@ -34,9 +35,11 @@ def only_addressed(name: str, text: str) -> bool | None:
         return None
     spoken_to: set[int] = set()
     for pattern in (
-        rf"(?:^|[.!?]\s+)(?P<name>{word})\s*[,!]",
-        rf"\b(?:{_GREETINGS})\s*,?\s+(?P<name>{word})",
-        rf",\s*(?P<name>{word})\s*(?:[!?.]|$)",
+        rf"(?:^|[.!?]\s+)@?(?P<name>{word})\s*[,!]",
+        # Chat's `@name` (how the adapters write a mention) opening a sentence speaks to them.
+        rf"(?:^|[.!?]\s+)@(?P<name>{word})",
+        rf"\b(?:{_GREETINGS})\s*,?\s+@?(?P<name>{word})",
+        rf",\s*@?(?P<name>{word})\s*(?:[!?.]|$)",
     ):
         spoken_to.update(m.start("name") for m in regex(pattern).finditer(text))
     return all(start in spoken_to for start in said)
