@@ -175,6 +175,28 @@ async def test_each_message_carries_its_conversations_kind_from_discord(server: 
     assert (await turns.next()).kind is PUBLIC
 
 
+async def test_mentions_emoji_and_timestamps_reach_the_turn_as_people_read_them(
+    server: Server, running: Any
+) -> None:
+    turns = Turns()
+    await running(turns)
+    [admin_role] = [role for role in server.guild["roles"] if role["name"] == "admin"]
+    content = (
+        f"<@{server.bob['id']}> ask <@&{admin_role['id']}> in <#{server.hidden['id']}> "
+        "<:party:123456789012345678><a:dance:223456789012345678> by <t:1700000000:F>, "
+        "not <#42> <t:9999999999999>"
+    )
+    data = fd.message(
+        server.general, server.alice, content, mentions=[server.bob], mention_roles=[admin_role["id"]]
+    )
+    await server.fake.dispatch("MESSAGE_CREATE", data)
+    said = await turns.next()
+    assert (
+        said.text
+        == "@Bob ask @admin in #hidden :party::dance: by 2023-11-14 22:13 UTC, not <#42> <t:9999999999999>"
+    )
+
+
 async def test_members_only_conversations_are_reported_as_discord_describes_them(
     server: Server, running: Any
 ) -> None:

@@ -153,13 +153,18 @@ def message(
     *,
     member_data: Payload | None = None,
     mentions: Sequence[Payload] = (),
+    mention_roles: Sequence[str] = (),
     attachments: Sequence[Payload] = (),
     reference: Payload | None = None,
 ) -> Payload:
     """MESSAGE_CREATE data; guild_id and member come with a guild `channel`, so DMs have neither."""
     data = {"id": snowflake(), "channel_id": channel["id"], "type": 0, "author": author, "content": content}
     data |= {"timestamp": iso_now(), "edited_timestamp": None, "flags": 0, "embeds": [], "components": []}
-    data |= {"mentions": list(mentions), "mention_roles": [], "attachments": list(attachments)}
+    data |= {
+        "mentions": list(mentions),
+        "mention_roles": list(mention_roles),
+        "attachments": list(attachments),
+    }
     data |= {"tts": False, "mention_everyone": False, "pinned": False}
     if "guild_id" in channel:
         # The gateway sends the author's member without its user.

@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import discord
 from discord.ext import commands
@@ -101,19 +102,37 @@ def route_message(
     return Routing(incoming, respond)
 
 
+# Custom emoji (`<:name:id>`, animated `<a:name:id>`) and timestamps (`<t:1700000000:R>`).
+_CUSTOM_EMOJI = re.compile(r"<a?(:\w{2,32}:)\d{15,21}>")
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::[tTdDfFR])?>")
+
+
+def _timestamp(match: re.Match[str]) -> str:
+    try:
+        moment = datetime.fromtimestamp(int(match.group(1)), tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return match.group(0)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _clean_text(message: discord.Message, me: discord.abc.User) -> str:
-    """The content without the bot's own mention; other people's mentions become `@name`."""
+    """The content without the bot's own mention; other people's, roles' and channels' mentions
+    become `@name` and `#name`, custom emoji `:name:` and timestamps their date and time (UTC)."""
     # discord.py keeps the payload's `content` as sent: not always a string when Discord misbehaves.
     content = message.content if isinstance(message.content, str) else ""
     text = _mention_pattern(me.id).sub("", content)
-    for user in message.mentions:
-        if user.id != me.id:
-            # `<@123>` means nothing to the model or to memory; the name does.
-            name = f"@{user.display_name}"
-            text = re.sub(rf"<@!?{user.id}>", lambda _match, name=name: name, text)
-    names = [attachment.filename for attachment in message.attachments]
-    if names:
-        text = "\n".join([text.strip(), *(f"[attachment: {name}]" for name in names)])
+    # `<@123>` means nothing to the model or to memory; the name does.
+    names = {rf"<@!?{user.id}>": f"@{user.display_name}" for user in message.mentions if user.id != me.id}
+    names |= {rf"<@&{role.id}>": f"@{role.name}" for role in message.role_mentions}
+    if "<#" in content:
+        # discord.py reads these from `content` itself, which fails when it is no string.
+        names |= {rf"<#{channel.id}>": f"#{channel.name}" for channel in message.channel_mentions}
+    for pattern, name in names.items():
+        text = re.sub(pattern, lambda _match, name=name: name, text)
+    text = _TIMESTAMP.sub(_timestamp, _CUSTOM_EMOJI.sub(r"\1", text))
+    files = [attachment.filename for attachment in message.attachments]
+    if files:
+        text = "\n".join([text.strip(), *(f"[attachment: {name}]" for name in files)])
     return text.strip()
 
 
