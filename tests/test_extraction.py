@@ -755,6 +755,14 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("last Christmas", "at Christmas 2025"),
         ("on Halloween", "on Halloween 2026"),
         ("on New Years Eve", "on New Year's Eve 2025"),
+        ("at Easter", "at Easter 2026"),
+        # the year said beside the month is the month's year
+        ("last year in August", "in August 2025"),
+        ("in August last year", "in August 2025"),
+        ("last year, in early May", "in early May 2025"),
+        # a day of the month alone: this month's, or the last month that has it
+        ("on the 15th", "on Sunday 15 November 2026"),
+        ("on the 31st", "on Saturday 31 October 2026"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:
@@ -790,6 +798,9 @@ def test_periods_counted_back(said: str, period: str) -> None:
         ("2027-01-05", (2027, 1, 5)),
         ("05/01/2027", (2027, 1, 5)),
         ("12/31/26", (2026, 12, 31)),
+        ("on the 30th", (2026, 11, 30)),
+        ("on the 3rd", (2026, 12, 3)),
+        ("on the 22nd", (2026, 11, 22)),
     ],
 )
 def test_english_date_expressions(expression: str, day: tuple[int, int, int]) -> None:
@@ -832,6 +843,14 @@ def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> 
         "During Thanksgiving, we usually watch a few movies",  # every year's
         "I ran in 2000 races",  # a count, not a year
         "We lived in Rome in the 1990s",
+        "I live on the 3rd floor",  # an ordinal that counts
+        "I got it on the 2nd try",
+        "We went to the Easter egg hunt",
+        # a birth day is no year's day that the clause says
+        "I was born on 3 June",
+        "I was born in March",
+        "My date of birth is the 12th of May",
+        "Je suis née le 3 juin",
     ],
 )
 def test_words_of_dates_that_name_no_day_are_left_alone(said: str) -> None:
@@ -846,6 +865,10 @@ def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
     assert (last.day, last.inline) == (date(2025, 11, 27), "at Thanksgiving 2025")
     assert (coming.day, coming.inline) == (date(2026, 11, 26), "at Thanksgiving 2026")
     assert (valentine.day, valentine.inline) == (date(2026, 2, 14), "Valentine's Day 2026")
+    # Easter moves: the last one was on 5 April 2026, the next is on 28 March 2027.
+    _, [easter] = find_dates("we painted eggs last Easter", NOW, False, True)
+    _, [next_easter] = find_dates("we will paint eggs next Easter", NOW, False, False)
+    assert (easter.day, next_easter.day) == (date(2026, 4, 5), date(2027, 3, 28))
 
 
 def test_invalid_dates_are_left_alone() -> None:

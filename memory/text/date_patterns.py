@@ -9,6 +9,7 @@ from .lexicons import MONTH_NUMBERS, MONTHS_EN, MONTHS_FR, NUMBER_WORDS, WEEKDAY
 from .normalize import regex
 
 __all__ = [
+    "BIRTH",
     "DATE_PATTERN",
     "DAY_PREPOSITION_BEFORE",
     "HABITUAL",
@@ -25,6 +26,7 @@ __all__ = [
     "SINCE_BEFORE",
     "SUBJECT_VERB_EN",
     "TIME_PATTERN",
+    "YEAR_AND_MONTH_GAP",
     "may_hold_a_date",
 ]
 
@@ -74,17 +76,24 @@ HOLIDAYS = {
     "christmas": ("Christmas", (12, 25)), "new year's eve": ("New Year's Eve", (12, 31)),
     "new year's day": ("New Year's Day", (1, 1)), "new year's": ("New Year's", (1, 1)),
     "halloween": ("Halloween", (10, 31)), "valentine's day": ("Valentine's Day", (2, 14)),
-    "thanksgiving": ("Thanksgiving", (11, 0)),
+    "thanksgiving": ("Thanksgiving", (11, 0)), "easter sunday": ("Easter", (0, 0)),
+    "easter": ("Easter", (0, 0)),
 }  # fmt: skip
 _HOLIDAY_ALT = _alternation(list(HOLIDAYS)).replace("\\ ", r"\s+").replace("'", "['’]?")
 # A holiday's name before one of these is a thing of the holiday, not its day ("a Christmas tree").
 _HOLIDAY_THING = (
     r"trees?|dinners?|lunch|party|parties|presents?|gifts?|cards?|movies?|films?|songs?|music|lights|"
     r"decorations?|markets?|shopping|break|holidays?|vacation|costumes?|candy|sweaters?|jumpers?|"
-    r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed"
+    r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed|eggs?|bunny|hunt"
+)
+# Nouns an ordinal counts rather than dates: "on the 3rd floor", "on the 2nd try".
+_NOT_A_DAY_AFTER = (
+    r"of|floor|storey|story|time|times|try|attempt|go|day|night|week|month|year|century|place|round|"
+    r"grade|anniversary|birthday|edition|row|lap|hole|inning|step|level|page|chapter|episode|season|"
+    r"game|match|percentile|one|ones|shot|take|line|door|street|avenue|day's"
 )
 # How a holiday reads where no preposition introduces it.
-HOLIDAY_LEAD = {"Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at "}
+HOLIDAY_LEAD = {"Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at ", "Easter": "at "}
 # "last Friday night": the part of the day stays, after the date.
 PARTS_OF_DAY = {
     "morning": " in the morning", "afternoon": " in the afternoon", "evening": " in the evening",
@@ -105,6 +114,9 @@ DATE_PATTERN = regex(
     rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"
     rf"|(?P<month_day>(?:(?P<month_day_weekday>{_alternation(WEEKDAYS_EN)}),?\s+)?(?P<month_day_month>{_alternation(_MONTH_KEYS_EN)})\.?\s+(?:the\s+)?"
     r"(?P<month_day_day>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<month_day_year>\d{4}))?)"
+    # "on the 15th": a day of this month or the last (or the next), not "the 3rd floor".
+    r"|(?P<ordinal_day>(?<=\bon\s)the\s+(?P<ordinal_day_number>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)"
+    rf"(?!\s+(?:{_NOT_A_DAY_AFTER})\b))"
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
     rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
@@ -145,6 +157,8 @@ PERIOD_PREPOSITION_BEFORE = regex(
     r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
     r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
 )
+# What may stand between "last year" and "in August" when both say one date.
+YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")
 SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
 # Month names that are lower-case words too: a date only after a preposition or with an ordinal.
 MONTH_VERBS = frozenset({"may", "march"})
@@ -153,6 +167,9 @@ ORDINAL = regex(r"\d(?:st|nd|rd|th)\b")
 HOLIDAY_PREPOSITION_BEFORE = regex(
     r"\b(?:on|at|for|over|during|since|before|after|until|till|by|around|through)\s*$"
 )
+# A clause about when someone was born: the day is not last year's ("I was born on 3 June") and
+# its year is one the clause does not say.
+BIRTH = regex(r"\b(?:born|birth|dob|d\.o\.b|née?s?|naissance)\b")
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
@@ -185,7 +202,7 @@ _DATE_WORDS = frozenset(
         *(word for key in RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
         *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
         semaine semaines mois an ans année années annee annees spring summer fall autumn winter
-        christmas halloween thanksgiving valentine""".split(),
+        christmas halloween thanksgiving valentine easter""".split(),
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")

@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
+from itertools import pairwise
 
 from .date_patterns import (
+    BIRTH,
     DATE_PATTERN,
     DAY_PREPOSITION_BEFORE,
     HABITUAL,
@@ -25,8 +27,10 @@ from .date_patterns import (
     SINCE_BEFORE,
     SUBJECT_VERB_EN,
     TIME_PATTERN,
+    YEAR_AND_MONTH_GAP,
     may_hold_a_date,
 )
+from .holidays import holiday_date, holiday_key
 from .lexicons import (
     MONTH_NUMBERS,
     MONTHS_EN,
@@ -41,6 +45,7 @@ from .periods import (
     add_months,
     month_start,
     nearest_day,
+    nearest_day_of_month,
     period_start,
     season_start,
     shift_period,
@@ -157,6 +162,9 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
             return (day, "abs", "day") if day else None
         day = nearest_day(today, month, day_number, past)
         return (day, "day", "day") if day else None
+    if group("ordinal_day"):
+        day = nearest_day_of_month(today, int(group("ordinal_day_number")), past)
+        return (day, "rel", "day") if day else None
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
         return today + timedelta(days=RELATIVE_DAYS[key]), "rel", "day"
@@ -215,36 +223,12 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         # Said on a Saturday or a Sunday, the weekend told in the past is this one.
         return shift_period(today, "weekend", 0 if today.weekday() >= 5 else -1), "period", "weekend"
     if group("holiday_name"):
-        day = _holiday(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
+        day = holiday_date(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
         return day, "holiday", "day"
     if group("weekday_short_name"):
         weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
         return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
     return None
-
-
-def _holiday_day(key: str, year: int) -> date:
-    month, day = HOLIDAYS[key][1]
-    if day == 0:  # Thanksgiving: the fourth Thursday of November
-        first = date(year, month, 1)
-        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
-    return date(year, month, day)
-
-
-def _holiday_key(said: str) -> str:
-    return " ".join(said.lower().replace("’", "'").replace("years", "year's").split())
-
-
-def _holiday(said: str, modifier: str, today: date, past: bool) -> date:
-    """The day of the holiday `said`: this year's; the last one before today or the next one after
-    it; without a modifier, the nearest in the tense's direction (today's when it is today)."""
-    key = _holiday_key(said)
-    this_year = _holiday_day(key, today.year)
-    if modifier == "this" or (not modifier and this_year == today):
-        return this_year  # "last" and "next" exclude today; the tense alone takes today's
-    if modifier == "last" or (not modifier and past):
-        return this_year if this_year < today else _holiday_day(key, today.year - 1)
-    return this_year if this_year > today else _holiday_day(key, today.year + 1)
 
 
 def _format_period(start: date, unit: str, french: bool) -> str:
@@ -317,7 +301,18 @@ def find_dates(
     position = 0
     clock: dtime | None = None
     clock_read = False
-    for match in DATE_PATTERN.finditer(clause):
+    matches = list(DATE_PATTERN.finditer(clause))
+    year_of_month, month_of_year = _years_said_with_a_month(matches, clause, today)
+    for index, match in enumerate(matches):
+        if index in month_of_year:
+            # "last year in August": the month says the year ("in August 2025"); the year's words
+            # and what stands between the two go.
+            if month_of_year[index] > index:
+                out.append(clause[position : match.start()])
+                position = matches[month_of_year[index]].start()
+            else:
+                position = match.end()
+            continue
         before = clause[: match.start()]
         weekday_alone = match.group("weekday_name") and not (
             match.group("weekday_modifier") or match.group("weekday_after")
@@ -339,6 +334,10 @@ def find_dates(
         if resolved is None:
             continue
         day, kind, unit = resolved
+        if index in year_of_month:
+            day = date(year_of_month[index], day.month, 1)
+        elif BIRTH.search(clause) and (kind == "day" or _month_alone(match)):
+            continue  # "I was born on 3 June" is no year's 3 June that the clause says
         # A day and month without a year is left as said unless told in the past: "my birthday is
         # on 3 June" recurs, "I went hiking on 3 May" happened in one year.
         if relative_only and (kind == "abs" or (kind == "day" and not past)):
@@ -359,7 +358,7 @@ def find_dates(
             bare, inline = str(day.year), " ".join(match.group(0).split())  # kept as said
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         elif kind == "holiday":
-            name = HOLIDAYS[_holiday_key(match.group("holiday_name"))][0]
+            name = HOLIDAYS[holiday_key(match.group("holiday_name"))][0]
             bare = f"{name} {day.year}"
             lead = "" if HOLIDAY_PREPOSITION_BEFORE.search(before) else HOLIDAY_LEAD.get(name, "on ")
             inline = lead + bare
@@ -389,6 +388,37 @@ def find_dates(
         position = match.end() - 1 if match.group(0).endswith(".") else match.end()
     out.append(clause[position:])
     return "".join(out), found
+
+
+def _month_alone(match: re.Match[str]) -> bool:
+    """A month named without a year or a word that places it ("in March", not "next March")."""
+    return bool(match.group("month") and not (match.group("month_year") or match.group("month_modifier")))
+
+
+def _years_said_with_a_month(
+    matches: list[re.Match[str]], clause: str, today: date
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Where "last year" and "in August" stand side by side ("last year in August", "in August
+    last year"): the year for the month's match, by its index, and for each such year's match
+    the index of its month's, whose date then says the year."""
+    year_of_month: dict[int, int] = {}
+    month_of_year: dict[int, int] = {}
+    for index, (first, second) in enumerate(pairwise(matches)):
+        if not YEAR_AND_MONTH_GAP.match(clause[first.end() : second.start()]):
+            continue
+        for month_at, year_at in ((index, index + 1), (index + 1, index)):
+            month, year = matches[month_at], matches[year_at]
+            if (
+                _month_alone(month)
+                and month.group("month_preposition")
+                and (year.group("period_en_unit") or "").lower() == "year"
+                and month_at not in year_of_month
+                and year_at not in month_of_year
+            ):
+                modifier = year.group("period_en_modifier").lower()
+                year_of_month[month_at] = shift_period(today, "year", _direction(modifier)).year
+                month_of_year[year_at] = month_at
+    return year_of_month, month_of_year
 
 
 def expand_dates(text: str, dates: list[ResolvedDate]) -> tuple[str, float | None]:

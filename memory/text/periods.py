@@ -9,6 +9,7 @@ __all__ = [
     "add_months",
     "month_start",
     "nearest_day",
+    "nearest_day_of_month",
     "period_start",
     "season_start",
     "shift_period",
@@ -30,6 +31,19 @@ def nearest_day(today: date, month: int, day: int, past: bool) -> date | None:
     step = -1 if past else 1
     for years_away in range(9):  # 29 February may be up to 8 years away
         found = valid_date(today.year + step * years_away, month, day)
+        if found is not None and (found <= today if past else found >= today):
+            return found
+    return None
+
+
+def nearest_day_of_month(today: date, day: int, past: bool) -> date | None:
+    """The closest day numbered `day` ("the 15th") on or after today (on or before it, for clauses
+    in the past tense), in this month or the nearest one that has it."""
+    step = -1 if past else 1
+    first = today.replace(day=1)
+    for months_away in range(3):  # a 31st is at most two months away
+        month = add_months(first, step * months_away)
+        found = valid_date(month.year, month.month, day)
         if found is not None and (found <= today if past else found >= today):
             return found
     return None
