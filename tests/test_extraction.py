@@ -733,6 +733,53 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
     assert content in [item.content for item in run(text)]
 
 
+# Who the clause is about need not be the speaker: the tense is theirs too; a future said in it wins.
+@pytest.mark.parametrize(
+    ("said", "past"),
+    [
+        ("My kids went to the park on Friday", True),
+        ("She left on Friday", True),
+        ("My sister got married in June", True),
+        ("My friend Ted is coming on Friday", False),  # a name is no verb
+        ("She said it will rain on Friday", False),
+        ("I said I'll come on Friday", False),
+    ],
+)
+def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None:
+    assert told_in_past(said) is past
+
+
+# What happens to a relative is remembered of them, dated (said on Sunday 22 November 2026).
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("My mom passed away last year", "Mickael's mom passed away in 2025"),
+        (
+            "Last week, my grandma passed away and it's been really hard",
+            "Mickael's grandma passed away in the week of Monday 9 November 2026",
+        ),
+        ("My son was born on 3 June 2019", "Mickael's son was born on Monday 3 June 2019"),
+        ("My sister got married in June", "Mickael's sister got married in June 2026"),
+        ("Yesterday my dad retired", "Mickael's dad retired on Saturday 21 November 2026"),
+        ("My brother just got engaged!", "Mickael's brother just got engaged"),
+    ],
+)
+def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:
+    assert content in [item.content for item in run(text)], contents(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My friend's mom passed away",  # not the speaker's relative
+        "If my mom died I would be lost",  # not asserted
+        "My brother passed the salt",
+    ],
+)
+def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
+    assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
+
+
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
 @pytest.mark.parametrize(
     ("said", "period"),

@@ -12,6 +12,7 @@ __all__ = [
     "BIRTH",
     "DATE_PATTERN",
     "DAY_PREPOSITION_BEFORE",
+    "FUTURE_EN",
     "HABITUAL",
     "HOLIDAYS",
     "HOLIDAY_LEAD",
@@ -180,10 +181,14 @@ PAST_TENSE = regex(
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
     r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
 )
-# "I flew", "we finally retook": the verb after the subject, told by `is_past_form_en`.
+# "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(
-    r"\b(?:i|we)\s+(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>[a-z]+)\b"
+    # Who the clause is about may be someone else: "my sister got married in June" is last June.
+    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their)\s+[a-z]+)\s+"
+    r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b"
 )
+# A clause that says what will be: its past verb reports it ("she said it will rain on Friday").
+FUTURE_EN = regex(r"\b(?:will|shall|gonna|going\s+to)\b|\w'll\b")
 TIME_PATTERN = regex(
     r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
     r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"

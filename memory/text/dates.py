@@ -13,6 +13,7 @@ from .date_patterns import (
     BIRTH,
     DATE_PATTERN,
     DAY_PREPOSITION_BEFORE,
+    FUTURE_EN,
     HABITUAL,
     HOLIDAY_LEAD,
     HOLIDAY_PREPOSITION_BEFORE,
@@ -445,6 +446,8 @@ def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
     if PAST_TENSE.search(text):
         return True
+    if FUTURE_EN.search(text):
+        return False  # "I said I'll come on Friday": the Friday to come
     return any(is_past_form_en(m.group("verb")) for m in SUBJECT_VERB_EN.finditer(text))
 
 

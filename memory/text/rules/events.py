@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN, WEEKDAYS_EN, WEEKDAYS_FR
+from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
 from ..phrases import first_word, is_object, trim_phrase
 from ..rewrite import capitalize_first
 from ..sentences import co_subject, opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
+from .said_first import with_date_said_first
 
 __all__ = ["DATED_EVENT", "EVENTS"]
 
@@ -69,13 +69,6 @@ _TRANSITIVE_EN = regex(
     r"found|bought|sold|built|created|received|adopted|booked|rented|renovated|earned|achieved|published|"
     r"released|launched|founded"
 )
-# A date said before the subject, with the preposition said before it.
-_DATE_SAID_FIRST = regex(
-    rf"(?:\b(?:on|in|at|during|since|by|from|le|en|au|pendant|depuis|dès)\s+)?{PLACEHOLDER.pattern}"
-)
-# The prepositions a date said first may carry inside it ("In June", "En 2019"), from a capital.
-_PREPOSITIONS_SAID = frozenset({"In", "On", "At", "During", "Since", "By", "From", "Until", "En", "Depuis"})
-_WEEKDAYS = frozenset(WEEKDAYS_EN + WEEKDAYS_FR)
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
 _EVENTS_FR: list[re.Pattern[str]] = [
@@ -149,7 +142,7 @@ def _happened_en(hit: Hit) -> Item | None:
         said = f"{said[0]} and {partner}{said[1:]}"
     # "Last week I went to a conference": the date said before the subject goes after the event,
     # with its preposition ("On Friday, I got ..." -> "... on Friday 20 November 2026").
-    content = _with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    content = with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
@@ -175,7 +168,7 @@ def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
-    content = _with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    content = with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
     return Item(
         content,
         MemoryType.EVENT,
@@ -183,35 +176,6 @@ def _happened_fr(hit: Hit) -> Item | None:
         [hit.group("object") or hit.group("verb")],
         predicate=Predicate.EVENT,
     )
-
-
-def _with_date_said_first(content: str, hit: Hit) -> str:
-    """`content` with the dates said before its subject after it ("Last week I went to a
-    conference", "Hier, j'ai adopté un chien"): the event rules read from the subject on."""
-    if PLACEHOLDER.search(content):
-        return content
-    dates = hit.clause.dates
-
-    def moved(slot: re.Match[str]) -> str:
-        # A copy of the date as it reads after the event, since the other memories of the clause
-        # may still open on it: "In June I moved" -> "... moved to Berlin in June 2026", "Friday I
-        # adopted a dog" -> "... adopted a dog on Friday 20 November 2026".
-        said = dates[int(slot.group(1))] if slot.group(1) is not None else None
-        if said is None:
-            return slot.group(0)
-        first = said.inline.split(" ", 1)[0]
-        if first in _PREPOSITIONS_SAID:
-            inline = first.lower() + said.inline[len(first) :]
-        elif slot.start() == 0 and first.lower() in _WEEKDAYS:
-            inline = ("le " if hit.french else "on ") + said.inline
-        else:
-            return slot.group(0)
-        dates.append(dataclasses.replace(said, inline=inline))
-        return f"\x00{len(dates) - 1}\x00"
-
-    said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
-    before = " ".join(PLACEHOLDER.sub(moved, m.group(0)[:1].lower() + m.group(0)[1:]) for m in said_first)
-    return f"{content} {before}" if before else content
 
 
 EVENTS = (

@@ -1,4 +1,4 @@
-"""Rules for relatives and pets: "my sister is called Léa", "my daughter Léa ...", "I have two kids"."""
+"""Rules for relatives and pets: who they are, how many, and what happens to them ("my mom retired")."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..normalize import regex
 from ..phrases import NAME_CAPTURE, name_from_phrase, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person
 from .base import Hit, Item, OneOf, Rule
+from .said_first import with_date_said_first
 
 __all__ = ["FAMILY"]
 
@@ -35,6 +36,15 @@ _APPOSITION_FR = regex(
 # What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
 _PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
 _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
+# What happens to a relative that a friend would remember: "my mom passed away last year", "my
+# son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...".
+_LIFE_EVENT_EN = regex(
+    rf"\bmy\s+(?P<rel>{RELATIVES_EN})\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
+    r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
+    r"sick|hired|promoted|fired|laid\s+off)|retired|graduated|had\s+(?:a\s+baby|surgery|a\s+stroke|"
+    r"a\s+heart\s+attack)|gave\s+birth|was\s+diagnosed)\b.*)"
+)
+_NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _HAVE_EN = regex(
     r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
@@ -126,6 +136,27 @@ def _has(hit: Hit) -> Item | None:
     )
 
 
+def _life_event(hit: Hit) -> Item | None:
+    """ "Mickael's mom passed away in 2025": the relative is the subject, the event dated when the
+    clause says when."""
+    relative = hit.words("rel")
+    # "passed away and it's been hard": what follows is about the speaker, not the event.
+    event = _NEXT_CLAUSE.sub("", hit.phrase)
+    said = with_date_said_first(hit.third(event), hit)
+    kind = MemoryType.EVENT if PLACEHOLDER.search(said) else MemoryType.FACT
+    who = f"{possessive_en(hit.speaker)} {relative}"
+    predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
+    return Item(
+        f"{who} {said}",
+        kind,
+        hit.confidence(_CONFIDENCE),
+        [relative],
+        predicate=predicate,
+        object=said,
+        subject=who,
+    )
+
+
 def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french: bool) -> OneOf:
     """ "my sister is called Léa", else "my sister Léa ...": the first wording that matches wins."""
     return OneOf(
@@ -141,6 +172,7 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
 FAMILY = (
     _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
     _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
+    Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
 )
