@@ -62,6 +62,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm an early riser", ID, "Mickael is an early riser"),
         ("I work at Acme", ID, "Mickael works at Acme"),
         ("I live in Lyon", ID, "Mickael lives in Lyon"),
+        ("I've lived in Berlin since 2019", ID, "Mickael has lived in Berlin since 2019"),
+        ("I have been living in Lyon for 5 years", ID, "Mickael has lived in Lyon for 5 years"),
         ("I'm from Montreal", ID, "Mickael is from Montreal"),
         ("I was born in Marseille", ID, "Mickael was born in Marseille"),
         ("I'm 34 years old", ID, "Mickael is 34 years old"),
@@ -484,6 +486,8 @@ def test_yields_nothing(text: str) -> None:
         ("I'm really grateful to have a job I enjoy every day.", PREF),
         ("Connecting with the things I love makes writing even more fun.", PREF),
         ("Being my own boss and doing something I love is awesome.", PREF),
+        # places once lived in, not where the speaker lives
+        ("I've lived in Paris and Rome", ID),
     ],
 )
 def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:

@@ -155,6 +155,10 @@ def _studies_en(hit: Hit) -> Item:
 
 _AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
 _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
+_HAS_LIVED = (
+    r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
+    r"(?=[^.!?;]*(?:\b(?:since|for)\b|\x00))"
+)
 _LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
 
 # The first English wording that yields a memory wins.
@@ -182,6 +186,12 @@ _IDENTITY_EN = OneOf(
             french=False,
         ),
         Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
+        # "I've lived in Berlin since 2019" (a date, or "for"), not "I've lived in Paris and Rome".
+        Rule(
+            regex(_HAS_LIVED + OBJECT),
+            _verb_and_preposition_en("has lived", Predicate.LOCATION),
+            french=False,
+        ),
         Rule(
             regex(
                 r"\bi(?:'m|\s+am)\s+(?:originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
