@@ -36,7 +36,7 @@ def _kinds(text: str) -> list[str]:
         ),
         (
             "We went on a road trip to Oregon.",
-            "Léa's travels and places visited include Oregon: Léa and the team went on a road trip to Oregon",
+            "Léa's travels and places visited include Oregon: Léa and others went on a road trip to Oregon",
         ),
         (
             "I've been to Paris twice",
@@ -46,22 +46,22 @@ def _kinds(text: str) -> list[str]:
         ("every Monday I go swimming", "Léa's sports and activities include swimming: Léa goes swimming"),
         (
             "We love playing the guitar",
-            "Léa's music and hobbies include guitar: Léa and the team love playing the guitar",
+            "Léa's music and hobbies include guitar: Léa and others love playing the guitar",
         ),
         (
             "Our new puppy is chewing everything.",
-            "Léa's pets include a puppy: The team's new puppy is chewing everything",
+            "Léa's pets include a puppy: Léa's new puppy is chewing everything",
         ),
-        ("We adopted two kittens", "Léa's pets include kittens: Léa and the team adopted two kittens"),
+        ("We adopted two kittens", "Léa's pets include kittens: Léa and others adopted two kittens"),
         # Said with no verb of doing: the pastime is the speaker's own ("my", "our").
         (
             "We always look forward to our family camping trip.",
-            "Léa's outdoor activities include camping: Léa and the team always look forward to the team's "
+            "Léa's outdoor activities include camping: Léa and others always look forward to their "
             "family camping trip",
         ),
         (
             "Our weekend hikes are the best part of the week.",
-            "Léa's outdoor activities include hiking: The team's weekend hikes are the best part of the week",
+            "Léa's outdoor activities include hiking: Léa's weekend hikes are the best part of the week",
         ),
         (
             "I'm also trying out yoga to get stronger.",
@@ -81,7 +81,7 @@ def _kinds(text: str) -> list[str]:
         # An outing or an event, said by the place gone to, by the speaker or their own family.
         (
             "We went to a pride parade",
-            "Léa's events attended include the parade: Léa and the team went to a pride parade",
+            "Léa's events attended include the parade: Léa and others went to a pride parade",
         ),
         (
             "My kids love the zoo.",
@@ -94,7 +94,7 @@ def _kinds(text: str) -> list[str]:
         ),
         (
             "We went to the beach",
-            "Léa's outings and family activities include the beach: Léa and the team went to the beach",
+            "Léa's outings and family activities include the beach: Léa and others went to the beach",
         ),
     ],
 )
@@ -212,7 +212,7 @@ def test_a_pastime_the_speaker_says_they_like_is_left_to_the_preference_rule() -
 
 def test_a_pastime_said_with_a_verb_and_a_possessive_is_one_memory() -> None:
     assert _kinds("We went on our weekend hike.") == [
-        "Léa's outdoor activities include hiking: Léa and the team went on the team's weekend hike"
+        "Léa's outdoor activities include hiking: Léa and others went on their weekend hike"
     ]
 
 

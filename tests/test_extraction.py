@@ -13,6 +13,7 @@ from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, told_in_past
 from memory.text.phrases import quotes_closed
+from memory.text.rewrite import third_person_en
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at
@@ -590,7 +591,7 @@ def test_polite_question_request_is_still_a_request() -> None:
         (
             "We need to ship v2 by the end of the month",
             TODO,
-            "Mickael and the team need to ship v2 by Monday 30 November 2026",
+            "Mickael and others need to ship v2 by Monday 30 November 2026",
             at(2026, 11, 30),
         ),
         (
@@ -751,6 +752,22 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
 )
 def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None:
     assert told_in_past(said) is past
+
+
+# "we" is the speaker and others (a family, friends, a team), not "the team" whoever they are.
+@pytest.mark.parametrize(
+    ("said", "rewritten"),
+    [
+        ("We adopted a puppy", "Mickael and others adopted a puppy"),
+        ("We went on our weekend hike", "Mickael and others went on their weekend hike"),
+        ("Our puppy chews everything", "Mickael's puppy chews everything"),
+        ("He invited us to dinner", "He invited Mickael and others to dinner"),
+        ("We moved to the US", "Mickael and others moved to the US"),
+        ("We're proud of ourselves", "Mickael and others are proud of themselves"),
+    ],
+)
+def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
+    assert third_person_en(said, "Mickael") == rewritten
 
 
 # What happens to a relative is remembered of them, dated (said on Sunday 22 November 2026).

@@ -103,22 +103,24 @@ def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
         return ("themselves" if named else speaker), True
     if group("me"):
         return speaker, True
-    # "we" is the speaker's team: it does not name the speaker for what follows.
+    # "we" is the speaker and others, whoever they are (a family, friends, a team); "our" after it
+    # is "their" ("Léa and others went on their hike").
     if group("we"):
         contraction = group("we_contraction")
-        return f"{speaker} and the team" + (
+        return f"{speaker} and others" + (
             f" {_WE_CONTRACTIONS[contraction.lower()]}" if contraction else ""
-        ), named
+        ), True
     if group("our") or group("ours"):
-        return "the team's", named
+        # "we adopted our dog": the sentence's "their"; else the speaker's ("Léa's dog").
+        return ("their" if named and group("our") else possessive_en(speaker)), named
     if group("us"):
-        return ("the team" if group("us") != "US" else "US"), named  # "the US" is a country
-    return "the team", named
+        return (f"{speaker} and others" if group("us") != "US" else "US"), named  # "the US" is a country
+    return "themselves", named
 
 
 def third_person_en(text: str, speaker: str, named: bool = False) -> str:
     """I -> <speaker>, my -> <speaker>'s (then "their" once the speaker is named), we -> <speaker> and
-    the team. `named`: the sentence already named the speaker, so "my" is "their" from the start."""
+    others. `named`: the sentence already named the speaker, so "my" is "their" from the start."""
     return _substitute(_PRONOUN_EN, text, speaker, named, _third_en)
 
 
