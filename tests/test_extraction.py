@@ -65,6 +65,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I live in Lyon", ID, "Mickael lives in Lyon"),
         ("I've lived in Berlin since 2019", ID, "Mickael has lived in Berlin since 2019"),
         ("I have been living in Lyon for 5 years", ID, "Mickael has lived in Lyon for 5 years"),
+        # what is no longer so is said, so that the newest word on it is that one
+        ("I no longer work at Acme", ID, "Mickael no longer works at Acme"),
+        ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
+        ("I'm not vegan anymore", PREF, "Mickael is no longer vegan"),
+        ("I'm not vegetarian", PREF, "Mickael is not vegetarian"),
         ("I'm from Montreal", ID, "Mickael is from Montreal"),
         ("I was born in Marseille", ID, "Mickael was born in Marseille"),
         ("I'm 34 years old", ID, "Mickael is 34 years old"),
@@ -489,6 +494,7 @@ def test_yields_nothing(text: str) -> None:
         ("Being my own boss and doing something I love is awesome.", PREF),
         # places once lived in, not where the speaker lives
         ("I've lived in Paris and Rome", ID),
+        ("I don't work at weekends", ID),  # no change of workplace said
     ],
 )
 def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:

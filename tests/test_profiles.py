@@ -65,6 +65,12 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is a software engineer", ID, [("field", "job", "software engineer")]),
         ("Mickael est développeur", ID, [("field", "job", "développeur")]),
         ("Mickael works at Acme", ID, [("field", "workplace", "works at Acme")]),
+        ("Mickael no longer works at Acme", ID, [("field", "workplace", "no longer works at Acme")]),
+        (
+            "Mickael has lived in Berlin since 2019",
+            ID,
+            [("field", "location", "has lived in Berlin since 2019")],
+        ),
         ("Mickael is 34 years old", ID, [("field", "age", "34 years old")]),
         ("Mickael a 34 ans", ID, [("field", "age", "34 ans")]),
         ("Mickael speaks French and Spanish", ID, [("field", "languages", "speaks French and Spanish")]),
@@ -83,6 +89,8 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael's favorite color is blue", PREF, [("like", "", "blue (favorite color)")]),
         ("Le plat préféré de Mickael est la raclette", PREF, [("like", "", "la raclette (plat préféré)")]),
         ("Mickael is vegetarian", PREF, [("field", "diet", "vegetarian")]),
+        ("Mickael is a vegetarian", PREF, [("field", "diet", "vegetarian")]),
+        ("Mickael is no longer vegan", PREF, [("field", "diet", "no longer vegan")]),
         ("Mickael doesn't mind noise", PREF, []),
         ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
         ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait
@@ -291,6 +299,16 @@ async def test_forgetting_the_newer_value_brings_the_older_back(
     await engine.forget_unscoped(newer.id)
     profile = await settled(profiles)
     assert profile is not None and profile.shared.fields["job"].value == "nurse"
+
+
+async def test_a_workplace_no_longer_held_is_the_newest_word_on_it(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    await remember(engine, "Mickael works at Acme", ID)
+    clock.advance(60)
+    await remember(engine, "Mickael no longer works at Acme", ID)
+    profile = await settled(profiles)
+    assert profile is not None and profile.shared.fields["workplace"].value == "no longer works at Acme"
 
 
 async def test_forgetting_the_last_memory_removes_the_profile(

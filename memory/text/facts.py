@@ -113,8 +113,8 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     ("pronouns", r"'s\s+pronouns\s+are\s+(?P<value>.+)$"),
     (
         "location",
-        rf"\s+{_ADVERBS}(?P<value>(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|est\s+basée?|"
-        r"est\s+installée?)\b.+)$",
+        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|"
+        r"has\s+lived|est\s+basée?|est\s+installée?)\b.+)$",
     ),
     (
         "origin",
@@ -128,7 +128,8 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     ),
     (
         "workplace",
-        rf"\s+{_ADVERBS}(?P<value>(?:works|travaille)\s+(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
+        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|travaille)\s+"
+        r"(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
     ),
     ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
     ("languages", rf"\s+{_ADVERBS}(?P<value>(?:speaks|parle)\s+.+)$"),
@@ -144,8 +145,9 @@ _WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
 _IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
 _DIET = regex(
-    rf"{_WHO}\s+(?:is|est)\s+(?:now\s+|strictly\s+)?(?:an?\s+)?(?P<value>vegetarian|vegan|pescatarian|"
-    r"gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|végétarien(?:ne)?|végane?)\W*$"
+    rf"{_WHO}\s+(?:is|est)\s+(?:now\s+|strictly\s+)?(?:an?\s+)?(?P<value>(?:no\s+longer\s+|not\s+)?(?:an?\s+)?"
+    r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
+    r"végétarien(?:ne)?|végane?))\W*$"
 )
 _NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
 _DISLIKE: list[re.Pattern[str]] = [

@@ -135,6 +135,17 @@ def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit],
     return make
 
 
+def _no_longer_en(hit: Hit) -> Item | None:
+    """ "Mickael no longer works at Acme": said with "no longer", or "not ... anymore"."""
+    phrase = _ANYMORE.sub("", hit.phrase)
+    if not hit.group("no_longer") and phrase == hit.phrase:
+        return None  # "I don't work at weekends": no change of workplace said
+    verb, preposition = hit.words("verb").lower(), hit.words("prep").lower()
+    predicate = Predicate.WORKPLACE if verb == "work" else Predicate.LOCATION
+    said = f"no longer {verb}s {preposition} {hit.third(phrase)}"
+    return _said(hit, f"{hit.speaker} {said}", predicate, said)
+
+
 def _is_from_en(hit: Hit) -> Item:
     """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION): the fact drops "is"."""
     preposition = hit.words("prep").lower()
@@ -155,6 +166,10 @@ def _studies_en(hit: Hit) -> Item:
 
 _AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
 _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
+_NO_LONGER_EN = (
+    r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
+)
+_ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
 _HAS_LIVED = (
     r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
     r"(?=[^.!?;]*(?:\b(?:since|for)\b|\x00))"
@@ -178,6 +193,8 @@ _IDENTITY_EN = OneOf(
             french=False,
             max_words=12,
         ),
+        # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
+        Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
         Rule(
             regex(
                 r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT

@@ -35,8 +35,9 @@ _BE_INTO_EN = regex(
     r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
 )
 _DIET_EN = regex(
-    r"\bi(?:'m|\s+am)\s+(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?(?P<object>vegetarian|vegan|pescatarian|"
-    r"gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|halal|kosher)\b"
+    r"\bi(?:'m|\s+am)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
+    r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
+    r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
 )
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
 _NOT_LIKED_EN = (
@@ -110,12 +111,15 @@ def _is_into_en(hit: Hit) -> Item:
 
 
 def _diet_en(hit: Hit) -> Item:
-    diet = hit.group("object")
-    content = f"{hit.speaker} is {diet.lower()}"
+    """ "Mickael is vegan"; "I'm not vegan anymore" (or "no longer") says the diet ended, so that the
+    profile's newest word on it is that one."""
+    diet = hit.group("object").lower()
+    negation = hit.words("neg").lower()
+    if negation:
+        diet = f"no longer {diet}" if negation == "no longer" or hit.group("anymore") else f"not {diet}"
+    content = f"{hit.speaker} is {diet}"
     confidence = hit.confidence(_CONFIDENCE)
-    return Item(
-        content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet.lower()
-    )
+    return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
 
 
 def _likes_fr(hit: Hit) -> Item | None:
