@@ -70,6 +70,18 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
         ("I'm not vegan anymore", PREF, "Mickael is no longer vegan"),
         ("I'm not vegetarian", PREF, "Mickael is not vegetarian"),
+        # life and work events said with their date
+        ("I'm getting married next June", EVENT, "Mickael is getting married in June 2027"),
+        (
+            "The deploy is scheduled for Thursday",
+            EVENT,
+            "The deploy is scheduled for Thursday 26 November 2026",
+        ),
+        (
+            "I'm out of office until the 12th",
+            EVENT,
+            "Mickael is out of office until Saturday 12 December 2026",
+        ),
         ("I'm from Montreal", ID, "Mickael is from Montreal"),
         ("I was born in Marseille", ID, "Mickael was born in Marseille"),
         ("I'm 34 years old", ID, "Mickael is 34 years old"),
@@ -837,6 +849,7 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         # a day of the month alone: this month's, or the last month that has it
         ("on the 15th", "on Sunday 15 November 2026"),
         ("on the 31st", "on Saturday 31 October 2026"),
+        ("on Friday the 13th", "on Friday 13 November 2026"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:
@@ -875,6 +888,9 @@ def test_periods_counted_back(said: str, period: str) -> None:
         ("on the 30th", (2026, 11, 30)),
         ("on the 3rd", (2026, 12, 3)),
         ("on the 22nd", (2026, 11, 22)),
+        ("by the 12th", (2026, 12, 12)),
+        ("Monday the 7th", (2026, 12, 7)),
+        ("Tuesday the 9th", (2027, 2, 9)),  # the first 9th that is a Tuesday
     ],
 )
 def test_english_date_expressions(expression: str, day: tuple[int, int, int]) -> None:

@@ -87,6 +87,15 @@ _HOLIDAY_THING = (
     r"decorations?|markets?|shopping|break|holidays?|vacation|costumes?|candy|sweaters?|jumpers?|"
     r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed|eggs?|bunny|hunt"
 )
+# The words "the 15th" may follow as a day: "on the 15th", "until the 12th", "from the 3rd to the 10th".
+_ORDINAL_DAY_AFTER = (
+    "(?:"
+    + "|".join(
+        rf"(?<=\b{word}\s)"
+        for word in ("on", "until", "till", "by", "from", "since", "before", "after", "to")
+    )
+    + ")"
+)
 # Nouns an ordinal counts rather than dates: "on the 3rd floor", "on the 2nd try".
 _NOT_A_DAY_AFTER = (
     r"of|floor|storey|story|time|times|try|attempt|go|day|night|week|month|year|century|place|round|"
@@ -115,8 +124,9 @@ DATE_PATTERN = regex(
     rf"(?:of\s+)?(?P<day_month_month>{_MONTH_ALT})\.?(?:,?\s+(?P<day_month_year>\d{{4}}))?)"
     rf"|(?P<month_day>(?:(?P<month_day_weekday>{_alternation(WEEKDAYS_EN)}),?\s+)?(?P<month_day_month>{_alternation(_MONTH_KEYS_EN)})\.?\s+(?:the\s+)?"
     r"(?P<month_day_day>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<month_day_year>\d{4}))?)"
-    # "on the 15th": a day of this month or the last (or the next), not "the 3rd floor".
-    r"|(?P<ordinal_day>(?<=\bon\s)the\s+(?P<ordinal_day_number>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)"
+    # "on the 15th", "Monday the 8th": a day of this month or the last (or the next), not "the 3rd floor".
+    rf"|(?P<ordinal_day>(?:{_ORDINAL_DAY_AFTER}|(?P<ordinal_day_weekday>{_WEEKDAY_ALT}),?\s+)the\s+"
+    r"(?P<ordinal_day_number>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)"
     rf"(?!\s+(?:{_NOT_A_DAY_AFTER})\b))"
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
     rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"

@@ -132,8 +132,9 @@ def _unit_of(word: str) -> str:
 
 
 # How a resolved expression is written back: "abs" was absolute already ("3 June 2026"), "day" a
-# day and month without their year ("3 June"), "rel" counted from today ("tomorrow"), "wd" a
-# weekday name, "holiday" a holiday's name, "period" a week, weekend, month or year.
+# day and month without their year ("3 June"), "rel" counted from today ("tomorrow"), "ord" a day
+# of the month after its preposition ("until the 12th"), "wd" a weekday name, "holiday" a
+# holiday's name, "period" a week, weekend, month or year.
 _Resolved = tuple[date, str, str]
 
 
@@ -164,8 +165,14 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         day = nearest_day(today, month, day_number, past)
         return (day, "day", "day") if day else None
     if group("ordinal_day"):
-        day = nearest_day_of_month(today, int(group("ordinal_day_number")), past)
-        return (day, "rel", "day") if day else None
+        named = (group("ordinal_day_weekday") or "").lower()
+        weekday = (
+            (WEEKDAYS_EN.index(named) if named in WEEKDAYS_EN else WEEKDAYS_FR.index(named))
+            if named
+            else None
+        )
+        day = nearest_day_of_month(today, int(group("ordinal_day_number")), past, weekday)
+        return (day, "ord", "day") if day else None
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
         return today + timedelta(days=RELATIVE_DAYS[key]), "rel", "day"

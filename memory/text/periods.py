@@ -36,17 +36,22 @@ def nearest_day(today: date, month: int, day: int, past: bool) -> date | None:
     return None
 
 
-def nearest_day_of_month(today: date, day: int, past: bool) -> date | None:
+def nearest_day_of_month(today: date, day: int, past: bool, weekday: int | None = None) -> date | None:
     """The closest day numbered `day` ("the 15th") on or after today (on or before it, for clauses
-    in the past tense), in this month or the nearest one that has it."""
+    in the past tense), in this month or the nearest one that has it; with `weekday` ("Monday the
+    8th"), the closest within a year that falls on it, else the closest."""
     step = -1 if past else 1
     first = today.replace(day=1)
-    for months_away in range(3):  # a 31st is at most two months away
+    closest: date | None = None
+    for months_away in range(13):
         month = add_months(first, step * months_away)
         found = valid_date(month.year, month.month, day)
-        if found is not None and (found <= today if past else found >= today):
+        if found is None or (found > today if past else found < today):
+            continue
+        if weekday is None or found.weekday() == weekday:
             return found
-    return None
+        closest = closest or found
+    return closest
 
 
 def add_months(day: date, months: int) -> date:
