@@ -779,6 +779,18 @@ async def test_private_dm_memory_is_not_shown_to_another_user(
     assert ":lock: private" in section_texts(alice_search)
 
 
+async def test_a_command_reads_what_was_typed_not_slack_s_escapes(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    await remember(engine, clock, "The R&D budget for Q3 is 40k")
+    adapter = await make_adapter()
+    # Slack sends "/memory search R&D <3" as "search R&amp;D &lt;3".
+    found = await run_command(adapter, fake, "search R&amp;D &lt;3", user=ALICE, name="rd")
+    shown = section_texts(found)
+    assert "R&amp;D budget" in shown  # the memory, escaped once for Slack to show "R&D"
+    assert "&amp;amp;" not in json.dumps(found) and "&amp;lt;" not in json.dumps(found)
+
+
 async def test_command_parse_error_renders_usage(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
     adapter = await make_adapter()
     response = await run_command(adapter, fake, "forget", user=ALICE, name="err")

@@ -14,6 +14,7 @@ from ..base import AdapterMetrics
 from ..command_table import COMMANDS, CommandResult, CommandRunner, Invoker, error_result, parse_command
 from .api import PLATFORM, error_code
 from .directory import SlackDirectory
+from .markup import unescape
 from .render import decode_page_value, export_code_block, render_blocks
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,8 @@ class SlackCommands:
                 command.get("channel_name"),
                 str(command.get("user_id") or ""),
             )
-            result = await self._execute(str(command.get("text") or ""), invoker)
+            # Slack escapes `&`, `<` and `>` in what was typed; its mentions stay for the parser.
+            result = await self._execute(unescape(str(command.get("text") or "")), invoker)
             await self._send_result(result, invoker, respond, replace=False)
         except Exception:
             log.exception("slack /memory command failed")

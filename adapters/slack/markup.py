@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["mentioned_users", "plain_text"]
+__all__ = ["mentioned_users", "plain_text", "unescape"]
 
 # Slack writes every mention, channel link, broadcast, date and URL as `<...>` and escapes the
 # characters it reserves (`&`, `<`, `>`) everywhere else, so no sequence holds a `<` or `>` itself.
@@ -20,6 +20,11 @@ _AUTO_SCHEMES = ("http://", "https://", "mailto:")
 def mentioned_users(text: str) -> list[str]:
     """The user ids `text` mentions (`<@U123>`, `<@U123|name>`), each once, in order."""
     return list(dict.fromkeys(_USER.findall(text)))
+
+
+def unescape(text: str) -> str:
+    """`&lt;`, `&gt;` and `&amp;` as the characters typed; Slack's `<...>` sequences stay."""
+    return _ENTITY.sub(lambda m: _ENTITIES[m.group()], text)
 
 
 def plain_text(text: str, names: Mapping[str, str]) -> str:
