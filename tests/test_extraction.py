@@ -67,6 +67,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I have been living in Lyon for 5 years", ID, "Mickael has lived in Lyon for 5 years"),
         # what is no longer so is said, so that the newest word on it is that one
         ("I no longer work at Acme", ID, "Mickael no longer works at Acme"),
+        ("I got a new job at Stripe!", ID, "Mickael works at Stripe"),
+        ("I started working at Google last month", ID, "Mickael works at Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
         ("I'm not vegan anymore", PREF, "Mickael is no longer vegan"),
         ("I'm not vegetarian", PREF, "Mickael is not vegetarian"),
@@ -507,6 +509,8 @@ def test_yields_nothing(text: str) -> None:
         # places once lived in, not where the speaker lives
         ("I've lived in Paris and Rome", ID),
         ("I don't work at weekends", ID),  # no change of workplace said
+        ("I started working at 9am today", ID),  # when, not where
+        ("I got a job for the summer", ID),
     ],
 )
 def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from memory.models import MemoryType
 
+from ..dates import PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
 from ..normalize import regex
@@ -135,6 +136,15 @@ def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit],
     return make
 
 
+def _new_job_en(hit: Hit) -> Item | None:
+    """ "Mickael works at Stripe", from the news of the job (the event rule keeps the news, dated)."""
+    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    if not phrase or _NOT_A_WORKPLACE.match(phrase):
+        return None  # "I started working at 9am", "a job for the summer": when, not where
+    preposition = hit.words("prep").lower()
+    return _said(hit, f"{hit.speaker} works {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
+
+
 def _no_longer_en(hit: Hit) -> Item | None:
     """ "Mickael no longer works at Acme": said with "no longer", or "not ... anymore"."""
     phrase = _ANYMORE.sub("", hit.phrase)
@@ -169,6 +179,14 @@ _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
 _NO_LONGER_EN = (
     r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
 )
+_NEW_JOB_EN = (
+    r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got\s+(?:a|the)\s+(?:new\s+)?job|"
+    r"started\s+(?:a\s+new\s+job|working))\s+(?P<prep>at|for)\s+"
+)
+_NOT_A_WORKPLACE = regex(
+    r"(?:\d|noon|midnight|night|dawn|(?:the|this|that|a|one)\s+(?:summer|winter|spring|fall|autumn|weekend|"
+    r"week|day|night|morning|afternoon|evening|moment|holidays?|year|month|while|bit|few|couple)\b)"
+)
 _ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
 _HAS_LIVED = (
     r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
@@ -195,6 +213,8 @@ _IDENTITY_EN = OneOf(
         ),
         # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
         Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
+        # "I got a new job at Stripe", "I started working at Google last month": where they work now.
+        Rule(regex(_NEW_JOB_EN + OBJECT), _new_job_en, french=False),
         Rule(
             regex(
                 r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT
