@@ -68,6 +68,9 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         # what is no longer so is said, so that the newest word on it is that one
         ("I no longer work at Acme", ID, "Mickael no longer works at Acme"),
         ("I got a new job at Stripe!", ID, "Mickael works at Stripe"),
+        ("je ne travaille plus chez Acme", ID, "Mickael ne travaille plus chez Acme"),
+        ("je n'habite plus à Paris", ID, "Mickael n'habite plus à Paris"),
+        ("je ne suis plus végétarienne", PREF, "Mickael n'est plus végétarienne"),
         ("I started working at Google last month", ID, "Mickael works at Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
         ("I'm not vegan anymore", PREF, "Mickael is no longer vegan"),
@@ -770,6 +773,9 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("My friend Ted is coming on Friday", False),  # a name is no verb
         ("She said it will rain on Friday", False),
         ("I said I'll come on Friday", False),
+        ("Ma sœur s'est mariée en juin", True),
+        ("Mon père a pris sa retraite en mars", True),
+        ("Le concert est vendredi", False),
     ],
 )
 def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None:
@@ -806,6 +812,12 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("My sister got married in June", "Mickael's sister got married in June 2026"),
         ("Yesterday my dad retired", "Mickael's dad retired on Saturday 21 November 2026"),
         ("My brother just got engaged!", "Mickael's brother just got engaged"),
+        ("Ma mère est décédée l'année dernière", "La mère de Mickael est décédée en 2025"),
+        ("Mon fils est né le 3 juin 2019", "Le fils de Mickael est né le lundi 3 juin 2019"),
+        (
+            "Ma sœur s'est mariée en juin et c'était magnifique",
+            "La sœur de Mickael s'est mariée en juin 2026",
+        ),
     ],
 )
 def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:

@@ -66,6 +66,8 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael est développeur", ID, [("field", "job", "développeur")]),
         ("Mickael works at Acme", ID, [("field", "workplace", "works at Acme")]),
         ("Mickael no longer works at Acme", ID, [("field", "workplace", "no longer works at Acme")]),
+        ("Mickael ne travaille plus chez Acme", ID, [("field", "workplace", "ne travaille plus chez Acme")]),
+        ("Mickael n'habite plus à Paris", ID, [("field", "location", "n'habite plus à Paris")]),
         (
             "Mickael has lived in Berlin since 2019",
             ID,
@@ -91,6 +93,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is vegetarian", PREF, [("field", "diet", "vegetarian")]),
         ("Mickael is a vegetarian", PREF, [("field", "diet", "vegetarian")]),
         ("Mickael is no longer vegan", PREF, [("field", "diet", "no longer vegan")]),
+        ("Mickael n'est plus végétarienne", PREF, [("field", "diet", "n'est plus végétarienne")]),
         ("Mickael doesn't mind noise", PREF, []),
         ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
         ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait

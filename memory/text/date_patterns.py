@@ -190,6 +190,10 @@ PAST_TENSE = regex(
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
     r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
+    # Someone else's passé composé: "ma sœur s'est mariée", "il est né", "mon père a pris sa retraite".
+    r"|\b(?:s'est|se\s+sont)\s+\w+(?:ée?s?|ie?s?|ue?s?)\b"
+    r"|\b(?:est|sont)\s+(?:née?s?|morte?s?|décédée?s?|partie?s?|allée?s?|venue?s?|arrivée?s?|tombée?s?|"
+    r"rentrée?s?|revenue?s?)\b|\b(?:il|elle|on|ils|elles|\w+)\s+(?:a|ont)\s+(?:été|eu|pris|fait|dit|vu|mis)\b"
 )
 # "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(

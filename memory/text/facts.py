@@ -114,7 +114,7 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     (
         "location",
         rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|"
-        r"has\s+lived|est\s+basée?|est\s+installée?)\b.+)$",
+        r"has\s+lived|est\s+basée?|est\s+installée?|n'habite\s+plus|ne\s+vit\s+plus)\b.+)$",
     ),
     (
         "origin",
@@ -128,7 +128,7 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     ),
     (
         "workplace",
-        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|travaille)\s+"
+        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|travaille|ne\s+travaille\s+plus)\s+"
         r"(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
     ),
     ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
@@ -145,7 +145,8 @@ _WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
 _IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
 _DIET = regex(
-    rf"{_WHO}\s+(?:is|est)\s+(?:now\s+|strictly\s+)?(?:an?\s+)?(?P<value>(?:no\s+longer\s+|not\s+)?(?:an?\s+)?"
+    rf"{_WHO}\s+(?:is|est|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
+    r"(?P<value>(?:no\s+longer\s+|not\s+|n'est\s+plus\s+)?(?:an?\s+)?"
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
     r"végétarien(?:ne)?|végane?))\W*$"
 )

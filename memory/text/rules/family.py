@@ -44,7 +44,14 @@ _LIFE_EVENT_EN = regex(
     r"sick|hired|promoted|fired|laid\s+off)|retired|graduated|had\s+(?:a\s+baby|surgery|a\s+stroke|"
     r"a\s+heart\s+attack)|gave\s+birth|was\s+diagnosed)\b.*)"
 )
+_LIFE_EVENT_FR = regex(
+    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR})\s+(?P<object>(?:vient\s+d[e']\s*|est\s+|a\s+|s'est\s+)?"
+    r"(?:(?:enfin\s+|récemment\s+)?(?:née?s?|décédée?s?|morte?s?|mariée?s?|fiancée?s?|pacsée?s?|"
+    r"diplômée?s?|retraitée?s?)|pris\s+sa\s+retraite|accouché|eu\s+un\s+bébé|été\s+opérée?|"
+    r"été\s+diagnostiquée?|mourir|naître|se\s+marier|décéder)\b.*)"
+)
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
+_NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
 _HAVE_EN = regex(
     r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
@@ -137,14 +144,17 @@ def _has(hit: Hit) -> Item | None:
 
 
 def _life_event(hit: Hit) -> Item | None:
-    """ "Mickael's mom passed away in 2025": the relative is the subject, the event dated when the
-    clause says when."""
+    """ "Mickael's mom passed away in 2025", "La mère de Mickael est décédée en 2025": the relative
+    is the subject, the event dated when the clause says when."""
     relative = hit.words("rel")
     # "passed away and it's been hard": what follows is about the speaker, not the event.
-    event = _NEXT_CLAUSE.sub("", hit.phrase)
+    event = (_NEXT_CLAUSE_FR if hit.french else _NEXT_CLAUSE).sub("", hit.phrase)
     said = with_date_said_first(hit.third(event), hit)
     kind = MemoryType.EVENT if PLACEHOLDER.search(said) else MemoryType.FACT
-    who = f"{possessive_en(hit.speaker)} {relative}"
+    if hit.french:
+        who = capitalize_first(f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}")
+    else:
+        who = f"{possessive_en(hit.speaker)} {relative}"
     predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
     return Item(
         f"{who} {said}",
@@ -173,6 +183,7 @@ FAMILY = (
     _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
     _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
     Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
+    Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
 )

@@ -323,6 +323,18 @@ def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit],
 
 
 _IN_PLACE_FR = r"(?:à|a|en|au|aux)\s+"
+_NO_LONGER_FR = (
+    r"\bje\s+(?P<verb>ne\s+travaille|n'habite|ne\s+vis)\s+plus\s+(?P<prep>chez|à|a|au|aux|en|dans|pour)\s+"
+)
+
+
+def _no_longer_fr(hit: Hit) -> Item:
+    """ "Mickael ne travaille plus chez Acme", "Mickael n'habite plus à Paris"."""
+    verb = hit.words("verb").lower()
+    predicate = Predicate.WORKPLACE if verb.endswith("travaille") else Predicate.LOCATION
+    said = f"{verb.replace('vis', 'vit')} plus {hit.words('prep')} {hit.third(hit.phrase)}"
+    return _said(hit, f"{hit.speaker} {said}", predicate, said)
+
 
 _IDENTITY_FR = OneOf(
     (
@@ -336,6 +348,8 @@ _IDENTITY_FR = OneOf(
             _verb_and_preposition_fr("est", Predicate.LOCATION),
             french=True,
         ),
+        # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
+        Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
         Rule(
             regex(

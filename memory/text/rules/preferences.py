@@ -50,7 +50,7 @@ _LIKE_FR = regex(
     r"d(?:e\s+|u\s+|es\s+|')|suis\s+passionnée?\s+(?:de|d'|par)|suis\s+accro\s+(?:à|au|aux)|"
     r"ne\s+supporte\s+pas|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|"
     r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
-    r"suis\s+végane?|suis\s+vegan))\b"
+    r"suis\s+végane?|suis\s+vegan|ne\s+suis\s+plus\s+(?:végétarien(?:ne)?|végane?|vegan)))\b"
     r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
 )
 _FAVORITE_EN = regex(
@@ -127,6 +127,10 @@ def _likes_fr(hit: Hit) -> Item | None:
     said = " ".join((hit.group("j_verb") or hit.group("je_verb") or hit.group("j_negated")).split())
     low = said.lower()
     confidence = hit.confidence(_CONFIDENCE)
+    if low.startswith("ne suis plus"):
+        diet = f"n'est plus {said.rsplit(' ', 1)[1]}"  # the diet ended: the profile's newest word on it
+        content = f"{hit.speaker} {diet}"
+        return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
     if low.startswith("suis vég") or low == "suis vegan":
         diet = said.split(" ", 1)[1]
         content = f"{hit.speaker} est {diet}"
