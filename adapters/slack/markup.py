@@ -31,9 +31,7 @@ def plain_text(text: str, names: Mapping[str, str]) -> str:
     """`text` as its author typed it: `<@U123>` becomes `@` and the name `names` gives (else the
     label Slack sent, else the id), `<#C123|general>` `#general`, `<!here>` `@here`, a date its
     fallback, a link its label and address, and `&lt;`, `&gt;`, `&amp;` their characters."""
-    return _ENTITY.sub(
-        lambda m: _ENTITIES[m.group()], _SEQUENCE.sub(lambda m: _read(m.group(1), names), text)
-    )
+    return unescape(_SEQUENCE.sub(lambda m: _read(m.group(1), names), text))
 
 
 def _read(sequence: str, names: Mapping[str, str]) -> str:

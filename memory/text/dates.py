@@ -138,6 +138,12 @@ def _unit_of(word: str) -> str:
 _Resolved = tuple[date, str, str]
 
 
+def _weekday_number(name: str) -> int:
+    """Monday 0 to Sunday 6, from an English or French weekday name."""
+    low = name.lower()
+    return WEEKDAYS_EN.index(low) if low in WEEKDAYS_EN else WEEKDAYS_FR.index(low)
+
+
 def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | None:
     """(date, kind, unit) for one date expression: the day (or the start of the week, weekend,
     month or year it names), how it is written inline, and how precise it is."""
@@ -165,12 +171,8 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         day = nearest_day(today, month, day_number, past)
         return (day, "day", "day") if day else None
     if group("ordinal_day"):
-        named = (group("ordinal_day_weekday") or "").lower()
-        weekday = (
-            (WEEKDAYS_EN.index(named) if named in WEEKDAYS_EN else WEEKDAYS_FR.index(named))
-            if named
-            else None
-        )
+        named = group("ordinal_day_weekday")
+        weekday = _weekday_number(named) if named else None
         day = nearest_day_of_month(today, int(group("ordinal_day_number")), past, weekday)
         return (day, "ord", "day") if day else None
     if group("relative_day"):
@@ -221,8 +223,7 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         last_day = calendar.monthrange(today.year, today.month)[1]
         return date(today.year, today.month, last_day), "rel", "day"
     if group("weekday_name"):
-        name = group("weekday_name").lower()
-        weekday = WEEKDAYS_EN.index(name) if name in WEEKDAYS_EN else WEEKDAYS_FR.index(name)
+        weekday = _weekday_number(group("weekday_name"))
         modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
         return weekday_date(today, weekday, modifier, past), "wd", "day"
     if group("weekend_said"):

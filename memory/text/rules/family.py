@@ -58,6 +58,13 @@ _HAVE_EN = regex(
 _HAVE_FR = regex(r"\bj'ai\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)")
 
 
+def _relative_of(hit: Hit, relative: str) -> str:
+    """The speaker's `relative` named as a subject: "Mickael's sister", "La sœur de Mickael"."""
+    if hit.french:
+        return capitalize_first(f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}")
+    return f"{possessive_en(hit.speaker)} {relative}"
+
+
 def _what_they_do(hit: Hit) -> tuple[str, MemoryType] | None:
     """What follows a named relative ("… Léa starts school in Lyon next September"), rewritten in
     the third person, and its kind: an event when it holds a date. None when nothing is said."""
@@ -81,15 +88,11 @@ def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[
             return []  # the wording matched: no other wording of a named relative is tried
         relative = hit.words("rel")
         confidence = hit.confidence(_CONFIDENCE)
+        named = _relative_of(hit, relative)
         if hit.french:
-            plural = hit.group("poss").lower() == "mes"
-            named = capitalize_first(
-                f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}"
-            )
-            verb = "s'appellent" if plural else "s'appelle"
+            verb = "s'appellent" if hit.group("poss").lower() == "mes" else "s'appelle"
             content = f"{named} {verb} {name}"
         else:
-            named = f"{possessive_en(hit.speaker)} {relative}"
             content = f"{named} is called {name}"
         relation = relative.casefold()
         items = [
@@ -151,10 +154,7 @@ def _life_event(hit: Hit) -> Item | None:
     event = (_NEXT_CLAUSE_FR if hit.french else _NEXT_CLAUSE).sub("", hit.phrase)
     said = with_date_said_first(hit.third(event), hit)
     kind = MemoryType.EVENT if PLACEHOLDER.search(said) else MemoryType.FACT
-    if hit.french:
-        who = capitalize_first(f"{article_fr(hit.group('poss'), relative)}{relative} {of_fr(hit.speaker)}")
-    else:
-        who = f"{possessive_en(hit.speaker)} {relative}"
+    who = _relative_of(hit, relative)
     predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
     return Item(
         f"{who} {said}",
