@@ -13,7 +13,7 @@ from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, told_in_past
 from memory.text.phrases import quotes_closed
-from memory.text.rewrite import third_person_en
+from memory.text.rewrite import third_person_en, third_person_fr
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at
@@ -288,6 +288,28 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         # in French too
         ("Hier, j'ai adopté un chien", EVENT, "Mickael a adopté un chien le samedi 21 novembre 2026"),
         ("Hier j'ai perdu mon travail", EVENT, "Mickael a perdu son travail le samedi 21 novembre 2026"),
+        # "nous", and "on" where it says "nous", are the speaker and others, as "we" is
+        (
+            "Nous avons adopté un chiot hier",
+            EVENT,
+            "Mickael et d'autres ont adopté un chiot le samedi 21 novembre 2026",
+        ),
+        (
+            "On a gagné le tournoi samedi",
+            EVENT,
+            "Mickael et d'autres ont gagné le tournoi samedi 21 novembre 2026",
+        ),
+        ("Nous nous sommes mariés l'année dernière", EVENT, "Mickael et d'autres se sont mariés en 2025"),
+        (
+            "Nous sommes allés à Lisbonne en juin",
+            EVENT,
+            "Mickael et d'autres sont allés à Lisbonne en juin 2026",
+        ),
+        (
+            "Hier, on s'est inscrits au marathon",
+            EVENT,
+            "Mickael et d'autres se sont inscrits au marathon le samedi 21 novembre 2026",
+        ),
         # the preposition said with the date goes after the event with it, from a small letter
         ("On Friday, I got great news", EVENT, "Mickael got great news on Friday 20 November 2026"),
         ("In June I moved to Berlin", EVENT, "Mickael moved to Berlin in June 2026"),
@@ -774,6 +796,10 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("She said it will rain on Friday", False),
         ("I said I'll come on Friday", False),
         ("Ma sœur s'est mariée en juin", True),
+        ("Nous avons eu des jumeaux en mars", True),
+        ("On a gagné le match samedi", True),
+        ("On a une réunion vendredi", False),
+        ("Nous partons vendredi", False),
         ("Mon père a pris sa retraite en mars", True),
         ("Le concert est vendredi", False),
     ],
@@ -798,6 +824,32 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
     assert third_person_en(said, "Mickael") == rewritten
 
 
+# In French, "nous" (and "on" where it says "nous") with its verb in the third person plural.
+@pytest.mark.parametrize(
+    ("said", "rewritten"),
+    [
+        ("Nous avons adopté un chiot", "Mickael et d'autres ont adopté un chiot"),
+        ("On a adopté un chiot", "Mickael et d'autres ont adopté un chiot"),
+        (
+            "Nous sommes allés à Lisbonne avec nos enfants",
+            "Mickael et d'autres sont allés à Lisbonne avec leurs enfants",
+        ),
+        ("Nous nous sommes mariés en juin", "Mickael et d'autres se sont mariés en juin"),
+        ("On s'est inscrits au marathon", "Mickael et d'autres se sont inscrits au marathon"),
+        ("Nous habitions à Lyon", "Mickael et d'autres habitaient à Lyon"),
+        ("Nous étudions le droit", "Mickael et d'autres étudient le droit"),
+        ("Nous mangeons ensemble", "Mickael et d'autres mangent ensemble"),
+        ("Nous commençons lundi", "Mickael et d'autres commencent lundi"),
+        ("Nous allons à Rome", "Mickael et d'autres vont à Rome"),
+        # "nous" as an object, and "notre" before anyone is named, stay as said
+        ("Elle nous a invités", "Elle nous a invités"),
+        ("Notre chien est malade", "Notre chien est malade"),
+    ],
+)
+def test_nous_is_the_speaker_and_others(said: str, rewritten: str) -> None:
+    assert third_person_fr(said, "Mickael") == rewritten
+
+
 # What happens to a relative is remembered of them, dated (said on Sunday 22 November 2026).
 @pytest.mark.parametrize(
     ("text", "content"),
@@ -814,6 +866,13 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("My brother just got engaged!", "Mickael's brother just got engaged"),
         ("Ma mère est décédée l'année dernière", "La mère de Mickael est décédée en 2025"),
         ("Mon fils est né le 3 juin 2019", "Le fils de Mickael est né le lundi 3 juin 2019"),
+        # "our" / "notre": the speaker's relative too ("notre" does not say the gender: the noun does)
+        ("Our daughter was born on 3 June 2019", "Mickael's daughter was born on Monday 3 June 2019"),
+        ("Our dad retired last year", "Mickael's dad retired in 2025"),
+        ("Notre fille est née le 3 juin 2019", "La fille de Mickael est née le lundi 3 juin 2019"),
+        ("Notre fils est né l'année dernière", "Le fils de Mickael est né en 2025"),
+        ("Nos enfants sont nés en 2019", "Les enfants de Mickael sont nés en 2019"),
+        ("My kids graduated last June", "Mickael's kids graduated in June 2026"),
         (
             "Ma sœur s'est mariée en juin et c'était magnifique",
             "La sœur de Mickael s'est mariée en juin 2026",

@@ -133,7 +133,13 @@ _PRONOUN_FR = regex(
     r"|j'(?P<y_en>(?:y|en)\s+)?(?P<elided_verb>[^\W\d_][\w-]*)"
     r"|je\s+(?P<verb>[^\W\d_][\w-]*)"
     r"|(?P<moi>moi)(?:-même)?"
-    r"|(?P<possessive>mon|ma|mes)\s+(?P<noun>[^\W\d_][\w-]*))(?![\w])"
+    r"|(?P<possessive>mon|ma|mes)\s+(?P<noun>[^\W\d_][\w-]*)"
+    # "nous" before its verb, and "on" where it says "nous" ("on a", "on est", "on s'est"); "nous"
+    # before any other word is an object ("elle nous a invités") and stays.
+    r"|nous\s+nous\s+(?P<nous_reflexive_verb>[^\W\d_][\w-]*)"
+    r"|nous\s+(?P<nous_verb>[^\W\d_][\w-]*)"
+    r"|on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était)"
+    r"|(?P<our>notre|nos))(?![\w])"
 )
 _IRREGULAR_THIRD_FR = {
     "suis": "est", "ai": "a", "vais": "va", "fais": "fait", "peux": "peut", "veux": "veut", "dois": "doit",
@@ -141,6 +147,29 @@ _IRREGULAR_THIRD_FR = {
     "apparais": "apparaît", "vaincs": "vainc",
 }  # fmt: skip
 _THIRD_POSSESSIVES = {"mon": "son", "mes": "ses"}  # "ma" depends on the noun
+# "nous" and "on" are the speaker and others: their verb as it follows "ils".
+_IRREGULAR_PLURAL_FR = {
+    "sommes": "sont", "avons": "ont", "allons": "vont", "faisons": "font", "pouvons": "peuvent",
+    "voulons": "veulent", "devons": "doivent", "savons": "savent", "venons": "viennent",
+    "revenons": "reviennent", "devenons": "deviennent", "tenons": "tiennent", "prenons": "prennent",
+    "apprenons": "apprennent", "comprenons": "comprennent", "buvons": "boivent", "recevons": "reçoivent",
+    "voyons": "voient", "croyons": "croient", "serons": "seront", "aurons": "auront", "irons": "iront",
+    "ferons": "feront", "pourrons": "pourront", "viendrons": "viendront",
+}  # fmt: skip
+_ON_FORMS_FR = {
+    "a": "ont", "avait": "avaient", "est": "sont", "était": "étaient", "va": "vont", "allait": "allaient",
+    "s'est": "se sont", "s'était": "s'étaient",
+}  # fmt: skip
+_OUR_FR = {"notre": "leur", "nos": "leurs"}
+# Verbs in -ier, whose present with "nous" ends in "-ions" as other verbs' imperfect does
+# ("nous étudions" is "ils étudient", "nous habitions" is "ils habitaient").
+_IER_VERBS_FR = frozenset(
+    """
+    étudier oublier remercier apprécier vérifier modifier publier skier confier copier crier prier trier
+    marier photographier simplifier planifier négocier associer multiplier justifier identifier notifier
+    qualifier certifier expédier initier licencier
+    """.split()
+)
 
 
 def of_fr(name: str) -> str:
@@ -148,13 +177,24 @@ def of_fr(name: str) -> str:
     return f"d'{name}" if name[:1].lower() in VOWELS else f"de {name}"
 
 
+# The feminine nouns of relatives and pets: "notre", unlike "mon/ma", does not say the gender.
+_FEMININE_RELATIVES_FR = frozenset(
+    """
+    sœur soeur femme compagne copine conjointe fiancée fille mère maman chatte chienne amie patronne
+    cousine tante grand-mère nièce associée
+    """.split()
+)
+
+
 def article_fr(possessive: str, noun: str) -> str:
-    """The article replacing "mon/ma/mes" before `noun`: "le ", "la ", "l'" or "les "."""
+    """The article replacing "mon/ma/mes/notre/nos" before `noun`: "le ", "la ", "l'" or "les "."""
     possessive = possessive.lower()
-    if possessive == "mes":
+    if possessive in ("mes", "nos"):
         return "les "
     if noun[:1].lower() in VOWELS:
         return "l'"
+    if possessive == "notre":
+        return "la " if noun.split()[-1].lower() in _FEMININE_RELATIVES_FR else "le "
     return "le " if possessive == "mon" else "la "
 
 
@@ -172,7 +212,44 @@ def _third_person_verb_fr(verb: str) -> str:
     return verb
 
 
+def _plural_verb_fr(verb: str) -> str | None:
+    """ "avons" -> "ont", "habitons" -> "habitent", "allions" -> "allaient": the verb of "nous" as it
+    follows "ils"; None when the word is no verb of "nous" (the present, the imperfect and the
+    common futures)."""
+    low = verb.lower()
+    if low in _IRREGULAR_PLURAL_FR:
+        return _IRREGULAR_PLURAL_FR[low]
+    if not low.endswith("ons") or len(low) < 5:
+        return None
+    if low.endswith("ions"):
+        if low[:-3] + "er" in _IER_VERBS_FR:
+            return verb[:-3] + "ent"
+        return verb[:-4] + "aient"
+    if low.endswith("geons"):
+        return verb[:-5] + "gent"  # "mangeons"
+    if low.endswith("çons"):
+        return verb[:-4] + "cent"  # "commençons"
+    return verb[:-3] + "ent"
+
+
 def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
+    if group("nous_reflexive_verb"):
+        verb = _plural_verb_fr(group("nous_reflexive_verb"))
+        if verb is None:
+            return group(0) or "", named
+        pronoun = "s'" if verb[:1].lower() in VOWELS else "se "
+        return f"{speaker} et d'autres {pronoun}{verb}", True
+    if group("nous_verb"):
+        verb = _plural_verb_fr(group("nous_verb"))
+        if verb is None:
+            return group(0) or "", named
+        return f"{speaker} et d'autres {verb}", True
+    if group("on_form"):
+        return f"{speaker} et d'autres {_ON_FORMS_FR[group('on_form').lower()]}", True
+    if group("our"):
+        # After "nous" it is "leur" ("Léa et d'autres ont fêté leur anniversaire"); before, the
+        # noun's gender is unknown here, so it stays as said.
+        return (_OUR_FR[group("our").lower()] if named else group(0) or ""), named
     if group("reflexive_verb"):
         elided = group("reflexive").strip().lower() == "m'" or group("reflexive_verb").lower() == "suis"
         pronoun = "s'" if elided else "se "
@@ -195,7 +272,8 @@ def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
 
 def third_person_fr(text: str, speaker: str, named: bool = False) -> str:
     """je -> <speaker> (verb in the third person), mon/ma/mes X -> le/la/les X de <speaker>, then
-    son/sa/ses once the speaker is named (from the start when `named`)."""
+    son/sa/ses once the speaker is named (from the start when `named`); nous/on -> <speaker> et
+    d'autres (verb in the third person plural), notre/nos -> leur/leurs once the speaker is named."""
     return _substitute(_PRONOUN_FR, text, speaker, named, _third_fr)
 
 

@@ -71,23 +71,28 @@ _TRANSITIVE_EN = regex(
 )
 # A clause of its own where such a verb's object should be: the object came earlier.
 _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+as)\b")
+# The speaker, alone or with others ("nous", and "on" where it says "nous"): "j'ai" / "nous avons" /
+# "on a", "je suis" / "nous sommes" / "on est", "je me suis" / "nous nous sommes" / "on s'est". A
+# participle after "être" agrees with them ("nous sommes allés", "on s'est mariées").
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
-        r"\bje\s+(?:me\s+suis|m'suis)\s+(?:\w+ment\s+)?(?P<verb>cassée?|foulée?|fait\s+mal|fait\s+opérer|mariée?|"
-        r"pacsée?|fiancée?|installée?|inscrite?|blessée?|fracturée?|fait\s+virer|fait\s+licencier|"
-        r"lancée?\s+dans|remise?\s+(?:à|au))\b(?P<object>.*)"
+        r"\b(?:je\s+(?:me\s+suis|m'suis)|nous\s+nous\s+sommes|on\s+s'est)\s+(?:\w+ment\s+)?(?P<verb>"
+        r"cassée?s?|foulée?s?|fait\s+mal|fait\s+opérer|mariée?s?|pacsée?s?|fiancée?s?|installée?s?|inscrite?s?|"
+        r"blessée?s?|fracturée?s?|fait\s+virer|fait\s+licencier|lancée?s?\s+dans|remise?s?\s+(?:à|au))\b"
+        r"(?P<object>.*)"
     ),
     regex(
-        r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?(?P<verb>obtenu|trouvé|"
+        r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?"
+        r"(?P<verb>obtenu|trouvé|"
         r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
         r"visité|lancé|publié|signé|reçu|démissionné|accouché|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
-        r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux)|été\s+(?:promue?|embauchée?|licenciée?|"
-        r"virée?|opérée?|acceptée?|admise?|diplômée?)|passé\s+(?:mon|ma|mes|le|la|l')|couru|fêté|écrit|"
-        r"construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"
+        r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux|notre|nos)|été\s+(?:promue?s?|embauchée?s?|"
+        r"licenciée?s?|virée?s?|opérée?s?|acceptée?s?|admise?s?|diplômée?s?)|passé\s+(?:mon|ma|mes|notre|nos|le|"
+        r"la|l')|couru|fêté|écrit|construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"
     ),
     regex(
-        r"\bje\s+suis\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?|partie?|devenue?|rentrée?|revenue?|tombée?|"
-        r"arrivée?|diplômée?|retraitée?)\b(?P<object>.*)"
+        r"\b(?:je\s+suis|nous\s+sommes|on\s+est)\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?s?|partie?s?|"
+        r"devenue?s?|rentrée?s?|revenue?s?|tombée?s?|arrivée?s?|diplômée?s?|retraitée?s?)\b(?P<object>.*)"
     ),
 ]
 _NOT_AN_EVENT_FR = regex(r"^\s*(?:ça|cela|ceci|te\b|toi|vous)")

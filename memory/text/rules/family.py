@@ -37,15 +37,17 @@ _APPOSITION_FR = regex(
 _PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
 _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
 # What happens to a relative that a friend would remember: "my mom passed away last year", "my
-# son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...".
+# son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...";
+# "our" / "notre" / "nos" and a relative in the plural ("our kids graduated") too.
 _LIFE_EVENT_EN = regex(
-    rf"\bmy\s+(?P<rel>{RELATIVES_EN})\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off)|retired|graduated|had\s+(?:a\s+baby|surgery|a\s+stroke|"
     r"a\s+heart\s+attack)|gave\s+birth|was\s+diagnosed)\b.*)"
 )
 _LIFE_EVENT_FR = regex(
-    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR})\s+(?P<object>(?:vient\s+d[e']\s*|est\s+|a\s+|s'est\s+)?"
+    rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?)\s+"
+    r"(?P<object>(?:(?:vient|viennent)\s+d[e']\s*|est\s+|sont\s+|a\s+|ont\s+|s'est\s+|se\s+sont\s+)?"
     r"(?:(?:enfin\s+|récemment\s+)?(?:née?s?|décédée?s?|morte?s?|mariée?s?|fiancée?s?|pacsée?s?|"
     r"diplômée?s?|retraitée?s?)|pris\s+sa\s+retraite|accouché|eu\s+un\s+bébé|été\s+opérée?|"
     r"été\s+diagnostiquée?|mourir|naître|se\s+marier|décéder)\b.*)"
