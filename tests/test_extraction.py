@@ -841,6 +841,15 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("Nous mangeons ensemble", "Mickael et d'autres mangent ensemble"),
         ("Nous commençons lundi", "Mickael et d'autres commencent lundi"),
         ("Nous allons à Rome", "Mickael et d'autres vont à Rome"),
+        ("Nous lancerons la version lundi", "Mickael et d'autres lanceront la version lundi"),
+        (
+            "Nous prendrons le train et nous verrons",
+            "Mickael et d'autres prendront le train et Mickael et d'autres verront",
+        ),
+        (
+            "Nous serons là, nous finirons tôt",
+            "Mickael et d'autres seront là, Mickael et d'autres finiront tôt",
+        ),
         # "nous" as an object, and "notre" before anyone is named, stay as said
         ("Elle nous a invités", "Elle nous a invités"),
         ("Notre chien est malade", "Notre chien est malade"),

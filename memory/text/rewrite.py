@@ -153,8 +153,9 @@ _IRREGULAR_PLURAL_FR = {
     "voulons": "veulent", "devons": "doivent", "savons": "savent", "venons": "viennent",
     "revenons": "reviennent", "devenons": "deviennent", "tenons": "tiennent", "prenons": "prennent",
     "apprenons": "apprennent", "comprenons": "comprennent", "buvons": "boivent", "recevons": "reçoivent",
-    "voyons": "voient", "croyons": "croient", "serons": "seront", "aurons": "auront", "irons": "iront",
-    "ferons": "feront", "pourrons": "pourront", "viendrons": "viendront",
+    "voyons": "voient", "croyons": "croient", "aurons": "auront", "irons": "iront", "finirons": "finiront",
+    "partirons": "partiront", "sortirons": "sortiront", "choisirons": "choisiront", "dormirons": "dormiront",
+    "réussirons": "réussiront", "ouvrirons": "ouvriront", "offrirons": "offriront",
 }  # fmt: skip
 _ON_FORMS_FR = {
     "a": "ont", "avait": "avaient", "est": "sont", "était": "étaient", "va": "vont", "allait": "allaient",
@@ -213,9 +214,9 @@ def _third_person_verb_fr(verb: str) -> str:
 
 
 def _plural_verb_fr(verb: str) -> str | None:
-    """ "avons" -> "ont", "habitons" -> "habitent", "allions" -> "allaient": the verb of "nous" as it
-    follows "ils"; None when the word is no verb of "nous" (the present, the imperfect and the
-    common futures)."""
+    """ "avons" -> "ont", "habitons" -> "habitent", "allions" -> "allaient", "lancerons" -> "lanceront":
+    the verb of "nous" as it follows "ils" (the present, the imperfect and the future); None when the
+    word is no verb of "nous"."""
     low = verb.lower()
     if low in _IRREGULAR_PLURAL_FR:
         return _IRREGULAR_PLURAL_FR[low]
@@ -229,6 +230,8 @@ def _plural_verb_fr(verb: str) -> str | None:
         return verb[:-5] + "gent"  # "mangeons"
     if low.endswith("çons"):
         return verb[:-4] + "cent"  # "commençons"
+    if low.endswith(("erons", "drons", "rrons")):
+        return verb[:-3] + "ont"  # the future: "lancerons", "prendrons", "verrons"
     return verb[:-3] + "ent"
 
 
