@@ -852,6 +852,9 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ),
         # "nous" as an object, and "notre" before anyone is named, stay as said
         ("Elle nous a invités", "Elle nous a invités"),
+        ("Si l'on a le temps", "Si l'on a le temps"),
+        ("Je sais qu'on a gagné", "Mickael sait que Mickael et d'autres ont gagné"),
+        ("Lorsqu'on est arrivés", "Lorsque Mickael et d'autres sont arrivés"),
         ("Notre chien est malade", "Notre chien est malade"),
     ],
 )

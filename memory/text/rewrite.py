@@ -138,7 +138,7 @@ _PRONOUN_FR = regex(
     # before any other word is an object ("elle nous a invités") and stays.
     r"|nous\s+nous\s+(?P<nous_reflexive_verb>[^\W\d_][\w-]*)"
     r"|nous\s+(?P<nous_verb>[^\W\d_][\w-]*)"
-    r"|on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était)"
+    r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était)"
     r"|(?P<our>notre|nos))(?![\w])"
 )
 _IRREGULAR_THIRD_FR = {
@@ -248,7 +248,11 @@ def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
             return group(0) or "", named
         return f"{speaker} et d'autres {verb}", True
     if group("on_form"):
-        return f"{speaker} et d'autres {_ON_FORMS_FR[group('on_form').lower()]}", True
+        said = f"{speaker} et d'autres {_ON_FORMS_FR[group('on_form').lower()]}"
+        if que := group("que"):
+            # "qu'on a" -> "que Mickael et d'autres ont" ("qu'Anne ..." before a vowel)
+            said = (que if speaker[:1].lower() in VOWELS else que[:-1] + "e ") + said
+        return said, True
     if group("our"):
         # After "nous" it is "leur" ("Léa et d'autres ont fêté leur anniversaire"); before, the
         # noun's gender is unknown here, so it stays as said.
