@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, told_in_past
+from memory.text.normalize import looks_french
 from memory.text.phrases import quotes_closed
-from memory.text.rewrite import third_person_en, third_person_fr
+from memory.text.rewrite import third_person
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at
@@ -808,7 +809,8 @@ def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None
     assert told_in_past(said) is past
 
 
-# "we" is the speaker and others (a family, friends, a team), not "the team" whoever they are.
+# "we" is the speaker and others (a family, friends, a team), not "the team" whoever they are; in
+# French "nous", and "on" where it says "nous", with the verb in the third person plural.
 @pytest.mark.parametrize(
     ("said", "rewritten"),
     [
@@ -818,16 +820,6 @@ def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None
         ("He invited us to dinner", "He invited Mickael and others to dinner"),
         ("We moved to the US", "Mickael and others moved to the US"),
         ("We're proud of ourselves", "Mickael and others are proud of themselves"),
-    ],
-)
-def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
-    assert third_person_en(said, "Mickael") == rewritten
-
-
-# In French, "nous" (and "on" where it says "nous") with its verb in the third person plural.
-@pytest.mark.parametrize(
-    ("said", "rewritten"),
-    [
         ("Nous avons adopté un chiot", "Mickael et d'autres ont adopté un chiot"),
         ("On a adopté un chiot", "Mickael et d'autres ont adopté un chiot"),
         (
@@ -850,16 +842,16 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
             "Nous serons là, nous finirons tôt",
             "Mickael et d'autres seront là, Mickael et d'autres finiront tôt",
         ),
-        # "nous" as an object, and "notre" before anyone is named, stay as said
-        ("Elle nous a invités", "Elle nous a invités"),
-        ("Si l'on a le temps", "Si l'on a le temps"),
         ("Je sais qu'on a gagné", "Mickael sait que Mickael et d'autres ont gagné"),
         ("Lorsqu'on est arrivés", "Lorsque Mickael et d'autres sont arrivés"),
+        # "nous" as an object, "l'on", and "notre" before anyone is named stay as said
+        ("Elle nous a invités", "Elle nous a invités"),
+        ("Si l'on a le temps", "Si l'on a le temps"),
         ("Notre chien est malade", "Notre chien est malade"),
     ],
 )
-def test_nous_is_the_speaker_and_others(said: str, rewritten: str) -> None:
-    assert third_person_fr(said, "Mickael") == rewritten
+def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
+    assert third_person(said, "Mickael", french=looks_french(said)) == rewritten
 
 
 # What happens to a relative is remembered of them, dated (said on Sunday 22 November 2026).
