@@ -388,8 +388,9 @@ class SummaryManager:
 
     async def _since(self, scope: Scope, after: float, new: Sequence[StoredMessage]) -> list[StoredMessage]:
         """The scope's turns after `after` (the thread summary's end), the new ones included."""
-        recent = await self.engine.storage.turns.recent(scope, limit=_MAX_PENDING_TURNS)
-        found = {m.id: m for m in recent if m.created_at > after}
+        # Bounded in the query: the turns since the summary, not the scope's last 200 to filter here.
+        recent = await self.engine.storage.turns.recent(scope, limit=_MAX_PENDING_TURNS, after=after)
+        found = {m.id: m for m in recent}
         found.update({m.id: m for m in new})
         return sorted(found.values(), key=lambda m: m.created_at)
 

@@ -324,9 +324,9 @@ async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -
         vars_of(t) for t in await b.turns.get_unscoped(ids)
     ]
     for scope in {t.scope for t in turns}:
-        for before in (None, NOW - 10 * DAY):
-            assert _ids(await a.turns.recent(scope, 7, before)) == _ids(
-                await b.turns.recent(scope, 7, before)
+        for before, after in ((None, None), (NOW - 10 * DAY, None), (None, NOW - 12 * DAY)):
+            assert _ids(await a.turns.recent(scope, 7, before, after)) == _ids(
+                await b.turns.recent(scope, 7, before, after)
             )
         left = await a.turns.between(scope, NOW - 30 * DAY, NOW, ("user", "assistant"), 5)
         assert _ids(left) == _ids(await b.turns.between(scope, NOW - 30 * DAY, NOW, ("user", "assistant"), 5))

@@ -204,6 +204,23 @@ async def test_a_memory_listing_ends_where_until_says_as_between_does(
     assert [m.id for m in between] == [made[2].id, made[1].id]
 
 
+async def test_recent_turns_end_and_start_where_before_and_after_say(engine: MemoryEngine) -> None:
+    # The thread summary reads the turns after its end with `after`; the limit keeps the newest.
+    turns = [past_turn(f"turn {n}", 1000.0 + n * 10) for n in range(6)]
+    await engine.store_messages(turns)
+    ids = [t.id for t in turns]
+
+    async def recent(**bounds: float) -> list[str]:
+        return [t.id for t in await engine.storage.turns.recent(GENERAL, 3, **bounds)]
+
+    assert await recent() == ids[3:]
+    assert await recent(after=1020.0) == ids[3:]
+    assert await recent(after=1030.0) == ids[4:]
+    assert await recent(before=1030.0) == ids[:3]
+    assert await recent(after=1000.0, before=1030.0) == ids[1:3]
+    assert await recent(after=1050.0) == []
+
+
 async def test_many_reads_at_once_give_what_each_read_gives_alone(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:

@@ -79,8 +79,11 @@ class TurnRepository(ABC):
     async def by_external_id(self, scope: Scope, external_id: str) -> StoredMessage | None: ...
 
     @abstractmethod
-    async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
-        """The conversation's (its thread's, when `scope` names one) last `limit` turns, oldest first."""
+    async def recent(
+        self, scope: Scope, limit: int = 20, before: float | None = None, after: float | None = None
+    ) -> list[StoredMessage]:
+        """The conversation's (its thread's, when `scope` names one) last `limit` turns, oldest first;
+        only those said before `before` and after `after` when given."""
 
     async def between(
         self,

@@ -118,7 +118,9 @@ class MessageRows(SQLiteTables):
         )
         return message_from_row(rows[0]) if rows else None
 
-    async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
+    async def recent(
+        self, scope: Scope, limit: int = 20, before: float | None = None, after: float | None = None
+    ) -> list[StoredMessage]:
         # Scoped by the conversation itself (platform, workspace, channel, agent): everyone in it
         # saw these turns, and the bot's own replies in a DM belong to no viewer by author.
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_CONVERSATION}"
@@ -129,6 +131,9 @@ class MessageRows(SQLiteTables):
         if before is not None:
             sql += " AND created_at < ?"
             params.append(before)
+        if after is not None:
+            sql += " AND created_at > ?"
+            params.append(after)
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         params.append(limit)
         rows = await self._db.fetch(sql, params)

@@ -115,7 +115,9 @@ class PostgresTurns(PostgresTables, TurnRepository):
         )
         return message_from_row(rows[0]) if rows else None
 
-    async def recent(self, scope: Scope, limit: int = 20, before: float | None = None) -> list[StoredMessage]:
+    async def recent(
+        self, scope: Scope, limit: int = 20, before: float | None = None, after: float | None = None
+    ) -> list[StoredMessage]:
         p = Params(scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id)
         sql = (
             f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE platform = $1 AND workspace_id = $2 "
@@ -125,6 +127,8 @@ class PostgresTurns(PostgresTables, TurnRepository):
             sql += f" AND thread_id = {p.add(scope.thread_id)}"
         if before is not None:
             sql += f" AND created_at < {p.add(before)}"
+        if after is not None:
+            sql += f" AND created_at > {p.add(after)}"
         sql += f" ORDER BY created_at DESC, seq DESC LIMIT {p.add(limit)}"
         rows = await self._db.fetch(sql, p.values)
         return [message_from_row(r) for r in reversed(rows)]
