@@ -107,6 +107,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I have two kids and a dog", FACT, "Mickael has two kids and a dog"),
         ("ma fille s'appelle Emma", FACT, "La fille de Mickael s'appelle Emma"),
         ("mon chat s'appelle Oscar", FACT, "Le chat de Mickael s'appelle Oscar"),
+        # "our" and "notre" name the speaker's relatives too
+        ("our daughter is called Emma", FACT, "Mickael's daughter is called Emma"),
+        ("our son Leo is starting school", FACT, "Mickael's son is called Leo"),
+        ("notre fille s'appelle Emma", FACT, "La fille de Mickael s'appelle Emma"),
+        ("notre fils Léo commence l'école", FACT, "Le fils de Mickael s'appelle Léo"),
         # preferences
         ("I like pizza", PREF, "Mickael likes pizza"),
         ("i love sushi", PREF, "Mickael loves sushi"),

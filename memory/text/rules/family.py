@@ -21,17 +21,17 @@ __all__ = ["FAMILY"]
 _CONFIDENCE = 0.75
 
 _NAMED_EN = regex(
-    rf"\bmy\s+(?P<rel>{RELATIVES_EN})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+name\s+is|\s+goes\s+by)\s+"
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+name\s+is|\s+goes\s+by)\s+"
     + NAME_CAPTURE
 )
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
-_APPOSITION_EN = regex(rf"\bmy\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
+_APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
 _NAMED_FR = regex(
-    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
+    rf"\b(?P<poss>mon|ma|mes|notre)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
     + NAME_CAPTURE
 )
 _APPOSITION_FR = regex(
-    rf"\b(?P<poss>mon|ma|mes)\s+(?P<rel>{RELATIVES_FR}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+    rf"\b(?P<poss>mon|ma|mes|notre)\s+(?P<rel>{RELATIVES_FR}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
 # What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
 _PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
