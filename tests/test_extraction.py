@@ -107,6 +107,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I have two kids and a dog", FACT, "Mickael has two kids and a dog"),
         ("ma fille s'appelle Emma", FACT, "La fille de Mickael s'appelle Emma"),
         ("mon chat s'appelle Oscar", FACT, "Le chat de Mickael s'appelle Oscar"),
+        # "we" have them as much as "I" do
+        ("We have two kids and a dog", FACT, "Mickael has two kids and a dog"),
+        ("I've got a cat named Pixel", FACT, "Mickael has a cat named Pixel"),
+        ("Nous avons deux enfants", FACT, "Mickael a deux enfants"),
+        ("On a un chat", FACT, "Mickael a un chat"),
         # "our" and "notre" name the speaker's relatives too
         ("our daughter is called Emma", FACT, "Mickael's daughter is called Emma"),
         ("our son Leo is starting school", FACT, "Mickael's son is called Leo"),
@@ -542,6 +547,9 @@ def test_yields_nothing(text: str) -> None:
         ("I don't work at weekends", ID),  # no change of workplace said
         ("I started working at 9am today", ID),  # when, not where
         ("I got a job for the summer", ID),
+        # what the speaker has is no news
+        ("I've got two cats", EVENT),
+        ("I have got a dog and a cat", EVENT),
     ],
 )
 def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:

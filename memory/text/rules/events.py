@@ -8,7 +8,7 @@ from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FINITE_VERBS_EN, IRREGULAR_PAST_EN
+from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
 from ..phrases import first_word, is_object, trim_phrase
 from ..rewrite import capitalize_first
@@ -97,6 +97,9 @@ _EVENTS_FR: list[re.Pattern[str]] = [
 ]
 _NOT_AN_EVENT_FR = regex(r"^\s*(?:ça|cela|ceci|te\b|toi|vous)")
 _GOT_STATE = regex(r"\s*(?:married|engaged|promoted|hired|fired|divorced)")
+# "I've got two cats" is what the speaker has (rules/family.py), not something that happened.
+_HAVE_BEFORE_EN = regex(r"(?:'ve|\bhave)\s+$")
+_COUNTED_EN = regex(r"^\s*(?:a|an|one|two|three|four|five|six|\d{1,2})\s")
 
 
 # Words that make a dated clause an event: "my exam is on 3 June", "I'm flying to Rome on Friday".
@@ -122,6 +125,14 @@ def _happened_en(hit: Hit) -> Item | None:
     got_state = verb == "got" and bool(_GOT_STATE.match(after))
     needs_no_object = bool(_INTRANSITIVE.match(verb)) or got_state
     got_to = verb == "got" and re.match(r"(?i)\s*to\b", after)  # "I got to go"
+    before_verb = hit.clause.text[hit.match.start() : hit.match.start("verb")]
+    if (
+        verb == "got"
+        and _HAVE_BEFORE_EN.search(before_verb)
+        and _COUNTED_EN.match(after)
+        and FAMILY_WORD.search(after)
+    ):
+        return None
     if got_to or _NOT_AN_EVENT_EN.match(after) or not (phrase or needs_no_object):
         return None
     if not is_object(phrase or "ok", False):

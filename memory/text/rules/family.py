@@ -54,10 +54,14 @@ _LIFE_EVENT_FR = regex(
 )
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
+# "we have two kids" / "nous avons deux enfants": the speaker's family as much as "I have".
 _HAVE_EN = regex(
-    r"\bi\s+(?:have|'ve\s+got|have\s+got|got)\s+(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
+    r"\b(?:i|we)(?:\s+have|\s+have\s+got|'ve\s+got|\s+got)\s+"
+    r"(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
-_HAVE_FR = regex(r"\bj'ai\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)")
+_HAVE_FR = regex(
+    r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)"
+)
 
 
 def _relative_of(hit: Hit, relative: str) -> str:
