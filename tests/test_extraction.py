@@ -112,6 +112,9 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I've got a cat named Pixel", FACT, "Mickael has a cat named Pixel"),
         ("Nous avons deux enfants", FACT, "Mickael a deux enfants"),
         ("On a un chat", FACT, "Mickael a un chat"),
+        # the date of getting it is the event's; having it has none
+        ("I got a puppy last week", FACT, "Mickael has a puppy"),
+        ("We got two kittens on Friday", FACT, "Mickael has two kittens"),
         # "our" and "notre" name the speaker's relatives too
         ("our daughter is called Emma", FACT, "Mickael's daughter is called Emma"),
         ("our son Leo is starting school", FACT, "Mickael's son is called Leo"),
@@ -890,6 +893,8 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("Notre fils est né l'année dernière", "Le fils de Mickael est né en 2025"),
         ("Nos enfants sont nés en 2019", "Les enfants de Mickael sont nés en 2019"),
         ("My kids graduated last June", "Mickael's kids graduated in June 2026"),
+        ("My parents got divorced last year", "Mickael's parents got divorced in 2025"),
+        ("Mes parents se sont mariés en 1990", "Les parents de Mickael se sont mariés en 1990"),
         (
             "Ma sœur s'est mariée en juin et c'était magnifique",
             "La sœur de Mickael s'est mariée en juin 2026",

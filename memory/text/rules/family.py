@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from memory.models import MemoryType
 
-from ..dates import PLACEHOLDER
+from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR
 from ..normalize import regex
@@ -40,13 +40,13 @@ _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|
 # son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...";
 # "our" / "notre" / "nos" and a relative in the plural ("our kids graduated") too.
 _LIFE_EVENT_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off)|retired|graduated|had\s+(?:a\s+baby|surgery|a\s+stroke|"
     r"a\s+heart\s+attack)|gave\s+birth|was\s+diagnosed)\b.*)"
 )
 _LIFE_EVENT_FR = regex(
-    rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?)\s+"
+    rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
     r"(?P<object>(?:(?:vient|viennent)\s+d[e']\s*|est\s+|sont\s+|a\s+|ont\s+|s'est\s+|se\s+sont\s+)?"
     r"(?:(?:enfin\s+|récemment\s+)?(?:née?s?|décédée?s?|morte?s?|mariée?s?|fiancée?s?|pacsée?s?|"
     r"diplômée?s?|retraitée?s?)|pris\s+sa\s+retraite|accouché|eu\s+un\s+bébé|été\s+opérée?|"
@@ -56,9 +56,10 @@ _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|ther
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
 # "we have two kids" / "nous avons deux enfants": the speaker's family as much as "I have".
 _HAVE_EN = regex(
-    r"\b(?:i|we)(?:\s+have|\s+have\s+got|'ve\s+got|\s+got)\s+"
+    r"\b(?:i|we)(?:\s+have|\s+have\s+got|'ve\s+got|(?P<got>\s+got))\s+"
     r"(?P<object>(?:a|an|one|two|three|four|five|six|\d{1,2})\s+.+)"
 )
+_DATED_TAIL = regex(rf"\s*(?:\b(?:on|in|at|during|over|around|since)\s+)?{DATE_SLOT}.*$")
 _HAVE_FR = regex(
     r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?P<object>(?:un|une|deux|trois|quatre|cinq|six|\d{1,2})\s+.+)"
 )
@@ -144,7 +145,11 @@ def _has(hit: Hit) -> Item | None:
     if not relative:
         return None
     verb = "a" if hit.french else "has"
-    content = f"{hit.speaker} {verb} {hit.third(hit.phrase)}"
+    phrase = hit.phrase
+    if "got" in hit.match.re.groupindex and hit.group("got"):
+        # "I got a puppy last week": the date is the getting's (the event says it), not the having's.
+        phrase = _DATED_TAIL.sub("", phrase).strip() or phrase
+    content = f"{hit.speaker} {verb} {hit.third(phrase)}"
     confidence = hit.confidence(_CONFIDENCE)
     relation = relative.group(0).casefold()
     return Item(
