@@ -73,6 +73,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je n'habite plus à Paris", ID, "Mickael n'habite plus à Paris"),
         ("je ne suis plus végétarienne", PREF, "Mickael n'est plus végétarienne"),
         ("I started working at Google last month", ID, "Mickael works at Google"),
+        ("J'ai trouvé un nouveau travail chez Acme", ID, "Mickael travaille chez Acme"),
+        ("J'ai commencé à travailler chez Google le mois dernier", ID, "Mickael travaille chez Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
         ("I'm not vegan anymore", PREF, "Mickael is no longer vegan"),
         ("I'm not vegetarian", PREF, "Mickael is not vegetarian"),
@@ -550,6 +552,8 @@ def test_yields_nothing(text: str) -> None:
         ("I don't work at weekends", ID),  # no change of workplace said
         ("I started working at 9am today", ID),  # when, not where
         ("I got a job for the summer", ID),
+        ("J'ai commencé à travailler à 9h", ID),
+        ("J'ai trouvé un job pour l'été", ID),
         # what the speaker has is no news
         ("I've got two cats", EVENT),
         ("I have got a dog and a cat", EVENT),

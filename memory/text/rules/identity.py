@@ -336,6 +336,28 @@ def _no_longer_fr(hit: Hit) -> Item:
     return _said(hit, f"{hit.speaker} {said}", predicate, said)
 
 
+# "J'ai trouvé un nouveau travail chez Acme", "J'ai commencé à travailler chez Google": where the
+# speaker works now, beside the dated news (as "I got a new job at Stripe").
+_NEW_JOB_FR = (
+    r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+)?(?:(?:trouvé|décroché|eu|obtenu|commencé|signé)\s+"
+    r"(?:un|le|mon)\s+(?:nouveau\s+)?(?:travail|boulot|job|poste|emploi|cdi|cdd)|commencé\s+à\s+travailler)\s+"
+    r"(?P<prep>chez|à|au|pour|dans)\s+"
+)
+_NOT_A_WORKPLACE_FR = regex(
+    r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
+    r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
+)
+
+
+def _new_job_fr(hit: Hit) -> Item | None:
+    """ "Mickael travaille chez Acme", from the news of the job (the event rule keeps the news, dated)."""
+    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    if not phrase or _NOT_A_WORKPLACE_FR.match(phrase):
+        return None  # "j'ai commencé à travailler à 9h", "un job pour l'été": when, not where
+    preposition = hit.words("prep").lower()
+    return _said(hit, f"{hit.speaker} travaille {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
+
+
 _IDENTITY_FR = OneOf(
     (
         Rule(
@@ -351,6 +373,7 @@ _IDENTITY_FR = OneOf(
         # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
         Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
+        Rule(regex(_NEW_JOB_FR + OBJECT), _new_job_fr, french=True),
         Rule(
             regex(
                 r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT
