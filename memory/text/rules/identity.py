@@ -136,13 +136,16 @@ def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit],
     return make
 
 
-def _new_job_en(hit: Hit) -> Item | None:
-    """ "Mickael works at Stripe", from the news of the job (the event rule keeps the news, dated)."""
+def _new_job(hit: Hit) -> Item | None:
+    """ "Mickael works at Stripe" / "Mickael travaille chez Acme", from the news of the job (the
+    event rule keeps the news, dated)."""
     phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
-    if not phrase or _NOT_A_WORKPLACE.match(phrase):
+    not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
+    if not phrase or not_a_workplace.match(phrase):
         return None  # "I started working at 9am", "a job for the summer": when, not where
+    verb = "travaille" if hit.french else "works"
     preposition = hit.words("prep").lower()
-    return _said(hit, f"{hit.speaker} works {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
+    return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
 
 
 def _no_longer_en(hit: Hit) -> Item | None:
@@ -187,6 +190,10 @@ _NOT_A_WORKPLACE = regex(
     r"(?:\d|noon|midnight|night|dawn|(?:the|this|that|a|one)\s+(?:summer|winter|spring|fall|autumn|weekend|"
     r"week|day|night|morning|afternoon|evening|moment|holidays?|year|month|while|bit|few|couple)\b)"
 )
+_NOT_A_WORKPLACE_FR = regex(
+    r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
+    r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
+)
 _ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
 _HAS_LIVED = (
     r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
@@ -214,7 +221,7 @@ _IDENTITY_EN = OneOf(
         # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
         Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
         # "I got a new job at Stripe", "I started working at Google last month": where they work now.
-        Rule(regex(_NEW_JOB_EN + OBJECT), _new_job_en, french=False),
+        Rule(regex(_NEW_JOB_EN + OBJECT), _new_job, french=False),
         Rule(
             regex(
                 r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT
@@ -343,19 +350,6 @@ _NEW_JOB_FR = (
     r"(?:un|le|mon)\s+(?:nouveau\s+)?(?:travail|boulot|job|poste|emploi|cdi|cdd)|commencé\s+à\s+travailler)\s+"
     r"(?P<prep>chez|à|au|pour|dans)\s+"
 )
-_NOT_A_WORKPLACE_FR = regex(
-    r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
-    r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
-)
-
-
-def _new_job_fr(hit: Hit) -> Item | None:
-    """ "Mickael travaille chez Acme", from the news of the job (the event rule keeps the news, dated)."""
-    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
-    if not phrase or _NOT_A_WORKPLACE_FR.match(phrase):
-        return None  # "j'ai commencé à travailler à 9h", "un job pour l'été": when, not where
-    preposition = hit.words("prep").lower()
-    return _said(hit, f"{hit.speaker} travaille {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
 
 
 _IDENTITY_FR = OneOf(
@@ -373,7 +367,7 @@ _IDENTITY_FR = OneOf(
         # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
         Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
-        Rule(regex(_NEW_JOB_FR + OBJECT), _new_job_fr, french=True),
+        Rule(regex(_NEW_JOB_FR + OBJECT), _new_job, french=True),
         Rule(
             regex(
                 r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT
