@@ -60,6 +60,28 @@ def _works(text: str) -> list[str]:
             "I wrote a poem about my grandma",
             "Léa's written works include poem: Léa wrote a poem about their grandma",
         ),
+        # in French, a quoted title, its kind said in French
+        (
+            'J\'ai regardé "Inception" hier soir',
+            'Les films et séries de Léa incluent "Inception" : Léa a regardé "Inception" le jeudi 7 mai 2026',
+        ),
+        (
+            "Je lis le roman « Dune » en ce moment",
+            "Les lectures de Léa incluent « Dune » : Léa lit le roman « Dune » en ce moment",
+        ),
+        (
+            'On a vu "Barbie" au cinéma',
+            'Les films et séries de Léa incluent "Barbie" : Léa et d\'autres ont vu "Barbie" au cinéma',
+        ),
+        (
+            'J\'ai enfin fini de lire "Les Misérables"',
+            'Les lectures de Léa incluent "Les Misérables" : Léa a enfin fini de lire "Les Misérables"',
+        ),
+        (
+            "J'ai écouté l'album \"Renaissance\" en boucle",
+            'La musique et les podcasts de Léa incluent "Renaissance" : Léa a écouté l\'album '
+            '"Renaissance" en boucle',
+        ),
     ],
 )
 def test_a_work_read_watched_played_or_made_is_remembered_with_its_kind(text: str, content: str) -> None:
@@ -91,6 +113,11 @@ def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_title()
         "I wrote an email to my boss.",
         "I'd love to bake a cake.",
         "I want to write a novel.",
+        'Je n\'ai pas encore vu "Oppenheimer".',
+        'Je veux regarder "Dune".',
+        'Il a vu "Barbie" hier.',
+        'Tu devrais lire "Dune".',
+        "J'ai vu Marie hier.",  # no quoted title
     ],
 )
 def test_no_work_where_the_speaker_did_not_read_watch_play_or_make_it(text: str) -> None:

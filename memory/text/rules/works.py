@@ -6,7 +6,7 @@ from memory.models import MemoryType
 
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
-from ..rewrite import possessive_en
+from ..rewrite import of_fr, possessive_en
 from .activities import TASTE, bounded, bounded_clause, kind_of
 from .base import Hit, Item, Rule
 
@@ -158,8 +158,47 @@ def _made(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
 
 
+# In French, a quoted title only (an unquoted one is too often a name): "J'ai regardé "Inception"",
+# "je lis le roman « Dune »", "on a vu "Barbie"". The memory names its kind in French.
+_MEDIA_VERBS_FR: tuple[tuple[str, str], ...] = (
+    ("Les lectures", r"lu|lis|relu|relis|lisons|lisais|(?:fini|terminé)\s+de\s+lire"),
+    (
+        "Les films et séries",
+        r"vu|revu|regardé|regarde|regardons|regardais|maté|(?:fini|terminé)\s+de\s+regarder",
+    ),
+    ("Les jeux", r"joué\s+à|joue\s+à|jouons\s+à|jouais\s+à"),
+    ("La musique et les podcasts", r"écouté|écoute|écoutons|écoutais"),
+)
+_MEDIA_NOUNS_FR: tuple[tuple[str, str], ...] = (
+    ("Les lectures", r"livre|roman|bd|bande\s+dessinée|manga|essai|saga|trilogie"),
+    ("Les films et séries", r"film|série|documentaire|anime|dessin\s+animé|téléfilm"),
+    ("Les jeux", r"jeu(?:\s+vidéo)?|jeu\s+de\s+société"),
+    ("La musique et les podcasts", r"album|chanson|podcast|disque|morceau"),
+)
+_MEDIA_FR = regex(
+    r"\b(?P<who>j'|je\s+|nous\s+|on\s+)(?P<between>(?:ai\s+|avons\s+|a\s+)?(?:(?:enfin|déjà|récemment|"
+    r"encore|aussi)\s+)*)(?P<verb>" + "|".join(v for _, v in _MEDIA_VERBS_FR) + r")\s+"
+    r"(?:(?:le|la|les|l'|un|une|ce|cette|mon|ma|son|sa)\s*(?:[\w-]+\s+){0,2}?(?P<noun>"
+    + "|".join(n for _, n in _MEDIA_NOUNS_FR)
+    + r")s?\s+)?(?P<quoted>\"[^\"]{2,60}\"|«\s?[^»]{2,60}?\s?»|“[^”]{2,60}”)"
+)
+_KIND_OF_VERB_FR = [(regex(rf"^(?:{v})$"), kind) for kind, v in _MEDIA_VERBS_FR]
+_KIND_OF_NOUN_FR = [(regex(rf"^(?:{n})$"), kind) for kind, n in _MEDIA_NOUNS_FR]
+
+
+def _media_fr(hit: Hit) -> Item | None:
+    title = hit.group("quoted")
+    noun = hit.words("noun")
+    kind = kind_of(_KIND_OF_NOUN_FR, noun) if noun else kind_of(_KIND_OF_VERB_FR, hit.words("verb"))
+    content = f"{kind} {of_fr(hit.speaker)} incluent {title} : {bounded_clause(hit)}"
+    return Item(
+        content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”«» ')], tags=[MEDIA_TAG]
+    )
+
+
 WORKS = (
     Rule(_MEDIA_EN, _media, french=False, object_groups=()),
+    Rule(_MEDIA_FR, _media_fr, french=True, object_groups=()),
     Rule(_MADE_EN, _made, french=False, object_groups=()),
     Rule(_MADE_AFTER_EN, _made, french=False, object_groups=()),
 )
