@@ -53,6 +53,20 @@ def _kinds(text: str) -> list[str]:
             "Léa's pets include a puppy: Léa's new puppy is chewing everything",
         ),
         ("We adopted two kittens", "Léa's pets include kittens: Léa and others adopted two kittens"),
+        # in French, the kind said in French
+        (
+            "J'ai adopté un chien la semaine dernière",
+            "Les animaux de Léa incluent un chien : Léa a adopté un chien la semaine du lundi 27 avril 2026",
+        ),
+        ("On a deux chats", "Les animaux de Léa incluent des chats : Léa et d'autres ont deux chats"),
+        (
+            "Mon chiot dort toute la journée",
+            "Les animaux de Léa incluent un chiot : Le chiot de Léa dort toute la journée",
+        ),
+        (
+            "Nous avons recueilli une chatte",
+            "Les animaux de Léa incluent une chatte : Léa et d'autres ont recueilli une chatte",
+        ),
         # Said with no verb of doing: the pastime is the speaker's own ("my", "our").
         (
             "We always look forward to our family camping trip.",
@@ -187,6 +201,10 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "They volunteer at the shelter.",
         "I used to volunteer there.",
         "I swam to the shore.",  # moving, not the pastime
+        "Je n'ai jamais eu de chien",
+        "Je voudrais un chat",
+        "Mon chien en peluche est sur le lit",
+        "Le chien de ma voisine aboie",
     ],
 )
 def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(text: str) -> None:

@@ -9,7 +9,7 @@ from memory.models import MemoryType
 
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
-from ..rewrite import possessive_en
+from ..rewrite import of_fr, possessive_en
 from .base import Hit, Item, OneOf, Rule
 
 __all__ = [
@@ -120,7 +120,23 @@ _PET_AS_A_WORD = regex(
     r"park|show|lover|lovers|person|people|bed|walker|treats|costume|mug|shirt|print|tattoo)\b"
 )
 # A named pet is already remembered by name ("Mickael's dog is called Rex", rules/family.py).
-_NAMED_PET = regex(r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called)\b)")
+_NAMED_PET = regex(
+    r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called|s'appelle|nommée?)\b)"
+)
+# In French: "j'ai adopté un chien", "on a deux chats", "mon chiot dort", "notre tortue".
+_PETS_FR = (
+    r"chiens?|chiennes?|chiots?|chats?|chattes?|chatons?|lapins?|hamsters?|perroquets?|perruches?|tortues?|"
+    r"poissons?\s+rouges?|cochons?\s+d'inde|chevaux|cheval|poneys?|furets?|lézards?|serpents?"
+)
+_OWN_PET_FR = regex(
+    r"\b(?:(?P<poss>mon|ma|mes|notre|nos)\s+(?:(?:nouveau|nouvelle|petit|petite|vieux|vieille|deux|trois)\s+){0,2}"
+    r"|(?P<who>j'ai|nous\s+avons|on\s+a)\s+(?:(?:enfin|récemment|aussi|déjà)\s+)*"
+    r"(?:adopté\s+|recueilli\s+|acheté\s+|ramené\s+|eu\s+)?(?:un|une|deux|trois|quatre|\d{1,2})\s+"
+    r"(?:(?:petit|petite|nouveau|nouvelle)\s+)?)(?P<pet>" + _PETS_FR + r")\b"
+)
+_NO_PET_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|rêve)\b")
+_PET_AS_A_WORD_FR = regex(r"^\s+(?:en\s+peluche|de\s+(?:quelqu'un|mon|ma|mes|ton|ta|tes|son|sa|ses)\b)")
+_FEMININE_PETS_FR = frozenset({"chienne", "chatte", "tortue", "perruche"})
 
 
 def bounded(text: str) -> str:
@@ -262,14 +278,22 @@ def _outing(hit: Hit) -> Item | None:
 
 
 def _pet(hit: Hit) -> Item | None:
+    """ "Léa's pets include a dog: ..." / "Les animaux de Léa incluent un chien : ..."."""
     before = hit.clause.text[: hit.match.start("pet")]
     after = hit.clause.text[hit.match.end() :]
-    if _NO_PET.search(before) or _NAMED_PET.match(after) or _PET_AS_A_WORD.match(after):
+    no_pet, as_a_word = (_NO_PET_FR, _PET_AS_A_WORD_FR) if hit.french else (_NO_PET, _PET_AS_A_WORD)
+    if no_pet.search(before) or _NAMED_PET.match(after) or as_a_word.match(after):
         return None
     pet = " ".join(hit.group("pet").split()).casefold()
-    # "a dog", but "kittens" and "goldfish" as said.
-    pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
-    content = f"{possessive_en(hit.speaker)} pets include {pet}: {bounded_clause(hit)}"
+    if hit.french:
+        # "un chien", "une tortue", "des chats"
+        article = "des" if pet.endswith(("s", "x")) else "une" if pet in _FEMININE_PETS_FR else "un"
+        pet = f"{article} {pet}"
+        content = f"Les animaux {of_fr(hit.speaker)} incluent {pet} : {bounded_clause(hit)}"
+    else:
+        # "a dog", but "kittens" and "goldfish" as said.
+        pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
+        content = f"{possessive_en(hit.speaker)} pets include {pet}: {bounded_clause(hit)}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
@@ -333,5 +357,6 @@ ACTIVITIES = (
     ),
     Rule(_OUTING_EN, _outing, french=False, object_groups=()),
     Rule(_OWN_PET_EN, _pet, french=False, object_groups=()),
+    Rule(_OWN_PET_FR, _pet, french=True, object_groups=()),
     Rule(_PLACE_EN, _place, french=False, object_groups=()),
 )

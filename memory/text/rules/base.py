@@ -107,7 +107,7 @@ class Hit:
 
     def whole_clause(self) -> str:
         """The clause rewritten in the third person, starting at its subject when no date is lost."""
-        return _whole_clause(self.clause, self.speaker)
+        return _whole_clause(self.clause, self.speaker, self.french)
 
 
 Made = Item | Sequence[Item] | None
@@ -189,10 +189,11 @@ def _main_subject(text: str, french: bool) -> int | None:
     return next((n for n in starts if not opens_relative_clause(text[:n])), starts[-1] if starts else None)
 
 
-def _whole_clause(clause: Clause, speaker: str) -> str:
-    """The clause rewritten in the third person, starting at its subject when no date is lost."""
+def _whole_clause(clause: Clause, speaker: str, french: bool) -> str:
+    """The clause rewritten in the third person, starting at its subject when no date is lost; in
+    the language of the rule that read it ("On a deux chats" has as many English words as French)."""
     text = strip_filler(clause.text).strip()
-    subject = _main_subject(text, clause.french)
+    subject = _main_subject(text, french)
     if subject is not None and "\x00" not in text[:subject]:
         text = text[subject:]
-    return capitalize_first(third_person(trim_phrase(text) or text, speaker, clause.french))
+    return capitalize_first(third_person(trim_phrase(text) or text, speaker, french))
