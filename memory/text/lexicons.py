@@ -6,6 +6,7 @@ from .normalize import regex
 
 __all__ = [
     "FAMILY_WORD",
+    "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
     "LANGUAGES",
@@ -268,6 +269,14 @@ FAMILY_WORD = regex(
     r"dogs?|cats?|bab(?:y|ies)|twins|pupp(?:y|ies)|kittens?|fiancée?|pets?|parrots?|rabbits?|hamsters?|horses?|"
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
     r"jumelles|chiots?|chatons?|lapins?)\b"
+)
+
+# The feminine nouns of relatives and pets: "notre" and a count do not say the gender, the noun does.
+FEMININE_KIN_FR = frozenset(
+    """
+    sœur soeur femme compagne copine conjointe fiancée fille mère maman chatte chienne amie patronne
+    cousine tante grand-mère nièce associée tortue perruche
+    """.split()
 )
 
 

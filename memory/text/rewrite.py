@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .lexicons import IRREGULAR_PAST_EN, PRESENT_TOO_EN, VOWELS, is_past_form_en
+from .lexicons import FEMININE_KIN_FR, IRREGULAR_PAST_EN, PRESENT_TOO_EN, VOWELS, is_past_form_en
 from .normalize import regex
 
 __all__ = [
@@ -178,15 +178,6 @@ def of_fr(name: str) -> str:
     return f"d'{name}" if name[:1].lower() in VOWELS else f"de {name}"
 
 
-# The feminine nouns of relatives and pets: "notre", unlike "mon/ma", does not say the gender.
-_FEMININE_RELATIVES_FR = frozenset(
-    """
-    sœur soeur femme compagne copine conjointe fiancée fille mère maman chatte chienne amie patronne
-    cousine tante grand-mère nièce associée
-    """.split()
-)
-
-
 def article_fr(possessive: str, noun: str) -> str:
     """The article replacing "mon/ma/mes/notre/nos" before `noun`: "le ", "la ", "l'" or "les "."""
     possessive = possessive.lower()
@@ -195,7 +186,7 @@ def article_fr(possessive: str, noun: str) -> str:
     if noun[:1].lower() in VOWELS:
         return "l'"
     if possessive == "notre":
-        return "la " if noun.split()[-1].lower() in _FEMININE_RELATIVES_FR else "le "
+        return "la " if noun.split()[-1].lower() in FEMININE_KIN_FR else "le "
     return "le " if possessive == "mon" else "la "
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from memory.models import MemoryType
 
-from ..lexicons import MONTHS_EN, WEEKDAYS_EN
+from ..lexicons import FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import of_fr, possessive_en
 from .base import Hit, Item, OneOf, Rule
@@ -136,7 +136,6 @@ _OWN_PET_FR = regex(
 )
 _NO_PET_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|rêve)\b")
 _PET_AS_A_WORD_FR = regex(r"^\s+(?:en\s+peluche|de\s+(?:quelqu'un|mon|ma|mes|ton|ta|tes|son|sa|ses)\b)")
-_FEMININE_PETS_FR = frozenset({"chienne", "chatte", "tortue", "perruche"})
 
 
 def bounded(text: str) -> str:
@@ -287,7 +286,7 @@ def _pet(hit: Hit) -> Item | None:
     pet = " ".join(hit.group("pet").split()).casefold()
     if hit.french:
         # "un chien", "une tortue", "des chats"
-        article = "des" if pet.endswith(("s", "x")) else "une" if pet in _FEMININE_PETS_FR else "un"
+        article = "des" if pet.endswith(("s", "x")) else "une" if pet in FEMININE_KIN_FR else "un"
         pet = f"{article} {pet}"
         content = f"Les animaux {of_fr(hit.speaker)} incluent {pet} : {bounded_clause(hit)}"
     else:
