@@ -146,7 +146,7 @@ def _has(hit: Hit) -> Item | None:
         return None
     verb = "a" if hit.french else "has"
     phrase = hit.phrase
-    if "got" in hit.match.re.groupindex and hit.group("got"):
+    if hit.match.groupdict().get("got"):  # only the English wording has "got"
         # "I got a puppy last week": the date is the getting's (the event says it), not the having's.
         phrase = _DATED_TAIL.sub("", phrase).strip() or phrase
     content = f"{hit.speaker} {verb} {hit.third(phrase)}"
