@@ -102,6 +102,13 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je vis à Bordeaux", ID, "Mickael vit à Bordeaux"),
         ("je suis née à Lyon", ID, "Mickael est née à Lyon"),
         ("j'ai 34 ans", ID, "Mickael a 34 ans"),
+        ("je viens du Québec", ID, "Mickael vient du Québec"),
+        ("je viens de lyon", ID, "Mickael vient de lyon"),
+        # a move in French says where the speaker lives now ("déménager" is only ever a home)
+        ("J'ai déménagé à Lyon l'an dernier", ID, "Mickael habite à Lyon"),
+        ("on vient de déménager à Nantes", ID, "Mickael habite à Nantes"),
+        ("Nous avons déménagé en Bretagne en 2020", ID, "Mickael habite en Bretagne"),
+        ("je me suis installée à Lille le mois dernier", ID, "Mickael habite à Lille"),
         ("je parle anglais", ID, "Mickael parle anglais"),
         # family and pets
         ("my dog is called Rex", FACT, "Mickael's dog is called Rex"),
@@ -554,6 +561,13 @@ def test_yields_nothing(text: str) -> None:
         ("I got a job for the summer", ID),
         ("J'ai commencé à travailler à 9h", ID),
         ("J'ai trouvé un job pour l'été", ID),
+        # "venir de" before a verb is what was just done, not where one comes from
+        ("Je viens de finir mon travail", ID),
+        ("je viens d'arriver à Paris", ID),
+        ("je viens de te le dire", ID),
+        # why or how one moved is no home
+        ("j'ai déménagé en urgence", ID),
+        ("J'ai déménagé à cause du bruit", ID),
         # what the speaker has is no news
         ("I've got two cats", EVENT),
         ("I have got a dog and a cat", EVENT),

@@ -352,6 +352,45 @@ _NEW_JOB_FR = (
 )
 
 
+# "Je viens de finir", "je viens d'arriver": "venir de" before a verb says what was just done, not
+# where one comes from. A place said in lower case is still one ("je viens de lyon").
+_JUST_DONE_FR = regex(
+    r"(?:\w+(?:er|ir|re|oir)|me|m'|te|t'|se|s'|le|la|les|lui|leur|nous|vous|y|en|chez)(?:\s|$)"
+)
+
+
+def _comes_from_fr(hit: Hit) -> Item | None:
+    """ "Mickael vient de Lyon": where the speaker is from, unless a verb follows "venir de"."""
+    if not hit.phrase[:1].isupper() and _JUST_DONE_FR.match(hit.phrase):
+        return None
+    return _verb_and_preposition_fr("vient", Predicate.ORIGIN)(hit)
+
+
+# "J'ai déménagé à Lyon", "on vient de déménager à Nantes", "je me suis installée à Lille": where
+# the speaker lives now, beside the dated news (as a new job gives the workplace). "en" names a place
+# only before a capital ("en Bretagne", not "en urgence").
+_MOVED_FR = (
+    r"\b(?:(?:j'ai|nous\s+avons|on\s+a)\s+(?:enfin\s+|récemment\s+|finalement\s+)?déménagé"
+    r"|(?:je\s+viens|nous\s+venons|on\s+vient)\s+de\s+déménager"
+    r"|(?:je\s+me\s+suis|nous\s+nous\s+sommes|on\s+s'est)\s+(?:enfin\s+)?installée?s?)\s+"
+    r"(?P<prep>à|a|au|aux|dans|en(?=\s+(?-i:[A-ZÀ-Ý])))\s+"
+)
+_NOT_A_HOME_FR = regex(
+    r"(?:\d|cause\b|raison\b|nouveau\b|la\s+(?:dernière|hâte|va-vite)\b|vitesse\b|plusieurs\b|deux\b|"
+    r"trois\b|l'époque\b|temps\b|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|"
+    r"printemps|automne|week-end|semaine|mois|année|an|moment)\b)"
+)
+
+
+def _moved_fr(hit: Hit) -> Item | None:
+    """ "Mickael habite à Lyon", from the news of the move (the event rule keeps the news, dated)."""
+    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    if not phrase or _NOT_A_HOME_FR.match(phrase):
+        return None  # "à cause du bruit", "en mars": why or when, not where
+    preposition = hit.words("prep").lower()
+    return _said(hit, f"{hit.speaker} habite {preposition} {hit.third(phrase)}", Predicate.LOCATION)
+
+
 _IDENTITY_FR = OneOf(
     (
         Rule(
@@ -385,9 +424,10 @@ _IDENTITY_FR = OneOf(
             _verb_and_preposition_fr("vit", Predicate.LOCATION),
             french=True,
         ),
+        Rule(regex(_MOVED_FR + OBJECT), _moved_fr, french=True),
         Rule(
             regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<object>[A-ZÀ-Ý].*)"),
-            _verb_and_preposition_fr("vient", Predicate.ORIGIN),
+            _comes_from_fr,
             french=True,
         ),
         Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
