@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, told_in_past
+from memory.text.facts import Predicate
 from memory.text.normalize import looks_french
 from memory.text.phrases import quotes_closed
 from memory.text.rewrite import third_person
@@ -568,6 +569,19 @@ def test_yields_nothing(text: str) -> None:
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),
+        # how one studies, ways of living, times of work and birth: no subject, home, workplace or birthplace
+        ("I'm studying for my exams", ID),
+        ("I studied for hours", ID),
+        ("I study hard every night", ID),
+        ("I live in fear of deadlines", ID),
+        ("I'm living in the moment", ID),
+        ("I was born in the wrong decade", ID),
+        ("I work at night", ID),
+        ("j'étudie pour mes examens", ID),
+        ("je vis dans la peur", ID),
+        ("je vis au jour le jour", ID),
+        ("je suis née à la mauvaise époque", ID),
+        ("je suis né dans les années 90", ID),
         # what the speaker has is no news
         ("I've got two cats", EVENT),
         ("I have got a dog and a cat", EVENT),
@@ -575,6 +589,23 @@ def test_yields_nothing(text: str) -> None:
 )
 def test_does_not_misclassify(text: str, memory_type: MemoryType) -> None:
     assert memory_type not in [item.memory_type for item in run(text)], contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "value"),
+    [
+        # "I'm studying law" is what one studies, not where one lives
+        ("I'm studying law", Predicate.STUDIES, "studying law"),
+        ("I live in Lyon", Predicate.LOCATION, "lives in Lyon"),
+        ("je suis originaire du Sud", Predicate.ORIGIN, "est originaire du Sud"),
+        ("je suis originaire de Lyon", Predicate.ORIGIN, "est originaire de Lyon"),
+        ("je viens du Québec", Predicate.ORIGIN, "vient du Québec"),
+        ("J'ai déménagé à Lyon", Predicate.LOCATION, "habite à Lyon"),
+    ],
+)
+def test_identity_facts_say_what_they_are_about(text: str, predicate: Predicate, value: str) -> None:
+    facts = [item.fact for item in run(text) if item.memory_type is ID]
+    assert [(f.predicate, f.object) for f in facts] == [(predicate, value)]
 
 
 def test_a_clause_with_its_own_verb_before_and_i_is_still_a_clause_of_its_own() -> None:

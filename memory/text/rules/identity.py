@@ -126,10 +126,14 @@ def _speaks(hit: Hit) -> Item | None:
     return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
-def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item]:
-    """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"."""
+def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
+    """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"; nothing for a
+    way of living or a time of work ("I live in fear", "I work at night")."""
+    not_said = _NOT_A_WORKPLACE if predicate is Predicate.WORKPLACE else _NOT_A_HOME
 
-    def make(hit: Hit) -> Item:
+    def make(hit: Hit) -> Item | None:
+        if not_said.match(hit.phrase):
+            return None
         preposition = hit.words("prep").lower()
         return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}", predicate)
 
@@ -159,20 +163,34 @@ def _no_longer_en(hit: Hit) -> Item | None:
     return _said(hit, f"{hit.speaker} {said}", predicate, said)
 
 
-def _is_from_en(hit: Hit) -> Item:
-    """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION): the fact drops "is"."""
+def _is_from_en(hit: Hit) -> Item | None:
+    """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION), "Mickael is
+    studying law" (STUDIES): the fact drops "is"."""
     preposition = hit.words("prep").lower()
+    if preposition == "studying":
+        predicate = Predicate.STUDIES
+        if _NOT_A_SUBJECT.match(hit.phrase):
+            return None  # "I'm studying for my exams": how, not what
+    elif preposition == "from":
+        predicate = Predicate.ORIGIN
+    else:
+        predicate = Predicate.LOCATION
+        if _NOT_A_HOME.match(hit.phrase):
+            return None  # "I'm living in the moment"
     said = f"{preposition} {hit.third(hit.phrase)}"
-    predicate = Predicate.ORIGIN if preposition == "from" else Predicate.LOCATION
     return _said(hit, f"{hit.speaker} is {said}", predicate, said)
 
 
-def _preposition_alone_en(hit: Hit) -> Item:
+def _preposition_alone_en(hit: Hit) -> Item | None:
     """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
+    if _NOT_A_BIRTHPLACE.match(hit.phrase):
+        return None  # "I was born in the wrong decade", "born in the 90s": when, not where
     return _said(hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}", Predicate.ORIGIN)
 
 
-def _studies_en(hit: Hit) -> Item:
+def _studies_en(hit: Hit) -> Item | None:
+    if _NOT_A_SUBJECT.match(hit.phrase):
+        return None  # "I studied for hours", "I study hard": how, not what
     verb = "studied" if hit.words("prep").lower() == "studied" else "studies"
     return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.STUDIES)
 
@@ -187,8 +205,24 @@ _NEW_JOB_EN = (
     r"started\s+(?:a\s+new\s+job|working))\s+(?P<prep>at|for)\s+"
 )
 _NOT_A_WORKPLACE = regex(
-    r"(?:\d|noon|midnight|night|dawn|(?:the|this|that|a|one)\s+(?:summer|winter|spring|fall|autumn|weekend|"
-    r"week|day|night|morning|afternoon|evening|moment|holidays?|year|month|while|bit|few|couple)\b)"
+    r"(?:\d|(?:noon|midnight|nights?|dawn|weekends?|my\s+desk)\b|(?:the|this|that|a|one)\s+(?:summer|"
+    r"winter|spring|fall|autumn|weekend|week|day|night|morning|afternoon|evening|moment|holidays?|year|month|"
+    r"while|bit|few|couple)\b)"
+)
+# Ways of living, not places: "I live in fear of deadlines", "I'm living in the moment".
+_NOT_A_HOME = regex(
+    r"(?:fear|hope|denial|dread|terror|shame|sin|peace|harmony|luxury|poverty|misery|comfort|constant|"
+    r"(?:the|a|my|your)\s+(?:moment|past|present|future|bubble|dream|head|world\s+of|fantasy))\b"
+)
+# How or how long one studies, not what: "for my exams", "hard", "all night".
+_NOT_A_SUBJECT = regex(
+    r"(?:for|hard|late|all|every|with|together|until|till|so|too|really|tonight|today|again|more|less|"
+    r"alone|abroad|online|remotely|part-time|full-time|by\s+myself|a\s+lot|a\s+bit|like|at\s+(?:night|home|the\s+library))\b"
+)
+# Times, not places, after "born in" / "grew up in".
+_NOT_A_BIRTHPLACE = regex(
+    r"(?:\d|the\s+(?:wrong|right|same|early|late|mid|\d|nineties|eighties|seventies|sixties|year|\w+\s+century)|"
+    r"a\s+(?:different|simpler)\s+(?:time|era|age|world))"
 )
 _NOT_A_WORKPLACE_FR = regex(
     r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
@@ -291,8 +325,24 @@ def _occupation_fr(hit: Hit) -> Item | None:
     return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=body)
 
 
-def _studies_fr(hit: Hit) -> Item:
+def _studies_fr(hit: Hit) -> Item | None:
+    if _NOT_A_SUBJECT_FR.match(hit.phrase):
+        return None  # "j'étudie pour mes examens": how, not what
     return _said(hit, f"{hit.speaker} étudie {hit.third(hit.phrase)}", Predicate.STUDIES)
+
+
+# As in English: how one studies, ways of living and times of birth are no subject, home or birthplace.
+_NOT_A_SUBJECT_FR = regex(
+    r"(?:pour|dur|beaucoup|tard|tou(?:te|s|tes)?|avec|seule?|encore|ce\s+soir|en\s+ligne|à\s+la\s+(?:maison|"
+    r"bibli(?:othèque)?))\b"
+)
+_NOT_A_HOME_FR_IDIOM = regex(
+    r"(?:la\s+peur|la\s+crainte|l'espoir|le\s+déni|le\s+luxe|la\s+misère|le\s+passé|le\s+présent|le\s+moment|"
+    r"l'instant|un\s+rêve|ma\s+bulle|jour\s+le\s+jour)\b"
+)
+_NOT_A_BIRTHPLACE_FR = regex(
+    r"(?:les\s+années|la\s+(?:mauvaise|bonne|même)\s+(?:époque|année)|le\s+mauvais)\b"
+)
 
 
 # What "je suis/travaille <preposition>" says: where one lives or works, where one is from, one's job.
@@ -317,12 +367,16 @@ def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit],
         preposition = hit.words("prep")
         if verb == "habite" and not preposition and not hit.phrase[:1].isupper():
             return None  # "j'habite loin" says no place
-        glue = "" if preposition.endswith("'") else " "
-        phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
-        body = hit.third(hit.phrase)
         said = predicate
         if verb in ("est", "travaille"):
             said = _SUIS_TRAVAILLE_FR.get(first_word(preposition), predicate)
+        if said is Predicate.LOCATION and _NOT_A_HOME_FR_IDIOM.match(hit.phrase):
+            return None  # "je vis dans la peur", "au jour le jour"
+        if said is Predicate.ORIGIN and _NOT_A_BIRTHPLACE_FR.match(hit.phrase):
+            return None  # "je suis né dans les années 90": when, not where
+        glue = "" if preposition.endswith("'") else " "
+        phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
+        body = hit.third(hit.phrase)
         value = _ARTICLE_FR.sub("", body) if said is Predicate.JOB else ""  # a job is the bare noun
         return _said(hit, f"{hit.speaker} {phrase}{body}", said, value)
 
@@ -395,7 +449,7 @@ _IDENTITY_FR = OneOf(
     (
         Rule(
             regex(
-                r"\bje\s+(?:suis|travaille)\s+(?P<prep>originaire\s+d(?:e\s+|')|basée?\s+"
+                r"\bje\s+(?:suis|travaille)\s+(?P<prep>originaire\s+(?:d(?:e\s+|')|du\s+|des\s+)|basée?\s+"
                 + _IN_PLACE_FR
                 + r"|"
                 r"installée?\s+" + _IN_PLACE_FR + r"|née?\s+(?:à|a|en|au|aux|le|dans)\s+)" + OBJECT
