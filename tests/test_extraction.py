@@ -527,6 +527,11 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "Just remember to pause, reflect, and take care of yourself.",
         "These figurines I bought yesterday remind me of family love.",
         "le lundi je vais à la piscine",
+        # how much, with nothing liked
+        "j'aime bien",
+        "J'aime bien, merci",
+        "j'adore trop !",
+        "j'aime bien aussi",
     ],
 )
 def test_yields_nothing(text: str) -> None:

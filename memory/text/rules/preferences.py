@@ -53,6 +53,7 @@ _LIKE_FR = regex(
     r"suis\s+végane?|suis\s+vegan|ne\s+suis\s+plus\s+(?:végétarien(?:ne)?|végane?|vegan)))\b"
     r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
 )
+_ONLY_ADVERBS_FR = regex(r"(?:(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\W*)+")
 _FAVORITE_EN = regex(
     r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
     r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
@@ -136,8 +137,8 @@ def _likes_fr(hit: Hit) -> Item | None:
         content = f"{hit.speaker} est {diet}"
         return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
     phrase = trim_phrase(hit.group("object"))
-    if not phrase or not is_object(phrase, True):
-        return None
+    if not phrase or not is_object(phrase, True) or _ONLY_ADVERBS_FR.fullmatch(phrase):
+        return None  # "j'aime bien", "j'adore trop": how much, with nothing liked
     if low == "aime pas":
         verb = "n'aime pas"
     elif low == "supporte pas":
