@@ -74,6 +74,14 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je n'habite plus à Paris", ID, "Mickael n'habite plus à Paris"),
         ("je ne suis plus végétarienne", PREF, "Mickael n'est plus végétarienne"),
         ("I started working at Google last month", ID, "Mickael works at Google"),
+        # leaving a job: the profile's workplace is no longer it
+        ("I quit my job at Acme last week", ID, "Mickael no longer works at Acme"),
+        ("I got laid off from Google in March", ID, "Mickael no longer works at Google"),
+        ("I left my job at the bank", ID, "Mickael no longer works at the bank"),
+        ("J'ai quitté mon travail chez Acme", ID, "Mickael ne travaille plus chez Acme"),
+        ("j'ai démissionné d'Airbus le mois dernier", ID, "Mickael ne travaille plus chez Airbus"),
+        ("je me suis fait virer de Google", ID, "Mickael ne travaille plus chez Google"),
+        ("j'ai quitté mon boulot à la banque", ID, "Mickael ne travaille plus à la banque"),
         ("J'ai trouvé un nouveau travail chez Acme", ID, "Mickael travaille chez Acme"),
         ("J'ai commencé à travailler chez Google le mois dernier", ID, "Mickael travaille chez Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
@@ -571,6 +579,16 @@ def test_yields_nothing(text: str) -> None:
         ("Je viens de finir mon travail", ID),
         ("je viens d'arriver à Paris", ID),
         ("je viens de te le dire", ID),
+        # leaving at an hour, with a feeling, or a role: no workplace left
+        ("I left my job at 5pm", ID),
+        ("I left my job with a heavy heart", ID),
+        ("I was let go by my manager", ID),
+        ("j'ai démissionné de mon poste", ID),
+        ("j'ai quitté mon boulot à 18h", ID),
+        # what is only supposed is not the speaker's
+        ("Let's say I live in Tokyo", ID),
+        ("what if I moved to Lyon and worked at Acme?", ID),
+        ("Disons que j'habite à Lyon", ID),
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),

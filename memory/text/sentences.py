@@ -75,7 +75,8 @@ _POLITE_REQUEST = regex(
 # First-person statements after these are not the speaker's facts: "if I were rich", "she said I'm late".
 _HYPOTHETICAL = regex(
     r"\b(?:if|unless|suppose|supposing|imagine|imagining|assuming|whether|pretend|hypothetically|"
-    r"si|s'il|imaginons|supposons|admettons|au\s+cas\s+où)\b"
+    r"let'?s\s+say|let\s+us\s+say|what\s+if|in\s+theory|"
+    r"si|s'il|imaginons|supposons|admettons|disons|mettons|au\s+cas\s+où)\b"
 )
 _REPORTED_SPEECH = regex(
     r"\b(?:he|she|they|someone|somebody|il|elle|ils|elles|quelqu'un)\s+"

@@ -163,6 +163,27 @@ def _no_longer_en(hit: Hit) -> Item | None:
     return _said(hit, f"{hit.speaker} {said}", predicate, said)
 
 
+def _left_job(hit: Hit) -> Item | None:
+    """ "Mickael no longer works at Acme" / "Mickael ne travaille plus chez Acme", from the news of
+    leaving (the event rule keeps the news, dated): the profile's workplace is no longer Acme."""
+    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
+    if not phrase or not_a_workplace.match(phrase):
+        return None
+    # A company is named ("Acme", "the bank"), or follows "chez" or "at": not "with a heavy heart",
+    # "de mon poste".
+    groups = {name: (value or "").lower() for name, value in hit.match.groupdict().items()}
+    prep = groups.get("prep", "")
+    named = phrase[:1].isupper() or "chez" in groups.get("from", "") or "chez" in groups.get("fired", "")
+    if not named and not (prep in ("at", "chez", "à", "au", "dans") and _COMPANY_ARTICLE.match(phrase)):
+        return None
+    if hit.french:
+        said = f"ne travaille plus {prep if prep in ('à', 'au', 'dans') else 'chez'} {hit.third(phrase)}"
+    else:
+        said = f"no longer works at {hit.third(phrase)}"
+    return _said(hit, f"{hit.speaker} {said}", Predicate.WORKPLACE, said)
+
+
 def _is_from_en(hit: Hit) -> Item | None:
     """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION), "Mickael is
     studying law" (STUDIES): the fact drops "is"."""
@@ -228,6 +249,12 @@ _NOT_A_WORKPLACE_FR = regex(
     r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
     r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
 )
+_COMPANY_ARTICLE = regex(r"(?:the|a|an|une?|la|le|l')\s*\w")
+# "I quit my job at Acme", "I got laid off from Acme": where the speaker no longer works.
+_LEFT_JOB_EN = (
+    r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)\s+(?P<prep>at|with)|"
+    r"(?:got|was|have\s+been|'ve\s+been)\s+(?:fired|laid\s+off|let\s+go)\s+(?P<from>from|at))\s+"
+)
 _ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
 _HAS_LIVED = (
     r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
@@ -254,6 +281,7 @@ _IDENTITY_EN = OneOf(
         ),
         # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
         Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
+        Rule(regex(_LEFT_JOB_EN + OBJECT), _left_job, french=False),
         # "I got a new job at Stripe", "I started working at Google last month": where they work now.
         Rule(regex(_NEW_JOB_EN + OBJECT), _new_job, french=False),
         Rule(
@@ -445,8 +473,18 @@ def _moved_fr(hit: Hit) -> Item | None:
     return _said(hit, f"{hit.speaker} habite {preposition} {hit.third(phrase)}", Predicate.LOCATION)
 
 
+# "J'ai quitté mon travail chez Acme", "j'ai démissionné de chez Acme", "je me suis fait licencier de
+# Acme": where the speaker no longer works.
+_LEFT_JOB_FR = (
+    r"\b(?:j'ai\s+(?:enfin\s+)?(?:quitté\s+(?:mon|le)\s+(?:travail|boulot|job|poste|emploi)\s+(?P<prep>chez|à|au|dans)|"
+    r"démissionné\s+(?P<from>de\s+chez|de|d'))|je\s+me\s+suis\s+fait\s+(?:virer|licencier|renvoyer)\s+"
+    r"(?P<fired>de\s+chez|de|d'))\s*"
+)
+
+
 _IDENTITY_FR = OneOf(
     (
+        Rule(regex(_LEFT_JOB_FR + OBJECT), _left_job, french=True),
         Rule(
             regex(
                 r"\bje\s+(?:suis|travaille)\s+(?P<prep>originaire\s+(?:d(?:e\s+|')|du\s+|des\s+)|basée?\s+"
