@@ -589,6 +589,7 @@ def test_yields_nothing(text: str) -> None:
         ("Let's say I live in Tokyo", ID),
         ("what if I moved to Lyon and worked at Acme?", ID),
         ("Disons que j'habite à Lyon", ID),
+        ("mettons que je travaille chez Acme", ID),
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),

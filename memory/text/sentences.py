@@ -75,8 +75,10 @@ _POLITE_REQUEST = regex(
 # First-person statements after these are not the speaker's facts: "if I were rich", "she said I'm late".
 _HYPOTHETICAL = regex(
     r"\b(?:if|unless|suppose|supposing|imagine|imagining|assuming|whether|pretend|hypothetically|"
-    r"let'?s\s+say|let\s+us\s+say|what\s+if|in\s+theory|"
-    r"si|s'il|imaginons|supposons|admettons|disons|mettons|au\s+cas\s+où)\b"
+    r"what\s+if|in\s+theory|si|s'il|imaginons|supposons|admettons|au\s+cas\s+où)\b"
+    # "Let's say I live in Tokyo", "disons que j'habite à Lyon": a supposition right before the clause
+    # (not the proposal of "let's say Friday, I'll book the room").
+    r"|\b(?:let'?s|let\s+us)\s+say(?:\s+that)?\W*$|\b(?:disons|mettons)(?:\s+que|\s+qu')?\W*$"
 )
 _REPORTED_SPEECH = regex(
     r"\b(?:he|she|they|someone|somebody|il|elle|ils|elles|quelqu'un)\s+"
