@@ -1021,12 +1021,37 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("on the 15th", "on Sunday 15 November 2026"),
         ("on the 31st", "on Saturday 31 October 2026"),
         ("on Friday the 13th", "on Friday 13 November 2026"),
+        # how near the date is stays said: "about in 2021" and "over 2016" meant nothing
+        ("about five years ago", "around 2021"),
+        ("nearly two months ago", "around September 2026"),
+        ("over ten years ago", "in 2016 or earlier"),
+        ("less than a year ago", "in 2025 or later"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:
     text = f"I broke my arm {said}"
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert found == [f"Mickael broke their arm {period}"]
+
+
+@pytest.mark.parametrize(
+    ("said", "period"),
+    [
+        ("il y a un an", "en 2025"),
+        ("il y a environ cinq ans", "vers 2021"),
+        ("il y a plus de dix ans", "en 2016 ou avant"),
+        ("il y a moins d'un an", "en 2025 ou après"),
+        ("il y a près d'un mois", "vers octobre 2026"),
+        # a year and a half is no year's date
+        ("il y a un an et demi", "il y a un an et demi"),
+    ],
+)
+def test_periods_counted_back_in_french(said: str, period: str) -> None:
+    found = [
+        item.content
+        for item in run(f"je me suis cassé le bras {said}", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    ]
+    assert found == [f"Mickael s'est cassé le bras {period}"]
 
 
 @pytest.mark.parametrize(

@@ -351,10 +351,21 @@ def find_dates(
         # on 3 June" recurs, "I went hiking on 3 May" happened in one year.
         if relative_only and (kind == "abs" or (kind == "day" and not past)):
             continue
+        segment_end = match.start()
+        about = None
+        if match.group("ago"):
+            # "about five years ago", "il y a plus de dix ans": how near the date is stays said.
+            found_about = _ABOUT_BEFORE.search(before)
+            if found_about is not None:
+                about, segment_end = found_about.group("about"), found_about.start()
+            else:
+                about = match.group("il_y_a_about")
         if kind == "period":
             bare = _format_period(day, unit, french)
             said = match.group("month_preposition")  # "in September" keeps its own "in"
-            if said:
+            if about:
+                inline = _roughly(bare, (_PERIOD_LEAD_FR if french else _PERIOD_LEAD_EN)[unit], about, french)
+            elif said:
                 part = (match.group("month_part") or "").lower()  # "in early May" -> "in early May 2026"
                 written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
                 inline = " ".join([*said.split(), written])
@@ -390,13 +401,34 @@ def find_dates(
             if part:
                 inline += PARTS_OF_DAY[part.lower()]
             at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
-        out.append(clause[position : match.start()])
+        out.append(clause[position:segment_end])
         out.append(f"\x00{len(found)}\x00")
         found.append(ResolvedDate(inline, bare, at, day, unit))
         # A date's full stop ("3 Jan.", "last Fri.") may end the sentence too: it stays.
         position = match.end() - 1 if match.group(0).endswith(".") else match.end()
     out.append(clause[position:])
     return "".join(out), found
+
+
+# Words that make "N years ago" approximate ("about", "over"), said before it in English.
+_ABOUT_BEFORE = re.compile(
+    r"\b(?P<about>about|around|roughly|approximately|some|nearly|almost|close\s+to|just\s+over|over|"
+    r"more\s+than|just\s+under|under|less\s+than)\s+$",
+    re.IGNORECASE,
+)
+_AT_LEAST = ("over", "just over", "more than", "plus d")
+_AT_MOST = ("under", "just under", "less than", "moins d")
+
+
+def _roughly(bare: str, lead: str, about: str, french: bool) -> str:
+    """A period said approximately: "around 2018", "in 2013 or earlier" (over ten years ago),
+    "en 2022 ou après" (il y a moins d'un an)."""
+    said = " ".join(about.lower().split())
+    if said.startswith(_AT_LEAST):
+        return f"{lead}{bare} {'ou avant' if french else 'or earlier'}"
+    if said.startswith(_AT_MOST):
+        return f"{lead}{bare} {'ou après' if french else 'or later'}"
+    return f"{'vers' if french else 'around'} {bare}"
 
 
 def _month_alone(match: re.Match[str]) -> bool:
