@@ -82,6 +82,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("j'ai démissionné d'Airbus le mois dernier", ID, "Mickael ne travaille plus chez Airbus"),
         ("je me suis fait virer de Google", ID, "Mickael ne travaille plus chez Google"),
         ("j'ai quitté mon boulot à la banque", ID, "Mickael ne travaille plus à la banque"),
+        # the place ends before why, and before what came next
+        ("I got a new job at Stripe to be closer to home", ID, "Mickael works at Stripe"),
+        ("I quit my job at Acme to work at Google", ID, "Mickael no longer works at Acme"),
+        ("I left my job at Acme and started my own company", ID, "Mickael no longer works at Acme"),
+        ("J'ai déménagé à Lyon pour le travail", ID, "Mickael habite à Lyon"),
         ("J'ai trouvé un nouveau travail chez Acme", ID, "Mickael travaille chez Acme"),
         ("J'ai commencé à travailler chez Google le mois dernier", ID, "Mickael travaille chez Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),

@@ -140,10 +140,22 @@ def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit],
     return make
 
 
+# Where a new or past job, or a new home, is said to be ends before why, how long or what came next:
+# "at Stripe to be closer to home", "à Lyon pour le travail", "at Acme and started at Google".
+_PLACE_ENDS = regex(r"\s+(?:to|for|since|after|when|until|pour|depuis|après|quand|jusqu'|jusque)\b")
+
+
+def _place_said(hit: Hit) -> str:
+    """The rule's object as a place: without its dates, up to the end of its noun phrase."""
+    phrase = noun_phrase(PLACEHOLDER.sub("", hit.phrase), 8)
+    end = _PLACE_ENDS.search(phrase)
+    return (phrase[: end.start()] if end else phrase).strip(" ,")
+
+
 def _new_job(hit: Hit) -> Item | None:
     """ "Mickael works at Stripe" / "Mickael travaille chez Acme", from the news of the job (the
     event rule keeps the news, dated)."""
-    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    phrase = _place_said(hit)
     not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
     if not phrase or not_a_workplace.match(phrase):
         return None  # "I started working at 9am", "a job for the summer": when, not where
@@ -166,7 +178,7 @@ def _no_longer_en(hit: Hit) -> Item | None:
 def _left_job(hit: Hit) -> Item | None:
     """ "Mickael no longer works at Acme" / "Mickael ne travaille plus chez Acme", from the news of
     leaving (the event rule keeps the news, dated): the profile's workplace is no longer Acme."""
-    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    phrase = _place_said(hit)
     not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
     if not phrase or not_a_workplace.match(phrase):
         return None
@@ -466,7 +478,7 @@ _NOT_A_HOME_FR = regex(
 
 def _moved_fr(hit: Hit) -> Item | None:
     """ "Mickael habite à Lyon", from the news of the move (the event rule keeps the news, dated)."""
-    phrase = PLACEHOLDER.sub("", hit.phrase).strip(" ,")
+    phrase = _place_said(hit)
     if not phrase or _NOT_A_HOME_FR.match(phrase):
         return None  # "à cause du bruit", "en mars": why or when, not where
     preposition = hit.words("prep").lower()
