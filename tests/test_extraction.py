@@ -540,6 +540,13 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "Just remember to pause, reflect, and take care of yourself.",
         "These figurines I bought yesterday remind me of family love.",
         "le lundi je vais à la piscine",
+        # what one wants right now, or says for effect, is no aim
+        "I want to die lol",
+        "I just want to cry",
+        "je veux dormir",
+        # a request to remember with nothing said to keep
+        "I'd like you to remember that",
+        "please remember this!",
         # how much, with nothing liked
         "j'aime bien",
         "J'aime bien, merci",

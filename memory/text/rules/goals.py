@@ -31,6 +31,7 @@ _NOT_GOAL_VERBS_EN = frozenset(
     """
     say tell ask know see check thank mention add point clarify understand help apologize apologise confirm
     let share remind figure remember sleep sure have hear talk
+    die cry scream puke vomit disappear nap rest
     """.split()
 )
 _NOT_A_GOAL_EN = regex(
@@ -52,7 +53,9 @@ _WANT_FR = regex(
 _NOT_GOAL_VERBS_FR = frozenset(
     "sur dire bien savoir pas juste que qu' te vous t' ça voir demander remercier préciser vérifier "
     "comprendre "
-    "parler rien".split()
+    "parler rien "
+    # what one wants right now, or says for effect ("je veux mourir"), is no aim
+    "dormir mourir pleurer crier vomir disparaître".split()
 )
 _MY_GOAL_FR = regex(
     r"\b(?P<poss>mon|ma|mes)\s+(?:(?:grand|principal|nouvel|nouveau|vrai|seul|plus\s+grand)\s+)?"

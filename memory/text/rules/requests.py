@@ -41,6 +41,7 @@ _REMEMBER_TODO_FR = regex(
 )
 # "remember when ...", "tu te souviens comment ...": recalling together, nothing to store.
 _REMINISCE = regex(r"^(?:when|how|the\s+time|me\b|quand|comment|la\s+fois)")
+_ONLY_A_POINTER = regex(r"\s*(?:that|this|it|ça|cela|ceci)\W*")
 # Said to the listener: "remember, failures lead you closer to success" is advice to whoever is
 # addressed, and a note kept as said ("...lead you...") would have no one it is about.
 _TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
@@ -79,8 +80,8 @@ def _reminder(hit: Hit) -> Item | None:
 
 def _remembered(hit: Hit) -> list[Item] | None:
     """What the speaker asked to remember, read by the statement rules; as said when none fits."""
-    if _REMINISCE.match(hit.phrase):
-        return None
+    if _REMINISCE.match(hit.phrase) or _ONLY_A_POINTER.fullmatch(hit.phrase):
+        return None  # "remember when ...", "I'd like you to remember that": nothing said to keep
     inner = Clause(hit.phrase, hit.phrase, "", hit.french, hit.clause.past, hit.clause.dates)
     items = hit.reread(inner)
     if not items:
