@@ -211,9 +211,16 @@ def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(tex
     assert _kinds(text) == []
 
 
-def test_a_named_pet_is_left_to_the_relatives_rule() -> None:
-    items = extract("My dog Rex loves the beach", "Léa", NOW)
-    assert "Léa's dog is called Rex" in [item.content for item in items]
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("My dog Rex loves the beach", "Léa's dog is called Rex"),
+        ("my cat's name is Luna", "Léa's cat is called Luna"),
+    ],
+)
+def test_a_named_pet_is_left_to_the_relatives_rule(text: str, named: str) -> None:
+    items = extract(text, "Léa", NOW)
+    assert named in [item.content for item in items]
     assert not [item for item in items if "kind:pet" in item.subjects]
 
 

@@ -121,7 +121,7 @@ _PET_AS_A_WORD = regex(
 )
 # A named pet is already remembered by name ("Mickael's dog is called Rex", rules/family.py).
 _NAMED_PET = regex(
-    r"^(?:,?\s+(?-i:[A-Z])|\s+(?:is\s+called|is\s+named|'s\s+name\s+is|named|called|s'appelle|nommée?)\b)"
+    r"^(?:,?\s+(?-i:[A-Z])|\s*'s\s+name\s+is\b|\s+(?:is\s+called|is\s+named|named|called|s'appelle|nommée?)\b)"
 )
 # In French: "j'ai adopté un chien", "on a deux chats", "mon chiot dort", "notre tortue".
 _PETS_FR = (
