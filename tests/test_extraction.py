@@ -881,6 +881,18 @@ def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, ev
         ("I joined a choir last Tues.", "Mickael joined a choir on Tuesday 17 November 2026"),
         # a clause that opens on its date reads as a sentence, and "retook" stays a past form
         ("Last week I retook the test", "In the week of Monday 9 November 2026 Mickael retook the test"),
+        # a plan told in the past is of a day to come; the day of agreeing is the one before
+        ("We agreed to meet on Friday", "Mickael and the team agreed to meet on Friday 27 November 2026"),
+        ("I promised to call her on Friday", "Mickael promised to call her on Friday 27 November 2026"),
+        (
+            "we pushed the demo back to Friday",
+            "Mickael and others pushed the demo back to Friday 27 November 2026",
+        ),
+        (
+            "On a décidé de partir vendredi",
+            "Mickael et l'équipe ont décidé de partir vendredi 27 novembre 2026",
+        ),
+        ("We agreed on Friday to ship", "Mickael and the team agreed on Friday 20 November 2026 to ship"),
     ],
 )
 def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:

@@ -172,6 +172,11 @@ PERIOD_PREPOSITION_BEFORE = regex(
 )
 # What may stand between "last year" and "in August" when both say one date.
 YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")
+# A verb of planning before the date: the day is one to come, however the plan is told.
+PLANNED_BEFORE = regex(
+    r"\b(?:(?:decided|agreed|planned|promised|arranged|décidé|convenu|prévu|promis)\s+(?:to|de|d')"
+    r"|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé)\b"
+)
 SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
 # Month names that are lower-case words too: a date only after a preposition or with an ordinal.
 MONTH_VERBS = frozenset({"may", "march"})

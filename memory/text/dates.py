@@ -23,6 +23,7 @@ from .date_patterns import (
     PARTS_OF_DAY,
     PAST_TENSE,
     PERIOD_PREPOSITION_BEFORE,
+    PLANNED_BEFORE,
     RELATIVE_DAYS,
     SHORT_WEEKDAYS_EN,
     SINCE_BEFORE,
@@ -339,7 +340,10 @@ def find_dates(
             # Christmas we usually ski" is every year's. Told in the past, it is the last one.
             continue
         # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
-        resolved = _resolve_match(match, today, past or bool(SINCE_BEFORE.search(before)))
+        # "We agreed to meet on Monday", "we pushed the launch back to Friday": told in the past, of
+        # a day to come.
+        told_past = past and not PLANNED_BEFORE.search(before)
+        resolved = _resolve_match(match, today, told_past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
             continue
         day, kind, unit = resolved
