@@ -187,6 +187,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("we agreed on a weekly sync", DEC, "Mickael and the team agreed on a weekly sync"),
         ("I've decided to quit smoking", DEC, "Mickael decided to quit smoking"),
         ("let's go with Redis", DEC, "Mickael and the team decided to go with Redis"),
+        ("ok let's go with Redis then!", DEC, "Mickael and the team decided to go with Redis"),
+        ("on part sur Redis alors", DEC, "Mickael et l'équipe ont décidé de partir sur Redis"),
         (
             "we'll use FastAPI for the backend",
             DEC,

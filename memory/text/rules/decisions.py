@@ -75,10 +75,14 @@ def _decided_en(hit: Hit) -> Item:
     return _decision(hit, content, _CONFIDENCE, decided, who)
 
 
+# "Let's go with Postgres then", "on part sur Redis alors": the "then" says the talk is settled.
+_SETTLED_TAIL = regex(r"\s+(?:then|alors|donc|du\s+coup)\W*$")
+
+
 def _lets_use_en(hit: Hit) -> Item:
     verb = hit.words("verb").lower()
     verb = _INFINITIVE_EN.get(verb, verb)
-    decided = f"to {verb} {hit.third(hit.phrase)}"
+    decided = f"to {verb} {hit.third(_SETTLED_TAIL.sub('', hit.phrase))}"
     who = f"{hit.speaker} and the team"
     return _decision(hit, f"{who} decided {decided}", _PROPOSAL_CONFIDENCE, decided, who)
 
@@ -112,7 +116,7 @@ def _decided_fr(hit: Hit) -> Item:
 def _on_part_sur_fr(hit: Hit) -> Item:
     infinitive = _INFINITIVE_FR.get(hit.words("verb").lower(), "utiliser")
     de = "d'" if infinitive[0] in VOWELS else "de "
-    decided = f"{de}{infinitive} {hit.third(hit.phrase)}"
+    decided = f"{de}{infinitive} {hit.third(_SETTLED_TAIL.sub('', hit.phrase))}"
     who = f"{hit.speaker} et l'équipe"
     return _decision(hit, f"{who} ont décidé {decided}", _PROPOSAL_CONFIDENCE, decided, who)
 
