@@ -542,6 +542,14 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "Just remember to pause, reflect, and take care of yourself.",
         "These figurines I bought yesterday remind me of family love.",
         "le lundi je vais à la piscine",
+        # chat about tomorrow, said to the listener, or naming nothing done, is no to-do
+        "I'll see you tomorrow",
+        "I'll be there tomorrow",
+        "I'll do it tomorrow",
+        "I'll check tomorrow",
+        "I'll send you the report tomorrow",
+        "je vais le faire demain",
+        "I'll always remember our walk last Sunday",
         # what one wants right now, or says for effect, is no aim
         "I want to die lol",
         "I just want to cry",
@@ -761,6 +769,25 @@ def test_polite_question_request_is_still_a_request() -> None:
             "don't forget to call the bank on Monday",
             TODO,
             "Reminder for Mickael: call the bank on Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        # what the speaker says they will do on a day is a dated to-do too
+        (
+            "I'll send the report tomorrow",
+            TODO,
+            "Mickael will send the report on Monday 23 November 2026",
+            at(2026, 11, 23),
+        ),
+        (
+            "we'll ship the release on Friday",
+            TODO,
+            "Mickael and others will ship the release on Friday 27 November 2026",
+            at(2026, 11, 27),
+        ),
+        (
+            "je vais finir le rapport demain",
+            TODO,
+            "Mickael va finir le rapport le lundi 23 novembre 2026",
             at(2026, 11, 23),
         ),
         ("pour vendredi", TODO, "Pour vendredi 27 novembre 2026", at(2026, 11, 27)),

@@ -70,7 +70,30 @@ OBLIGATION = regex(
     r"(?:^|[.!?,;:]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|and|also|just|ok|"
     r"okay|so|bot|hey)\s+)remind\s+me\b|\brappelle-moi\b"
 )
+# What the speaker says they will do on a day: "I'll send the report tomorrow", "je finirai les
+# slides lundi" is a dated to-do as much as "I have to send it". The verb is followed by what is
+# done: not a place ("I'm going to the dentist" is an event), not "it", not a way of being.
+COMMITMENT = regex(
+    r"\b(?:i(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'m\s+gonna|\s+shall)|we(?:'ll|\s+will)|"
+    r"je\s+vais|on\s+va|nous\s+allons)\s+(?:(?:also|definitely|probably|finally|then|just|really|surely|"
+    r"totally|aussi|enfin|sûrement|sans\s+doute)\s+)?"
+    r"(?P<verb>[a-zà-ÿ'-]+)\s+(?P<object>[^\x00,;]*)"
+)
+_NOT_A_COMMITMENT_VERB = frozenset(
+    """
+    be see talk chat tell let ask try go come get sleep stay keep think check look wait miss love like hate
+    need want have do make give take show text call ping help pick hang head catch meet join
+    être voir parler dire demander essayer aller venir dormir rester penser regarder attendre faire avoir
+    the a an my our his her their this that some to le la les l' un une des mon ma mes y en lui leur me te
+    always never remember forget toujours jamais
+    """.split()
+)
+_NOT_WHAT_IS_DONE = regex(
+    r"^(?:it|this|that|them|him|her|there|here|back|home|up|out|in|on|off|ça|cela|"
+    r"the\s+(?:same|rest)|some|something|anything|nothing|more|a\s+(?:bit|lot|look|try|break))\b"
+)
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
+_TO_THE_LISTENER = regex(r"\b(?:you|your|yours|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
 _NOT_A_THING = regex(
     r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
     r"ce|c')$"
@@ -112,7 +135,19 @@ def _dated_todo(hit: Hit) -> Item:
     return Item(hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
 
 
-def _dated(pattern: re.Pattern[str], make: Callable[[Hit], Item], french: bool | None) -> Rule:
+def _committed(hit: Hit) -> Item | None:
+    """ "Mickael will send the report on Saturday 28 November 2026": a dated to-do, unless it is chat
+    ("I'll see you tomorrow"), speaks to the listener, or names nothing done."""
+    verb = hit.group("verb").lower()
+    done = hit.group("object").strip()
+    if verb in _NOT_A_COMMITMENT_VERB or _TO_THE_LISTENER.search(hit.clause.text) or hit.clause.past:
+        return None  # chat, to the listener, or "I'll always remember our trip last year"
+    if not done or _NOT_WHAT_IS_DONE.match(done) or not any(ch.isalpha() for ch in done):
+        return None
+    return _dated_todo(hit)
+
+
+def _dated(pattern: re.Pattern[str], make: Callable[[Hit], Item | None], french: bool | None) -> Rule:
     """A rule for clauses that hold a date, read whole: asserted throughout, no object phrase."""
     return Rule(pattern, make, french=french, guard=asserted_in_clause, needs_date=True, object_groups=())
 
@@ -124,5 +159,6 @@ DEADLINES = OneOf(
         *(_dated(pattern, _deadline, True) for pattern in _DEADLINE_FR),
         _dated(_DUE, _dated_todo, None),
         _dated(OBLIGATION, _dated_todo, None),
+        _dated(COMMITMENT, _committed, None),
     )
 )
