@@ -1025,6 +1025,25 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
             "Ma sœur s'est mariée en juin et c'était magnifique",
             "La sœur de Mickael s'est mariée en juin 2026",
         ),
+        # injuries, a hospital, a baby on the way, school, a job, a move: what a friend asks after
+        (
+            "My brother broke his leg last week",
+            "Mickael's brother broke his leg in the week of Monday 9 November 2026",
+        ),
+        ("my wife is pregnant", "Mickael's wife is pregnant"),
+        ("my dad is in the hospital", "Mickael's dad is in the hospital"),
+        ("My son started school on Monday", "Mickael's son started school on Monday 16 November 2026"),
+        ("my sister got a new job at Google", "Mickael's sister got a new job at Google"),
+        ("my brother got into Harvard", "Mickael's brother got into Harvard"),
+        ("my husband lost his job", "Mickael's husband lost his job"),
+        ("mon frère s'est cassé la jambe", "Le frère de Mickael s'est cassé la jambe"),
+        ("ma femme est enceinte", "La femme de Mickael est enceinte"),
+        # told in the passé composé, "lundi" is the last one
+        (
+            "ma fille a commencé l'école lundi",
+            "La fille de Mickael a commencé l'école lundi 16 novembre 2026",
+        ),
+        ("mes parents ont déménagé samedi", "Les parents de Mickael ont déménagé samedi 21 novembre 2026"),
     ],
 )
 def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:
@@ -1037,6 +1056,9 @@ def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> No
         "My friend's mom passed away",  # not the speaker's relative
         "If my mom died I would be lost",  # not asserted
         "My brother passed the salt",
+        "my brother broke the vase",  # no injury
+        "my sister got into an argument",  # no school
+        "my dad is in the garden",
     ],
 )
 def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:

@@ -201,6 +201,9 @@ PAST_TENSE = regex(
     r"|\b(?:s'est|se\s+sont)\s+\w+(?:ée?s?|ie?s?|ue?s?)\b"
     r"|\b(?:est|sont)\s+(?:née?s?|morte?s?|décédée?s?|partie?s?|allée?s?|venue?s?|arrivée?s?|tombée?s?|"
     r"rentrée?s?|revenue?s?)\b|\b(?:il|elle|on|ils|elles|\w+)\s+(?:a|ont)\s+(?:été|eu|pris|fait|dit|vu|mis)\b"
+    # A relative's: "ma fille a commencé l'école lundi", "mes parents ont déménagé".
+    r"|\b(?:mon|ma|mes|notre|nos|son|sa|ses|leur|leurs)\s+[\w'-]+\s+(?:a|ont)\s+(?:déjà\s+|enfin\s+|bien\s+)?"
+    r"\w+(?:é|i|u|is|it)\b"
 )
 # "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(

@@ -42,15 +42,22 @@ _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|
 _LIFE_EVENT_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
-    r"sick|hired|promoted|fired|laid\s+off)|retired|graduated|had\s+(?:a\s+baby|surgery|a\s+stroke|"
-    r"a\s+heart\s+attack)|gave\s+birth|was\s+diagnosed)\b.*)"
+    r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured)|retired|graduated|"
+    r"had\s+(?:a\s+baby|twins|surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|an?\s+(?:car\s+)?accident)|"
+    r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
+    r"started\s+(?:school|kindergarten|preschool|daycare|college|university|high\s+school|a\s+new\s+job)|"
+    r"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+an?\s+(?:car\s+)?accident)|"
+    r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar))\b.*)"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
     r"(?P<object>(?:(?:vient|viennent)\s+d[e']\s*|est\s+|sont\s+|a\s+|ont\s+|s'est\s+|se\s+sont\s+)?"
     r"(?:(?:enfin\s+|récemment\s+)?(?:née?s?|décédée?s?|morte?s?|mariée?s?|fiancée?s?|pacsée?s?|"
-    r"diplômée?s?|retraitée?s?)|pris\s+sa\s+retraite|accouché|eu\s+un\s+bébé|été\s+opérée?|"
-    r"été\s+diagnostiquée?|mourir|naître|se\s+marier|décéder)\b.*)"
+    r"diplômée?s?|retraitée?s?|enceintes?|hospitalisée?s?|à\s+l'hôpital)|pris\s+sa\s+retraite|accouché|"
+    r"eu\s+(?:un\s+bébé|des\s+jumeaux|un\s+accident)|été\s+opérée?|été\s+hospitalisée?|été\s+diagnostiquée?|"
+    r"(?:cassé|fracturé|foulé|blessé)e?\s+(?:la|le|les|l')|perdu\s+son\s+(?:travail|emploi|boulot)|"
+    r"trouvé\s+un\s+(?:nouveau\s+)?(?:travail|emploi|boulot|job)|déménagé|commencé\s+(?:l'école|la\s+crèche|"
+    r"le\s+collège|le\s+lycée|la\s+fac|un\s+nouveau\s+travail)|mourir|naître|se\s+marier|décéder)\b.*)"
 )
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
