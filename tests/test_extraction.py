@@ -986,10 +986,13 @@ def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None
         ),
         ("Je sais qu'on a gagné", "Mickael sait que Mickael et d'autres ont gagné"),
         ("Lorsqu'on est arrivés", "Lorsque Mickael et d'autres sont arrivés"),
-        # "nous" as an object, "l'on", and "notre" before anyone is named stay as said
+        # "nous" as an object, "l'on", and "notre" before anyone is named stay as said, but before a
+        # relative or a pet, whose noun says its article, as "mon" does
         ("Elle nous a invités", "Elle nous a invités"),
         ("Si l'on a le temps", "Si l'on a le temps"),
-        ("Notre chien est malade", "Notre chien est malade"),
+        ("Notre maison est grande", "Notre maison est grande"),
+        ("Notre chien est malade", "le chien de Mickael est malade"),
+        ("Nos enfants sont à l'école", "les enfants de Mickael sont à l'école"),
     ],
 )
 def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .normalize import regex
 
 __all__ = [
@@ -9,6 +11,7 @@ __all__ = [
     "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
+    "KIN_FR",
     "LANGUAGES",
     "MONTHS_EN",
     "MONTHS_FR",
@@ -258,11 +261,18 @@ RELATIVES_EN = (
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse)"
 )
+# The relatives and pets a French speaker names with "mon", "ma" or "notre".
+KIN_FR = frozenset(
+    """
+    sœur soeur frère femme mari compagne compagnon copine copain conjoint conjointe fiancé fiancée fils fille
+    enfant bébé mère père maman papa chat chatte chien chienne chiot chaton ami amie patron patronne chef
+    cousin cousine tante oncle grand-mère grand-père nièce neveu coloc collègue associé associée lapin
+    """.split()
+)
 RELATIVES_FR = (
-    r"(?:petite?\s+|grande?\s+|meilleure?\s+|nouvelle?\s+)?(?:sœur|soeur|frère|femme|mari|compagne|compagnon|"
-    r"copine|copain|conjointe?|fiancée?|fils|fille|enfant|bébé|mère|père|maman|papa|chat|chatte|chien|chienne|"
-    r"chiot|chaton|ami|amie|patron|patronne|chef|cousin|cousine|tante|oncle|grand-mère|grand-père|nièce|"
-    r"neveu|coloc|collègue|associée?|lapin)"
+    r"(?:petite?\s+|grande?\s+|meilleure?\s+|nouvelle?\s+)?(?:"
+    + "|".join(sorted(map(re.escape, KIN_FR), key=len, reverse=True))
+    + ")"
 )
 FAMILY_WORD = regex(
     r"\b(?:kids?|children|child|sons?|daughters?|brothers?|sisters?|wife|husband|partner|girlfriend|boyfriend|"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .lexicons import FEMININE_KIN_FR, IRREGULAR_PAST_EN, PRESENT_TOO_EN, VOWELS, is_past_form_en
+from .lexicons import FEMININE_KIN_FR, IRREGULAR_PAST_EN, KIN_FR, PRESENT_TOO_EN, VOWELS, is_past_form_en
 from .normalize import regex
 
 __all__ = [
@@ -139,7 +139,7 @@ _PRONOUN_FR = regex(
     r"|nous\s+nous\s+(?P<nous_reflexive_verb>[^\W\d_][\w-]*)"
     r"|nous\s+(?P<nous_verb>[^\W\d_][\w-]*)"
     r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était)"
-    r"|(?P<our>notre|nos))(?![\w])"
+    r"|(?P<our>notre|nos)(?:\s+(?P<our_noun>[^\W\d_][\w-]*))?)(?![\w])"
 )
 _IRREGULAR_THIRD_FR = {
     "suis": "est", "ai": "a", "vais": "va", "fais": "fait", "peux": "peut", "veux": "veut", "dois": "doit",
@@ -245,9 +245,16 @@ def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
             said = (que if speaker[:1].lower() in VOWELS else que[:-1] + "e ") + said
         return said, True
     if group("our"):
-        # After "nous" it is "leur" ("Léa et d'autres ont fêté leur anniversaire"); before, the
-        # noun's gender is unknown here, so it stays as said.
-        return (_OUR_FR[group("our").lower()] if named else group(0) or ""), named
+        our, noun = group("our"), group("our_noun") or ""
+        if named:
+            # After "nous" it is "leur" ("Léa et d'autres ont fêté leur anniversaire").
+            return f"{_OUR_FR[our.lower()]}{' ' + noun if noun else ''}", named
+        low = noun.lower()
+        if low in KIN_FR or (low.endswith(("s", "x")) and low[:-1] in KIN_FR):
+            # "Notre chien est malade" -> "Le chien de Léa est malade", as "mon chien" is.
+            return f"{article_fr(our, noun)}{noun} {of_fr(speaker)}", True
+        # Before, another noun's gender is unknown here, so it stays as said.
+        return group(0) or "", named
     if group("reflexive_verb"):
         elided = group("reflexive").strip().lower() == "m'" or group("reflexive_verb").lower() == "suis"
         pronoun = "s'" if elided else "se "
