@@ -680,7 +680,7 @@ def test_question_tail_does_not_block_the_statement_before_it() -> None:
 def test_polite_question_request_is_still_a_request() -> None:
     items = run("Can you remember that my birthday is on 3 May?")
     assert [(i.memory_type, i.content) for i in items] == [
-        (FACT, "Mickael's birthday is on Monday 3 May 2027")
+        (FACT, "Mickael's birthday is on 3 May")  # every year's 3 May, the next one its date
     ]
     assert items[0].event_at == at(2027, 5, 3)
 
@@ -717,6 +717,14 @@ def test_polite_question_request_is_still_a_request() -> None:
             at(2026, 3, 1),
         ),
         ("due on 12 March", TODO, "Deadline: Friday 12 March 2027", at(2027, 3, 12)),
+        # a birthday comes back every year: its day is written without a weekday or a year
+        ("my birthday is on 3 June", EVENT, "Mickael's birthday is on 3 June", at(2027, 6, 3)),
+        (
+            "mon anniversaire est le 1er mai",
+            EVENT,
+            "L'anniversaire de Mickael est le 1er mai",
+            at(2027, 5, 1),
+        ),
         (
             "The essay is due tomorrow",
             TODO,

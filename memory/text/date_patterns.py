@@ -187,6 +187,8 @@ HOLIDAY_PREPOSITION_BEFORE = regex(
 )
 # A clause about when someone was born: the day is not last year's ("I was born on 3 June") and
 # its year is one the clause does not say.
+# What comes back every year on its day: a day and month said of it name no one year.
+RECURRING = regex(r"\b(?:birthday|bday|b-day|anniversary|anniversaire|fête|name\s+day)\b")
 BIRTH = regex(r"\b(?:born|birth|dob|d\.o\.b|née?s?|naissance)\b")
 # A clause told in the past makes "Friday" / "3 June" mean the last one, not the next one.
 PAST_TENSE = regex(

@@ -24,6 +24,7 @@ from .date_patterns import (
     PAST_TENSE,
     PERIOD_PREPOSITION_BEFORE,
     PLANNED_BEFORE,
+    RECURRING,
     RELATIVE_DAYS,
     SHORT_WEEKDAYS_EN,
     SINCE_BEFORE,
@@ -81,6 +82,13 @@ class ResolvedDate:
     at: float  # epoch seconds
     day: date | None = None  # the day meant, or the first day of the period meant
     unit: str = "day"  # day, week, weekend, month, season or year
+
+
+def _day_of_year(day: date, french: bool) -> str:
+    """ "3 June" / "3 juin": a day that comes back every year."""
+    if french:
+        return f"{'1er' if day.day == 1 else day.day} {MONTHS_FR[day.month - 1]}"
+    return f"{day.day} {MONTHS_EN[day.month - 1]}"
 
 
 def format_day(day: date, french: bool, clock: dtime | None = None) -> str:
@@ -392,6 +400,9 @@ def find_dates(
                 clock, clock_read = _time_of_day(clause), True
             bare = format_day(day, french, clock)
             inline = format_day(day, french)
+            if kind == "day" and not past and RECURRING.search(clause):
+                # "my birthday is on 3 June" is every year's 3 June: no weekday, no year.
+                bare = inline = _day_of_year(day, french)
             if kind in ("rel", "wd") and not DAY_PREPOSITION_BEFORE.search(before):
                 # "tomorrow" and "next Friday" need a preposition once written out; "Friday" alone does not.
                 if (
