@@ -116,6 +116,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je vis à Bordeaux", ID, "Mickael vit à Bordeaux"),
         ("je suis née à Lyon", ID, "Mickael est née à Lyon"),
         ("j'ai 34 ans", ID, "Mickael a 34 ans"),
+        # the age just reached is the age now
+        ("I turned 35 yesterday", ID, "Mickael is 35 years old"),
+        ("I just turned 30!", ID, "Mickael is 30 years old"),
+        ("j'ai eu 40 ans hier", ID, "Mickael a 40 ans"),
         ("je viens du Québec", ID, "Mickael vient du Québec"),
         ("je viens de lyon", ID, "Mickael vient de lyon"),
         # a move in French says where the speaker lives now ("déménager" is only ever a home)
@@ -615,6 +619,10 @@ def test_yields_nothing(text: str) -> None:
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),
+        # no age: pages turned, or an age reached in a year long gone
+        ("I turned 20 pages", ID),
+        ("I turned 5 in 1995", ID),
+        ("j'ai eu 18 ans en 2010", ID),
         # how one studies, ways of living, times of work and birth: no subject, home, workplace or birthplace
         ("I'm studying for my exams", ID),
         ("I studied for hours", ID),

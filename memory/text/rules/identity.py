@@ -106,6 +106,21 @@ def _age(hit: Hit) -> Item | None:
     return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.AGE, object=value)
 
 
+# The age just reached, said alone or with when: not "I turned 20 pages".
+_TURNED_EN = (
+    r"\bi\s+(?:just\s+|finally\s+|officially\s+)?turned\s+(?P<age>\d{1,3})"
+    r"(?=\s*(?:$|[^\w\s]|\x00|(?:years?|yesterday|today|last|this|on|and|but|so|recently)\b))"
+)
+
+
+def _turned(hit: Hit) -> Item | None:
+    """ "I turned 35 yesterday", "j'ai eu 40 ans hier": the age now, unless said of a year long
+    gone ("I turned 5 in 1995")."""
+    if any(said.unit == "year" for said in hit.clause.dates):
+        return None
+    return _age(hit)
+
+
 def _occupation_en(hit: Hit) -> Item | None:
     if not is_occupation_en(hit.phrase):
         return None
@@ -339,6 +354,8 @@ _IDENTITY_EN = OneOf(
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_END), _age, french=False, object_groups=()
         ),
+        # "I turned 35 yesterday", "I just turned 30!": the age it is now.
+        Rule(regex(_TURNED_EN), _turned, french=False, object_groups=()),
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_SAID), _age, french=False, object_groups=()
         ),
@@ -535,6 +552,7 @@ _IDENTITY_FR = OneOf(
             french=True,
         ),
         Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
+        Rule(regex(r"\bj'ai\s+eu\s+(?P<age>\d{1,3})\s+ans\b"), _turned, french=True, object_groups=()),
         Rule(regex(r"\bj'(?P<prep>étudie)\s+" + OBJECT), _studies_fr, french=True),
         Rule(
             regex(
