@@ -59,6 +59,12 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("mon nom est Dupont", ID, "Mickael s'appelle Dupont"),
         ("moi c'est Paul", ID, "Mickael s'appelle Paul"),
         ("appelle-moi Mika", ID, "Mickael veut qu'on l'appelle Mika"),
+        ("I go by Sam", ID, "Mickael wants to be called Sam"),
+        # pronouns, said as people say them
+        ("my pronouns are she/her", ID, "Mickael's pronouns are she/her"),
+        ("I use they / them pronouns", ID, "Mickael's pronouns are they/them"),
+        ("pronouns: he/him", ID, "Mickael's pronouns are he/him"),
+        ("mes pronoms sont iel/iel", ID, "Les pronoms de Mickael sont iel/iel"),
         # occupation, location, age, languages
         ("I work as a nurse", ID, "Mickael works as a nurse"),
         ("I'm a software engineer at Google", ID, "Mickael is a software engineer at Google"),
@@ -619,6 +625,8 @@ def test_yields_nothing(text: str) -> None:
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),
+        ("I use the stairs", ID),
+        ("I go by bike", ID),
         # no age: pages turned, or an age reached in a year long gone
         ("I turned 20 pages", ID),
         ("I turned 5 in 1995", ID),

@@ -58,6 +58,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael wants to be called Mick", ID, [("field", "nickname", "Mick")]),
         ("Mickael's pronouns are he/him", ID, [("field", "pronouns", "he/him")]),
         ("Mickael uses they / them pronouns", ID, [("field", "pronouns", "they/them")]),
+        ("Les pronoms de Mickael sont iel/iel", ID, [("field", "pronouns", "iel/iel")]),
         ("Mickael lives in Lyon", ID, [("field", "location", "lives in Lyon")]),
         ("Mickael habite à Paris", ID, [("field", "location", "habite à Paris")]),
         ("Mickael is from Montreal", ID, [("field", "origin", "from Montreal")]),

@@ -12,7 +12,7 @@ from ..facts import Predicate
 from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase, noun_phrase
-from ..rewrite import possessive_en
+from ..rewrite import of_fr, possessive_en
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
 __all__ = ["IDENTITY", "NAMES"]
@@ -25,7 +25,8 @@ _MIN_AGE, _MAX_AGE = 3, 120
 
 _NAME_EN = regex(
     r"\b(?:(?P<strong>my\s+(?:first\s+|full\s+|real\s+|last\s+)?name(?:'s|\s+is))"
-    r"|(?P<call>(?:you\s+can\s+|please\s+|just\s+|people\s+|everyone\s+|everybody\s+|friends\s+)?call\s+me)"
+    r"|(?P<call>(?:you\s+can\s+|please\s+|just\s+|people\s+|everyone\s+|everybody\s+|friends\s+)?call\s+me"
+    r"|i\s+(?:usually\s+|mostly\s+)?go\s+by)"
     r"|(?P<im>i(?:'m|\s+am)))\s+" + NAME_CAPTURE
 )
 _NAME_FR = regex(
@@ -82,9 +83,36 @@ def _name(hit: Hit) -> Item | None:
     )
 
 
+# "my pronouns are she/her", "I use they/them", "mes pronoms sont iel/iel": how to speak of them.
+_PRONOUN_PAIR = (
+    r"(?P<pronouns>(?:he|she|they|xe|ze|il|elle|iel|ielle)\s*/\s*(?:him|her|them|his|hers|their|theirs|xem|hir|"
+    r"zir|lui|elle|iel|eux|elles|le|la)(?:\s*/\s*[^\W\d_]+)?)\b"
+)
+_PRONOUNS_EN = regex(
+    r"\b(?:my\s+pronouns\s+are|i\s+(?:use|go\s+by|prefer)|pronouns\s*[:=-])\s*" + _PRONOUN_PAIR
+)
+_PRONOUNS_FR = regex(
+    r"\b(?:mes\s+pronoms\s+sont|mon\s+pronom\s+est|j'utilise(?:\s+les?\s+pronoms?)?|pronoms?\s*[:=-])\s*"
+    + _PRONOUN_PAIR
+)
+
+
+def _pronouns(hit: Hit) -> Item:
+    """ "Mickael's pronouns are they/them" / "Les pronoms de Mickael sont iel/iel"."""
+    said = re.sub(r"\s*/\s*", "/", hit.group("pronouns").lower())
+    if hit.french:
+        content = f"Les pronoms {of_fr(hit.speaker)} sont {said}"
+    else:
+        content = f"{possessive_en(hit.speaker)} pronouns are {said}"
+    confidence = hit.confidence(_NAME_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.PRONOUNS, object=said)
+
+
 NAMES = (
     Rule(_NAME_EN, _name, french=False, object_groups=()),
     Rule(_NAME_FR, _name, french=True, object_groups=()),
+    Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
+    Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),
 )
 
 # --------------------------------------------------------------------------- English
