@@ -809,6 +809,12 @@ def test_polite_question_request_is_still_a_request() -> None:
             at(2026, 11, 27),
         ),
         (
+            "I'll call the plumber on Tuesday",
+            TODO,
+            "Mickael will call the plumber on Tuesday 24 November 2026",
+            at(2026, 11, 24),
+        ),
+        (
             "je vais finir le rapport demain",
             TODO,
             "Mickael va finir le rapport le lundi 23 novembre 2026",

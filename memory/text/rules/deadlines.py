@@ -82,7 +82,7 @@ COMMITMENT = regex(
 _NOT_A_COMMITMENT_VERB = frozenset(
     """
     be see talk chat tell let ask try go come get sleep stay keep think check look wait miss love like hate
-    need want have do make give take show text call ping help pick hang head catch meet join
+    need want have hang head catch
     être voir parler dire demander essayer aller venir dormir rester penser regarder attendre faire avoir
     the a an my our his her their this that some to le la les l' un une des mon ma mes y en lui leur me te
     always never remember forget toujours jamais
