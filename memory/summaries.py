@@ -206,6 +206,13 @@ class SummaryManager:
 
     # --- level 1 and condensation -----------------------------------------------------------------
 
+    async def after_turn(self, scope: Scope, message_ids: Sequence[str]) -> None:
+        """The turn's level-1 summary, then the thread summary, from one read of its messages."""
+        messages = await self._messages(scope, message_ids)
+        await self._summarize_turn(scope, messages, condense=True)
+        if messages:
+            await self._update_thread(scope, messages)
+
     async def summarize_turn(
         self, scope: Scope, message_ids: Sequence[str], *, condense: bool = True
     ) -> Summary | None:
@@ -215,7 +222,11 @@ class SummaryManager:
         Returns the level-1 summary (the existing one if these messages were summarized already),
         or None when none of the ids is stored or the messages are private to different users.
         """
-        messages = await self._messages(scope, message_ids)
+        return await self._summarize_turn(scope, await self._messages(scope, message_ids), condense=condense)
+
+    async def _summarize_turn(
+        self, scope: Scope, messages: Sequence[StoredMessage], *, condense: bool
+    ) -> Summary | None:
         if not messages:
             return None
         try:
@@ -224,9 +235,8 @@ class SummaryManager:
             log.warning("turn not summarized: it mixes private conversations", extra={"count": len(messages)})
             return None
         source_ids = [m.id for m in messages]
-        existing = await self.store.find_turn(scope, source_ids)
-        if existing is not None:
-            return existing
+        # The extractive level-1 text costs less than a read: whether this turn was summarized
+        # already is asked once, under the lock.
         lines = [_speaker_line(m) for m in messages]
         content = await self._summarize(lines, 1, self.level1_budget_chars, self._fallback)
         if not content:
@@ -340,13 +350,17 @@ class SummaryManager:
         folded in by this update). Raises ValueError when none of the ids is stored and there is
         no summary yet.
         """
-        async with self._lock("thread", scope):
-            messages = await self._messages(scope, new_message_ids)
+        messages = await self._messages(scope, new_message_ids)
+        if not messages:
             previous = await self.store.thread(scope)
-            if not messages:
-                if previous is None:
-                    raise ValueError("none of the messages is stored")
-                return previous
+            if previous is None:
+                raise ValueError("none of the messages is stored")
+            return previous
+        return await self._update_thread(scope, messages)
+
+    async def _update_thread(self, scope: Scope, messages: Sequence[StoredMessage]) -> Summary:
+        async with self._lock("thread", scope):
+            previous = await self.store.thread(scope)
             summarizer: Summarizer | None = self._fallback
             if previous is not None:
                 since = await self._since(scope, previous.covers_to, messages)

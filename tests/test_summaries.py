@@ -98,6 +98,38 @@ async def vector_of(engine: MemoryEngine, query: str):  # type: ignore[no-untype
 # --- level 1: coverage, search, privacy ---------------------------------------------------------------
 
 
+async def test_after_a_turn_its_messages_are_read_once_for_both_summaries(
+    engine: MemoryEngine, clock: FakeClock, manager: SummaryManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's level-1 summary and the thread summary come from one read of its messages, and
+    whether the turn was summarized already is asked once (a read less each, every turn)."""
+    turn = await store_turn(engine, clock, SHARED, "I adopted a puppy named Rex today.", "Congrats on Rex!")
+    reads: list[str] = []
+    turns, store = engine.storage.turns, manager.store
+    get_unscoped, find_turn = turns.get_unscoped, store.find_turn
+
+    async def counted_get_unscoped(ids_: list[str]) -> list[StoredMessage]:
+        reads.append("messages")
+        return await get_unscoped(ids_)
+
+    async def counted_find_turn(scope: Scope, source_ids: list[str]):  # type: ignore[no-untyped-def]
+        reads.append("find_turn")
+        return await find_turn(scope, source_ids)
+
+    monkeypatch.setattr(turns, "get_unscoped", counted_get_unscoped)
+    monkeypatch.setattr(store, "find_turn", counted_find_turn)
+    await manager.after_turn(SHARED, ids(turn))
+    assert sorted(reads) == ["find_turn", "messages"]
+    level1 = await manager.summaries(SHARED, level=1)
+    assert [s.source_ids for s in level1] == [ids(turn)]
+    thread = await manager.thread_summary(SHARED)
+    assert thread is not None and "Rex" in thread.content
+
+    # Asked again (a retried task), nothing new is written.
+    await manager.after_turn(SHARED, ids(turn))
+    assert [s.id for s in await manager.summaries(SHARED, level=1)] == [level1[0].id]
+
+
 async def test_level1_summary_records_coverage_and_is_searchable_only_within_scope(
     engine: MemoryEngine, clock: FakeClock, manager: SummaryManager
 ) -> None:

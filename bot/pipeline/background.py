@@ -55,8 +55,7 @@ class Background:
                 await episodes()
             with self.model_budget.message(message_ids[0]):
                 try:
-                    await self.summaries.summarize_turn(scope, message_ids)
-                    await self.summaries.update_thread_summary(scope, message_ids)
+                    await self.summaries.after_turn(scope, message_ids)
                 except Exception:
                     log.warning("background summary failed", exc_info=True)
 
