@@ -273,12 +273,18 @@ class SummaryManager:
                 groups: dict[AudienceKey, list[Summary]] = {}
                 for s in pending:
                     groups.setdefault((s.visibility, s.author_id), []).append(s)
+                made_here = False
                 for audience, group in groups.items():
                     if sum(s.raw_chars for s in group) <= self.threshold_for(level):
                         continue
                     made = await self._condense_group(scope, group, level + 1, audience)
                     if made is not None:
                         written.append(made)
+                        made_here = True
+                if not made_here:
+                    # The level above gained nothing, so what it holds is still under its threshold:
+                    # reading it again costs a query a turn for nothing.
+                    break
         return written
 
     async def _condense_group(

@@ -101,12 +101,13 @@ async def vector_of(engine: MemoryEngine, query: str):  # type: ignore[no-untype
 async def test_after_a_turn_its_messages_are_read_once_for_both_summaries(
     engine: MemoryEngine, clock: FakeClock, manager: SummaryManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The turn's level-1 summary and the thread summary come from one read of its messages, and
-    whether the turn was summarized already is asked once (a read less each, every turn)."""
+    """The turn's level-1 summary and the thread summary come from one read of its messages,
+    whether the turn was summarized already is asked once, and with nothing to condense the level
+    above is not read (a read less each, every turn)."""
     turn = await store_turn(engine, clock, SHARED, "I adopted a puppy named Rex today.", "Congrats on Rex!")
     reads: list[str] = []
     turns, store = engine.storage.turns, manager.store
-    get_unscoped, find_turn = turns.get_unscoped, store.find_turn
+    get_unscoped, find_turn, query = turns.get_unscoped, store.find_turn, store.query
 
     async def counted_get_unscoped(ids_: list[str]) -> list[StoredMessage]:
         reads.append("messages")
@@ -116,10 +117,15 @@ async def test_after_a_turn_its_messages_are_read_once_for_both_summaries(
         reads.append("find_turn")
         return await find_turn(scope, source_ids)
 
+    async def counted_query(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(f"level {kwargs.get('level')}")
+        return await query(*args, **kwargs)
+
     monkeypatch.setattr(turns, "get_unscoped", counted_get_unscoped)
     monkeypatch.setattr(store, "find_turn", counted_find_turn)
+    monkeypatch.setattr(store, "query", counted_query)
     await manager.after_turn(SHARED, ids(turn))
-    assert sorted(reads) == ["find_turn", "messages"]
+    assert sorted(reads) == ["find_turn", "level 1", "messages"]
     level1 = await manager.summaries(SHARED, level=1)
     assert [s.source_ids for s in level1] == [ids(turn)]
     thread = await manager.thread_summary(SHARED)
