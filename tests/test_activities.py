@@ -110,6 +110,24 @@ def _kinds(text: str) -> list[str]:
             "We went to the beach",
             "Léa's outings and family activities include the beach: Léa and others went to the beach",
         ),
+        # In French, said with "faire", "jouer" or "pratiquer": the kind named in French.
+        (
+            "je fais de l'escalade tous les samedis",
+            "Les sports et activités de Léa incluent l'escalade : Léa fait de l'escalade tous les samedis",
+        ),
+        (
+            "je joue de la guitare",
+            "La musique et les loisirs de Léa incluent la guitare : Léa joue de la guitare",
+        ),
+        (
+            "On a fait du camping dans les Alpes",
+            "Les activités de plein air de Léa incluent le camping : Léa et d'autres ont fait du camping "
+            "dans les Alpes",
+        ),
+        (
+            "je pratique le yoga",
+            "Les sports et activités de Léa incluent le yoga : Léa pratique le yoga",
+        ),
     ],
 )
 def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -> None:
@@ -205,6 +223,11 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "Je voudrais un chat",
         "Mon chien en peluche est sur le lit",
         "Le chien de ma voisine aboie",
+        "Je ne fais plus de vélo",
+        "Si je fais du ski je vais me casser une jambe",
+        "Mon frère fait du judo",
+        "Je voudrais faire du surf",
+        "Je fais du sport",  # no pastime named
     ],
 )
 def test_no_pastime_or_pet_where_the_speaker_does_not_say_they_do_or_keep_it(text: str) -> None:

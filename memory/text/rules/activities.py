@@ -345,6 +345,56 @@ def _place(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
 
 
+# In French, a pastime said with "faire", "jouer" or "pratiquer" and its article ("je fais de
+# l'escalade", "on a fait du camping", "je joue de la guitare"); the memory names the kind in French.
+_KINDS_FR: tuple[tuple[str, str], ...] = (
+    (
+        "Les sports et activités",
+        r"escalade|course(?:\s+à\s+pied)?|jogging|footing|natation|vélo|cyclisme|yoga|pilates|tennis|basket|"
+        r"foot|football|rugby|boxe|judo|karaté|ski|snowboard|surf|musculation|muscu|crossfit|badminton|squash|"
+        r"golf|roller|patin|aviron|triathlon|marathon|handball|volley|hockey|salle",
+    ),
+    (
+        "Les activités de plein air",
+        r"randonnée|rando|camping|pêche|kayak|canoë|voile|équitation|cheval|pique-nique",
+    ),
+    (
+        "L'art et les loisirs créatifs",
+        r"peinture|dessin|poterie|céramique|photo|photographie|tricot|couture|crochet|broderie|sculpture|"
+        r"calligraphie|poésie|scrapbooking",
+    ),
+    ("La musique et les loisirs", r"guitare|piano|violon|violoncelle|batterie|ukulélé|flûte|saxophone|chant"),
+    (
+        "Les loisirs et activités",
+        r"cuisine|pâtisserie|jardinage|jeux\s+vidéo|échecs|puzzles?|danse|bénévolat|méditation",
+    ),
+)
+_KIND_OF_FR: list[tuple[re.Pattern[str], str]] = [
+    (regex(rf"^(?:{terms})$"), kind) for kind, terms in _KINDS_FR
+]
+_ACTIVITY_FR = regex(
+    r"\b(?:je|j'ai|j'en|nous|nous\s+avons|on|on\s+a)\s+(?:(?:aussi|souvent|encore|enfin|déjà|beaucoup|"
+    r"régulièrement|toujours)\s+)*(?:fais|fait|faisons|faisais|pratique|pratiqué|pratiquons|joue|joué|jouons|"
+    r"jouais)\s+(?:(?:aussi|souvent|encore|beaucoup|régulièrement)\s+)*(?P<art>du|de\s+la|de\s+l'|des|au|à\s+la|"
+    r"à\s+l'|aux|la|le|l')\s*(?P<term>" + "|".join(terms for _, terms in _KINDS_FR) + r")(?![\w-])"
+)
+# The article the pastime takes once named: "de l'escalade" -> "l'escalade", "du vélo" -> "le vélo".
+_ARTICLE_FR = {
+    "du": "le ", "de la": "la ", "de l'": "l'", "des": "les ", "au": "le ", "à la": "la ", "à l'": "l'",
+    "aux": "les ", "la": "la ", "le": "le ", "l'": "l'",
+}  # fmt: skip
+
+
+def _activity_fr(hit: Hit) -> Item | None:
+    """ "Les sports et activités de Léa incluent l'escalade : Léa fait de l'escalade le samedi"."""
+    if _NO_PET_FR.search(hit.clause.text[: hit.match.start()]):
+        return None  # "je ne fais plus de ...", "si je fais du ski": not said to be done
+    term = " ".join(hit.group("term").split()).casefold()
+    thing = _ARTICLE_FR[" ".join(hit.group("art").split()).casefold()] + term
+    content = f"{kind_of(_KIND_OF_FR, term)} {of_fr(hit.speaker)} incluent {thing} : {bounded_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [term], tags=[ACTIVITY_TAG])
+
+
 ACTIVITIES = (
     # Said with a verb of doing first; the same clause needs no second, verbless reading.
     OneOf(
@@ -354,6 +404,7 @@ ACTIVITIES = (
             Rule(_POSSESSED_EN, _possessed, french=False, object_groups=()),
         )
     ),
+    Rule(_ACTIVITY_FR, _activity_fr, french=True, object_groups=()),
     Rule(_OUTING_EN, _outing, french=False, object_groups=()),
     Rule(_OWN_PET_EN, _pet, french=False, object_groups=()),
     Rule(_OWN_PET_FR, _pet, french=True, object_groups=()),
