@@ -82,6 +82,23 @@ def _works(text: str) -> list[str]:
             'La musique et les podcasts de Léa incluent "Renaissance" : Léa a écouté l\'album '
             '"Renaissance" en boucle',
         ),
+        # Things made, said in French: the thing with the determiner said.
+        (
+            "J'ai fait un gâteau au chocolat",
+            "Les recettes et pâtisseries de Léa incluent un gâteau : Léa a fait un gâteau au chocolat",
+        ),
+        (
+            "On a préparé des crêpes",
+            "Les recettes et pâtisseries de Léa incluent des crêpes : Léa et d'autres ont préparé des crêpes",
+        ),
+        (
+            "J'ai fini d'écrire mon roman",
+            "Les écrits de Léa incluent son roman : Léa a fini d'écrire son roman",
+        ),
+        (
+            "J'ai tricoté une écharpe pour Noël",
+            "L'art et l'artisanat de Léa incluent une écharpe : Léa a tricoté une écharpe pour Noël",
+        ),
     ],
 )
 def test_a_work_read_watched_played_or_made_is_remembered_with_its_kind(text: str, content: str) -> None:
@@ -118,6 +135,11 @@ def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_title()
         'Il a vu "Barbie" hier.',
         'Tu devrais lire "Dune".',
         "J'ai vu Marie hier.",  # no quoted title
+        "J'ai terminé le livre hier soir.",  # a book read, not written
+        "Je vais faire un gâteau demain.",  # to come
+        "Je n'ai jamais fait de gâteau.",
+        "Ma sœur a fait un gâteau.",  # someone else's
+        "J'ai fait une erreur.",  # no work
     ],
 )
 def test_no_work_where_the_speaker_did_not_read_watch_play_or_make_it(text: str) -> None:

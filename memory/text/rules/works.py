@@ -196,8 +196,61 @@ def _media_fr(hit: Hit) -> Item | None:
     )
 
 
+# Things made, said in French: "J'ai fait un gâteau", "on a préparé des crêpes", "j'ai peint un
+# tableau", "j'ai écrit un poème". The past or present of a verb of making, then the thing.
+_MADE_THINGS_FR: tuple[tuple[str, str], ...] = (
+    (
+        "Les recettes et pâtisseries",
+        r"gâteaux?|cookies|biscuits|tartes?|pains?|brioches?|muffins|brownies|glaces?|desserts?|crêpes|"
+        r"recettes?|cheesecake|gaufres|confitures?|soupes?|curry|lasagnes|quiches?|pizzas?",
+    ),
+    (
+        "Les écrits",
+        r"scénarios?|romans?|livres?|nouvelles?|histoires?|poèmes?|articles?|chansons?|essais?|chapitres?",
+    ),
+    (
+        "L'art et l'artisanat",
+        r"tableaux?|peintures?|dessins?|portraits?|fresques?|sculptures?|vases?|bols?|poteries?|écharpes?|"
+        r"pulls?|bijoux|colliers?|bracelets?|meubles?|nichoirs?",
+    ),
+)
+_MADE_KIND_FR = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _MADE_THINGS_FR]
+_MADE_FR = regex(
+    r"\b(?P<who>j'|je\s+|nous\s+|on\s+)(?P<between>(?:ai\s+|avons\s+|a\s+)?(?:(?:enfin|déjà|récemment|"
+    r"encore|aussi|moi-même)\s+)*)(?P<verb>fait|fais|faisons|préparé|prépare|préparons|cuisiné|cuisine|"
+    r"pâtissé|peint|peins|dessiné|dessine|écrit|écris|écrivons|fini\s+d'écrire|terminé|tricoté|tricote|"
+    r"cousu|fabriqué|fabrique|construit|sculpté|composé)\s+(?P<det>(?:une|un|des|mon|ma|mes|notre|nos|"
+    r"les|le|la|deux|trois)\s+|l')(?P<adjs>(?:[\w'-]+\s+){0,2}?)(?P<thing>"
+    + "|".join(t for _, t in _MADE_THINGS_FR)
+    + r")(?![\w-])"
+)
+# "J'ai terminé le livre" is one read: finishing needs "mon", "ma", "mes", "notre" or "nos".
+_FINISHING_FR = frozenset({"fini d'écrire", "terminé"})
+
+
+def _made_fr(hit: Hit) -> Item | None:
+    """ "Les recettes et pâtisseries de Léa incluent gâteau : Léa a fait un gâteau au chocolat"."""
+    if _NOT_DONE_FR.search(hit.clause.text[: hit.match.start("verb")]):
+        return None
+    verb = " ".join(hit.group("verb").split()).casefold()
+    det = hit.words("det").casefold()
+    if verb in _FINISHING_FR and det not in {"mon", "ma", "mes", "notre", "nos"}:
+        return None
+    thing = hit.group("thing").casefold()
+    # "un gâteau", "des crêpes", "son roman": the thing with the determiner said, in the third person.
+    article = _THIRD_DETERMINER_FR.get(det, det)
+    named = f"{article}{'' if article.endswith(chr(39)) else ' '}{thing}"
+    content = f"{kind_of(_MADE_KIND_FR, thing)} {of_fr(hit.speaker)} incluent {named} : {bounded_clause(hit)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
+
+
+_THIRD_DETERMINER_FR = {"mon": "son", "ma": "sa", "mes": "ses", "notre": "leur", "nos": "leurs"}
+_NOT_DONE_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|vais|va|allons|rêve|compte)\b")
+
+
 WORKS = (
     Rule(_MEDIA_EN, _media, french=False, object_groups=()),
+    Rule(_MADE_FR, _made_fr, french=True, object_groups=()),
     Rule(_MEDIA_FR, _media_fr, french=True, object_groups=()),
     Rule(_MADE_EN, _made, french=False, object_groups=()),
     Rule(_MADE_AFTER_EN, _made, french=False, object_groups=()),
