@@ -559,6 +559,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I'll check tomorrow",
         "I'll send you the report tomorrow",
         "je vais le faire demain",
+        "I'll not send the report tomorrow",
+        "I'll maybe send the report tomorrow",
+        "je vais pas finir le rapport demain",
         "I'll always remember our walk last Sunday",
         # what one wants right now, or says for effect, is no aim
         "I want to die lol",

@@ -85,7 +85,7 @@ _NOT_A_COMMITMENT_VERB = frozenset(
     need want have hang head catch
     être voir parler dire demander essayer aller venir dormir rester penser regarder attendre faire avoir
     the a an my our his her their this that some to le la les l' un une des mon ma mes y en lui leur me te
-    always never remember forget toujours jamais
+    always never remember forget toujours jamais not no maybe perhaps ne pas peut-être
     """.split()
 )
 _NOT_WHAT_IS_DONE = regex(
