@@ -168,6 +168,17 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm a big fan of jazz", PREF, "Mickael is a fan of jazz"),
         ("I'm not a fan of meetings", PREF, "Mickael is not a fan of meetings"),
         ("I'm into climbing", PREF, "Mickael is into climbing"),
+        # what points back into the conversation only after the heart of the taste is no matter
+        (
+            "I love helping the community and making it a better place",
+            PREF,
+            "Mickael loves helping the community and making it a better place",
+        ),
+        (
+            "I love stories that tackle important issues",
+            PREF,
+            "Mickael loves stories that tackle important issues",
+        ),
         ("I'm vegetarian", PREF, "Mickael is vegetarian"),
         ("my favorite color is blue", PREF, "Mickael's favorite color is blue"),
         ("My favourite band is Radiohead", PREF, "Mickael's favorite band is Radiohead"),
@@ -563,6 +574,12 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I'll maybe send the report tomorrow",
         "je vais pas finir le rapport demain",
         "I'll always remember our walk last Sunday",
+        # a taste for what was just shown or said names nothing once read elsewhere
+        "I love how uncomplicated it is",
+        "I love having them around",
+        "I love to!",
+        "I love escaping to that world",
+        "j'adore ça",
         # what one wants right now, or says for effect, is no aim
         "I want to die lol",
         "I just want to cry",

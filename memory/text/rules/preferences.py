@@ -74,9 +74,27 @@ _PREDICATE_EN = {
 _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
 
 
+# What points back into the conversation in the heart of what is liked (up to its first comma or
+# "and"): "I love how uncomplicated it is", "loves having them around", "escaping to that world"
+# name nothing once read elsewhere. "helping the community and making it better" still does.
+_LIKED_CORE_END = regex(r"\s*(?:[,;]|\s-\s|-\s|\s(?:and|but|because|so|since|et|mais|parce|car|donc)\b)")
+_POINTS_BACK = regex(
+    r"\b(?:it|them|these|those|ça|cela|ceci|ces)\b|\b(?:to|in|into|of|about|with|at|à|dans|de)\s+"
+    r"(?:that|this|cette|ce|cet)\b|^(?:how|what|comment)\b.*\b(?:it|this|that)\b"
+)
+
+
+def _points_back(phrase: str) -> bool:
+    """Whether the heart of a liked phrase points back into the conversation (see `_POINTS_BACK`)."""
+    end = _LIKED_CORE_END.search(phrase)
+    return bool(_POINTS_BACK.search(phrase[: end.start()] if end else phrase))
+
+
 def _likes_en(hit: Hit) -> Item | None:
     if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
         return None
+    if _points_back(hit.phrase) or hit.phrase.lower() in ("to", "it"):
+        return None  # "I love how uncomplicated it is", "I love to!": said of what was just shown
     if opens_relative_clause(hit.clause.text[: hit.match.start()]):
         return None  # "a job I enjoy every day": which job, not a taste for "every day"
     verb = hit.words("verb").lower()
@@ -139,6 +157,8 @@ def _likes_fr(hit: Hit) -> Item | None:
     phrase = trim_phrase(hit.group("object"))
     if not phrase or not is_object(phrase, True) or _ONLY_ADVERBS_FR.fullmatch(phrase):
         return None  # "j'aime bien", "j'adore trop": how much, with nothing liked
+    if _points_back(phrase) and not low.startswith(("suis allergique", "ne suis plus")):
+        return None  # "j'adore cette couleur": said of what was just shown
     if low == "aime pas":
         verb = "n'aime pas"
     elif low == "supporte pas":
