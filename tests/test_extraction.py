@@ -1123,6 +1123,8 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     ("said", "period"),
     [
         ("this past weekend", "on the weekend of Saturday 21 November 2026"),
+        # told in the past on a weekday, "this weekend" is the one just gone
+        ("this weekend", "on the weekend of Saturday 21 November 2026"),
         ("two weekends ago", "on the weekend of Saturday 14 November 2026"),
         ("a fortnight ago", "in the week of Monday 9 November 2026"),
         ("the week before last", "in the week of Monday 9 November 2026"),
@@ -1166,6 +1168,7 @@ def test_periods_counted_back(said: str, period: str) -> None:
     ("said", "period"),
     [
         ("il y a un an", "en 2025"),
+        ("ce week-end", "le week-end du samedi 21 novembre 2026"),
         ("il y a environ cinq ans", "vers 2021"),
         ("il y a plus de dix ans", "en 2016 ou avant"),
         ("il y a moins d'un an", "en 2025 ou après"),

@@ -217,7 +217,10 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
     if group("period_en") or group("period_fr"):
         unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
         word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()
-        return shift_period(today, unit, _direction(word)), "period", unit
+        shift = _direction(word)
+        if unit == "weekend" and shift == 0 and past and today.weekday() < 5:
+            shift = -1  # "I went cycling this weekend", said on a weekday: the one just gone
+        return shift_period(today, unit, shift), "period", unit
     if group("month") or group("month_bare"):
         month = MONTH_NUMBERS[(group("month_name") or group("month_bare")).lower()]
         if group("month_year"):
