@@ -122,6 +122,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je vis à Bordeaux", ID, "Mickael vit à Bordeaux"),
         ("je suis née à Lyon", ID, "Mickael est née à Lyon"),
         ("j'ai 34 ans", ID, "Mickael a 34 ans"),
+        # whether the speaker is married, single, in a couple: one value, the newest word wins
+        ("I'm married", ID, "Mickael is married"),
+        ("I'm happily married with two kids", ID, "Mickael is married"),
+        ("je suis célibataire", ID, "Mickael est célibataire"),
+        ("je suis en couple avec Paul", ID, "Mickael est en couple"),
         # the age just reached is the age now
         ("I turned 35 yesterday", ID, "Mickael is 35 years old"),
         ("I just turned 30!", ID, "Mickael is 30 years old"),
@@ -646,6 +651,8 @@ def test_yields_nothing(text: str) -> None:
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),
         ("I use the stairs", ID),
+        ("I'm married to my job", ID),
+        ("I'm single-handedly running this", ID),
         ("I go by bike", ID),
         # no age: pages turned, or an age reached in a year long gone
         ("I turned 20 pages", ID),

@@ -59,6 +59,8 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael's pronouns are he/him", ID, [("field", "pronouns", "he/him")]),
         ("Mickael uses they / them pronouns", ID, [("field", "pronouns", "they/them")]),
         ("Les pronoms de Mickael sont iel/iel", ID, [("field", "pronouns", "iel/iel")]),
+        ("Mickael is married", ID, [("field", "relationship", "married")]),
+        ("Mickael est célibataire", ID, [("field", "relationship", "célibataire")]),
         ("Mickael lives in Lyon", ID, [("field", "location", "lives in Lyon")]),
         ("Mickael habite à Paris", ID, [("field", "location", "habite à Paris")]),
         ("Mickael is from Montreal", ID, [("field", "origin", "from Montreal")]),
@@ -313,6 +315,17 @@ async def test_a_workplace_no_longer_held_is_the_newest_word_on_it(
     await remember(engine, "Mickael no longer works at Acme", ID)
     profile = await settled(profiles)
     assert profile is not None and profile.shared.fields["workplace"].value == "no longer works at Acme"
+
+
+async def test_a_relationship_status_is_one_value_the_newest_word_on_it(
+    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+) -> None:
+    await remember(engine, "Mickael is married", ID)
+    clock.advance(60)
+    await remember(engine, "Mickael is divorced", ID)
+    profile = await settled(profiles)
+    assert profile is not None and profile.shared.fields["relationship"].value == "divorced"
+    assert "married" not in compact(profile)
 
 
 async def test_forgetting_the_last_memory_removes_the_profile(

@@ -17,8 +17,8 @@ _MAX_ABOUT = 6
 PROFILE_TYPES = (MemoryType.IDENTITY, MemoryType.PREFERENCE, MemoryType.FACT)
 
 # Single-valued fields, in the order the compact line shows them.
-FIELDS = ("name", "nickname", "pronouns", "location", "job", "workplace", "origin", "age", "languages",
-          "studies", "diet")  # fmt: skip
+FIELDS = ("name", "nickname", "pronouns", "location", "job", "workplace", "origin", "age", "relationship",
+          "languages", "studies", "diet")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- values

@@ -35,6 +35,7 @@ class Predicate(StrEnum):
     WORKPLACE = "workplace"
     ORIGIN = "origin"
     AGE = "age"
+    RELATIONSHIP = "relationship"  # "married", "single", "célibataire"
     LANGUAGES = "languages"
     STUDIES = "studies"
     DIET = "diet"
@@ -132,6 +133,12 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
         r"(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
     ),
     ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
+    (
+        "relationship",
+        r"\s+(?:is|est)\s+(?:now\s+|happily\s+|still\s+|newly\s+|désormais\s+|maintenant\s+)?"
+        r"(?P<value>(?:married|single|divorced|engaged|widowed|separated|in\s+a\s+relationship|mariée?|"
+        r"célibataire|divorcée?|fiancée?|veuf|veuve|pacsée?|en\s+couple))\W*$",
+    ),
     ("languages", rf"\s+{_ADVERBS}(?P<value>(?:speaks|parle)\s+.+)$"),
     (
         "studies",

@@ -149,6 +149,27 @@ def _turned(hit: Hit) -> Item | None:
     return _age(hit)
 
 
+# "I'm married", "je suis célibataire": one value, the newest word wins (as for where one lives).
+_RELATIONSHIP_EN = (
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|happily\s+|still\s+|newly\s+|recently\s+)?(?P<state>married|single|"
+    r"divorced|engaged|widowed|separated|in\s+a\s+relationship)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|"
+    r"with\b|since\b|for\b|\x00))"
+)
+_RELATIONSHIP_FR = (
+    r"\bje\s+suis\s+(?:désormais\s+|maintenant\s+|toujours\s+|enfin\s+)?(?P<state>mariée?|célibataire|"
+    r"divorcée?|fiancée?|veuf|veuve|pacsée?|en\s+couple)(?=\s*(?:$|[^\w\s-]|et\b|mais\b|depuis\b|avec\b|\x00))"
+)
+
+
+def _relationship(hit: Hit) -> Item:
+    state = " ".join(hit.group("state").split()).lower()
+    content = f"{hit.speaker} {'est' if hit.french else 'is'} {state}"
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(
+        content, MemoryType.IDENTITY, confidence, [state], predicate=Predicate.RELATIONSHIP, object=state
+    )
+
+
 def _occupation_en(hit: Hit) -> Item | None:
     if not is_occupation_en(hit.phrase):
         return None
@@ -384,6 +405,7 @@ _IDENTITY_EN = OneOf(
         ),
         # "I turned 35 yesterday", "I just turned 30!": the age it is now.
         Rule(regex(_TURNED_EN), _turned, french=False, object_groups=()),
+        Rule(regex(_RELATIONSHIP_EN), _relationship, french=False, object_groups=()),
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_SAID), _age, french=False, object_groups=()
         ),
@@ -554,6 +576,7 @@ _IDENTITY_FR = OneOf(
         ),
         # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
         Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
+        Rule(regex(_RELATIONSHIP_FR), _relationship, french=True, object_groups=()),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
         Rule(regex(_NEW_JOB_FR + OBJECT), _new_job, french=True),
         Rule(
