@@ -11,7 +11,8 @@ from .events import DATED_EVENT, EVENTS
 from .family import FAMILY
 from .goals import GOALS
 from .hobbies import HOBBIES
-from .identity import IDENTITY, NAMES
+from .identity import IDENTITY
+from .names import NAMES
 from .preferences import PREFERENCES
 from .requests import REQUESTS
 from .works import WORKS

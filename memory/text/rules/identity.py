@@ -1,4 +1,4 @@
-"""Rules for who the speaker is: name, nickname, nationality, job, workplace, home, origin, age, languages."""
+"""Rules for who the speaker is: nationality, job, workplace, home, origin, age, relationship, languages."""
 
 from __future__ import annotations
 
@@ -11,109 +11,13 @@ from ..dates import PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
 from ..normalize import regex
-from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase, noun_phrase
-from ..rewrite import of_fr, possessive_en
+from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
-__all__ = ["IDENTITY", "NAMES"]
+__all__ = ["IDENTITY"]
 
-_NAME_CONFIDENCE = 0.8
 _IDENTITY_CONFIDENCE = 0.75
 _MIN_AGE, _MAX_AGE = 3, 120
-
-# --------------------------------------------------------------------------- names
-
-_NAME_EN = regex(
-    r"\b(?:(?P<strong>my\s+(?:first\s+|full\s+|real\s+|last\s+)?name(?:'s|\s+is))"
-    r"|(?P<call>(?:you\s+can\s+|please\s+|just\s+|people\s+|everyone\s+|everybody\s+|friends\s+)?call\s+me"
-    r"|i\s+(?:usually\s+|mostly\s+)?go\s+by)"
-    r"|(?P<im>i(?:'m|\s+am)))\s+" + NAME_CAPTURE
-)
-_NAME_FR = regex(
-    r"\b(?:(?P<strong>je\s+m'appelle|mon\s+(?:nom|prénom|petit\s+nom)\s+(?:est|c'est))"
-    r"|(?P<call>on\s+m'appelle|appelle[- ]moi|appelez[- ]moi|tu\s+peux\s+m'appeler|vous\s+pouvez\s+m'appeler)"
-    r"|(?P<im>je\s+suis|moi,?\s+c'est))\s+" + NAME_CAPTURE
-)
-
-
-def _name(hit: Hit) -> Item | None:
-    """ "my name is X" (strong: the first word may be lowercase), "call me X", "I'm X" / "I'm French"."""
-    speaker, phrase = hit.speaker, hit.group("name")
-    if hit.group("call") and is_negated_call(hit.clause.text[: hit.match.start()]):
-        return None
-    if hit.group("im") and first_word(phrase) in NATIONALITIES:
-        nationality = phrase.split()[0].strip(",.!")
-        if hit.french:
-            written = nationality.lower()
-            content = f"{speaker} est {written}"
-        else:
-            written = f"{nationality[:1].upper()}{nationality[1:]}"
-            content = f"{speaker} is {written}"
-        confidence = hit.confidence(_IDENTITY_CONFIDENCE)
-        return Item(
-            content,
-            MemoryType.IDENTITY,
-            confidence,
-            [nationality],
-            predicate=Predicate.NATIONALITY,
-            object=written,
-        )
-    name = name_from_phrase(phrase, strict=not hit.group("strong"))
-    if not name or name.casefold() == speaker.casefold():
-        # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
-        return None
-    confidence = hit.confidence(_NAME_CONFIDENCE)
-    if hit.group("call"):
-        content = (
-            f"{speaker} veut qu'on l'appelle {name}" if hit.french else f"{speaker} wants to be called {name}"
-        )
-        return Item(
-            content, MemoryType.IDENTITY, confidence, [], [name], predicate=Predicate.NICKNAME, object=name
-        )
-    content = f"{speaker} s'appelle {name}" if hit.french else f"{possessive_en(speaker)} name is {name}"
-    return Item(
-        content,
-        MemoryType.IDENTITY,
-        confidence,
-        [],
-        [name],
-        given_name=name,
-        predicate=Predicate.NAME,
-        object=name,
-    )
-
-
-# "my pronouns are she/her", "I use they/them", "mes pronoms sont iel/iel": how to speak of them.
-_PRONOUN_PAIR = (
-    r"(?P<pronouns>(?:he|she|they|xe|ze|il|elle|iel|ielle)\s*/\s*(?:him|her|them|his|hers|their|theirs|xem|hir|"
-    r"zir|lui|elle|iel|eux|elles|le|la)(?:\s*/\s*[^\W\d_]+)?)\b"
-)
-_PRONOUNS_EN = regex(
-    r"\b(?:my\s+pronouns\s+are|i\s+(?:use|go\s+by|prefer)|pronouns\s*[:=-])\s*" + _PRONOUN_PAIR
-)
-_PRONOUNS_FR = regex(
-    r"\b(?:mes\s+pronoms\s+sont|mon\s+pronom\s+est|j'utilise(?:\s+les?\s+pronoms?)?|pronoms?\s*[:=-])\s*"
-    + _PRONOUN_PAIR
-)
-
-
-def _pronouns(hit: Hit) -> Item:
-    """ "Mickael's pronouns are they/them" / "Les pronoms de Mickael sont iel/iel"."""
-    said = re.sub(r"\s*/\s*", "/", hit.group("pronouns").lower())
-    if hit.french:
-        content = f"Les pronoms {of_fr(hit.speaker)} sont {said}"
-    else:
-        content = f"{possessive_en(hit.speaker)} pronouns are {said}"
-    confidence = hit.confidence(_NAME_CONFIDENCE)
-    return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.PRONOUNS, object=said)
-
-
-NAMES = (
-    Rule(_NAME_EN, _name, french=False, object_groups=()),
-    Rule(_NAME_FR, _name, french=True, object_groups=()),
-    Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
-    Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),
-)
 
 # --------------------------------------------------------------------------- English
 
