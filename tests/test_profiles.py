@@ -307,25 +307,29 @@ async def test_forgetting_the_newer_value_brings_the_older_back(
     assert profile is not None and profile.shared.fields["job"].value == "nurse"
 
 
-async def test_a_workplace_no_longer_held_is_the_newest_word_on_it(
-    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
+@pytest.mark.parametrize(
+    ("older", "newer", "field", "value"),
+    [
+        # a workplace no longer held, a relationship status changed: one value, the newest word on it
+        ("Mickael works at Acme", "Mickael no longer works at Acme", "workplace", "no longer works at Acme"),
+        ("Mickael is married", "Mickael is divorced", "relationship", "divorced"),
+    ],
+)
+async def test_a_single_valued_field_is_the_newest_word_on_it(
+    engine: MemoryEngine,
+    profiles: tuple[ProfileStore, ProfileUpdater],
+    clock: FakeClock,
+    older: str,
+    newer: str,
+    field: str,
+    value: str,
 ) -> None:
-    await remember(engine, "Mickael works at Acme", ID)
+    await remember(engine, older, ID)
     clock.advance(60)
-    await remember(engine, "Mickael no longer works at Acme", ID)
+    await remember(engine, newer, ID)
     profile = await settled(profiles)
-    assert profile is not None and profile.shared.fields["workplace"].value == "no longer works at Acme"
-
-
-async def test_a_relationship_status_is_one_value_the_newest_word_on_it(
-    engine: MemoryEngine, profiles: tuple[ProfileStore, ProfileUpdater], clock: FakeClock
-) -> None:
-    await remember(engine, "Mickael is married", ID)
-    clock.advance(60)
-    await remember(engine, "Mickael is divorced", ID)
-    profile = await settled(profiles)
-    assert profile is not None and profile.shared.fields["relationship"].value == "divorced"
-    assert "married" not in compact(profile)
+    assert profile is not None and profile.shared.fields[field].value == value
+    assert value in compact(profile)
 
 
 async def test_forgetting_the_last_memory_removes_the_profile(
