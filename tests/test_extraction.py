@@ -127,6 +127,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm happily married with two kids", ID, "Mickael is married"),
         ("je suis célibataire", ID, "Mickael est célibataire"),
         ("je suis en couple avec Paul", ID, "Mickael est en couple"),
+        # who one is by temperament: said of who they are
+        ("I'm an introvert", ID, "Mickael is an introvert"),
+        ("I'm not a morning person", ID, "Mickael is not a morning person"),
+        ("je ne suis pas du matin", ID, "Mickael n'est pas du matin"),
+        ("je suis casanier", ID, "Mickael est casanier"),
         # the age just reached is the age now
         ("I turned 35 yesterday", ID, "Mickael is 35 years old"),
         ("I just turned 30!", ID, "Mickael is 30 years old"),

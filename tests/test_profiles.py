@@ -60,6 +60,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael uses they / them pronouns", ID, [("field", "pronouns", "they/them")]),
         ("Les pronoms de Mickael sont iel/iel", ID, [("field", "pronouns", "iel/iel")]),
         ("Mickael is married", ID, [("field", "relationship", "married")]),
+        ("Mickael is not a morning person", ID, [("about", "", "is not a morning person")]),
         ("Mickael est célibataire", ID, [("field", "relationship", "célibataire")]),
         ("Mickael lives in Lyon", ID, [("field", "location", "lives in Lyon")]),
         ("Mickael habite à Paris", ID, [("field", "location", "habite à Paris")]),

@@ -65,6 +65,33 @@ _RELATIONSHIP_FR = (
 )
 
 
+# Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
+_TRAIT_EN = (
+    r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:(?:definitely|totally|really|such|more\s+of|kind\s+of|"
+    r"a\s+bit\s+of)\s+)*(?P<trait>an?\s+(?:introvert|extrovert|extravert|ambivert|night\s+owl|early\s+bird|"
+    r"morning\s+person|night\s+person|homebody|people\s+person|bookworm|foodie|perfectionist|"
+    r"procrastinator|optimist|pessimist|(?:big\s+)?nerd|(?:total\s+)?geek)|left-handed|right-handed)"
+    r"(?=\s*(?:$|[^\w\s-]|and\b|but\b|so\b|at\s+heart\b))"
+)
+_TRAIT_FR = (
+    r"\bje\s+(?:ne\s+)?suis\s+(?P<neg>pas\s+)?(?:(?:vraiment|plutôt|très|un\s+peu)\s+)*(?P<trait>introvertie?|"
+    r"extravertie?|du\s+matin|du\s+soir|casani(?:er|ère)|gauch(?:er|ère)|droiti(?:er|ère)|perfectionniste|optimiste|"
+    r"pessimiste|(?:un\s+|une\s+)?lève-tôt|(?:un\s+|une\s+)?couche-tard)(?=\s*(?:$|[^\w\s-]|et\b|mais\b))"
+)
+
+
+def _trait(hit: Hit) -> Item:
+    """ "Mickael is an introvert", "Mickael n'est pas du matin": said of who they are (ABOUT)."""
+    trait = " ".join(hit.group("trait").split()).lower()
+    if hit.french:
+        verb = "n'est pas" if hit.group("neg") else "est"
+    else:
+        verb = "is not" if hit.group("neg") else "is"
+    content = f"{hit.speaker} {verb} {trait}"
+    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [trait], predicate=Predicate.ABOUT)
+
+
 def _relationship(hit: Hit) -> Item:
     state = " ".join(hit.group("state").split()).lower()
     content = f"{hit.speaker} {'est' if hit.french else 'is'} {state}"
@@ -310,6 +337,7 @@ _IDENTITY_EN = OneOf(
         # "I turned 35 yesterday", "I just turned 30!": the age it is now.
         Rule(regex(_TURNED_EN), _turned, french=False, object_groups=()),
         Rule(regex(_RELATIONSHIP_EN), _relationship, french=False, object_groups=()),
+        Rule(regex(_TRAIT_EN), _trait, french=False, object_groups=()),
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_SAID), _age, french=False, object_groups=()
         ),
@@ -481,6 +509,7 @@ _IDENTITY_FR = OneOf(
         # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
         Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
         Rule(regex(_RELATIONSHIP_FR), _relationship, french=True, object_groups=()),
+        Rule(regex(_TRAIT_FR), _trait, french=True, object_groups=()),
         Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
         Rule(regex(_NEW_JOB_FR + OBJECT), _new_job, french=True),
         Rule(
