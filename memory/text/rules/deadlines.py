@@ -70,9 +70,9 @@ OBLIGATION = regex(
     r"(?:^|[.!?,;:]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|and|also|just|ok|"
     r"okay|so|bot|hey)\s+)remind\s+me\b|\brappelle-moi\b"
 )
-# What the speaker says they will do on a day: "I'll send the report tomorrow", "je finirai les
+# What the speaker says they will do on a day: "I'll send the report tomorrow", "je vais finir les
 # slides lundi" is a dated to-do as much as "I have to send it". The verb is followed by what is
-# done: not a place ("I'm going to the dentist" is an event), not "it", not a way of being.
+# done: not a place ("I'm going to the dentist"), not "it", not chat ("I'll see you").
 COMMITMENT = regex(
     r"\b(?:i(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'m\s+gonna|\s+shall)|we(?:'ll|\s+will)|"
     r"je\s+vais|on\s+va|nous\s+allons)\s+(?:(?:also|definitely|probably|finally|then|just|really|surely|"
