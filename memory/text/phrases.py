@@ -89,6 +89,10 @@ def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset
     return not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
 
 
+# Words said to the listener: a note kept with them would have no one it is about ("remember, it
+# leads you ...") or speak of someone else wherever it is read ("I'll send you the report").
+TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
+
 _NOUN_PHRASE_END = regex(r"\s*(?:,|\b(?:and|but|so|because|who|which|that|et|mais|donc|car|qui|parce)\b)")
 _LIST_END = regex(r"\s*\b(?:but|so|because|who|which|that|mais|donc|car|qui|parce)\b")
 

@@ -134,7 +134,8 @@ _OWN_PET_FR = regex(
     r"(?:adopté\s+|recueilli\s+|acheté\s+|ramené\s+|eu\s+)?(?:un|une|deux|trois|quatre|\d{1,2})\s+"
     r"(?:(?:petit|petite|nouveau|nouvelle)\s+)?)(?P<pet>" + _PETS_FR + r")\b"
 )
-_NO_PET_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|rêve)\b")
+# Not had or not done, in French: a negation, a supposition, a wish (pets and pastimes).
+_NOT_DONE_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|rêve)\b")
 _PET_AS_A_WORD_FR = regex(r"^\s+(?:en\s+peluche|de\s+(?:quelqu'un|mon|ma|mes|ton|ta|tes|son|sa|ses)\b)")
 
 
@@ -280,7 +281,7 @@ def _pet(hit: Hit) -> Item | None:
     """ "Léa's pets include a dog: ..." / "Les animaux de Léa incluent un chien : ..."."""
     before = hit.clause.text[: hit.match.start("pet")]
     after = hit.clause.text[hit.match.end() :]
-    no_pet, as_a_word = (_NO_PET_FR, _PET_AS_A_WORD_FR) if hit.french else (_NO_PET, _PET_AS_A_WORD)
+    no_pet, as_a_word = (_NOT_DONE_FR, _PET_AS_A_WORD_FR) if hit.french else (_NO_PET, _PET_AS_A_WORD)
     if no_pet.search(before) or _NAMED_PET.match(after) or as_a_word.match(after):
         return None
     pet = " ".join(hit.group("pet").split()).casefold()
@@ -387,7 +388,7 @@ _ARTICLE_FR = {
 
 def _activity_fr(hit: Hit) -> Item | None:
     """ "Les sports et activités de Léa incluent l'escalade : Léa fait de l'escalade le samedi"."""
-    if _NO_PET_FR.search(hit.clause.text[: hit.match.start()]):
+    if _NOT_DONE_FR.search(hit.clause.text[: hit.match.start()]):
         return None  # "je ne fais plus de ...", "si je fais du ski": not said to be done
     term = " ".join(hit.group("term").split()).casefold()
     thing = _ARTICLE_FR[" ".join(hit.group("art").split()).casefold()] + term

@@ -10,7 +10,7 @@ from memory.models import MemoryType
 from ..dates import DATE_SLOT, bare_slot
 from ..facts import Predicate
 from ..normalize import regex
-from ..phrases import trim_phrase
+from ..phrases import TO_THE_LISTENER, trim_phrase
 from ..sentences import strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
@@ -93,7 +93,6 @@ _NOT_WHAT_IS_DONE = regex(
     r"the\s+(?:same|rest)|some|something|anything|nothing|more|a\s+(?:bit|lot|look|try|break))\b"
 )
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
-_TO_THE_LISTENER = regex(r"\b(?:you|your|yours|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
 _NOT_A_THING = regex(
     r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
     r"ce|c')$"
@@ -140,7 +139,7 @@ def _committed(hit: Hit) -> Item | None:
     ("I'll see you tomorrow"), speaks to the listener, or names nothing done."""
     verb = hit.group("verb").lower()
     done = hit.group("object").strip()
-    if verb in _NOT_A_COMMITMENT_VERB or _TO_THE_LISTENER.search(hit.clause.text) or hit.clause.past:
+    if verb in _NOT_A_COMMITMENT_VERB or TO_THE_LISTENER.search(hit.clause.text) or hit.clause.past:
         return None  # chat, to the listener, or "I'll always remember our trip last year"
     if not done or _NOT_WHAT_IS_DONE.match(done) or not any(ch.isalpha() for ch in done):
         return None

@@ -452,11 +452,14 @@ _JUST_DONE_FR = regex(
 )
 
 
+_COMES_FROM_FR = _verb_and_preposition_fr("vient", Predicate.ORIGIN)
+
+
 def _comes_from_fr(hit: Hit) -> Item | None:
     """ "Mickael vient de Lyon": where the speaker is from, unless a verb follows "venir de"."""
     if not hit.phrase[:1].isupper() and _JUST_DONE_FR.match(hit.phrase):
         return None
-    return _verb_and_preposition_fr("vient", Predicate.ORIGIN)(hit)
+    return _COMES_FROM_FR(hit)
 
 
 # "J'ai déménagé à Lyon", "on vient de déménager à Nantes", "je me suis installée à Lille": where

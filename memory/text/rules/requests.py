@@ -7,6 +7,7 @@ from memory.models import MemoryType
 from ..dates import DATE_SLOT
 from ..facts import Predicate
 from ..normalize import regex
+from ..phrases import TO_THE_LISTENER
 from ..rewrite import capitalize_first
 from .base import OBJECT, Clause, Hit, Item, OneOf, Rule
 
@@ -42,9 +43,6 @@ _REMEMBER_TODO_FR = regex(
 # "remember when ...", "tu te souviens comment ...": recalling together, nothing to store.
 _REMINISCE = regex(r"^(?:when|how|the\s+time|me\b|quand|comment|la\s+fois)")
 _ONLY_A_POINTER = regex(r"\s*(?:that|this|it|ça|cela|ceci)\W*")
-# Said to the listener: "remember, failures lead you closer to success" is advice to whoever is
-# addressed, and a note kept as said ("...lead you...") would have no one it is about.
-_TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
 
 
 # "It's crucial to find some peace and remember life's beauty": the verb joins an infinitive said
@@ -71,7 +69,7 @@ def _is_request(clause: Clause, start: int) -> bool:
 
 
 def _reminder(hit: Hit) -> Item | None:
-    if _TO_THE_LISTENER.search(hit.phrase):
+    if TO_THE_LISTENER.search(hit.phrase):
         return None  # "just remember to take care of yourself": advice to whoever is addressed
     body = hit.third(hit.phrase)
     content = f"Rappel pour {hit.speaker} : {body}" if hit.french else f"Reminder for {hit.speaker}: {body}"
@@ -85,7 +83,7 @@ def _remembered(hit: Hit) -> list[Item] | None:
     inner = Clause(hit.phrase, hit.phrase, "", hit.french, hit.clause.past, hit.clause.dates)
     items = hit.reread(inner)
     if not items:
-        if _TO_THE_LISTENER.search(hit.phrase):
+        if TO_THE_LISTENER.search(hit.phrase):
             return None
         return [
             Item(

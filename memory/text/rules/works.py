@@ -230,7 +230,7 @@ _FINISHING_FR = frozenset({"fini d'écrire", "terminé"})
 
 def _made_fr(hit: Hit) -> Item | None:
     """ "Les recettes et pâtisseries de Léa incluent gâteau : Léa a fait un gâteau au chocolat"."""
-    if _NOT_DONE_FR.search(hit.clause.text[: hit.match.start("verb")]):
+    if _NOT_MADE_FR.search(hit.clause.text[: hit.match.start("verb")]):
         return None
     verb = " ".join(hit.group("verb").split()).casefold()
     det = hit.words("det").casefold()
@@ -245,7 +245,8 @@ def _made_fr(hit: Hit) -> Item | None:
 
 
 _THIRD_DETERMINER_FR = {"mon": "son", "ma": "sa", "mes": "ses", "notre": "leur", "nos": "leurs"}
-_NOT_DONE_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|vais|va|allons|rêve|compte)\b")
+# As for pastimes (activities), and what is still to come: "je vais faire un gâteau" is no cake made.
+_NOT_MADE_FR = regex(r"\b(?:ne|n'|pas|jamais|si|voudrais|veux|aimerais|vais|va|allons|rêve|compte)\b")
 
 
 WORKS = (
