@@ -68,10 +68,12 @@ async def store_someone_elses_memory(url: str) -> None:
         await engine.close()
 
 
-def latency_options(url: str, tmp_path: Path, reset: bool = False, keep: bool = False) -> LatencyOptions:
+def latency_options(url: str, reset: bool = False, keep: bool = False) -> LatencyOptions:
+    # No report written (`out`): these tests read the one returned, and each plot would cost a
+    # second of CPU (tests/test_bench_smoke.py writes and reads one).
     return LatencyOptions(
         sizes=[200],
-        out=tmp_path,
+        out=None,
         runs=5,
         warmup=1,
         messages=20,
@@ -81,9 +83,9 @@ def latency_options(url: str, tmp_path: Path, reset: bool = False, keep: bool = 
 
 
 async def test_latency_on_postgres_copies_the_memories_builds_the_indexes_and_empties_after(
-    postgres_url: str, tmp_path: Path
+    postgres_url: str,
 ) -> None:
-    report = await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+    report = await run_latency(latency_options(postgres_url), CachedEmbedder(HashEmbedder()))
 
     text = json.dumps(report)
     assert SECRET not in text
@@ -113,22 +115,20 @@ async def test_latency_on_postgres_copies_the_memories_builds_the_indexes_and_em
 
 
 async def test_a_database_holding_rows_is_refused_and_left_untouched(
-    postgres_url: str, tmp_path: Path
+    postgres_url: str,
 ) -> None:
     await store_someone_elses_memory(postgres_url)
 
     with pytest.raises(DatabaseNotEmpty, match="--reset"):
-        await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+        await run_latency(latency_options(postgres_url), CachedEmbedder(HashEmbedder()))
 
     assert await count_rows(postgres_url) == 1
 
 
-async def test_reset_empties_a_database_before_the_run(postgres_url: str, tmp_path: Path) -> None:
+async def test_reset_empties_a_database_before_the_run(postgres_url: str) -> None:
     await store_someone_elses_memory(postgres_url)
 
-    report = await run_latency(
-        latency_options(postgres_url, tmp_path, reset=True), CachedEmbedder(HashEmbedder())
-    )
+    report = await run_latency(latency_options(postgres_url, reset=True), CachedEmbedder(HashEmbedder()))
 
     # Only the benchmark's 200 memories were there during the run, none after it.
     assert report["runs"][0]["setup"]["memories_stored"] == 200
@@ -291,7 +291,7 @@ async def test_stored_vectors_spare_the_next_run_embedding_the_memories_on_eithe
     }
     assert len(memory_texts) > 100
     first = CountingEmbedder(HashEmbedder())
-    options = dataclasses.replace(latency_options(postgres_url, tmp_path), vectors_dir=vectors)
+    options = dataclasses.replace(latency_options(postgres_url), vectors_dir=vectors)
 
     report = await run_latency(options, CachedEmbedder(first))
 
@@ -304,15 +304,15 @@ async def test_stored_vectors_spare_the_next_run_embedding_the_memories_on_eithe
     # Only the past turns and the pre-hook's queries were embedded this time.
     assert not memory_texts & {t for call in again.calls for t in call}
 
-    embedded = dataclasses.replace(options, backend=BenchBackend(), out=tmp_path / "embedded")
+    embedded = dataclasses.replace(options, backend=BenchBackend())
     report = await run_latency(embedded, CachedEmbedder(HashEmbedder()))
     assert report["runs"][0]["setup"]["vectors"] == "from file"
 
 
 async def test_a_kept_fill_stays_and_the_next_run_times_it_again_without_filling(
-    postgres_url: str, tmp_path: Path
+    postgres_url: str,
 ) -> None:
-    options = latency_options(postgres_url, tmp_path, keep=True)
+    options = latency_options(postgres_url, keep=True)
     first = await run_latency(options, CachedEmbedder(HashEmbedder()))
 
     assert first["runs"][0]["setup"]["memories_stored"] == 200
@@ -348,18 +348,18 @@ async def test_a_kept_fill_stays_and_the_next_run_times_it_again_without_filling
     assert again_recorded["fingerprint"] == recorded["fingerprint"]
     # Without --keep the kept fill is someone else's data: refused, then emptied on request.
     with pytest.raises(DatabaseNotEmpty):
-        await run_latency(latency_options(postgres_url, tmp_path), CachedEmbedder(HashEmbedder()))
+        await run_latency(latency_options(postgres_url), CachedEmbedder(HashEmbedder()))
     assert await count_rows(postgres_url) == 200
-    await run_latency(latency_options(postgres_url, tmp_path, reset=True), CachedEmbedder(HashEmbedder()))
+    await run_latency(latency_options(postgres_url, reset=True), CachedEmbedder(HashEmbedder()))
     assert await count_rows(postgres_url) == 0
 
 
 @pytest.fixture(scope="module")
-def kept_fill(postgres_server: PostgresTestServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def kept_fill(postgres_server: PostgresTestServer) -> Iterator[str]:
     """A database holding the fill a latency run with `keep` leaves (`latency_options`), made
     once for the module: a test that starts from it works on its own copy (`kept_fill_url`)."""
     name = postgres_server.create_database()
-    options = latency_options(postgres_server.url(name), tmp_path_factory.mktemp("kept-fill"), keep=True)
+    options = latency_options(postgres_server.url(name), keep=True)
     asyncio.run(run_latency(options, CachedEmbedder(HashEmbedder())))
     yield name
     postgres_server.drop_database(name)
@@ -375,9 +375,9 @@ def kept_fill_url(postgres_server: PostgresTestServer, kept_fill: str) -> Iterat
 
 @pytest.mark.parametrize("change", ["seed", "size", "messages", "model"])
 async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
-    kept_fill_url: str, tmp_path: Path, change: str
+    kept_fill_url: str, change: str
 ) -> None:
-    options = latency_options(kept_fill_url, tmp_path, keep=True)
+    options = latency_options(kept_fill_url, keep=True)
     ids = await memory_ids(kept_fill_url)
     assert len(ids) == 200
     embedder = HashEmbedder(name="another-model") if change == "model" else HashEmbedder()
@@ -397,9 +397,9 @@ async def test_a_kept_fill_made_otherwise_is_refused_and_left_untouched(
 @pytest.mark.parametrize("recorded", [True, False])
 @pytest.mark.parametrize("change", ["content", "gone", "extra turn", "vector"])
 async def test_a_kept_fill_whose_rows_changed_is_refused(
-    kept_fill_url: str, tmp_path: Path, change: str, recorded: bool
+    kept_fill_url: str, change: str, recorded: bool
 ) -> None:
-    options = latency_options(kept_fill_url, tmp_path, keep=True)
+    options = latency_options(kept_fill_url, keep=True)
     conn = await asyncpg.connect(kept_fill_url)
     try:
         if not recorded:  # a record without the rows' fingerprint: checked against the fill made again
@@ -429,8 +429,8 @@ async def test_a_kept_fill_whose_rows_changed_is_refused(
         await run_latency(options, CachedEmbedder(HashEmbedder()))
 
 
-async def test_keep_takes_one_size_and_a_postgresql_database(postgres_url: str, tmp_path: Path) -> None:
-    options = dataclasses.replace(latency_options(postgres_url, tmp_path, keep=True), sizes=[100, 200])
+async def test_keep_takes_one_size_and_a_postgresql_database(postgres_url: str) -> None:
+    options = dataclasses.replace(latency_options(postgres_url, keep=True), sizes=[100, 200])
     with pytest.raises(ConfigError, match="one size"):
         await run_latency(options, CachedEmbedder(HashEmbedder()))
     with pytest.raises(ConfigError, match="--database-url"):
