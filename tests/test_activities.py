@@ -110,6 +110,22 @@ def _kinds(text: str) -> list[str]:
             "We went to the beach",
             "Léa's outings and family activities include the beach: Léa and others went to the beach",
         ),
+        # What is said to the listener is left out of the quote, and the quote with it when the
+        # pastime itself was shared with them: "you" is someone else wherever the note is read.
+        ("I adopted a dog, you would love him", "Léa's pets include a dog: Léa adopted a dog"),
+        ("I went hiking with you last week", "Léa's outdoor activities include hiking"),
+        (
+            "Last week, I went to the cinema with you",
+            "Léa's outings and family activities include the cinema",
+        ),
+        (
+            "I went to Rome last year, you would love it",
+            "Léa's travels and places visited include Rome: Léa went to Rome in 2025",
+        ),
+        (
+            "J'ai adopté un chien, tu vas l'adorer",
+            "Les animaux de Léa incluent un chien : Léa a adopté un chien",
+        ),
         # In French, said with "faire", "jouer" or "pratiquer": the kind named in French.
         (
             "je fais de l'escalade tous les samedis",

@@ -293,6 +293,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("Please book the room and remember that Tom is vegan", FACT, "Tom is vegan"),
         # a preposition and a date around a real object keep the event
         ("I went to a concert on Friday", EVENT, "Mickael went to a concert on Friday 20 November 2026"),
+        # what is said to the listener after the event is left out: "you" is someone else elsewhere
+        ("The launch is on Friday, you should come", EVENT, "The launch is on Friday 27 November 2026"),
         ("I went back to school last year", EVENT, "Mickael went back to school in 2025"),
         ("I won at chess on Friday", EVENT, "Mickael won at chess on Friday 20 November 2026"),
         ("je me suis cassé l'épaule", EVENT, "Mickael s'est cassé l'épaule"),
@@ -579,6 +581,11 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I'll do it tomorrow",
         "I'll check tomorrow",
         "I'll send you the report tomorrow",
+        # an event said to the listener: whom "you" names is known only in its own conversation
+        "I'll call you tomorrow",
+        "See you at the party on Friday",
+        "I'm meeting you at the station on Monday",
+        "Je t'appelle demain pour la réunion",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",
@@ -850,6 +857,13 @@ def test_polite_question_request_is_still_a_request() -> None:
             "je vais finir le rapport demain",
             TODO,
             "Mickael va finir le rapport le lundi 23 novembre 2026",
+            at(2026, 11, 23),
+        ),
+        # a "rendez-vous" is a meeting, not something said to the listener ("vous")
+        (
+            "je vais annuler le rendez-vous demain",
+            TODO,
+            "Mickael va annuler le rendez-vous le lundi 23 novembre 2026",
             at(2026, 11, 23),
         ),
         ("pour vendredi", TODO, "Pour vendredi 27 novembre 2026", at(2026, 11, 27)),

@@ -22,10 +22,10 @@ def _works(text: str) -> list[str]:
             'I watched "Little Women" and it was great!',
             'Léa\'s movies and TV shows include "Little Women": Léa watched "Little Women" and it was great',
         ),
+        # "your advice": the listener is in the clause itself, so the clause is not quoted
         (
             'I took your advice and watched "The Lord of the Rings" last night',
-            'Léa\'s movies and TV shows include "The Lord of the Rings": Léa took your advice and watched '
-            '"The Lord of the Rings" on Thursday 7 May 2026',
+            'Léa\'s movies and TV shows include "The Lord of the Rings"',
         ),
         (
             "I was reading Harry Potter again",
@@ -60,6 +60,8 @@ def _works(text: str) -> list[str]:
             "I wrote a poem about my grandma",
             "Léa's written works include poem: Léa wrote a poem about their grandma",
         ),
+        # what is said to the listener is left out of the quote
+        ("I baked a cake, you should try it", "Léa's recipes and baking include cake: Léa baked a cake"),
         # in French, a quoted title, its kind said in French
         (
             'J\'ai regardé "Inception" hier soir',

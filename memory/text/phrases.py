@@ -17,6 +17,7 @@ __all__ = [
     "name_from_phrase",
     "noun_phrase",
     "trim_phrase",
+    "without_the_listener",
 ]
 
 _MAX_PHRASE_CHARS = 300
@@ -91,7 +92,28 @@ def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset
 
 # Words said to the listener: a note kept with them would have no one it is about ("remember, it
 # leads you ...") or speak of someone else wherever it is read ("I'll send you the report").
-TO_THE_LISTENER = regex(r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|vous|votre|vos)\b|\bt'")
+# ("rendez-vous" is a meeting, not the listener.)
+TO_THE_LISTENER = regex(
+    r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|(?<!rendez-)vous|votre|vos)\b|\bt'"
+)
+
+# Where a clause's next part begins: a comma, a semicolon, a colon or a dash.
+_NEXT_PART = regex(r"(?=[,;:—–]|\s-\s)")
+
+
+def without_the_listener(said: str, subject: str) -> str:
+    """`said` up to its first part that speaks to the listener ("Ana baked a cake, you should try
+    it" -> "Ana baked a cake"); "" when that part is the statement itself ("Ana will call you on
+    Friday", "Last week, Ana went hiking with you": the part cut held its `subject`). Whom "you"
+    names is known only in its own conversation, and a note is read in others."""
+    parts = _NEXT_PART.split(said)
+    for n, part in enumerate(parts):
+        if TO_THE_LISTENER.search(part):
+            kept = "".join(parts[:n]).rstrip(" ,;:—–-")
+            lost_subject = subject.casefold() in part.casefold() and subject.casefold() not in kept.casefold()
+            return "" if lost_subject else kept
+    return said
+
 
 _NOUN_PHRASE_END = regex(r"\s*(?:,|\b(?:and|but|so|because|who|which|that|et|mais|donc|car|qui|parce)\b)")
 _LIST_END = regex(r"\s*\b(?:but|so|because|who|which|that|mais|donc|car|qui|parce)\b")

@@ -10,7 +10,7 @@ from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
-from ..phrases import first_word, is_object, trim_phrase
+from ..phrases import first_word, is_object, trim_phrase, without_the_listener
 from ..rewrite import capitalize_first
 from ..sentences import co_subject, opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
@@ -159,10 +159,19 @@ def _happened_en(hit: Hit) -> Item | None:
         said = f"{said[0]} and {partner}{said[1:]}"
     # "Last week I went to a conference": the date said before the subject goes after the event,
     # with its preposition ("On Friday, I got ..." -> "... on Friday 20 November 2026").
-    content = with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    content = _without_the_listener(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    if not content:
+        return None
     return Item(
         content, MemoryType.EVENT, hit.confidence(_CONFIDENCE), [phrase or verb], predicate=Predicate.EVENT
     )
+
+
+def _without_the_listener(said: str, hit: Hit) -> str:
+    """The event said without what it says to the listener, with its date said first put back; ""
+    when the event itself is said to them ("I'll call you tomorrow", "je t'appelle demain")."""
+    kept = without_the_listener(said, hit.speaker)
+    return with_date_said_first(kept, hit) if kept else ""
 
 
 def _starts_with_a_verb(phrase: str) -> bool:
@@ -185,7 +194,9 @@ def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
-    content = with_date_said_first(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    content = _without_the_listener(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
+    if not content:
+        return None
     return Item(
         content,
         MemoryType.EVENT,
@@ -229,9 +240,12 @@ def _date_as_subject(hit: Hit) -> str | None:
     return capitalize_first(hit.third(said, named=False))
 
 
-def _dated_event(hit: Hit) -> Item:
+def _dated_event(hit: Hit) -> Item | None:
+    content = without_the_listener(_date_as_subject(hit) or hit.whole_clause(), hit.speaker)
+    if not content:
+        return None  # "See you at the party on Friday": whom it names is known only where it was said
     return Item(
-        _date_as_subject(hit) or hit.whole_clause(),
+        content,
         MemoryType.EVENT,
         hit.confidence(_DATED_CONFIDENCE),
         [hit.clause.text],
