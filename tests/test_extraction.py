@@ -93,6 +93,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I quit my job at Acme to work at Google", ID, "Mickael no longer works at Acme"),
         ("I left my job at Acme and started my own company", ID, "Mickael no longer works at Acme"),
         ("J'ai déménagé à Lyon pour le travail", ID, "Mickael habite à Lyon"),
+        # a move to a named place says where the speaker lives now, as in French
+        ("I just moved to Berlin", ID, "Mickael lives in Berlin"),
+        ("We finally relocated to the UK", ID, "Mickael lives in the UK"),
+        ("I moved to Paris to be closer to my family", ID, "Mickael lives in Paris"),
+        ("I've moved back to Ohio", ID, "Mickael lives in Ohio"),
         ("J'ai trouvé un nouveau travail chez Acme", ID, "Mickael travaille chez Acme"),
         ("J'ai commencé à travailler chez Google le mois dernier", ID, "Mickael travaille chez Google"),
         ("I don't live in Paris anymore", ID, "Mickael no longer lives in Paris"),
@@ -626,7 +631,6 @@ def test_yields_nothing(text: str) -> None:
         ("j'aimerais apprendre le japonais", PREF),
         ("I'm a big fan of jazz", ID),
         ("je suis une grande fan de jazz", ID),
-        ("I just moved to Berlin", ID),
         ("Let's meet tomorrow", DEC),
         ("we should use Redis", DEC),
         # a verb whose object came before its subject leaves no event
@@ -659,6 +663,13 @@ def test_yields_nothing(text: str) -> None:
         ("what if I moved to Lyon and worked at Acme?", ID),
         ("Disons que j'habite à Lyon", ID),
         ("mettons que je travaille chez Acme", ID),
+        # a team, a tool or a place unnamed is no home
+        ("I moved to a new team", ID),
+        ("I moved to the Design team", ID),
+        ("we moved to Postgres last month", ID),
+        ("I moved to Slack", ID),
+        ("I moved to Rust for the backend", ID),
+        ("I moved to the countryside", ID),
         # why or how one moved is no home
         ("j'ai déménagé en urgence", ID),
         ("J'ai déménagé à cause du bruit", ID),
@@ -713,6 +724,7 @@ def test_a_clause_with_its_own_verb_before_and_i_is_still_a_clause_of_its_own() 
     # "I love my wife" has a verb: two clauses, and "moved" happened to the speaker alone
     assert contents("I love my wife and I moved to Berlin") == [
         (PREF, "Mickael loves their wife"),
+        (ID, "Mickael lives in Berlin"),
         (EVENT, "Mickael moved to Berlin"),
     ]
 

@@ -7,6 +7,7 @@ import re
 from .normalize import regex
 
 __all__ = [
+    "APPS",
     "FAMILY_WORD",
     "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
@@ -23,6 +24,7 @@ __all__ = [
     "RELATIVES_EN",
     "RELATIVES_FR",
     "STOPWORDS",
+    "TOOLS",
     "VOWELS",
     "WEEKDAYS_EN",
     "WEEKDAYS_FR",
@@ -82,6 +84,20 @@ def is_past_form_en(word: str) -> bool:
 
 # --------------------------------------------------------------------------- calendar
 
+# Where a chat's people "go" and "are in" all day without travelling: the apps and sites they work
+# and talk in ("I was in Jira all morning", "we went to GitHub to check").
+APPS = frozenset(
+    """slack discord github gitlab jira confluence figma zoom teams notion google youtube twitter reddit
+    facebook instagram tiktok linkedin whatsapp telegram signal netflix spotify twitch steam
+    trello asana linear gmail outlook excel word powerpoint photoshop vscode chatgpt wikipedia""".split()
+)
+# What a team "moves to" without anyone changing home: languages, systems, databases, clouds.
+TOOLS = frozenset(
+    """python rust java kotlin swift typescript javascript golang ruby php elixir haskell scala
+    linux windows macos mac ubuntu debian fedora arch android ios postgres postgresql mysql sqlite
+    mongodb redis kafka aws gcp azure heroku vercel kubernetes docker terraform react vue angular
+    svelte django flask rails node nextjs neovim vim emacs firefox chrome safari""".split()
+)
 WEEKDAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 WEEKDAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 MONTHS_EN = [

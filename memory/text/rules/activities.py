@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from memory.models import MemoryType
 
-from ..lexicons import FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
+from ..lexicons import APPS, FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..phrases import without_the_listener
 from ..rewrite import of_fr, possessive_en
@@ -328,13 +328,6 @@ _PLACE_EN = regex(
 _PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
 _NOT_A_PLACE = frozenset(w.casefold() for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "Christmas", "Easter"])
-# Where a chat's people "go" and "are in" all day without travelling: the apps and sites they work
-# and talk in ("I was in Jira all morning", "we went to GitHub to check").
-_APPS = frozenset(
-    """slack discord github gitlab jira confluence figma zoom teams notion google youtube twitter reddit
-    facebook instagram tiktok linkedin whatsapp telegram signal netflix spotify twitch steam
-    trello asana linear gmail outlook excel word powerpoint photoshop vscode chatgpt wikipedia""".split()
-)
 # A capitalised name followed by one of these is a thing, not a place: "the Apple store", "the
 # Design channel", "the Friday meeting".
 _A_THING = regex(
@@ -354,7 +347,7 @@ def _place(hit: Hit) -> Item | None:
         return None
     place = " ".join(hit.group("place").split())
     words = [w.casefold() for w in place.split() if w.casefold() != "the"]
-    if words[-1] in _NOT_A_PLACE or words[0] in _NOT_A_PLACE or _APPS.intersection(words):
+    if words[-1] in _NOT_A_PLACE or words[0] in _NOT_A_PLACE or APPS.intersection(words):
         return None
     if _A_THING.match(hit.clause.text[hit.match.end("place") :]):
         return None

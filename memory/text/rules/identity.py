@@ -9,7 +9,16 @@ from memory.models import MemoryType
 
 from ..dates import PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import LANGUAGES, NATIONALITIES, is_occupation_en, is_occupation_fr
+from ..lexicons import (
+    APPS,
+    LANGUAGES,
+    MONTHS_EN,
+    NATIONALITIES,
+    TOOLS,
+    WEEKDAYS_EN,
+    is_occupation_en,
+    is_occupation_fr,
+)
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, OneOf, Rule
@@ -270,6 +279,27 @@ _HAS_LIVED = (
 _LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
 
 # The first English wording that yields a memory wins.
+# "I moved to Berlin", "we finally relocated to the UK": where the speaker lives now, beside the
+# dated news, as in French. Only a named place: one moves to a new team, a bigger flat, or Postgres.
+_MOVED_EN = (
+    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+|also\s+)?"
+    r"(?:moved|relocated)\s+(?:back\s+|over\s+)?(?P<prep>to)\s+"
+)
+_NAMED_PLACE = regex(r"^(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2}$")
+_NOT_A_HOME_EN = frozenset(w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN, "I"))
+
+
+def _moved_en(hit: Hit) -> Item | None:
+    """ "Mickael lives in Berlin", from the news of the move (the event rule keeps the news, dated)."""
+    phrase = _place_said(hit)
+    if not _NAMED_PLACE.match(phrase):
+        return None  # "to a new team", "to the countryside with my kids": no named place
+    words = {w.casefold() for w in phrase.split()} - {"the"}
+    if words & (APPS | TOOLS | _NOT_A_HOME_EN):
+        return None  # "we moved to Slack", "I moved to Rust": a tool, not a home
+    return _said(hit, f"{hit.speaker} lives in {hit.third(phrase)}", Predicate.LOCATION)
+
+
 _IDENTITY_EN = OneOf(
     (
         Rule(
@@ -299,6 +329,7 @@ _IDENTITY_EN = OneOf(
             french=False,
         ),
         Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
+        Rule(regex(_MOVED_EN + OBJECT), _moved_en, french=False),
         # "I've lived in Berlin since 2019" (a date, or "for"), not "I've lived in Paris and Rome".
         Rule(
             regex(_HAS_LIVED + OBJECT),
