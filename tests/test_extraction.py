@@ -871,6 +871,19 @@ def test_polite_question_request_is_still_a_request() -> None:
             "Mickael va finir le rapport le lundi 23 novembre 2026",
             at(2026, 11, 23),
         ),
+        # "rappelle-moi" is a reminder, said as the other reminders are
+        (
+            "rappelle-moi le rendez-vous chez le dentiste demain",
+            TODO,
+            "Rappel pour Mickael : le rendez-vous chez le dentiste le lundi 23 novembre 2026",
+            at(2026, 11, 23),
+        ),
+        (
+            "Rappelez-moi l'appel avec Paul vendredi",
+            TODO,
+            "Rappel pour Mickael : l'appel avec Paul vendredi 27 novembre 2026",
+            at(2026, 11, 27),
+        ),
         # a "rendez-vous" is a meeting, not something said to the listener ("vous")
         (
             "je vais annuler le rendez-vous demain",

@@ -68,7 +68,7 @@ OBLIGATION = regex(
     # A request opens its clause or follows a polite lead-in: in "these remind me of home" the
     # figurines evoke something, nobody asked to be reminded.
     r"(?:^|[.!?,;:]\s*|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you|will\s+you|and|also|just|ok|"
-    r"okay|so|bot|hey)\s+)remind\s+me\b|\brappelle-moi\b"
+    r"okay|so|bot|hey)\s+)remind\s+me\b|\brappel(?:le|ez)-moi\b"
 )
 # What the speaker says they will do on a day: "I'll send the report tomorrow", "je vais finir les
 # slides lundi" is a dated to-do as much as "I have to send it". The verb is followed by what is
@@ -131,7 +131,18 @@ def _deadline(hit: Hit) -> Item:
 def _dated_todo(hit: Hit) -> Item:
     """A dated obligation or "by <date>": the whole clause, as a to-do."""
     confidence = hit.confidence(_TODO_CONFIDENCE)
-    return Item(hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
+    content = hit.whole_clause()
+    if hit.french:
+        # "Rappelle-moi le rendez-vous demain" in the third person is no imperative ("Rappelle-Léa
+        # ..."): it is a reminder, said as the other reminders are.
+        content = re.sub(
+            rf"^(?:.*?\s)?rappel(?:le|ez)-{re.escape(hit.speaker)}\s+",
+            f"Rappel pour {hit.speaker} : ",
+            content,
+            count=1,
+            flags=re.IGNORECASE,
+        )
+    return Item(content, MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
 
 
 def _committed(hit: Hit) -> Item | None:
