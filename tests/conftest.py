@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from bot.pipeline import TurnPipeline
     from memory.embedders import CachedEmbedder, LocalEmbedder
     from memory.engine import MemoryEngine
+    from memory.prehook import PreHook
     from tests.fakes.llm_server import FakeLLMServer
     from tests.fakes.postgres import PostgresTestServer
     from tests.helpers import FakeClock
@@ -207,6 +208,16 @@ async def engine(
     eng = await MemoryEngine.open(storage_location, embedder, clock=clock)
     yield eng
     await eng.close()
+
+
+@pytest.fixture
+async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]:
+    """The pre-hook on `engine` with the default configuration, closed after the test."""
+    from memory.prehook import PreHook, PrehookConfig
+
+    prehook = PreHook(engine, PrehookConfig(), clock=clock)
+    yield prehook
+    await prehook.aclose()
 
 
 @pytest.fixture

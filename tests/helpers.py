@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     # The SDK providers load when a test builds one: importing both SDKs costs every test process
     # about two seconds at collection.
     from bot.llm import AnthropicProvider, OpenAIProvider
+    from memory.storage.postgres import PostgresStorage
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: child processes run from here
 
@@ -293,8 +294,8 @@ def message(
     )
 
 
-def ana_says(text: str, **fields: Any) -> IncomingMessage:
-    """Ana (U1) mentions the bot in Slack channel C1 of workspace T1."""
+def ana_says(text: str, channel: str = "C1", **fields: Any) -> IncomingMessage:
+    """Ana (U1) mentions the bot in Slack channel `channel` (C1) of workspace T1."""
     return message(
         text,
         None,
@@ -302,7 +303,7 @@ def ana_says(text: str, **fields: Any) -> IncomingMessage:
         name="Ana",
         platform="slack",
         workspace="T1",
-        channel="C1",
+        channel=channel,
         mentions_bot=True,
         **fields,
     )
@@ -382,6 +383,60 @@ def prehook_request(
         participants=[viewer.viewer_id or ""] if participants is None else participants,
         **fields,
     )
+
+
+# --- a LoCoMo file ---------------------------------------------------------------------------------
+
+# A two-session conversation in LoCoMo's format, for the benchmark's tests: two questions to score
+# (category 4) and one adversarial (category 5) that is left out.
+TINY_LOCOMO = [
+    {
+        "sample_id": "tiny-1",
+        "conversation": {
+            "speaker_a": "Ana",
+            "speaker_b": "Ben",
+            "session_1_date_time": "8:00 pm on 1 June, 2023",
+            "session_1": [
+                {
+                    "speaker": "Ana",
+                    "dia_id": "D1:1",
+                    "text": "I adopted a grey cat named Pixel last weekend.",
+                },
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! Cats are great company."},
+            ],
+            "session_2_date_time": "9:00 am on 3 June, 2023",
+            "session_2": [
+                {
+                    "speaker": "Ben",
+                    "dia_id": "D2:1",
+                    "text": "I just came back from a hiking trip in Norway.",
+                },
+                {"speaker": "Ana", "dia_id": "D2:2", "text": "Wow, how was the weather up there?"},
+                {
+                    "speaker": "Ben",
+                    "dia_id": "D2:3",
+                    "text": "Rainy but beautiful.",
+                    "blip_caption": "a photo of a fjord under clouds",
+                },
+            ],
+        },
+        "qa": [
+            {
+                "question": "What is the name of Ana's cat?",
+                "answer": "Pixel",
+                "evidence": ["D1:1"],
+                "category": 4,
+            },
+            {"question": "Where did Ben go hiking?", "answer": "Norway", "evidence": ["D2:1"], "category": 4},
+            {
+                "question": "Did Ben adopt a cat?",
+                "adversarial_answer": "no",
+                "evidence": ["D1:1"],
+                "category": 5,
+            },
+        ],
+    }
+]
 
 
 # --- memories ------------------------------------------------------------------------------------
@@ -808,6 +863,19 @@ async def searchable_memory_ids(engine: MemoryEngine) -> set[str]:
         return set(await storage.vectors.memories.ids())
     rows = await storage.db.fetch("SELECT id FROM memories WHERE NOT forgotten AND embedding IS NOT NULL")
     return {r[0] for r in rows}
+
+
+def spy_on_fetch(
+    monkeypatch: pytest.MonkeyPatch, storage: PostgresStorage, note: Callable[[str, Sequence[object]], object]
+) -> None:
+    """Calls `note(sql, params)` as each statement `storage` fetches begins; the statement still runs."""
+    fetch = storage.db.fetch
+
+    async def noted(sql: str, params: Sequence[object] = ()) -> Any:
+        note(sql, params)
+        return await fetch(sql, params)
+
+    monkeypatch.setattr(storage.db, "fetch", noted)
 
 
 # --- faults ---------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from bench.cli import add_bench_parser
 from bench.folds import choose, fold_report, parse_variants, run_folds
 from bench.locomo import Tally
 from memory.embedders import CachedEmbedder
-from tests.test_bench_smoke import CONVERSATION
+from tests.helpers import TINY_LOCOMO as CONVERSATION
 
 
 def tally(recalls: list[float], tokens: int) -> Tally:

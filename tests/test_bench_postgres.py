@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import os
 import random
 import signal
 import sys
@@ -33,10 +32,10 @@ from memory.models import MemoryDraft, MemoryType, Scope
 from memory.storage.postgres.bulk import DEFERRED_INDEXES
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.fakes.postgres import PostgresTestServer
-from tests.test_bench_smoke import CONVERSATION
+from tests.helpers import ROOT, child_env
+from tests.helpers import TINY_LOCOMO as CONVERSATION
 
 SECRET = "s3cret-pw"
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def with_password(url: str) -> str:
@@ -244,7 +243,7 @@ async def test_locomo_on_postgres_says_so_and_empties_each_conversation(
 @pytest.mark.postgres  # starts a server of its own
 async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_cleans_up() -> None:
     # The worktree's code in the child, wherever the test runs from.
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_env(PYTHONPATH=str(ROOT))
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

@@ -20,55 +20,7 @@ from bench.vectors import KnownVectors
 from bot.cli import main
 from memory.embedders import CachedEmbedder, LocalEmbedder
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
-
-CONVERSATION = [
-    {
-        "sample_id": "tiny-1",
-        "conversation": {
-            "speaker_a": "Ana",
-            "speaker_b": "Ben",
-            "session_1_date_time": "8:00 pm on 1 June, 2023",
-            "session_1": [
-                {
-                    "speaker": "Ana",
-                    "dia_id": "D1:1",
-                    "text": "I adopted a grey cat named Pixel last weekend.",
-                },
-                {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! Cats are great company."},
-            ],
-            "session_2_date_time": "9:00 am on 3 June, 2023",
-            "session_2": [
-                {
-                    "speaker": "Ben",
-                    "dia_id": "D2:1",
-                    "text": "I just came back from a hiking trip in Norway.",
-                },
-                {"speaker": "Ana", "dia_id": "D2:2", "text": "Wow, how was the weather up there?"},
-                {
-                    "speaker": "Ben",
-                    "dia_id": "D2:3",
-                    "text": "Rainy but beautiful.",
-                    "blip_caption": "a photo of a fjord under clouds",
-                },
-            ],
-        },
-        "qa": [
-            {
-                "question": "What is the name of Ana's cat?",
-                "answer": "Pixel",
-                "evidence": ["D1:1"],
-                "category": 4,
-            },
-            {"question": "Where did Ben go hiking?", "answer": "Norway", "evidence": ["D2:1"], "category": 4},
-            {
-                "question": "Did Ben adopt a cat?",
-                "adversarial_answer": "no",
-                "evidence": ["D1:1"],
-                "category": 5,
-            },
-        ],
-    }
-]
+from tests.helpers import TINY_LOCOMO as CONVERSATION
 
 
 def assert_plotted(path: Path) -> None:

@@ -27,13 +27,15 @@ OPERATOR = Audience("slack", WORKSPACE, "default", operator=True)
 
 @dataclass
 class ChildRun:
-    """What the child printed before it died: acknowledged ids, and the write in flight at a crash."""
+    """What the child printed before it died: acknowledged ids, and the write in flight at a crash;
+    its exit code and what it wrote to stderr."""
 
     messages: list[str] = field(default_factory=list)
     memories: list[str] = field(default_factory=list)
     crashed_kind: str | None = None
     crashed_ids: list[str] = field(default_factory=list)
     returncode: int | None = None
+    stderr: str = ""
 
     def take(self, line: str) -> None:
         parts = line.split()
@@ -78,6 +80,7 @@ async def run_child(data_dir: Path | str, stderr_path: Path, crash: str | None =
             if process.returncode is None:
                 process.kill()
                 await process.wait()
+    run.stderr = await asyncio.to_thread(stderr_path.read_text, errors="replace")
     return run
 
 
@@ -87,11 +90,18 @@ async def sqlite_ids(data_dir: Path, table: str, where: str = "1") -> set[str]:
             return {str(row[0]) for row in await cursor.fetchall()}
 
 
+async def assert_kept(engine: MemoryEngine, run: ChildRun) -> None:
+    """Every message and memory the child acknowledged is a row of the reopened store."""
+    assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
+    assert set(run.memories) <= {m.id for m in await engine.storage.memories.get_unscoped(run.memories)}
+
+
 async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message_ids: list[str]) -> None:
-    """Acknowledged memories and messages are found by a search for their own text."""
-    for memory in (await engine.storage.memories.get_unscoped(memory_ids))[-5:]:
-        if memory.forgotten:
-            continue  # superseded by a later refinement: kept in SQLite, out of search by design
+    """The last five acknowledged memories still in search, and the last five messages, are found
+    by a search for their own text."""
+    memories = await engine.storage.memories.get_unscoped(memory_ids)
+    # A memory superseded by a later refinement stays in the store, out of search by design.
+    for memory in [m for m in memories if not m.forgotten][-5:]:
         hits = await engine.search(memory.content, OPERATOR, limit=3)
         assert memory.id in [h.memory.id for h in hits], memory.content
     for message in (await engine.storage.turns.get_unscoped(message_ids))[-5:]:
@@ -103,9 +113,8 @@ async def assert_searchable(engine: MemoryEngine, memory_ids: list[str], message
 async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     run = await run_child(data_dir, tmp_path / "child.stderr")
-    stderr = (tmp_path / "child.stderr").read_text(errors="replace")
-    assert run.returncode == -signal.SIGKILL, stderr
-    assert run.acks >= KILL_AFTER_ACKS and run.messages and run.memories, stderr
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    assert run.acks >= KILL_AFTER_ACKS and run.messages and run.memories, run.stderr
 
     # Straight off the disk, before anything repairs: every acknowledged write is a committed row.
     assert set(run.messages) <= await sqlite_ids(data_dir, "messages")
@@ -113,8 +122,7 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write(tmp_path: Path)
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
-        assert set(run.memories) <= {m.id for m in await engine.storage.memories.get_unscoped(run.memories)}
+        await assert_kept(engine, run)
         await assert_consistent(engine)
         await assert_searchable(engine, run.memories, run.messages)
         again = await engine.reconcile()
@@ -137,25 +145,17 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write_on_postgres(
     """The same kill on PostgreSQL: a row and its vector commit together, so every acknowledged
     write is whole and searchable at once, with nothing for the next open to repair."""
     run = await run_child(postgres_url, tmp_path / "child.stderr")
-    stderr = (tmp_path / "child.stderr").read_text(errors="replace")
-    assert run.returncode == -signal.SIGKILL, stderr
-    assert run.acks >= KILL_AFTER_ACKS and run.messages and run.memories, stderr
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    assert run.acks >= KILL_AFTER_ACKS and run.messages and run.memories, run.stderr
 
     engine = await MemoryEngine.open(postgres_url, HashEmbedder(), reconcile=False)
     try:
-        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
+        await assert_kept(engine, run)
         memories = await engine.storage.memories.get_unscoped(run.memories)
-        assert set(run.memories) <= {m.id for m in memories}
         active = {m.id for m in memories if not m.forgotten}
         assert active <= set((await engine.storage.memories.embeddings(list(active))).keys())
         assert (await engine.reconcile()).details == []
-        for memory in [m for m in memories if not m.forgotten][-5:]:
-            hits = await engine.search(memory.content, OPERATOR, limit=3)
-            assert memory.id in [h.memory.id for h in hits], memory.content
-        for message in (await engine.storage.turns.get_unscoped(run.messages))[-5:]:
-            audience = Audience("slack", WORKSPACE, "default", viewer_id=message.author_id)
-            found = await engine.search_messages(message.content, audience, limit=3)
-            assert message.id in [m.id for m, _ in found], message.content
+        await assert_searchable(engine, run.memories, run.messages)
     finally:
         await engine.close()
 
@@ -164,18 +164,16 @@ async def test_sigkill_mid_ingestion_loses_no_acknowledged_write_on_postgres(
 async def test_process_death_between_the_two_stores_is_repaired_on_open(tmp_path: Path, crash: str) -> None:
     data_dir = tmp_path / "data"
     run = await run_child(data_dir, tmp_path / "child.stderr", crash=crash)
-    stderr = (tmp_path / "child.stderr").read_text(errors="replace")
-    assert run.returncode == -signal.SIGKILL, stderr
+    assert run.returncode == -signal.SIGKILL, run.stderr
     kind = crash.split(":")[0]
-    assert run.crashed_kind == kind and run.crashed_ids, stderr
+    assert run.crashed_kind == kind and run.crashed_ids, run.stderr
     table = "messages" if kind == "message" else "memories"
     # The row was committed and the process died before its vector was written or marked.
     assert set(run.crashed_ids) <= await sqlite_ids(data_dir, table, "indexed = 0")
 
     engine = await MemoryEngine.open(data_dir, HashEmbedder())
     try:
-        assert set(run.messages) <= {m.id for m in await engine.storage.turns.get_unscoped(run.messages)}
-        assert set(run.memories) <= {m.id for m in await engine.storage.memories.get_unscoped(run.memories)}
+        await assert_kept(engine, run)
         await assert_consistent(engine)
         vectors = engine.storage.vectors.messages if kind == "message" else engine.storage.vectors.memories
         # The row that was in flight is whole now: one vector, found by a search for its text.

@@ -15,7 +15,6 @@ from unittest.mock import MagicMock
 import aiohttp
 import discord
 import pytest
-import pytest_asyncio
 
 from adapters.base import IncomingMessage
 from adapters.discord import MemoryBot
@@ -72,12 +71,11 @@ def flaky() -> FlakyEmbedder:
     return FlakyEmbedder()
 
 
-@pytest_asyncio.fixture
-async def engine(tmp_path: Path, flaky: FlakyEmbedder, clock: FakeClock) -> AsyncIterator[MemoryEngine]:
-    """An engine on real SQLite and LanceDB files with a fast embedder that faults on demand."""
-    eng = await MemoryEngine.open(tmp_path / "data", CachedEmbedder(flaky), clock=clock)
-    yield eng
-    await eng.close()
+@pytest.fixture
+def embedder(flaky: FlakyEmbedder) -> CachedEmbedder:
+    """The fast embedder that faults on demand, cached as the bot caches it: what `engine` (on real
+    SQLite and LanceDB files) embeds with."""
+    return CachedEmbedder(flaky)
 
 
 def make_pipeline(engine: MemoryEngine, tmp_path: Path, llm: LLMProvider | None) -> TurnPipeline:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import pytest
@@ -37,6 +37,7 @@ from tests.helpers import event_envelope as envelope
 from tests.helpers import signed_headers as signed
 
 ANSWER = "CANSWER01"
+T = TypeVar("T")
 
 
 def message(text: Any = f"hello {MARKER}", ts: Any = "1700000000.000100", **fields: Any) -> dict[str, Any]:
@@ -403,21 +404,36 @@ async def test_a_hostile_socket_mode_frame_leaves_no_trace(
     assert_clean_logs(caplog.records, name)
 
 
+async def failed_lookup(
+    lookup: Callable[[SlackDirectory], Awaitable[T]],
+    caplog: pytest.LogCaptureFixture,
+    method_errors: dict[str, str] | None = None,
+) -> T:
+    """What `lookup` gives from a directory on the fake Slack (failing the methods `method_errors`
+    names), its log lines from INFO captured."""
+    async with FakeSlackAPI() as fake:
+        fake.method_errors.update(method_errors or {})
+        client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
+        with caplog.at_level(logging.INFO):
+            return await lookup(SlackDirectory(client, cache_seconds=60.0))
+
+
+def assert_only_logged(caplog: pytest.LogCaptureFixture, line: str) -> None:
+    """`line` is all that was logged at INFO or above, and no log record holds a body or the id
+    (the ids under test are a body, or all "ü")."""
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [line]
+    assert_clean_logs(caplog.records, "failed lookup")
+    assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())
+
+
 @pytest.mark.parametrize("user_id", [MARKER, f"U{MARKER.upper()} {MARKER}", "ü" * 50])
 async def test_a_user_lookup_that_fails_logs_no_body_for_an_id(
     user_id: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     # An event's `user` is whatever its sender wrote; Slack answers user_not_found for it.
-    async with FakeSlackAPI() as fake:
-        client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
-        with caplog.at_level(logging.INFO):
-            user = await SlackDirectory(client, cache_seconds=60.0).user(user_id)
+    user = await failed_lookup(lambda directory: directory.user(user_id), caplog)
     assert user.display_name == user_id  # the turn still goes on, under the id
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
-        "slack users.info failed"
-    ]
-    assert_clean_logs(caplog.records, "failed lookup")
-    assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())
+    assert_only_logged(caplog, "slack users.info failed")
 
 
 @pytest.mark.parametrize("channel_id", [MARKER, f"C{MARKER.upper()} {MARKER}", "ü" * 50])
@@ -425,17 +441,13 @@ async def test_a_conversation_lookup_that_fails_logs_no_body_for_an_id(
     channel_id: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     # An app mention's `channel` is whatever its sender wrote; Slack answers channel_not_found.
-    async with FakeSlackAPI() as fake:
-        fake.method_errors["conversations.info"] = "channel_not_found"
-        client = AsyncWebClient(token="xoxb-test-token", base_url=fake.api_url)
-        with caplog.at_level(logging.INFO):
-            kind = await SlackDirectory(client, cache_seconds=60.0).kinds.get(channel_id)
+    kind = await failed_lookup(
+        lambda directory: directory.kinds.get(channel_id),
+        caplog,
+        {"conversations.info": "channel_not_found"},
+    )
     assert kind is ConversationKind.PRIVATE  # failing closed
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
-        "slack conversations.info failed; treating the conversation as private"
-    ]
-    assert_clean_logs(caplog.records, "failed lookup")
-    assert not any("ü" in str(v) for r in caplog.records for v in r.__dict__.values())
+    assert_only_logged(caplog, "slack conversations.info failed; treating the conversation as private")
 
 
 def test_a_slack_id_is_logged_as_it_is() -> None:

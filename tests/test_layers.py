@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 # What each package may not import, at module level or inside a function or TYPE_CHECKING block.
 FORBIDDEN = {"memory": ("bot", "adapters", "discord", "slack_bolt", "slack_sdk"), "adapters": ("bot",)}
 # Each platform's package leaves the other platform alone: its library and its package.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import asyncpg
 import pytest
@@ -16,7 +15,7 @@ from memory.storage.postgres.db import Params
 from memory.storage.postgres.migrations import apply_migrations
 from memory.storage.postgres.search import MAX_SCORED_ROWS, text_hits
 from memory.storage.text_analysis import analyze, query_terms
-from tests.helpers import FakeClock, audience, draft, past_turn
+from tests.helpers import FakeClock, audience, draft, past_turn, spy_on_fetch
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter
 # rows first) put the short ones first; BM25 puts the rare word's row first.
@@ -181,13 +180,7 @@ async def test_a_full_text_search_is_one_statement(
     await engine.remember(draft("Ana fires the pottery kiln on Sundays"))
     await engine.store_messages([past_turn("the kiln is hot", clock() - 5)])
     statements: list[str] = []
-    fetch = storage.db.fetch
-
-    async def counted(sql: str, params: Sequence[object] = ()) -> Any:
-        statements.append(sql)
-        return await fetch(sql, params)
-
-    monkeypatch.setattr(storage.db, "fetch", counted)
+    spy_on_fetch(monkeypatch, storage, lambda sql, _: statements.append(sql))
     vector = (await engine.embedder.embed(["kiln"]))[0]
     _, memories = await storage.memories.hybrid_search(
         audience(), vector, "which kilns fire pottery", 5, clock()

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ROOT, child_env
+
 # Every test here starts a PostgreSQL test server of its own.
 pytestmark = pytest.mark.postgres
 
-ROOT = Path(__file__).resolve().parent.parent
 
 _CHILD = """
 import sys
@@ -52,7 +53,7 @@ def test_a_killed_test_process_takes_its_server_and_directory_along() -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=child_env(PYTHONPATH=str(ROOT)),
     )
     try:
         assert child.stdout is not None

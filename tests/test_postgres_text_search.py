@@ -12,7 +12,7 @@ from memory.engine import MemoryEngine
 from memory.models import Memory, Scope
 from memory.storage.base import VectorHit
 from memory.storage.postgres import PostgresStorage
-from tests.helpers import GENERAL, FakeClock, audience, draft
+from tests.helpers import GENERAL, FakeClock, audience, draft, spy_on_fetch
 
 STORAGE_BACKENDS = ("postgres",)
 WORDS = ["quokka", "cello", "zeppelin", "marmalade"]
@@ -35,13 +35,7 @@ async def searched(
     assert isinstance(storage, PostgresStorage)
     await storage.memories.add_many(notes, await engine.embedder.embed([m.content for m in notes]))
     statements: list[tuple[str, Sequence[object]]] = []
-    fetch = storage.db.fetch
-
-    async def spy(sql: str, params: Sequence[object] = ()) -> Any:
-        statements.append((sql, params))
-        return await fetch(sql, params)
-
-    monkeypatch.setattr(storage.db, "fetch", spy)
+    spy_on_fetch(monkeypatch, storage, lambda sql, params: statements.append((sql, params)))
     query = (await engine.embedder.embed([" ".join(WORDS)]))[0]
     _, lexical = await storage.memories.hybrid_search(audience(), query, " ".join(WORDS), k, clock())
     sql, params = next((s, p) for s, p in statements if SEARCH in s and "FROM memories" in s)

@@ -6,7 +6,7 @@ import copy
 import dataclasses
 import itertools
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -42,13 +42,6 @@ def counting(engine: MemoryEngine) -> CountingEmbedder:
     wrapper = CountingEmbedder(engine.embedder)  # type: ignore[arg-type]
     engine.embedder = wrapper  # type: ignore[assignment]
     return wrapper
-
-
-@pytest.fixture
-async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]:
-    prehook = PreHook(engine, PrehookConfig(), clock=clock)
-    yield prehook
-    await prehook.aclose()
 
 
 async def test_the_prehook_and_the_searches_embed_their_query_through_the_query_path(

@@ -14,7 +14,7 @@ from memory.engine import MemoryEngine
 from memory.errors import EmbeddingError
 from memory.prehook import PreHook, PrehookConfig
 from memory.storage.postgres import PostgresStorage
-from tests.helpers import FakeClock, draft
+from tests.helpers import FakeClock, draft, spy_on_fetch
 from tests.helpers import prehook_request as request
 
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -62,15 +62,8 @@ def watching(engine: MemoryEngine, started: list[str], monkeypatch: pytest.Monke
         return await read_many(*args, **kwargs)
 
     monkeypatch.setattr(memories, "read_many", spy_read_many)
-    storage = engine.storage
-    if isinstance(storage, PostgresStorage):
-        fetch = storage.db.fetch
-
-        async def spy_fetch(sql: str, params: Sequence[object] = ()) -> Any:
-            started.append(sql)
-            return await fetch(sql, params)
-
-        monkeypatch.setattr(storage.db, "fetch", spy_fetch)
+    if isinstance(engine.storage, PostgresStorage):
+        spy_on_fetch(monkeypatch, engine.storage, lambda sql, _: started.append(sql))
     return wrapper
 
 

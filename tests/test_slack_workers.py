@@ -301,17 +301,7 @@ async def test_a_channel_state_saved_by_one_worker_never_reaches_another_channel
     await pipelines[0].handle([ana_says("what do you know about my job?")])
     assert any(NURSE in b for b in blocks_in(llms[0].calls[0].messages))
 
-    in_c2 = message(
-        "and where do I work again?",
-        None,
-        "U1",
-        name="Ana",
-        platform="slack",
-        workspace="T1",
-        channel="C2",
-        mentions_bot=True,
-    )
-    await pipelines[1].handle([in_c2])
+    await pipelines[1].handle([ana_says("and where do I work again?", channel="C2")])
     assert not any(NURSE in m.content for m in llms[1].calls[0].messages)
     # The same worker answering C1 takes C1's state: the block is there (the state is saved at all).
     await pipelines[1].handle([ana_says("remind me?")])

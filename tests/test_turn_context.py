@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -18,13 +17,6 @@ from tests.helpers import past_turn as turn
 from tests.helpers import prehook_request as ask
 
 IN_GENERAL = audience()
-
-
-@pytest.fixture
-async def hook(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]:
-    prehook = PreHook(engine, PrehookConfig(), clock=clock)
-    yield prehook
-    await prehook.aclose()
 
 
 async def indexed_text(engine: MemoryEngine, message_id: str) -> str:
