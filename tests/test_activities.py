@@ -115,6 +115,14 @@ def _kinds(text: str) -> list[str]:
         ("I adopted a dog, you would love him", "Léa's pets include a dog: Léa adopted a dog"),
         ("I went hiking with you last week", "Léa's outdoor activities include hiking"),
         (
+            "I'm so excited to tell you I started a weekend yoga class",
+            "Léa's sports and activities include yoga: Léa started a weekend yoga class",
+        ),
+        (
+            "I took a road trip for my next movie while you were at work",
+            "Léa's outdoor activities include road trip: Léa took a road trip for their next movie",
+        ),
+        (
             "Last week, I went to the cinema with you",
             "Léa's outings and family activities include the cinema",
         ),

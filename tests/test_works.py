@@ -22,10 +22,11 @@ def _works(text: str) -> list[str]:
             'I watched "Little Women" and it was great!',
             'Léa\'s movies and TV shows include "Little Women": Léa watched "Little Women" and it was great',
         ),
-        # "your advice": the listener is in the clause itself, so the clause is not quoted
+        # "your advice" is said to the listener: the quote keeps what the speaker did next
         (
             'I took your advice and watched "The Lord of the Rings" last night',
-            'Léa\'s movies and TV shows include "The Lord of the Rings"',
+            'Léa\'s movies and TV shows include "The Lord of the Rings": Léa watched "The Lord of the Rings" '
+            "on Thursday 7 May 2026",
         ),
         (
             "I was reading Harry Potter again",
@@ -61,6 +62,10 @@ def _works(text: str) -> list[str]:
             "Léa's written works include poem: Léa wrote a poem about their grandma",
         ),
         # what is said to the listener is left out of the quote
+        (
+            "J'ai suivi ton conseil et j'ai regardé \"Dune\" hier",
+            'Les films et séries de Léa incluent "Dune" : Léa a regardé "Dune" le jeudi 7 mai 2026',
+        ),
         ("I baked a cake, you should try it", "Léa's recipes and baking include cake: Léa baked a cake"),
         # in French, a quoted title, its kind said in French
         (

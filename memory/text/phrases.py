@@ -97,21 +97,40 @@ TO_THE_LISTENER = regex(
     r"\b(?:you|your|yours|yourself|tu|te|toi|ton|ta|tes|(?<!rendez-)vous|votre|vos)\b|\bt'"
 )
 
-# Where a clause's next part begins: a comma, a semicolon, a colon or a dash.
-_NEXT_PART = regex(r"(?=[,;:—–]|\s-\s)")
+# Where a clause's next part begins: a comma, a semicolon, a colon, a dash, or a conjunction that
+# opens a clause of its own ("... for their next movie while you were winning").
+_NEXT_PART = regex(
+    r"(?=[,;:—–]|\s-\s|\s(?:while|whilst|when|because|since|but|though|although|so\s+that|pendant\s+que|"
+    r"quand|parce\s+que|mais|alors\s+que)\s)"
+)
+# What the subject did next, in the same part: "took your advice and watched ...".
+_AND_THEN = regex(r"\s+(?:and(?:\s+then)?|then|et(?:\s+puis)?|puis)\s+")
 
 
 def without_the_listener(said: str, subject: str) -> str:
     """`said` up to its first part that speaks to the listener ("Ana baked a cake, you should try
-    it" -> "Ana baked a cake"); "" when that part is the statement itself ("Ana will call you on
-    Friday", "Last week, Ana went hiking with you": the part cut held its `subject`). Whom "you"
-    names is known only in its own conversation, and a note is read in others."""
+    it" -> "Ana baked a cake"), or with what `subject` did next in that part ("Ana took your advice
+    and watched Dune" -> "Ana watched Dune"); "" when that part is the statement itself ("Ana will
+    call you on Friday", "Last week, Ana went hiking with you": the part cut held its `subject`).
+    Whom "you" names is known only in its own conversation, and a note is read in others."""
     parts = _NEXT_PART.split(said)
     for n, part in enumerate(parts):
-        if TO_THE_LISTENER.search(part):
-            kept = "".join(parts[:n]).rstrip(" ,;:—–-")
-            lost_subject = subject.casefold() in part.casefold() and subject.casefold() not in kept.casefold()
-            return "" if lost_subject else kept
+        listener = TO_THE_LISTENER.search(part)
+        if not listener:
+            continue
+        kept = "".join(parts[:n])
+        at = part.casefold().find(subject.casefold())
+        then = _AND_THEN.search(part, listener.end())
+        again = part.casefold().find(subject.casefold(), listener.end())
+        if 0 <= at < listener.start() and then and not TO_THE_LISTENER.search(part, then.end()):
+            # "Joanna took your advice and watched Dune on Sunday": what the subject did next, dated.
+            return f"{kept}{part[: at + len(subject)]} {part[then.end() :]}".rstrip(" ,;:—–-")
+        if again >= 0 and not TO_THE_LISTENER.search(part, again):
+            # "John is so excited to tell you John started a yoga class": the news itself.
+            return f"{kept}{part[again:]}".rstrip(" ,;:—–-")
+        kept = kept.rstrip(" ,;:—–-")
+        lost_subject = at >= 0 and subject.casefold() not in kept.casefold()
+        return "" if lost_subject else kept
     return said
 
 
