@@ -474,6 +474,14 @@ def draft(content: str, scope: Scope = GENERAL, **kw: Any) -> MemoryDraft:
     return MemoryDraft(content=content, scope=scope, **kw)
 
 
+async def insert_raw(engine: MemoryEngine, drafts: Sequence[MemoryDraft]) -> list[Memory]:
+    """Write memories straight to both stores, past the dedup-on-store (which would merge look-alikes)."""
+    memories = [engine.build_memory(d) for d in drafts]
+    vectors = await engine.embedder.embed([m.content for m in memories])
+    await engine.storage.memories.add_many(memories, vectors)
+    return memories
+
+
 async def remember(
     engine: MemoryEngine,
     clock: FakeClock,

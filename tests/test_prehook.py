@@ -6,7 +6,6 @@ import copy
 import dataclasses
 import itertools
 import json
-from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from bot.config import PrehookSettings
 from bot.llm.types import ChatMessage
 from memory.engine import MemoryEngine
-from memory.models import Audience, Memory, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
+from memory.models import Audience, MemoryType, Scope, StoredMessage, Visibility
 from memory.prehook import (
     STAGES,
     PreHook,
@@ -28,7 +27,7 @@ from memory.prehook.context_block import BLOCK_CLOSE, EMPTY_TIMELINE, estimate_t
 from memory.prehook.injection_state import InjectionStates
 from memory.prehook.preferences_cache import PreferencesCache
 from tests.fakes.embedders import CountingEmbedder, QueryingEmbedder
-from tests.helpers import DAY, FakeClock, draft, past_turn, stored_memory
+from tests.helpers import DAY, FakeClock, draft, insert_raw, past_turn, stored_memory
 from tests.helpers import prehook_request as request
 
 # The pre-hook reads through the storage seam: every test runs on both backends.
@@ -61,14 +60,6 @@ async def test_the_prehook_and_the_searches_embed_their_query_through_the_query_
         "Alice keeps bees on the roof"
     ]
     assert querying.queries == ["Who keeps bees on the roof?", "bees on the roof"]
-
-
-async def insert_raw(engine: MemoryEngine, drafts: Sequence[MemoryDraft]) -> list[Memory]:
-    """Write memories straight to both stores, past the dedup-on-store (which would merge look-alikes)."""
-    memories = [engine.build_memory(d) for d in drafts]
-    vectors = await engine.embedder.embed([m.content for m in memories])
-    await engine.storage.memories.add_many(memories, vectors)
-    return memories
 
 
 def injected(result: PrehookResult) -> list[str]:

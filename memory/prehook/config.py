@@ -85,6 +85,11 @@ class PrehookConfig:
     # important, recent, with a low similarity to the batch): the rest of the slots go to what
     # the batch is actually about.
     max_floored: int = 6
+    # A kind memory that makes the block ("Ana's pets include a dog: ...") brings at most this many
+    # other instances of its kind that the viewer may read, said on its line ("also a cat (3 May
+    # 2025)"): one line answers "what pets does Ana have?" where each instance alone would take
+    # one, or miss the budget. 0 turns it off. LoCoMo dev: see README.
+    kind_siblings: int = 6
     # Conversation summaries (levels 1+) searched when the hook is given a SummaryManager.
     summary_top_k: int = 5
     timeline_limit: int = 40  # memories and, separately, messages shown for a meta question

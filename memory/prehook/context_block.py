@@ -11,7 +11,7 @@ from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
-from ..text import resolve_relative_dates
+from ..text import read_kind_note, resolve_relative_dates
 
 BLOCK_OPEN = "<memory_context>"
 BLOCK_CLOSE = "</memory_context>"
@@ -102,7 +102,8 @@ class BlockItem:
     """One line of the block: a memory in a section, or a timeline entry (memory or message).
 
     A past turn may carry `follow_ups`, the turns that came right after it in its conversation
-    (the answer to a question, what a remark led to), shown on the same line.
+    (the answer to a question, what a remark led to), shown on the same line; a kind memory, `also`,
+    the other instances of its kind ("Ana's pets include a dog: ...; also a cat (3 May 2025)").
     """
 
     section: Section
@@ -111,6 +112,7 @@ class BlockItem:
     message: StoredMessage | None = None
     summary: Summary | None = None
     follow_ups: list[StoredMessage] = field(default_factory=list)
+    also: list[Memory] = field(default_factory=list)
 
     @property
     def timestamp(self) -> float:
@@ -153,7 +155,8 @@ class ContextBlock:
 
     @property
     def memories(self) -> list[Memory]:
-        return [i.memory for i in self.included if i.memory is not None]
+        """The memories the block shows, the instances said on a kind memory's line included."""
+        return [m for i in self.included if i.memory is not None for m in (i.memory, *i.also)]
 
     @property
     def summaries(self) -> list[Summary]:
@@ -215,7 +218,13 @@ def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:
     tag = ""
     if item.section in (Section.RELEVANT, Section.RECENT) and memory.memory_type is not MemoryType.FACT:
         tag = f"[{memory.memory_type.value}] "
-    return f"- {tag}{quote_note(memory.content)} ({date_hint(memory, now, tz)})"
+    line = f"- {tag}{quote_note(memory.content)} ({date_hint(memory, now, tz)})"
+    others = [
+        f"{quote_note(note.thing)} ({short_date(other.created_at, now, tz)})"
+        for other in item.also
+        if (note := read_kind_note(other.content)) is not None
+    ]
+    return f"{line}; also {', '.join(others)}" if others else line
 
 
 def _timeline_line(item: BlockItem) -> str:

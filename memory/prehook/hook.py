@@ -30,6 +30,7 @@ from .ranking import (
     collect_summaries,
     dedup,
     relevant,
+    shown_with,
     within_share,
 )
 from .request import PrehookRequest, PrehookResult
@@ -186,6 +187,22 @@ class PreHook:
             else []
         )
         ranked = sorted([*candidates.values(), *turns], key=lambda c: c.score, reverse=True)
+        stage_ms["dedup"] = elapsed_ms(t)
+        # The other instances of the best candidates' kinds, read before the dedup below (after
+        # it, nothing awaits until `record`); counted with the SQL reads.
+        t = time.perf_counter()
+        siblings = (
+            await self.sources.kind_siblings(
+                viewer,
+                [c.memory for c in ranked[: self.config.max_injection_count] if c.memory is not None],
+                now,
+                errors,
+            )
+            if meta is None and self.config.kind_siblings > 0
+            else {}
+        )
+        stage_ms["sql"] += elapsed_ms(t)
+        t = time.perf_counter()
         state = self.states.get(
             request.platform, request.workspace_id, request.channel_id, request.thread_id, request.agent_id
         )
@@ -204,11 +221,12 @@ class PreHook:
             for c in pool
             if relevant(self.config, c) and not state.should_reinject(c.id, c.updated_at, state.turn)
         )
-        stage_ms["dedup"] = elapsed_ms(t)
+        also = shown_with(selected, siblings, state, self.config.kind_siblings)
+        stage_ms["dedup"] += elapsed_ms(t)
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = within_share(block_items(selected, following), self.config.min_score_share)
+        items = within_share(block_items(selected, following, also), self.config.min_score_share)
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )

@@ -408,10 +408,41 @@ def _stands_for(candidate: Candidate) -> set[str]:
     return set(candidate.summary.source_ids) if candidate.summary is not None else set()
 
 
-def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMessage]) -> list[BlockItem]:
+def shown_with(
+    selected: Sequence[Candidate],
+    siblings: Mapping[str, Sequence[Memory]],
+    state: ChannelInjectionState,
+    limit: int,
+) -> dict[str, list[Memory]]:
+    """The other instances of its kind the first chosen memory of each kind shows on its line
+    (`kind_siblings`, at most `limit`): not those chosen for lines of their own, nor those this
+    conversation was already given."""
+    chosen = {c.id for c in selected}
+    shown: dict[str, list[Memory]] = {}
+    kinds_done: set[int] = set()
+    for candidate in selected:
+        others = siblings.get(candidate.id)
+        if others is None or id(others) in kinds_done:
+            continue
+        kinds_done.add(id(others))
+        fresh = [
+            m for m in others if m.id not in chosen and state.should_reinject(m.id, m.updated_at, state.turn)
+        ]
+        if fresh:
+            shown[candidate.id] = fresh[-limit:]  # the newest, still oldest first
+    return shown
+
+
+def block_items(
+    selected: Sequence[Candidate],
+    following: Mapping[str, StoredMessage],
+    also: Mapping[str, Sequence[Memory]] | None = None,
+) -> list[BlockItem]:
     """One block line per chosen candidate, except that a chosen turn and the chosen turns after it
     share the line of the earliest: one exchange, one line. The turn after the last of them joins
-    the line, unchosen, when that turn ended on a question: it is the answer."""
+    the line, unchosen, when that turn ended on a question: it is the answer. A kind memory's line
+    also names the other instances of its kind in `also`."""
+    also = also or {}
     turns = {c.id: c for c in selected if c.message is not None}
     previous = {after.id: turn_id for turn_id, after in following.items()}
     placed: set[str] = set()
@@ -420,7 +451,11 @@ def block_items(selected: Sequence[Candidate], following: Mapping[str, StoredMes
         if candidate.message is None:
             items.append(
                 BlockItem(
-                    _section(candidate), candidate.score, memory=candidate.memory, summary=candidate.summary
+                    _section(candidate),
+                    candidate.score,
+                    memory=candidate.memory,
+                    summary=candidate.summary,
+                    also=list(also.get(candidate.id, ())),
                 )
             )
             continue

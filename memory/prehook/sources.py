@@ -7,18 +7,20 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, TypeVar
 
 import numpy as np
 
+from ..dedup import KIND_SUBJECT_PREFIX
 from ..engine import OWN_ELSEWHERE_LIMIT, MemoryEngine
 from ..models import Audience, Memory, MemoryType, StoredMessage, Summary
 from ..settled import gather_settled
 from ..storage import MemoryQuery, MemoryRead, VectorHit, about_read, between_read
 from ..summaries import SummaryManager
+from ..text import read_kind_note
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS, ends_on_a_question
 from .config import PrehookConfig
@@ -33,6 +35,8 @@ T = TypeVar("T")
 _NOT_IDENTITY = [t for t in MemoryType if t is not MemoryType.IDENTITY]
 # How many of the best dense turn hits move the question for the second search (`_feedback`).
 FEEDBACK_SEEDS = 3
+# Kinds whose other instances one run reads (`kind_siblings`): a block holds a few kinds at most.
+MAX_KIND_GROUPS = 4
 
 
 def elapsed_ms(start: float) -> float:
@@ -386,6 +390,48 @@ class Sources:
         if not hits:
             return dense
         return [h for h in hits if h.id not in skip_ids][:depth]
+
+    async def kind_siblings(
+        self, audience: Audience, memories: Sequence[Memory], now: float, errors: list[str]
+    ) -> dict[str, list[Memory]]:
+        """For each kind memory of `memories` (the run's best candidates), the instances of its kind
+        about the same person that `audience` may read, oldest first: one read for all kinds, at
+        most `kind_siblings` and a few more each. The memories of one kind share one list."""
+        limit = self.config.kind_siblings
+        groups: dict[tuple[str, str, str], list[str]] = {}
+        for memory in memories:
+            note = read_kind_note(memory.content)
+            tags = [s for s in memory.subjects if s.startswith(KIND_SUBJECT_PREFIX)]
+            if note is None or not tags or memory.user_id is None:
+                continue
+            key = (memory.user_id, tags[0], note.kind)
+            if key in groups or len(groups) < MAX_KIND_GROUPS:
+                groups.setdefault(key, []).append(memory.id)
+        if limit <= 0 or not groups:
+            return {}
+        reads = [
+            # More than shown: the rows of one tag may be of other kinds ("made": recipes, written
+            # works), and the ones chosen for lines of their own are not said again.
+            MemoryRead(MemoryQuery(user_ids=[user], subjects=[tag], order="recent", limit=4 * limit))
+            for user, tag, _ in groups
+        ]
+        found = await self.guard(
+            "kind_siblings", self.engine.storage.memories.read_many(audience, now, reads), [], errors
+        )
+        siblings: dict[str, list[Memory]] = {}
+        for ((_, _, kind), members), rows in zip(groups.items(), found, strict=False):
+            same = sorted(
+                (row for row in rows if row.is_active(now) and _kind_of(row) == kind),
+                key=lambda m: m.created_at,
+            )
+            for memory_id in members:
+                siblings[memory_id] = same
+        return siblings
+
+
+def _kind_of(memory: Memory) -> str | None:
+    note = read_kind_note(memory.content)
+    return note.kind if note is not None else None
 
 
 async def _alone(rows: Awaitable[list[StoredMessage]]) -> list[tuple[StoredMessage, None]]:

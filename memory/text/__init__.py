@@ -4,9 +4,9 @@
 `read_facts` reads such facts back from a stored memory's text (the model writes memories too).
 Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, clauses, hedges),
 `date_patterns` and `dates` (date expressions, and what they mean), `rewrite` (third-person
-grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `rules` (the
-extraction rules as a table), `extraction` (the entry point), `addressing` (a name said to its
-bearer, not of them).
+grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `kind_notes`
+(kind memories' text), `rules` (the extraction rules as a table), `extraction` (the entry point),
+`addressing` (a name said to its bearer, not of them).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from .addressing import names_in, only_addressed
 from .dates import date_mentions, resolve_relative_dates
 from .extraction import Extracted, extract, extract_unguarded
 from .facts import Fact, Predicate, clean_value, read_facts
+from .kind_notes import KindNote, read_kind_note
 from .rewrite import renamed
 
 __all__ = [
     "Extracted",
     "Fact",
+    "KindNote",
     "Predicate",
     "clean_value",
     "date_mentions",
@@ -28,6 +30,7 @@ __all__ = [
     "names_in",
     "only_addressed",
     "read_facts",
+    "read_kind_note",
     "renamed",
     "resolve_relative_dates",
 ]

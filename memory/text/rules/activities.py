@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from memory.models import MemoryType
 
+from ..kind_notes import kind_note
 from ..lexicons import APPS, FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
-from ..phrases import without_the_listener
 from ..rewrite import of_fr, possessive_en
 from .base import Hit, Item, OneOf, Rule
 
@@ -21,7 +21,6 @@ __all__ = [
     "TASTE",
     "bounded",
     "bounded_clause",
-    "kind_note",
     "kind_of",
 ]
 
@@ -153,16 +152,6 @@ def bounded_clause(hit: Hit) -> str:
     return bounded(hit.whole_clause())
 
 
-def kind_note(hit: Hit, head: str, said: str, french: bool = False) -> str:
-    """A kind memory: `head` ("Ana's pets include a dog") and the clause that said it, without what
-    it says to the listener ("..., you'd love him"); the head alone when the clause is all said to
-    the listener ("Ana went hiking with you")."""
-    said = without_the_listener(said, hit.speaker)
-    if not said:
-        return head
-    return f"{head} : {said}" if french else f"{head}: {said}"
-
-
 def kind_of(table: Sequence[tuple[re.Pattern[str], str]], term: str) -> str:
     """The kind of the first pattern of `table` matching `term` (case and spacing folded)."""
     folded = " ".join(term.casefold().split())
@@ -186,7 +175,9 @@ def _activity(hit: Hit) -> Item | None:
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
     content = kind_note(
-        hit, f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}", bounded_clause(hit)
+        hit.speaker,
+        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}",
+        bounded_clause(hit),
     )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
@@ -233,7 +224,9 @@ def _direct(hit: Hit) -> Item | None:
         return None
     thing = _PASTIME_VERBS[hit.group("verb").casefold()]
     content = kind_note(
-        hit, f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, thing)} include {thing}", bounded_clause(hit)
+        hit.speaker,
+        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, thing)} include {thing}",
+        bounded_clause(hit),
     )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
@@ -245,7 +238,9 @@ def _possessed(hit: Hit) -> Item | None:
     term = " ".join(hit.group("term").split()).casefold()
     thing = _GERUNDS.get(term, term)
     content = kind_note(
-        hit, f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}", bounded_clause(hit)
+        hit.speaker,
+        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}",
+        bounded_clause(hit),
     )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
 
@@ -289,7 +284,9 @@ def _outing(hit: Hit) -> Item | None:
         return None
     venue = " ".join(hit.group("venue").split()).casefold()
     kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"
-    content = kind_note(hit, f"{possessive_en(hit.speaker)} {kind} include the {venue}", bounded_clause(hit))
+    content = kind_note(
+        hit.speaker, f"{possessive_en(hit.speaker)} {kind} include the {venue}", bounded_clause(hit)
+    )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [venue], tags=[ACTIVITY_TAG])
 
 
@@ -306,12 +303,14 @@ def _pet(hit: Hit) -> Item | None:
         article = "des" if pet.endswith(("s", "x")) else "une" if pet in FEMININE_KIN_FR else "un"
         pet = f"{article} {pet}"
         content = kind_note(
-            hit, f"Les animaux {of_fr(hit.speaker)} incluent {pet}", bounded_clause(hit), french=True
+            hit.speaker, f"Les animaux {of_fr(hit.speaker)} incluent {pet}", bounded_clause(hit), french=True
         )
     else:
         # "a dog", but "kittens" and "goldfish" as said.
         pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
-        content = kind_note(hit, f"{possessive_en(hit.speaker)} pets include {pet}", bounded_clause(hit))
+        content = kind_note(
+            hit.speaker, f"{possessive_en(hit.speaker)} pets include {pet}", bounded_clause(hit)
+        )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
@@ -352,7 +351,9 @@ def _place(hit: Hit) -> Item | None:
     if _A_THING.match(hit.clause.text[hit.match.end("place") :]):
         return None
     content = kind_note(
-        hit, f"{possessive_en(hit.speaker)} travels and places visited include {place}", bounded_clause(hit)
+        hit.speaker,
+        f"{possessive_en(hit.speaker)} travels and places visited include {place}",
+        bounded_clause(hit),
     )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
 
@@ -404,7 +405,7 @@ def _activity_fr(hit: Hit) -> Item | None:
     term = " ".join(hit.group("term").split()).casefold()
     thing = _ARTICLE_FR[" ".join(hit.group("art").split()).casefold()] + term
     content = kind_note(
-        hit,
+        hit.speaker,
         f"{kind_of(_KIND_OF_FR, term)} {of_fr(hit.speaker)} incluent {thing}",
         bounded_clause(hit),
         french=True,

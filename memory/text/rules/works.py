@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from memory.models import MemoryType
 
+from ..kind_notes import kind_note
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import of_fr, possessive_en
-from .activities import TASTE, bounded, bounded_clause, kind_note, kind_of
+from .activities import TASTE, bounded, bounded_clause, kind_of
 from .base import Hit, Item, Rule
 
 __all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
@@ -94,7 +95,9 @@ def _media(hit: Hit) -> Item | None:
             return None
     noun = hit.words("noun")
     kind = kind_of(_KIND_OF_NOUN, noun) if noun else kind_of(_KIND_OF_VERB, hit.words("verb"))
-    content = kind_note(hit, f"{possessive_en(hit.speaker)} {kind} include {title}", bounded_clause(hit))
+    content = kind_note(
+        hit.speaker, f"{possessive_en(hit.speaker)} {kind} include {title}", bounded_clause(hit)
+    )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”')], tags=[MEDIA_TAG])
 
 
@@ -154,7 +157,7 @@ def _made(hit: Hit) -> Item | None:
     kind = kind_of(_MADE_KIND, thing)
     # "a cake I made": the clause from the thing, which the speaker's part alone would leave out.
     said = bounded_clause(hit) if hit.match.start("who") < hit.match.start("thing") else _from_match(hit)
-    content = kind_note(hit, f"{possessive_en(hit.speaker)} {kind} include {thing}", said)
+    content = kind_note(hit.speaker, f"{possessive_en(hit.speaker)} {kind} include {thing}", said)
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
 
 
@@ -191,7 +194,7 @@ def _media_fr(hit: Hit) -> Item | None:
     noun = hit.words("noun")
     kind = kind_of(_KIND_OF_NOUN_FR, noun) if noun else kind_of(_KIND_OF_VERB_FR, hit.words("verb"))
     content = kind_note(
-        hit, f"{kind} {of_fr(hit.speaker)} incluent {title}", bounded_clause(hit), french=True
+        hit.speaker, f"{kind} {of_fr(hit.speaker)} incluent {title}", bounded_clause(hit), french=True
     )
     return Item(
         content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”«» ')], tags=[MEDIA_TAG]
@@ -243,7 +246,7 @@ def _made_fr(hit: Hit) -> Item | None:
     article = _THIRD_DETERMINER_FR.get(det, det)
     named = f"{article}{'' if article.endswith(chr(39)) else ' '}{thing}"
     content = kind_note(
-        hit,
+        hit.speaker,
         f"{kind_of(_MADE_KIND_FR, thing)} {of_fr(hit.speaker)} incluent {named}",
         bounded_clause(hit),
         french=True,
