@@ -138,7 +138,10 @@ TEMPLATES = (
     (MemoryType.IDENTITY, "Alice is the captain of the {w} rowing club"),
     (MemoryType.PREFERENCE, "Alice loves {w} flavoured ice cream"),
     (MemoryType.DECISION, "Alice decided to book the {w} conference hall for March"),
+    # A kind memory: its line in the block names the other instances of its kind Alice has.
+    (MemoryType.FACT, "Alice's pets include a {w} cat: Alice adopted a {w} cat"),
 )
+KIND_SUBJECTS = ["alice", "kind:pet"]
 TURN = "Yesterday I repainted the old {w} boathouse down by the river"
 
 
@@ -295,6 +298,7 @@ async def seed(engine: MemoryEngine, platform: str, clock: FakeClock) -> Seeded:
                 template.format(w=kind.codeword),
                 scope_of(message, kind.agent),
                 memory_type,
+                subjects=[*KIND_SUBJECTS, kind.codeword] if " include " in template else [],
                 user_id="alice",
                 author_id=kind.author,
                 visibility=visibility_of(message),
