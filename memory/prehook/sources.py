@@ -395,8 +395,8 @@ class Sources:
         self, audience: Audience, memories: Sequence[Memory], now: float, errors: list[str]
     ) -> dict[str, list[Memory]]:
         """For each kind memory of `memories` (the run's best candidates), the instances of its kind
-        about the same person that `audience` may read, oldest first: one read for all kinds, at
-        most `kind_siblings` and a few more each. The memories of one kind share one list."""
+        about the same person that `audience` may read, oldest first, from one read for all kinds.
+        The memories of one kind share one list."""
         limit = self.config.kind_siblings
         groups: dict[tuple[str, str, str], list[str]] = {}
         for memory in memories:
@@ -409,19 +409,28 @@ class Sources:
                 groups.setdefault(key, []).append(memory.id)
         if limit <= 0 or not groups:
             return {}
-        reads = [
-            # More than shown: the rows of one tag may be of other kinds ("made": recipes, written
-            # works), and the ones chosen for lines of their own are not said again.
-            MemoryRead(MemoryQuery(user_ids=[user], subjects=[tag], order="recent", limit=4 * limit))
-            for user, tag, _ in groups
-        ]
-        found = await self.guard(
-            "kind_siblings", self.engine.storage.memories.read_many(audience, now, reads), [], errors
+        # One listing for all kinds: more rows than shown, since the rows of one tag may be of
+        # other kinds ("made": recipes, written works) and the chosen ones are not said again.
+        query = MemoryQuery(
+            user_ids=sorted({user for user, _, _ in groups}),
+            subjects=sorted({tag for _, tag, _ in groups}),
+            order="recent",
+            limit=4 * limit * len(groups),
+        )
+        rows = await self.guard(
+            "kind_siblings", self.engine.storage.memories.query(audience, now, query), [], errors
         )
         siblings: dict[str, list[Memory]] = {}
-        for ((_, _, kind), members), rows in zip(groups.items(), found, strict=False):
+        for (user, tag, kind), members in groups.items():
             same = sorted(
-                (row for row in rows if row.is_active(now) and _kind_of(row) == kind),
+                (
+                    row
+                    for row in rows
+                    if row.user_id == user
+                    and tag in row.subjects
+                    and row.is_active(now)
+                    and _kind_of(row) == kind
+                ),
                 key=lambda m: m.created_at,
             )
             for memory_id in members:
