@@ -113,6 +113,8 @@ class BlockItem:
     summary: Summary | None = None
     follow_ups: list[StoredMessage] = field(default_factory=list)
     also: list[Memory] = field(default_factory=list)
+    # What a newer memory in the block says instead ("lives in Lyon"), on a field of one value.
+    since: str | None = None
 
     @property
     def timestamp(self) -> float:
@@ -218,7 +220,10 @@ def _memory_line(item: BlockItem, now: float, tz: tzinfo) -> str:
     tag = ""
     if item.section in (Section.RELEVANT, Section.RECENT) and memory.memory_type is not MemoryType.FACT:
         tag = f"[{memory.memory_type.value}] "
-    line = f"- {tag}{quote_note(memory.content)} ({date_hint(memory, now, tz)})"
+    hint = date_hint(memory, now, tz)
+    if item.since is not None:
+        hint += f"; since then: {quote_note(item.since)}"
+    line = f"- {tag}{quote_note(memory.content)} ({hint})"
     others = [
         f"{quote_note(note.thing)} ({short_date(other.created_at, now, tz)})"
         for other in item.also

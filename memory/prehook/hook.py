@@ -30,6 +30,7 @@ from .ranking import (
     collect_summaries,
     dedup,
     relevant,
+    said_since,
     shown_with,
     within_share,
 )
@@ -226,7 +227,9 @@ class PreHook:
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = within_share(block_items(selected, following, also), self.config.min_score_share)
+        items = within_share(
+            block_items(selected, following, also, said_since(selected)), self.config.min_score_share
+        )
         block: ContextBlock = format_context_block(
             items, now, self.config.token_budget, timeline=timeline, tz=self.tz
         )

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..models import Memory, MemoryType, StoredMessage, Summary
+from ..people.profile import FIELDS, profile_facts
 from ..scope import row_visible
 from ..storage import VectorHit
 from ..text import names_in, only_addressed
@@ -433,16 +434,47 @@ def shown_with(
     return shown
 
 
+# Profile fields that hold one value at a time: a newer statement replaces an older one ("lives in
+# Lyon" after "lives in Paris"). Languages are many at once.
+_ONE_AT_A_TIME = frozenset(FIELDS) - {"languages"}
+
+
+def said_since(selected: Sequence[Candidate]) -> dict[str, str]:
+    """For each chosen memory that a newer chosen memory about the same person contradicts on a
+    field that holds one value at a time (where they live, work, their age), that newer value:
+    the block shows both, and says which is the latest, as the profile line does."""
+    latest: dict[tuple[str, str], tuple[float, str]] = {}
+    fields: list[tuple[str, tuple[str, str], str]] = []
+    for candidate in selected:
+        memory = candidate.memory
+        if memory is None or memory.user_id is None:
+            continue
+        for kind, key, value in profile_facts(memory):
+            if kind != "field" or key not in _ONE_AT_A_TIME:
+                continue
+            field_of = (memory.user_id, key)
+            fields.append((memory.id, field_of, value))
+            if field_of not in latest or memory.created_at > latest[field_of][0]:
+                latest[field_of] = (memory.created_at, value)
+    return {
+        memory_id: latest[field_of][1]
+        for memory_id, field_of, value in fields
+        if latest[field_of][1].casefold() != value.casefold()
+    }
+
+
 def block_items(
     selected: Sequence[Candidate],
     following: Mapping[str, StoredMessage],
     also: Mapping[str, Sequence[Memory]] | None = None,
+    since: Mapping[str, str] | None = None,
 ) -> list[BlockItem]:
     """One block line per chosen candidate, except that a chosen turn and the chosen turns after it
     share the line of the earliest: one exchange, one line. The turn after the last of them joins
     the line, unchosen, when that turn ended on a question: it is the answer. A kind memory's line
-    also names the other instances of its kind in `also`."""
-    also = also or {}
+    also names the other instances of its kind in `also`, and a statement replaced since, the newer
+    value (`since`)."""
+    also, since = also or {}, since or {}
     turns = {c.id: c for c in selected if c.message is not None}
     previous = {after.id: turn_id for turn_id, after in following.items()}
     placed: set[str] = set()
@@ -456,6 +488,7 @@ def block_items(
                     memory=candidate.memory,
                     summary=candidate.summary,
                     also=list(also.get(candidate.id, ())),
+                    since=since.get(candidate.id),
                 )
             )
             continue

@@ -1,0 +1,77 @@
+"""A statement of where someone lives, works or how old they are that a newer one replaced says so
+in the block ("since then: lives in Lyon"), as the profile line keeps only the newest."""
+
+from __future__ import annotations
+
+from memory.engine import MemoryEngine
+from memory.models import MemoryDraft, MemoryType
+from memory.prehook import PreHook, PrehookResult
+from tests.helpers import DAY, GENERAL, FakeClock, audience, insert_raw
+from tests.helpers import prehook_request as request
+
+STORAGE_BACKENDS = ("embedded", "postgres")
+
+
+def about(user: str, content: str) -> MemoryDraft:
+    return MemoryDraft(
+        content=content, scope=GENERAL, memory_type=MemoryType.IDENTITY, user_id=user, author_id=user
+    )
+
+
+async def said_in_turn(engine: MemoryEngine, clock: FakeClock, *drafts: MemoryDraft) -> None:
+    """Each memory a day after the one before, so which is newer is never a tie."""
+    for d in drafts:
+        clock.advance(DAY)
+        await insert_raw(engine, [d])
+
+
+def line_of(result: PrehookResult, content: str) -> str:
+    assert result.block is not None
+    lines = [line for line in result.block.splitlines() if f'"{content}"' in line]
+    assert len(lines) == 1, result.block
+    return lines[0]
+
+
+async def test_an_older_home_says_where_the_person_lives_now(engine: MemoryEngine, clock: FakeClock) -> None:
+    await said_in_turn(
+        engine,
+        clock,
+        about("ana", "Ana lives in Paris"),
+        about("bob", "Bob lives in Rome"),
+        about("ana", "Ana works at Acme"),
+        about("ana", "Ana lives in Lyon"),
+    )
+    hook = PreHook(engine, clock=clock)
+    try:
+        result = await hook.run(
+            request("Where do Ana and Bob live?", audience("ana"), participants=["ana", "bob"])
+        )
+    finally:
+        await hook.aclose()
+    assert 'since then: "lives in Lyon"' in line_of(result, "Ana lives in Paris")
+    # The newest says nothing more, and neither does anyone else's home or another field.
+    for content in ("Ana lives in Lyon", "Bob lives in Rome", "Ana works at Acme"):
+        assert "since then" not in line_of(result, content)
+
+
+async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_they_are(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    await said_in_turn(
+        engine,
+        clock,
+        about("ana", "Ana speaks French"),
+        about("ana", "Ana speaks Spanish"),
+        about("ana", "Ana is a nurse"),
+        about("ana", "Ana is a nurse in Lyon"),
+    )
+    hook = PreHook(engine, clock=clock)
+    try:
+        result = await hook.run(request("What does Ana do and speak?", audience("ana"), participants=["ana"]))
+    finally:
+        await hook.aclose()
+    assert result.block is not None
+    assert (
+        result.block.count("since then") == 1
+    )  # "nurse" and "nurse in Lyon" differ; languages do not replace
+    assert "since then" not in line_of(result, "Ana speaks French")
