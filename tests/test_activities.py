@@ -158,6 +158,12 @@ def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -
     assert content in _kinds(text)
 
 
+def test_a_short_name_inside_another_word_is_not_the_speaker() -> None:
+    # "Al" is in "Dallas": what follows it there is no clause of Al's
+    notes = [m.content for m in extract("I went hiking with you in Dallas", "Al", NOW)]
+    assert notes == ["Al's outdoor activities include hiking"]
+
+
 def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_thing() -> None:
     (item,) = [
         i for i in extract("We went camping last weekend.", "Léa", NOW) if "kind:activity" in i.subjects

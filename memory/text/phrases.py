@@ -113,23 +113,30 @@ def without_the_listener(said: str, subject: str) -> str:
     and watched Dune" -> "Ana watched Dune"); "" when that part is the statement itself ("Ana will
     call you on Friday", "Last week, Ana went hiking with you": the part cut held its `subject`).
     Whom "you" names is known only in its own conversation, and a note is read in others."""
+    # The subject as a word: "Al" is not in "also".
+    named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)", re.IGNORECASE)
     parts = _NEXT_PART.split(said)
     for n, part in enumerate(parts):
         listener = TO_THE_LISTENER.search(part)
         if not listener:
             continue
         kept = "".join(parts[:n])
-        at = part.casefold().find(subject.casefold())
+        first = named.search(part)
         then = _AND_THEN.search(part, listener.end())
-        again = part.casefold().find(subject.casefold(), listener.end())
-        if 0 <= at < listener.start() and then and not TO_THE_LISTENER.search(part, then.end()):
+        again = named.search(part, listener.end())
+        if (
+            first
+            and first.start() < listener.start()
+            and then
+            and not TO_THE_LISTENER.search(part, then.end())
+        ):
             # "Joanna took your advice and watched Dune on Sunday": what the subject did next, dated.
-            return f"{kept}{part[: at + len(subject)]} {part[then.end() :]}".rstrip(" ,;:—–-")
-        if again >= 0 and not TO_THE_LISTENER.search(part, again):
+            return f"{kept}{part[: first.end()]} {part[then.end() :]}".rstrip(" ,;:—–-")
+        if again and not TO_THE_LISTENER.search(part, again.start()):
             # "John is so excited to tell you John started a yoga class": the news itself.
-            return f"{kept}{part[again:]}".rstrip(" ,;:—–-")
+            return f"{kept}{part[again.start() :]}".rstrip(" ,;:—–-")
         kept = kept.rstrip(" ,;:—–-")
-        lost_subject = at >= 0 and subject.casefold() not in kept.casefold()
+        lost_subject = first is not None and not named.search(kept)
         return "" if lost_subject else kept
     return said
 
