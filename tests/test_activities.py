@@ -114,6 +114,16 @@ def _kinds(text: str) -> list[str]:
         # pastime itself was shared with them: "you" is someone else wherever the note is read.
         ("I adopted a dog, you would love him", "Léa's pets include a dog: Léa adopted a dog"),
         ("I went hiking with you last week", "Léa's outdoor activities include hiking"),
+        # a place visited, named as the verb's object, or after a date said on the way
+        (
+            "We visited Chicago last summer",
+            "Léa's travels and places visited include Chicago: Léa and others visited Chicago in summer 2025",
+        ),
+        (
+            "I took a short trip last week to Rome",
+            "Léa's travels and places visited include Rome: Léa took a short trip in the week of Monday "
+            "27 April 2026 to Rome",
+        ),
         (
             "I'm so excited to tell you I started a weekend yoga class",
             "Léa's sports and activities include yoga: Léa started a weekend yoga class",
@@ -223,6 +233,8 @@ def test_a_long_clause_is_cut_to_a_bounded_memory() -> None:
         "I haven't been to Edinburgh yet.",
         "Have you ever been to Paris?",
         "If we go to Rome next year, we'll call you.",
+        "I visited my aunt last week.",  # a visit to someone, not a place
+        "I'm going to visit Paris.",
         "We haven't been camping in years.",
         "I haven't had a pet since my cat died.",
         "I never had a dog.",

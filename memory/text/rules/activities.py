@@ -321,7 +321,10 @@ _TRAVEL = (
     r"drove|toured|stayed"
 )
 _PLACE_EN = regex(
-    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,8}?)\s+(?:to|in|around|across)\s+"
+    # A date said on the way counts as a word: "I took a short trip last week to Rome".
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+(?:[\w'-]+|\x00\d+\x00)){0,8}?)\s+"
+    # "visited Chicago": the place is the verb's object.
+    r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s))"
     r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
 )
 _PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
