@@ -591,6 +591,11 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "See you at the party on Friday",
         "I'm meeting you at the station on Monday",
         "Je t'appelle demain pour la réunion",
+        # what the speaker asks the listener to do is nothing that happens to the speaker
+        "Call me tomorrow about the meeting",
+        "Tell me about the meeting tomorrow",
+        "ok so call me about the party on Friday",
+        "Appelle-moi demain pour la réunion",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",

@@ -240,7 +240,17 @@ def _date_as_subject(hit: Hit) -> str | None:
     return capitalize_first(hit.third(said, named=False))
 
 
+# A request to the listener with the speaker as its object: "Call me tomorrow about the meeting",
+# "Tell me about the meeting", "Appelle-moi demain". Not "let me ..." (the speaker's own offer).
+_ASKED_OF_THE_LISTENER = regex(
+    r"^\W*(?:(?:please|pls|plz|hey|ok|okay|so|and|also|just|oh)\W+)*(?!let\b)[a-z]+\s+me\b(?!')"
+    r"|^\W*(?:(?:stp|svp|alors|et|bon)\W+)*[^\W\d_]+-(?:moi|nous)\b"
+)
+
+
 def _dated_event(hit: Hit) -> Item | None:
+    if _ASKED_OF_THE_LISTENER.match(strip_filler(hit.clause.text)):
+        return None  # what the speaker asks someone to do is not something that happens to them
     content = without_the_listener(_date_as_subject(hit) or hit.whole_clause(), hit.speaker)
     if not content:
         return None  # "See you at the party on Friday": whom it names is known only where it was said
