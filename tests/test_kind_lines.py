@@ -4,6 +4,7 @@ as the viewer may read them, once per conversation; and how such memories are re
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -42,6 +43,14 @@ PETS = [
 ]
 
 
+@pytest.fixture
+async def one_line(engine: MemoryEngine, clock: FakeClock) -> AsyncIterator[PreHook]:
+    """The pre-hook with `ONE_LINE`, closed after the test."""
+    hook = PreHook(engine, ONE_LINE, clock=clock)
+    yield hook
+    await hook.aclose()
+
+
 async def ask(hook: PreHook, text: str = QUESTION) -> PrehookResult:
     return await hook.run(request(text, audience("ana"), participants=["ana"]))
 
@@ -54,7 +63,7 @@ def line_of(result: PrehookResult, head: str) -> str:
 
 
 async def test_a_kind_memory_names_the_other_instances_of_its_kind_on_its_line(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, one_line: PreHook
 ) -> None:
     await insert_raw(
         engine,
@@ -64,11 +73,7 @@ async def test_a_kind_memory_names_the_other_instances_of_its_kind_on_its_line(
             kind("Ana's outdoor activities include hiking: Ana went hiking", "activity"),
         ],
     )
-    hook = PreHook(engine, ONE_LINE, clock=clock)
-    try:
-        result = await ask(hook)
-    finally:
-        await hook.aclose()
+    result = await ask(one_line)
     line = line_of(result, "Ana's pets include")
     assert "; also " in line
     for thing in ("a dog", "turtles", "a hamster"):
@@ -79,20 +84,16 @@ async def test_a_kind_memory_names_the_other_instances_of_its_kind_on_its_line(
 
 
 async def test_instances_already_given_to_the_conversation_are_not_said_again(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, one_line: PreHook
 ) -> None:
     await insert_raw(engine, PETS)
-    hook = PreHook(engine, ONE_LINE, clock=clock)
-    try:
-        first = await ask(hook)
-        again = await ask(hook)
-    finally:
-        await hook.aclose()
+    first = await ask(one_line)
+    again = await ask(one_line)
     assert len(first.injected) == 3
     assert again.injected == []
 
 
-async def test_only_what_the_conversation_may_read_is_named(engine: MemoryEngine, clock: FakeClock) -> None:
+async def test_only_what_the_conversation_may_read_is_named(engine: MemoryEngine, one_line: PreHook) -> None:
     await insert_raw(
         engine,
         [
@@ -105,12 +106,8 @@ async def test_only_what_the_conversation_may_read_is_named(engine: MemoryEngine
             ),
         ],
     )
-    hook = PreHook(engine, ONE_LINE, clock=clock)
-    try:
-        in_general = await ask(hook)
-        in_secret = await hook.run(request(QUESTION, audience("ana", channel="secret"), participants=["ana"]))
-    finally:
-        await hook.aclose()
+    in_general = await ask(one_line)
+    in_secret = await one_line.run(request(QUESTION, audience("ana", channel="secret"), participants=["ana"]))
     assert "cat" not in (in_general.block or "")
     assert all("cat" not in m.content for m in in_general.injected)
     # In the channel it was said in, the cat is one of the pets like the others.

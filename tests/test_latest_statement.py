@@ -32,7 +32,9 @@ def line_of(result: PrehookResult, content: str) -> str:
     return lines[0]
 
 
-async def test_an_older_home_says_where_the_person_lives_now(engine: MemoryEngine, clock: FakeClock) -> None:
+async def test_an_older_home_says_where_the_person_lives_now(
+    engine: MemoryEngine, clock: FakeClock, hook: PreHook
+) -> None:
     await said_in_turn(
         engine,
         clock,
@@ -41,13 +43,9 @@ async def test_an_older_home_says_where_the_person_lives_now(engine: MemoryEngin
         about("ana", "Ana works at Acme"),
         about("ana", "Ana lives in Lyon"),
     )
-    hook = PreHook(engine, clock=clock)
-    try:
-        result = await hook.run(
-            request("Where do Ana and Bob live?", audience("ana"), participants=["ana", "bob"])
-        )
-    finally:
-        await hook.aclose()
+    result = await hook.run(
+        request("Where do Ana and Bob live?", audience("ana"), participants=["ana", "bob"])
+    )
     assert 'since then: "lives in Lyon"' in line_of(result, "Ana lives in Paris")
     # The newest says nothing more, and neither does anyone else's home or another field.
     for content in ("Ana lives in Lyon", "Bob lives in Rome", "Ana works at Acme"):
@@ -55,7 +53,7 @@ async def test_an_older_home_says_where_the_person_lives_now(engine: MemoryEngin
 
 
 async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_they_are(
-    engine: MemoryEngine, clock: FakeClock
+    engine: MemoryEngine, clock: FakeClock, hook: PreHook
 ) -> None:
     await said_in_turn(
         engine,
@@ -65,11 +63,7 @@ async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_t
         about("ana", "Ana is a nurse"),
         about("ana", "Ana is a nurse in Lyon"),
     )
-    hook = PreHook(engine, clock=clock)
-    try:
-        result = await hook.run(request("What does Ana do and speak?", audience("ana"), participants=["ana"]))
-    finally:
-        await hook.aclose()
+    result = await hook.run(request("What does Ana do and speak?", audience("ana"), participants=["ana"]))
     assert result.block is not None
     assert (
         result.block.count("since then") == 1

@@ -420,17 +420,12 @@ class Sources:
         rows = await self.guard(
             "kind_siblings", self.engine.storage.memories.query(audience, now, query), [], errors
         )
+        # Each row's kind, read once for all the groups.
+        kinds = [(row, _kind_of(row)) for row in rows if row.is_active(now)]
         siblings: dict[str, list[Memory]] = {}
         for (user, tag, kind), members in groups.items():
             same = sorted(
-                (
-                    row
-                    for row in rows
-                    if row.user_id == user
-                    and tag in row.subjects
-                    and row.is_active(now)
-                    and _kind_of(row) == kind
-                ),
+                (row for row, of in kinds if of == kind and row.user_id == user and tag in row.subjects),
                 key=lambda m: m.created_at,
             )
             for memory_id in members:

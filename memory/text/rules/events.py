@@ -243,8 +243,8 @@ def _date_as_subject(hit: Hit) -> str | None:
 # A request to the listener with the speaker as its object: "Call me tomorrow about the meeting",
 # "Tell me about the meeting", "Appelle-moi demain". Not "let me ..." (the speaker's own offer).
 _ASKED_OF_THE_LISTENER = regex(
-    r"^\W*(?:(?:please|pls|plz|hey|ok|okay|so|and|also|just|oh)\W+)*(?!let\b)[a-z]+\s+me\b(?!')"
-    r"|^\W*(?:(?:stp|svp|alors|et|bon)\W+)*[^\W\d_]+-(?:moi|nous)\b"
+    # After `strip_filler` ("ok so", "alors"): only the polite words it leaves.
+    r"^\W*(?:(?:please|pls|plz|just|stp|svp)\W+)*(?:(?!let\b)[a-z]+\s+me\b(?!')|[^\W\d_]+-(?:moi|nous)\b)"
 )
 
 
