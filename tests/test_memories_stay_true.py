@@ -81,6 +81,9 @@ def test_relative_dates_of_the_labelled_set() -> None:
         "J'ai vu Paul hier",
         "Je me suis cassé l'épaule la semaine dernière",
         "Ma fille Léa commence l'école en septembre prochain",
+        "I've had my cat for 3 years now",
+        "J'habite à Lyon depuis deux ans",
+        "I lived in Berlin for 3 years",
     ):
         case = said[text_]
         got = [[d.isoformat(), unit] for d, unit in date_mentions(text_, datetime.fromisoformat(case["now"]))]

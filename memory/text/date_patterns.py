@@ -68,6 +68,11 @@ _FULL_MONTH_ALT = _alternation(
     [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
 )
 _QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|quelques"
+# How near a said duration is: "for about", "for over", "depuis plus de", "depuis presque".
+_LASTING_ABOUT = (
+    r"about|around|roughly|approximately|almost|nearly|close\s+to|just\s+over|over|more\s+than|just\s+under|"
+    r"under|less\s+than|environ|presque|quasiment|(?:près|plus|moins)\s+d(?:e\s+|'\s*)"
+)
 # Periods named from now: "last week", "next month", "this year", "la semaine dernière", "ce mois-ci".
 _PERIOD_EN = r"(?:week-?end|week|month|year)"
 # Holidays of a fixed day (and Thanksgiving, the fourth Thursday of November), as they are written
@@ -132,6 +137,11 @@ DATE_PATTERN = regex(
     rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
     r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week)\s+before\s+last)"
+    # "for 3 years now", "for the past six months", "depuis plus de deux ans": how long something
+    # has lasted, so since when (`find_dates` keeps the English one after a present perfect only).
+    rf"|(?P<lasting>(?:for|depuis)\s+(?:the\s+(?:past|last)\s+)?(?:(?P<lasting_about>{_LASTING_ABOUT})\s*)?"
+    rf"(?P<lasting_quantity>{_QUANTITY})\s+(?P<lasting_unit>weeks?|months?|years?|semaines?|mois|ans?|années?)"
+    r"(?!\s+et\s+demie?|\s+(?:old|older|younger|ago|back|later|earlier|de\s+plus)\b)(?:\s+(?:now|maintenant))?)"
     rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
     r"\s+(?:ago|back)"
     r"|il\s+y\s+a\s+(?:(?P<il_y_a_about>environ\s+|à\s+peu\s+près\s+|presque\s+|quasiment\s+|"
@@ -176,6 +186,12 @@ YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")
 PLANNED_BEFORE = regex(
     r"\b(?:(?:decided|agreed|planned|promised|arranged|décidé|convenu|prévu|promis)\s+(?:to|de|d')"
     r"|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé)\b"
+)
+# A present perfect before a duration ("I've had them for 3 years", "she has been playing for
+# months"): it lasts until now, so it says since when. "I lived there for 3 years" says no when.
+PERFECT_BEFORE_EN = regex(
+    r"(?:['’]ve|['’]s|\bhave|\bhas)(?:n['’]t)?\s+(?:(?:not|never|always|only|just|already|really|now|actually|basically|"
+    r"pretty\s+much)\s+)*(?P<participle>[a-z]+)\b"
 )
 SINCE_BEFORE = regex(r"\b(?:since|depuis)\s*$")
 # Month names that are lower-case words too: a date only after a preposition or with an ordinal.

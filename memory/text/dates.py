@@ -22,6 +22,7 @@ from .date_patterns import (
     ORDINAL,
     PARTS_OF_DAY,
     PAST_TENSE,
+    PERFECT_BEFORE_EN,
     PERIOD_PREPOSITION_BEFORE,
     PLANNED_BEFORE,
     RECURRING,
@@ -82,6 +83,9 @@ class ResolvedDate:
     at: float  # epoch seconds
     day: date | None = None  # the day meant, or the first day of the period meant
     unit: str = "day"  # day, week, weekend, month, season or year
+    # Since when something said to last until now runs ("for 3 years now"): its own verb's date,
+    # never one to carry to another clause's event.
+    lasting: bool = False
 
 
 def _day_of_year(day: date, french: bool) -> str:
@@ -212,6 +216,10 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         if unit == "week":
             return period_start(today - timedelta(days=7 * count), "week"), "period", "week"
         return shift_period(today, unit, -count), "period", unit
+    if group("lasting"):
+        unit_word = group("lasting_unit")
+        unit = _unit_of(unit_word)
+        return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
     if group("season"):
         return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
     if group("period_en") or group("period_fr"):
@@ -367,6 +375,17 @@ def find_dates(
         if relative_only and (kind == "abs" or (kind == "day" and not past)):
             continue
         segment_end = match.start()
+        if match.group("lasting"):
+            if not (match.group(0).lower().startswith("depuis") or _perfect_before(before)):
+                continue  # "I lived there for 3 years", "for 3 years in a row": no since
+            bare = _format_period(day, unit, french)
+            inline = _since(bare, match.group("lasting_about"), french)
+            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+            out.append(clause[position:segment_end])
+            out.append(f"\x00{len(found)}\x00")
+            found.append(ResolvedDate(inline, bare, at, day, unit, lasting=True))
+            position = match.end()
+            continue
         about = None
         if match.group("ago"):
             # "about five years ago", "il y a plus de dix ans": how near the date is stays said.
@@ -447,6 +466,43 @@ def _roughly(bare: str, lead: str, about: str, french: bool) -> str:
     if said.startswith(_AT_MOST):
         return f"{lead}{bare} {'ou après' if french else 'or later'}"
     return f"{'vers' if french else 'around'} {bare}"
+
+
+def _perfect_before(before: str) -> bool:
+    """Whether the words before a duration end in a present perfect of the same clause ("I've had
+    them", "she has been playing"), which makes the duration last until now."""
+    found = next(reversed(list(PERFECT_BEFORE_EN.finditer(before))), None)  # the nearest one
+    if found is None:
+        return False
+    between = before[found.end() :]
+    if len(between.split()) > _PERFECT_REACH or _ANOTHER_CLAUSE.search(between):
+        return False
+    participle = found.group("participle").lower()
+    return participle in _PARTICIPLES_EN or is_past_form_en(participle)
+
+
+# How many words may stand between the perfect and its duration ("I've been playing guitar with my
+# band for 3 years"); further on, the duration belongs to some other verb.
+_PERFECT_REACH = 8
+# What ends the perfect's clause before the duration: a stop, or another subject ("I've told
+# you, he was in Paris for two years").
+_ANOTHER_CLAUSE = re.compile(r"[,;:!?—–]|\b(?:i|he|she|we|they)\b", re.IGNORECASE)
+# Past participles that are no simple past ("known"), and "been", for a present perfect.
+_PARTICIPLES_EN = frozenset(
+    """been had known seen done gone grown taught given taken driven ridden written eaten worn shown
+    thought felt kept lived""".split()
+)
+
+
+def _since(bare: str, about: str | None, french: bool) -> str:
+    """Since when a duration runs, as near as it was said: "since about 2019" (for 3 years), "since
+    2019 or earlier" (for over 3 years), "depuis 2021 ou après" (depuis moins de deux ans)."""
+    said = " ".join((about or "").lower().split())
+    if said.startswith(_AT_LEAST):
+        return f"depuis {bare} ou avant" if french else f"since {bare} or earlier"
+    if said.startswith((*_AT_MOST, "almost", "nearly", "presque", "quasiment")):
+        return f"depuis {bare} ou après" if french else f"since {bare} or later"
+    return f"depuis environ {bare}" if french else f"since about {bare}"
 
 
 def _month_alone(match: re.Match[str]) -> bool:

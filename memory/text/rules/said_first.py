@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..dates import PLACEHOLDER
+from ..dates import PLACEHOLDER, ResolvedDate
 from ..lexicons import WEEKDAYS_EN, WEEKDAYS_FR
 from ..normalize import regex
 from .base import Hit
@@ -45,6 +45,15 @@ def with_date_said_first(content: str, hit: Hit) -> str:
         dates.append(dataclasses.replace(said, inline=inline))
         return f"\x00{len(dates) - 1}\x00"
 
-    said_first = _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()])
+    # "I've known them for 4 years, since I moved": how long the knowing lasts is no date of the move.
+    said_first = [
+        m for m in _DATE_SAID_FIRST.finditer(hit.clause.text[: hit.match.start()]) if not _lasting(m, dates)
+    ]
     before = " ".join(PLACEHOLDER.sub(moved, m.group(0)[:1].lower() + m.group(0)[1:]) for m in said_first)
     return f"{content} {before}" if before else content
+
+
+def _lasting(said: re.Match[str], dates: list[ResolvedDate]) -> bool:
+    """Whether the date said first is since when something lasts ("for 4 years now")."""
+    index = said.group(1) or said.group(2)
+    return index is not None and int(index) < len(dates) and dates[int(index)].lasting
