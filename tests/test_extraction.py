@@ -596,6 +596,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "Tell me about the meeting tomorrow",
         "ok so call me about the party on Friday",
         "Appelle-moi demain pour la réunion",
+        "Let me know by Friday if you can make the meeting",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",
@@ -623,6 +624,38 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
 )
 def test_yields_nothing(text: str) -> None:
     assert run(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        # an offer said with "let me" is what the speaker will do, in their name
+        (
+            "Let me book the flight tomorrow",
+            (TODO, "Mickael will book the flight on Monday 23 November 2026"),
+        ),
+        (
+            "lemme check with the team on Friday about the launch",
+            (EVENT, "Mickael will check with the team on Friday 27 November 2026 about the launch"),
+        ),
+        # "let's" is the speaker's suggestion, of a day to come
+        (
+            "let's do the demo tomorrow",
+            (EVENT, "Mickael suggested Mickael and others do the demo on Monday 23 November 2026"),
+        ),
+        (
+            "Let us plan the trip next week",
+            (
+                EVENT,
+                "Mickael suggested Mickael and others plan the trip in the week of Monday 23 November 2026",
+            ),
+        ),
+    ],
+)
+def test_an_offer_or_a_suggestion_said_with_let_is_kept_in_the_speakers_name(
+    text: str, memory: tuple[MemoryType, str]
+) -> None:
+    assert [(item.memory_type, item.content) for item in run(text)] == [memory]
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from .normalize import regex
 __all__ = [
     "MAX_CLAUSE_CHARS",
     "SENTENCE_BREAK",
+    "as_suggestion",
     "co_subject",
     "is_hedged",
     "is_hypothetical",
@@ -233,15 +234,34 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
 )
 _FINITE_VERB_EN = regex(r"\b(?:" + "|".join(sorted(FINITE_VERBS_EN)) + r")\b")
+# The speaker's offer ("Let me book the flight tomorrow", "lemme check"): what they will do. Not
+# what they ask of the listener or say to think aloud ("let me know", "let me see", "let me guess").
+_OFFER_EN = regex(
+    r"^(?:let\s+me|lemme)\s+(?!(?:know|see|guess|say|explain|tell|ask|remind|be|get\s+this|"
+    r"introduce|just\s+(?:say|know|see|think))\b)(?=[a-z])"
+)
+# A suggestion to the others ("Let's do the demo tomorrow", "let us meet on Friday").
+_SUGGESTION_EN = regex(r"^(?:let['’]s|lets|let\s+us)\s+(?!(?:see|say|not|be|hope|face\s+it|talk)\b)(?=[a-z])")
+
+
+def as_suggestion(clause: str) -> str:
+    """A clause that suggests something to the others ("Let's do the demo tomorrow") as the speaker's
+    suggestion ("I suggested we do the demo tomorrow"); any other clause as it is. Not for the rules
+    that read "let's" as a decision ("let's go with Redis")."""
+    suggestion = _SUGGESTION_EN.match(clause)
+    return "I suggested we " + clause[suggestion.end() :] if suggestion else clause
 
 
 def with_dropped_subject(clause: str) -> str:
     """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
-    any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."); any other
-    clause as it is."""
+    any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
+    with "let me" as what it is ("Let me book it" -> "I'll book it"); any other clause as it is."""
     rest = strip_filler(clause)
     if not rest:
         return clause
+    offer = _OFFER_EN.match(rest)
+    if offer:
+        return "I'll " + rest[offer.end() :]
     if _DROPPED_SUBJECT_EN.match(rest):
         return "I " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):

@@ -13,7 +13,7 @@ from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, noun_phrase, trim_phrase
 from ..rewrite import capitalize_first, third_person
-from ..sentences import is_hedged, is_unasserted, opens_relative_clause, strip_filler
+from ..sentences import as_suggestion, is_hedged, is_unasserted, opens_relative_clause, strip_filler
 
 __all__ = [
     "OBJECT",
@@ -193,6 +193,8 @@ def _whole_clause(clause: Clause, speaker: str, french: bool) -> str:
     """The clause rewritten in the third person, starting at its subject when no date is lost; in
     the language of the rule that read it ("On a deux chats" has as many English words as French)."""
     text = strip_filler(clause.text).strip()
+    if not french:
+        text = as_suggestion(text)  # "Let's do the demo tomorrow": whose suggestion it was
     subject = _main_subject(text, french)
     if subject is not None and "\x00" not in text[:subject]:
         text = text[subject:]
