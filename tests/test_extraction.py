@@ -72,7 +72,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I work at Acme", ID, "Mickael works at Acme"),
         ("I live in Lyon", ID, "Mickael lives in Lyon"),
         ("I've lived in Berlin since 2019", ID, "Mickael has lived in Berlin since 2019"),
-        ("I have been living in Lyon for 5 years", ID, "Mickael has lived in Lyon since about 2021"),
+        (
+            "I have been living in Lyon for 5 years",
+            ID,
+            "Mickael has lived in Lyon for 5 years (since about 2021)",
+        ),
         # what is no longer so is said, so that the newest word on it is that one
         ("I no longer work at Acme", ID, "Mickael no longer works at Acme"),
         ("I got a new job at Stripe!", ID, "Mickael works at Stripe"),
@@ -1275,38 +1279,41 @@ def test_periods_counted_back_in_french(said: str, period: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("said", "written"),
+    ("said", "since"),
     [
         # how long something has lasted, told in the present perfect, says since when
-        ("I've had my cat for 3 years now", "I've had my cat since about 2023"),
-        ("I've been learning Rust for about six months", "I've been learning Rust since about May 2026"),
-        (
-            "I have been playing professionally for just under a year now",
-            "I have been playing professionally since 2025 or later",
-        ),
-        ("She's worked there for the past two years", "She's worked there since about 2024"),
-        ("We've been married for over ten years", "We've been married since 2016 or earlier"),
-        (
-            "I haven't seen him for 3 weeks",
-            "I haven't seen him since about the week of Monday 2 November 2026",
-        ),
-        ("J'habite à Lyon depuis deux ans", "J'habite à Lyon depuis environ 2024"),
-        ("Je fais du yoga depuis presque un an", "Je fais du yoga depuis 2025 ou après"),
-        ("Je joue du piano depuis plus de deux ans", "Je joue du piano depuis 2024 ou avant"),
-        # a time that is over, to come, or not said of a present perfect says no since
-        ("I lived in Berlin for 3 years", "I lived in Berlin for 3 years"),
-        (
-            "We were teammates for four years in high school",
-            "We were teammates for four years in high school",
-        ),
-        ("I'll be away for 3 weeks", "I'll be away for 3 weeks"),
-        ("I've told you, he was in Paris for two years", "I've told you, he was in Paris for two years"),
-        ("My dog is 3 years old", "My dog is 3 years old"),
-        ("J'habite à Lyon depuis un an et demi", "J'habite à Lyon depuis un an et demi"),
+        ("I've had my cat for 3 years now", "since about 2023"),
+        ("I've been learning Rust for about six months", "since about May 2026"),
+        ("I have been playing professionally for just under a year now", "since 2025 or later"),
+        ("She's worked there for the past two years", "since about 2024"),
+        ("We've been married for over ten years", "since 2016 or earlier"),
+        ("I haven't seen him for 3 weeks", "since about the week of Monday 2 November 2026"),
+        ("J'habite à Lyon depuis deux ans", "depuis environ 2024"),
+        ("Je fais du yoga depuis presque un an", "depuis 2025 ou après"),
+        ("Je joue du piano depuis plus de deux ans", "depuis 2024 ou avant"),
     ],
 )
-def test_how_long_something_has_lasted_says_since_when(said: str, written: str) -> None:
-    assert resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC)) == written
+def test_how_long_something_has_lasted_says_since_when(said: str, since: str) -> None:
+    """The duration stays as said, for "how long", and the start it gives follows, for "when"."""
+    written = resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert written == f"{said} ({since})"
+    assert resolve_relative_dates(written, datetime(2027, 11, 25, 12, tzinfo=UTC)) == written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a time that is over, to come, or not said of a present perfect says no since
+        "I lived in Berlin for 3 years",
+        "We were teammates for four years in high school",
+        "I'll be away for 3 weeks",
+        "I've told you, he was in Paris for two years",
+        "My dog is 3 years old",
+        "J'habite à Lyon depuis un an et demi",
+    ],
+)
+def test_a_duration_that_is_not_lasting_until_now_says_no_since(said: str) -> None:
+    assert resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC)) == said
 
 
 def test_since_when_something_lasts_is_no_date_of_the_next_clause() -> None:

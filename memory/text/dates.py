@@ -378,8 +378,14 @@ def find_dates(
         if match.group("lasting"):
             if not (match.group(0).lower().startswith("depuis") or _perfect_before(before)):
                 continue  # "I lived there for 3 years", "for 3 years in a row": no since
+            if _SINCE_SAID_AFTER.match(clause, match.end()):
+                continue  # written out already: the text comes back as it was
             bare = _format_period(day, unit, french)
-            inline = _since(bare, match.group("lasting_about"), french)
+            # The duration stays as said ("How long has she had them?"), with the start it gives
+            # ("When did she get them?"), which stays true when the note is read years later.
+            inline = (
+                f"{' '.join(match.group(0).split())} ({_since(bare, match.group('lasting_about'), french)})"
+            )
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
             out.append(clause[position:segment_end])
             out.append(f"\x00{len(found)}\x00")
@@ -492,6 +498,9 @@ _PARTICIPLES_EN = frozenset(
     """been had known seen done gone grown taught given taken driven ridden written eaten worn shown
     thought felt kept lived""".split()
 )
+
+
+_SINCE_SAID_AFTER = re.compile(r"\s*\((?:since|depuis)\b")
 
 
 def _since(bare: str, about: str | None, french: bool) -> str:
