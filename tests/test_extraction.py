@@ -411,6 +411,28 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I have a dog and I love cats", PREF, "Mickael loves cats"),
         ("Every Monday I love a swim", PREF, "Mickael loves a swim"),
         ("I baked a cake for the kids because I love baking", PREF, "Mickael loves baking"),
+        # a taste told in the present perfect, an interest, what the speaker does not eat
+        ("I've always loved jazz", PREF, "Mickael has always loved jazz"),
+        ("I have always been passionate about music", PREF, "Mickael has always been passionate about music"),
+        ("I've always hated mornings", PREF, "Mickael has always hated mornings"),
+        (
+            "They remind me why I'm so passionate about basketball",
+            PREF,
+            "Mickael is passionate about basketball",
+        ),
+        ("I'm interested in machine learning", PREF, "Mickael is interested in machine learning"),
+        (
+            "Improving education is particularly interesting to me.",
+            PREF,
+            "Mickael is interested in improving education",
+        ),
+        (
+            "Learning about different cultures fascinates me",
+            PREF,
+            "Mickael is interested in learning about different cultures",
+        ),
+        ("Unfortunately, I can't have dairy, so no ice cream for me.", PREF, "Mickael can't have dairy"),
+        ("I don't eat meat", PREF, "Mickael doesn't eat meat"),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
@@ -601,6 +623,11 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "ok so call me about the party on Friday",
         "Appelle-moi demain pour la réunion",
         "Let me know by Friday if you can make the meeting",
+        # an interest or a taste in what was just shown, and a "can't have" that is no diet
+        "That really interests me",
+        "I've been really into making this lately",
+        "I can't have kids",
+        "I don't eat that",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",

@@ -98,6 +98,12 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is a vegetarian", PREF, [("field", "diet", "vegetarian")]),
         ("Mickael is no longer vegan", PREF, [("field", "diet", "no longer vegan")]),
         ("Mickael n'est plus végétarienne", PREF, [("field", "diet", "n'est plus végétarienne")]),
+        ("Mickael has always loved jazz", PREF, [("like", "", "jazz")]),
+        ("Mickael has always been passionate about music", PREF, [("like", "", "music")]),
+        ("Mickael is interested in machine learning", PREF, [("like", "", "machine learning")]),
+        ("Mickael has always hated mornings", PREF, [("dislike", "", "mornings")]),
+        ("Mickael can't have dairy", PREF, [("field", "diet", "can't have dairy")]),
+        ("Mickael doesn't eat meat", PREF, [("field", "diet", "doesn't eat meat")]),
         ("Mickael doesn't mind noise", PREF, []),
         ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
         ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait

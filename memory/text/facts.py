@@ -157,12 +157,15 @@ _DIET = regex(
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
     r"végétarien(?:ne)?|végane?))\W*$"
 )
+# What the subject does not eat or drink (rules/preferences.py): "can't have dairy".
+_FOOD_NOT = regex(rf"{_WHO}\s+(?P<value>(?:can't|doesn't|no\s+longer)\s+(?:eat|drink|have)\s+[^.;]+?)\W*$")
 _NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
 _DISLIKE: list[re.Pattern[str]] = [
     regex(
         rf"{_WHO}\s+{_ADVERBS}(?:hates|dislikes|detests|loathes|despises|can't\s+stand|cannot\s+stand|"
         r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
-        r"into|keen\s+on))\s+(?P<value>.+)$"
+        r"into|keen\s+on)|has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:hated|disliked|despised))"
+        r"\s+(?P<value>.+)$"
     ),
     regex(
         rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|"
@@ -174,7 +177,10 @@ _LIKE: list[re.Pattern[str]] = [
     regex(
         rf"{_WHO}\s+{_ADVERBS}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
         r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
-        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to)\s+(?P<value>.+)$"
+        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to|is\s+interested\s+in|"
+        r"has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:loved|liked|enjoyed|adored|"
+        r"been\s+(?:(?:really|very|so)\s+)?(?:into|passionate\s+about|interested\s+in|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of)))"
+        r"\s+(?P<value>.+)$"
     ),
     regex(
         rf"{_WHO}\s+(?:aime|adore|apprécie|affectionne|kiffe|préfère|raffole\s+d(?:e\s+|u\s+|es\s+|')|"
@@ -254,7 +260,7 @@ def _relatives(text: str) -> list[Fact]:
 def _preferences(text: str) -> list[Fact]:
     if _NEUTRAL.search(text):
         return []  # "doesn't mind" is no taste worth a portrait
-    said = _DIET.search(text)
+    said = _DIET.search(text) or _FOOD_NOT.search(text)
     if said:
         return [Fact(_who(said), Predicate.DIET, said.group("value").lower())]
     for pattern in _DISLIKE:

@@ -25,15 +25,45 @@ _LIKE_EN = regex(
     r"can't\s+stand|cannot\s+stand|can\s+not\s+stand|don't\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|"
     r"do\s+not\s+(?:really\s+)?(?:like|love|enjoy)|don't\s+mind|do\s+not\s+mind)\s+" + OBJECT
 )
+# A taste told in the present perfect: "I've always loved jazz", "I have long hated mornings".
+_LOVED_EN = regex(
+    r"\bi(?:'ve|\s+have)\s+(?P<since>(?:always|long|really|also|honestly|truly)\s+)*"
+    r"(?P<verb>loved|liked|enjoyed|adored|hated|disliked|despised)\s+" + OBJECT
+)
 _THIRD_PERSON_EN = {
     "like": "likes", "love": "loves", "adore": "adores", "enjoy": "enjoys", "prefer": "prefers",
     "hate": "hates", "dislike": "dislikes", "loathe": "hates", "detest": "hates", "despise": "hates",
 }  # fmt: skip
 _BE_INTO_EN = regex(
-    r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:really\s+|really\s+not\s+|also\s+|such\s+)?(?P<kind>into|"
+    r"\bi(?:'m|\s+am|(?P<perfect>(?:'ve|\s+have)\s+(?:always\s+|long\s+|also\s+)*been))\s+(?P<neg>not\s+)?"
+    r"(?:really\s+|really\s+not\s+|also\s+|such\s+|very\s+|so\s+|particularly\s+|genuinely\s+)?(?P<kind>into|"
+    r"interested\s+in|"
     r"(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|crazy\s+about|obsessed\s+with|"
     r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
 )
+# What interests the speaker, said as the sentence's subject: "Photography really interests me",
+# "Improving education is particularly interesting to me".
+_INTERESTS_ME_EN = regex(
+    r"^(?P<object>[^,;:!?]{3,80}?)\s+(?:(?:really|particularly|especially|very|super|so|truly|always)\s+)*"
+    r"(?:interests|fascinates|(?:is|are)\s+(?:(?:really|particularly|especially|very|super|so|truly|always)\s+)*"
+    r"(?:interesting|fascinating)\s+to)\s+me\b"
+)
+# "this" or "that" standing for what was just shown: "into making this lately" (not "this summer").
+_BARE_DEMONSTRATIVE = regex(r"\b(?:this|that)(?=\s*(?:$|[,.!?]|(?:lately|recently|now|so|too|and|but)\b))")
+_GERUND_READ_AS_DOING_EN = regex(r"^i(?:'m|\s+am)\s+(?=\w+ing\b)")
+# Subjects that say nothing once the sentence is read elsewhere: "That really interests me".
+_NOT_A_TOPIC_EN = regex(
+    r"^(?:it|this|that|these|those|what|which|everything|anything|something|nothing|all)\b"
+)
+# What the speaker does not eat or drink: "I can't have dairy", "I don't eat meat". "Have" only of
+# food ("I can't have kids" is no diet).
+_FOOD_NOT_EN = regex(
+    r"\bi\s+(?P<verb>can't|cannot|can\s+not|don't|do\s+not|no\s+longer)\s+(?:really\s+|even\s+)?"
+    r"(?P<what>eat|drink|have(?=\s+(?:any\s+)?(?:dairy|gluten|lactose|sugar|caffeine|alcohol|meat|pork|beef|"
+    r"fish|shellfish|seafood|nuts|peanuts|eggs|soy|wheat|milk|cheese|spicy\s+food|coffee|red\s+meat)\b))\s+"
+    + OBJECT
+)
+_DIET_PHRASE_END = regex(r"\s*[,;]|\s(?:so|but|because|since|which)\b")
 _DIET_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
@@ -111,14 +141,68 @@ def _likes_en(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
 
-def _is_into_en(hit: Hit) -> Item:
+def _loved_en(hit: Hit) -> Item | None:
+    """ "I've always loved jazz" -> "Mickael has always loved jazz"."""
+    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN) or _points_back(hit.phrase):
+        return None
+    if opens_relative_clause(hit.clause.text[: hit.match.start()]):
+        return None  # "the city I've always loved": which city, not a taste
+    verb = hit.words("verb").lower()
+    since = hit.words("since").lower()
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} has {since + ' ' if since else ''}{verb} {liked}"
+    predicate = Predicate.DISLIKES if verb in ("hated", "disliked", "despised") else Predicate.LIKES
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+
+
+def _interests_me_en(hit: Hit) -> Item | None:
+    """ "Photography really interests me" -> "Mickael is interested in photography"."""
+    # "Learning about cultures fascinates me" reaches the rules as "I'm learning ..." (a dropped subject).
+    topic = _GERUND_READ_AS_DOING_EN.sub("", hit.phrase)
+    if _NOT_A_TOPIC_EN.match(topic) or _points_back(topic) or not is_object(topic, False):
+        return None
+    first, _, rest = topic.partition(" ")
+    if first.lower().endswith("ing") or first.lower() in ("the", "a", "an", "my", "our"):
+        topic = f"{first.lower()} {rest}".strip()  # a gerund or an article opened the sentence
+    liked = hit.third(topic)
+    content = f"{hit.speaker} is interested in {liked}"
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [topic], predicate=Predicate.LIKES, object=liked)
+
+
+def _food_not_en(hit: Hit) -> Item | None:
+    """ "I can't have dairy" -> "Mickael can't have dairy"; "I don't eat meat" -> "Mickael doesn't eat
+    meat": what the speaker leaves out of their diet."""
+    if _points_back(hit.phrase) or hit.phrase.lower().startswith(
+        ("that", "this", "anything", "much", "a lot")
+    ):
+        return None
+    end = _DIET_PHRASE_END.search(hit.phrase)
+    food = hit.phrase[: end.start()] if end else hit.phrase  # "dairy, so no ice cream for me"
+    verb = hit.words("verb").lower()
+    negation = {"don't": "doesn't", "do not": "doesn't", "cannot": "can't", "can not": "can't"}.get(
+        verb, verb
+    )
+    diet = f"{negation} {hit.words('what').lower()} {hit.third(food)}"
+    content = f"{hit.speaker} {diet}"
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [food], predicate=Predicate.DIET, object=diet)
+
+
+def _is_into_en(hit: Hit) -> Item | None:
     """ "I'm (not) into / a big fan of / allergic to X"."""
     kind = hit.words("kind").lower()
+    if (_points_back(hit.phrase) or _BARE_DEMONSTRATIVE.search(hit.phrase)) and not kind.startswith(
+        "allergic"
+    ):
+        return None  # "I've been really into making this lately": said of what was just shown
     if "fan of" in kind:
         kind = "a fan of"
     negation = "not " if hit.group("neg") else ""
     liked = hit.third(hit.phrase)
-    content = f"{hit.speaker} is {negation}{kind} {liked}"
+    perfect = hit.words("perfect").lower().replace("'ve", "has").replace("have", "has").strip()
+    content = f"{hit.speaker} {perfect or 'is'} {negation}{kind} {liked}"
     if kind.startswith("allergic"):
         confidence = hit.confidence(_FACT_CONFIDENCE)
         return Item(
@@ -212,7 +296,10 @@ def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) 
 
 PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
+    Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
+    Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
+    Rule(_FOOD_NOT_EN, _food_not_en, french=False),
     Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
     Rule(_FAVORITE_EN, _favorite_en, french=False),
