@@ -433,6 +433,35 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("Unfortunately, I can't have dairy, so no ice cream for me.", PREF, "Mickael can't have dairy"),
         ("I don't eat meat", PREF, "Mickael doesn't eat meat"),
+        # what the speaker had as a child
+        ("I had a film camera as a kid", FACT, "Mickael had a film camera as a kid"),
+        (
+            "When I was a kid I had a dog named Rex",
+            FACT,
+            "Mickael had a dog named Rex when Mickael was a kid",
+        ),
+        (
+            "It reminds me of the film camera I had as a kid, I took plenty of beach pics.",
+            FACT,
+            "Mickael had a film camera as a kid",
+        ),
+        (
+            "I had a little doll like this when I was young",
+            FACT,
+            "Mickael had a little doll when Mickael was young",
+        ),
+        # what the speaker saw, read or had on a day
+        ("I saw a great movie yesterday", EVENT, "Mickael saw a great movie on Saturday 21 November 2026"),
+        (
+            "I read a great book last week",
+            EVENT,
+            "Mickael read a great book in the week of Monday 9 November 2026",
+        ),
+        (
+            "Yeah, last weekend we had a picnic with some friends",
+            EVENT,
+            "On the weekend of Saturday 14 November 2026 Mickael and others had a picnic with some friends",
+        ),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
@@ -628,6 +657,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I've been really into making this lately",
         "I can't have kids",
         "I don't eat that",
+        "I had a look at it yesterday",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",

@@ -107,6 +107,10 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael doesn't mind noise", PREF, []),
         ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
         ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait
+        # "has" / "a" after a clause, not after the name, says nothing of the family
+        ("Mickael's pets include a dog: Mickael adopted a dog", FACT, []),
+        ("Mickael went to a party with a sister", FACT, []),
+        ("Mickael had two hamsters as a kid", FACT, []),
     ],
 )
 def test_profile_facts(content: str, memory_type: MemoryType, facts: list[tuple[str, str, str]]) -> None:

@@ -243,14 +243,24 @@ def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
     return [Fact(subject or "", Predicate.ABOUT, _about(content, subject))]
 
 
-def _relatives(text: str) -> list[Fact]:
+def _names_the_subject(who: str, subject: str | None) -> bool:
+    """Whether what stands before "has" / "a" is who the memory is about, not a clause of its own
+    ("Ana went to a party with a sister", "Ana's pets include a dog: ..."): the subject itself when
+    known, otherwise a name (its words capitalised, or one word)."""
+    if subject is not None:
+        return who.casefold() == subject.casefold()
+    words = who.split()
+    return len(words) == 1 or all(word[:1].isupper() for word in words)
+
+
+def _relatives(text: str, subject: str | None = None) -> list[Fact]:
     for pattern in _FAMILY_NAMED:
         said = pattern.search(text)
         if said:
             relation = " ".join(said.group("rel").split()).casefold()
             return [Fact(_who(said), Predicate.RELATIVE, said.group("value"), relation)]
     said = _FAMILY_HAS.search(text)
-    if said:
+    if said and _names_the_subject(said.group("who"), subject):
         word = FAMILY_WORD.search(said.group("value"))
         if word:
             return [Fact(_who(said), Predicate.HAS, said.group("value"), word.group(0).casefold())]
@@ -295,7 +305,7 @@ def read_facts(content: str, memory_type: MemoryType, subject: str | None = None
     if memory_type is MemoryType.PREFERENCE:
         return _preferences(text)
     if memory_type is MemoryType.IDENTITY:
-        return _relatives(text) or _identity(text, content, subject)
+        return _relatives(text, subject) or _identity(text, content, subject)
     if memory_type is MemoryType.FACT:
-        return _relatives(text)
+        return _relatives(text, subject)
     return []

@@ -39,7 +39,7 @@ _CLAUSE_BREAK = regex(
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 _FILLERS = (
-    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|"
+    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time

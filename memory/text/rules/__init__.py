@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..normalize import regex
 from .activities import ACTIVITIES
 from .base import Clause, Entry, Item, run_rules
+from .childhood import CHILDHOOD
 from .deadlines import DEADLINES, OBLIGATION
 from .decisions import DECISIONS, settles_decision
 from .events import DATED_EVENT, EVENTS
@@ -30,6 +31,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *GOALS,
     *EVENTS,
     *HOBBIES,
+    *CHILDHOOD,
     *ACTIVITIES,
     *WORKS,
 )

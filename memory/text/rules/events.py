@@ -115,6 +115,11 @@ _EVENT_CUE = regex(
     r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
     r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+    # What the speaker saw, read, had or did on a day: "I saw a great movie yesterday", "We had a
+    # picnic last weekend" (the day makes it something that happened, not a habit).
+    r"|\b(?:i|we)\s+(?:just\s+|finally\s+|also\s+|actually\s+)?(?:watched|saw|read|had|ate|played|hosted|"
+    r"threw|attended|cooked|baked|tried|made)\s+(?:a|an|the|my|our|some|two|three|\d+)\s+(?!(?:bit|lot|look|"
+    r"word|chat|talk|question|feeling|thought|go|try|chance|sec|second|minute)\b)"
 )
 
 

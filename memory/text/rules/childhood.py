@@ -1,0 +1,49 @@
+"""Rules for what the speaker had as a child: "I had a film camera as a kid" is a memory of theirs."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..normalize import regex
+from .base import Hit, Item, Rule
+
+__all__ = ["CHILDHOOD"]
+
+_CONFIDENCE = 0.65
+
+# When it was: "as a kid", "when I was young", "growing up".
+_WHEN = (
+    r"(?P<when>as\s+a\s+(?:little\s+)?(?:kid|child|boy|girl|teen|teenager)|growing\s+up|in\s+my\s+childhood|"
+    r"when\s+i\s+was\s+(?:a\s+)?(?:little\s+)?(?:kid|child|boy|girl|teen|teenager|little|young|younger|small))"
+)
+_HAD = r"(?:had|used\s+to\s+have|owned)"
+# What was had: counted or owned ("a doll", "my first bike", "two hamsters"), to the end of its phrase.
+_THING = r"(?:a|an|my|two|three|four|\d+)\s+[^,.;!?]{2,60}?"
+# "I had a film camera as a kid"
+_HAD_THEN_EN = regex(rf"\bi\s+{_HAD}\s+(?P<object>{_THING})\s+{_WHEN}\b")
+# "As a kid, I had two hamsters"
+_THEN_HAD_EN = regex(
+    rf"\b{_WHEN},?\s+i\s+{_HAD}\s+(?P<object>{_THING})(?=\s*(?:$|[,.;!?]|\s(?:and|but|that|which|who)\b))"
+)
+# "the film camera I had as a kid"
+_THING_I_HAD_EN = regex(
+    rf"\b(?P<object>(?:the|a|an|my|this)\s+[\w' -]{{2,40}}?)\s+(?:that\s+)?i\s+{_HAD}\s+{_WHEN}\b"
+)
+
+_SHOWN = regex(r"\s+like\s+(?:this|that|these|those)(?:\s+one)?\b")
+
+
+def _had_as_a_child(hit: Hit) -> Item:
+    """ "Mickael had a film camera as a kid"."""
+    thing = hit.phrase
+    if thing.split(" ", 1)[0].lower() in ("the", "this") and " " in thing:
+        thing = "a " + thing.split(" ", 1)[1]  # "the film camera I had": which one was said before
+    thing = _SHOWN.sub("", thing)  # "a little doll like this": the doll, not the picture just shown
+    when = hit.third(hit.words("when").lower())
+    content = f"{hit.speaker} had {hit.third(thing)} {when}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
+
+
+CHILDHOOD = tuple(
+    Rule(pattern, _had_as_a_child, french=False) for pattern in (_HAD_THEN_EN, _THEN_HAD_EN, _THING_I_HAD_EN)
+)
