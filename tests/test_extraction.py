@@ -433,6 +433,21 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("Unfortunately, I can't have dairy, so no ice cream for me.", PREF, "Mickael can't have dairy"),
         ("I don't eat meat", PREF, "Mickael doesn't eat meat"),
+        ("I'm drawn to turtles. They're unique.", PREF, "Mickael is drawn to turtles"),
+        (
+            "my favorite treat is this amazing chocolate raspberry tart",
+            PREF,
+            "Mickael's favorite treat is the amazing chocolate raspberry tart",
+        ),
+        # what helps the speaker
+        ("Dancing helps me de-stress. It's where I'm most alive.", FACT, "Dancing helps Mickael de-stress"),
+        # (a gerund that is the subject is nothing the speaker is doing: not "Mickael is reading books")
+        ("Reading books helps me relax", FACT, "Reading books helps Mickael relax"),
+        (
+            "I don't surf, but reading a great fantasy book helps me escape and feel free.",
+            FACT,
+            "Reading a great fantasy book helps Mickael escape and feel free",
+        ),
         # what the speaker had as a child
         ("I had a film camera as a kid", FACT, "Mickael had a film camera as a kid"),
         (
@@ -609,7 +624,6 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "his hobbies are golf",
         # a gerund that is the subject is nothing the speaker is doing
         "Planning is key",
-        "Reading books helps me relax",
         # no subject, and what follows makes it chat
         "Went well",
         "Got it",
@@ -658,6 +672,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I can't have kids",
         "I don't eat that",
         "I had a look at it yesterday",
+        "Playing it helps me get my emotions out",
+        "Talking to you helps me a lot",
+        "my favorite is this one",
         "je vais le faire demain",
         "I'll not send the report tomorrow",
         "I'll maybe send the report tomorrow",

@@ -102,6 +102,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael has always been passionate about music", PREF, [("like", "", "music")]),
         ("Mickael is interested in machine learning", PREF, [("like", "", "machine learning")]),
         ("Mickael has always hated mornings", PREF, [("dislike", "", "mornings")]),
+        ("Mickael is drawn to turtles", PREF, [("like", "", "turtles")]),
         ("Mickael can't have dairy", PREF, [("field", "diet", "can't have dairy")]),
         ("Mickael doesn't eat meat", PREF, [("field", "diet", "doesn't eat meat")]),
         ("Mickael doesn't mind noise", PREF, []),

@@ -177,7 +177,7 @@ _LIKE: list[re.Pattern[str]] = [
     regex(
         rf"{_WHO}\s+{_ADVERBS}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
         r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
-        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to|is\s+interested\s+in|"
+        r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to|is\s+interested\s+in|is\s+drawn\s+to|"
         r"has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:loved|liked|enjoyed|adored|"
         r"been\s+(?:(?:really|very|so)\s+)?(?:into|passionate\s+about|interested\s+in|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of)))"
         r"\s+(?P<value>.+)$"

@@ -1,11 +1,12 @@
-"""Rules for pastimes and habits: "I play the cello", "I keep bees", "je joue du piano"."""
+"""Rules for pastimes and habits: "I play the cello", "I keep bees", "reading helps me relax"."""
 
 from __future__ import annotations
 
 from memory.models import MemoryType
 
 from ..normalize import regex
-from ..rewrite import possessive_en
+from ..phrases import without_the_listener
+from ..rewrite import capitalize_first, possessive_en
 from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
@@ -83,7 +84,34 @@ def _named_hobbies(hit: Hit) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase], tags=[ACTIVITY_TAG])
 
 
-HOBBIES: tuple[OneOf, ...] = (
+# What the speaker does that helps them: "Reading helps me relax", "..., but running keeps me sane".
+# A gerund opens the clause or a part of it; the dropped-subject reading ("I'm reading") may have
+# put "I'm" before it.
+_HELPS_ME_EN = regex(
+    r"(?:^|[,;]\s*)(?:(?:but|and|so|plus)\s+)?(?:i(?:'m|\s+am)\s+)?(?P<object>[a-z]+ing\b[^,;:!?]{0,60}?)\s+"
+    r"(?:(?:really|always|definitely|also|honestly|just)\s+)*(?P<verb>helps|keeps|calms|relaxes|lets)\s+me\b"
+    r"(?P<rest>[^,;:!?.]{0,60})"
+)
+_POINTS_BACK = regex(r"\b(?:it|this|that|them|these|those)\b")
+# Gerunds that are no pastime: "Talking about it helps me", "Knowing that keeps me going".
+_NOT_A_PASTIME_GERUND = frozenset(
+    {"talking", "knowing", "having", "being", "seeing", "hearing", "thinking", "getting"}
+)
+
+
+def _helps_me(hit: Hit) -> Item | None:
+    """ "Reading a great fantasy book helps me escape" -> "Reading a great fantasy book helps Tim escape"."""
+    doing = hit.phrase
+    if doing.split(" ", 1)[0].lower() in _NOT_A_PASTIME_GERUND or _POINTS_BACK.search(doing):
+        return None  # "Playing it helps me": what "it" is was said before
+    said = f"{doing} {hit.words('verb').lower()} me{hit.group('rest').rstrip()}"
+    content = without_the_listener(capitalize_first(hit.third(said, named=False)), hit.speaker)
+    if not content:
+        return None
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [doing])
+
+
+HOBBIES: tuple[OneOf | Rule, ...] = (
     OneOf(
         (
             Rule(_MY_HOBBIES_EN, _named_hobbies, french=False, max_words=12, lists=True),
@@ -92,4 +120,5 @@ HOBBIES: tuple[OneOf, ...] = (
             Rule(_HOBBY_FR, _pastime_fr, french=True, max_words=12),
         )
     ),
+    Rule(_HELPS_ME_EN, _helps_me, french=False),
 )

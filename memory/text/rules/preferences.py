@@ -37,7 +37,7 @@ _THIRD_PERSON_EN = {
 _BE_INTO_EN = regex(
     r"\bi(?:'m|\s+am|(?P<perfect>(?:'ve|\s+have)\s+(?:always\s+|long\s+|also\s+)*been))\s+(?P<neg>not\s+)?"
     r"(?:really\s+|really\s+not\s+|also\s+|such\s+|very\s+|so\s+|particularly\s+|genuinely\s+)?(?P<kind>into|"
-    r"interested\s+in|"
+    r"interested\s+in|drawn\s+to|"
     r"(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|crazy\s+about|obsessed\s+with|"
     r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
 )
@@ -89,6 +89,8 @@ _FAVORITE_EN = regex(
     r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
     r"(?P<be>is|are|was|were|has\s+always\s+been|has\s+to\s+be|would\s+be)\s+" + OBJECT
 )
+# "this" or "that" before what it names in two words or more: the thing is said, whatever is shown.
+_SHOWN_AND_NAMED = regex(r"^(?:this|that)\s+(?=[\w'-]+\s+[\w'-]+)")
 _FAVORITE_FR = regex(
     r"\b(?P<poss>mon|ma|mes)\s+(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+(?P<adj>préférée?s?|favorie?s?|fétiches?)"
     r"\s*(?:,\s*)?(?P<be>est|sont|c'est|ce\s+sont|reste|:)\s*" + OBJECT
@@ -264,9 +266,12 @@ def _likes_fr(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, confidence, [phrase], predicate=predicate, object=liked)
 
 
-def _favorite_en(hit: Hit) -> Item:
+def _favorite_en(hit: Hit) -> Item | None:
     category, verb = hit.words("cat"), hit.words("be").lower()
-    favorite = hit.third(hit.phrase)
+    phrase = _SHOWN_AND_NAMED.sub("the ", hit.phrase)  # "this amazing chocolate tart" (in a picture)
+    if not is_object(phrase, False):
+        return None
+    favorite = hit.third(phrase)
     content = f"{possessive_en(hit.speaker)} favorite {category} {verb} {favorite}"
     return _favorite(hit, content, category, favorite, f"favorite {category}")
 
@@ -302,6 +307,6 @@ PREFERENCES = (
     Rule(_FOOD_NOT_EN, _food_not_en, french=False),
     Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
-    Rule(_FAVORITE_EN, _favorite_en, french=False),
+    Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
 )
