@@ -448,6 +448,22 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             FACT,
             "Reading a great fantasy book helps Mickael escape and feel free",
         ),
+        # what happened to the speaker and others
+        ("We won the tournament", EVENT, "Mickael and others won the tournament"),
+        (
+            "We went to a homeless shelter to give out food and supplies.",
+            EVENT,
+            "Mickael and others went to a homeless shelter to give out food and supplies",
+        ),
+        # a plan for the speaker's life
+        ("I'm going to open a bakery", GOAL, "Mickael is going to open a bakery"),
+        (
+            "Lost my job yesterday, so I'm gonna take a shot at starting my own business.",
+            GOAL,
+            "Mickael is going to take a shot at starting their own business",
+        ),
+        ("I'm thinking of starting a podcast", GOAL, "Mickael is thinking of starting a podcast"),
+        ("I'm starting a dance studio 'cause I love dancing", GOAL, "Mickael is starting a dance studio"),
         # what the speaker had as a child
         ("I had a film camera as a kid", FACT, "Mickael had a film camera as a kid"),
         (
@@ -672,6 +688,10 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I can't have kids",
         "I don't eat that",
         "I had a look at it yesterday",
+        "We've got a pup and a kitty",
+        "I'm going to run to the store",
+        "I'm gonna go to bed",
+        "I'm thinking about you",
         "Playing it helps me get my emotions out",
         "Talking to you helps me a lot",
         "my favorite is this one",

@@ -31,7 +31,9 @@ _EVENT_VERBS_EN = (
     r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got"
 )
 _EVENT_EN = regex(
-    r"\bi(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+officially|\s+also|\s+actually|\s+already)*\s+"
+    # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").
+    r"\b(?:i|we)(?:'ve|\s+have|\s+just|\s+finally|\s+recently|\s+officially|\s+also|\s+actually|\s+already|"
+    r"\s+all)*\s+"
     # Not "won't": the apostrophe ends the word "won" too.
     rf"(?P<verb>{_EVENT_VERBS_EN})\b(?!['’]t\b)(?P<object>.*)"
 )
@@ -140,6 +142,12 @@ def _happened_en(hit: Hit) -> Item | None:
         return None
     if got_to or _NOT_AN_EVENT_EN.match(after) or not (phrase or needs_no_object):
         return None
+    if (
+        verb == "got"
+        and _HAVE_BEFORE_EN.search(before_verb)
+        and hit.clause.text[hit.match.start() :][:2].lower() == "we"
+    ):
+        return None  # "We've got a pup and a kitty", "we've got the right attitude": what they have
     if not is_object(phrase or "ok", False):
         return None
     if phrase and not needs_no_object and not _names_something(phrase):

@@ -38,6 +38,23 @@ _NOT_A_GOAL_EN = regex(
     r"^(?:go\s+(?:to\s+bed|home|to\s+sleep|now|back)|be\s+(?:honest|clear|sure|fair|careful)|a\s+lot|"
     r"a\s+bit|so\s+much|much|more|something|nothing|things|stuff)\b"
 )
+# A plan for the speaker's life, told as what is coming: "I'm going to open a bakery", "I'm gonna
+# take a shot at starting my own business", "I'm thinking of starting a podcast", "I'm starting a
+# dance studio". Only such undertakings: "I'm going to check", "I'm gonna go to bed" are chat.
+_UNDERTAKING_EN = (
+    r"(?:start|open|launch|found|build|create|write|publish|learn|study|move|buy|adopt|quit|apply|run(?=\s+(?:a|an|my)\s)|"
+    r"train|become|join|switch|change|sell|get\s+(?:married|engaged|a\s+(?:degree|dog|cat|puppy|house|job))|"
+    r"go\s+back\s+to\s+school|retire|travel)"
+)
+_PLAN_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
+    r"(?P<verb>(?:going\s+to|gonna)(?:\s+(?:try\s+to|take\s+a\s+shot\s+at|try))?|thinking\s+(?:of|about)|"
+    r"considering)\s+(?P<object>(?:" + _UNDERTAKING_EN + r")(?:ing)?\b.*)"
+    # "I'm starting a dance studio", "I'm opening a bakery": an undertaking under way.
+    r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
+    r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"
+)
+_PLAN_END = regex(r"\s*[,;]|\s(?:'cause|cause|because|since|so|but)\b")
 _MY_GOAL_EN = regex(
     r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
     r"real|true)\s+)*(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
@@ -84,6 +101,20 @@ def _wants_en(hit: Hit) -> Item | None:
     return _goal(hit, f"{hit.speaker} {third} {aim}", aim, [hit.phrase])
 
 
+def _plans_en(hit: Hit) -> Item | None:
+    """ "I'm going to open a bakery" -> "Mickael is going to open a bakery"; "I'm starting a dance
+    studio" -> "Mickael is starting a dance studio"."""
+    said = hit.group("doing") or hit.group("object")
+    if not said:
+        return None
+    verb = " ".join(hit.words("verb").lower().replace("gonna", "going to").split())
+    end = _PLAN_END.search(hit.phrase)
+    plan = hit.phrase[: end.start()] if end else hit.phrase  # "a dance studio 'cause I love dancing"
+    aim = hit.third(plan)
+    content = f"{hit.speaker} is {verb + ' ' if verb else ''}{aim}"
+    return _goal(hit, content, aim, [plan])
+
+
 def _my_goal_en(hit: Hit) -> Item:
     to = "to " if hit.group("to") else ""
     goal = f"{possessive_en(hit.speaker)} {hit.group('what').lower()} {hit.group('be').lower()} {to}"
@@ -112,6 +143,7 @@ def _my_goal_fr(hit: Hit) -> Item:
 GOALS = (
     Rule(_WANT_EN, _wants_en, french=False, not_objects=_NOT_GOAL_VERBS_EN),
     Rule(_MY_GOAL_EN, _my_goal_en, french=False),
+    Rule(_PLAN_EN, _plans_en, french=False, object_groups=("object", "doing")),
     Rule(_WANT_FR, _wants_fr, french=True, not_objects=_NOT_GOAL_VERBS_FR),
     Rule(_MY_GOAL_FR, _my_goal_fr, french=True),
 )
