@@ -433,6 +433,7 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("Unfortunately, I can't have dairy, so no ice cream for me.", PREF, "Mickael can't have dairy"),
         ("I don't eat meat", PREF, "Mickael doesn't eat meat"),
+        ("I no longer drink coffee", PREF, "Mickael no longer drinks coffee"),
         ("I'm drawn to turtles. They're unique.", PREF, "Mickael is drawn to turtles"),
         (
             "my favorite treat is this amazing chocolate raspberry tart",

@@ -105,6 +105,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is drawn to turtles", PREF, [("like", "", "turtles")]),
         ("Mickael can't have dairy", PREF, [("field", "diet", "can't have dairy")]),
         ("Mickael doesn't eat meat", PREF, [("field", "diet", "doesn't eat meat")]),
+        ("Mickael no longer drinks coffee", PREF, [("field", "diet", "no longer drinks coffee")]),
         ("Mickael doesn't mind noise", PREF, []),
         ("Mickael's sister is called Léa", PREF, []),  # a preference memory never fills family
         ("The office is closed on Fridays", FACT, []),  # facts other than family are not a portrait

@@ -158,7 +158,9 @@ _DIET = regex(
     r"végétarien(?:ne)?|végane?))\W*$"
 )
 # What the subject does not eat or drink (rules/preferences.py): "can't have dairy".
-_FOOD_NOT = regex(rf"{_WHO}\s+(?P<value>(?:can't|doesn't|no\s+longer)\s+(?:eat|drink|have)\s+[^.;]+?)\W*$")
+_FOOD_NOT = regex(
+    rf"{_WHO}\s+(?P<value>(?:(?:can't|doesn't)\s+(?:eat|drink|have)|no\s+longer\s+(?:eats|drinks|has))\s+[^.;]+?)\W*$"
+)
 _NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
 _DISLIKE: list[re.Pattern[str]] = [
     regex(

@@ -186,7 +186,10 @@ def _food_not_en(hit: Hit) -> Item | None:
     negation = {"don't": "doesn't", "do not": "doesn't", "cannot": "can't", "can not": "can't"}.get(
         verb, verb
     )
-    diet = f"{negation} {hit.words('what').lower()} {hit.third(food)}"
+    what = hit.words("what").lower()
+    if negation == "no longer":
+        what = {"have": "has"}.get(what, what + "s")  # "no longer eats meat"
+    diet = f"{negation} {what} {hit.third(food)}"
     content = f"{hit.speaker} {diet}"
     confidence = hit.confidence(_CONFIDENCE)
     return Item(content, MemoryType.PREFERENCE, confidence, [food], predicate=Predicate.DIET, object=diet)
