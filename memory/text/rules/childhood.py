@@ -26,8 +26,11 @@ _THEN_HAD_EN = regex(
     rf"\b{_WHEN},?\s+i\s+{_HAD}\s+(?P<object>{_THING})(?=\s*(?:$|[,.;!?]|\s(?:and|but|that|which|who)\b))"
 )
 # "the film camera I had as a kid"
+# (A noun phrase of up to six words, none of them a determiner or a preposition: in "my friend
+# about the camera I had", the camera is what was had.)
 _THING_I_HAD_EN = regex(
-    rf"\b(?P<object>(?:the|a|an|my|this)\s+[\w' -]{{2,40}}?)\s+(?:that\s+)?i\s+{_HAD}\s+{_WHEN}\b"
+    r"\b(?P<object>(?:the|a|an|my|this)\s+(?:(?!(?:the|a|an|my|this|about|of|to|with|for|in|on|at)\b)"
+    rf"[\w'-]+\s+){{0,4}}?[\w'-]+)\s+(?:that\s+)?i\s+{_HAD}\s+{_WHEN}\b"
 )
 
 _SHOWN = regex(r"\s+like\s+(?:this|that|these|those)(?:\s+one)?\b")
