@@ -482,6 +482,7 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             FACT,
             "Mickael had a little doll when Mickael was young",
         ),
+        ("I told my friend about the camera I had as a kid", FACT, "Mickael had a camera as a kid"),
         # what the speaker saw, read or had on a day
         ("I saw a great movie yesterday", EVENT, "Mickael saw a great movie on Saturday 21 November 2026"),
         (
