@@ -1621,6 +1621,9 @@ def test_duplicates_are_removed() -> None:
 def test_speaker_name_is_used_verbatim_and_safely() -> None:
     assert contents("I like pizza", speaker="a\\1b $0") == [(PREF, "a\\1b $0 likes pizza")]
     assert contents("I like pizza", speaker="  @Léa  ") == [(PREF, "Léa likes pizza")]
+    # a sentence's capital leaves the name as given, in every kind of note alike
+    assert contents("I broke my arm", speaker="root") == [(EVENT, "root broke their arm")]
+    assert contents("I like pizza", speaker="root") == [(PREF, "root likes pizza")]
     assert contents("I like pizza", speaker="") == [(PREF, "User likes pizza")]
     assert contents("I like pizza", speaker="\ud800") == [(PREF, "User likes pizza")]
     assert contents("j'adore le jazz", speaker="Ahmed") == [(PREF, "Ahmed adore le jazz")]
