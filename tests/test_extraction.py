@@ -483,6 +483,18 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael had a little doll when Mickael was young",
         ),
         ("I told my friend about the camera I had as a kid", FACT, "Mickael had a camera as a kid"),
+        ("As a kid, I had two hamsters", FACT, "Mickael had two hamsters as a kid"),
+        ("Quand j'étais petit, j'avais un chien", FACT, "Enfant, Mickael avait un chien"),
+        ("J'avais un vélo rouge quand j'étais petite", FACT, "Enfant, Mickael avait un vélo rouge"),
+        # in French too: tastes, interests, diets, plans
+        ("J'ai toujours adoré le jazz", PREF, "Mickael a toujours adoré le jazz"),
+        ("Je suis très intéressée par l'histoire", PREF, "Mickael s'intéresse à l'histoire"),
+        ("Je m'intéresse aux trains", PREF, "Mickael s'intéresse aux trains"),
+        ("Je ne peux pas manger de gluten, donc pas de pain", PREF, "Mickael ne peut pas manger de gluten"),
+        ("Je ne bois plus d'alcool", PREF, "Mickael ne boit plus d'alcool"),
+        ("Je vais ouvrir une boulangerie", GOAL, "Mickael va ouvrir une boulangerie"),
+        ("J'envisage de déménager à Lyon", GOAL, "Mickael envisage de déménager à Lyon"),
+        ("J'ai vu un super film hier", EVENT, "Mickael a vu un super film le samedi 21 novembre 2026"),
         # what the speaker saw, read or had on a day
         ("I saw a great movie yesterday", EVENT, "Mickael saw a great movie on Saturday 21 November 2026"),
         (
@@ -690,6 +702,8 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I can't have kids",
         "I don't eat that",
         "I had a look at it yesterday",
+        "Je vais aller me coucher",
+        "j'ai vu ton message hier",
         "We've got a pup and a kitty",
         "I'm going to run to the store",
         "I'm gonna go to bed",

@@ -159,7 +159,8 @@ _DIET = regex(
 )
 # What the subject does not eat or drink (rules/preferences.py): "can't have dairy".
 _FOOD_NOT = regex(
-    rf"{_WHO}\s+(?P<value>(?:(?:can't|doesn't)\s+(?:eat|drink|have)|no\s+longer\s+(?:eats|drinks|has))\s+[^.;]+?)\W*$"
+    rf"{_WHO}\s+(?P<value>(?:(?:can't|doesn't)\s+(?:eat|drink|have)|no\s+longer\s+(?:eats|drinks|has)|"
+    r"ne\s+(?:(?:mange|boit)\s+(?:pas|plus|jamais)|peut\s+(?:pas|plus)\s+(?:manger|boire)))\s+[^.;]+?)\W*$"
 )
 _NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
 _DISLIKE: list[re.Pattern[str]] = [
@@ -171,7 +172,8 @@ _DISLIKE: list[re.Pattern[str]] = [
     ),
     regex(
         rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|"
-        r"ne\s+supporte\s+pas|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|'))\s*"
+        r"ne\s+supporte\s+pas|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|')|"
+        r"a\s+toujours\s+détesté)\s*"
         rf"{_ADVERBS}(?P<value>.+)$"
     ),
 ]
@@ -187,7 +189,8 @@ _LIKE: list[re.Pattern[str]] = [
     regex(
         rf"{_WHO}\s+(?:aime|adore|apprécie|affectionne|kiffe|préfère|raffole\s+d(?:e\s+|u\s+|es\s+|')|"
         r"est\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+d(?:e\s+|u\s+|es\s+|')|est\s+passionnée?\s+(?:de\s+|d'|par\s+)|"
-        rf"est\s+accro\s+(?:à|au|aux)\s+)\s*{_ADVERBS}(?P<value>.+)$"
+        rf"est\s+accro\s+(?:à|au|aux)\s+|a\s+toujours\s+(?:adoré|aimé|apprécié)\s+|s'intéresse\s+(?:à\s+|au\s+|aux\s+))"
+        rf"\s*{_ADVERBS}(?P<value>.+)$"
     ),
 ]
 _FAVORITE: list[re.Pattern[str]] = [

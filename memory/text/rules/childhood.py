@@ -1,4 +1,4 @@
-"""Rules for what the speaker had as a child: "I had a film camera as a kid" is a memory of theirs."""
+"""Rules for what the speaker had as a child: "I had a film camera as a kid", "enfant, j'avais un chien"."""
 
 from __future__ import annotations
 
@@ -36,6 +36,37 @@ _THING_I_HAD_EN = regex(
 _SHOWN = regex(r"\s+like\s+(?:this|that|these|those)(?:\s+one)?\b")
 
 
+# The same said in a clause of its own first: "As a kid, I had two hamsters", "Quand j'étais
+# petite, j'avais un chien", "Enfant, j'avais un vélo"; or after it in French.
+_WHEN_SAID_FIRST = regex(
+    rf"(?:^|\b){_WHEN}\W*$|(?:^|\b)(?P<when_fr>(?:quand|lorsque)\s+j'étais\s+(?:petite?|enfant|jeune|gamine?|ado)|enfant|"
+    r"petite?|dans\s+mon\s+enfance)\W*$"
+)
+_HAD_AFTER_EN = regex(rf"^\s*i\s+{_HAD}\s+(?P<object>{_THING})\s*$")
+_HAD_FR = regex(
+    r"^\s*j'avais\s+(?P<object>(?:un|une|des|deux|trois|mon|ma|mes|\d+)\s+[^,.;!?]{2,60}?)"
+    r"(?:\s+(?P<when_after>(?:quand|lorsque)\s+j'étais\s+(?:petite?|enfant|jeune|gamine?|ado)|dans\s+mon\s+enfance))?\s*$"
+)
+
+
+def _had_when_said_first(hit: Hit) -> Item | None:
+    """ "As a kid, I had two hamsters" -> "Mickael had two hamsters as a kid"; "Quand j'étais petit,
+    j'avais un chien" -> "Enfant, Mickael avait un chien"."""
+    said_first = _WHEN_SAID_FIRST.search(hit.clause.before)
+    if hit.clause.french:
+        if not (said_first or hit.group("when_after")):
+            return None
+        thing = _SHOWN.sub("", hit.phrase)
+        content = f"Enfant, {hit.speaker} avait {hit.third(thing)}"
+        return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
+    if said_first is None or not said_first.group("when"):
+        return None
+    thing = _SHOWN.sub("", hit.phrase)
+    when = hit.third(" ".join(said_first.group("when").lower().split()))
+    content = f"{hit.speaker} had {hit.third(thing)} {when}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
+
+
 def _had_as_a_child(hit: Hit) -> Item:
     """ "Mickael had a film camera as a kid"."""
     thing = hit.phrase
@@ -47,6 +78,11 @@ def _had_as_a_child(hit: Hit) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
 
 
-CHILDHOOD = tuple(
-    Rule(pattern, _had_as_a_child, french=False) for pattern in (_HAD_THEN_EN, _THEN_HAD_EN, _THING_I_HAD_EN)
+CHILDHOOD = (
+    *(
+        Rule(pattern, _had_as_a_child, french=False)
+        for pattern in (_HAD_THEN_EN, _THEN_HAD_EN, _THING_I_HAD_EN)
+    ),
+    Rule(_HAD_AFTER_EN, _had_when_said_first, french=False),
+    Rule(_HAD_FR, _had_when_said_first, french=True),
 )

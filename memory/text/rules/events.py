@@ -117,6 +117,8 @@ _EVENT_CUE = regex(
     r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
     r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+    r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"
+    r"(?:un|une|le|la|les|des|mon|ma|mes|notre|nos|deux|trois|\d+)\s"
     # What the speaker saw, read, had or did on a day: "I saw a great movie yesterday", "We had a
     # picnic last weekend" (the day makes it something that happened, not a habit).
     r"|\b(?:i|we)\s+(?:just\s+|finally\s+|also\s+|actually\s+)?(?:watched|saw|read|had|ate|played|hosted|"

@@ -54,7 +54,12 @@ _PLAN_EN = regex(
     r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
     r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"
 )
-_PLAN_END = regex(r"\s*[,;]|\s(?:'cause|cause|because|since|so|but)\b")
+_PLAN_FR = regex(
+    r"\b(?P<head>je\s+(?:vais|pense|songe\s+à|réfléchis\s+à|envisage\s+d(?:e\s+|'))|j'envisage\s+d(?:e\s+|'))\s*"
+    r"(?P<object>(?:ouvrir|lancer|créer|monter|fonder|écrire|publier|apprendre|étudier|déménager|acheter|adopter|"
+    r"quitter|commencer|devenir|rejoindre|changer\s+de|reprendre\s+(?:mes|les)\s+études|me\s+lancer)\b.*)"
+)
+_PLAN_END = regex(r"\s*[,;]|\s(?:'cause|cause|because|since|so|but|parce|car|mais|donc)\b")
 _MY_GOAL_EN = regex(
     r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
     r"real|true)\s+)*(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
@@ -115,6 +120,16 @@ def _plans_en(hit: Hit) -> Item | None:
     return _goal(hit, content, aim, [plan])
 
 
+def _plans_fr(hit: Hit) -> Item:
+    """ "je vais ouvrir une boulangerie" -> "Mickael va ouvrir une boulangerie"."""
+    end = _PLAN_END.search(hit.phrase)
+    plan = hit.phrase[: end.start()] if end else hit.phrase
+    head = hit.words("head")
+    glue = "" if head.endswith("'") else " "
+    content = third_person_fr(f"{head}{glue}{plan}", hit.speaker)
+    return _goal(hit, content, hit.third(plan), [plan])
+
+
 def _my_goal_en(hit: Hit) -> Item:
     to = "to " if hit.group("to") else ""
     goal = f"{possessive_en(hit.speaker)} {hit.group('what').lower()} {hit.group('be').lower()} {to}"
@@ -145,5 +160,6 @@ GOALS = (
     Rule(_MY_GOAL_EN, _my_goal_en, french=False),
     Rule(_PLAN_EN, _plans_en, french=False, object_groups=("object", "doing")),
     Rule(_WANT_FR, _wants_fr, french=True, not_objects=_NOT_GOAL_VERBS_FR),
+    Rule(_PLAN_FR, _plans_fr, french=True),
     Rule(_MY_GOAL_FR, _my_goal_fr, french=True),
 )

@@ -7,7 +7,7 @@ from memory.models import MemoryType
 from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import is_object, trim_phrase
-from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
+from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
 
@@ -63,7 +63,7 @@ _FOOD_NOT_EN = regex(
     r"fish|shellfish|seafood|nuts|peanuts|eggs|soy|wheat|milk|cheese|spicy\s+food|coffee|red\s+meat)\b))\s+"
     + OBJECT
 )
-_DIET_PHRASE_END = regex(r"\s*[,;]|\s(?:so|but|because|since|which)\b")
+_DIET_PHRASE_END = regex(r"\s*[,;]|\s(?:so|but|because|since|which|donc|mais|parce|car)\b")
 _DIET_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
@@ -82,6 +82,20 @@ _LIKE_FR = regex(
     r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
     r"suis\s+végane?|suis\s+vegan|ne\s+suis\s+plus\s+(?:végétarien(?:ne)?|végane?|vegan)))\b"
     r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
+)
+# The same in French: "j'ai toujours adoré le jazz", "je m'intéresse à la photo", "je suis
+# intéressée par l'histoire", "je ne mange pas de viande", "je ne peux pas boire d'alcool".
+_LOVED_FR = regex(
+    r"\b(?P<head>j'ai\s+(?:(?:toujours|vraiment|longtemps|beaucoup|aussi)\s+)*(?P<verb>adoré|aimé|apprécié|détesté))\s+"
+    + OBJECT
+)
+_INTERESTED_FR = regex(
+    r"\bje\s+(?:m'intéresse|suis\s+(?:très\s+|vraiment\s+)?intéressée?\s+par)\s+(?:(?:beaucoup|vraiment|aussi|surtout)\s+)*"
+    r"(?P<prep>à\s+la\s+|à\s+l'|au\s+|aux\s+|à\s+|la\s+|le\s+|les\s+|l')?" + OBJECT
+)
+_FOOD_NOT_FR = regex(
+    r"\b(?P<head>je\s+ne\s+(?:(?:mange|bois)\s+(?:pas|plus|jamais)|peux\s+(?:pas|plus)\s+(?:manger|boire)))\s+"
+    r"(?P<de>de\s+|d'|du\s+|des\s+)" + OBJECT
 )
 _ONLY_ADVERBS_FR = regex(r"(?:(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\W*)+")
 _FAVORITE_EN = regex(
@@ -269,6 +283,46 @@ def _likes_fr(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, confidence, [phrase], predicate=predicate, object=liked)
 
 
+def _loved_fr(hit: Hit) -> Item | None:
+    """ "j'ai toujours adoré le jazz" -> "Mickael a toujours adoré le jazz"."""
+    if _points_back(hit.phrase):
+        return None
+    content = third_person_fr(f"{hit.words('head')} {hit.phrase}", hit.speaker)
+    liked = hit.third(hit.phrase)
+    predicate = Predicate.DISLIKES if hit.group("verb").lower() == "détesté" else Predicate.LIKES
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+
+
+def _interested_fr(hit: Hit) -> Item | None:
+    """ "je m'intéresse à la photo", "je suis intéressée par l'histoire" -> "Mickael s'intéresse à ..."."""
+    if _points_back(hit.phrase):
+        return None
+    said = hit.words("prep").lower()
+    preposition = {"la": "à la", "le": "au", "les": "aux", "l'": "à l'"}.get(said, said or "à")
+    glue = "" if preposition.endswith("'") else " "
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} s'intéresse {preposition}{glue}{liked}"
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(
+        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
+    )
+
+
+def _food_not_fr(hit: Hit) -> Item | None:
+    """ "je ne mange pas de viande" -> "Mickael ne mange pas de viande"."""
+    if _points_back(hit.phrase):
+        return None
+    end = _DIET_PHRASE_END.search(hit.phrase)
+    food = hit.phrase[: end.start()] if end else hit.phrase
+    de = hit.group("de").lower().strip()
+    glue = "" if de.endswith("'") else " "
+    content = third_person_fr(f"{hit.words('head')} {de}{glue}{food}", hit.speaker)
+    diet = content[len(hit.speaker) + 1 :] if content.startswith(hit.speaker + " ") else content
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [food], predicate=Predicate.DIET, object=diet)
+
+
 def _favorite_en(hit: Hit) -> Item | None:
     category, verb = hit.words("cat"), hit.words("be").lower()
     phrase = _SHOWN_AND_NAMED.sub("the ", hit.phrase)  # "this amazing chocolate tart" (in a picture)
@@ -309,6 +363,9 @@ PREFERENCES = (
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
     Rule(_FOOD_NOT_EN, _food_not_en, french=False),
     Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
+    Rule(_LOVED_FR, _loved_fr, french=True),
+    Rule(_INTERESTED_FR, _interested_fr, french=True),
+    Rule(_FOOD_NOT_FR, _food_not_fr, french=True),
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
     Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
