@@ -709,6 +709,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I'm gonna go to bed",
         "I'm thinking about you",
         "Playing it helps me get my emotions out",
+        "I love doing this lately",
         "Talking to you helps me a lot",
         "my favorite is this one",
         "je vais le faire demain",

@@ -16,8 +16,10 @@ __all__ = [
     "is_object",
     "name_from_phrase",
     "noun_phrase",
+    "points_back",
     "trim_phrase",
     "without_the_listener",
+    "without_what_is_shown",
 ]
 
 _MAX_PHRASE_CHARS = 300
@@ -194,3 +196,28 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
     if name.isupper() and len(name) > 1:
         name = name.title()
     return name[:1].upper() + name[1:]
+
+
+# What points back into the conversation in the heart of a phrase (up to its first comma or "and"):
+# "how uncomplicated it is", "having them around", "escaping to that world", "making this lately"
+# name nothing once read elsewhere. "helping the community and making it better" still does.
+_CORE_END = regex(r"\s*(?:[,;]|\s-\s|-\s|\s(?:and|but|because|so|since|et|mais|parce|car|donc)\b)")
+_POINTS_BACK = regex(
+    r"\b(?:it|them|these|those|ça|cela|ceci|ces)\b|\b(?:to|in|into|of|about|with|at|à|dans|de)\s+"
+    r"(?:that|this|cette|ce|cet)\b|^(?:how|what|comment)\b.*\b(?:it|this|that)\b"
+    # "this" or "that" standing alone for what was just shown (not "this summer")
+    r"|\b(?:this|that)(?=\s*(?:$|[,.!?]|(?:lately|recently|now|so|too)\b))"
+)
+# "like this" after what is named: "a little doll like this" (in a picture) is a little doll.
+_LIKE_WHAT_IS_SHOWN = regex(r"\s+like\s+(?:this|that|these|those)(?:\s+one)?\b")
+
+
+def points_back(phrase: str) -> bool:
+    """Whether the heart of `phrase` points back into the conversation (see `_POINTS_BACK`)."""
+    end = _CORE_END.search(phrase)
+    return bool(_POINTS_BACK.search(phrase[: end.start()] if end else phrase))
+
+
+def without_what_is_shown(phrase: str) -> str:
+    """`phrase` without a "like this" that points at a picture ("a little doll like this")."""
+    return _LIKE_WHAT_IS_SHOWN.sub("", phrase)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory.models import MemoryType
 
 from ..normalize import regex
+from ..phrases import without_what_is_shown
 from .base import Hit, Item, Rule
 
 __all__ = ["CHILDHOOD"]
@@ -33,8 +34,6 @@ _THING_I_HAD_EN = regex(
     rf"[\w'-]+\s+){{0,4}}?[\w'-]+)\s+(?:that\s+)?i\s+{_HAD}\s+{_WHEN}\b"
 )
 
-_SHOWN = regex(r"\s+like\s+(?:this|that|these|those)(?:\s+one)?\b")
-
 
 # The same said in a clause of its own first: "As a kid, I had two hamsters", "Quand j'étais
 # petite, j'avais un chien", "Enfant, j'avais un vélo"; or after it in French.
@@ -56,12 +55,12 @@ def _had_when_said_first(hit: Hit) -> Item | None:
     if hit.clause.french:
         if not (said_first or hit.group("when_after")):
             return None
-        thing = _SHOWN.sub("", hit.phrase)
+        thing = without_what_is_shown(hit.phrase)
         content = f"Enfant, {hit.speaker} avait {hit.third(thing)}"
         return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
     if said_first is None or not said_first.group("when"):
         return None
-    thing = _SHOWN.sub("", hit.phrase)
+    thing = without_what_is_shown(hit.phrase)
     when = hit.third(" ".join(said_first.group("when").lower().split()))
     content = f"{hit.speaker} had {hit.third(thing)} {when}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])
@@ -72,7 +71,7 @@ def _had_as_a_child(hit: Hit) -> Item:
     thing = hit.phrase
     if thing.split(" ", 1)[0].lower() in ("the", "this") and " " in thing:
         thing = "a " + thing.split(" ", 1)[1]  # "the film camera I had": which one was said before
-    thing = _SHOWN.sub("", thing)  # "a little doll like this": the doll, not the picture just shown
+    thing = without_what_is_shown(thing)  # "a little doll like this": the doll, not the picture just shown
     when = hit.third(hit.words("when").lower())
     content = f"{hit.speaker} had {hit.third(thing)} {when}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing])

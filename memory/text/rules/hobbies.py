@@ -5,7 +5,7 @@ from __future__ import annotations
 from memory.models import MemoryType
 
 from ..normalize import regex
-from ..phrases import without_the_listener
+from ..phrases import points_back, without_the_listener
 from ..rewrite import capitalize_first, possessive_en
 from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
@@ -92,7 +92,6 @@ _HELPS_ME_EN = regex(
     r"(?:(?:really|always|definitely|also|honestly|just)\s+)*(?P<verb>helps|keeps|calms|relaxes|lets)\s+me\b"
     r"(?P<rest>[^,;:!?.]{0,60})"
 )
-_POINTS_BACK = regex(r"\b(?:it|this|that|them|these|those)\b")
 # Gerunds that are no pastime: "Talking about it helps me", "Knowing that keeps me going".
 _NOT_A_PASTIME_GERUND = frozenset(
     {"talking", "knowing", "having", "being", "seeing", "hearing", "thinking", "getting"}
@@ -102,7 +101,7 @@ _NOT_A_PASTIME_GERUND = frozenset(
 def _helps_me(hit: Hit) -> Item | None:
     """ "Reading a great fantasy book helps me escape" -> "Reading a great fantasy book helps Tim escape"."""
     doing = hit.phrase
-    if doing.split(" ", 1)[0].lower() in _NOT_A_PASTIME_GERUND or _POINTS_BACK.search(doing):
+    if doing.split(" ", 1)[0].lower() in _NOT_A_PASTIME_GERUND or points_back(doing):
         return None  # "Playing it helps me": what "it" is was said before
     said = f"{doing} {hit.words('verb').lower()} me{hit.group('rest').rstrip()}"
     content = without_the_listener(capitalize_first(hit.third(said, named=False)), hit.speaker)

@@ -6,7 +6,7 @@ from memory.models import MemoryType
 
 from ..facts import Predicate
 from ..normalize import regex
-from ..phrases import is_object, trim_phrase
+from ..phrases import is_object, points_back, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
@@ -48,8 +48,6 @@ _INTERESTS_ME_EN = regex(
     r"(?:interests|fascinates|(?:is|are)\s+(?:(?:really|particularly|especially|very|super|so|truly|always)\s+)*"
     r"(?:interesting|fascinating)\s+to)\s+me\b"
 )
-# "this" or "that" standing for what was just shown: "into making this lately" (not "this summer").
-_BARE_DEMONSTRATIVE = regex(r"\b(?:this|that)(?=\s*(?:$|[,.!?]|(?:lately|recently|now|so|too|and|but)\b))")
 _GERUND_READ_AS_DOING_EN = regex(r"^i(?:'m|\s+am)\s+(?=\w+ing\b)")
 # Subjects that say nothing once the sentence is read elsewhere: "That really interests me".
 _NOT_A_TOPIC_EN = regex(
@@ -120,26 +118,10 @@ _PREDICATE_EN = {
 _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
 
 
-# What points back into the conversation in the heart of what is liked (up to its first comma or
-# "and"): "I love how uncomplicated it is", "loves having them around", "escaping to that world"
-# name nothing once read elsewhere. "helping the community and making it better" still does.
-_LIKED_CORE_END = regex(r"\s*(?:[,;]|\s-\s|-\s|\s(?:and|but|because|so|since|et|mais|parce|car|donc)\b)")
-_POINTS_BACK = regex(
-    r"\b(?:it|them|these|those|ça|cela|ceci|ces)\b|\b(?:to|in|into|of|about|with|at|à|dans|de)\s+"
-    r"(?:that|this|cette|ce|cet)\b|^(?:how|what|comment)\b.*\b(?:it|this|that)\b"
-)
-
-
-def _points_back(phrase: str) -> bool:
-    """Whether the heart of a liked phrase points back into the conversation (see `_POINTS_BACK`)."""
-    end = _LIKED_CORE_END.search(phrase)
-    return bool(_POINTS_BACK.search(phrase[: end.start()] if end else phrase))
-
-
 def _likes_en(hit: Hit) -> Item | None:
     if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
         return None
-    if _points_back(hit.phrase) or hit.phrase.lower() in ("to", "it"):
+    if points_back(hit.phrase) or hit.phrase.lower() in ("to", "it"):
         return None  # "I love how uncomplicated it is", "I love to!": said of what was just shown
     if opens_relative_clause(hit.clause.text[: hit.match.start()]):
         return None  # "a job I enjoy every day": which job, not a taste for "every day"
@@ -159,7 +141,7 @@ def _likes_en(hit: Hit) -> Item | None:
 
 def _loved_en(hit: Hit) -> Item | None:
     """ "I've always loved jazz" -> "Mickael has always loved jazz"."""
-    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN) or _points_back(hit.phrase):
+    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN) or points_back(hit.phrase):
         return None
     if opens_relative_clause(hit.clause.text[: hit.match.start()]):
         return None  # "the city I've always loved": which city, not a taste
@@ -176,7 +158,7 @@ def _interests_me_en(hit: Hit) -> Item | None:
     """ "Photography really interests me" -> "Mickael is interested in photography"."""
     # "Learning about cultures fascinates me" reaches the rules as "I'm learning ..." (a dropped subject).
     topic = _GERUND_READ_AS_DOING_EN.sub("", hit.phrase)
-    if _NOT_A_TOPIC_EN.match(topic) or _points_back(topic) or not is_object(topic, False):
+    if _NOT_A_TOPIC_EN.match(topic) or points_back(topic) or not is_object(topic, False):
         return None
     first, _, rest = topic.partition(" ")
     if first.lower().endswith("ing") or first.lower() in ("the", "a", "an", "my", "our"):
@@ -190,7 +172,7 @@ def _interests_me_en(hit: Hit) -> Item | None:
 def _food_not_en(hit: Hit) -> Item | None:
     """ "I can't have dairy" -> "Mickael can't have dairy"; "I don't eat meat" -> "Mickael doesn't eat
     meat": what the speaker leaves out of their diet."""
-    if _points_back(hit.phrase) or hit.phrase.lower().startswith(
+    if points_back(hit.phrase) or hit.phrase.lower().startswith(
         ("that", "this", "anything", "much", "a lot")
     ):
         return None
@@ -212,9 +194,7 @@ def _food_not_en(hit: Hit) -> Item | None:
 def _is_into_en(hit: Hit) -> Item | None:
     """ "I'm (not) into / a big fan of / allergic to X"."""
     kind = hit.words("kind").lower()
-    if (_points_back(hit.phrase) or _BARE_DEMONSTRATIVE.search(hit.phrase)) and not kind.startswith(
-        "allergic"
-    ):
+    if points_back(hit.phrase) and not kind.startswith("allergic"):
         return None  # "I've been really into making this lately": said of what was just shown
     if "fan of" in kind:
         kind = "a fan of"
@@ -260,7 +240,7 @@ def _likes_fr(hit: Hit) -> Item | None:
     phrase = trim_phrase(hit.group("object"))
     if not phrase or not is_object(phrase, True) or _ONLY_ADVERBS_FR.fullmatch(phrase):
         return None  # "j'aime bien", "j'adore trop": how much, with nothing liked
-    if _points_back(phrase) and not low.startswith(("suis allergique", "ne suis plus")):
+    if points_back(phrase) and not low.startswith(("suis allergique", "ne suis plus")):
         return None  # "j'adore cette couleur": said of what was just shown
     if low == "aime pas":
         verb = "n'aime pas"
@@ -285,7 +265,7 @@ def _likes_fr(hit: Hit) -> Item | None:
 
 def _loved_fr(hit: Hit) -> Item | None:
     """ "j'ai toujours adoré le jazz" -> "Mickael a toujours adoré le jazz"."""
-    if _points_back(hit.phrase):
+    if points_back(hit.phrase):
         return None
     content = third_person_fr(f"{hit.words('head')} {hit.phrase}", hit.speaker)
     liked = hit.third(hit.phrase)
@@ -296,7 +276,7 @@ def _loved_fr(hit: Hit) -> Item | None:
 
 def _interested_fr(hit: Hit) -> Item | None:
     """ "je m'intéresse à la photo", "je suis intéressée par l'histoire" -> "Mickael s'intéresse à ..."."""
-    if _points_back(hit.phrase):
+    if points_back(hit.phrase):
         return None
     said = hit.words("prep").lower()
     preposition = {"la": "à la", "le": "au", "les": "aux", "l'": "à l'"}.get(said, said or "à")
@@ -311,7 +291,7 @@ def _interested_fr(hit: Hit) -> Item | None:
 
 def _food_not_fr(hit: Hit) -> Item | None:
     """ "je ne mange pas de viande" -> "Mickael ne mange pas de viande"."""
-    if _points_back(hit.phrase):
+    if points_back(hit.phrase):
         return None
     end = _DIET_PHRASE_END.search(hit.phrase)
     food = hit.phrase[: end.start()] if end else hit.phrase
