@@ -440,6 +440,20 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             PREF,
             "Mickael's favorite treat is the amazing chocolate raspberry tart",
         ),
+        # what the speaker uses, since when they have been doing something
+        ("I use Arch btw", FACT, "Mickael uses Arch"),
+        ("I main Mercy in Overwatch", FACT, "Mickael mains Mercy in Overwatch"),
+        ("I've been coding for 10 years", FACT, "Mickael has been coding for 10 years (since about 2016)"),
+        # who the speaker is: a time zone, how they work; a relative's job
+        ("I'm in PST", ID, "Mickael is in the PST time zone"),
+        ("my timezone is UTC+2", ID, "Mickael is in the UTC+2 time zone"),
+        ("Mon fuseau horaire est CET", ID, "Mickael est dans le fuseau horaire CET"),
+        ("I work remotely", ID, "Mickael works remotely"),
+        ("My wife is a doctor", FACT, "Mickael's wife is a doctor"),
+        ("Ma sœur est infirmière", FACT, "La sœur de Mickael est infirmière"),
+        # a break-up, a trip to a named place on a day
+        ("I broke up with my girlfriend", EVENT, "Mickael broke up with their girlfriend"),
+        ("I'm going to Japan next month", EVENT, "Mickael is going to Japan in December 2026"),
         # what helps the speaker
         ("Dancing helps me de-stress. It's where I'm most alive.", FACT, "Dancing helps Mickael de-stress"),
         # (a gerund that is the subject is nothing the speaker is doing: not "Mickael is reading books")
@@ -706,9 +720,12 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "j'ai vu ton message hier",
         "We've got a pup and a kitty",
         "I'm going to run to the store",
+        "I'm in NYC right now",
+        "I'm going to bed now",
         "I'm gonna go to bed",
         "I'm thinking about you",
         "Playing it helps me get my emotions out",
+        "It's what I use for self-expression",
         "I love doing this lately",
         "Talking to you helps me a lot",
         "my favorite is this one",
@@ -1409,6 +1426,34 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
     written = resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC))
     assert written == f"{said} ({since})"
     assert resolve_relative_dates(written, datetime(2027, 11, 25, 12, tzinfo=UTC)) == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # the time up to now, said as it was, with where it starts ("the in the week of ..." before)
+        (
+            "I have been reading a lot in the past week",
+            "I have been reading a lot in the past week (since Wednesday 18 November 2026)",
+        ),
+        ("over the last month I ran a lot", "over the last month (since October 2026) I ran a lot"),
+        (
+            "In the last three months I lost 5 kilos",
+            "In the last three months (since August 2026) I lost 5 kilos",
+        ),
+        # the last week of a month is no week before now
+        ("the last week of May was busy", "the last week of May was busy"),
+        # a date that opens a sentence keeps its capital
+        (
+            "So much happened. Last week I scored 40 points",
+            "So much happened. In the week of Monday 16 November 2026 I scored 40 points",
+        ),
+    ],
+)
+def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
+    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    assert resolve_relative_dates(said, now) == written
+    assert resolve_relative_dates(written, now) == written
 
 
 @pytest.mark.parametrize(

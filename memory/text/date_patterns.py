@@ -147,8 +147,11 @@ DATE_PATTERN = regex(
     r"|il\s+y\s+a\s+(?:(?P<il_y_a_about>environ\s+|à\s+peu\s+près\s+|presque\s+|quasiment\s+|"
     r"(?:près|plus|moins)\s+d(?:e\s+|'\s*)))?"
     rf"(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans?|années?)\b(?!\s+et\s+demie?))"
+    # "in the past week", "over the last three months": the time up to now, not last calendar week.
+    rf"|(?P<rolling>the\s+(?:past|last)\s+(?:(?P<rolling_quantity>{_QUANTITY})\s+)?"
+    r"(?P<rolling_unit>days?|weeks?|months?|years?)(?![\w'-])(?!\s+of\b))"
     rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
-    rf"(?P<period_en_unit>{_PERIOD_EN}))"
+    rf"(?P<period_en_unit>{_PERIOD_EN})(?!\s+of\b))"  # not "the last week of May"
     r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
     r"(?P<season_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"

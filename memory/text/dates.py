@@ -216,6 +216,14 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         if unit == "week":
             return period_start(today - timedelta(days=7 * count), "week"), "period", "week"
         return shift_period(today, unit, -count), "period", unit
+    if group("rolling"):
+        unit_word = group("rolling_unit")
+        count = _quantity(group("rolling_quantity") or "1", unit_word)
+        unit = _unit_of(unit_word)
+        if unit in ("day", "week"):
+            return today - timedelta(days=count * (7 if unit == "week" else 1)), "rolling", "day"
+        start = add_months(today, -count * (12 if unit == "year" else 1))
+        return date(start.year, start.month, 1), "rolling", "month"
     if group("lasting"):
         unit_word = group("lasting_unit")
         unit = _unit_of(unit_word)
@@ -375,6 +383,18 @@ def find_dates(
         if relative_only and (kind == "abs" or (kind == "day" and not past)):
             continue
         segment_end = match.start()
+        if kind == "rolling":
+            if _SINCE_SAID_AFTER.match(clause, match.end()):
+                continue  # written out already
+            bare = format_day(day, french) if unit == "day" else _format_period(day, unit, french)
+            said = " ".join(match.group(0).split())
+            inline = f"{said} ({'depuis' if french else 'since'} {bare})"
+            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+            out.append(clause[position:segment_end])
+            out.append(f"\x00{len(found)}\x00")
+            found.append(ResolvedDate(inline, bare, at, day, unit, lasting=True))
+            position = match.end()
+            continue
         if match.group("lasting"):
             if not (match.group(0).lower().startswith("depuis") or _perfect_before(before)):
                 continue  # "I lived there for 3 years", "for 3 years in a row": no since
@@ -613,4 +633,9 @@ def _resolve_sentence(sentence: str, now: datetime) -> str:
     work, dates = find_dates(
         sentence, now, looks_french(sentence), told_in_past(sentence), relative_only=True
     )
-    return expand_dates(work, dates)[0] if dates else sentence
+    if not dates:
+        return sentence
+    written = expand_dates(work, dates)[0]
+    if sentence[:1].isupper() and written[:1].islower():
+        written = written[0].upper() + written[1:]  # "Last week I scored ..." -> "In the week of ..."
+    return written

@@ -22,7 +22,7 @@ _CONFIDENCE = 0.65
 _DATED_CONFIDENCE = 0.6
 
 _EVENT_VERBS_EN = (
-    r"broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
+    r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
     r"launched|released|shipped|published|signed|received|became|become|retired|resigned|was\s+promoted|"
     r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"
@@ -39,7 +39,7 @@ _EVENT_EN = regex(
 )
 # Events that need no object: "I graduated", "I got married".
 _INTRANSITIVE = regex(
-    r"married|graduated|retired|resigned|quit|promoted|hired|fired|laid\s+off|gave\s+birth|had\s+|got\s+"
+    r"broke\s+up|split\s+up|married|graduated|retired|resigned|quit|promoted|hired|fired|laid\s+off|gave\s+birth|had\s+|got\s+"
     r"(?:married|engaged|promoted|hired|fired|divorced)"
 )
 # "I got it", "I got lost", "I went out": chat, not something that happened to remember.
@@ -116,6 +116,7 @@ _EVENT_CUE = regex(
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé)\b"
     r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
+    r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
     r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"
     r"(?:un|une|le|la|les|des|mon|ma|mes|notre|nos|deux|trois|\d+)\s"

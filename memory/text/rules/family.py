@@ -9,9 +9,9 @@ from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR
+from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR, is_occupation_en, is_occupation_fr
 from ..normalize import regex
-from ..phrases import NAME_CAPTURE, name_from_phrase, trim_phrase
+from ..phrases import NAME_CAPTURE, name_from_phrase, noun_phrase, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person
 from .base import Hit, Item, OneOf, Rule
 from .said_first import with_date_said_first
@@ -197,11 +197,41 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
     )
 
 
+# What a relative does: "My wife is a doctor", "ma sœur est infirmière".
+_RELATIVE_JOB_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+is\s+(?:now\s+|also\s+)?(?P<art>an?)\s+" + r"(?P<object>.+)"
+)
+_RELATIVE_JOB_FR = regex(
+    rf"\b(?P<poss>mon|ma|notre)\s+(?P<rel>{RELATIVES_FR})\s+est\s+(?:maintenant\s+|aussi\s+)?(?P<object>[^\W\d_][\w-]*)"
+)
+
+
+def _relative_job(hit: Hit) -> Item | None:
+    """ "Mickael's wife is a doctor", "La sœur de Mickael est infirmière": a fact of the speaker's family."""
+    relative = " ".join(hit.group("rel").split()).lower()
+    if hit.french:
+        job = hit.phrase.split()[0]
+        if not is_occupation_fr(job):
+            return None
+        possessive = hit.group("poss").lower()
+        content = capitalize_first(
+            f"{article_fr(possessive, relative)}{relative} {of_fr(hit.speaker)} est {job}"
+        )
+    else:
+        job = noun_phrase(hit.phrase, 6)
+        if not job or not is_occupation_en(job):
+            return None
+        content = f"{possessive_en(hit.speaker)} {relative} is {hit.group('art').lower()} {job}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [relative, job])
+
+
 FAMILY = (
     _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
     _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
     Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
+    Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
+    Rule(_RELATIVE_JOB_FR, _relative_job, french=True),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
 )

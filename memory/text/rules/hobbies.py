@@ -7,6 +7,7 @@ from memory.models import MemoryType
 from ..normalize import regex
 from ..phrases import points_back, without_the_listener
 from ..rewrite import capitalize_first, possessive_en
+from ..sentences import opens_relative_clause
 from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
@@ -84,6 +85,62 @@ def _named_hobbies(hit: Hit) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase], tags=[ACTIVITY_TAG])
 
 
+# What the speaker has been doing since a time said: "I've been coding for 10 years", "I've been
+# training since January" (the date makes it a pastime of theirs, not today's chore).
+_BEEN_DOING_EN = regex(r"\bi(?:'ve|\s+have)\s+been\s+(?P<object>[a-z]+ing\b[^,;:!?]*)")
+
+
+def _been_doing(hit: Hit) -> Item | None:
+    """ "Mickael has been coding for 10 years (since about 2016)"."""
+    if points_back(hit.phrase) or hit.phrase.split(" ", 1)[0].lower() in _NOT_A_PASTIME_GERUND:
+        return None
+    content = f"{hit.speaker} has been {hit.third(hit.phrase)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+# What the speaker uses or plays as: "I use Arch btw", "I mostly use vim", "I main Mercy in
+# Overwatch", "j'utilise Linux". Not "I use it to ...", "I used to ...".
+_USES_EN = regex(
+    r"\bi\s+(?:(?:mostly|mainly|usually|always|only|still|now|also|just|personally)\s+)*(?P<verb>use|main)\s+"
+    + OBJECT
+)
+_USES_FR = regex(
+    r"\bj'utilise\s+(?:(?:surtout|toujours|uniquement|encore|aussi|principalement)\s+)*" + OBJECT
+)
+_NOT_USED = frozenset(
+    {
+        "to",
+        "my",
+        "your",
+        "the",
+        "a",
+        "an",
+        "some",
+        "that",
+        "this",
+        "it",
+        "them",
+        "for",
+        "as",
+        "in",
+        "on",
+        "with",
+    }
+)
+
+
+def _uses(hit: Hit) -> Item | None:
+    """ "Mickael uses vim", "Mickael mains Mercy in Overwatch", "Mickael utilise Linux"."""
+    used = hit.phrase
+    if points_back(used) or opens_relative_clause(hit.clause.text[: hit.match.start()]):
+        return None  # "the app I use for notes": which app was said before
+    if hit.french:
+        content = f"{hit.speaker} utilise {hit.third(used)}"
+    else:
+        content = f"{hit.speaker} {hit.words('verb').lower()}s {hit.third(used)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [used])
+
+
 # What the speaker does that helps them: "Reading helps me relax", "..., but running keeps me sane".
 # A gerund opens the clause or a part of it; the dropped-subject reading ("I'm reading") may have
 # put "I'm" before it.
@@ -120,4 +177,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
         )
     ),
     Rule(_HELPS_ME_EN, _helps_me, french=False),
+    Rule(_BEEN_DOING_EN, _been_doing, french=False, needs_date=True),
+    Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
+    Rule(_USES_FR, _uses, french=True, max_words=8),
 )

@@ -74,6 +74,44 @@ _RELATIONSHIP_FR = (
 )
 
 
+# The speaker's time zone: "I'm in PST", "my timezone is UTC+2", "mon fuseau horaire est CET". Only
+# zone names and offsets: "I'm in NYC" says where, not when.
+_ZONE = (
+    r"(?P<zone>(?-i:(?:PST|PDT|PT|MST|MDT|MT|CST|CDT|CT|EST|EDT|ET|AKST|AKDT|HST|GMT|BST|UTC|CET|CEST|EET|EEST|"
+    r"WET|WEST|IST|JST|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT|BRT|ART))(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?)?)"
+    r"(?![\w+-])"
+)
+_TIMEZONE_EN = rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?){_ZONE}"
+_TIMEZONE_FR = rf"\bmon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?{_ZONE}"
+# How the speaker works: "I work remotely", "I work night shifts".
+_WORKS_HOW_EN = (
+    r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|part[- ]time|"
+    r"full[- ]time|nights|night\s+shifts?|the\s+night\s+shift|weekends|shifts|freelance|"
+    r"as\s+a\s+freelancer)\b"
+)
+
+
+def _timezone(hit: Hit) -> Item:
+    """ "Mickael is in the PST time zone": when the speaker's days and nights are."""
+    zone = "".join(hit.group("zone").split())
+    if hit.french:
+        content = f"{hit.speaker} est dans le fuseau horaire {zone}"
+    else:
+        content = f"{hit.speaker} is in the {zone} time zone"
+    return Item(
+        content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [zone], predicate=Predicate.ABOUT
+    )
+
+
+def _works_how(hit: Hit) -> Item:
+    """ "Mickael works remotely", "Mickael works night shifts"."""
+    how = " ".join(hit.group("how").split()).lower()
+    content = f"{hit.speaker} works {how}"
+    return Item(
+        content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
+    )
+
+
 # Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
 _TRAIT_EN = (
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:(?:definitely|totally|really|such|more\s+of|kind\s+of|"
@@ -374,6 +412,11 @@ _IDENTITY_EN = OneOf(
         ),
     )
 )
+# Said beside the rest: "I'm 30 and I'm in PST", "I work remotely from Lyon".
+_WHEN_AND_HOW_EN = (
+    Rule(regex(_TIMEZONE_EN), _timezone, french=False, object_groups=()),
+    Rule(regex(_WORKS_HOW_EN), _works_how, french=False, object_groups=()),
+)
 
 # --------------------------------------------------------------------------- French
 
@@ -584,4 +627,9 @@ _IDENTITY_FR = OneOf(
     )
 )
 
-IDENTITY = (_IDENTITY_EN, _IDENTITY_FR)
+IDENTITY = (
+    _IDENTITY_EN,
+    *_WHEN_AND_HOW_EN,
+    _IDENTITY_FR,
+    Rule(regex(_TIMEZONE_FR), _timezone, french=True, object_groups=()),
+)
