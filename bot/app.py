@@ -96,6 +96,7 @@ class App:
                 engine,
                 settings,
                 llm=llm,
+                tz=settings.memory.zone,
                 summary_llm=summary_llm,
                 # Every background model call shows in /metrics as well as in its log line.
                 on_background_call=lambda purpose: metrics.background_model_calls.labels(purpose).inc(),

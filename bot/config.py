@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -18,6 +19,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory.errors import ConfigError, TTLError
 from memory.prehook.config import PrehookConfig
+from memory.text.zones import zone_named
 from memory.ttl import parse_duration
 
 CommaList = Annotated[list[str], NoDecode]
@@ -165,6 +167,29 @@ class MemorySettings(_Section):
         "tool, the offline responder (injection has its own floor, PREHOOK_MIN_RELEVANCE)",
     )
     sweep_interval_seconds: float = Field(3600.0, gt=0)
+    timezone: str = Field(
+        "UTC",
+        description="the time zone a message's 'tomorrow' is read in when its author has not said theirs "
+        "('I'm in PST'), and dates are shown in: an abbreviation (PST, CET), an offset (UTC+2) or a region "
+        "(Europe/Paris)",
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if zone_named(value) is None:
+            raise ValueError(
+                f"unknown time zone {value!r}: say PST, CET, UTC+2 or a region such as Europe/Paris"
+            )
+        return value
+
+    @property
+    def zone(self) -> tzinfo:
+        """`timezone` as the zone dates are read and shown in."""
+        zone = zone_named(self.timezone)
+        if zone is None:  # checked when the settings were read; only a later assignment gets here
+            raise ConfigError(f"MEMORY_TIMEZONE: unknown time zone {self.timezone!r}")
+        return zone
 
 
 # The pre-hook's defaults live with the pre-hook; the settings only name and bound them.

@@ -6,7 +6,7 @@ import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from memory.engine import MemoryEngine, WriteResult
@@ -181,6 +181,8 @@ class TurnContext:
     # display name (casefolded) or id -> user id, so `remember` can say whom a fact is about
     participants: Mapping[str, str] = field(default_factory=dict)
     search_threshold: float = 0.5
+    # The author's time zone: the model's "next Friday" is the author's next Friday.
+    tz: tzinfo = UTC
 
 
 class MemoryToolbox:
@@ -244,6 +246,7 @@ class MemoryToolbox:
             author_id=ctx.author_id,
             visibility=ctx.visibility,
             sources=list(ctx.source_message_ids),
+            said_in=ctx.tz,
         )
         result = await self.engine.remember(draft)
         self.stored.append(result)

@@ -62,7 +62,7 @@ def build_memory(draft: MemoryDraft, now: float) -> Memory:
         raise InvalidMemory("memory content is empty")
     created = draft.created_at if draft.created_at is not None else now
     # What is stored must stay true: "last week" means one week for ever, the one it was said in.
-    content = resolve_relative_dates(content, datetime.fromtimestamp(created, UTC))
+    content = resolve_relative_dates(content, datetime.fromtimestamp(created, draft.said_in or UTC))
     if not any(ch.isprintable() for ch in content):
         # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
         raise InvalidMemory("memory content has no visible characters")

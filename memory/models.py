@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from enum import StrEnum
 
 
@@ -236,6 +237,8 @@ class MemoryDraft:
     created_at: float | None = None  # defaults to the engine clock; set when importing history
     # An expiry already computed (a heuristic deadline plus its grace); a `ttl` takes precedence.
     expires_at: float | None = None
+    # The time zone its author lives in, which their "tomorrow" is read in; None: UTC.
+    said_in: tzinfo | None = None
 
 
 @dataclass(slots=True)

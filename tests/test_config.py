@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.config import ConfigError, Settings, environment_variables
+from memory.text.zones import zone_named
 
 
 @pytest.fixture(autouse=True)
@@ -178,3 +180,29 @@ def test_environment_variables_name_every_setting_by_the_variable_it_reads() -> 
 def test_the_test_session_sees_none_of_the_bots_variables() -> None:
     # conftest clears them: a shell pointing the bot at a real database must not send tests there.
     assert [name for name in environment_variables() if name in os.environ] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "offset_hours"),
+    [("UTC", 0), ("UTC+10", 10), ("GMT-05:30", -5.5), ("CET", 1), ("Europe/Paris", 1)],
+)
+def test_the_bot_wide_time_zone(monkeypatch: pytest.MonkeyPatch, said: str, offset_hours: float) -> None:
+    monkeypatch.setenv("MEMORY_TIMEZONE", said)
+    zone = Settings.load(env_file=None).memory.zone
+    winter = datetime(2026, 1, 15, 12, tzinfo=UTC)
+    assert winter.astimezone(zone).utcoffset() == timedelta(hours=offset_hours)
+
+
+@pytest.mark.parametrize("said", ["Mars/Olympus", "NYC", "UTC+15"])
+def test_an_unknown_time_zone_fails_at_start_naming_it(monkeypatch: pytest.MonkeyPatch, said: str) -> None:
+    monkeypatch.setenv("MEMORY_TIMEZONE", said)
+    with pytest.raises(ConfigError, match="MEMORY_TIMEZONE"):
+        Settings.load(env_file=None)
+
+
+def test_a_zone_said_by_its_abbreviation_keeps_summer_time() -> None:
+    """ "PST" names Los Angeles, whose clocks move in summer: 19:00 UTC in July is noon there."""
+    zone = zone_named("PST")
+    assert zone is not None
+    assert datetime(2026, 7, 1, 19, tzinfo=UTC).astimezone(zone).hour == 12
+    assert datetime(2026, 1, 1, 20, tzinfo=UTC).astimezone(zone).hour == 12

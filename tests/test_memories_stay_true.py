@@ -16,9 +16,11 @@ import pytest
 from adapters.base import IncomingMessage
 from adapters.command_table import Invoker
 from bench.relative_dates import load_cases, score
+from bot.app import App
 from bot.commands import MemoryCommands
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
+from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.storage import MemoryQuery
@@ -113,6 +115,57 @@ async def test_model_written_memories_are_dated_when_written(
     finally:
         await pipeline.aclose()
     assert [m.content for m in result.remembered] == ["Alice's thesis defence is Friday 4 December 2026"]
+
+
+# Monday 23 November 2026, 18:00 in Los Angeles: already Tuesday 02:00 in UTC.
+LATE_MONDAY_IN_LOS_ANGELES = datetime(2026, 11, 24, 2, tzinfo=UTC).timestamp()
+
+
+async def test_tomorrow_is_read_in_the_time_zone_its_author_said(
+    engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Alice said she is in PST: on her Monday evening, her "tomorrow" is Tuesday, in what the
+    heuristics keep and in what the model writes; Bob said no zone, so UTC's Tuesday night reads his."""
+    clock.now = LATE_MONDAY_IN_LOS_ANGELES
+    llm = ScriptedLLM(
+        [
+            text("Noted."),
+            tool("remember", content="Alice's dentist appointment is tomorrow", type="event"),
+            text("Good luck!"),
+            text("Good luck!"),
+        ]
+    )
+    pipeline = TurnPipeline(engine, settings(tmp_path), llm=llm, summarizer=ExtractiveSummarizer())
+    try:
+        await pipeline.handle([say("I'm in PST", clock, "alice", "Alice")])
+        await pipeline.idle()
+        result = await pipeline.handle([say("My exam is tomorrow", clock, "alice", "Alice")])
+        await pipeline.handle([say("My exam is tomorrow", clock, "bob", "Bob")])
+    finally:
+        await pipeline.aclose()
+    stored = await contents(engine)
+    assert "Alice is in the PST time zone" in stored
+    assert "Alice's exam is Tuesday 24 November 2026" in stored
+    assert [m.content for m in result.remembered] == [
+        "Alice's dentist appointment is Tuesday 24 November 2026"
+    ]
+    assert "Bob's exam is Wednesday 25 November 2026" in stored
+
+
+async def test_the_bot_wide_time_zone_reads_those_who_said_none(
+    tmp_path: Path, embedder: CachedEmbedder
+) -> None:
+    """MEMORY_TIMEZONE=UTC+10: 16:00 UTC on Tuesday is 02:00 on Wednesday there."""
+    app = await App.start(
+        settings(tmp_path, memory={"timezone": "UTC+10"}), embedder=embedder, with_llm=False
+    )
+    try:
+        clock = FakeClock(datetime(2026, 11, 24, 16, tzinfo=UTC).timestamp())
+        await app.pipeline.handle([say("My exam is tomorrow", clock, "bob", "Bob")])
+        stored = await contents(app.engine)
+    finally:
+        await app.close()
+    assert "Bob's exam is Thursday 26 November 2026" in stored
 
 
 async def test_absolute_dates_are_left_as_said(engine: MemoryEngine, tuesday: FakeClock) -> None:

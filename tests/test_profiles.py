@@ -103,6 +103,8 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is interested in machine learning", PREF, [("like", "", "machine learning")]),
         ("Mickael has always hated mornings", PREF, [("dislike", "", "mornings")]),
         ("Mickael is drawn to turtles", PREF, [("like", "", "turtles")]),
+        ("Mickael is in the PST time zone", ID, [("field", "timezone", "PST")]),
+        ("Mickael est dans le fuseau horaire CET", ID, [("field", "timezone", "CET")]),
         ("Mickael a toujours adoré le jazz", PREF, [("like", "", "le jazz")]),
         ("Mickael s'intéresse à la photographie", PREF, [("like", "", "la photographie")]),
         ("Mickael a toujours détesté les lundis", PREF, [("dislike", "", "les lundis")]),
@@ -156,6 +158,9 @@ def test_compact_line_reads_like_a_portrait() -> None:
     assert compact(profile, display_name="mick_42").startswith("Mickaël (he/him) — ")
     profile.shared.fields.pop("name")
     assert compact(profile).startswith("u1 (he/him) — ")
+    # The time zone the user said they are in follows where they live.
+    profile.shared.apply("field", "timezone", entry("CET", 11.0))
+    assert compact(profile).startswith("u1 (he/him) — lives in Lyon; time zone CET; nurse; ")
 
 
 def test_compact_is_empty_when_nothing_is_known() -> None:

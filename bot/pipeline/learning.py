@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from adapters.base import IncomingMessage
@@ -15,6 +15,7 @@ from memory.models import MemoryDraft, Source
 from memory.people import AliasStore, ProfileStore, learn_aliases
 from memory.text import Extracted, extract
 from memory.text.episodes import Episode, detect_episodes
+from memory.text.zones import zone_named
 
 from .messages import Speaking, audience_of, scope_of, visibility_of
 
@@ -34,9 +35,13 @@ class Learner:
     profiles: ProfileStore
     # Background work (a rename) is run, and awaited at shutdown, by the pipeline.
     spawn: Spawn
+    # The zone a message's "tomorrow" is read in when its author has not said theirs (MEMORY_TIMEZONE).
+    tz: tzinfo = UTC
 
-    async def known_name(self, message: IncomingMessage) -> str:
-        """What memories call the author: the name they said they go by, else their display name."""
+    async def speaker(self, message: IncomingMessage) -> tuple[str, tzinfo]:
+        """What memories call the author (the name they said they go by, else their display name) and
+        the time zone their words are read in (the one they said they are in, else the bot's): at
+        02:00 UTC, "tomorrow" from someone in PST is the day after their evening, not after UTC's night."""
         try:
             if message.is_dm:
                 profile = await self.profiles.in_own_dm(audience_of(message, self.agent_id))
@@ -46,21 +51,29 @@ class Learner:
                 )
         except Exception:  # a name only words the memory; the display name will do
             log.warning("profile unavailable for the author's name", exc_info=True)
-            return message.author_name
-        name = profile.known_name(include_private=message.is_dm) if profile is not None else None
-        return name or message.author_name
+            return message.author_name, self.tz
+        if profile is None:
+            return message.author_name, self.tz
+        name = profile.known_name(include_private=message.is_dm)
+        said = profile.time_zone(include_private=message.is_dm)
+        return name or message.author_name, (zone_named(said) if said else None) or self.tz
 
     async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
         """Zero-cost heuristic extraction from one user message: the memories it wrote."""
         learned: list[WriteResult] = []
-        now = datetime.fromtimestamp(message.timestamp, UTC)
-        speaker = await self.known_name(message)
+        speaker, zone = await self.speaker(message)
+        now = datetime.fromtimestamp(message.timestamp, zone)
         for item in extract(message.text, speaker, now=now):
             if item.given_name is not None:
                 # From now on memories call them so, and the earlier ones are reworded.
                 self._rename_later(message, [message.author_name, speaker], item.given_name)
             draft = self._draft(
-                message, item, [stored_id], created_at=message.timestamp, expires_at=item.expires_at
+                message,
+                item,
+                [stored_id],
+                created_at=message.timestamp,
+                expires_at=item.expires_at,
+                said_in=zone,
             )
             try:
                 result = await self.engine.remember(draft)
@@ -118,9 +131,10 @@ class Learner:
         """Decisions, dated commitments and reminders that need the exchange, not one message."""
         last = speaking[-1][0]
         text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
-        now = datetime.fromtimestamp(last.timestamp, UTC)
-        for episode in detect_episodes(text, reply, await self.known_name(last), now):
-            draft = self._draft(last, episode, list(message_ids))
+        speaker, zone = await self.speaker(last)
+        now = datetime.fromtimestamp(last.timestamp, zone)
+        for episode in detect_episodes(text, reply, speaker, now):
+            draft = self._draft(last, episode, list(message_ids), said_in=zone)
             try:
                 await self.engine.remember(draft)
             except Exception:

@@ -135,7 +135,7 @@ class TurnPipeline:
         self.profiles = ProfileStore(engine.storage, engine.clock)
         # Profiles follow identity and preference writes without slowing them.
         self.profile_updater = ProfileUpdater(engine, self.profiles)
-        self.learner = Learner(engine, self.agent_id, self.aliases, self.profiles, self.background.spawn)
+        self.learner = Learner(engine, self.agent_id, self.aliases, self.profiles, self.background.spawn, tz)
         self.context = TurnContextReader(
             engine, settings, tz, self.summaries, self.aliases, self.profiles, self.profile_updater
         )
@@ -259,6 +259,8 @@ class TurnPipeline:
         )
 
         people = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
+        # Whom the bot answers: their "tomorrow", and the day the model is told it is, are theirs.
+        _, zone = await self.learner.speaker(last)
         toolbox = MemoryToolbox(
             self.engine,
             TurnContext(
@@ -269,13 +271,14 @@ class TurnPipeline:
                 source_message_ids=[row.id for _, row in speaking],
                 participants=people,
                 search_threshold=self.settings.memory.search_threshold,
+                tz=zone,
             ),
         )
         system = system_prompt(
             platform=last.platform,
             is_dm=last.is_dm,
             now=self.engine.clock(),
-            tz=self.tz,
+            tz=zone,
             thread_summary=thread.content if thread is not None else None,
             profiles=profiles,
         )

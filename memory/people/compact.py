@@ -6,8 +6,8 @@ from .profile import FIELDS, Profile, ProfileSection, merged_section, value_key
 
 COMPACT_MAX_CHARS = 300
 
-_PRIORITY = ("location", "job", "like", "dislike", "workplace", "family", "origin", "age", "relationship",
-             "languages", "diet", "studies", "about")  # fmt: skip
+_PRIORITY = ("location", "job", "like", "dislike", "workplace", "family", "origin", "age", "timezone",
+             "relationship", "languages", "diet", "studies", "about")  # fmt: skip
 _LISTS = ("like", "dislike", "family", "about")
 
 
@@ -26,8 +26,8 @@ def _head(section: ProfileSection, profile: Profile, display_name: str | None) -
 
 def _render(head: str, chosen: dict[str, list[str]]) -> str:
     parts: list[str] = []
-    order = ("location", "job", "workplace", "origin", "age", "relationship", "languages", "studies", "diet",
-             "family", "about", "like", "dislike")  # fmt: skip
+    order = ("location", "timezone", "job", "workplace", "origin", "age", "relationship", "languages",
+             "studies", "diet", "family", "about", "like", "dislike")  # fmt: skip
     for part in order:
         items = chosen.get(part)
         if not items:
@@ -38,6 +38,8 @@ def _render(head: str, chosen: dict[str, list[str]]) -> str:
             parts.append("dislikes " + ", ".join(items))
         elif part == "family":
             parts.append("family: " + ", ".join(items))
+        elif part == "timezone":
+            parts.append("time zone " + items[0])
         else:
             parts.extend(items)
     return f"{head} — {'; '.join(parts)}" if parts else head

@@ -18,7 +18,7 @@ PROFILE_TYPES = (MemoryType.IDENTITY, MemoryType.PREFERENCE, MemoryType.FACT)
 
 # Single-valued fields, in the order the compact line shows them.
 FIELDS = ("name", "nickname", "pronouns", "location", "job", "workplace", "origin", "age", "relationship",
-          "languages", "studies", "diet")  # fmt: skip
+          "languages", "studies", "diet", "timezone")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- values
@@ -182,6 +182,11 @@ class Profile:
         asked to be called ("call me Mick"); the newest statement of each wins."""
         fields = merged_section(self, include_private).fields
         entry = fields.get("name") or fields.get("nickname")
+        return entry.value if entry is not None else None
+
+    def time_zone(self, include_private: bool = False) -> str | None:
+        """The time zone the user said they are in ("PST", "UTC+2"), the newest statement winning."""
+        entry = merged_section(self, include_private).fields.get("timezone")
         return entry.value if entry is not None else None
 
     def to_json(self) -> dict[str, object]:

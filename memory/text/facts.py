@@ -40,6 +40,7 @@ class Predicate(StrEnum):
     STUDIES = "studies"
     DIET = "diet"
     NATIONALITY = "nationality"
+    TIMEZONE = "timezone"  # "PST", "UTC+2": the zone the subject's days are in
     ABOUT = "about"  # anything else said of who the subject is ("is French", "est gaucher")
     # Relatives and pets: `relation` says which ("sister", "kids").
     RELATIVE = "relative"  # a named one
@@ -112,6 +113,10 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
         r"\s+(?:wants\s+to\s+be\s+called|goes\s+by|veut\s+qu'on\s+l'appelle|se\s+fait\s+appeler)\s+(?P<value>.+)$",
     ),
     ("pronouns", r"'s\s+pronouns\s+are\s+(?P<value>.+)$"),
+    (
+        "timezone",
+        r"\s+(?:is\s+in\s+the\s+(?P<value>\S+)\s+time\s+zone|est\s+dans\s+le\s+fuseau\s+horaire\s+(?P<value_fr>\S+))\W*$",
+    ),
     (
         "location",
         rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|"
@@ -227,7 +232,7 @@ def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
             continue  # "he/him" already read from the text
         said = pattern.search(text)
         if said:
-            value = said.group("value")
+            value = said.group("value") or said.groupdict().get("value_fr") or ""
             if predicate in _WITHOUT_IS:
                 value = _LEADING_IS.sub("", value)
             facts.append(Fact(_who(said), predicate, value))

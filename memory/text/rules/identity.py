@@ -99,7 +99,12 @@ def _timezone(hit: Hit) -> Item:
     else:
         content = f"{hit.speaker} is in the {zone} time zone"
     return Item(
-        content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [zone], predicate=Predicate.ABOUT
+        content,
+        MemoryType.IDENTITY,
+        hit.confidence(_IDENTITY_CONFIDENCE),
+        [zone],
+        predicate=Predicate.TIMEZONE,
+        object=zone,
     )
 
 
