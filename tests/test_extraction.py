@@ -1443,6 +1443,13 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
         ),
         # the last week of a month is no week before now
         ("the last week of May was busy", "the last week of May was busy"),
+        # a date that is what its sentence is about stays its subject
+        ("Last week was wild", "Last week (the week of Monday 16 November 2026) was wild"),
+        ("Tomorrow is my birthday", "Tomorrow (Thursday 26 November 2026) is my birthday"),
+        # since a month: the last one, whatever the tense
+        ("I have been training since January", "I have been training since January 2026"),
+        ("I have been sick since December", "I have been sick since December 2025"),
+        ("Je cours depuis mars", "Je cours depuis mars 2026"),
         # a date that opens a sentence keeps its capital
         (
             "So much happened. Last week I scored 40 points",

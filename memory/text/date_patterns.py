@@ -156,7 +156,7 @@ DATE_PATTERN = regex(
     r"(?P<season_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
-    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant)\s+)"
+    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis)\s+)"
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+))?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"

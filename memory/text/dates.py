@@ -244,7 +244,11 @@ def _resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved |
         word = (group("month_modifier") or group("month_after") or group("month_bare_after") or "").lower()
         if word == "this":
             return date(today.year, month, 1), "period", "month"
-        return month_start(today, month, _direction(word), past), "period", "month"
+        since = (group("month_preposition") or "").lower() in (
+            "since",
+            "depuis",
+        )  # the last one, whatever the tense
+        return month_start(today, month, _direction(word), past or since), "period", "month"
     if group("end_of"):
         if (group("end_of_unit") or "").lower() == "week" or "semaine" in (group("end_of_fr") or "").lower():
             return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"  # this week's Friday
@@ -464,6 +468,14 @@ def find_dates(
             if part:
                 inline += PARTS_OF_DAY[part.lower()]
             at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
+        said = " ".join(match.group(0).split())
+        if relative_only and clause[match.end() :].lstrip().startswith(f"({bare})"):
+            continue  # "Last week (the week of ...) was wild": written out already
+        if relative_only and not before.strip(" ,") and _BE_AFTER.match(clause, match.end()):
+            # "Last week was wild": the date is what the sentence is about, so it stays its subject
+            # ("Last week (the week of Monday 16 November 2026) was wild", not "In the week of ... was");
+            # a weekday said alone is its own date ("Friday 27 November 2026 was fun").
+            inline = bare if bare.split(" ", 1)[0].casefold() == said.casefold() else f"{said} ({bare})"
         out.append(clause[position:segment_end])
         out.append(f"\x00{len(found)}\x00")
         found.append(ResolvedDate(inline, bare, at, day, unit))
@@ -520,6 +532,10 @@ _PARTICIPLES_EN = frozenset(
 )
 
 
+# A verb right after a date that opens its sentence: the date is the sentence's subject.
+_BE_AFTER = re.compile(
+    r"\s+(?:was|is|were|has\s+been|had\s+been|will\s+be|should\s+be|looks|felt|feels)\b|'s\s", re.IGNORECASE
+)
 _SINCE_SAID_AFTER = re.compile(r"\s*\((?:since|depuis)\b")
 
 
