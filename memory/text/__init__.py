@@ -6,7 +6,7 @@ Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, 
 `date_patterns` and `dates` (date expressions, and what they mean), `rewrite` (third-person
 grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `kind_notes`
 (kind memories' text), `rules` (the extraction rules as a table), `extraction` (the entry point),
-`addressing` (a name said to its bearer, not of them).
+`addressing` (a name said to its bearer, not of them), `zones` (time zones as chat names them).
 """
 
 from __future__ import annotations
