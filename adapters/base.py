@@ -38,6 +38,9 @@ class IncomingMessage:
     is_system: bool = False
     author_is_admin: bool = False
     kind: ConversationKind | None = None
+    # The time zone the platform knows the author in (Slack's profile: "America/Los_Angeles"), for
+    # reading their "tomorrow" when they have not said theirs; None where the platform says none.
+    author_tz: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind is None:

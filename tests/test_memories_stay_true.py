@@ -3,6 +3,7 @@ expiries kept, TTLs understood, merges undone, predicates kept, thresholds that 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -150,6 +151,29 @@ async def test_tomorrow_is_read_in_the_time_zone_its_author_said(
         "Alice's dentist appointment is Tuesday 24 November 2026"
     ]
     assert "Bob's exam is Wednesday 25 November 2026" in stored
+
+
+async def test_the_platform_s_time_zone_reads_those_who_said_none(
+    engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Slack knows Lou is in Los Angeles: her Monday evening's "tomorrow" is Tuesday. What she says
+    of herself wins over it ("I'm in JST": Tokyo is already at Tuesday 11:00, so Wednesday)."""
+    clock.now = LATE_MONDAY_IN_LOS_ANGELES
+    pipeline = TurnPipeline(engine, settings(tmp_path), summarizer=ExtractiveSummarizer())
+
+    def lou(text_: str) -> IncomingMessage:
+        return dataclasses.replace(say(text_, clock, "lou", "Lou"), author_tz="America/Los_Angeles")
+
+    try:
+        await pipeline.handle([lou("My exam is tomorrow")])
+        await pipeline.handle([lou("I'm in JST")])
+        await pipeline.idle()
+        await pipeline.handle([lou("My interview is tomorrow")])
+    finally:
+        await pipeline.aclose()
+    stored = await contents(engine)
+    assert "Lou's exam is Tuesday 24 November 2026" in stored
+    assert "Lou's interview is Wednesday 25 November 2026" in stored
 
 
 async def test_the_bot_wide_time_zone_reads_those_who_said_none(

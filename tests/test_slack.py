@@ -554,6 +554,20 @@ async def test_unknown_author_falls_back_to_the_id(make_adapter: MakeAdapter, fa
     assert authors == {"UGHOST001": ("UGHOST001", False), ADMIN: ("Ada Admin", True)}
 
 
+async def test_the_author_s_slack_time_zone_reaches_the_turn(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    """users.info's `tz` is the zone their "tomorrow" is read in when they have not said theirs."""
+    fake.add_user("ULA000001", "Lou", tz="America/Los_Angeles")
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    await send_event(adapter, message_event("exam tomorrow", "3.1", user="ULA000001", channel=ANSWER), "EvTz")
+    await send_event(adapter, message_event("hi", "3.2", user="UGHOST002", channel=ANSWER), "EvTzGhost")
+    await adapter.drain()
+    zones = {m.author_id: m.author_tz for batch, _ in turn.calls for m in batch}
+    assert zones == {"ULA000001": "America/Los_Angeles", "UGHOST002": None}
+
+
 async def test_markup_reaches_the_turn_as_typed_with_mentions_by_name(
     make_adapter: MakeAdapter, fake: FakeSlackAPI
 ) -> None:

@@ -41,6 +41,7 @@ class SlackUser:
     user_id: str
     display_name: str
     is_admin: bool = False
+    tz: str | None = None  # the profile's time zone ("America/Los_Angeles")
 
 
 class SlackDirectory:
@@ -78,15 +79,19 @@ class SlackDirectory:
             or user_id
         )
         is_admin = bool(data.get("is_admin") or data.get("is_owner") or data.get("is_primary_owner"))
-        return SlackUser(user_id, str(display), is_admin), True
+        tz = data.get("tz")
+        return SlackUser(user_id, str(display), is_admin, tz if isinstance(tz, str) and tz else None), True
 
     async def with_authors(self, batch: list[IncomingMessage]) -> list[IncomingMessage]:
-        """Each message with its author's display name and admin flag, from users.info."""
+        """Each message with its author's display name, admin flag and time zone, from users.info."""
         ids = list(dict.fromkeys(m.author_id for m in batch))
         users = dict(zip(ids, await asyncio.gather(*(self.user(uid) for uid in ids)), strict=True))
         return [
             dataclasses.replace(
-                m, author_name=users[m.author_id].display_name, author_is_admin=users[m.author_id].is_admin
+                m,
+                author_name=users[m.author_id].display_name,
+                author_is_admin=users[m.author_id].is_admin,
+                author_tz=users[m.author_id].tz,
             )
             for m in batch
         ]

@@ -40,8 +40,11 @@ class Learner:
 
     async def speaker(self, message: IncomingMessage) -> tuple[str, tzinfo]:
         """What memories call the author (the name they said they go by, else their display name) and
-        the time zone their words are read in (the one they said they are in, else the bot's): at
-        02:00 UTC, "tomorrow" from someone in PST is the day after their evening, not after UTC's night."""
+        the time zone their words are read in (the one they said they are in, else the one their
+        platform knows, else the bot's): at 02:00 UTC, "tomorrow" from someone in PST is the day
+        after their evening, not after UTC's night."""
+        platform_zone = zone_named(message.author_tz) if message.author_tz else None
+        default = platform_zone or self.tz
         try:
             if message.is_dm:
                 profile = await self.profiles.in_own_dm(audience_of(message, self.agent_id))
@@ -51,12 +54,12 @@ class Learner:
                 )
         except Exception:  # a name only words the memory; the display name will do
             log.warning("profile unavailable for the author's name", exc_info=True)
-            return message.author_name, self.tz
+            return message.author_name, default
         if profile is None:
-            return message.author_name, self.tz
+            return message.author_name, default
         name = profile.known_name(include_private=message.is_dm)
         said = profile.time_zone(include_private=message.is_dm)
-        return name or message.author_name, (zone_named(said) if said else None) or self.tz
+        return name or message.author_name, (zone_named(said) if said else None) or default
 
     async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
         """Zero-cost heuristic extraction from one user message: the memories it wrote."""

@@ -77,7 +77,13 @@ class FakeSlackAPI(LocalServer):
         return f"{self.url}/response/{name}"
 
     def add_user(
-        self, user_id: str, display_name: str, *, is_admin: bool = False, is_owner: bool = False
+        self,
+        user_id: str,
+        display_name: str,
+        *,
+        is_admin: bool = False,
+        is_owner: bool = False,
+        tz: str = "Europe/Paris",
     ) -> None:
         self.users[user_id] = {
             "id": user_id,
@@ -85,7 +91,7 @@ class FakeSlackAPI(LocalServer):
             "name": display_name.lower().replace(" ", "."),
             "deleted": False,
             "real_name": display_name,
-            "tz": "Europe/Paris",
+            "tz": tz,
             "profile": {"real_name": display_name, "display_name": display_name, "team": TEAM_ID},
             "is_admin": is_admin,
             "is_owner": is_owner,
