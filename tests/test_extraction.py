@@ -1446,6 +1446,9 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
         # a date that is what its sentence is about stays its subject
         ("Last week was wild", "Last week (the week of Monday 16 November 2026) was wild"),
         ("Tomorrow is my birthday", "Tomorrow (Thursday 26 November 2026) is my birthday"),
+        # a day that was is the last one
+        ("Friday was fun", "Friday 20 November 2026 was fun"),
+        ("Friday is my birthday party", "Friday 27 November 2026 is my birthday party"),
         # since a month: the last one, whatever the tense
         ("I have been training since January", "I have been training since January 2026"),
         ("I have been sick since December", "I have been sick since December 2025"),

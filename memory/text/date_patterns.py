@@ -214,6 +214,8 @@ PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter)"
     r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
+    # A day that is the subject of a past verb: "Friday was fun", "the weekend was great".
+    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:was|were)\b"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
