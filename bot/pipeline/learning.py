@@ -61,10 +61,13 @@ class Learner:
         said = profile.time_zone(include_private=message.is_dm)
         return name or message.author_name, (zone_named(said) if said else None) or default
 
-    async def learn(self, message: IncomingMessage, stored_id: str) -> list[WriteResult]:
-        """Zero-cost heuristic extraction from one user message: the memories it wrote."""
+    async def learn(
+        self, message: IncomingMessage, stored_id: str, author: tuple[str, tzinfo]
+    ) -> list[WriteResult]:
+        """Zero-cost heuristic extraction from one user message, said by `author` (`speaker`): the
+        memories it wrote."""
         learned: list[WriteResult] = []
-        speaker, zone = await self.speaker(message)
+        speaker, zone = author
         now = datetime.fromtimestamp(message.timestamp, zone)
         for item in extract(message.text, speaker, now=now):
             if item.given_name is not None:

@@ -190,9 +190,14 @@ class TurnPipeline:
             log.info("batch already handled", extra={"platform": messages[-1].platform})
             return TurnResult(reply=None, duplicate=True)
         writes: list[WriteResult] = []
+        # Whom the bot answers (the last one to speak): their "tomorrow", and the day the model is
+        # told it is, are theirs; read with their name, once a message.
+        zone = self.tz
         for message, row in fresh:
             if not message.is_system:
-                writes.extend(await self.learner.learn(message, row.id))
+                author = await self.learner.speaker(message)
+                zone = author[1]
+                writes.extend(await self.learner.learn(message, row.id, author))
                 await self.learner.learn_names(message)
         learned = [w.memory for w in writes]
         result = TurnResult(reply=None, learned=learned, stored_message_ids=[row.id for _, row in fresh])
@@ -217,7 +222,7 @@ class TurnPipeline:
                     await self._answer_offline(key, speaking, result)
                 else:
                     with llm_purpose("reply"):
-                        await self._answer(self.llm, key, speaking, result, current_turn)
+                        await self._answer(self.llm, key, speaking, result, current_turn, zone)
             finally:
                 await self.channel_states.save(key)
         self.background.schedule_maintenance()
@@ -232,7 +237,9 @@ class TurnPipeline:
         speaking: Speaking,
         result: TurnResult,
         current_turn: int,
+        zone: tzinfo,
     ) -> None:
+        """The model's reply to `speaking`, whose last author lives in `zone`."""
         last = speaking[-1][0]
         audience = audience_of(last, self.agent_id)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
@@ -259,8 +266,6 @@ class TurnPipeline:
         )
 
         people = participants_index([(m.author_id, m.author_name) for m, _ in speaking])
-        # Whom the bot answers: their "tomorrow", and the day the model is told it is, are theirs.
-        _, zone = await self.learner.speaker(last)
         toolbox = MemoryToolbox(
             self.engine,
             TurnContext(

@@ -387,29 +387,11 @@ def find_dates(
         if relative_only and (kind == "abs" or (kind == "day" and not past)):
             continue
         segment_end = match.start()
-        if kind == "rolling":
-            if _SINCE_SAID_AFTER.match(clause, match.end()):
-                continue  # written out already
-            bare = format_day(day, french) if unit == "day" else _format_period(day, unit, french)
-            said = " ".join(match.group(0).split())
-            inline = f"{said} ({'depuis' if french else 'since'} {bare})"
-            at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
-            out.append(clause[position:segment_end])
-            out.append(f"\x00{len(found)}\x00")
-            found.append(ResolvedDate(inline, bare, at, day, unit, lasting=True))
-            position = match.end()
-            continue
-        if match.group("lasting"):
-            if not (match.group(0).lower().startswith("depuis") or _perfect_before(before)):
-                continue  # "I lived there for 3 years", "for 3 years in a row": no since
-            if _SINCE_SAID_AFTER.match(clause, match.end()):
-                continue  # written out already: the text comes back as it was
-            bare = _format_period(day, unit, french)
-            # The duration stays as said ("How long has she had them?"), with the start it gives
-            # ("When did she get them?"), which stays true when the note is read years later.
-            inline = (
-                f"{' '.join(match.group(0).split())} ({_since(bare, match.group('lasting_about'), french)})"
-            )
+        if kind == "rolling" or match.group("lasting"):
+            since = _since_written(match, day, unit, before, clause, french)
+            if since is None:
+                continue
+            inline, bare = since
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
             out.append(clause[position:segment_end])
             out.append(f"\x00{len(found)}\x00")
@@ -504,6 +486,27 @@ def _roughly(bare: str, lead: str, about: str, french: bool) -> str:
     if said.startswith(_AT_MOST):
         return f"{lead}{bare} {'ou après' if french else 'or later'}"
     return f"{'vers' if french else 'around'} {bare}"
+
+
+def _since_written(
+    match: re.Match[str], day: date, unit: str, before: str, clause: str, french: bool
+) -> tuple[str, str] | None:
+    """(inline, bare) for what lasts until now, said as it was with where it starts: "in the past
+    week (since Wednesday 18 November 2026)", "for 3 years now (since about 2019)"; None when it
+    says no since ("I lived there for 3 years") or is written out already."""
+    if _SINCE_SAID_AFTER.match(clause, match.end()):
+        return None  # written out already: the text comes back as it was
+    said = " ".join(match.group(0).split())
+    if match.group("rolling"):
+        # "the past week", "over the last three months": the time up to now, from its first day.
+        bare = format_day(day, french) if unit == "day" else _format_period(day, unit, french)
+        return f"{said} ({'depuis' if french else 'since'} {bare})", bare
+    if not (said.lower().startswith("depuis") or _perfect_before(before)):
+        return None  # "I lived there for 3 years", "for 3 years in a row": no since
+    # The duration stays as said ("How long has she had them?"), with the start it gives ("When
+    # did she get them?"), which stays true when the note is read years later.
+    bare = _format_period(day, unit, french)
+    return f"{said} ({_since(bare, match.group('lasting_about'), french)})", bare
 
 
 def _perfect_before(before: str) -> bool:

@@ -18,6 +18,7 @@ __all__ = [
     "noun_phrase",
     "points_back",
     "trim_phrase",
+    "up_to_the_next_clause",
     "without_the_listener",
     "without_what_is_shown",
 ]
@@ -221,3 +222,14 @@ def points_back(phrase: str) -> bool:
 def without_what_is_shown(phrase: str) -> str:
     """`phrase` without a "like this" that points at a picture ("a little doll like this")."""
     return _LIKE_WHAT_IS_SHOWN.sub("", phrase)
+
+
+# Where what a rule keeps ends and the speaker's next thought begins: "dairy, so no ice cream for
+# me", "a dance studio 'cause I love dancing", "lancer un podcast parce que j'adore parler".
+_NEXT_THOUGHT = regex(r"\s*[,;]|\s(?:'cause|cause|because|since|so|but|which|parce|car|mais|donc)\b")
+
+
+def up_to_the_next_clause(phrase: str) -> str:
+    """`phrase` up to where its next clause begins (see `_NEXT_THOUGHT`)."""
+    end = _NEXT_THOUGHT.search(phrase)
+    return phrase[: end.start()] if end else phrase

@@ -6,6 +6,7 @@ from memory.models import MemoryType
 
 from ..facts import Predicate
 from ..normalize import regex
+from ..phrases import up_to_the_next_clause
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from .base import OBJECT, Hit, Item, Rule
 
@@ -59,7 +60,6 @@ _PLAN_FR = regex(
     r"(?P<object>(?:ouvrir|lancer|créer|monter|fonder|écrire|publier|apprendre|étudier|déménager|acheter|adopter|"
     r"quitter|commencer|devenir|rejoindre|changer\s+de|reprendre\s+(?:mes|les)\s+études|me\s+lancer)\b.*)"
 )
-_PLAN_END = regex(r"\s*[,;]|\s(?:'cause|cause|because|since|so|but|parce|car|mais|donc)\b")
 _MY_GOAL_EN = regex(
     r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
     r"real|true)\s+)*(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
@@ -113,8 +113,7 @@ def _plans_en(hit: Hit) -> Item | None:
     if not said:
         return None
     verb = " ".join(hit.words("verb").lower().replace("gonna", "going to").split())
-    end = _PLAN_END.search(hit.phrase)
-    plan = hit.phrase[: end.start()] if end else hit.phrase  # "a dance studio 'cause I love dancing"
+    plan = up_to_the_next_clause(hit.phrase)  # "a dance studio 'cause I love dancing"
     aim = hit.third(plan)
     content = f"{hit.speaker} is {verb + ' ' if verb else ''}{aim}"
     return _goal(hit, content, aim, [plan])
@@ -122,8 +121,7 @@ def _plans_en(hit: Hit) -> Item | None:
 
 def _plans_fr(hit: Hit) -> Item:
     """ "je vais ouvrir une boulangerie" -> "Mickael va ouvrir une boulangerie"."""
-    end = _PLAN_END.search(hit.phrase)
-    plan = hit.phrase[: end.start()] if end else hit.phrase
+    plan = up_to_the_next_clause(hit.phrase)
     head = hit.words("head")
     glue = "" if head.endswith("'") else " "
     content = third_person_fr(f"{head}{glue}{plan}", hit.speaker)

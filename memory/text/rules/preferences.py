@@ -6,7 +6,7 @@ from memory.models import MemoryType
 
 from ..facts import Predicate
 from ..normalize import regex
-from ..phrases import is_object, points_back, trim_phrase
+from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
@@ -61,7 +61,6 @@ _FOOD_NOT_EN = regex(
     r"fish|shellfish|seafood|nuts|peanuts|eggs|soy|wheat|milk|cheese|spicy\s+food|coffee|red\s+meat)\b))\s+"
     + OBJECT
 )
-_DIET_PHRASE_END = regex(r"\s*[,;]|\s(?:so|but|because|since|which|donc|mais|parce|car)\b")
 _DIET_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
@@ -176,8 +175,7 @@ def _food_not_en(hit: Hit) -> Item | None:
         ("that", "this", "anything", "much", "a lot")
     ):
         return None
-    end = _DIET_PHRASE_END.search(hit.phrase)
-    food = hit.phrase[: end.start()] if end else hit.phrase  # "dairy, so no ice cream for me"
+    food = up_to_the_next_clause(hit.phrase)  # "dairy, so no ice cream for me"
     verb = hit.words("verb").lower()
     negation = {"don't": "doesn't", "do not": "doesn't", "cannot": "can't", "can not": "can't"}.get(
         verb, verb
@@ -293,8 +291,7 @@ def _food_not_fr(hit: Hit) -> Item | None:
     """ "je ne mange pas de viande" -> "Mickael ne mange pas de viande"."""
     if points_back(hit.phrase):
         return None
-    end = _DIET_PHRASE_END.search(hit.phrase)
-    food = hit.phrase[: end.start()] if end else hit.phrase
+    food = up_to_the_next_clause(hit.phrase)
     de = hit.group("de").lower().strip()
     glue = "" if de.endswith("'") else " "
     content = third_person_fr(f"{hit.words('head')} {de}{glue}{food}", hit.speaker)
