@@ -23,7 +23,7 @@ from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
-from memory.models import Audience, MemoryDraft, MemoryType, Scope
+from memory.models import Audience, ConversationKind, MemoryDraft, MemoryType, Scope
 from memory.storage import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
 from memory.text import date_mentions, extract
@@ -151,6 +151,30 @@ async def test_tomorrow_is_read_in_the_time_zone_its_author_said(
         "Alice's dentist appointment is Tuesday 24 November 2026"
     ]
     assert "Bob's exam is Wednesday 25 November 2026" in stored
+
+
+async def test_a_time_zone_said_in_a_dm_reads_only_that_dm(
+    engine: MemoryEngine, tmp_path: Path, clock: FakeClock
+) -> None:
+    """What Alice says of herself in her DM is hers alone there, her zone as much as her name: in
+    #general her "tomorrow" is read in the bot's zone, in the DM in hers."""
+    clock.now = LATE_MONDAY_IN_LOS_ANGELES
+    pipeline = TurnPipeline(engine, settings(tmp_path), summarizer=ExtractiveSummarizer())
+
+    def in_dm(text_: str) -> IncomingMessage:
+        return dataclasses.replace(
+            say(text_, clock, "alice", "Alice"), channel_id="D-alice", is_dm=True, kind=ConversationKind.DM
+        )
+
+    try:
+        await pipeline.handle([in_dm("I'm in PST")])
+        await pipeline.idle()
+        in_public = await pipeline.handle([say("My exam is tomorrow", clock, "alice", "Alice")])
+        in_private = await pipeline.handle([in_dm("My interview is tomorrow")])
+    finally:
+        await pipeline.aclose()
+    assert [m.content for m in in_public.learned] == ["Alice's exam is Wednesday 25 November 2026"]
+    assert [m.content for m in in_private.learned] == ["Alice's interview is Tuesday 24 November 2026"]
 
 
 async def test_the_platform_s_time_zone_reads_those_who_said_none(

@@ -140,6 +140,8 @@ TEMPLATES = (
     (MemoryType.DECISION, "Alice decided to book the {w} conference hall for March"),
     # A kind memory: its line in the block names the other instances of its kind Alice has.
     (MemoryType.FACT, "Alice's pets include a {w} cat: Alice adopted a {w} cat"),
+    # A profile field of one value: the newest Alice may be shown is on her profile line.
+    (MemoryType.IDENTITY, "Alice is in the {w} time zone"),
 )
 KIND_SUBJECTS = ["alice", "kind:pet"]
 TURN = "Yesterday I repainted the old {w} boathouse down by the river"
