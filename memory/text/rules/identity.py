@@ -1,40 +1,28 @@
-"""Rules for who the speaker is: nationality, job, workplace, home, origin, age, relationship, languages."""
+"""Rules for who one is besides home and work: age, relationship, temperament, languages, time zone."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from memory.models import MemoryType
 
-from ..dates import PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import (
-    APPS,
-    LANGUAGES,
-    MONTHS_EN,
-    NATIONALITIES,
-    TOOLS,
-    WEEKDAYS_EN,
-    is_occupation_en,
-    is_occupation_fr,
-)
+from ..lexicons import LANGUAGES
 from ..normalize import regex
-from ..phrases import first_word, noun_phrase
+from ..phrases import first_word
 from .base import OBJECT, Hit, Item, OneOf, Rule
+from .home_and_work import (
+    HOME_AND_WORK_EN,
+    IDENTITY_CONFIDENCE,
+    JOB_AND_HOME_FR,
+    LEAVING_AND_ORIGIN_FR,
+    STUDIES_FR,
+    identity_memory,
+)
 
 __all__ = ["IDENTITY"]
 
-_IDENTITY_CONFIDENCE = 0.75
 _MIN_AGE, _MAX_AGE = 3, 120
 
 # --------------------------------------------------------------------------- English
-
-
-def _said(hit: Hit, content: str, predicate: Predicate, value: str = "") -> Item:
-    """An identity memory about the object phrase; `value` "" reads the fact's object off the content."""
-    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
-    return Item(content, MemoryType.IDENTITY, confidence, [hit.phrase], predicate=predicate, object=value)
 
 
 def _age(hit: Hit) -> Item | None:
@@ -43,7 +31,7 @@ def _age(hit: Hit) -> Item | None:
         return None
     value = f"{age} ans" if hit.french else f"{age} years old"
     content = f"{hit.speaker} {'a' if hit.french else 'is'} {value}"
-    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    confidence = hit.confidence(IDENTITY_CONFIDENCE)
     return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.AGE, object=value)
 
 
@@ -101,7 +89,7 @@ def _timezone(hit: Hit) -> Item:
     return Item(
         content,
         MemoryType.IDENTITY,
-        hit.confidence(_IDENTITY_CONFIDENCE),
+        hit.confidence(IDENTITY_CONFIDENCE),
         [zone],
         predicate=Predicate.TIMEZONE,
         object=zone,
@@ -113,7 +101,7 @@ def _works_how(hit: Hit) -> Item:
     how = " ".join(hit.group("how").split()).lower()
     content = f"{hit.speaker} works {how}"
     return Item(
-        content, MemoryType.IDENTITY, hit.confidence(_IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
+        content, MemoryType.IDENTITY, hit.confidence(IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
     )
 
 
@@ -140,264 +128,33 @@ def _trait(hit: Hit) -> Item:
     else:
         verb = "is not" if hit.group("neg") else "is"
     content = f"{hit.speaker} {verb} {trait}"
-    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    confidence = hit.confidence(IDENTITY_CONFIDENCE)
     return Item(content, MemoryType.IDENTITY, confidence, [trait], predicate=Predicate.ABOUT)
 
 
 def _relationship(hit: Hit) -> Item:
     state = " ".join(hit.group("state").split()).lower()
     content = f"{hit.speaker} {'est' if hit.french else 'is'} {state}"
-    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
+    confidence = hit.confidence(IDENTITY_CONFIDENCE)
     return Item(
         content, MemoryType.IDENTITY, confidence, [state], predicate=Predicate.RELATIONSHIP, object=state
     )
-
-
-def _occupation_en(hit: Hit) -> Item | None:
-    if not is_occupation_en(hit.phrase):
-        return None
-    job = hit.third(hit.phrase)
-    return _said(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
-
-
-def _works_as_en(hit: Hit) -> Item:
-    article = hit.group("art").strip().lower()
-    job = hit.third(hit.phrase)
-    return _said(hit, f"{hit.speaker} works as {article + ' ' if article else ''}{job}", Predicate.JOB, job)
 
 
 def _speaks(hit: Hit) -> Item | None:
     if first_word(hit.phrase) not in LANGUAGES:
         return None
     verb = "parle" if hit.french else "speaks"
-    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
-
-
-def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
-    """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"; nothing for a
-    way of living or a time of work ("I live in fear", "I work at night")."""
-    not_said = _NOT_A_WORKPLACE if predicate is Predicate.WORKPLACE else _NOT_A_HOME
-
-    def make(hit: Hit) -> Item | None:
-        if not_said.match(hit.phrase):
-            return None
-        preposition = hit.words("prep").lower()
-        return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}", predicate)
-
-    return make
-
-
-# Where a new or past job, or a new home, is said to be ends before why, how long or what came next:
-# "at Stripe to be closer to home", "à Lyon pour le travail", "at Acme and started at Google".
-_PLACE_ENDS = regex(r"\s+(?:to|for|since|after|when|until|pour|depuis|après|quand|jusqu'|jusque)\b")
-
-
-def _place_said(hit: Hit) -> str:
-    """The rule's object as a place: without its dates, up to the end of its noun phrase."""
-    phrase = noun_phrase(PLACEHOLDER.sub("", hit.phrase), 8)
-    end = _PLACE_ENDS.search(phrase)
-    return (phrase[: end.start()] if end else phrase).strip(" ,")
-
-
-def _new_job(hit: Hit) -> Item | None:
-    """ "Mickael works at Stripe" / "Mickael travaille chez Acme", from the news of the job (the
-    event rule keeps the news, dated)."""
-    phrase = _place_said(hit)
-    not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
-    if not phrase or not_a_workplace.match(phrase):
-        return None  # "I started working at 9am", "a job for the summer": when, not where
-    verb = "travaille" if hit.french else "works"
-    preposition = hit.words("prep").lower()
-    return _said(hit, f"{hit.speaker} {verb} {preposition} {hit.third(phrase)}", Predicate.WORKPLACE)
-
-
-def _no_longer_en(hit: Hit) -> Item | None:
-    """ "Mickael no longer works at Acme": said with "no longer", or "not ... anymore"."""
-    phrase = _ANYMORE.sub("", hit.phrase)
-    if not hit.group("no_longer") and phrase == hit.phrase:
-        return None  # "I don't work at weekends": no change of workplace said
-    verb, preposition = hit.words("verb").lower(), hit.words("prep").lower()
-    predicate = Predicate.WORKPLACE if verb == "work" else Predicate.LOCATION
-    said = f"no longer {verb}s {preposition} {hit.third(phrase)}"
-    return _said(hit, f"{hit.speaker} {said}", predicate, said)
-
-
-def _left_job(hit: Hit) -> Item | None:
-    """ "Mickael no longer works at Acme" / "Mickael ne travaille plus chez Acme", from the news of
-    leaving (the event rule keeps the news, dated): the profile's workplace is no longer Acme."""
-    phrase = _place_said(hit)
-    not_a_workplace = _NOT_A_WORKPLACE_FR if hit.french else _NOT_A_WORKPLACE
-    if not phrase or not_a_workplace.match(phrase):
-        return None
-    # A company is named ("Acme", "the bank"), or follows "chez" or "at": not "with a heavy heart",
-    # "de mon poste".
-    groups = {name: (value or "").lower() for name, value in hit.match.groupdict().items()}
-    prep = groups.get("prep", "")
-    named = phrase[:1].isupper() or "chez" in groups.get("from", "") or "chez" in groups.get("fired", "")
-    if not named and not (prep in ("at", "chez", "à", "au", "dans") and _COMPANY_ARTICLE.match(phrase)):
-        return None
-    if hit.french:
-        said = f"ne travaille plus {prep if prep in ('à', 'au', 'dans') else 'chez'} {hit.third(phrase)}"
-    else:
-        said = f"no longer works at {hit.third(phrase)}"
-    return _said(hit, f"{hit.speaker} {said}", Predicate.WORKPLACE, said)
-
-
-def _is_from_en(hit: Hit) -> Item | None:
-    """ "Mickael is from Montreal" (ORIGIN), "Mickael is based in Lyon" (LOCATION), "Mickael is
-    studying law" (STUDIES): the fact drops "is"."""
-    preposition = hit.words("prep").lower()
-    if preposition == "studying":
-        predicate = Predicate.STUDIES
-        if _NOT_A_SUBJECT.match(hit.phrase):
-            return None  # "I'm studying for my exams": how, not what
-    elif preposition == "from":
-        predicate = Predicate.ORIGIN
-    else:
-        predicate = Predicate.LOCATION
-        if _NOT_A_HOME.match(hit.phrase):
-            return None  # "I'm living in the moment"
-    said = f"{preposition} {hit.third(hit.phrase)}"
-    return _said(hit, f"{hit.speaker} is {said}", predicate, said)
-
-
-def _preposition_alone_en(hit: Hit) -> Item | None:
-    """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
-    if _NOT_A_BIRTHPLACE.match(hit.phrase):
-        return None  # "I was born in the wrong decade", "born in the 90s": when, not where
-    return _said(hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}", Predicate.ORIGIN)
-
-
-def _studies_en(hit: Hit) -> Item | None:
-    if _NOT_A_SUBJECT.match(hit.phrase):
-        return None  # "I studied for hours", "I study hard": how, not what
-    verb = "studied" if hit.words("prep").lower() == "studied" else "studies"
-    return _said(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.STUDIES)
+    return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
 _AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
 _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
-_NO_LONGER_EN = (
-    r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
-)
-_NEW_JOB_EN = (
-    r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got\s+(?:a|the)\s+(?:new\s+)?job|"
-    r"started\s+(?:a\s+new\s+job|working))\s+(?P<prep>at|for)\s+"
-)
-_NOT_A_WORKPLACE = regex(
-    r"(?:\d|(?:noon|midnight|nights?|dawn|weekends?|my\s+desk)\b|(?:the|this|that|a|one)\s+(?:summer|"
-    r"winter|spring|fall|autumn|weekend|week|day|night|morning|afternoon|evening|moment|holidays?|year|month|"
-    r"while|bit|few|couple)\b)"
-)
-# Ways of living, not places: "I live in fear of deadlines", "I'm living in the moment".
-_NOT_A_HOME = regex(
-    r"(?:fear|hope|denial|dread|terror|shame|sin|peace|harmony|luxury|poverty|misery|comfort|constant|"
-    r"(?:the|a|my|your)\s+(?:moment|past|present|future|bubble|dream|head|world\s+of|fantasy))\b"
-)
-# How or how long one studies, not what: "for my exams", "hard", "all night".
-_NOT_A_SUBJECT = regex(
-    r"(?:for|hard|late|all|every|with|together|until|till|so|too|really|tonight|today|again|more|less|"
-    r"alone|abroad|online|remotely|part-time|full-time|by\s+myself|a\s+lot|a\s+bit|like|at\s+(?:night|home|the\s+library))\b"
-)
-# Times, not places, after "born in" / "grew up in".
-_NOT_A_BIRTHPLACE = regex(
-    r"(?:\d|the\s+(?:wrong|right|same|early|late|mid|\d|nineties|eighties|seventies|sixties|year|\w+\s+century)|"
-    r"a\s+(?:different|simpler)\s+(?:time|era|age|world))"
-)
-_NOT_A_WORKPLACE_FR = regex(
-    r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
-    r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
-)
-_COMPANY_ARTICLE = regex(r"(?:the|a|an|une?|la|le|l')\s*\w")
-# "I quit my job at Acme", "I got laid off from Acme": where the speaker no longer works.
-_LEFT_JOB_EN = (
-    r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)\s+(?P<prep>at|with)|"
-    r"(?:got|was|have\s+been|'ve\s+been)\s+(?:fired|laid\s+off|let\s+go)\s+(?P<from>from|at))\s+"
-)
-_ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
-_HAS_LIVED = (
-    r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
-    r"(?=[^.!?;]*(?:\b(?:since|for)\b|\x00))"
-)
-_LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
 
 # The first English wording that yields a memory wins.
-# "I moved to Berlin", "we finally relocated to the UK": where the speaker lives now, beside the
-# dated news, as in French. Only a named place: one moves to a new team, a bigger flat, or Postgres.
-_MOVED_EN = (
-    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+|also\s+)?"
-    r"(?:moved|relocated)\s+(?:back\s+|over\s+)?(?P<prep>to)\s+"
-)
-_NAMED_PLACE = regex(r"^(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2}$")
-_NOT_A_HOME_EN = frozenset(w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN, "I"))
-
-
-def _moved_en(hit: Hit) -> Item | None:
-    """ "Mickael lives in Berlin", from the news of the move (the event rule keeps the news, dated)."""
-    phrase = _place_said(hit)
-    if not _NAMED_PLACE.match(phrase):
-        return None  # "to a new team", "to the countryside with my kids": no named place
-    words = {w.casefold() for w in phrase.split()} - {"the"}
-    if words & (APPS | TOOLS | _NOT_A_HOME_EN):
-        return None  # "we moved to Slack", "I moved to Rust": a tool, not a home
-    return _said(hit, f"{hit.speaker} lives in {hit.third(phrase)}", Predicate.LOCATION)
-
-
 _IDENTITY_EN = OneOf(
     (
-        Rule(
-            regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?)\s+" + OBJECT),
-            _occupation_en,
-            french=False,
-            max_words=12,
-        ),
-        Rule(
-            regex(
-                r"\bi\s+(?:currently\s+|now\s+|also\s+)?work(?:ed)?\s+as\s+(?P<art>an?\s+|the\s+)?" + OBJECT
-            ),
-            _works_as_en,
-            french=False,
-            max_words=12,
-        ),
-        # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
-        Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
-        Rule(regex(_LEFT_JOB_EN + OBJECT), _left_job, french=False),
-        # "I got a new job at Stripe", "I started working at Google last month": where they work now.
-        Rule(regex(_NEW_JOB_EN + OBJECT), _new_job, french=False),
-        Rule(
-            regex(
-                r"\bi\s+(?:currently\s+|now\s+|also\s+)?work\s+(?P<prep>at|for|in|on|with|from)\s+" + OBJECT
-            ),
-            _verb_and_preposition_en("works", Predicate.WORKPLACE),
-            french=False,
-        ),
-        Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
-        Rule(regex(_MOVED_EN + OBJECT), _moved_en, french=False),
-        # "I've lived in Berlin since 2019" (a date, or "for"), not "I've lived in Paris and Rome".
-        Rule(
-            regex(_HAS_LIVED + OBJECT),
-            _verb_and_preposition_en("has lived", Predicate.LOCATION),
-            french=False,
-        ),
-        Rule(
-            regex(
-                r"\bi(?:'m|\s+am)\s+(?:originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
-                + OBJECT
-            ),
-            _is_from_en,
-            french=False,
-        ),
-        Rule(
-            regex(r"\bi\s+(?P<prep>was\s+born\s+(?:in|at|on)|grew\s+up\s+(?:in|at|near|on))\s+" + OBJECT),
-            _preposition_alone_en,
-            french=False,
-        ),
-        Rule(regex(r"\bi\s+(?:currently\s+)?(?P<prep>study|studied)\s+" + OBJECT), _studies_en, french=False),
-        Rule(
-            regex(r"\bi(?:'m|\s+am)\s+(?P<prep>studying)\s+" + OBJECT),
-            _is_from_en,
-            french=False,
-        ),
+        *HOME_AND_WORK_EN,
         Rule(
             regex(r"\bi\s+(?:also\s+)?(?P<prep>speak)\s+" + OBJECT),
             _speaks,
@@ -426,212 +183,20 @@ _WHEN_AND_HOW_EN = (
 # --------------------------------------------------------------------------- French
 
 
-def _occupation_fr(hit: Hit) -> Item | None:
-    words = hit.phrase.split()
-    if not words or not is_occupation_fr(words[0]) or first_word(hit.phrase) == "fan":
-        return None
-    phrase = noun_phrase(hit.phrase, 8)
-    body = hit.third(phrase)
-    article = f"{hit.group('art').lower()} " if hit.group("art") else ""
-    predicate = Predicate.JOB
-    if words[0].lower() in NATIONALITIES:
-        predicate = Predicate.NATIONALITY
-        if not article:
-            body = body[:1].lower() + body[1:]  # "Mickael est française", as French writes nationalities
-    content = f"{hit.speaker} est {article}{body}"
-    confidence = hit.confidence(_IDENTITY_CONFIDENCE)
-    return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=body)
-
-
-def _studies_fr(hit: Hit) -> Item | None:
-    if _NOT_A_SUBJECT_FR.match(hit.phrase):
-        return None  # "j'étudie pour mes examens": how, not what
-    return _said(hit, f"{hit.speaker} étudie {hit.third(hit.phrase)}", Predicate.STUDIES)
-
-
-# As in English: how one studies, ways of living and times of birth are no subject, home or birthplace.
-_NOT_A_SUBJECT_FR = regex(
-    r"(?:pour|dur|beaucoup|tard|tou(?:te|s|tes)?|avec|seule?|encore|ce\s+soir|en\s+ligne|à\s+la\s+(?:maison|"
-    r"bibli(?:othèque)?))\b"
-)
-_NOT_A_HOME_FR_IDIOM = regex(
-    r"(?:la\s+peur|la\s+crainte|l'espoir|le\s+déni|le\s+luxe|la\s+misère|le\s+passé|le\s+présent|le\s+moment|"
-    r"l'instant|un\s+rêve|ma\s+bulle|jour\s+le\s+jour)\b"
-)
-_NOT_A_BIRTHPLACE_FR = regex(
-    r"(?:les\s+années|la\s+(?:mauvaise|bonne|même)\s+(?:époque|année)|le\s+mauvais)\b"
-)
-
-
-# What "je suis/travaille <preposition>" says: where one lives or works, where one is from, one's job.
-_SUIS_TRAVAILLE_FR = {
-    "originaire": Predicate.ORIGIN,
-    "née": Predicate.ORIGIN,
-    "né": Predicate.ORIGIN,
-    "basé": Predicate.LOCATION,
-    "basée": Predicate.LOCATION,
-    "installé": Predicate.LOCATION,
-    "installée": Predicate.LOCATION,
-    "comme": Predicate.JOB,
-    "en": Predicate.JOB,  # "en tant que"
-}
-_ARTICLE_FR = re.compile(r"(?i)^(?:un|une)\s+")
-
-
-def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
-    """ "<speaker> <verb> <preposition as said><object>": "Mickael habite à Paris", "vient d'Italie"."""
-
-    def make(hit: Hit) -> Item | None:
-        preposition = hit.words("prep")
-        if verb == "habite" and not preposition and not hit.phrase[:1].isupper():
-            return None  # "j'habite loin" says no place
-        said = predicate
-        if verb in ("est", "travaille"):
-            said = _SUIS_TRAVAILLE_FR.get(first_word(preposition), predicate)
-        if said is Predicate.LOCATION and _NOT_A_HOME_FR_IDIOM.match(hit.phrase):
-            return None  # "je vis dans la peur", "au jour le jour"
-        if said is Predicate.ORIGIN and _NOT_A_BIRTHPLACE_FR.match(hit.phrase):
-            return None  # "je suis né dans les années 90": when, not where
-        glue = "" if preposition.endswith("'") else " "
-        phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
-        body = hit.third(hit.phrase)
-        value = _ARTICLE_FR.sub("", body) if said is Predicate.JOB else ""  # a job is the bare noun
-        return _said(hit, f"{hit.speaker} {phrase}{body}", said, value)
-
-    return make
-
-
-_IN_PLACE_FR = r"(?:à|a|en|au|aux)\s+"
-_NO_LONGER_FR = (
-    r"\bje\s+(?P<verb>ne\s+travaille|n'habite|ne\s+vis)\s+plus\s+(?P<prep>chez|à|a|au|aux|en|dans|pour)\s+"
-)
-
-
-def _no_longer_fr(hit: Hit) -> Item:
-    """ "Mickael ne travaille plus chez Acme", "Mickael n'habite plus à Paris"."""
-    verb = hit.words("verb").lower()
-    predicate = Predicate.WORKPLACE if verb.endswith("travaille") else Predicate.LOCATION
-    said = f"{verb.replace('vis', 'vit')} plus {hit.words('prep')} {hit.third(hit.phrase)}"
-    return _said(hit, f"{hit.speaker} {said}", predicate, said)
-
-
-# "J'ai trouvé un nouveau travail chez Acme", "J'ai commencé à travailler chez Google": where the
-# speaker works now, beside the dated news (as "I got a new job at Stripe").
-_NEW_JOB_FR = (
-    r"\bj'ai\s+(?:enfin\s+|récemment\s+|finalement\s+)?(?:(?:trouvé|décroché|eu|obtenu|commencé|signé)\s+"
-    r"(?:un|le|mon)\s+(?:nouveau\s+)?(?:travail|boulot|job|poste|emploi|cdi|cdd)|commencé\s+à\s+travailler)\s+"
-    r"(?P<prep>chez|à|au|pour|dans)\s+"
-)
-
-
-# "Je viens de finir", "je viens d'arriver": "venir de" before a verb says what was just done, not
-# where one comes from. A place said in lower case is still one ("je viens de lyon").
-_JUST_DONE_FR = regex(
-    r"(?:\w+(?:er|ir|re|oir)|me|m'|te|t'|se|s'|le|la|les|lui|leur|nous|vous|y|en|chez)(?:\s|$)"
-)
-
-
-_COMES_FROM_FR = _verb_and_preposition_fr("vient", Predicate.ORIGIN)
-
-
-def _comes_from_fr(hit: Hit) -> Item | None:
-    """ "Mickael vient de Lyon": where the speaker is from, unless a verb follows "venir de"."""
-    if not hit.phrase[:1].isupper() and _JUST_DONE_FR.match(hit.phrase):
-        return None
-    return _COMES_FROM_FR(hit)
-
-
-# "J'ai déménagé à Lyon", "on vient de déménager à Nantes", "je me suis installée à Lille": where
-# the speaker lives now, beside the dated news (as a new job gives the workplace). "en" names a place
-# only before a capital ("en Bretagne", not "en urgence").
-_MOVED_FR = (
-    r"\b(?:(?:j'ai|nous\s+avons|on\s+a)\s+(?:enfin\s+|récemment\s+|finalement\s+)?déménagé"
-    r"|(?:je\s+viens|nous\s+venons|on\s+vient)\s+de\s+déménager"
-    r"|(?:je\s+me\s+suis|nous\s+nous\s+sommes|on\s+s'est)\s+(?:enfin\s+)?installée?s?)\s+"
-    r"(?P<prep>à|a|au|aux|dans|en(?=\s+(?-i:[A-ZÀ-Ý])))\s+"
-)
-_NOT_A_HOME_FR = regex(
-    r"(?:\d|cause\b|raison\b|nouveau\b|la\s+(?:dernière|hâte|va-vite)\b|vitesse\b|plusieurs\b|deux\b|"
-    r"trois\b|l'époque\b|temps\b|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|"
-    r"printemps|automne|week-end|semaine|mois|année|an|moment)\b)"
-)
-
-
-def _moved_fr(hit: Hit) -> Item | None:
-    """ "Mickael habite à Lyon", from the news of the move (the event rule keeps the news, dated)."""
-    phrase = _place_said(hit)
-    if not phrase or _NOT_A_HOME_FR.match(phrase):
-        return None  # "à cause du bruit", "en mars": why or when, not where
-    preposition = hit.words("prep").lower()
-    return _said(hit, f"{hit.speaker} habite {preposition} {hit.third(phrase)}", Predicate.LOCATION)
-
-
-# "J'ai quitté mon travail chez Acme", "j'ai démissionné de chez Acme", "je me suis fait licencier de
-# Acme": where the speaker no longer works.
-_LEFT_JOB_FR = (
-    r"\b(?:j'ai\s+(?:enfin\s+)?(?:quitté\s+(?:mon|le)\s+(?:travail|boulot|job|poste|emploi)\s+(?P<prep>chez|à|au|dans)|"
-    r"démissionné\s+(?P<from>de\s+chez|de|d'))|je\s+me\s+suis\s+fait\s+(?:virer|licencier|renvoyer)\s+"
-    r"(?P<fired>de\s+chez|de|d'))\s*"
-)
-
-
 _IDENTITY_FR = OneOf(
     (
-        Rule(regex(_LEFT_JOB_FR + OBJECT), _left_job, french=True),
-        Rule(
-            regex(
-                r"\bje\s+(?:suis|travaille)\s+(?P<prep>originaire\s+(?:d(?:e\s+|')|du\s+|des\s+)|basée?\s+"
-                + _IN_PLACE_FR
-                + r"|"
-                r"installée?\s+" + _IN_PLACE_FR + r"|née?\s+(?:à|a|en|au|aux|le|dans)\s+)" + OBJECT
-            ),
-            _verb_and_preposition_fr("est", Predicate.LOCATION),
-            french=True,
-        ),
-        # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
-        Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
+        *LEAVING_AND_ORIGIN_FR,
         Rule(regex(_RELATIONSHIP_FR), _relationship, french=True, object_groups=()),
         Rule(regex(_TRAIT_FR), _trait, french=True, object_groups=()),
-        Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
-        Rule(regex(_NEW_JOB_FR + OBJECT), _new_job, french=True),
-        Rule(
-            regex(
-                r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT
-            ),
-            _verb_and_preposition_fr("travaille", Predicate.WORKPLACE),
-            french=True,
-        ),
-        Rule(
-            regex(r"\bj'habite\s+(?P<prep>à|a|au|aux|en|dans|près\s+de|chez|sur)?\s*" + OBJECT),
-            _verb_and_preposition_fr("habite", Predicate.LOCATION),
-            french=True,
-        ),
-        Rule(
-            regex(r"\bje\s+vis\s+(?P<prep>à|a|au|aux|en|dans|avec|près\s+de|chez)\s+" + OBJECT),
-            _verb_and_preposition_fr("vit", Predicate.LOCATION),
-            french=True,
-        ),
-        Rule(regex(_MOVED_FR + OBJECT), _moved_fr, french=True),
-        Rule(
-            regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<object>[A-ZÀ-Ý].*)"),
-            _comes_from_fr,
-            french=True,
-        ),
+        *JOB_AND_HOME_FR,
         Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
         Rule(regex(r"\bj'ai\s+eu\s+(?P<age>\d{1,3})\s+ans\b"), _turned, french=True, object_groups=()),
-        Rule(regex(r"\bj'(?P<prep>étudie)\s+" + OBJECT), _studies_fr, french=True),
-        Rule(
-            regex(
-                r"\bje\s+(?:fais|suis)\s+(?P<prep>des\s+études\s+(?:de|d'|en)|en\s+(?:licence|master|thèse|"
-                r"doctorat|prépa|bts|but|dut)\s+(?:de|d'|en)?)\s*" + OBJECT
-            ),
-            _verb_and_preposition_fr("fait", Predicate.STUDIES),
-            french=True,
-        ),
+        *STUDIES_FR,
         Rule(regex(r"\bje\s+(?:parle)\s+" + OBJECT), _speaks, french=True),
     )
 )
 
+# Every identity rule, home and work's (home_and_work.py) included, in the order they are tried.
 IDENTITY = (
     _IDENTITY_EN,
     *_WHEN_AND_HOW_EN,
