@@ -165,7 +165,7 @@ DATE_PATTERN = regex(
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
     rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
     rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"
-    # "over the weekend", "at the weekend": the last one when told in the past (`_resolve_match`).
+    # "over the weekend", "at the weekend": the last one when told in the past (`date_meaning.resolve_match`).
     r"|(?P<weekend_said>(?<=\bover\s)the\s+week-?end|(?<=\bat\s)the\s+week-?end)"
     rf"|(?P<holiday>(?:(?P<holiday_modifier>last|next|this|coming)\s+)?(?P<holiday_name>{_HOLIDAY_ALT})"
     rf"(?!\s+(?:{_HOLIDAY_THING})\b))"

@@ -1,0 +1,191 @@
+"""What one date expression means: the day, or the first day of the week, month or year it names."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date, timedelta
+
+from .date_patterns import RELATIVE_DAYS, SHORT_WEEKDAYS_EN
+from .holidays import holiday_date
+from .lexicons import MONTH_NUMBERS, NUMBER_WORDS, WEEKDAYS_EN, WEEKDAYS_FR
+from .periods import (
+    add_months,
+    month_start,
+    nearest_day,
+    nearest_day_of_month,
+    period_start,
+    season_start,
+    shift_period,
+    valid_date,
+    weekday_date,
+)
+
+__all__ = ["direction", "resolve_match"]
+
+
+_NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
+_LAST_WORDS = frozenset(
+    {"last", "past", "previous", "dernier", "dernière", "derniere", "passé", "passe", "passée", "passee",
+     "précédent", "precedent", "précédente", "precedente"}
+)  # fmt: skip
+
+
+def direction(word: str) -> int:
+    """1 for "next"/"prochain", -1 for "last"/"dernier", 0 otherwise."""
+    return 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
+
+
+def _quantity(word: str, unit: str = "") -> int:
+    word = " ".join(word.lower().split())
+    if word.isdigit():
+        return int(word)
+    if word == "quinze" and unit.lower().startswith("jour"):
+        return 14  # "quinze jours" is a fortnight
+    if word in ("a couple of", "a couple", "couple of"):
+        return 2
+    if word in ("a few", "quelques"):
+        return 3
+    return NUMBER_WORDS[word]
+
+
+def _unit_of(word: str) -> str:
+    """day, week, weekend, month or year, from an English or French unit word."""
+    word = word.lower()
+    if word.startswith(("week-end", "weekend")):
+        return "weekend"
+    if word.startswith(("day", "jour")):
+        return "day"
+    if word.startswith(("week", "semaine")):
+        return "week"
+    if word.startswith(("month", "mois")):
+        return "month"
+    return "year"
+
+
+# How a resolved expression is written back: "abs" was absolute already ("3 June 2026"), "day" a
+# day and month without their year ("3 June"), "rel" counted from today ("tomorrow"), "ord" a day
+# of the month after its preposition ("until the 12th"), "wd" a weekday name, "holiday" a
+# holiday's name, "period" a week, weekend, month or year.
+_Resolved = tuple[date, str, str]
+
+
+def _weekday_number(name: str) -> int:
+    """Monday 0 to Sunday 6, from an English or French weekday name."""
+    low = name.lower()
+    return WEEKDAYS_EN.index(low) if low in WEEKDAYS_EN else WEEKDAYS_FR.index(low)
+
+
+def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | None:
+    """(date, kind, unit) for one date expression: the day (or the start of the week, weekend,
+    month or year it names), how it is written inline, and how precise it is."""
+    group = match.group
+    if group("iso"):
+        day = valid_date(int(group("iso_year")), int(group("iso_month")), int(group("iso_day")))
+        return (day, "abs", "day") if day else None
+    if group("year_said"):
+        return date(int(group("year_number")), 1, 1), "abs", "year"
+    if group("numeric"):
+        first, second = int(group("numeric_first")), int(group("numeric_second"))
+        year = int(group("numeric_year"))
+        year = year + 2000 if year < 100 else year
+        # Day first (European usage) unless only month-first can be valid.
+        day_number, month = (second, first) if second > 12 >= first else (first, second)
+        day = valid_date(year, month, day_number)
+        return (day, "abs", "day") if day else None
+    if group("day_month") or group("month_day"):
+        day_number = int(group("day_month_day") or group("month_day_day"))
+        month = MONTH_NUMBERS[(group("day_month_month") or group("month_day_month")).lower().rstrip(".")]
+        year_said = group("day_month_year") or group("month_day_year")
+        if year_said:
+            day = valid_date(int(year_said), month, day_number)
+            return (day, "abs", "day") if day else None
+        day = nearest_day(today, month, day_number, past)
+        return (day, "day", "day") if day else None
+    if group("ordinal_day"):
+        named = group("ordinal_day_weekday")
+        weekday = _weekday_number(named) if named else None
+        day = nearest_day_of_month(today, int(group("ordinal_day_number")), past, weekday)
+        return (day, "ord", "day") if day else None
+    if group("relative_day"):
+        key = " ".join(group("relative_day").lower().split())
+        return today + timedelta(days=RELATIVE_DAYS[key]), "rel", "day"
+    if group("week_after_next"):
+        return shift_period(today, "week", 2), "period", "week"
+    if group("week_before_last"):
+        unit = _unit_of(group("before_last_unit"))
+        return shift_period(today, unit, -2), "period", unit
+    if group("in_count"):
+        count, unit = _quantity(group("in_quantity"), group("in_unit")), _unit_of(group("in_unit"))
+        if group("in_unit").lower().startswith("fortnight"):
+            count, unit = 2 * count, "week"
+        if unit == "month":
+            return add_months(today, count), "rel", "day"
+        if unit == "year":
+            return date(today.year + count, 1, 1), "period", "year"
+        return today + timedelta(days=count * (7 if unit == "week" else 1)), "rel", "day"
+    if group("ago"):
+        unit_word = group("ago_unit") or group("il_y_a_unit")
+        count = _quantity(group("ago_quantity") or group("il_y_a_quantity"), unit_word)
+        unit = _unit_of(unit_word)
+        if unit_word.lower().startswith("fortnight"):
+            count, unit = 2 * count, "week"
+        if unit == "day":
+            return today - timedelta(days=count), "rel", "day"
+        if unit == "week":
+            return period_start(today - timedelta(days=7 * count), "week"), "period", "week"
+        return shift_period(today, unit, -count), "period", unit
+    if group("rolling"):
+        unit_word = group("rolling_unit")
+        count = _quantity(group("rolling_quantity") or "1", unit_word)
+        unit = _unit_of(unit_word)
+        if unit in ("day", "week"):
+            return today - timedelta(days=count * (7 if unit == "week" else 1)), "rolling", "day"
+        start = add_months(today, -count * (12 if unit == "year" else 1))
+        return date(start.year, start.month, 1), "rolling", "month"
+    if group("lasting"):
+        unit_word = group("lasting_unit")
+        unit = _unit_of(unit_word)
+        return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
+    if group("season"):
+        return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
+    if group("period_en") or group("period_fr"):
+        unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
+        word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()
+        shift = direction(word)
+        if unit == "weekend" and shift == 0 and past and today.weekday() < 5:
+            shift = -1  # "I went cycling this weekend", said on a weekday: the one just gone
+        return shift_period(today, unit, shift), "period", unit
+    if group("month") or group("month_bare"):
+        month = MONTH_NUMBERS[(group("month_name") or group("month_bare")).lower()]
+        if group("month_year"):
+            return date(int(group("month_year")), month, 1), "period", "month"
+        word = (group("month_modifier") or group("month_after") or group("month_bare_after") or "").lower()
+        if word == "this":
+            return date(today.year, month, 1), "period", "month"
+        since = (group("month_preposition") or "").lower() in (
+            "since",
+            "depuis",
+        )  # the last one, whatever the tense
+        return month_start(today, month, direction(word), past or since), "period", "month"
+    if group("end_of"):
+        if (group("end_of_unit") or "").lower() == "week" or "semaine" in (group("end_of_fr") or "").lower():
+            return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"  # this week's Friday
+        last_day = calendar.monthrange(today.year, today.month)[1]
+        return date(today.year, today.month, last_day), "rel", "day"
+    if group("weekday_name"):
+        weekday = _weekday_number(group("weekday_name"))
+        modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()
+        return weekday_date(today, weekday, modifier, past), "wd", "day"
+    if group("weekend_said"):
+        if not past:
+            return None  # "we hike at the weekend" may be any weekend
+        # Said on a Saturday or a Sunday, the weekend told in the past is this one.
+        return shift_period(today, "weekend", 0 if today.weekday() >= 5 else -1), "period", "weekend"
+    if group("holiday_name"):
+        day = holiday_date(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
+        return day, "holiday", "day"
+    if group("weekday_short_name"):
+        weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
+        return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
+    return None
