@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from adapters.attachment_notes import MAX_NOTE, attachment_note
 from adapters.base import IncomingMessage
 from adapters.command_table import Invoker, parse_command
 from adapters.slack import SlackAdapter
@@ -497,6 +498,30 @@ async def test_discord_messages_with_empty_content_are_ignored() -> None:
         chat.message(" \n\t", channel=channel),
     )
     assert chat.turns == [] and chat.sent == []
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "content_type", "note"),
+    [
+        ("cat.png", "a cat [asleep]\n\ton a mat", None, "[image: a cat (asleep) on a mat]"),
+        ("scan.pdf", "signed lease", "application/pdf", "[attachment: scan.pdf (signed lease)]"),
+        ("photo", "the team at the offsite", "IMAGE/WEBP", "[image: the team at the offsite]"),
+        ("", "", "image/png", None),
+        (None, 42, ["image/png"], None),
+        ({"name": "x"}, "a described thing", None, "[attachment: a described thing]"),
+        ("smile.gif", "😀 ﷽ e\u0301", "image/gif", "[image: 😀 ﷽ e\u0301]"),
+    ],
+)
+def test_an_attachment_note_is_one_readable_line_whatever_the_payload_holds(
+    name: object, description: object, content_type: object, note: str | None
+) -> None:
+    assert attachment_note(name, description, content_type) == note
+
+
+def test_an_attachment_note_is_bounded() -> None:
+    note = attachment_note("big.png", "word " * 5_000, "image/png")
+    assert note is not None and len(note) <= MAX_NOTE + len("[image: ]")
+    assert note.startswith("[image: word word") and note.endswith("…]")
 
 
 async def test_a_discord_message_with_only_an_attachment_names_it() -> None:

@@ -197,6 +197,28 @@ async def test_mentions_emoji_and_timestamps_reach_the_turn_as_people_read_them(
     )
 
 
+async def test_an_image_reaches_the_turn_as_its_alt_text_says_and_a_file_by_its_name(
+    server: Server, running: Any
+) -> None:
+    """A picture sent with no words is a turn: what its alt text says it shows is what memory keeps."""
+    turns = Turns()
+    await running(turns)
+    dog = fd.attachment(
+        "IMG_0042.jpg", content_type="image/jpeg", description="Our new puppy Max\nasleep on the couch"
+    )
+    notes = fd.attachment("notes.txt")
+    data = fd.message(server.general, server.alice, "", attachments=[dog, notes])
+    await server.fake.dispatch("MESSAGE_CREATE", data)
+    said = await turns.next()
+    assert said.text == "[image: Our new puppy Max asleep on the couch]\n[attachment: notes.txt]"
+    # An image nobody described is its file name, after the words it came with.
+    bare = fd.attachment("IMG_0043.png", content_type="image/png")
+    await server.fake.dispatch(
+        "MESSAGE_CREATE", fd.message(server.general, server.alice, "look!", attachments=[bare])
+    )
+    assert (await turns.next()).text == "look!\n[attachment: IMG_0043.png]"
+
+
 async def test_members_only_conversations_are_reported_as_discord_describes_them(
     server: Server, running: Any
 ) -> None:

@@ -583,6 +583,29 @@ async def test_markup_reaches_the_turn_as_typed_with_mentions_by_name(
     assert [c.args["user"] for c in fake.calls_to("users.info")].count(BOB) == 1
 
 
+async def test_a_shared_file_reaches_the_turn_as_its_alt_text_or_title_says(
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
+) -> None:
+    """A picture shared with no words is a turn (it used to be dropped as empty); its alt text is
+    read as typed, not as Slack markup."""
+    turn = FakeTurn()
+    adapter = await make_adapter(turn)
+    photo = {"id": "F1", "name": "IMG_0042.jpg", "title": "IMG_0042.jpg", "mimetype": "image/jpeg"}
+    files = [
+        photo | {"alt_txt": "R&D team <3 at the <offsite>"},
+        {"id": "F2", "name": "q3.pdf", "title": "Q3 figures", "mimetype": "application/pdf"},
+        {"id": "F3", "name": "IMG_0043.jpg", "title": "IMG_0043.jpg", "mimetype": "image/jpeg"},
+        "not a file",
+    ]
+    event = message_event("", "4.1", channel=ANSWER, subtype="file_share", files=files)
+    await send_event(adapter, event, "EvFiles")
+    await adapter.drain()
+    [message] = [m for batch, _ in turn.calls for m in batch]
+    assert message.text == (
+        "[image: R&D team <3 at the <offsite>]\n[attachment: q3.pdf (Q3 figures)]\n[attachment: IMG_0043.jpg]"
+    )
+
+
 async def test_a_message_naming_many_users_costs_a_bounded_number_of_lookups(
     make_adapter: MakeAdapter, fake: FakeSlackAPI
 ) -> None:

@@ -11,11 +11,12 @@ from typing import Any
 
 from memory.models import ConversationKind
 
+from ..attachment_notes import attachment_note, with_notes
 from ..base import IncomingMessage
 from ..lookup_cache import LookupCache
 from .api import PLATFORM
 from .directory import EVENT_KINDS
-from .render import strip_mention
+from .render import escape_mrkdwn, strip_mention
 
 # Plain messages and the two subtypes that are still someone talking; edits, deletes, joins,
 # topic changes and the like are not turns.
@@ -79,7 +80,9 @@ def to_message(
     else:
         # Not a channel we follow: a mention here also comes as app_mention, handled there.
         return None
-    clean = strip_mention(text, bot_user_id)
+    # A shared file's alt text or title says what it shows; written in Slack's escapes, so that
+    # reading the batch's markup back (directory.with_plain_text) gives it as typed.
+    clean = with_notes(strip_mention(text, bot_user_id), [escape_mrkdwn(note) for note in _file_notes(event)])
     if not clean:
         return None
     team = string_field(body, "team_id") or string_field(event, "team") or team_id or ""
@@ -104,6 +107,23 @@ def to_message(
         kind=conversation or ConversationKind.PRIVATE,
         mentions_bot=mentions_bot,
     )
+
+
+def _file_notes(event: Mapping[str, Any]) -> list[str]:
+    """One note per file the event shares (`files`, as a `file_share` message carries them)."""
+    files = event.get("files")
+    if not isinstance(files, list):
+        return []
+    notes = []
+    for shared in files:
+        if not isinstance(shared, Mapping):
+            continue
+        name, title = shared.get("name"), shared.get("title")
+        # Slack titles a file with its name unless its author wrote one.
+        described = shared.get("alt_txt") or (title if title != name else None)
+        if note := attachment_note(name, described, shared.get("mimetype")):
+            notes.append(note)
+    return notes
 
 
 def string_field(data: Mapping[str, Any], key: str) -> str | None:

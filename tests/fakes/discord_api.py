@@ -177,10 +177,15 @@ def message(
     return data
 
 
-def attachment(filename: str, *, size: int = 1024, content_type: str = "text/plain") -> Payload:
+def attachment(
+    filename: str, *, size: int = 1024, content_type: str = "text/plain", description: str | None = None
+) -> Payload:
+    """An attachment object; `description` is the alt text its uploader wrote."""
     attachment_id = snowflake()
     url = f"https://cdn.discordapp.com/attachments/0/{attachment_id}/{filename}"
     data = {"id": attachment_id, "filename": filename, "size": size, "content_type": content_type}
+    if description is not None:
+        data["description"] = description
     return data | {"url": url, "proxy_url": url}
 
 

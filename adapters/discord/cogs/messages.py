@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 import discord
 from discord.ext import commands
 
+from adapters.attachment_notes import attachment_note, with_notes
 from adapters.base import IncomingMessage, TurnFunction
 from adapters.coalescer import CoalesceConfig, Coalescer, Scheduler
 from adapters.split import split_message
@@ -130,10 +131,19 @@ def _clean_text(message: discord.Message, me: discord.abc.User) -> str:
     for pattern, name in names.items():
         text = re.sub(pattern, lambda _match, name=name: name, text)
     text = _TIMESTAMP.sub(_timestamp, _CUSTOM_EMOJI.sub(r"\1", text))
-    files = [attachment.filename for attachment in message.attachments]
-    if files:
-        text = "\n".join([text.strip(), *(f"[attachment: {name}]" for name in files)])
-    return text.strip()
+    # An image's alt text (`description`) says what it shows: a picture with no words is still news.
+    notes = [
+        note
+        for attachment in message.attachments
+        if (
+            note := attachment_note(
+                getattr(attachment, "filename", None),
+                getattr(attachment, "description", None),
+                getattr(attachment, "content_type", None),
+            )
+        )
+    ]
+    return with_notes(text, notes).strip()
 
 
 class DiscordIntake:
