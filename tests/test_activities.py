@@ -162,6 +162,33 @@ def _kinds(text: str) -> list[str]:
             "je pratique le yoga",
             "Les sports et activités de Léa incluent le yoga : Léa pratique le yoga",
         ),
+        # Less common pastimes, each of a kind a question may ask by.
+        (
+            "I went on a mountaineering trip with some workmates",
+            "Léa's outdoor activities include mountaineering: Léa went on a mountaineering trip with some "
+            "workmates",
+        ),
+        (
+            "We went scuba diving in Malta",
+            "Léa's outdoor activities include scuba diving: Léa and others went scuba diving in Malta",
+        ),
+        ("I took up archery", "Léa's sports and activities include archery: Léa took up archery"),
+        (
+            "I've been playing the trumpet since school",
+            "Léa's music and hobbies include trumpet: Léa has been playing the trumpet since school",
+        ),
+        (
+            "I've been journaling every night",
+            "Léa's art and hobbies include journaling: Léa has been journaling every night",
+        ),
+        (
+            "J'ai fait de l'alpinisme cet été",
+            "Les activités de plein air de Léa incluent l'alpinisme : Léa a fait de l'alpinisme cet été",
+        ),
+        (
+            "je joue de la trompette",
+            "La musique et les loisirs de Léa incluent la trompette : Léa joue de la trompette",
+        ),
     ],
 )
 def test_a_pastime_or_pet_is_remembered_with_its_kind(text: str, content: str) -> None:

@@ -42,26 +42,33 @@ _KINDS: tuple[tuple[str, str], ...] = (
         r"running|jogging|swimming|swims?|cycling|biking|yoga|pilates|tennis|basketball|football|soccer|"
         r"baseball|volleyball|golf|boxing|kickboxing|karate|judo|martial\s+arts|surfing|skiing|snowboarding|"
         r"skating|skateboarding|climbing|bouldering|weightlifting|crossfit|hockey|rowing|marathons?|"
-        r"workouts?|working\s+out|gym|triathlons?|badminton|squash|cricket|rugby",
+        r"workouts?|working\s+out|gym|triathlons?|badminton|squash|cricket|rugby|archery|fencing|lacrosse|"
+        r"softball|bowling|table\s+tennis|ping[\s-]pong|pickleball|water\s+polo|gymnastics|taekwondo|"
+        r"jiu[\s-]?jitsu|muay\s+thai|aikido|zumba|aerobics|powerlifting|bodybuilding|parkour|cheerleading|"
+        r"wakeboarding|water[\s-]?skiing|kitesurfing|windsurfing",
     ),
     (
         "outdoor activities",
         r"hiking|hikes?|camping|fishing|kayaking|canoeing|sailing|birdwatching|bird\s+watching|road\s+trips?|"
-        r"picnics?|stargazing|horse(?:back)?\s+riding",
+        r"picnics?|stargazing|horse(?:back)?\s+riding|mountaineering|trekking|backpacking|snorkell?ing|"
+        r"scuba\s+diving|paddle[\s-]?boarding|rafting|skydiving|paragliding|trail\s+running|geocaching|foraging",
     ),
     (
         "art and hobbies",
         r"painting|paintings|drawing|sketching|pottery|ceramics|sculpting|photography|knitting|sewing|"
-        r"crocheting|embroidery|calligraphy|woodworking|crafts|crafting|scrapbooking|poetry",
+        r"crocheting|embroidery|calligraphy|woodworking|crafts|crafting|scrapbooking|poetry|origami|quilting|"
+        r"woodcarving|jewell?e?ry\s+making|glassblowing|printmaking|journall?ing|cosplay",
     ),
     (
         "music and hobbies",
-        r"guitar|piano|violin|cello|drums|ukulele|flute|saxophone|singing|choir|songwriting",
+        r"guitar|piano|violin|cello|drums|ukulele|flute|saxophone|singing|choir|songwriting|trumpet|clarinet|"
+        r"trombone|accordion|banjo|mandolin|harmonica|djing|dj'ing",
     ),
     (
         "hobbies and activities",
         r"cooking|baking|gardening|gaming|video\s+games|board\s+games|chess|puzzles|dancing|traveling|"
-        r"travelling|volunteering|meditation|meditating",
+        r"travelling|volunteering|meditation|meditating|astronomy|karaoke|homebrewing|3d\s+printing|"
+        r"tabletop\s+games|dungeons\s+(?:and|&)\s+dragons",
     ),
 )
 _KIND_OF: list[tuple[re.Pattern[str], str]] = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _KINDS]
@@ -368,21 +375,28 @@ _KINDS_FR: tuple[tuple[str, str], ...] = (
         "Les sports et activités",
         r"escalade|course(?:\s+à\s+pied)?|jogging|footing|natation|vélo|cyclisme|yoga|pilates|tennis|basket|"
         r"foot|football|rugby|boxe|judo|karaté|ski|snowboard|surf|musculation|muscu|crossfit|badminton|squash|"
-        r"golf|roller|patin|aviron|triathlon|marathon|handball|volley|hockey|salle",
+        r"golf|roller|patin|aviron|triathlon|marathon|handball|volley|hockey|salle|escrime|tir\s+à\s+l'arc|"
+        r"bowling|gymnastique|taekwondo|jiu-jitsu|zumba|aérobic|planche\s+à\s+voile|kitesurf",
     ),
     (
         "Les activités de plein air",
-        r"randonnée|rando|camping|pêche|kayak|canoë|voile|équitation|cheval|pique-nique",
+        r"randonnée|rando|camping|pêche|kayak|canoë|voile|équitation|cheval|pique-nique|alpinisme|trek|"
+        r"plongée(?:\s+sous-marine)?|rafting|parapente|spéléologie|paddle|parachutisme",
     ),
     (
         "L'art et les loisirs créatifs",
         r"peinture|dessin|poterie|céramique|photo|photographie|tricot|couture|crochet|broderie|sculpture|"
-        r"calligraphie|poésie|scrapbooking",
+        r"calligraphie|poésie|scrapbooking|aquarelle|origami|patchwork|cosplay",
     ),
-    ("La musique et les loisirs", r"guitare|piano|violon|violoncelle|batterie|ukulélé|flûte|saxophone|chant"),
+    (
+        "La musique et les loisirs",
+        r"guitare|piano|violon|violoncelle|batterie|ukulélé|flûte|saxophone|chant|trompette|clarinette|"
+        r"trombone|accordéon|banjo|mandoline|harmonica",
+    ),
     (
         "Les loisirs et activités",
-        r"cuisine|pâtisserie|jardinage|jeux\s+vidéo|échecs|puzzles?|danse|bénévolat|méditation",
+        r"cuisine|pâtisserie|jardinage|jeux\s+vidéo|échecs|puzzles?|danse|bénévolat|méditation|astronomie|"
+        r"karaoké|jeux\s+de\s+société",
     ),
 )
 _KIND_OF_FR: list[tuple[re.Pattern[str], str]] = [
