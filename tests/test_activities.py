@@ -162,6 +162,15 @@ def _kinds(text: str) -> list[str]:
             "je pratique le yoga",
             "Les sports et activités de Léa incluent le yoga : Léa pratique le yoga",
         ),
+        (
+            "We explored the coast up in the Pacific Northwest",
+            "Léa's travels and places visited include the Pacific Northwest: Léa and others explored the coast "
+            "up in the Pacific Northwest",
+        ),
+        (
+            "I explored Tokyo for a week",
+            "Léa's travels and places visited include Tokyo: Léa explored Tokyo for a week",
+        ),
         # Less common pastimes, each of a kind a question may ask by.
         (
             "I went on a mountaineering trip with some workmates",

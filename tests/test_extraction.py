@@ -470,6 +470,22 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "Mickael and others went to a homeless shelter to give out food and supplies",
         ),
+        # what the speaker explored, organised, gave, and whom they teamed up with
+        ("We explored the old town of Porto", EVENT, "Mickael and others explored the old town of Porto"),
+        ("I just teamed up with a local artist", EVENT, "Mickael just teamed up with a local artist"),
+        (
+            "We organized a bake sale for the shelter",
+            EVENT,
+            "Mickael and others organized a bake sale for the shelter",
+        ),
+        ("I donated my old car to the shelter", EVENT, "Mickael donated their old car to the shelter"),
+        # someone new, named after "this" or "that" (not what was just shown)
+        (
+            "I met this amazing woman, Jean, at the shelter",
+            EVENT,
+            "Mickael met this amazing woman, Jean, at the shelter",
+        ),
+        ("I met that guy named Tom at the gym", EVENT, "Mickael met that guy named Tom at the gym"),
         # a plan for the speaker's life
         ("I'm going to open a bakery", GOAL, "Mickael is going to open a bakery"),
         (
@@ -656,6 +672,12 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I went to it yesterday",
         "I went there last week",
         "I started on Monday",
+        # ideas explored are no event
+        "I explored the idea a bit",
+        "We explored some options",
+        # "this" and a name after a comma speaks to the listener unless it names a person
+        "I got this one, Bob, from the store",
+        "I found this, Ana, in the attic",
         "On another note, check out this pic I got a while back!",
         # the object came before the subject ("the things I love ..."): what follows is none
         "Connecting with the things I love makes writing even more fun.",

@@ -78,12 +78,29 @@ def first_word(phrase: str) -> str:
 _NO_OBJECT_START_EN = FINITE_VERBS_EN | {"and", "or", "but", "so", "because", "than"}
 
 
+# "this" or "that" before a few words and a name is someone (or a pet) new, not what was just
+# shown: "this amazing woman, Jean", "that kitten named Pixel". After a comma only a person is
+# named so: "I got this one, Bob" speaks to Bob.
+_SOMEONE_NAMED_EN = re.compile(
+    r"(?i:this|that)\s+(?:[\w'-]+\s+){0,3}?(?:[\w'-]+\s+(?i:named|called)\s+|(?i:woman|man|guy|girl|boy|"
+    r"lady|gentleman|kid|child|person|dude|fellow|friend|neighbou?r|teacher|coach|co-?worker|colleague|"
+    r"veteran|student|artist|writer|author|musician|doctor|nurse|volunteer|mentor|stranger)\s*,\s*)[A-Z][\w'-]+"
+)
+
+
+def names_someone(phrase: str) -> bool:
+    """Whether `phrase` opens on "this" or "that" and a person named then (see `_SOMEONE_NAMED_EN`)."""
+    return bool(_SOMEONE_NAMED_EN.match(phrase.lstrip()))
+
+
 def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset()) -> bool:
     """Whether `phrase` can be what a memory is about: not empty, not a pronoun pointing at the
     conversation, not about the listener; `not_objects` are more first words a rule refuses."""
     if not phrase:
         return False
     first = first_word(phrase)
+    if not french and first in ("this", "that") and names_someone(phrase):
+        return first not in not_objects and not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
     if french:
         return (
             first not in _NOT_OBJECTS_FR and first not in not_objects and not re.match(r"(?i)c'|t'", phrase)

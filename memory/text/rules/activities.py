@@ -325,13 +325,13 @@ def _pet(hit: Hit) -> Item | None:
 # speaker went to. The place is a capitalised name right after the preposition.
 _TRAVEL = (
     r"went|go|goes|been|was|were|travel(?:l)?ed|travel(?:l)?ing|flew|trips?|vacation(?:ed)?|holidays?|visited|"
-    r"drove|toured|stayed"
+    r"drove|toured|stayed|explored|exploring"
 )
 _PLACE_EN = regex(
     # A date said on the way counts as a word: "I took a short trip last week to Rome".
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+(?:[\w'-]+|\x00\d+\x00)){0,8}?)\s+"
     # "visited Chicago": the place is the verb's object.
-    r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s))"
+    r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s)|(?<=explored\s))"
     r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
 )
 _PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")

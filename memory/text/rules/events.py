@@ -10,7 +10,7 @@ from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
-from ..phrases import first_word, is_object, trim_phrase, without_the_listener
+from ..phrases import first_word, is_object, names_someone, trim_phrase, without_the_listener
 from ..rewrite import capitalize_first
 from ..sentences import co_subject, opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
@@ -28,7 +28,10 @@ _EVENT_VERBS_EN = (
     r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"
     r"had\s+(?:a\s+baby|surgery|an?\s+operation|an?\s+(?:car\s+)?accident|covid|the\s+flu|twins)|ran|"
     r"climbed|visited|travel(?:l)?ed|returned|came\s+back|went|flew|crashed|found|founded|built|created|"
-    r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got"
+    r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got|"
+    # Not ideas explored: "I explored the idea a bit".
+    r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
+    r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").
@@ -143,7 +146,11 @@ def _happened_en(hit: Hit) -> Item | None:
         and FAMILY_WORD.search(after)
     ):
         return None
-    if got_to or _NOT_AN_EVENT_EN.match(after) or not (phrase or needs_no_object):
+    if (
+        got_to
+        or (_NOT_AN_EVENT_EN.match(after) and not names_someone(after))
+        or not (phrase or needs_no_object)
+    ):
         return None
     if (
         verb == "got"
