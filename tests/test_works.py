@@ -61,6 +61,21 @@ def _works(text: str) -> list[str]:
             "I wrote a poem about my grandma",
             "Léa's written works include poem: Léa wrote a poem about their grandma",
         ),
+        # what a picture is of, and a work the speaker "did"
+        (
+            "I painted a sunset over the lake yesterday",
+            "Léa's art and crafts include a painting of a sunset over the lake: Léa painted a sunset over the "
+            "lake on Thursday 7 May 2026",
+        ),
+        (
+            "We drew a map of the island for the kids",
+            "Léa's art and crafts include a drawing of a map of the island: Léa and others drew a map of the "
+            "island for the kids",
+        ),
+        (
+            "Here's a photo of my horse painting I did recently.",
+            "Léa's art and crafts include painting: Léa's horse painting Léa did recently.",
+        ),
         # what is said to the listener is left out of the quote
         (
             "J'ai suivi ton conseil et j'ai regardé \"Dune\" hier",
@@ -135,6 +150,14 @@ def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_title()
         "I tried the cake at the cafe.",  # eaten, not made
         "I made a mistake.",  # no work
         "I wrote an email to my boss.",
+        # painted, drawn and sketched that are no art
+        "I painted my nails yesterday.",
+        "We painted the fence last weekend.",
+        "I drew a blank.",
+        "I drew inspiration from her story.",
+        "We sketched a plan for the app.",
+        "I painted this last week.",  # what was just shown
+        "She painted a sunset.",
         "I'd love to bake a cake.",
         "I want to write a novel.",
         'Je n\'ai pas encore vu "Oppenheimer".',
@@ -151,3 +174,9 @@ def test_the_memory_is_a_fact_about_the_speaker_tagged_with_its_kind_and_title()
 )
 def test_no_work_where_the_speaker_did_not_read_watch_play_or_make_it(text: str) -> None:
     assert _works(text) == []
+
+
+def test_a_work_from_the_list_painted_is_one_note_not_also_a_painting_of_it() -> None:
+    assert _works("I painted a portrait of my mom") == [
+        "Léa's art and crafts include portrait: Léa painted a portrait of their mom"
+    ]

@@ -75,9 +75,10 @@ def _refused(hit: Hit, *more: str) -> bool:
     return bool(_NOT_DONE.search(" ".join([who + between, *more])))
 
 
-def _from_match(hit: Hit) -> str:
-    """The clause from where the match starts, in the third person, bounded."""
-    return bounded(hit.third(hit.clause.text[hit.match.start() :].strip()))
+def _from_match(hit: Hit, named: bool = True) -> str:
+    """The clause from where the match starts, in the third person, bounded (`named`: as a sentence
+    that already named the speaker, so "my" is "their")."""
+    return bounded(hit.third(hit.clause.text[hit.match.start() :].strip(), named=named))
 
 
 def _media(hit: Hit) -> Item | None:
@@ -135,7 +136,30 @@ _MADE_EN = regex(
 _MADE_AFTER_EN = regex(
     r"\b(?P<det>a|an|the|this|that|my|our)\s+(?P<adjs>(?:[\w'-]+\s+){0,3}?)(?P<thing>" + _THING + r")\s+"
     r"(?:that\s+|which\s+)?(?P<who>i|we)(?P<between>(?:\s+(?:just|recently|finally|also|have|had|'ve))*)\s+"
-    r"(?P<verb>made|baked|cooked|wrote|written|painted|drew|knitted|sewed|crocheted|built|carved|sculpted|composed)\b"
+    r"(?P<verb>made|baked|cooked|wrote|written|painted|drew|knitted|sewed|crocheted|built|carved|sculpted|composed|"
+    # "my horse painting I did recently"
+    r"did)\b"
+)
+# What a picture shows: "I painted a sunset", "we drew a map of the island". The art verbs' object
+# is what the work is of, not a thing from the list above; see `_NOT_ART` for what is no art.
+_ART_OF_EN = regex(
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+(?:just|finally|also|recently|have|had|actually))*)\s+"
+    r"(?P<verb>painted|drew|sketched)\s+(?P<what>(?:a|an|the|this|that|some|my|our|two|three)\s+[^,;:!?.]+)"
+)
+_WORK_OF = {"painted": "a painting of", "drew": "a drawing of", "sketched": "a sketch of"}
+# A room, a fence or nails painted are no art, nor a blank, a conclusion or a crowd drawn, nor a
+# plan sketched; "this" alone is what was just shown ("I painted this last week").
+_NOT_ART = regex(
+    r"^(?:\S+\s+){0,2}?(?:fence|house|walls?|room|bedroom|kitchen|door|doors|nails|car|deck|ceiling|garage|"
+    r"office|apartment|flat|shed|bathroom|furniture|town|picture|blank|conclusions?|line|attention|bath|crowd|"
+    r"inspiration|comparison|parallels?|breath|lots|straws?|card|cards|number|sword|curtains|blood|"
+    r"distinction|plan|plans|outline|roadmap|design|idea|ideas)\b"
+    r"|^(?:this|that)(?:\s+(?:one|last|yesterday|today|recently|earlier)\b|\s*$)"
+)
+# Where the work's subject ends: a date, a time or place said after it, or the next clause.
+_ART_END = regex(
+    r"\s+(?:for|with|at|in|on|to|during|while|when|after|before|from|yesterday|today|tonight|last|this|since|"
+    r"and|but|because|so)\b|\x00"
 )
 # "I finished the book" is a book read, not written: finishing something the speaker did not
 # make needs "my"/"our" ("I finished my first screenplay").
@@ -156,9 +180,32 @@ def _made(hit: Hit) -> Item | None:
         return None
     kind = kind_of(_MADE_KIND, thing)
     # "a cake I made": the clause from the thing, which the speaker's part alone would leave out.
-    said = bounded_clause(hit) if hit.match.start("who") < hit.match.start("thing") else _from_match(hit)
+    # "my horse painting I did": "Léa's horse painting", the name not said yet.
+    said = (
+        bounded_clause(hit)
+        if hit.match.start("who") < hit.match.start("thing")
+        else _from_match(hit, named=det not in {"my", "our"})
+    )
     content = kind_note(hit.speaker, f"{possessive_en(hit.speaker)} {kind} include {thing}", said)
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
+
+
+def _art_of(hit: Hit) -> Item | None:
+    """ "Léa's art and crafts include a painting of a sunset: Léa painted a sunset last week"."""
+    what = hit.group("what")
+    end = _ART_END.search(what)
+    subject = " ".join((what[: end.start()] if end else what).split()[:6])
+    if not subject or _NOT_ART.match(subject) or _THING_ALONE.match(subject) or _refused(hit):
+        return None
+    thing = f"{_WORK_OF[hit.words('verb').casefold()]} {hit.third(subject)}"
+    content = kind_note(
+        hit.speaker, f"{possessive_en(hit.speaker)} art and crafts include {thing}", bounded_clause(hit)
+    )
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [subject], tags=[MADE_TAG])
+
+
+# The made-thing rule's own: "I painted a portrait" is a portrait made, not a painting of one.
+_THING_ALONE = regex(r"^(?:\S+\s+){1,3}?(?:" + _THING + r")\b")
 
 
 # In French, a quoted title only (an unquoted one is too often a name): "J'ai regardé "Inception"",
@@ -265,4 +312,5 @@ WORKS = (
     Rule(_MEDIA_FR, _media_fr, french=True, object_groups=()),
     Rule(_MADE_EN, _made, french=False, object_groups=()),
     Rule(_MADE_AFTER_EN, _made, french=False, object_groups=()),
+    Rule(_ART_OF_EN, _art_of, french=False, object_groups=()),
 )
