@@ -164,8 +164,8 @@ def _kinds(text: str) -> list[str]:
         ),
         (
             "We explored the coast up in the Pacific Northwest",
-            "Léa's travels and places visited include the Pacific Northwest: Léa and others explored the coast "
-            "up in the Pacific Northwest",
+            "Léa's travels and places visited include the Pacific Northwest: Léa and others explored the "
+            "coast up in the Pacific Northwest",
         ),
         (
             "I explored Tokyo for a week",

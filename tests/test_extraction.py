@@ -479,6 +479,7 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael and others organized a bake sale for the shelter",
         ),
         ("I donated my old car to the shelter", EVENT, "Mickael donated their old car to the shelter"),
+        ("I scored 40 points, my highest ever", EVENT, "Mickael scored 40 points"),
         # someone new, named after "this" or "that" (not what was just shown)
         (
             "I met this amazing woman, Jean, at the shelter",

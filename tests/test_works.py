@@ -64,8 +64,8 @@ def _works(text: str) -> list[str]:
         # what a picture is of, and a work the speaker "did"
         (
             "I painted a sunset over the lake yesterday",
-            "Léa's art and crafts include a painting of a sunset over the lake: Léa painted a sunset over the "
-            "lake on Thursday 7 May 2026",
+            "Léa's art and crafts include a painting of a sunset over the lake: Léa painted a sunset over "
+            "the lake on Thursday 7 May 2026",
         ),
         (
             "We drew a map of the island for the kids",

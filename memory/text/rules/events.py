@@ -31,7 +31,9 @@ _EVENT_VERBS_EN = (
     r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got|"
     # Not ideas explored: "I explored the idea a bit".
     r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
-    r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated"
+    r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
+    # "I scored 40 points", "we scored the winning goal"
+    r"scored"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").
