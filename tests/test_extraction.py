@@ -1717,6 +1717,9 @@ def test_speaker_name_is_used_verbatim_and_safely() -> None:
     # a sentence's capital leaves the name as given, in every kind of note alike
     assert contents("I broke my arm", speaker="root") == [(EVENT, "root broke their arm")]
     assert contents("I like pizza", speaker="root") == [(PREF, "root likes pizza")]
+    assert (FACT, "root's pets include a dog: root adopted a dog") in contents(
+        "I adopted a dog", speaker="root"
+    )
     assert contents("I like pizza", speaker="") == [(PREF, "User likes pizza")]
     assert contents("I like pizza", speaker="\ud800") == [(PREF, "User likes pizza")]
     assert contents("j'adore le jazz", speaker="Ahmed") == [(PREF, "Ahmed adore le jazz")]

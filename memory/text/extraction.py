@@ -11,7 +11,7 @@ from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import quotes_closed
-from .rewrite import capitalize_first
+from .rewrite import capitalize_first, named_as_given
 from .rules import Clause, Item, read_clause
 from .sentences import (
     MAX_CLAUSE_CHARS,
@@ -63,7 +63,7 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
     if PLACEHOLDER.match(item.content.lstrip()):
         # "Last week I ..." begins with its date, written out in lower case: "In the week of ...".
         content = capitalize_first(content)
-    content = _named_as_given(content, speaker)
+    content = named_as_given(content, speaker)
     if not content or not any(ch.isalnum() for ch in content):
         return None
     if len(content) > _MAX_CONTENT:
@@ -84,24 +84,6 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
         object=_object(item, clause, subject, content),
         relation=item.relation,
     )
-
-
-def _named_as_given(content: str, speaker: str) -> str:
-    """`content` opening on the speaker's name as they gave it: a sentence's capital made "root won
-    the tournament" read "Root won ...", where every other note says "root has always loved jazz"."""
-    capitalised = capitalize_first(speaker)
-    if (
-        capitalised != speaker
-        and content.startswith(capitalised)
-        and content[len(speaker) : len(speaker) + 1]
-        in (
-            "",
-            " ",
-            "'",
-        )
-    ):
-        return speaker + content[len(speaker) :]
-    return content
 
 
 def _object(item: Item, clause: Clause, subject: str, content: str) -> str:

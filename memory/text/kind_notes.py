@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .normalize import regex
 from .phrases import without_the_listener
+from .rewrite import named_as_given
 
 __all__ = ["KindNote", "kind_note", "read_kind_note"]
 
@@ -33,6 +34,9 @@ def kind_note(speaker: str, head: str, said: str, french: bool = False) -> str:
     said = without_the_listener(said, speaker)
     if not said:
         return head
+    # The clause's capital is a sentence's, not the name's: "root's pets include a dog: root adopted
+    # a dog", as the head and every other note of "root" say it.
+    said = named_as_given(said, speaker)
     return f"{head} : {said}" if french else f"{head}: {said}"
 
 

@@ -290,6 +290,19 @@ def third_person(text: str, speaker: str, french: bool, named: bool = False) -> 
     return third_person_fr(text, speaker, named) if french else third_person_en(text, speaker, named)
 
 
+def named_as_given(text: str, speaker: str) -> str:
+    """`text` opening on the speaker's name as they gave it: a sentence's capital made "root won
+    the tournament" read "Root won ...", where every other note says "root has always loved jazz"."""
+    capitalised = capitalize_first(speaker)
+    if (
+        capitalised != speaker
+        and text.startswith(capitalised)
+        and text[len(speaker) : len(speaker) + 1] in ("", " ", "'")
+    ):
+        return speaker + text[len(speaker) :]
+    return text
+
+
 def capitalize_first(text: str) -> str:
     """`text` with its first letter capitalised, when it starts with one (past spaces and quotes)."""
     for index, ch in enumerate(text):
