@@ -120,6 +120,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael is out of office until Saturday 12 December 2026",
         ),
         ("I'm from Montreal", ID, "Mickael is from Montreal"),
+        # a home country or hometown named
+        ("It's a gift from my grandma in my home country, Sweden.", ID, "Mickael is from Sweden"),
+        ("My hometown is a small village in Ohio", ID, "Mickael is from a small village in Ohio"),
+        ("I visited my hometown, Lyon, last week", ID, "Mickael is from Lyon"),
         ("I was born in Marseille", ID, "Mickael was born in Marseille"),
         ("I'm 34 years old", ID, "Mickael is 34 years old"),
         ("I speak French and Spanish", ID, "Mickael speaks French and Spanish"),
@@ -673,6 +677,10 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I went to it yesterday",
         "I went there last week",
         "I started on Monday",
+        # a hometown that names no place
+        "My hometown is amazing",
+        "My home country is in a crisis",
+        "I miss my home country, which I left at 10",
         # ideas explored are no event
         "I explored the idea a bit",
         "We explored some options",

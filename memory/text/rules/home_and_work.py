@@ -11,7 +11,7 @@ from ..dates import PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import APPS, MONTHS_EN, NATIONALITIES, TOOLS, WEEKDAYS_EN, is_occupation_en, is_occupation_fr
 from ..normalize import regex
-from ..phrases import first_word, noun_phrase
+from ..phrases import first_word, noun_phrase, up_to_the_next_clause
 from .base import OBJECT, Hit, Item, Rule
 
 __all__ = [
@@ -140,6 +140,24 @@ def _is_from_en(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} is {said}", predicate, said)
 
 
+_AN_ARTICLE = regex(r"^(?:a|an|the)\s")
+_A_NAME = re.compile(r"\s[A-Z]")
+
+
+def _home_country_en(hit: Hit) -> Item | None:
+    """ "my home country, Sweden", "my hometown is Lyon": "Mickael is from Sweden" (ORIGIN)."""
+    # A place is named: "Sweden", "a small village in Ohio"; not "amazing", "in a crisis", or
+    # "my home country, which I miss".
+    phrase = up_to_the_next_clause(hit.phrase)
+    if not (
+        phrase[:1].isupper()
+        or (_AN_ARTICLE.match(phrase) and not hit.group("comma") and _A_NAME.search(phrase))
+    ):
+        return None
+    said = f"from {hit.third(phrase)}"
+    return identity_memory(hit, f"{hit.speaker} is {said}", Predicate.ORIGIN, said)
+
+
 def _preposition_alone_en(hit: Hit) -> Item | None:
     """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
     if _NOT_A_BIRTHPLACE.match(hit.phrase):
@@ -259,6 +277,14 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
             + OBJECT
         ),
         _is_from_en,
+        french=False,
+    ),
+    Rule(
+        regex(
+            r"\bmy\s+(?:home\s+country|hometown|home\s+town|homeland|native\s+country|country\s+of\s+origin)"
+            r"(?:\s+is|(?P<comma>\s*,))\s+" + OBJECT
+        ),
+        _home_country_en,
         french=False,
     ),
     Rule(
