@@ -120,6 +120,17 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael is out of office until Saturday 12 December 2026",
         ),
         ("I'm from Montreal", ID, "Mickael is from Montreal"),
+        # who or what the speaker leans on
+        (
+            "My friends, family and mentors are my rocks",
+            FACT,
+            "Mickael's friends, family and mentors are Mickael's rocks (support for Mickael)",
+        ),
+        (
+            "My mom has always been my biggest fan",
+            FACT,
+            "Mickael's mom is Mickael's biggest fan (support for Mickael)",
+        ),
         # a home country or hometown named
         ("It's a gift from my grandma in my home country, Sweden.", ID, "Mickael is from Sweden"),
         ("My hometown is a small village in Ohio", ID, "Mickael is from a small village in Ohio"),

@@ -225,12 +225,34 @@ def _relative_job(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [relative, job])
 
 
+# Who or what the speaker leans on: "My friends, family and mentors are my rocks", "my wife is my
+# rock", "my journal's pretty much my rock". A question asks who supports them.
+_SUPPORT_EN = regex(
+    r"^\W*(?:and\s+|but\s+|honestly,?\s+)?(?P<who>(?:my|our)\s+[^.!?;:]{2,60}?)\s*(?P<be>\s+is|\s+are|'s|\s+has\s+(?:always\s+)?been|"
+    r"\s+have\s+(?:always\s+)?been)\s+(?:(?:pretty\s+much|really|always|truly|honestly|totally|definitely)\s+)*(?:my|our)\s+"
+    r"(?P<what>rocks?|anchors?|support\s+system|biggest\s+supporters?|biggest\s+fans?|backbone|lifeline)\b"
+)
+
+
+def _support(hit: Hit) -> Item | None:
+    """ "Ana's friends and family are Ana's rocks (support for Ana)"."""
+    be = hit.words("be").lstrip("'")
+    plural = be == "are" or be.startswith("have")
+    who = capitalize_first(hit.third(hit.group("who").strip(), named=False))
+    what = " ".join(hit.group("what").split())
+    content = (
+        f"{who} {'are' if plural else 'is'} {possessive_en(hit.speaker)} {what} (support for {hit.speaker})"
+    )
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [what])
+
+
 FAMILY = (
     _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
     _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
     Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
     Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
+    Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
     Rule(_RELATIVE_JOB_FR, _relative_job, french=True),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
