@@ -495,6 +495,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("I donated my old car to the shelter", EVENT, "Mickael donated their old car to the shelter"),
         ("I scored 40 points, my highest ever", EVENT, "Mickael scored 40 points"),
+        ("We fought hard and got the win!", EVENT, "Mickael and others fought hard and got the win"),
+        ("I trained all year and won the race", EVENT, "Mickael trained all year and won the race"),
         # someone new, named after "this" or "that" (not what was just shown)
         (
             "I met this amazing woman, Jean, at the shelter",
@@ -692,6 +694,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "My hometown is amazing",
         "My home country is in a crisis",
         "I miss my home country, which I left at 10",
+        # verbs joined to another that are no win
+        "I went home and got some sleep",
+        "We played well and got the game",
         # ideas explored are no event
         "I explored the idea a bit",
         "We explored some options",

@@ -231,8 +231,29 @@ def _happened_fr(hit: Hit) -> Item | None:
     )
 
 
+# A win said after another verb of the same subject: "we fought hard and got the win", "I trained
+# all year and won the race". Only winning: most verbs so joined are chat ("I went home and got
+# some sleep").
+_WON_AFTER_EN = regex(
+    r"\b(?:i|we)(?:\s+[\w'-]+){1,6}?\s+and\s+(?:then\s+|finally\s+|still\s+)?"
+    r"(?P<verb>won|got|took|clinched|secured)(?P<object>\s+(?:the|a|our|my)\s+(?:win|victory|title|championship|"
+    r"game|match|race|tournament|final|finals|cup|trophy|gold)\b.*)"
+)
+
+
+def _won_after(hit: Hit) -> Item | None:
+    """ "Ana and others fought hard and got the win": the whole joined clause, from its subject."""
+    if hit.words("verb").casefold() != "won" and not _A_WIN.match(hit.group("object")):
+        return None  # "we trained and got the game" is no win
+    return _happened_en(hit)
+
+
+_A_WIN = regex(r"\s+(?:the|a|our|my)\s+(?:win|victory)\b")
+
+
 EVENTS = (
     Rule(_EVENT_EN, _happened_en, french=False, object_groups=()),
+    Rule(_WON_AFTER_EN, _won_after, french=False, object_groups=()),
     OneOf(tuple(Rule(pattern, _happened_fr, french=True, object_groups=()) for pattern in _EVENTS_FR)),
 )
 
