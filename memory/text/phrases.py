@@ -99,13 +99,13 @@ def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset
     if not phrase:
         return False
     first = first_word(phrase)
-    if not french and first in ("this", "that") and names_someone(phrase):
-        return first not in not_objects and not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
     if french:
         return (
             first not in _NOT_OBJECTS_FR and first not in not_objects and not re.match(r"(?i)c'|t'", phrase)
         )
-    if first in _NOT_OBJECTS_EN or first in _NO_OBJECT_START_EN or first in not_objects:
+    # "this" points back at what was shown, unless someone is named after it.
+    points_back = first in _NOT_OBJECTS_EN and not (first in ("this", "that") and names_someone(phrase))
+    if points_back or first in _NO_OBJECT_START_EN or first in not_objects:
         return False
     return not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
 

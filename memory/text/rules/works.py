@@ -190,6 +190,10 @@ def _made(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
 
 
+# The made-thing rule's own: "I painted a portrait" is a portrait made, not a painting of one.
+_THING_ALONE = regex(r"^(?:\S+\s+){1,3}?(?:" + _THING + r")\b")
+
+
 def _art_of(hit: Hit) -> Item | None:
     """ "Léa's art and crafts include a painting of a sunset: Léa painted a sunset last week"."""
     what = hit.group("what")
@@ -202,10 +206,6 @@ def _art_of(hit: Hit) -> Item | None:
         hit.speaker, f"{possessive_en(hit.speaker)} art and crafts include {thing}", bounded_clause(hit)
     )
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [subject], tags=[MADE_TAG])
-
-
-# The made-thing rule's own: "I painted a portrait" is a portrait made, not a painting of one.
-_THING_ALONE = regex(r"^(?:\S+\s+){1,3}?(?:" + _THING + r")\b")
 
 
 # In French, a quoted title only (an unquoted one is too often a name): "J'ai regardé "Inception"",
