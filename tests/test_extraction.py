@@ -504,6 +504,33 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael met this amazing woman, Jean, at the shelter",
         ),
         ("I met that guy named Tom at the gym", EVENT, "Mickael met that guy named Tom at the gym"),
+        # someone new the speaker talked with, named (without a name it is chat)
+        (
+            "Yeah, at the event, I had a conversation with someone named David.",
+            EVENT,
+            "Mickael had a conversation with someone named David",
+        ),
+        (
+            "I chatted with a guy called Tom at the bar last night",
+            EVENT,
+            "Mickael chatted with a guy called Tom at the bar on Saturday 21 November 2026",
+        ),
+        # what the speaker did, named before they say they did it
+        (
+            "One special memory for me was this pride parade I went to a few weeks ago.",
+            EVENT,
+            "Mickael went to a pride parade in the week of Monday 26 October 2026",
+        ),
+        (
+            "The pottery class we took last summer was amazing!",
+            EVENT,
+            "Mickael and others took the pottery class in summer 2026",
+        ),
+        (
+            "These figurines I bought yesterday remind me of family.",
+            EVENT,
+            "Mickael bought some figurines on Saturday 21 November 2026",
+        ),
         # a plan for the speaker's life
         ("I'm going to open a bakery", GOAL, "Mickael is going to open a bakery"),
         (
@@ -686,7 +713,6 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         # reminiscing is not a request
         "I remember that my first car was red",
         # an event whose object is only a time or a pronoun once its preposition is taken away
-        "One special memory for me was this pride parade I went to a few weeks ago.",
         "I went to it yesterday",
         "I went there last week",
         "I started on Monday",
@@ -736,9 +762,10 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         # "won't" is no "won"
         "I won't give up on it",
         "I won't let it slow me down",
-        # advice to the listener, and what something evokes: no reminder, no event
+        # advice to the listener, and what something evokes: no reminder, no event (the figurines
+        # bought yesterday are: see test_a_relative_clause_is_neither_...)
         "Just remember to pause, reflect, and take care of yourself.",
-        "These figurines I bought yesterday remind me of family love.",
+        "These figurines remind me of family love.",
         "le lundi je vais à la piscine",
         # chat about tomorrow, said to the listener, or naming nothing done, is no to-do
         "I'll see you tomorrow",
@@ -949,6 +976,23 @@ def test_a_clause_with_its_own_verb_before_and_i_is_still_a_clause_of_its_own() 
 def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memory_quotes() -> None:
     # "the support I got" names the support; "made a huge difference" is the sentence's verb
     assert contents("the support I got made a huge difference") == []
+    # the thing named before the verb is what happened, once: never "went to <date>" beside it
+    assert contents("One special memory for me was this pride parade I went to a few weeks ago.") == [
+        (EVENT, "Mickael went to a pride parade in the week of Monday 26 October 2026")
+    ]
+    # ... also where the verb's preposition ends the sentence (never "Mickael went to" beside it)
+    assert contents("Yeah, that pic was from a show I went to.") == [(EVENT, "Mickael went to a show")]
+    # bought yesterday is what happened; what they remind the speaker of is no reminder
+    assert contents("These figurines I bought yesterday remind me of family love.") == [
+        (EVENT, "Mickael bought some figurines on Saturday 21 November 2026")
+    ]
+    # the way, the first thing, the impact: nothing that happened
+    assert contents("That's the way I saw it.") == []
+    assert contents("The first thing I made was a mess.") == []
+    assert contents("The impact we made on their life was inspiring!") == []
+    # what the listener saw, and people talked with but not named, are not the speaker's events
+    assert contents("I told the kids about a movie you saw.") == []
+    assert contents("I talked with a friend about the job") == []
     assert (EVENT, "Mickael got made redundant") in contents("I got made redundant")
     # the kind memory quotes the clause from its own subject, past the relative one
     assert contents("Here's a shot I got when I volunteered!") == [
@@ -1357,6 +1401,11 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("my sister got a new job at Google", "Mickael's sister got a new job at Google"),
         ("my brother got into Harvard", "Mickael's brother got into Harvard"),
         ("my husband lost his job", "Mickael's husband lost his job"),
+        ("We were all freaked when my son got into an accident.", "Mickael's son got into an accident"),
+        (
+            "My daughter was in a bad car accident last week",
+            "Mickael's daughter was in a bad car accident in the week of Monday 9 November 2026",
+        ),
         ("mon frère s'est cassé la jambe", "Le frère de Mickael s'est cassé la jambe"),
         ("ma femme est enceinte", "La femme de Mickael est enceinte"),
         # told in the passé composé, "lundi" is the last one

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from memory.models import MemoryType
 
+from ..date_format import PERIOD_LEAD_EN
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN
 from ..normalize import regex
-from ..phrases import first_word, is_object, names_someone, trim_phrase, without_the_listener
+from ..phrases import (
+    TO_THE_LISTENER,
+    first_word,
+    is_object,
+    names_someone,
+    trim_phrase,
+    without_the_listener,
+)
 from ..rewrite import capitalize_first
 from ..sentences import co_subject, opens_relative_clause, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
@@ -54,9 +63,10 @@ _NOT_AN_EVENT_EN = regex(
     r"something)(?![\w'])|^\s*(?:out|off|on|around|up|down|through|over)(?![\w'])(?!\s*\x00)"
 )
 # What an event's object may start with and still say nothing once it is taken away: "the parade
-# I went to a few weeks ago" leaves "went to <date>", and "I went to it yesterday" "to it".
+# I went to a few weeks ago" leaves "went to <date>", "I went to it yesterday" "to it", and "a show I
+# went to." "to".
 _LEADING_PREPOSITION_EN = regex(
-    r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)\s+"
+    r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)(?:\s+|$)"
 )
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
 # When, said too vaguely to be a date: "a pic I got a while back" leaves the event no object.
@@ -251,9 +261,104 @@ def _won_after(hit: Hit) -> Item | None:
 _A_WIN = regex(r"\s+(?:the|a|our|my)\s+(?:win|victory)\b")
 
 
+# What the speaker did, named before they say they did it: "this pride parade I went to a few weeks
+# ago", "the pottery class we took last summer". The words of the thing are content words (not "the
+# kids about a movie I saw": a preposition or a second determiner is no part of one noun phrase).
+_FUNCTION_WORD_EN = (
+    r"(?:a|an|the|this|that|these|those|my|our|your|his|her|their|of|to|in|on|at|for|with|from|about|"
+    r"by|and|or|but|so|as|if|when|than|after|before|since|until|while|because|then|just|here|there|now|also|"
+    r"too|all|out|up|i|we|you|it|is|was|are|were)"
+)
+_DONE_BEFORE_SAID_EN = regex(
+    rf"\b(?P<det>this|that|these|those|the|an?|my|our)\s+(?P<thing>(?:(?!{_FUNCTION_WORD_EN}\b)[^\W\d_][\w'-]*\s+){{0,2}}"
+    rf"(?!{_FUNCTION_WORD_EN}\b)[^\W\d_][\w'-]*)\s+(?:that\s+|which\s+)?(?P<who>i|we)(?:\s+(?:just|finally|recently|"
+    r"actually|also))?\s+(?P<verb>went\s+to|attended|visited|saw|watched|bought|made|baked|built|painted|drew|"
+    r"wrote|took|adopted|organi[sz]ed|ran|finished|won)\b(?!['’]t\b)(?P<rest>[^,;:.!?]*)"
+)
+# Things too plain to be what happened: "the way I saw it", "the first thing I made".
+_PLAIN_THING_EN = frozenset(
+    "time times way ways thing things stuff one ones moment moments reason part point kind sort lot bit "
+    "idea ideas feeling feelings day days night year week month fact end rest minute second first last best "
+    "most only same other decision decisions choice choices mistake mistakes effort progress difference "
+    "money impact photo photos pic pics picture pictures pictured video videos".split()
+)
+# Where the thing's own clause ends and the sentence goes on: "the figurines I bought yesterday
+# remind me of family" is bought yesterday.
+_REST_ENDS_EN = regex(
+    r"\s(?:and|but|so|because|which|who|that|when|while|as|is|was|were|are|has|have|had|will|would|can|"
+    r"could|still|really|always|remind|reminds|reminded|makes?|made|gave|gives|means?|meant|mean|helps?|"
+    r"helped|got|gets|brings?|brought|keeps?|kept|turned|became|looks?|looked|feels?|felt|seems?|seemed)\b"
+)
+_DONE_DET_EN = {"this": "a", "that": "a", "these": "some", "those": "some"}
+
+
+def _done_before_said(hit: Hit) -> Item | None:
+    """ "Ana went to a pride parade <date>" from "this pride parade I went to <date>"."""
+    thing = hit.words("thing")
+    words = thing.lower().split()
+    if words[-1] in _PLAIN_THING_EN or words[0] in _PLAIN_THING_EN or not is_object(thing, False):
+        return None
+    rest = hit.group("rest")
+    end = _REST_ENDS_EN.search(rest)
+    rest = " ".join((rest[: end.start()] if end else rest).split())
+    if TO_THE_LISTENER.search(rest):
+        return None
+    det = hit.group("det").lower()
+    rest = _date_with_its_preposition(rest, hit)
+    said = " ".join(
+        w for w in (hit.group("who"), hit.words("verb").lower(), _DONE_DET_EN.get(det, det), thing, rest) if w
+    )
+    content = _without_the_listener(capitalize_first(hit.third(said, named=False)), hit)
+    if not content:
+        return None
+    confidence = hit.confidence(_DATED_CONFIDENCE)
+    return Item(content, MemoryType.EVENT, confidence, [thing], predicate=Predicate.EVENT)
+
+
+# Someone new the speaker talked with, named: "at the event I had a conversation with someone named
+# David", "I chatted with a guy called Tom". Without a name it is chat ("I talked to my boss").
+_TALKED_WITH_EN = regex(
+    r"\b(?P<who>i|we)(?:\s+(?:just|also|actually|finally|even))?\s+(?P<verb>(?:talked|spoke|chatted)\s+(?:to|with)|"
+    r"had\s+an?\s+(?:[\w'-]+\s+){0,2}?(?:conversation|chat|talk)\s+with|got\s+to\s+know|made\s+friends\s+with)\s+"
+    r"(?P<object>(?:someone|somebody|an?\s+(?:[\w'-]+\s+){0,2}?[\w'-]+|this\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+    r"(?:named|called)\s+(?-i:[A-Z])[\w'-]+[^,;:.!?]*)"
+)
+
+
+def _talked_with(hit: Hit) -> Item | None:
+    """ "Maria had a conversation with someone named David at the event"."""
+    said = f"{hit.group('who')} {hit.words('verb')} {' '.join(hit.group('object').split())}"
+    content = _without_the_listener(capitalize_first(hit.third(said, named=False)), hit)
+    if not content:
+        return None
+    return Item(
+        content,
+        MemoryType.EVENT,
+        hit.confidence(_CONFIDENCE),
+        [hit.group("object")],
+        predicate=Predicate.EVENT,
+    )
+
+
+def _date_with_its_preposition(rest: str, hit: Hit) -> str:
+    """`rest` with a date right after the verb's own preposition ("I went to <a few weeks ago>",
+    written bare there) given its own, since the thing now comes between them."""
+    slot = re.match(r"\x00(\d+)\x00", rest)
+    dates = hit.clause.dates
+    if slot is None or int(slot.group(1)) >= len(dates):
+        return rest
+    said = dates[int(slot.group(1))]
+    if said.inline != said.bare:
+        return rest
+    dates.append(dataclasses.replace(said, inline=PERIOD_LEAD_EN.get(said.unit, "on ") + said.bare))
+    return f"\x00{len(dates) - 1}\x00{rest[slot.end() :]}"
+
+
 EVENTS = (
     Rule(_EVENT_EN, _happened_en, french=False, object_groups=()),
+    Rule(_TALKED_WITH_EN, _talked_with, french=False, object_groups=()),
     Rule(_WON_AFTER_EN, _won_after, french=False, object_groups=()),
+    Rule(_DONE_BEFORE_SAID_EN, _done_before_said, french=False, object_groups=()),
     OneOf(tuple(Rule(pattern, _happened_fr, french=True, object_groups=()) for pattern in _EVENTS_FR)),
 )
 

@@ -37,16 +37,21 @@ _APPOSITION_FR = regex(
 _PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
 _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
 # What happens to a relative that a friend would remember: "my mom passed away last year", "my
-# son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...";
+# son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...",
+# "my son got into a car accident";
 # "our" / "notre" / "nos" and a relative in the plural ("our kids graduated") too.
+_AN_ACCIDENT = (
+    r"an?\s+(?:(?:bad|serious|minor|small|little|car|bike|bicycle|skiing|terrible)\s+){0,2}(?:accident|crash)"
+)
 _LIFE_EVENT_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
-    r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured)|retired|graduated|"
-    r"had\s+(?:a\s+baby|twins|surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|an?\s+(?:car\s+)?accident)|"
+    r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
+    rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
+    rf"had\s+(?:a\s+baby|twins|surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
     r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"started\s+(?:school|kindergarten|preschool|daycare|college|university|high\s+school|a\s+new\s+job)|"
-    r"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+an?\s+(?:car\s+)?accident)|"
+    rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
     r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar))\b.*)"
 )
 _LIFE_EVENT_FR = regex(
