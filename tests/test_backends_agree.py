@@ -352,6 +352,13 @@ async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -
         query_vector = _vector("quokka deploy pipeline")
         dense = [await s.turns.search(audience, query_vector, 500) for s in (a, b)]
         assert {h.id for h in dense[0]} == {h.id for h in dense[1]}, audience
+        # Said in a period: the same turns, and only turns of that period (both ends checked).
+        for since, until in ((NOW - 10 * DAY, NOW - 3 * DAY), (NOW - 30 * DAY, NOW)):
+            dated = [await s.turns.search_between(audience, query_vector, since, until, 500) for s in (a, b)]
+            assert {h.id for h in dated[0]} == {h.id for h in dated[1]}, (audience, since)
+            said = {t.id: t.created_at for t in turns}
+            assert all(since <= said[h.id] < until for h in dated[0]), (audience, since)
+            assert {h.id for h in dated[0]} <= {h.id for h in dense[0]}, (audience, since)
         lexical = [(await s.turns.hybrid_search(audience, query_vector, "zeppelin", 500))[1] for s in (a, b)]
         _same_ranking(lexical[0], lexical[1], audience)
 

@@ -614,6 +614,13 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
         )
         assert_no_foreign_words(result.block or "", allowed | allowed_turns, f"block for {name}")
 
+    # A question that names a day also searches the turns said that day: the same filter holds.
+    dated = await hook.run(request("What did Alice tell us today about the codewords?"))
+    assert dated.meta is None and not dated.errors, dated.errors
+    ids = _candidate_ids(dated)
+    assert reader.seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, "dated: turns"
+    assert_no_foreign_words(dated.block or "", allowed | allowed_turns, "block for a dated question")
+
     timeline = await hook.run(request("what did we talk about today?"))
     assert timeline.meta is not None and timeline.block is not None
     assert_no_foreign_words(timeline.block, allowed | allowed_turns, "timeline")

@@ -72,6 +72,11 @@ class PrehookConfig:
     # LoCoMo dev, leave one conversation out: see README.
     turn_pool: int = 60
     turn_lexical_weight: float = 0.3
+    # A question that names when ("what did Nate do on 25 May?", "in November", "last week") also
+    # draws up to `dated_turns` turns said then (spread over its days) into that pool, each scored
+    # `dated_turn_boost` above its cosine. 0 turns it off (as does `turn_pool` 0).
+    dated_turns: int = 60
+    dated_turn_boost: float = 0.3
     # Added to that score to place the kept turns on the memories' relevance scale (below 0, a
     # memory wins a slot over a turn of about its relevance). A turn that the full-text search
     # found stays at `min_relevance` at least.

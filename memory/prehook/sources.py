@@ -23,6 +23,7 @@ from ..summaries import SummaryManager
 from ..text import read_kind_note
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS, ends_on_a_question
+from .asked_period import asked_period
 from .config import PrehookConfig
 from .meta_questions import MetaQuestion, asks_about_self
 from .preferences_cache import PreferencesCache
@@ -218,7 +219,7 @@ class Sources:
         # memory search never waits on the turns' second round, nor a turn search on memories.
         await gather_settled(
             self._memories(request, query, now, found, errors),
-            self._turns(request, query, found, errors),
+            self._turns(request, query, now, found, errors),
             self._summaries(request, query, found, errors),
         )
         return found
@@ -252,10 +253,16 @@ class Sources:
         found.rows = {i: read[i] for i in ids if i in read}
 
     async def _turns(
-        self, request: PrehookRequest, pending: Awaitable[np.ndarray], found: SearchFound, errors: list[str]
+        self,
+        request: PrehookRequest,
+        pending: Awaitable[np.ndarray],
+        now: float,
+        found: SearchFound,
+        errors: list[str],
     ) -> None:
-        """Past turns under the same privacy filter, a second round from the best of them
-        (`turn_feedback`), then their rows, each with the turn that followed it."""
+        """Past turns under the same privacy filter (and those said in the period the question
+        names), a second round from the best of them (`turn_feedback`), then their rows, each
+        with the turn that followed it."""
         m = self.config.message_top_k
         if m <= 0:
             return
@@ -266,20 +273,32 @@ class Sources:
         skip = len(request.exclude_message_ids) + len(request.in_context_message_ids)
         depth = max(m, self.config.turn_pool)
         no_hits: tuple[list[Any], list[Any]] = ([], [])
-        message_dense, message_lexical = await self.guard(
-            "message_search",
-            turn_store.hybrid_search_awaiting(viewer, pending, request.text, depth + skip),
-            no_hits,
-            errors,
+        (message_dense, message_lexical), dated = await asyncio.gather(
+            self.guard(
+                "message_search",
+                turn_store.hybrid_search_awaiting(viewer, pending, request.text, depth + skip),
+                no_hits,
+                errors,
+            ),
+            self.guard("dated_turns", self._dated_turns(request, pending, now), [], errors),
         )
         query = await pending
         first = [h for h in message_dense if h.id not in skip_ids][:depth]
         found.message_lexical = [h for h in message_lexical if h.id not in skip_ids][:depth]
+        dated = [h for h in dated if h.id not in skip_ids][: self.config.dated_turns]
         if self.config.turn_pool > 0:
             # No second search by the moved question here: the pool is rescored by cosine with the
             # question itself, and the first search already holds the `depth` nearest turns, so a
             # turn only the moved question finds can never outscore them.
-            kept = rerank_turns(query, first, found.message_lexical, self.config.turn_lexical_weight, 2 * m)
+            kept = rerank_turns(
+                query,
+                first,
+                found.message_lexical,
+                self.config.turn_lexical_weight,
+                2 * m,
+                dated,
+                self.config.dated_turn_boost,
+            )
             found.turn_scores = {hit.id: score for hit, score in kept}
             found.turn_matched = {hit.id for hit in found.message_lexical}
             found.message_dense = [hit for hit, _ in kept]
@@ -300,6 +319,20 @@ class Sources:
         found.messages = {turn.id: turn for turn, _ in turn_rows}
         found.following = {turn.id: after for turn, after in turn_rows if after is not None}
         await self._after_follow_ups(found, viewer, errors)
+
+    async def _dated_turns(
+        self, request: PrehookRequest, pending: Awaitable[np.ndarray], now: float
+    ) -> list[VectorHit]:
+        """The turns said in the period the question names (`asked_period`) nearest to it: "what did
+        Nate do on 25 May?" is about that day's turns, even those the whole history outranks."""
+        k = self.config.dated_turns
+        period = asked_period(request.text, now, self.tz) if k > 0 and self.config.turn_pool > 0 else None
+        if period is None:
+            return []
+        since, until = period
+        # The batch and the history window are dropped after the search, as from the others.
+        k += len(request.exclude_message_ids) + len(request.in_context_message_ids)
+        return await self.engine.storage.turns.search_between(request.viewer, await pending, since, until, k)
 
     async def _after_follow_ups(self, found: SearchFound, viewer: Audience, errors: list[str]) -> None:
         """The turn after some follow-ups, in one read, for two uses:

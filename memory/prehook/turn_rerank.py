@@ -16,9 +16,12 @@ def rerank_turns(
     lexical: Sequence[VectorHit],
     lexical_weight: float,
     keep: int,
+    dated: Sequence[VectorHit] = (),
+    dated_boost: float = 0.0,
 ) -> list[tuple[VectorHit, float]]:
-    """The `keep` best hits of `dense` and `lexical`, each once, scored by
-    cosine with `query` + `lexical_weight` × its full-text score over the best full-text score.
+    """The `keep` best hits of `dense`, `lexical` and `dated`, each once, scored by
+    cosine with `query` + `lexical_weight` × its full-text score over the best full-text score,
+    + `dated_boost` for the turns said in the period the question names (`dated`).
 
     Reciprocal rank fusion weighs the 40th hit of a list nearly as the 1st (1/(60+40) against
     1/60), so a deeper pool floods the block with weak hits; raw scores keep their gaps. The
@@ -33,7 +36,7 @@ def rerank_turns(
         for hit in lexical:
             text_score.setdefault(hit.id, float(hit.score) / best_lexical)
     hits: dict[str, VectorHit] = {}
-    for hit in [*dense, *lexical]:
+    for hit in [*dense, *lexical, *dated]:
         if hit.id not in hits or (hits[hit.id].vector is None and hit.vector is not None):
             hits[hit.id] = hit
     if not hits:
@@ -44,8 +47,15 @@ def rerank_turns(
     if with_vectors:
         matrix = np.stack([hits[ids[n]].vector for n in with_vectors])
         cosines[with_vectors] = matrix @ query
+    in_period = {hit.id for hit in dated}
     scored = [
-        (hits[i], float(cosines[n]) + lexical_weight * text_score.get(i, 0.0)) for n, i in enumerate(ids)
+        (
+            hits[i],
+            float(cosines[n])
+            + lexical_weight * text_score.get(i, 0.0)
+            + (dated_boost if i in in_period else 0.0),
+        )
+        for n, i in enumerate(ids)
     ]
     # Ties (equal scores) keep the order the lists gave: dense first, then full text.
     scored.sort(key=lambda pair: pair[1], reverse=True)

@@ -322,12 +322,15 @@ def resolve_relative_dates(text: str, now: datetime) -> str:
         return text
 
 
-def date_mentions(text: str, now: datetime) -> list[tuple[date, str]]:
+def date_mentions(text: str, now: datetime, past: bool | None = None) -> list[tuple[date, str]]:
     """Every date expression of `text` as (the day meant, or the first day of the period, and its
-    unit: day, week, weekend, month, season or year), in order: what the rules understood."""
+    unit: day, week, weekend, month, season or year), in order: what the rules understood. `past`
+    reads "Friday" and "in June" as the last ones (a question about what was said) or the next;
+    None: as each sentence's tense tells."""
     found: list[tuple[date, str]] = []
     for sentence in SENTENCE_BREAK.split(clean_text(text)):
-        _, dates = find_dates(sentence, now, looks_french(sentence), told_in_past(sentence))
+        told_past = told_in_past(sentence) if past is None else past
+        _, dates = find_dates(sentence, now, looks_french(sentence), told_past)
         found.extend((when.day, when.unit) for when in dates if when.day is not None)
     return found
 

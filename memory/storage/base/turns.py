@@ -145,6 +145,12 @@ class TurnRepository(ABC):
     async def search(self, audience: Audience, vector: np.ndarray, k: int) -> list[VectorHit]: ...
 
     @abstractmethod
+    async def search_between(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        """`search` among the turns said in [since, until) only."""
+
+    @abstractmethod
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]: ...

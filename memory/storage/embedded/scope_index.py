@@ -200,11 +200,17 @@ class ScopeIndex:
         return [(self.ids[s], float(scores[s]), self._vectors[s].copy()) for s in ranked]
 
     def search(
-        self, audience: Audience, vector: np.ndarray, k: int, now: float | None, visibility: str | None = None
+        self,
+        audience: Audience,
+        vector: np.ndarray,
+        k: int,
+        now: float | None,
+        visibility: str | None = None,
+        said: tuple[float, float] | None = None,
     ) -> list[Hit]:
         """The `k` visible rows nearest to `vector` by cosine, best first: (id, cosine, stored vector).
 
-        `visibility` narrows to rows of that visibility only.
+        `visibility` narrows to rows of that visibility only, `said` to rows created in [since, until).
         """
         if k <= 0 or self.live == 0:
             return []
@@ -215,6 +221,9 @@ class ScopeIndex:
         mask = self._mask(audience, now)
         if visibility is not None:
             mask &= self._visibility[: self.size] == _VISIBILITY_CODE.get(visibility, _NO_CODE)
+        if said is not None:
+            created = self._created[: self.size]
+            mask &= (created >= said[0]) & (created < said[1])
         slots = np.flatnonzero(mask)
         if slots.size == 0:
             return []

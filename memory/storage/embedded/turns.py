@@ -56,6 +56,11 @@ class EmbeddedTurns(MessageRows, TurnRepository):
     async def search(self, audience: Audience, vector: np.ndarray, k: int) -> list[VectorHit]:
         return await self._table.search_visible(audience, vector, k)
 
+    async def search_between(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        return await self._table.search_visible(audience, vector, k, said=(since, until))
+
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]:

@@ -312,19 +312,22 @@ class VectorTable:
         k: int,
         now: float | None = None,
         visibility: str | None = None,
+        said: tuple[float, float] | None = None,
     ) -> list[VectorHit]:
         """`search` among the rows `audience` may read (unexpired at `now` when given), exact, from RAM.
 
-        `visibility` narrows to rows of that visibility only.
+        `visibility` narrows to rows of that visibility only, `said` to rows created in [since, until).
         """
         query_vec = self._query_vector(vector)
         if k <= 0:
             return []
-        found = await self._hot_search(audience, ScopeIndex.search, query_vec, k, now, visibility)
+        found = await self._hot_search(audience, ScopeIndex.search, query_vec, k, now, visibility, said)
         if found is None:
             where = lance_audience_filter(audience, now)
             if visibility is not None:
                 where += f" AND visibility = {quote_literal(visibility)}"
+            if said is not None:
+                where += f" AND created_at >= {float(said[0])!r} AND created_at < {float(said[1])!r}"
             return await self.search(query_vec, where, k)
         return _hits(found)
 

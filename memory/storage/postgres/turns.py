@@ -194,6 +194,14 @@ class PostgresTurns(PostgresTables, TurnRepository):
         p = Params()
         return await dense_hits(self._db, "messages", self._searchable(audience, p), p, vector, k)
 
+    async def search_between(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        p = Params()
+        said = f"created_at >= {p.add(since)} AND created_at < {p.add(until)}"
+        where = f"{self._searchable(audience, p)} AND {said}"
+        return await dense_hits(self._db, "messages", where, p, vector, k)
+
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]:

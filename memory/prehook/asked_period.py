@@ -1,0 +1,48 @@
+"""The period a question names ("on 25 May 2022", "in November", "last week"): when it was said."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, tzinfo
+
+from ..text import date_mentions
+from ..text.periods import add_months
+
+# A question names one period, or two ends of one ("between 11 and 15 August"); more dates than
+# that name none. Two dates further apart than a month are no ends of one period: "last weekend
+# before 10 April" reads its weekend from today, and the two would span the year between.
+MAX_DATES = 2
+MAX_SPAN_DAYS = 31
+# Only the end of a long batch is read, like the meta questions.
+MAX_SCAN_CHARS = 600
+
+
+def _end(start: date, unit: str) -> date:
+    """The first day after the period of `unit` that begins on `start`."""
+    if unit == "week":
+        return start + timedelta(days=7)
+    if unit == "weekend":
+        return start + timedelta(days=2)
+    if unit == "month":
+        return add_months(start, 1)
+    if unit == "season":
+        return add_months(start, 3)
+    if unit == "year":
+        return date(start.year + 1, 1, 1)
+    return start + timedelta(days=1)
+
+
+def asked_period(text: str, now: float, tz: tzinfo) -> tuple[float, float] | None:
+    """`[since, until)` in epoch seconds of the days `text` names, read as a question about the past
+    ("in June" is the last June); None when it names none, too many, or a period still to come."""
+    mentions = date_mentions(text[-MAX_SCAN_CHARS:], datetime.fromtimestamp(now, tz), past=True)
+    if not mentions or len(mentions) > MAX_DATES:
+        return None
+    first = min(day for day, _ in mentions)
+    last = max(_end(day, unit) for day, unit in mentions)
+    if len(mentions) > 1 and (last - first).days > MAX_SPAN_DAYS:
+        return None
+    since = datetime.combine(first, time(0), tzinfo=tz).timestamp()
+    until = datetime.combine(last, time(0), tzinfo=tz).timestamp()
+    if since >= now:
+        return None
+    return since, min(until, now)

@@ -1,0 +1,122 @@
+"""A question that names when ("what did Nate do on 25 May?") reads the turns said then: the period
+it names, and the pre-hook's search of that period's turns on both backends."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memory.engine import MemoryEngine
+from memory.prehook import PreHook, PrehookConfig
+from memory.prehook.asked_period import asked_period
+from tests.helpers import DAY, FakeClock, prehook_request, store_apart
+
+STORAGE_BACKENDS = ("embedded", "postgres")
+
+# Wednesday 20 December 2023, 15:00 UTC: when the questions are asked.
+ASKED = datetime(2023, 12, 20, 15, tzinfo=UTC).timestamp()
+
+
+def _days(period: tuple[float, float] | None, tz: ZoneInfo | None = None) -> tuple[str, str] | None:
+    zone = tz or UTC
+    if period is None:
+        return None
+    since, until = period
+    return (
+        datetime.fromtimestamp(since, zone).isoformat(timespec="minutes"),
+        datetime.fromtimestamp(until, zone).isoformat(timespec="minutes"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        (
+            "What did Nate do for Joanna on 25 May, 2022?",
+            ("2022-05-25T00:00+00:00", "2022-05-26T00:00+00:00"),
+        ),
+        ("What did Nate share in November 2022?", ("2022-11-01T00:00+00:00", "2022-12-01T00:00+00:00")),
+        # a year, and a period not over yet: it ends now
+        ("What did John achieve in 2023?", ("2023-01-01T00:00+00:00", "2023-12-20T15:00+00:00")),
+        # asked about the past: "in June" is the last June, "Monday" the last Monday
+        ("When did Melanie go camping in June?", ("2023-06-01T00:00+00:00", "2023-07-01T00:00+00:00")),
+        ("What did I say on Monday?", ("2023-12-18T00:00+00:00", "2023-12-19T00:00+00:00")),
+        ("What did we decide last week?", ("2023-12-11T00:00+00:00", "2023-12-18T00:00+00:00")),
+        # two ends of one period
+        (
+            "Where was John between August 11 and August 15 2023?",
+            ("2023-08-11T00:00+00:00", "2023-08-16T00:00+00:00"),
+        ),
+        ("Qu'a-t-on décidé mardi dernier ?", ("2023-12-19T00:00+00:00", "2023-12-20T00:00+00:00")),
+        # no date, two that are no ends of one period, one still to come
+        ("What do you think of pizza?", None),
+        ("What did Maria do last weekend before April 10, 2023?", None),
+        ("What will we do on 3 March 2031?", None),
+    ],
+)
+def test_the_period_a_question_names(question: str, days: tuple[str, str] | None) -> None:
+    assert _days(asked_period(question, ASKED, UTC)) == days
+
+
+def test_the_period_begins_at_midnight_where_the_asker_is() -> None:
+    paris = ZoneInfo("Europe/Paris")
+    assert _days(asked_period("What did I say yesterday?", ASKED, paris), paris) == (
+        "2023-12-19T00:00+01:00",
+        "2023-12-20T00:00+01:00",
+    )
+
+
+# One turn on the day asked about; more turns on other days share more of the question's words,
+# so that only the day brings the first one up.
+ON_THE_DAY = "Looky here Joanna, Nate got this new pup for you!"
+OTHER_DAYS = [
+    f"Nate and Joanna did {thing} together, Joanna said Nate was great"
+    for thing in (
+        "the dishes",
+        "a long walk",
+        "the shopping",
+        "a puzzle",
+        "some baking",
+        "a movie night",
+        "the laundry",
+        "a board game",
+        "some gardening",
+        "a bike ride",
+        "the crossword",
+        "a picnic",
+    )
+]
+
+
+async def _ask(engine: MemoryEngine, clock: FakeClock, question: str, **config: object) -> list[str]:
+    hook = PreHook(engine, PrehookConfig(**config), clock=clock)  # type: ignore[arg-type]
+    try:
+        result = await hook.run(prehook_request(question))
+    finally:
+        await hook.aclose()
+    assert not result.errors, result.errors
+    return [m.content for m in result.injected_messages]
+
+
+async def test_a_question_naming_a_day_gets_the_turn_said_that_day(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    day = clock.now - 40 * DAY
+    await store_apart(engine, OTHER_DAYS[:6], day - 3 * DAY)
+    (gift,) = await store_apart(engine, [ON_THE_DAY], day + 3600)
+    await store_apart(engine, OTHER_DAYS[6:], day + 5 * DAY)
+    named = datetime.fromtimestamp(day + 3600, UTC).strftime("%-d %B %Y")
+
+    question = f"What did Nate do for Joanna on {named}?"
+    assert ON_THE_DAY in await _ask(engine, clock, question, message_top_k=4)
+    # Off, or the day left unsaid: the turns of the other days fill the few places.
+    assert ON_THE_DAY not in await _ask(engine, clock, question, message_top_k=4, dated_turns=0)
+    assert ON_THE_DAY not in await _ask(engine, clock, "What did Nate do for Joanna?", message_top_k=4)
+    # Another day named: not that turn either.
+    other = datetime.fromtimestamp(day - 10 * DAY, UTC).strftime("%-d %B %Y")
+    assert ON_THE_DAY not in await _ask(
+        engine, clock, f"What did Nate do for Joanna on {other}?", message_top_k=4
+    )
+    assert gift.created_at == day + 3600
