@@ -44,6 +44,11 @@ def _days(period: tuple[float, float] | None, tz: ZoneInfo | None = None) -> tup
         ("When did Melanie go camping in June?", ("2023-06-01T00:00+00:00", "2023-07-01T00:00+00:00")),
         ("What did I say on Monday?", ("2023-12-18T00:00+00:00", "2023-12-19T00:00+00:00")),
         ("What did we decide last week?", ("2023-12-11T00:00+00:00", "2023-12-18T00:00+00:00")),
+        # a part of a month: the month
+        (
+            "Which tournament did Nate win in the beginning of November 2022?",
+            ("2022-11-01T00:00+00:00", "2022-12-01T00:00+00:00"),
+        ),
         # two ends of one period
         (
             "Where was John between August 11 and August 15 2023?",

@@ -1455,6 +1455,10 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("over the weekend", "over the weekend of Saturday 21 November 2026"),
         ("in early November", "in early November 2026"),
         ("in mid-October", "in mid-October 2026"),
+        # the part of the month said in words
+        ("in the middle of October", "in mid-October 2026"),
+        ("in the beginning of November", "in early November 2026"),
+        ("in the second half of September", "in late September 2026"),
         ("last Friday night", "on Friday 20 November 2026 at night"),
         ("last Christmas", "at Christmas 2025"),
         ("on Halloween", "on Halloween 2026"),

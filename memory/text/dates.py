@@ -69,6 +69,17 @@ class ResolvedDate:
     lasting: bool = False
 
 
+# A part of a month said in words, as the short form writes it.
+_MONTH_PARTS = {
+    "beginning": "early",
+    "start": "early",
+    "first half": "early",
+    "middle": "mid",
+    "end": "late",
+    "second half": "late",
+}
+
+
 def _time_of_day(text: str) -> dtime | None:
     """The first valid time of day said in `text`: "3pm", "15:30", "10h30"."""
     for match in TIME_PATTERN.finditer(text):
@@ -180,7 +191,9 @@ def find_dates(
             if about:
                 inline = roughly(bare, (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit], about, french)
             elif said:
-                part = (match.group("month_part") or "").lower()  # "in early May" -> "in early May 2026"
+                # "in early May" -> "in early May 2026", "in the middle of May" -> "in mid-May 2026"
+                said_part = " ".join((match.group("month_part_said") or "").lower().split())
+                part = _MONTH_PARTS.get(said_part) or (match.group("month_part") or "").lower()
                 written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
                 inline = " ".join([*said.split(), written])
             elif PERIOD_PREPOSITION_BEFORE.search(before):
