@@ -53,6 +53,16 @@ def _works(text: str) -> list[str]:
             "Here's a cake I made recently!",
             "Léa's recipes and baking include cake: a cake Léa made recently!",
         ),
+        # whipped up, and dishes beyond cakes
+        (
+            "I whipped up some chocolate and vanilla swirl.",
+            "Léa's recipes and baking include swirl: Léa whipped up some chocolate and vanilla swirl",
+        ),
+        (
+            "I made some peach cobbler recently, it was great.",
+            "Léa's recipes and baking include cobbler: Léa made some peach cobbler recently, it was great",
+        ),
+        ("We made pizza!", "Léa's recipes and baking include pizza: Léa and others made pizza"),
         (
             "I tried my newest dairy-free recipe",
             "Léa's recipes and baking include recipe: Léa tried their newest dairy-free recipe",

@@ -107,7 +107,8 @@ _MADE_THINGS: tuple[tuple[str, str], ...] = (
     (
         "recipes and baking",
         r"cakes?|cupcakes?|cookies|pies?|tarts?|bread|muffins|brownies|ice\s*cream|icecream|desserts?|pastr(?:y|ies)|"
-        r"recipes?|cheesecake|pancakes|waffles|smoothies?|jam|soup|curry|lasagna",
+        r"recipes?|cheesecake|pancakes|waffles|smoothies?|jam|soup|curry|lasagna|swirls?|parfaits?|sorbet|gelato|"
+        r"pudding|cobbler|scones|pizza|pasta|stew|chili|casserole|dumplings",
     ),
     (
         "written works",
@@ -126,7 +127,7 @@ _MADE_EN = regex(
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+"
     r"(?P<verb>made|make|making|baked|bake|baking|cooked|cooking|wrote|written|writing|drafted|published|"
     r"painted|painting|drew|drawn|sketched|knitted|knit|sewed|sewn|crocheted|built|carved|sculpted|"
-    r"composed|recorded|finished|finishing|completed|wrapped\s+up|tried|tested|testing)\s+"
+    r"composed|recorded|finished|finishing|completed|wrapped\s+up|tried|tested|testing|whipped\s+up|whipping\s+up)\s+"
     r"(?P<det>(?:a|an|the|this|that|these|those|some|my|our|two|three|another)\s+)?"
     r"(?P<adjs>(?:[\w'-]+\s+){0,4}?)(?P<thing>" + _THING + r")\b"
     # "a book on", "the cake for": the thing must end the phrase, or be followed by what it is.
