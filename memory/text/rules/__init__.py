@@ -11,6 +11,7 @@ from .decisions import DECISIONS, settles_decision
 from .events import DATED_EVENT, EVENTS
 from .family import FAMILY
 from .goals import GOALS
+from .health import HEALTH
 from .hobbies import HOBBIES
 from .identity import IDENTITY
 from .names import NAMES
@@ -26,6 +27,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *FAMILY,
     *IDENTITY,
     *PREFERENCES,
+    *HEALTH,
     *DECISIONS,
     DEADLINES,
     *GOALS,

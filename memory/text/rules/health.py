@@ -1,0 +1,101 @@
+"""Rules for the speaker's health: "I have asthma", "I'm diabetic", "j'ai de l'asthme"."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..dates import PLACEHOLDER
+from ..normalize import regex
+from ..rewrite import capitalize_first
+from .base import Hit, Item, Rule
+from .said_first import with_date_said_first
+
+__all__ = ["HEALTH"]
+
+_CONFIDENCE = 0.7
+
+# Conditions a friend would remember, said with "I have": a word that names an illness or a
+# lasting condition, not "I have anxiety about Monday" read as a diagnosis (what follows is kept).
+_CONDITIONS_EN = (
+    r"asthma|(?:type\s+[12]\s+)?diabetes|adhd|autism|dyslexia|dyspraxia|epilepsy|(?:rheumatoid\s+)?arthritis|"
+    r"migraines|insomnia|sleep\s+apnea|co?eliac(?:\s+disease)?|lupus|multiple\s+sclerosis|crohn'?s(?:\s+disease)?|"
+    r"ibs|high\s+blood\s+pressure|hypertension|(?:(?:breast|skin|prostate|lung|bone|thyroid)\s+)?cancer|"
+    r"long\s+covid|tinnitus|eczema|psoriasis|ptsd|ocd|bipolar(?:\s+disorder)?|chronic\s+(?:pain|fatigue)|"
+    r"fibromyalgia|an?\s+heart\s+condition|hearing\s+loss|scoliosis|endometriosis|pcos|hay\s+fever|"
+    r"an?\s+(?:bad|weak|dodgy|broken)\s+(?:back|knee|hip|shoulder|ankle|wrist)|"
+    r"an?\s+(?:[\w-]+\s+)?(?:allergy|intolerance)|(?:lactose|gluten)\s+intolerance"
+)
+_HAVE_EN = regex(
+    r"\bi(?:'ve|\s+have)?(?:\s+(?:got|also|actually|still))*\s+(?:have\s+|suffer\s+from\s+|live\s+with\s+)?"
+    rf"(?P<object>(?:(?:mild|severe|chronic|bad|really\s+bad)\s+)?(?:{_CONDITIONS_EN}))\b"
+)
+# "I'm diabetic", "I'm pregnant": what the speaker is, said in one word or two.
+_IS_EN = regex(
+    r"\bi(?:'m|\s+am)(?:\s+(?:also|actually|still|now))*\s+(?P<object>diabetic|asthmatic|epileptic|autistic|dyslexic|"
+    r"co?eliac|bipolar|pregnant|colou?r-?\s*blind|deaf|hard\s+of\s+hearing|(?:lactose|gluten)\s+intolerant|"
+    r"immunocompromised|in\s+remission|on\s+crutches|in\s+a\s+wheelchair)"
+    # The whole of what the speaker is: "deaf in one ear" is not "deaf".
+    r"(?=[\s,;:.!?]*$|\s*[,;:.!?]|\s+(?:and|but|so|because|since|now|too|though|myself)\b)"
+)
+# "I was diagnosed with ADHD last year", "I'm recovering from knee surgery": what it was follows.
+# Where what was diagnosed ends: the clause's end, or a conjunction that goes on to something else.
+_PHRASE_END_EN = r"(?=\s+(?:and|but|so|because|which|who|when|while|since|though)\b|[\s.!?]*$)"
+_PHRASE_END_FR = r"(?=\s+(?:et|mais|donc|car|parce|qui|quand|depuis)\b|[\s.!?]*$)"
+_DIAGNOSED_EN = regex(
+    r"\bi(?:'ve|\s+have)?(?:\s+(?:just|recently|finally|also|been))*\s+(?P<verb>was\s+diagnosed|been\s+diagnosed|"
+    r"got\s+diagnosed)\s+with\s+(?P<object>[^,;:.!?]+?)" + _PHRASE_END_EN
+)
+_RECOVERING_EN = regex(
+    r"\bi(?:'m|\s+am)(?:\s+(?:still|slowly|finally|now))*\s+(?P<verb>recovering|recuperating)\s+from\s+"
+    r"(?P<object>(?:a|an|my|the|some)?\s*[^,;:.!?]+?)" + _PHRASE_END_EN
+)
+# In French: "j'ai de l'asthme", "je suis diabétique", "on m'a diagnostiqué un TDAH".
+_HAVE_FR = regex(
+    r"\bj'ai(?:\s+(?:aussi|toujours|encore))*\s+(?P<object>(?:de\s+l'|du\s+|des\s+|une?\s+|le\s+|la\s+)?"
+    r"(?:asthme|diabète|tdah|autisme|dyslexie|épilepsie|arthrose|arthrite|migraines|insomnie|maladie\s+c[œo]eliaque|"
+    r"sclérose\s+en\s+plaques|maladie\s+de\s+crohn|hypertension|tension|cancer(?:\s+du\s+\w+)?|covid\s+long|"
+    r"acouphènes|eczéma|psoriasis|bipolarité|douleurs\s+chroniques|fibromyalgie|endométriose|rhume\s+des\s+foins|"
+    r"allergie\s+(?:aux?|à\s+la|à\s+l')\s*\S+|intolérance\s+(?:au|à\s+la|à\s+l')\s*\S+|mal\s+au\s+dos))"
+)
+_IS_FR = regex(
+    r"\bje\s+suis(?:\s+(?:aussi|toujours|encore))*\s+(?P<object>diabétique|asthmatique|épileptique|autiste|"
+    r"dyslexique|c[œo]eliaque|bipolaire|enceinte|daltonienne?|sourde?|malentendante?|intolérante?\s+au\s+\w+|"
+    r"immunodéprimée?|en\s+rémission|sous\s+béquilles|en\s+fauteuil\s+roulant)\b"
+)
+_DIAGNOSED_FR = regex(
+    r"\b(?P<verb>on\s+m'a\s+diagnostiqué|j'ai\s+été\s+diagnostiquée?)\s+(?P<object>[^,;:.!?]+?)"
+    + _PHRASE_END_FR
+)
+_RECOVERING_FR = regex(
+    r"\bje\s+me\s+(?P<verb>remets|rétablis)\s+(?P<object>d[e'][^,;:.!?]+?)" + _PHRASE_END_FR
+)
+
+
+def _said(hit: Hit) -> Item | None:
+    """The statement from its subject to the end of what it names, in the third person: "Ana has
+    asthma", "Ana was diagnosed with ADHD in 2025"; an event when it says when."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
+    if "verb" in hit.match.re.groupindex and hit.group("verb").lower().startswith("on "):
+        # "on m'a diagnostiqué un TDAH": the speaker is its object ("On a diagnostiqué un TDAH à Ana").
+        content = (
+            f"{hit.speaker} a reçu le diagnostic : {hit.third(hit.group('object').strip(), named=False)}"
+        )
+    else:
+        content = capitalize_first(hit.third(said, named=False))
+    if not content:
+        return None
+    content = with_date_said_first(content, hit)
+    kind = MemoryType.EVENT if PLACEHOLDER.search(content) else MemoryType.FACT
+    return Item(content, kind, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+HEALTH = (
+    Rule(_DIAGNOSED_EN, _said, french=False),
+    Rule(_RECOVERING_EN, _said, french=False),
+    Rule(_HAVE_EN, _said, french=False),
+    Rule(_IS_EN, _said, french=False),
+    Rule(_DIAGNOSED_FR, _said, french=True),
+    Rule(_RECOVERING_FR, _said, french=True),
+    Rule(_HAVE_FR, _said, french=True),
+    Rule(_IS_FR, _said, french=True),
+)
