@@ -225,20 +225,20 @@ def _names_something(phrase: str) -> bool:
     return is_object(rest, False, _EMPTY_PLACES_EN)
 
 
+def _event(hit: Hit, said: str, keys: list[str], confidence: float = _CONFIDENCE) -> Item | None:
+    """The event `said` from its subject, in the third person and without what it says to the
+    listener (None when that is all it says)."""
+    content = _without_the_listener(capitalize_first(hit.third(said, named=False)), hit)
+    if not content:
+        return None
+    return Item(content, MemoryType.EVENT, hit.confidence(confidence), keys, predicate=Predicate.EVENT)
+
+
 def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
-    content = _without_the_listener(capitalize_first(hit.third(trim_phrase(said) or said, named=False)), hit)
-    if not content:
-        return None
-    return Item(
-        content,
-        MemoryType.EVENT,
-        hit.confidence(_CONFIDENCE),
-        [hit.group("object") or hit.group("verb")],
-        predicate=Predicate.EVENT,
-    )
+    return _event(hit, trim_phrase(said) or said, [hit.group("object") or hit.group("verb")])
 
 
 # A win said after another verb of the same subject: "we fought hard and got the win", "I trained
@@ -308,11 +308,7 @@ def _done_before_said(hit: Hit) -> Item | None:
     said = " ".join(
         w for w in (hit.group("who"), hit.words("verb").lower(), _DONE_DET_EN.get(det, det), thing, rest) if w
     )
-    content = _without_the_listener(capitalize_first(hit.third(said, named=False)), hit)
-    if not content:
-        return None
-    confidence = hit.confidence(_DATED_CONFIDENCE)
-    return Item(content, MemoryType.EVENT, confidence, [thing], predicate=Predicate.EVENT)
+    return _event(hit, said, [thing], _DATED_CONFIDENCE)
 
 
 # Someone new the speaker talked with, named: "at the event I had a conversation with someone named
@@ -328,16 +324,7 @@ _TALKED_WITH_EN = regex(
 def _talked_with(hit: Hit) -> Item | None:
     """ "Maria had a conversation with someone named David at the event"."""
     said = f"{hit.group('who')} {hit.words('verb')} {' '.join(hit.group('object').split())}"
-    content = _without_the_listener(capitalize_first(hit.third(said, named=False)), hit)
-    if not content:
-        return None
-    return Item(
-        content,
-        MemoryType.EVENT,
-        hit.confidence(_CONFIDENCE),
-        [hit.group("object")],
-        predicate=Predicate.EVENT,
-    )
+    return _event(hit, said, [hit.group("object")])
 
 
 def _date_with_its_preposition(rest: str, hit: Hit) -> str:

@@ -90,12 +90,6 @@ def _said(hit: Hit) -> Item | None:
 
 
 HEALTH = (
-    Rule(_DIAGNOSED_EN, _said, french=False),
-    Rule(_RECOVERING_EN, _said, french=False),
-    Rule(_HAVE_EN, _said, french=False),
-    Rule(_IS_EN, _said, french=False),
-    Rule(_DIAGNOSED_FR, _said, french=True),
-    Rule(_RECOVERING_FR, _said, french=True),
-    Rule(_HAVE_FR, _said, french=True),
-    Rule(_IS_FR, _said, french=True),
+    *(Rule(pattern, _said, french=False) for pattern in (_DIAGNOSED_EN, _RECOVERING_EN, _HAVE_EN, _IS_EN)),
+    *(Rule(pattern, _said, french=True) for pattern in (_DIAGNOSED_FR, _RECOVERING_FR, _HAVE_FR, _IS_FR)),
 )
