@@ -4,14 +4,26 @@ it names, and the pre-hook's search of that period's turns on both backends."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.llm.fake import ScriptedLLM, text
+from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig
 from memory.prehook.asked_period import asked_period
-from tests.helpers import DAY, FakeClock, prehook_request, store_apart
+from tests.helpers import (
+    DAY,
+    FakeClock,
+    blocks_in,
+    message,
+    past_turn,
+    prehook_request,
+    settings,
+    store_apart,
+)
 
 STORAGE_BACKENDS = ("embedded", "postgres")
 
@@ -125,3 +137,74 @@ async def test_a_question_naming_a_day_gets_the_turn_said_that_day(
         engine, clock, f"What did Nate do for Joanna on {other}?", message_top_k=4
     )
     assert gift.created_at == day + 3600
+
+
+# Asked at 03:00 UTC on Wednesday 20 December 2023: 19:00 on Tuesday the 19th in Los Angeles. One
+# turn said on the 18th there (12:00 UTC the 18th) and one on the 19th there (12:00 UTC the 19th).
+LATE_IN_UTC = datetime(2023, 12, 20, 3, tzinfo=UTC).timestamp()
+ON_THE_18TH = "Looky here Joanna, Nate got this new pup for you!"
+ON_THE_19TH = "Hey Joanna, Nate got us tickets for the game!"
+LOS_ANGELES = ZoneInfo("America/Los_Angeles")
+
+
+async def _two_days(engine: MemoryEngine, clock: FakeClock) -> None:
+    """The turns, said in #random (out of #general's history window), and the clock at the question:
+    more turns of other days than a block holds, each sharing more of the question's words."""
+    others = [
+        *OTHER_DAYS,
+        *(f"Nate and Joanna did chore {n} together, Joanna said Nate was great" for n in range(40)),
+    ]
+    said = [
+        *((text_, LATE_IN_UTC - 9 * DAY + n * 1800) for n, text_ in enumerate(others[::2])),
+        (ON_THE_18TH, datetime(2023, 12, 18, 12, tzinfo=UTC).timestamp()),
+        (ON_THE_19TH, datetime(2023, 12, 19, 12, tzinfo=UTC).timestamp()),
+        *((text_, LATE_IN_UTC - 5 * DAY + n * 1800) for n, text_ in enumerate(others[1::2])),
+    ]
+    await engine.store_messages([past_turn(text_, at, channel="random") for text_, at in said])
+    clock.now = LATE_IN_UTC
+
+
+async def test_yesterday_is_the_askers_yesterday(engine: MemoryEngine, clock: FakeClock) -> None:
+    await _two_days(engine, clock)
+    question = "What did Nate do for Joanna yesterday?"
+    hook = PreHook(engine, PrehookConfig(message_top_k=4), clock=clock)  # the hook's zone: UTC
+    try:
+        in_utc = await hook.run(prehook_request(question))
+        hook.states = hook.config.make_states()
+        in_los_angeles = await hook.run(prehook_request(question, asker_tz=LOS_ANGELES))
+    finally:
+        await hook.aclose()
+    said = {m.content for m in in_utc.injected_messages}
+    assert ON_THE_19TH in said and ON_THE_18TH not in said, said
+    said = {m.content for m in in_los_angeles.injected_messages}
+    assert ON_THE_18TH in said and ON_THE_19TH not in said, said
+
+
+async def test_the_pipeline_asks_in_the_authors_zone(
+    engine: MemoryEngine, clock: FakeClock, pipeline: TurnPipeline, llm: ScriptedLLM
+) -> None:
+    await _two_days(engine, clock)
+    llm.add(text("A pup!"))
+    asked = message("What did Nate do for Joanna yesterday?", clock, step=0, author_tz="America/Los_Angeles")
+    result = await pipeline.handle([asked])
+    assert result.error is None, result.error
+    (block,) = blocks_in(llm.calls[-1].messages)
+    assert ON_THE_18TH in block and ON_THE_19TH not in block, block
+
+
+async def test_the_offline_reply_asks_in_the_authors_zone(
+    engine: MemoryEngine, clock: FakeClock, tmp_path: Path
+) -> None:
+    await _two_days(engine, clock)
+    offline = TurnPipeline(engine, settings(tmp_path), llm=None)
+    try:
+        asked = message(
+            "What did Nate do for Joanna yesterday?", clock, step=0, author_tz="America/Los_Angeles"
+        )
+        result = await offline.handle([asked])
+    finally:
+        await offline.aclose()
+    assert result.prehook is not None and result.reply is not None
+    said = {m.content for m in result.prehook.injected_messages}
+    assert ON_THE_18TH in said and ON_THE_19TH not in said, said
+    assert ON_THE_18TH in result.reply

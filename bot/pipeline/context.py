@@ -57,9 +57,10 @@ class TurnContextReader:
         return participants, window(recent, history.max_messages, history.max_chars)
 
     def prehook_request(
-        self, speaking: Speaking, participants: list[str], present: set[str]
+        self, speaking: Speaking, participants: list[str], present: set[str], zone: tzinfo | None = None
     ) -> PrehookRequest:
-        """The pre-hook's view of a batch: its text, its conversation, who reads the reply."""
+        """The pre-hook's view of a batch: its text, its conversation, who reads the reply, and the
+        zone its last author lives in (`zone`), where the dates their question names begin."""
         last = speaking[-1][0]
         return PrehookRequest(
             text="\n".join(m.text for m, _ in speaking),
@@ -72,6 +73,7 @@ class TurnContextReader:
             participants=participants,
             exclude_message_ids=[row.id for _, row in speaking],
             in_context_message_ids=list(present),
+            asker_tz=zone,
         )
 
     async def compacted(

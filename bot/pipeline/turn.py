@@ -219,7 +219,7 @@ class TurnPipeline:
                 # the hook does not repeat them as notes.
                 current_turn = self.prehook.mark_shown(key, writes)
                 if self.llm is None:
-                    await self._answer_offline(key, speaking, result)
+                    await self._answer_offline(key, speaking, result, zone)
                 else:
                     with llm_purpose("reply"):
                         await self._answer(self.llm, key, speaking, result, current_turn, zone)
@@ -249,7 +249,7 @@ class TurnPipeline:
         present = {m.id for m in window_rows}
         scope = scope_of(last, self.agent_id)
         earlier, thread = await self.context.compacted(scope, audience, window_rows)
-        hook = await self.prehook.run(self.context.prehook_request(speaking, participants, present))
+        hook = await self.prehook.run(self.context.prehook_request(speaking, participants, present, zone))
         result.prehook = hook
         turn = hook.turn if hook.turn is not None else current_turn
         anchor = next((row.id for _, row in speaking if row.id in present), speaking[0][1].id)
@@ -324,13 +324,16 @@ class TurnPipeline:
 
     # --- offline ------------------------------------------------------------------------------
 
-    async def _answer_offline(self, key: ChannelKey, speaking: Speaking, result: TurnResult) -> None:
-        """The same recall as with a model (the pre-hook, its channel state included), shown to people."""
+    async def _answer_offline(
+        self, key: ChannelKey, speaking: Speaking, result: TurnResult, zone: tzinfo
+    ) -> None:
+        """The same recall as with a model (the pre-hook, its channel state included), shown to
+        people; `zone` is where the last author lives, as for `_answer`."""
         last = speaking[-1][0]
         batch_ids = [row.id for _, row in speaking]
         try:
             participants, window_rows = await self.context.context_of(speaking)
-            request = self.context.prehook_request(speaking, participants, {m.id for m in window_rows})
+            request = self.context.prehook_request(speaking, participants, {m.id for m in window_rows}, zone)
             result.prehook = await self.prehook.run(request)
         except Exception:  # recall failing (storage down) still leaves what was learned to say
             log.warning("offline recall failed", exc_info=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import tzinfo
 
 from ..models import Audience, Memory, StoredMessage, Summary
 from .context_block import BlockItem, Timeline
@@ -27,6 +28,8 @@ class PrehookRequest:
     exclude_message_ids: Sequence[str] = ()
     # Turns the model already has in its history window: never injected again as notes.
     in_context_message_ids: Sequence[str] = ()
+    # Where the asker is: "yesterday" in their question begins at their midnight. None: the hook's zone.
+    asker_tz: tzinfo | None = None
 
 
 @dataclass(slots=True)

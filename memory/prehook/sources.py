@@ -326,7 +326,8 @@ class Sources:
         """The turns said in the period the question names (`asked_period`) nearest to it: "what did
         Nate do on 25 May?" is about that day's turns, even those the whole history outranks."""
         k = self.config.dated_turns
-        period = asked_period(request.text, now, self.tz) if k > 0 and self.config.turn_pool > 0 else None
+        zone = request.asker_tz or self.tz
+        period = asked_period(request.text, now, zone) if k > 0 and self.config.turn_pool > 0 else None
         if period is None:
             return []
         since, until = period
