@@ -51,7 +51,12 @@ def random_records(
                 expires_at=rng.choice([None, None, NOW - 10, NOW + 1000]),
             )
         )
-    return records
+    # Said over two days, an hour apart: the searches of a period (`said`) have rows to leave out.
+    return [dataclasses.replace(r, created_at=NOW - (n % 48) * 3600.0) for n, r in enumerate(records)]
+
+
+# Periods the rows were said in: the last morning's hours, and all of them.
+SAID = ((NOW - 18 * 3600.0, NOW - 6 * 3600.0), (NOW - 48 * 3600.0, NOW + 1.0))
 
 
 def audiences() -> list[Audience]:
@@ -125,6 +130,12 @@ async def assert_same_answers(pair: tuple[VectorStore, VectorStore], nrng: np.ra
                 )
                 narrowed = f"{where} AND visibility = '{visibility.value}'"
                 assert [h.id for h in narrow] == [h.id for h in await lancedb(query, narrowed, 5)]
+            for said in SAID:
+                # LanceDB's own filter of the period (the store without RAM) against the RAM mask.
+                in_period = await hot.memories.search_visible(audience, query, 5, now, said=said)
+                want_period = await cold.memories.search_visible(audience, query, 5, now, said=said)
+                assert [h.id for h in in_period] == [h.id for h in want_period], (audience, said)
+                assert np.allclose([h.score for h in in_period], [h.score for h in want_period], atol=1e-4)
             for text in ("lisbon dog", "running", "garden budget coffee", "what did she do about the piano"):
                 got_text = await hot.memories.text_search_visible(audience, text, 50, now)
                 assert {h.id for h in got_text} == await lancedb_text(text, where), (audience, text)
