@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import datetime, time, tzinfo
 
 from ..text import date_mentions
-from ..text.periods import add_months
+from ..text.periods import period_end
 
 # A question names one period, or two ends of one ("between 11 and 15 August"); more dates than
 # that name none. Two dates further apart than a month are no ends of one period: "last weekend
@@ -16,21 +16,6 @@ MAX_SPAN_DAYS = 31
 MAX_SCAN_CHARS = 600
 
 
-def _end(start: date, unit: str) -> date:
-    """The first day after the period of `unit` that begins on `start`."""
-    if unit == "week":
-        return start + timedelta(days=7)
-    if unit == "weekend":
-        return start + timedelta(days=2)
-    if unit == "month":
-        return add_months(start, 1)
-    if unit == "season":
-        return add_months(start, 3)
-    if unit == "year":
-        return date(start.year + 1, 1, 1)
-    return start + timedelta(days=1)
-
-
 def asked_period(text: str, now: float, tz: tzinfo) -> tuple[float, float] | None:
     """`[since, until)` in epoch seconds of the days `text` names, read as a question about the past
     ("in June" is the last June); None when it names none, too many, or a period still to come."""
@@ -38,7 +23,7 @@ def asked_period(text: str, now: float, tz: tzinfo) -> tuple[float, float] | Non
     if not mentions or len(mentions) > MAX_DATES:
         return None
     first = min(day for day, _ in mentions)
-    last = max(_end(day, unit) for day, unit in mentions)
+    last = max(period_end(day, unit) for day, unit in mentions)
     if len(mentions) > 1 and (last - first).days > MAX_SPAN_DAYS:
         return None
     since = datetime.combine(first, time(0), tzinfo=tz).timestamp()

@@ -76,6 +76,21 @@ def period_start(day: date, unit: str) -> date:
     return day
 
 
+def period_end(start: date, unit: str) -> date:
+    """The first day after the day, week, weekend, month, season or year that begins on `start`."""
+    if unit == "week":
+        return start + timedelta(days=7)
+    if unit == "weekend":
+        return start + timedelta(days=2)
+    if unit == "month":
+        return add_months(start, 1)
+    if unit == "season":
+        return add_months(start, 3)
+    if unit == "year":
+        return date(start.year + 1, 1, 1)
+    return start + timedelta(days=1)
+
+
 def shift_period(today: date, unit: str, count: int) -> date:
     """The start of the period `count` periods away from the one holding today (negative: earlier)."""
     if unit in ("week", "weekend"):
