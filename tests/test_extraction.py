@@ -1477,12 +1477,47 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("nearly two months ago", "around September 2026"),
         ("over ten years ago", "in 2016 or earlier"),
         ("less than a year ago", "in 2025 or later"),
+        # said roughly, as chat says it
+        ("two or three weeks ago", "around the week of Monday 9 November 2026"),
+        ("a week or two ago", "around the week of Monday 16 November 2026"),
+        ("a month or so ago", "around October 2026"),
+        ("several weeks ago", "in the week of Monday 2 November 2026"),
+        # a day of a named week is that week's, not this week's
+        ("on Tuesday last week", "on Tuesday 17 November 2026"),
+        ("Monday of last week", "on Monday 16 November 2026"),
+        ("last week on Friday", "on Friday 20 November 2026"),
+        ("two Saturdays ago", "on Saturday 14 November 2026"),
+        ("a week ago yesterday", "on Tuesday 17 November 2026"),
+        ("the night before last", "on Monday 23 November 2026"),
+        ("the month before last", "in September 2026"),
+        # "the" goes with the date, not before it
+        ("the previous weekend", "on the weekend of Saturday 21 November 2026"),
+        ("the past weekend", "on the weekend of Saturday 21 November 2026"),
+        ("the previous week", "in the week of Monday 16 November 2026"),
+        # told in the past, "in the spring" is the last one
+        ("in the spring", "in spring 2026"),
+        ("in the winter", "in winter 2025-26"),
+        ("over the summer", "over summer 2026"),
     ],
 )
 def test_periods_counted_back(said: str, period: str) -> None:
     text = f"I broke my arm {said}"
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert found == [f"Mickael broke their arm {period}"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to go skiing in the winter",  # every winter
+        "We always went to the lake in the summer",
+        "I'm going to Italy in the spring",  # one to come: no year is sure
+        "I broke two or three plates",  # no unit, no date
+        "We go hiking on Saturdays",
+    ],
+)
+def test_seasons_and_counts_that_name_no_date_stay_as_said(text: str) -> None:
+    assert resolve_relative_dates(text, datetime(2026, 11, 25, 12, tzinfo=UTC)) == text
 
 
 @pytest.mark.parametrize(
@@ -1496,6 +1531,7 @@ def test_periods_counted_back(said: str, period: str) -> None:
         ("il y a près d'un mois", "vers octobre 2026"),
         # a year and a half is no year's date
         ("il y a un an et demi", "il y a un an et demi"),
+        ("mardi de la semaine dernière", "le mardi 17 novembre 2026"),
     ],
 )
 def test_periods_counted_back_in_french(said: str, period: str) -> None:

@@ -44,7 +44,7 @@ def _quantity(word: str, unit: str = "") -> int:
         return 14  # "quinze jours" is a fortnight
     if word in ("a couple of", "a couple", "couple of"):
         return 2
-    if word in ("a few", "quelques"):
+    if word in ("a few", "several", "quelques"):
         return 3
     return NUMBER_WORDS[word]
 
@@ -110,6 +110,16 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
     if group("relative_day"):
         key = " ".join(group("relative_day").lower().split())
         return today + timedelta(days=RELATIVE_DAYS[key]), "rel", "day"
+    if group("day_of_week"):
+        name = group("day_of_week_name") or group("week_then_day_name") or group("jour_de_semaine")
+        modifiers = ("day_of_week_modifier", "week_then_day_modifier", "jour_de_semaine_modifier")
+        word = next(group(key) for key in modifiers if group(key))
+        week = shift_period(today, "week", direction(word.lower()))
+        return week + timedelta(days=_weekday_number(name)), "rel", "day"
+    if group("weekdays_ago"):
+        weekday = _weekday_number(group("weekdays_ago_name"))
+        count = _quantity(group("weekdays_ago_quantity"))
+        return weekday_date(today, weekday, "last", True) - timedelta(days=7 * (count - 1)), "rel", "day"
     if group("week_after_next"):
         return shift_period(today, "week", 2), "period", "week"
     if group("week_before_last"):
@@ -130,6 +140,14 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         unit = _unit_of(unit_word)
         if unit_word.lower().startswith("fortnight"):
             count, unit = 2 * count, "week"
+        counted_from = (group("ago_from") or "").lower()
+        if counted_from:
+            # "a week ago yesterday": the day, counted back from the one named.
+            start = today - timedelta(days=1 if counted_from == "yesterday" else 0)
+            if unit == "month":
+                return add_months(start, -count), "rel", "day"
+            if unit in ("day", "week", "weekend"):
+                return start - timedelta(days=count * (1 if unit == "day" else 7)), "rel", "day"
         if unit == "day":
             return today - timedelta(days=count), "rel", "day"
         if unit == "week":
@@ -182,6 +200,12 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
             return None  # "we hike at the weekend" may be any weekend
         # Said on a Saturday or a Sunday, the weekend told in the past is this one.
         return shift_period(today, "weekend", 0 if today.weekday() >= 5 else -1), "period", "weekend"
+    if group("season_said"):
+        if not past:
+            return None  # "we ski in the winter" may be any winter
+        name = group("season_said_name")
+        start = season_start(today, name, "this")
+        return (start if start <= today else season_start(today, name, "last")), "period", "season"
     if group("holiday_name"):
         day = holiday_date(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
         return day, "holiday", "day"

@@ -44,6 +44,7 @@ def _alternation(words: list[str] | dict[str, int]) -> str:
 
 
 _WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
+_WEEKDAY_EN_ALT = _alternation(WEEKDAYS_EN)
 # Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
 # so a short day is a date only after "last", "next", "this" or "coming".
 SHORT_WEEKDAYS_EN = {
@@ -58,7 +59,7 @@ RELATIVE_DAYS = {
     "this afternoon": 0, "this evening": 0, "aujourd'hui": 0, "ce soir": 0, "ce matin": 0,
     "cet après-midi": 0, "cet apres-midi": 0, "yesterday": -1, "hier": -1,
 }  # fmt: skip
-RELATIVE_DAYS.update({"last night": -1, "hier soir": -1})  # fmt: skip
+RELATIVE_DAYS.update({"last night": -1, "hier soir": -1, "the night before last": -2})  # fmt: skip
 # Words of those keys that are never the one a date needs ("this" of "this morning").
 _FILLER = frozenset({"the", "day", "after", "before", "this", "ce", "cet", "apres", "après", "avant", "hui"})
 _RELATIVE_DAY_ALT = "|".join(
@@ -67,7 +68,9 @@ _RELATIVE_DAY_ALT = "|".join(
 _FULL_MONTH_ALT = _alternation(
     [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
 )
-_QUANTITY = rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|quelques"
+_QUANTITY = (
+    rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|several|quelques"
+)
 # How near a said duration is: "for about", "for over", "depuis plus de", "depuis presque".
 _LASTING_ABOUT = (
     r"about|around|roughly|approximately|almost|nearly|close\s+to|just\s+over|over|more\s+than|just\s+under|"
@@ -134,23 +137,34 @@ DATE_PATTERN = regex(
     r"(?P<ordinal_day_number>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)"
     rf"(?!\s+(?:{_NOT_A_DAY_AFTER})\b))"
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
+    # "Monday last week", "on Tuesday of next week", "last week on Friday", "mardi de la semaine
+    # dernière": one day of a named week, not that weekday of this one.
+    rf"|(?P<day_of_week>(?P<day_of_week_name>{_WEEKDAY_EN_ALT})\s+(?:of\s+)?(?P<day_of_week_modifier>last|next|this)\s+week"
+    rf"|(?P<week_then_day_modifier>last|next|this)\s+week\s+on\s+(?P<week_then_day_name>{_WEEKDAY_EN_ALT})"
+    rf"|(?P<jour_de_semaine>{_alternation(WEEKDAYS_FR)})\s+de\s+la\s+semaine\s+(?P<jour_de_semaine_modifier>{_NEXT_FR}|{_LAST_FR}))"
+    # "two Saturdays ago": that weekday, counted back.
+    rf"|(?P<weekdays_ago>(?P<weekdays_ago_quantity>{_QUANTITY})\s+(?P<weekdays_ago_name>{_WEEKDAY_EN_ALT})s\s+(?:ago|back))"
     rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
-    r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week)\s+before\s+last)"
+    r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week|month|year)\s+before\s+last)"
     # "for 3 years now", "for the past six months", "depuis plus de deux ans": how long something
     # has lasted, so since when (`find_dates` keeps the English one after a present perfect only).
     rf"|(?P<lasting>(?:for|depuis)\s+(?:the\s+(?:past|last)\s+)?(?:(?P<lasting_about>{_LASTING_ABOUT})\s*)?"
     rf"(?P<lasting_quantity>{_QUANTITY})\s+(?P<lasting_unit>weeks?|months?|years?|semaines?|mois|ans?|années?)"
     r"(?!\s+et\s+demie?|\s+(?:old|older|younger|ago|back|later|earlier|de\s+plus)\b)(?:\s+(?:now|maintenant))?)"
-    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
-    r"\s+(?:ago|back)"
+    # "two or three weeks ago", "a week or two ago", "a month or so ago": said roughly; "a week ago
+    # yesterday": counted back from yesterday.
+    rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})(?:\s+or\s+(?P<ago_or>{_QUANTITY}))?"
+    r"\s+(?P<ago_unit>days?|weeks?|week-?ends?|fortnights?|months?|years?)"
+    rf"(?:\s+or\s+(?P<ago_or_after>so|{_QUANTITY}))?\s+(?:ago|back)(?:\s+(?P<ago_from>today|yesterday))?"
     r"|il\s+y\s+a\s+(?:(?P<il_y_a_about>environ\s+|à\s+peu\s+près\s+|presque\s+|quasiment\s+|"
     r"(?:près|plus|moins)\s+d(?:e\s+|'\s*)))?"
     rf"(?P<il_y_a_quantity>{_QUANTITY})\s+(?P<il_y_a_unit>jours?|semaines?|mois|ans?|années?)\b(?!\s+et\s+demie?))"
     # "in the past week", "over the last three months": the time up to now, not last calendar week.
     rf"|(?P<rolling>the\s+(?:past|last)\s+(?:(?P<rolling_quantity>{_QUANTITY})\s+)?"
     r"(?P<rolling_unit>days?|weeks?|months?|years?)(?![\w'-])(?!\s+of\b))"
-    rf"|(?P<period_en>(?:this\s+(?=past\s))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
+    # "the previous week", "the past weekend": "the" goes with the date ("the past week" is `rolling`).
+    rf"|(?P<period_en>(?:this\s+(?=past\s)|the\s+(?=previous\s|(?:past|last)\s+week-?end\b))?(?P<period_en_modifier>last|next|this|coming|past|previous)\s+"
     rf"(?P<period_en_unit>{_PERIOD_EN})(?!\s+of\b))"  # not "the last week of May"
     r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
     r"(?P<season_name>spring|summer|fall|autumn|winter))"
@@ -168,6 +182,9 @@ DATE_PATTERN = regex(
     rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"
     # "over the weekend", "at the weekend": the last one when told in the past (`date_meaning.resolve_match`).
     r"|(?P<weekend_said>(?<=\bover\s)the\s+week-?end|(?<=\bat\s)the\s+week-?end)"
+    # "in the spring", "over the summer": the last one when told in the past, as the weekend above.
+    r"|(?P<season_said>(?:(?<=\bin\s)|(?<=\bover\s)|(?<=\bduring\s))the\s+"
+    r"(?P<season_said_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<holiday>(?:(?P<holiday_modifier>last|next|this|coming)\s+)?(?P<holiday_name>{_HOLIDAY_ALT})"
     rf"(?!\s+(?:{_HOLIDAY_THING})\b))"
     # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
@@ -250,6 +267,7 @@ _DATE_WORDS = frozenset(
     {
         *(month for month in MONTH_NUMBERS),
         *WEEKDAYS_EN,
+        *(f"{day}s" for day in WEEKDAYS_EN),  # "two Saturdays ago"
         *WEEKDAYS_FR,
         *SHORT_WEEKDAYS_EN,
         *(word for key in RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),

@@ -139,6 +139,8 @@ def find_dates(
         )
         if weekday_alone and HABITUAL.search(before):
             continue  # "le lundi" / "every Monday" is a habit, not a date
+        if match.group("season_said") and _USED_TO.search(before):
+            continue  # "we used to swim in the summer": every summer, not the last one
         month_word = match.group("day_month_month") or match.group("month_day_month") or ""
         if month_word in MONTH_VERBS and not (
             DAY_PREPOSITION_BEFORE.search(before) or ORDINAL.search(match.group(0))
@@ -183,6 +185,8 @@ def find_dates(
             found_about = ABOUT_BEFORE.search(before)
             if found_about is not None:
                 about, segment_end = found_about.group("about"), found_about.start()
+            elif match.group("ago_or") or match.group("ago_or_after"):
+                about = "around"  # "two or three weeks ago", "a month or so ago"
             else:
                 about = match.group("il_y_a_about")
         if kind == "period":
@@ -248,6 +252,7 @@ def find_dates(
     return "".join(out), found
 
 
+_USED_TO = re.compile(r"\b(?:used\s+to|would|always|usually|often)\b", re.IGNORECASE)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(
     r"\s+(?:was|is|were|has\s+been|had\s+been|will\s+be|should\s+be|looks|felt|feels)\b|'s\s", re.IGNORECASE
