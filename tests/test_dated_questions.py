@@ -208,3 +208,35 @@ async def test_the_offline_reply_asks_in_the_authors_zone(
     said = {m.content for m in result.prehook.injected_messages}
     assert ON_THE_18TH in said and ON_THE_19TH not in said, said
     assert ON_THE_18TH in result.reply
+
+
+async def test_a_meta_question_reads_the_askers_yesterday(engine: MemoryEngine, clock: FakeClock) -> None:
+    """ "What did we talk about yesterday?" is cut at the asker's midnight, and its days are theirs."""
+    await _two_days(engine, clock)
+    question = "What did we talk about yesterday?"
+    hook = PreHook(engine, PrehookConfig(), clock=clock)  # the hook's zone: UTC
+    try:
+        in_utc = await hook.run(prehook_request(question))
+        hook.states = hook.config.make_states()
+        in_los_angeles = await hook.run(prehook_request(question, asker_tz=LOS_ANGELES))
+    finally:
+        await hook.aclose()
+    assert in_utc.block is not None and in_los_angeles.block is not None
+    assert ON_THE_19TH in in_utc.block and ON_THE_18TH not in in_utc.block, in_utc.block
+    assert ON_THE_18TH in in_los_angeles.block and ON_THE_19TH not in in_los_angeles.block
+    assert "Mon 18 Dec" in in_los_angeles.block and "19 Dec" not in in_los_angeles.block
+
+
+async def test_the_offline_timeline_is_told_in_the_authors_days(
+    engine: MemoryEngine, clock: FakeClock, tmp_path: Path
+) -> None:
+    await _two_days(engine, clock)
+    offline = TurnPipeline(engine, settings(tmp_path), llm=None)
+    try:
+        asked = message("What did we talk about yesterday?", clock, step=0, author_tz="America/Los_Angeles")
+        result = await offline.handle([asked])
+    finally:
+        await offline.aclose()
+    assert result.reply is not None
+    assert ON_THE_18TH in result.reply and ON_THE_19TH not in result.reply, result.reply
+    assert "18 Dec" in result.reply and "19 Dec" not in result.reply, result.reply

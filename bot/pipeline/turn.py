@@ -337,7 +337,7 @@ class TurnPipeline:
             result.prehook = await self.prehook.run(request)
         except Exception:  # recall failing (storage down) still leaves what was learned to say
             log.warning("offline recall failed", exc_info=True)
-        result.reply = offline_reply(result.learned, result.prehook, self.engine.clock(), self.tz)
+        result.reply = offline_reply(result.learned, result.prehook, self.engine.clock(), zone)
         # In the transcript, but never recalled: it only repeats what memory holds.
         await self._store_reply(last, result.reply, searchable=False)
         # The offline reply is boilerplate: only what the users said is worth summarizing.

@@ -138,7 +138,9 @@ class PreHook:
         stage_ms = dict.fromkeys(STAGES, 0.0)
         started = time.perf_counter()
         now = self.clock()
-        meta = detect_meta_question(request.text, now, self.tz)
+        # The asker's days: "yesterday" and the block's dates are theirs, not the bot's.
+        zone = request.asker_tz or self.tz
+        meta = detect_meta_question(request.text, now, zone)
         errors: list[str] = []
 
         # 1-3. One embedding of the batch (the CachedEmbedder makes a repeated text free), and
@@ -231,7 +233,7 @@ class PreHook:
             block_items(selected, following, also, said_since(selected)), self.config.min_score_share
         )
         block: ContextBlock = format_context_block(
-            items, now, self.config.token_budget, timeline=timeline, tz=self.tz
+            items, now, self.config.token_budget, timeline=timeline, tz=zone
         )
         injected = block.memories
         injected_messages = block.messages

@@ -97,9 +97,9 @@ class Sources:
     def __post_init__(self) -> None:
         self._recent_seconds = parse_duration(self.config.recent_duration)
 
-    def _utc_offset(self, now: float) -> float:
-        """Seconds east of UTC of this hook's time zone at `now` (where a timeline's days begin)."""
-        offset = datetime.fromtimestamp(now, self.tz).utcoffset()
+    def _utc_offset(self, now: float, zone: tzinfo) -> float:
+        """Seconds east of UTC of `zone` at `now` (where a timeline's days begin)."""
+        offset = datetime.fromtimestamp(now, zone).utcoffset()
         return offset.total_seconds() if offset is not None else 0.0
 
     async def guard(self, name: str, awaitable: Awaitable[T], default: T, errors: list[str]) -> T:
@@ -152,7 +152,7 @@ class Sources:
             # "What did we talk about" means every conversation the asker can see in the
             # workspace: what was learned and said there, a few turns of each day, and how busy
             # each day was.
-            offset = self._utc_offset(now)
+            offset = self._utc_offset(now, request.asker_tz or self.tz)
             days = max(1, math.ceil((meta.until - meta.since) / 86400))
             per_day = max(1, cfg.timeline_limit // days) + len(request.exclude_message_ids)
             reads["timeline_memories"] = between_read(meta.since, meta.until, None, cfg.timeline_limit)
