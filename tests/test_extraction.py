@@ -1435,6 +1435,24 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        # what one has got is had, not something that happened
+        ("I've got a bad knee so no running for me", None),
+        ("I've got lots of kids' books, classics and all", None),
+        ("I've got a funny story", None),
+        # unless it is news, or has its day
+        ("I've got a new job at Google!", "Mickael has got a new job at Google"),
+        ("I've just got back from Rome", "Mickael has just got back from Rome"),
+        ("I've got a gaming tournament next month", "Mickael has got a gaming tournament in December 2026"),
+    ],
+)
+def test_what_one_has_got_is_an_event_only_when_new_or_dated(text: str, event: str | None) -> None:
+    found = [item.content for item in run(text) if item.memory_type is MemoryType.EVENT]
+    assert found == ([event] if event else []), found
+
+
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
 @pytest.mark.parametrize(
     ("said", "period"),

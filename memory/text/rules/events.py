@@ -117,6 +117,11 @@ _GOT_STATE = regex(r"\s*(?:married|engaged|promoted|hired|fired|divorced)")
 # "I've got two cats" is what the speaker has (rules/family.py), not something that happened.
 _HAVE_BEFORE_EN = regex(r"(?:'ve|\bhave)\s+$")
 _COUNTED_EN = regex(r"^\s*(?:a|an|one|two|three|four|five|six|\d{1,2})\s")
+# What "I've got" tells as news rather than as something had: "I've got a new job", "I've got into
+# Harvard", "I've got back from Rome", "I've got married".
+_GOT_NEWLY_EN = regex(
+    r"\s*(?:(?:a\s+|my\s+)?(?:new|first)\b|into\b|back\b|in\s+touch\b|married|engaged|promoted|hired)"
+)
 
 
 # Words that make a dated clause an event: "my exam is on 3 June", "I'm flying to Rome on Friday".
@@ -170,6 +175,15 @@ def _happened_en(hit: Hit) -> Item | None:
         and hit.clause.text[hit.match.start() :][:2].lower() == "we"
     ):
         return None  # "We've got a pup and a kitty", "we've got the right attitude": what they have
+    if (
+        verb == "got"
+        and _HAVE_BEFORE_EN.search(before_verb)
+        and not _GOT_NEWLY_EN.match(after)
+        and "\x00" not in after
+    ):
+        # "I've got a bad knee", "I've got lots of books": what they have, not what happened ("I've
+        # got a tournament next month" has its day, so it is one to come).
+        return None
     if not is_object(phrase or "ok", False):
         return None
     if phrase and not needs_no_object and not _names_something(phrase):
