@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from adapters.attachment_notes import attachment_note, with_notes
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction
 from memory.text.dates import find_dates, resolve_relative_dates, told_in_past
@@ -1451,6 +1452,42 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
 def test_what_one_has_got_is_an_event_only_when_new_or_dated(text: str, event: str | None) -> None:
     found = [item.content for item in run(text) if item.memory_type is MemoryType.EVENT]
     assert found == ([event] if event else []), found
+
+
+def _with_pictures(text: str, *described: str) -> str:
+    """A message as the adapters give it: its words, then a note for each described picture."""
+    return with_notes(
+        text, [note for d in described if (note := attachment_note("IMG.jpg", d, "image/jpeg"))]
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "pictures", "said"),
+    [
+        ("I made this!", ["a chocolate cake with strawberries"], "made a chocolate cake with strawberries"),
+        ("Look what I painted :)", ["a painting of a sunset over a lake"], "painted a sunset over a lake"),
+        ("We just baked these for the party", ["chocolate chip cookies"], "baked chocolate chip cookies"),
+        ("Got this yesterday", ["a photo of a new acoustic guitar"], "got a new acoustic guitar"),
+        ("I made this", ["my first quilt"], "made their first quilt"),
+    ],
+)
+def test_this_under_a_picture_is_what_the_picture_shows(text: str, pictures: list[str], said: str) -> None:
+    found = [item.content for item in run(_with_pictures(text, *pictures))]
+    assert any(said in content for content in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "pictures"),
+    [
+        ("I made this decision myself", ["a cake"]),  # "this" is no picture here
+        ("I love this", ["a cat"]),  # nothing made or got
+        ("I made this", ["a cake", "a pie"]),  # which one?
+        ("I made this", ["a photo I took on my phone while we were out. It was fun and we all loved it"]),
+    ],
+)
+def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: list[str]) -> None:
+    found = [item.content for item in run(_with_pictures(text, *pictures))]
+    assert not any(word in content for content in found for word in ("cake", "cat", "pie", "phone")), found
 
 
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.

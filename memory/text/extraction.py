@@ -20,6 +20,7 @@ from .sentences import (
     split_sentences,
     with_dropped_subject,
 )
+from .shown import with_what_was_shown
 from .subjects import pick_subjects
 
 __all__ = ["Extracted", "extract", "extract_unguarded"]
@@ -108,7 +109,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     seen: set[str] = set()
     read: set[str] = set()
     budget = _MAX_CLAUSES
-    for sentence, question in split_sentences(clean_text(text)):
+    # "I made this!" under a picture of a cake made a cake.
+    for sentence, question in split_sentences(clean_text(with_what_was_shown(text))):
         if question and not is_polite_request(sentence):
             continue
         for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
