@@ -1490,6 +1490,45 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
     assert not any(word in content for content in found for word in ("cake", "cat", "pie", "phone")), found
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # a verb whose past is its present tells of the last January, as "I stopped" would
+        ("I quit smoking in January", "Mickael quit smoking in January 2026"),
+        ("I hurt my back in March", "Mickael hurt their back in March 2026"),
+        # the subject chat drops
+        ("Going to Berlin next week", "Mickael is going to Berlin in the week of Monday 30 November 2026"),
+        ("not a fan of cilantro tbh", "Mickael is not a fan of cilantro"),
+        ("Allergic to cats unfortunately", "Mickael is allergic to cats"),
+        # a diet kept for years is the diet
+        ("I've been vegan for 5 years", "Mickael is vegan"),
+        ("I have been a vegetarian since 2015", "Mickael is vegetarian"),
+        # who is who at work and around
+        ("my manager is Priya", "Mickael's manager is called Priya"),
+        ("our team lead is Priya.", "Mickael's team lead is called Priya"),
+        ("my boss is Dave and he is great", "Mickael's boss is called Dave"),
+    ],
+)
+def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert content in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("I quit caffeine every January", "January 2027"),  # a habit: no year's January
+        ("going to be a long day", "Mickael"),
+        ("Going to bed now", "Mickael"),
+        ("my wife is French", "called"),  # what she is, not her name
+        ("my dad is Catholic", "called"),
+    ],
+)
+def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert not any(absent in content for content in found), found
+
+
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
 @pytest.mark.parametrize(
     ("said", "period"),

@@ -316,7 +316,21 @@ def told_in_past(text: str) -> bool:
         return True
     if FUTURE_EN.search(text):
         return False  # "I said I'll come on Friday": the Friday to come
-    return any(is_past_form_en(m.group("verb")) for m in SUBJECT_VERB_EN.finditer(text))
+    return any(
+        is_past_form_en(m.group("verb"))
+        or (m.group("verb").lower() in _SAME_IN_THE_PAST_EN and not _HABIT_EN.search(text))
+        for m in SUBJECT_VERB_EN.finditer(text)
+    )
+
+
+# Verbs whose past is their present: "I quit smoking in January" tells of the last January, as "I
+# stopped" would; "I quit every January" is a habit.
+_SAME_IN_THE_PAST_EN = frozenset(
+    {"quit", "cut", "hurt", "hit", "put", "set", "shut", "split", "spread", "let", "read", "upset", "beat"}
+)
+_HABIT_EN = re.compile(
+    r"\b(?:every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b", re.IGNORECASE
+)
 
 
 def resolve_relative_dates(text: str, now: datetime) -> str:

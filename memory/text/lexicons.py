@@ -275,7 +275,8 @@ RELATIVES_EN = (
     r"(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+|twin\s+|new\s+)?(?:sister|brother|wife|husband|"
     r"partner|girlfriend|boyfriend|fiancée?|son|daughter|kid|child|baby|mom|mum|mother|dad|father|cat|dog|"
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
-    r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse)"
+    r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
+    r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach)"
 )
 # The relatives and pets a French speaker names with "mon", "ma" or "notre".
 KIN_FR = frozenset(

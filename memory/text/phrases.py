@@ -27,7 +27,8 @@ _MAX_PHRASE_CHARS = 300
 
 # Where a captured phrase stops being the statement: an aside, a smiley, "lol", ", thanks".
 _CHAT_NOISE = regex(
-    r"\s*(?:\(|\s-\s|:\)|:-\)|;\)|\blol\b|\blmao\b|\bhaha\w*|\bmdr\b|\bbtw\b|,\s*(?:thanks|thank\s+you|merci|"
+    r"\s*(?:\(|\s-\s|:\)|:-\)|;\)|\blol\b|\blmao\b|\bhaha\w*|\bmdr\b|\bbtw\b|\btbh\b|\bngl\b|\bimo\b|\bimho\b|"
+    r"\bunfortunately\b|\bsadly\b|,\s*(?:ugh|honestly)\b|,\s*(?:thanks|thank\s+you|merci|"
     r"please|pls|s'il\s+te\s+pla[iî]t|stp|svp|right|you\s+know|tu\s+sais|though|by\s+the\s+way|anyway|"
     r"en\s+fait|haha|lol|non|hein|ok|okay)\b)"
 )

@@ -230,8 +230,13 @@ _DROPPED_SUBJECT_EN = regex(
 _DROPPED_SUBJECT_DOING_EN = regex(
     r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|"
     r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
-    r"wrapping|practi[cs]ing|rehearsing)\s+"
+    r"wrapping|practi[cs]ing|rehearsing|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
+)
+# What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
+_DROPPED_SUBJECT_BEING_EN = regex(
+    r"^(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to)\s+"
+    r"(?!(?:it|that|this|these|those|them|you|your)\b)"
 )
 _FINITE_VERB_EN = regex(r"\b(?:" + "|".join(sorted(FINITE_VERBS_EN)) + r")\b")
 # The speaker's offer ("Let me book the flight tomorrow", "lemme check"): what they will do. Not
@@ -265,5 +270,7 @@ def with_dropped_subject(clause: str) -> str:
     if _DROPPED_SUBJECT_EN.match(rest):
         return "I " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):
+        return "I'm " + rest[0].lower() + rest[1:]
+    if _DROPPED_SUBJECT_BEING_EN.match(rest):
         return "I'm " + rest[0].lower() + rest[1:]
     return clause

@@ -9,7 +9,14 @@ from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FAMILY_WORD, RELATIVES_EN, RELATIVES_FR, is_occupation_en, is_occupation_fr
+from ..lexicons import (
+    FAMILY_WORD,
+    NATIONALITIES,
+    RELATIVES_EN,
+    RELATIVES_FR,
+    is_occupation_en,
+    is_occupation_fr,
+)
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, name_from_phrase, noun_phrase, trim_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person
@@ -24,6 +31,12 @@ _NAMED_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+name\s+is|\s+goes\s+by)\s+"
     + NAME_CAPTURE
 )
+# "my manager is Priya": a capitalised name that ends the clause ("my wife is French" is no name).
+_IS_NAMED_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+is\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?))"
+    r"(?=\s*(?:[.,!?;:)]|$)|\s+(?:and|but|so)\s)"
+)
+_NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
 _APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
 _NAMED_FR = regex(
@@ -190,11 +203,19 @@ def _life_event(hit: Hit) -> Item | None:
     )
 
 
+def _is_named(hit: Hit) -> list[Item]:
+    """ "my manager is Priya": named as with "is called", unless the word says what they are."""
+    if hit.group("name").split()[0].casefold() in _NOT_A_NAME:
+        return []
+    return _named_relative(strict=True, with_predicate=False)(hit)
+
+
 def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french: bool) -> OneOf:
     """ "my sister is called Léa", else "my sister Léa ...": the first wording that matches wins."""
     return OneOf(
         (
             Rule(named, _named_relative(strict=False, with_predicate=False), french=french, object_groups=()),
+            *(() if french else (Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),)),
             Rule(
                 apposition, _named_relative(strict=True, with_predicate=True), french=french, object_groups=()
             ),

@@ -62,7 +62,7 @@ _FOOD_NOT_EN = regex(
     + OBJECT
 )
 _DIET_EN = regex(
-    r"\bi(?:'m|\s+am)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
+    r"\bi(?:'m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
     r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
 )
