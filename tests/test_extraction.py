@@ -1507,6 +1507,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("my manager is Priya", "Mickael's manager is called Priya"),
         ("our team lead is Priya.", "Mickael's team lead is called Priya"),
         ("my boss is Dave and he is great", "Mickael's boss is called Dave"),
+        # a relative's age, and the day it is reached
+        ("my son is 5", "Mickael's son is 5"),
+        ("my daughter turns 6 next Tuesday", "Mickael's daughter turns 6 on Tuesday 1 December 2026"),
+        ("mon fils a eu 5 ans hier", "Le fils de Mickael a eu 5 ans le mardi 24 novembre 2026"),
+        # where one moved from, said from where one is
+        ("I moved here from Toronto two years ago", "Mickael moved here from Toronto in 2024"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1522,6 +1528,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("Going to bed now", "Mickael"),
         ("my wife is French", "called"),  # what she is, not her name
         ("my dad is Catholic", "called"),
+        ("my son is 5 minutes late", "5"),  # no age
+        ("mon fils a 5 minutes de retard", "5"),
+        ("I moved here last year", "moved"),  # "here" is nowhere once read elsewhere
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

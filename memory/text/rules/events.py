@@ -69,6 +69,7 @@ _LEADING_PREPOSITION_EN = regex(
     r"^(?:(?:back|over|up|down|out)\s+)?(?:to|at|on|in|into|from|for|with|by|about)(?:\s+|$)"
 )
 _EMPTY_PLACES_EN = frozenset({"there", "here"})
+_HERE_FROM_EN = regex(r"^(?:back\s+)?(?:here|there)\s+(?=from\s+\S)")
 # When, said too vaguely to be a date: "a pic I got a while back" leaves the event no object.
 _VAGUE_TIME_EN = regex(
     r"\b(?:a\s+(?:little\s+|long\s+|good\s+)?while\s+(?:back|ago)|(?:some|a\s+long)\s+time\s+(?:back|ago)"
@@ -232,7 +233,8 @@ def _names_something(phrase: str) -> bool:
     """Whether the object, past its preposition and without its dates, still names something: the
     event "went to <date>" (its object said earlier in the sentence) or "went to it" would be
     remembered as an event with nothing in it."""
-    rest = PLACEHOLDER.sub(" ", _LEADING_PREPOSITION_EN.sub("", phrase.strip()))
+    # "moved here from Toronto": where from says the place.
+    rest = PLACEHOLDER.sub(" ", _LEADING_PREPOSITION_EN.sub("", _HERE_FROM_EN.sub("", phrase.strip())))
     rest = _VAGUE_TIME_EN.sub(" ", rest).strip()
     if not any(ch.isalpha() for ch in rest):
         return False

@@ -65,7 +65,10 @@ _LIFE_EVENT_EN = regex(
     r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"started\s+(?:school|kindergarten|preschool|daycare|college|university|high\s+school|a\s+new\s+job)|"
     rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
-    r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar))\b.*)"
+    r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar)|"
+    # An age reached or had: "my daughter turns 6 next Tuesday", "my son is 5" (not "is 5 minutes late").
+    r"(?:just\s+)?turned\s+\d{1,2}|turns\s+\d{1,2}|will\s+turn\s+\d{1,2}|is\s+turning\s+\d{1,2}|"
+    r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b)))\b.*)"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
@@ -75,7 +78,9 @@ _LIFE_EVENT_FR = regex(
     r"eu\s+(?:un\s+bébé|des\s+jumeaux|un\s+accident)|été\s+opérée?|été\s+hospitalisée?|été\s+diagnostiquée?|"
     r"(?:cassé|fracturé|foulé|blessé)e?\s+(?:la|le|les|l')|perdu\s+son\s+(?:travail|emploi|boulot)|"
     r"trouvé\s+un\s+(?:nouveau\s+)?(?:travail|emploi|boulot|job)|déménagé|commencé\s+(?:l'école|la\s+crèche|"
-    r"le\s+collège|le\s+lycée|la\s+fac|un\s+nouveau\s+travail)|mourir|naître|se\s+marier|décéder)\b.*)"
+    r"le\s+collège|le\s+lycée|la\s+fac|un\s+nouveau\s+travail)|mourir|naître|se\s+marier|décéder|"
+    # "ma fille a 6 ans", "mon fils a eu 5 ans hier", "mon fils aura 5 ans samedi"
+    r"(?:eu\s+)?\d{1,2}\s+ans|aura\s+\d{1,2}\s+ans|va\s+avoir\s+\d{1,2}\s+ans)\b.*)"
 )
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
