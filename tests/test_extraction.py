@@ -1500,6 +1500,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("Going to Berlin next week", "Mickael is going to Berlin in the week of Monday 30 November 2026"),
         ("not a fan of cilantro tbh", "Mickael is not a fan of cilantro"),
         ("Allergic to cats unfortunately", "Mickael is allergic to cats"),
+        ("I'm allergic to peanuts so no pad thai for me", "Mickael is allergic to peanuts"),
         # a diet kept for years is the diet
         ("I've been vegan for 5 years", "Mickael is vegan"),
         ("I have been a vegetarian since 2015", "Mickael is vegetarian"),
