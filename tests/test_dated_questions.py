@@ -12,7 +12,7 @@ import pytest
 from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.prehook import PreHook, PrehookConfig
+from memory.prehook import PreHook, PrehookConfig, PrehookResult
 from memory.prehook.asked_period import asked_period
 from tests.helpers import (
     DAY,
@@ -164,16 +164,25 @@ async def _two_days(engine: MemoryEngine, clock: FakeClock) -> None:
     clock.now = LATE_IN_UTC
 
 
-async def test_yesterday_is_the_askers_yesterday(engine: MemoryEngine, clock: FakeClock) -> None:
+async def _asked_in_utc_then_los_angeles(
+    engine: MemoryEngine, clock: FakeClock, question: str, config: PrehookConfig
+) -> tuple[PrehookResult, PrehookResult]:
+    """The hook's answers to `question` over `_two_days`, asked from UTC (the hook's own zone), then
+    from Los Angeles, each in a fresh conversation state."""
     await _two_days(engine, clock)
-    question = "What did Nate do for Joanna yesterday?"
-    hook = PreHook(engine, PrehookConfig(message_top_k=4), clock=clock)  # the hook's zone: UTC
+    hook = PreHook(engine, config, clock=clock)
     try:
         in_utc = await hook.run(prehook_request(question))
         hook.states = hook.config.make_states()
-        in_los_angeles = await hook.run(prehook_request(question, asker_tz=LOS_ANGELES))
+        return in_utc, await hook.run(prehook_request(question, asker_tz=LOS_ANGELES))
     finally:
         await hook.aclose()
+
+
+async def test_yesterday_is_the_askers_yesterday(engine: MemoryEngine, clock: FakeClock) -> None:
+    in_utc, in_los_angeles = await _asked_in_utc_then_los_angeles(
+        engine, clock, "What did Nate do for Joanna yesterday?", PrehookConfig(message_top_k=4)
+    )
     said = {m.content for m in in_utc.injected_messages}
     assert ON_THE_19TH in said and ON_THE_18TH not in said, said
     said = {m.content for m in in_los_angeles.injected_messages}
@@ -212,15 +221,9 @@ async def test_the_offline_reply_asks_in_the_authors_zone(
 
 async def test_a_meta_question_reads_the_askers_yesterday(engine: MemoryEngine, clock: FakeClock) -> None:
     """ "What did we talk about yesterday?" is cut at the asker's midnight, and its days are theirs."""
-    await _two_days(engine, clock)
-    question = "What did we talk about yesterday?"
-    hook = PreHook(engine, PrehookConfig(), clock=clock)  # the hook's zone: UTC
-    try:
-        in_utc = await hook.run(prehook_request(question))
-        hook.states = hook.config.make_states()
-        in_los_angeles = await hook.run(prehook_request(question, asker_tz=LOS_ANGELES))
-    finally:
-        await hook.aclose()
+    in_utc, in_los_angeles = await _asked_in_utc_then_los_angeles(
+        engine, clock, "What did we talk about yesterday?", PrehookConfig()
+    )
     assert in_utc.block is not None and in_los_angeles.block is not None
     assert ON_THE_19TH in in_utc.block and ON_THE_18TH not in in_utc.block, in_utc.block
     assert ON_THE_18TH in in_los_angeles.block and ON_THE_19TH not in in_los_angeles.block
