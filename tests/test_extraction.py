@@ -1514,6 +1514,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("mon fils a eu 5 ans hier", "Le fils de Mickael a eu 5 ans le mardi 24 novembre 2026"),
         # where one moved from, said from where one is
         ("I moved here from Toronto two years ago", "Mickael moved here from Toronto in 2024"),
+        # a birth to come is no task's deadline
+        ("our baby is due in March", "Mickael's baby is due in March 2027"),
+        # where one was, never where one is
+        ("I used to live in Paris but moved to Lyon", "Mickael used to live in Paris"),
+        ("I used to work at Google", "Mickael used to work at Google"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1532,6 +1537,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("my son is 5 minutes late", "5"),  # no age
         ("mon fils a 5 minutes de retard", "5"),
         ("I moved here last year", "moved"),  # "here" is nowhere once read elsewhere
+        ("our baby is due in March", "Deadline"),
+        ("I used to live in Paris", "lives in"),
+        ("I used to work at night", "used to"),  # when, not where
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

@@ -92,6 +92,11 @@ _NOT_WHAT_IS_DONE = regex(
     r"^(?:it|this|that|them|him|her|there|here|back|home|up|out|in|on|off|ça|cela|"
     r"the\s+(?:same|rest)|some|something|anything|nothing|more|a\s+(?:bit|lot|look|try|break))\b"
 )
+# Who is due with a baby, or the baby: "I'm due in June", "our baby is due in March".
+_A_BIRTH_DUE = regex(
+    r"^(?:i|i'm|i\s+am|we|we're|we\s+are|(?:the|our|my)\s+(?:baby|babies|twins|little\s+one|daughter|son)|"
+    r"(?:my|our)\s+(?:first|second|third)\s+(?:baby|child)|baby)$"
+)
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
 _NOT_A_THING = regex(
     r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
@@ -104,6 +109,11 @@ def _deadline(hit: Hit) -> Item:
     when what is due is not a plain noun phrase."""
     confidence = hit.confidence(_CONFIDENCE)
     thing = strip_filler(trim_phrase(hit.match.groupdict().get("thing"))).strip()
+    if _A_BIRTH_DUE.match(thing):
+        # "our baby is due in March", "I'm due in June": a birth to come, not a task's deadline.
+        return Item(
+            hit.whole_clause(), MemoryType.EVENT, confidence, [hit.clause.text], predicate=Predicate.EVENT
+        )
     if thing and (_NOT_A_THING.search(thing) or len(thing.split()) > _MAX_THING_WORDS):
         return Item(
             hit.whole_clause(), MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO

@@ -228,6 +228,19 @@ _NAMED_PLACE = regex(r"^(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0
 _NOT_A_HOME_EN = frozenset(w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN, "I"))
 
 
+def _used_to_en(hit: Hit) -> Item | None:
+    """ "Mickael used to live in Paris", "Mickael used to work at Google": where they were (a fact
+    of who they are, never their home or workplace now); not "I used to work at night"."""
+    verb = hit.words("verb").lower()
+    place = _place_said(hit)
+    if not place or (_NOT_A_WORKPLACE if verb == "work" else _NOT_A_HOME).match(place):
+        return None
+    preposition = hit.words("prep").lower()
+    return identity_memory(
+        hit, f"{hit.speaker} used to {verb} {preposition} {hit.third(place)}", Predicate.ABOUT
+    )
+
+
 def _moved_en(hit: Hit) -> Item | None:
     """ "Mickael lives in Berlin", from the news of the move (the event rule keeps the news, dated)."""
     phrase = _place_said(hit)
@@ -264,6 +277,12 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         french=False,
     ),
     Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
+    # "I used to live in Paris", "I used to work at Google": where they were, never where they are.
+    Rule(
+        regex(r"\bi\s+used\s+to\s+(?P<verb>live|work)\s+(?P<prep>in|near|at|for)\s+" + OBJECT),
+        _used_to_en,
+        french=False,
+    ),
     Rule(regex(_MOVED_EN + OBJECT), _moved_en, french=False),
     # "I've lived in Berlin since 2019" (a date, or "for"), not "I've lived in Paris and Rome".
     Rule(
