@@ -1519,6 +1519,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # where one was, never where one is
         ("I used to live in Paris but moved to Lyon", "Mickael used to live in Paris"),
         ("I used to work at Google", "Mickael used to work at Google"),
+        # a stay somewhere named, and a range's end never before its start
+        (
+            "I'll be in NYC from the 20th to the 28th",
+            "Mickael will be in NYC from Sunday 20 December 2026 to Monday 28 December 2026",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1616,6 +1621,12 @@ def test_periods_counted_back(said: str, period: str) -> None:
     text = f"I broke my arm {said}"
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert found == [f"Mickael broke their arm {period}"]
+
+
+def test_a_range_ends_on_or_after_its_start() -> None:
+    said = "I'll be away from May 20th to the 2nd"
+    written = resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert written == "I'll be away from May 20th to Wednesday 2 June 2027"
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ from .durations import ABOUT_BEFORE, roughly, since_written
 from .holidays import holiday_key
 from .lexicons import is_past_form_en
 from .normalize import clean_text, looks_french
-from .periods import shift_period
+from .periods import nearest_day_of_month, shift_period
 from .sentences import SENTENCE_BREAK
 
 __all__ = [
@@ -122,6 +122,7 @@ def find_dates(
     clock: dtime | None = None
     clock_read = False
     matches = list(DATE_PATTERN.finditer(clause))
+    said_before: date | None = None  # the clause's last date, written out or not
     year_of_month, month_of_year = _years_said_with_a_month(matches, clause, today)
     for index, match in enumerate(matches):
         if index in month_of_year:
@@ -159,6 +160,12 @@ def find_dates(
         if resolved is None:
             continue
         day, kind, unit = resolved
+        ends_a_range = said_before is not None and day < said_before and _RANGE_END_BEFORE.search(before)
+        if kind == "ord" and said_before is not None and ends_a_range:
+            # "from the 3rd to the 10th", "from May 20th to the 2nd": the range's end is on or after
+            # its start, whichever month "the 10th" alone would have meant.
+            day = nearest_day_of_month(said_before, day.day, False) or day
+        said_before = day
         if index in year_of_month:
             day = date(year_of_month[index], day.month, 1)
         elif BIRTH.search(clause) and (kind == "day" or _month_alone(match)):
@@ -252,6 +259,7 @@ def find_dates(
     return "".join(out), found
 
 
+_RANGE_END_BEFORE = re.compile(r"(?:\b(?:to|until|till|through|thru|and)|[-–])\s*$", re.IGNORECASE)
 _USED_TO = re.compile(r"\b(?:used\s+to|would|always|usually|often)\b", re.IGNORECASE)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(

@@ -138,6 +138,8 @@ _EVENT_CUE = regex(
     r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
     r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
+    # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.
+    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at)\s+(?-i:[A-Z])"
     r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"
     r"(?:un|une|le|la|les|des|mon|ma|mes|notre|nos|deux|trois|\d+)\s"
