@@ -1454,6 +1454,17 @@ def test_what_one_has_got_is_an_event_only_when_new_or_dated(text: str, event: s
     assert found == ([event] if event else []), found
 
 
+@pytest.mark.parametrize(
+    "text", ["I'm OOO Thursday and Friday", "I'm AFK for an hour", "I'm WFH today", "I'm BRB"]
+)
+def test_a_status_said_in_capitals_is_no_name(text: str) -> None:
+    assert not [item for item in run(text) if item.given_name], contents(text)
+
+
+def test_initials_stay_capitals() -> None:
+    assert "Mickael's name is TJ" in [item.content for item in run("I'm TJ")]
+
+
 def _with_pictures(text: str, *described: str) -> str:
     """A message as the adapters give it: its words, then a note for each described picture."""
     return with_notes(

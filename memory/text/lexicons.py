@@ -140,6 +140,7 @@ NOT_A_NAME = frozenset(
     perdue nul nulle de du des le la les un une au aux à chez ton ta mon ma sur avec pour par car donc mais
     et ou ni que qui quoi dans sous vers moi toi lui elle elles eux nous vous ravi ravie enchanté enchantée
     god yes no hi hello hey thanks thank please what who where when why how your my his her our their its
+    ooo ooto oof afk brb wfh wfo pto irl idk fyi tbh ngl imo imho asap eta eod eow lol omg btw gtg ttyl
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR

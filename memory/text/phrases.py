@@ -215,8 +215,8 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
     if strict and rest and rest[0].lower().strip(",.") in _NOT_AFTER_A_NAME:
         return ""
     name = " ".join(picked)
-    if name.isupper() and len(name) > 1:
-        name = name.title()
+    if name.isupper() and len(name) > 3:
+        name = name.title()  # "MICKAEL" shouted is Mickael; "TJ" and "JD" are initials
     return name[:1].upper() + name[1:]
 
 
