@@ -1530,6 +1530,16 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # where one was, never where one is
         ("I used to live in Paris but moved to Lyon", "Mickael used to live in Paris"),
         ("I used to work at Google", "Mickael used to work at Google"),
+        # a fan of what is named before "fan"; what the team agreed, and the day it agreed on
+        ("I'm a huge Arsenal fan", "Mickael is a fan of Arsenal"),
+        (
+            "the team agreed that code reviews need two approvals",
+            "Mickael and the team agreed that code reviews need two approvals",
+        ),
+        (
+            "we decided that we'd ship on Monday",
+            "Mickael and the team decided that Mickael and others would ship on Monday 30 November 2026",
+        ),
         # a stay somewhere named, and a range's end never before its start
         (
             "I'll be in NYC from the 20th to the 28th",
@@ -1556,6 +1566,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("our baby is due in March", "Deadline"),
         ("I used to live in Paris", "lives in"),
         ("I used to work at night", "used to"),  # when, not where
+        ("I'm a ceiling fan", "fan of"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

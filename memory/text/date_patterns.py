@@ -206,6 +206,7 @@ YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")
 # A verb of planning before the date: the day is one to come, however the plan is told.
 PLANNED_BEFORE = regex(
     r"\b(?:(?:decided|agreed|planned|promised|arranged|décidé|convenu|prévu|promis)\s+(?:to|de|d')"
+    r"|(?:decided|agreed|planned|promised)\s+(?:that\s+)?(?:we|i|they|you)(?:'d|\s+would|'ll|\s+will|\s+should)\b"
     r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé)\b"
 )
 # A present perfect before a duration ("I've had them for 3 years", "she has been playing for

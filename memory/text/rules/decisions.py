@@ -18,8 +18,8 @@ _CONFIDENCE = 0.8
 _PROPOSAL_CONFIDENCE = 0.7  # "let's use X" may still be discussed
 
 _DECIDED_EN = regex(
-    r"\b(?P<who>we|i)(?:'ve|\s+have|'d|\s+had|\s+just|\s+finally|\s+all|\s+now|\s+officially|\s+eventually)*\s+"
-    r"(?P<verb>decided|agreed|settled|chose|picked|opted|voted)\s+" + OBJECT
+    r"\b(?P<who>we|i|(?:the|our)\s+team|everyone|everybody|we\s+all)(?:'ve|\s+have|'d|\s+had|\s+just|\s+finally|\s+all|\s+now|\s+officially|\s+eventually)*\s+"
+    r"(?P<verb>decided|agreed|settled|chose|picked|opted|voted)\s+(?P<that>that\s+)?" + OBJECT
 )
 _LETS_USE_EN = regex(
     r"\b(?:let's|let\s+us|we'll|we\s+will|we're\s+going\s+to|we\s+are\s+going\s+to)\s+"
@@ -69,9 +69,10 @@ def _decision(hit: Hit, content: str, base: float, decided: str, who: str) -> It
 
 
 def _decided_en(hit: Hit) -> Item:
-    who = f"{hit.speaker} and the team" if hit.group("who").lower() == "we" else hit.speaker
+    who = hit.speaker if hit.group("who").lower() == "i" else f"{hit.speaker} and the team"
     decided = hit.third(hit.phrase)
-    content = f"{who} {hit.group('verb').lower()} {decided}"
+    that = "that " if hit.group("that") else ""  # "we agreed that reviews need two approvals"
+    content = f"{who} {hit.group('verb').lower()} {that}{decided}"
     return _decision(hit, content, _CONFIDENCE, decided, who)
 
 

@@ -41,6 +41,11 @@ _BE_INTO_EN = regex(
     r"(?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan\s+of|crazy\s+about|obsessed\s+with|"
     r"passionate\s+about|mad\s+about|addicted\s+to|allergic\s+to)\s+" + OBJECT
 )
+# "I'm a huge Arsenal fan", "I'm a lifelong Radiohead fan": a fan of what is named before "fan".
+_NAMED_FAN_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:also\s+|really\s+)?an?\s+(?:(?:big|huge|massive|great|die-?hard|lifelong|long-?time|"
+    r"massive|loyal|proud)\s+)?(?P<object>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,2})\s+fan\b"
+)
 # What interests the speaker, said as the sentence's subject: "Photography really interests me",
 # "Improving education is particularly interesting to me".
 _INTERESTS_ME_EN = regex(
@@ -210,6 +215,16 @@ def _is_into_en(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
 
+def _named_fan_en(hit: Hit) -> Item:
+    """ "Mickael is a fan of Arsenal", as "I'm a big fan of Arsenal" says it."""
+    liked = hit.third(hit.phrase)
+    content = f"{hit.speaker} is a fan of {liked}"
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(
+        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
+    )
+
+
 def _diet_en(hit: Hit) -> Item:
     """ "Mickael is vegan"; "I'm not vegan anymore" (or "no longer") says the diet ended, so that the
     profile's newest word on it is that one."""
@@ -337,6 +352,7 @@ PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
+    Rule(_NAMED_FAN_EN, _named_fan_en, french=False),
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
     Rule(_FOOD_NOT_EN, _food_not_en, french=False),
     Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
