@@ -1530,6 +1530,10 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # where one was, never where one is
         ("I used to live in Paris but moved to Lyon", "Mickael used to live in Paris"),
         ("I used to work at Google", "Mickael used to work at Google"),
+        # French as chat says it
+        ("je bosse chez Ubisoft", "Mickael travaille chez Ubisoft"),
+        ("j'ai arrêté de fumer en janvier", "Mickael a arrêté de fumer en janvier 2026"),
+        ("mon manager s'appelle Pierre", "Le manager de Mickael s'appelle Pierre"),
         # a fan of what is named before "fan"; what the team agreed, and the day it agreed on
         ("I'm a huge Arsenal fan", "Mickael is a fan of Arsenal"),
         (
@@ -1677,6 +1681,8 @@ def test_seasons_and_counts_that_name_no_date_stay_as_said(text: str) -> None:
         # a year and a half is no year's date
         ("il y a un an et demi", "il y a un an et demi"),
         ("mardi de la semaine dernière", "le mardi 17 novembre 2026"),
+        ("l'hiver dernier", "l'hiver 2025-26"),
+        ("l'été dernier", "l'été 2026"),
     ],
 )
 def test_periods_counted_back_in_french(said: str, period: str) -> None:

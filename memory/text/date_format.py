@@ -42,10 +42,13 @@ def format_period(start: date, unit: str, french: bool) -> str:
     if unit == "month":
         return f"{(MONTHS_FR if french else MONTHS_EN)[start.month - 1]} {start.year}"
     if unit == "season":
-        name = {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}[start.month]
+        if french:  # "l'hiver 2025-26", "le printemps 2026"
+            name = {3: "le printemps", 6: "l'été", 9: "l'automne", 12: "l'hiver"}[start.month]
+        else:
+            name = {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}[start.month]
         return (
-            f"winter {start.year}-{(start.year + 1) % 100:02d}"
-            if name == "winter"
+            f"{name} {start.year}-{(start.year + 1) % 100:02d}"
+            if start.month == 12
             else f"{name} {start.year}"
         )
     return str(start.year)
@@ -53,4 +56,4 @@ def format_period(start: date, unit: str, french: bool) -> str:
 
 # How a period reads where no preposition introduces it: "skiing in the week of…", "en septembre 2027".
 PERIOD_LEAD_EN = {"week": "in ", "weekend": "on ", "month": "in ", "season": "in ", "year": "in "}
-PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "season": "en ", "year": "en "}
+PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "season": "", "year": "en "}

@@ -31,6 +31,9 @@ _LAST_WORDS = frozenset(
 )  # fmt: skip
 
 
+_SEASONS_FR = {"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"}
+
+
 def direction(word: str) -> int:
     """1 for "next"/"prochain", -1 for "last"/"dernier", 0 otherwise."""
     return 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
@@ -167,6 +170,12 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
     if group("season"):
         return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
+    if group("saison"):
+        name = _SEASONS_FR[(group("saison_name") or group("saison_this").split()[-1]).lower()]
+        modifier = {"dernier": "last", "passé": "last", "prochain": "next"}.get(
+            group("saison_modifier").lower(), "this"
+        )
+        return season_start(today, name, modifier), "period", "season"
     if group("period_en") or group("period_fr"):
         unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
         word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()

@@ -168,6 +168,9 @@ DATE_PATTERN = regex(
     rf"(?P<period_en_unit>{_PERIOD_EN})(?!\s+of\b))"  # not "the last week of May"
     r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
     r"(?P<season_name>spring|summer|fall|autumn|winter))"
+    # "l'été dernier", "l'hiver prochain", "cet été", "ce printemps"
+    r"|(?P<saison>(?:l['’]\s*|le\s+)(?P<saison_name>été|hiver|automne|printemps)\s+"
+    r"(?P<saison_modifier>dernier|passé|prochain)|(?P<saison_this>cet\s+(?:été|hiver|automne)|ce\s+printemps))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis)\s+)"
@@ -274,7 +277,7 @@ _DATE_WORDS = frozenset(
         *(word for key in RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
         *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
         semaine semaines mois an ans année années annee annees spring summer fall autumn winter
-        christmas halloween thanksgiving valentine easter""".split(),
+        christmas halloween thanksgiving valentine easter été hiver automne printemps""".split(),
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")

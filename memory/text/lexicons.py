@@ -284,6 +284,7 @@ KIN_FR = frozenset(
     """
     sœur soeur frère femme mari compagne compagnon copine copain conjoint conjointe fiancé fiancée fils fille
     enfant bébé mère père maman papa chat chatte chien chienne chiot chaton ami amie patron patronne chef
+    manager mentor mentore coach
     cousin cousine tante oncle grand-mère grand-père nièce neveu coloc collègue associé associée lapin
     """.split()
 )

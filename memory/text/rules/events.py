@@ -103,7 +103,7 @@ _EVENTS_FR: list[re.Pattern[str]] = [
         r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?"
         r"(?P<verb>obtenu|trouvé|"
         r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
-        r"visité|lancé|publié|signé|reçu|démissionné|accouché|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
+        r"visité|lancé|publié|signé|reçu|démissionné|accouché|arrêté\s+(?:de|le|la|les|l')|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
         r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux|notre|nos)|été\s+(?:promue?s?|embauchée?s?|"
         r"licenciée?s?|virée?s?|opérée?s?|acceptée?s?|admise?s?|diplômée?s?)|passé\s+(?:mon|ma|mes|notre|nos|le|"
         r"la|l')|couru|fêté|écrit|construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"

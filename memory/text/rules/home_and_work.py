@@ -493,7 +493,10 @@ JOB_AND_HOME_FR: tuple[Rule, ...] = (
     Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
     Rule(regex(_NEW_JOB_FR + OBJECT), _new_job, french=True),
     Rule(
-        regex(r"\bje\s+travaille\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+" + OBJECT),
+        regex(
+            r"\bje\s+(?:travaille|bosse)\s+(?P<prep>comme|en\s+tant\s+que|chez|à|a|au|pour|dans|sur)\s+"
+            + OBJECT
+        ),
         _verb_and_preposition_fr("travaille", Predicate.WORKPLACE),
         french=True,
     ),
