@@ -1455,7 +1455,21 @@ def test_what_one_has_got_is_an_event_only_when_new_or_dated(text: str, event: s
 
 
 @pytest.mark.parametrize(
-    "text", ["I'm OOO Thursday and Friday", "I'm AFK for an hour", "I'm WFH today", "I'm BRB"]
+    "text",
+    [
+        "I'm OOO Thursday and Friday",
+        "I'm AFK for an hour",
+        "I'm WFH today",
+        "I'm BRB",
+        # what one is, capitalised as chat often does, is no name either
+        "I'm Catholic",
+        "I'm Gen Z lol",
+        "I'm ADHD",
+        "I'm Vegan",
+        "I'm Scorpio",
+        "I'm Google certified now",
+        "I'm AWS certified",
+    ],
 )
 def test_a_status_said_in_capitals_is_no_name(text: str) -> None:
     assert not [item for item in run(text) if item.given_name], contents(text)
@@ -1463,6 +1477,11 @@ def test_a_status_said_in_capitals_is_no_name(text: str) -> None:
 
 def test_initials_stay_capitals() -> None:
     assert "Mickael's name is TJ" in [item.content for item in run("I'm TJ")]
+
+
+@pytest.mark.parametrize("text", ["hi I'm Leo", "I'm Maria from accounting", "I'm Maria, nice to meet you"])
+def test_a_name_said_with_im_is_still_a_name(text: str) -> None:
+    assert [item.given_name for item in run(text) if item.given_name] in (["Leo"], ["Maria"]), contents(text)
 
 
 def _with_pictures(text: str, *described: str) -> str:

@@ -141,6 +141,10 @@ NOT_A_NAME = frozenset(
     et ou ni que qui quoi dans sous vers moi toi lui elle elles eux nous vous ravi ravie enchanté enchantée
     god yes no hi hello hey thanks thank please what who where when why how your my his her our their its
     ooo ooto oof afk brb wfh wfo pto irl idk fyi tbh ngl imo imho asap eta eod eow lol omg btw gtg ttyl
+    catholic christian jewish muslim hindu buddhist atheist agnostic mormon protestant orthodox sikh pagan
+    gen team bi gay straight lesbian queer trans nonbinary non-binary ace cis vegan vegetarian pescatarian
+    adhd autistic dyslexic diabetic deaf blind introverted extroverted introvert extrovert
+    aries taurus gemini cancer virgo libra scorpio sagittarius capricorn aquarius pisces
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR

@@ -181,7 +181,10 @@ def noun_phrase(phrase: str, max_words: int = 10, lists: bool = False) -> str:
 NAME_CAPTURE = r"(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3})"  # up to four words, in group `name`
 _NEGATED_CALL = regex(r"\b(?:don't|do\s+not|never|ne)\s+(?:\w+\s+)?$")
 # Words after which a capitalised word was no name: "I'm Happy to help", "I'm Glad that ...".
-_NOT_AFTER_A_NAME = frozenset("to that about of than enough because with as if".split())
+_NOT_AFTER_A_NAME = frozenset(
+    """to that about of than enough because with as if certified approved qualified based only fan fans
+    user users native speaker side person kind type level""".split()
+)
 _NAME_JOINERS = ("and", "et", "from", "de")
 _MAX_NAME_WORDS = 4
 
