@@ -145,6 +145,10 @@ NOT_A_NAME = frozenset(
     gen team bi gay straight lesbian queer trans nonbinary non-binary ace cis vegan vegetarian pescatarian
     adhd autistic dyslexic diabetic deaf blind introverted extroverted introvert extrovert
     aries taurus gemini cancer virgo libra scorpio sagittarius capricorn aquarius pisces
+    dead broke shook beat sold game human nerd sober slammed stoked pumped hyped thrilled blessed starving
+    swamped shy weird sick fried toast wrecked gutted stressed chill calm stuffed full broken drunk high
+    hooked addicted obsessed down game salty mid sus lit dope legit official done screwed doomed nobody
+    somebody someone everyone anyone
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR

@@ -212,7 +212,10 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
     first = picked[0].lower()
     if any(word.lower().endswith("'s") for word in picked):
         return ""  # "I'm Paul's brother"
-    if strict and (first.endswith(("ing", "ed", "ly")) or first in NATIONALITIES):
+    # A capitalised adjective is no name: "I'm Jealous", "I'm Grateful", "I'm Available".
+    if strict and (
+        first.endswith(("ing", "ed", "ly", "ous", "ful", "able", "ible", "less")) or first in NATIONALITIES
+    ):
         return ""
     rest = words[len(picked) :]
     if strict and rest and rest[0].lower().strip(",.") in _NOT_AFTER_A_NAME:
