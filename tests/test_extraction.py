@@ -1490,6 +1490,20 @@ def test_a_name_said_with_im_is_still_a_name(text: str) -> None:
     assert [item.given_name for item in run(text) if item.given_name] in (["Leo"], ["Maria"], ["Douglas"])
 
 
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("just got back from Iceland", "Iceland"),
+        ("we spent a week in Portugal in August", "Portugal"),
+        ("I got back from Work late", None),  # no place been to
+        ("I spent all day in Figma", None),
+    ],
+)
+def test_places_been_to_as_chat_says_them(text: str, place: str | None) -> None:
+    noted = [c for c in [item.content for item in run(text)] if "places visited include" in c]
+    assert [c.split("include ", 1)[1].split(":")[0] for c in noted] == ([place] if place else []), noted
+
+
 def _with_pictures(text: str, *described: str) -> str:
     """A message as the adapters give it: its words, then a note for each described picture."""
     return with_notes(

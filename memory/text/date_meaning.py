@@ -173,7 +173,7 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
     if group("saison"):
         name = _SEASONS_FR[(group("saison_name") or group("saison_this").split()[-1]).lower()]
         modifier = {"dernier": "last", "passé": "last", "prochain": "next"}.get(
-            group("saison_modifier").lower(), "this"
+            (group("saison_modifier") or "").lower(), "this"
         )
         return season_start(today, name, modifier), "period", "season"
     if group("period_en") or group("period_fr"):

@@ -321,22 +321,38 @@ def _pet(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
 
 
-# "we went on a trip to Oregon", "I flew to Tokyo", "our vacation in Tampa": a named place the
-# speaker went to. The place is a capitalised name right after the preposition.
+# "we went on a trip to Oregon", "I flew to Tokyo", "our vacation in Tampa", "we spent a week in
+# Portugal", "just got back from Iceland": a named place the speaker went to. The place is a
+# capitalised name right after the preposition.
 _TRAVEL = (
     r"went|go|goes|been|was|were|travel(?:l)?ed|travel(?:l)?ing|flew|trips?|vacation(?:ed)?|holidays?|visited|"
-    r"drove|toured|stayed|explored|exploring"
+    r"drove|toured|stayed|explored|exploring|spent|spend|spending|back"
 )
 _PLACE_EN = regex(
     # A date said on the way counts as a word: "I took a short trip last week to Rome".
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+(?:[\w'-]+|\x00\d+\x00)){0,8}?)\s+"
     # "visited Chicago": the place is the verb's object.
-    r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s)|(?<=explored\s))"
+    r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s)|(?<=explored\s)|(?<=back\sfrom\s))"
     r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
 )
 _PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
-_NOT_A_PLACE = frozenset(w.casefold() for w in [*WEEKDAYS_EN, *MONTHS_EN, "I", "Christmas", "Easter"])
+_NOT_A_PLACE = frozenset(
+    w.casefold()
+    for w in [
+        *WEEKDAYS_EN,
+        *MONTHS_EN,
+        "I",
+        "Christmas",
+        "Easter",
+        "Work",
+        "School",
+        "Home",
+        "Class",
+        "Office",
+        "Gym",
+    ]
+)
 # A capitalised name followed by one of these is a thing, not a place: "the Apple store", "the
 # Design channel", "the Friday meeting".
 _A_THING = regex(
