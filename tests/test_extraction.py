@@ -1722,6 +1722,8 @@ def test_seasons_and_counts_that_name_no_date_stay_as_said(text: str) -> None:
         ("mardi de la semaine dernière", "le mardi 17 novembre 2026"),
         ("l'hiver dernier", "l'hiver 2025-26"),
         ("l'été dernier", "l'été 2026"),
+        ("cet été", "l'été 2026"),
+        ("ce printemps", "le printemps 2026"),
     ],
 )
 def test_periods_counted_back_in_french(said: str, period: str) -> None:
