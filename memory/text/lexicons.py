@@ -148,7 +148,7 @@ NOT_A_NAME = frozenset(
     dead broke shook beat sold game human nerd sober slammed stoked pumped hyped thrilled blessed starving
     swamped shy weird sick fried toast wrecked gutted stressed chill calm stuffed full broken drunk high
     hooked addicted obsessed down game salty mid sus lit dope legit official done screwed doomed nobody
-    somebody someone everyone anyone
+    somebody someone everyone anyone maybe
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR
@@ -285,7 +285,7 @@ RELATIVES_EN = (
     r"partner|girlfriend|boyfriend|fiancée?|son|daughter|kid|child|baby|mom|mum|mother|dad|father|cat|dog|"
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
-    r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach)"
+    r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet)"
 )
 # The relatives and pets a French speaker names with "mon", "ma" or "notre".
 KIN_FR = frozenset(

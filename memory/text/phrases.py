@@ -178,7 +178,8 @@ def noun_phrase(phrase: str, max_words: int = 10, lists: bool = False) -> str:
 
 # --------------------------------------------------------------------------- names
 
-NAME_CAPTURE = r"(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3})"  # up to four words, in group `name`
+# Up to four words, in group `name`, after a title if one is said ("Dr. Smith").
+NAME_CAPTURE = r"(?P<name>(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3})"
 _NEGATED_CALL = regex(r"\b(?:don't|do\s+not|never|ne)\s+(?:\w+\s+)?$")
 # Words after which a capitalised word was no name: "I'm Happy to help", "I'm Glad that ...".
 _NOT_AFTER_A_NAME = frozenset(
@@ -186,6 +187,7 @@ _NOT_AFTER_A_NAME = frozenset(
     user users native speaker side person kind type level""".split()
 )
 _NAME_JOINERS = ("and", "et", "from", "de")
+_TITLES = frozenset({"dr.", "dr", "mr.", "mr", "mrs.", "mrs", "ms.", "ms", "prof.", "prof"})
 _MAX_NAME_WORDS = 4
 
 
@@ -200,6 +202,9 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
     picked: list[str] = []
     for index, word in enumerate(words[:_MAX_NAME_WORDS]):
         core = word.strip("'-")
+        if index == 0 and core.lower() in _TITLES and len(words) > 1 and words[1][:1].isupper():
+            picked.append(core)  # "I'm Dr. Smith": the title goes with the name
+            continue
         if not core:
             break
         if core.lower() in NOT_A_NAME or core.lower() in _NAME_JOINERS:
@@ -207,11 +212,13 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
         if not core[0].isupper() and (strict or index > 0):
             break
         picked.append(core)
-    if not picked:
+    if not picked or (len(picked) == 1 and picked[0].lower() in _TITLES):
         return ""
     first = picked[0].lower()
     if any(word.lower().endswith("'s") for word in picked):
         return ""  # "I'm Paul's brother"
+    if picked[0].islower() and first.endswith(("ing", "ed", "ly")):
+        return ""  # "my name is spelled with two n's", "my name is being misspelled"
     # A capitalised adjective is no name: "I'm Jealous", "I'm Grateful", "I'm Available".
     if strict and (
         first.endswith(("ing", "ed", "ly", "ous", "ful", "able", "ible", "less")) or first in NATIONALITIES

@@ -26,7 +26,10 @@ __all__ = [
 MAX_CLAUSE_CHARS = 1_000  # a clause longer than this is read only this far
 _MAX_QUESTION_TAIL_WORDS = 6
 
-SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+|\n+|;\s*|\s[-–—•]\s")
+# A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+|;\s*|\s[-–—•]\s"
+)
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
 _FIRST_PERSON_AHEAD = (
     r"(?=(?:i|my|we|let's|je|j'|moi|mon|ma|mes|nous|on\s+(?:a|va|part|doit|avait)|c'est\s+décidé|"
