@@ -1578,6 +1578,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("mon fils a eu 5 ans hier", "Le fils de Mickael a eu 5 ans le mardi 24 novembre 2026"),
         # where one moved from, said from where one is
         ("I moved here from Toronto two years ago", "Mickael moved here from Toronto in 2024"),
+        # news of work and family, dated when said with a day
+        ("we're moving next month", "Mickael and others are moving in December 2026"),
+        ("my last day at Acme is Friday", "Mickael's last day at Acme is Friday 27 November 2026"),
+        ("I'll be out Friday", "Mickael will be out Friday 27 November 2026"),
+        ("I'm graduating in May", "Mickael is graduating in May 2027"),
+        ("we're having a baby!", "Mickael and others are having a baby"),
         # a birth to come is no task's deadline
         ("our baby is due in March", "Mickael's baby is due in March 2027"),
         # where one was, never where one is

@@ -135,7 +135,10 @@ _EVENT_CUE = regex(
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé)\b"
-    r"|\bi(?:'m|\s+am|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
+    r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b"
+    # "I'll be out Friday", "we'll be away next week": away from work or chat on a day.
+    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
+    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
     r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
     # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.

@@ -82,6 +82,11 @@ _LIFE_EVENT_FR = regex(
     # "ma fille a 6 ans", "mon fils a eu 5 ans hier", "mon fils aura 5 ans samedi"
     r"(?:eu\s+)?\d{1,2}\s+ans|aura\s+\d{1,2}\s+ans|va\s+avoir\s+\d{1,2}\s+ans)\b.*)"
 )
+# "we're having a baby!", "I'm expecting twins": the family's news, with or without its date.
+_EXPECTING_EN = regex(
+    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:a\s+|our\s+(?:first|second|third)\s+)?"
+    r"(?:baby|babies|twins|child|kid|little\s+one)\b.*"
+)
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
 # "we have two kids" / "nous avons deux enfants": the speaker's family as much as "I have".
@@ -208,6 +213,13 @@ def _life_event(hit: Hit) -> Item | None:
     )
 
 
+def _expecting(hit: Hit) -> Item:
+    """ "Mickael and others are having a baby in March 2027": an event when dated, else a fact."""
+    said = hit.whole_clause()
+    kind = MemoryType.EVENT if hit.clause.dates else MemoryType.FACT
+    return Item(said, kind, hit.confidence(_CONFIDENCE), ["baby"], predicate=Predicate.STATED)
+
+
 def _is_named(hit: Hit) -> list[Item]:
     """ "my manager is Priya": named as with "is called", unless the word says what they are."""
     if hit.group("name").split()[0].casefold() in _NOT_A_NAME:
@@ -281,6 +293,7 @@ FAMILY = (
     _named_relatives(_NAMED_EN, _APPOSITION_EN, french=False),
     _named_relatives(_NAMED_FR, _APPOSITION_FR, french=True),
     Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
+    Rule(_EXPECTING_EN, _expecting, french=False, object_groups=()),
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
     Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
     Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
