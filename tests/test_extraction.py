@@ -1517,6 +1517,25 @@ def test_places_been_to_as_chat_says_them(text: str, place: str | None) -> None:
     assert [c.split("include ", 1)[1].split(":")[0] for c in noted] == ([place] if place else []), noted
 
 
+@pytest.mark.parametrize(
+    ("text", "kept", "left"),
+    [
+        # code and quoted lines are someone's words shown, not the speaker's statements
+        ("`my name is Bob` is the placeholder in the template", [], "Bob"),
+        ("> I live in Paris\nso true", [], "Paris"),
+        (">>> I live in Paris\nmy name is Bob", [], "Paris"),
+        ("```\nmy name is Bob\n```\nI live in Lyon", ["Mickael lives in Lyon"], "Bob"),
+        ("I never said I live in Paris", [], "Paris"),
+        # a span that names a thing keeps its words
+        ("I use `neovim` btw", ["Mickael uses neovim"], "`"),
+    ],
+)
+def test_code_and_quotes_are_shown_not_said(text: str, kept: list[str], left: str) -> None:
+    found = [item.content for item in run(text)]
+    assert all(content in found for content in kept), found
+    assert not any(left in content for content in found), found
+
+
 def _with_pictures(text: str, *described: str) -> str:
     """A message as the adapters give it: its words, then a note for each described picture."""
     return with_notes(

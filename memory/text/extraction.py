@@ -11,6 +11,7 @@ from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import quotes_closed
+from .quoted import without_shown
 from .rewrite import capitalize_first, named_as_given
 from .rules import Clause, Item, read_clause
 from .sentences import (
@@ -109,8 +110,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     seen: set[str] = set()
     read: set[str] = set()
     budget = _MAX_CLAUSES
-    # "I made this!" under a picture of a cake made a cake.
-    for sentence, question in split_sentences(clean_text(with_what_was_shown(text))):
+    # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
+    for sentence, question in split_sentences(clean_text(without_shown(with_what_was_shown(text)))):
         if question and not is_polite_request(sentence):
             continue
         for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):

@@ -87,7 +87,9 @@ _HYPOTHETICAL = regex(
 _REPORTED_SPEECH = regex(
     r"\b(?:he|she|they|someone|somebody|il|elle|ils|elles|quelqu'un)\s+"
     r"(?:said|says|say|thinks|think|thought|told|tells|claims|claimed|wrote|dit|disait|pense|croit|a\s+dit)\b|"
-    r"\b(?:according\s+to|selon)\b"
+    r"\b(?:according\s+to|selon)\b|"
+    # "I never said I live in Paris": what follows is denied, not said.
+    r"\b(?:never|didn't|did\s+not)\s+(?:say|said|claim|claimed)\b"
 )
 _HEDGE = regex(
     r"\b(?:maybe|perhaps|probably|i\s+think|i\s+guess|i\s+suppose|not\s+sure|might|peut-être|"
