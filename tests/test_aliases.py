@@ -82,6 +82,9 @@ def test_a_stated_name_is_an_alias_unless_it_is_the_display_name() -> None:
         "ne m'appelle pas dev",
         "tout le monde dit que c'est bien",
         "I'm tired",
+        # someone's words shown: a quoted line, a template in code
+        "> call me dev",
+        "`call me dev` is the placeholder",
     ],
 )
 def test_rejects_garbage(text: str) -> None:

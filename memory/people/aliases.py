@@ -11,6 +11,7 @@ from ..storage import PeopleRepository
 from ..text.lexicons import NOT_A_NAME
 from ..text.normalize import clean_text, regex
 from ..text.phrases import is_negated_call, name_from_phrase
+from ..text.quoted import without_shown
 from ..text.sentences import is_hypothetical, split_sentences
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
@@ -106,7 +107,8 @@ def _alias_from(phrase: str) -> str | None:
 def _learn(text: str, speaker_name: str) -> list[str]:
     speaker = normalize_alias(speaker_name) if isinstance(speaker_name, str) else None
     found: list[tuple[int, int, str]] = []  # (sentence, position, alias): names come out in text order
-    for n, (sentence, question) in enumerate(split_sentences(clean_text(text[:_MAX_INPUT]))):
+    # Code and quoted lines are someone's words shown ("`call me Bob`"), not a name the speaker goes by.
+    for n, (sentence, question) in enumerate(split_sentences(clean_text(without_shown(text[:_MAX_INPUT])))):
         if question:
             continue
         for rx in _NICKNAME_RULES:
