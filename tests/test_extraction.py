@@ -1473,6 +1473,7 @@ def test_what_one_has_got_is_an_event_only_when_new_or_dated(text: str, event: s
         "I'm Jealous",
         "I'm Grateful",
         "I'm Nobody",
+        "I'm Unsure",
         "I'm Dr",
         "my name is spelled with two n's",
     ],
@@ -1496,6 +1497,7 @@ def test_initials_stay_capitals() -> None:
         ("I'm Maria from accounting", "Maria"),
         ("I'm Maria, nice to meet you", "Maria"),
         ("I'm Douglas", "Douglas"),
+        ("I'm Una", "Una"),
         ("I'm Dr. Smith", "Dr. Smith"),  # a title's full stop ends no sentence
     ],
 )

@@ -219,7 +219,10 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
         return ""  # "I'm Paul's brother"
     if picked[0].islower() and first.endswith(("ing", "ed", "ly")):
         return ""  # "my name is spelled with two n's", "my name is being misspelled"
-    # A capitalised adjective is no name: "I'm Jealous", "I'm Grateful", "I'm Available".
+    # A capitalised adjective is no name: "I'm Jealous", "I'm Grateful", "I'm Available", "I'm
+    # Unsure" (a name of six letters or more is seldom "Un..."; "Una" and "Unai" are short).
+    if strict and first.startswith("un") and len(first) >= 6:
+        return ""
     if strict and (
         first.endswith(("ing", "ed", "ly", "ous", "ful", "able", "ible", "less")) or first in NATIONALITIES
     ):
