@@ -140,7 +140,7 @@ def find_dates(
         )
         if weekday_alone and HABITUAL.search(before):
             continue  # "le lundi" / "every Monday" is a habit, not a date
-        if match.group("season_said") and _USED_TO.search(before):
+        if match.group("season_said") and _HABIT_EN.search(before):
             continue  # "we used to swim in the summer": every summer, not the last one
         month_word = match.group("day_month_month") or match.group("month_day_month") or ""
         if month_word in MONTH_VERBS and not (
@@ -260,7 +260,6 @@ def find_dates(
 
 
 _RANGE_END_BEFORE = re.compile(r"(?:\b(?:to|until|till|through|thru|and)|[-–])\s*$", re.IGNORECASE)
-_USED_TO = re.compile(r"\b(?:used\s+to|would|always|usually|often)\b", re.IGNORECASE)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(
     r"\s+(?:was|is|were|has\s+been|had\s+been|will\s+be|should\s+be|looks|felt|feels)\b|'s\s", re.IGNORECASE
@@ -336,8 +335,10 @@ def told_in_past(text: str) -> bool:
 _SAME_IN_THE_PAST_EN = frozenset(
     {"quit", "cut", "hurt", "hit", "put", "set", "shut", "split", "spread", "let", "read", "upset", "beat"}
 )
+# What makes a clause a habit, not one time: "I quit every January", "we used to swim in the summer".
 _HABIT_EN = re.compile(
-    r"\b(?:every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b", re.IGNORECASE
+    r"\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b",
+    re.IGNORECASE,
 )
 
 

@@ -179,7 +179,10 @@ def noun_phrase(phrase: str, max_words: int = 10, lists: bool = False) -> str:
 # --------------------------------------------------------------------------- names
 
 # Up to four words, in group `name`, after a title if one is said ("Dr. Smith").
-NAME_CAPTURE = r"(?P<name>(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3})"
+_TITLE_WORDS = ("dr", "mr", "mrs", "ms", "prof")
+NAME_CAPTURE = (
+    rf"(?P<name>(?:(?:{'|'.join(_TITLE_WORDS)})\.?\s+)?[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){{0,3}})"
+)
 _NEGATED_CALL = regex(r"\b(?:don't|do\s+not|never|ne)\s+(?:\w+\s+)?$")
 # Words after which a capitalised word was no name: "I'm Happy to help", "I'm Glad that ...".
 _NOT_AFTER_A_NAME = frozenset(
@@ -187,7 +190,7 @@ _NOT_AFTER_A_NAME = frozenset(
     user users native speaker side person kind type level""".split()
 )
 _NAME_JOINERS = ("and", "et", "from", "de")
-_TITLES = frozenset({"dr.", "dr", "mr.", "mr", "mrs.", "mrs", "ms.", "ms", "prof.", "prof"})
+_TITLES = frozenset({*_TITLE_WORDS, *(f"{title}." for title in _TITLE_WORDS)})
 _MAX_NAME_WORDS = 4
 
 

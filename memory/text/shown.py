@@ -32,6 +32,8 @@ _POINTED_AT = regex(
 def _what_is_shown(text: str) -> str | None:
     """What the message's one picture shows, as a noun phrase; None for none, several, or a long
     description (a paragraph of alt text is no object of a sentence)."""
+    if "[image: " not in text:
+        return None  # most messages show no picture
     notes = list(_IMAGE_NOTE.finditer(text))
     if len(notes) != 1:
         return None
