@@ -1629,6 +1629,38 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "I'll be in NYC from the 20th to the 28th",
             "Mickael will be in NYC from Sunday 20 December 2026 to Monday 28 December 2026",
         ),
+        # a due date alone, in a message about a pregnancy; a part of a month said alone
+        ("I'm pregnant!! due in March", "Mickael is due in March 2027"),
+        ("I'm pregnant!! due early March", "Mickael is due in early March 2027"),
+        ("my exam is mid July", "Mickael's exam is in mid-July 2027"),
+        # away, on the way, celebrating: news of days to come
+        ("I'm off Friday", "Mickael is off Friday 27 November 2026"),
+        (
+            "I'm off between the 12th and the 15th",
+            "Mickael is off between Saturday 12 December 2026 and Tuesday 15 December 2026",
+        ),
+        ("heading to Tokyo next week", "Mickael is heading to Tokyo in the week of Monday 30 November 2026"),
+        (
+            "we're celebrating our anniversary next month",
+            "Mickael and others are celebrating their anniversary in December 2026",
+        ),
+        # "and I are" is the pair's verb, left as said
+        (
+            "my husband and I are celebrating our 10th anniversary next month",
+            "Mickael's husband and Mickael are celebrating their 10th anniversary in December 2026",
+        ),
+        ("I'm relocating to Austin next year", "Mickael is relocating to Austin in 2027"),
+        # a start said right before its day is to come, whatever the tense before it
+        (
+            "I got a new job at Stripe, starting Monday",
+            "Mickael got a new job at Stripe, starting Monday 30 November 2026",
+        ),
+        # a move told without its day
+        ("I'm moving to Berlin", "Mickael is moving to Berlin"),
+        ("we're moving to Berlin in the spring", "Mickael and others are moving to Berlin in the spring"),
+        # "on" for "nous" with the verbs of a trip or a move
+        ("on part au Japon en décembre", "Mickael et d'autres partent au Japon en décembre 2026"),
+        ("on déménage à Lyon le mois prochain", "Mickael et d'autres déménagent à Lyon en décembre 2026"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1651,6 +1683,13 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I used to live in Paris", "lives in"),
         ("I used to work at night", "used to"),  # when, not where
         ("I'm a ceiling fan", "fan of"),
+        ("I'm pregnant!! due in March", "Deadline"),
+        ("the report? due in March", "Mickael is due"),  # no pregnancy: a task's date
+        ("I'm moving to the next topic", "moving"),  # a move in the conversation
+        ("we're moving to step 2", "moving"),
+        ("I'm off to bed tomorrow", "bed"),
+        ("we finished 4th and the 5th team got nothing", "December"),  # no day after "4th and"
+        ("on dit qu'il pleut demain", "Mickael"),  # "on" is anyone here
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

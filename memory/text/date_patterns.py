@@ -95,13 +95,16 @@ _HOLIDAY_THING = (
     r"decorations?|markets?|shopping|break|holidays?|vacation|costumes?|candy|sweaters?|jumpers?|"
     r"spirit|mood|season|carols?|specials?|shows?|cookies|dress|themed|eggs?|bunny|hunt"
 )
-# The words "the 15th" may follow as a day: "on the 15th", "until the 12th", "from the 3rd to the 10th".
+# The words "the 15th" may follow as a day: "on the 15th", "until the 12th", "from the 3rd to the 10th",
+# "between the 12th and the 15th".
 _ORDINAL_DAY_AFTER = (
     "(?:"
     + "|".join(
         rf"(?<=\b{word}\s)"
-        for word in ("on", "until", "till", "by", "from", "since", "before", "after", "to")
+        for word in ("on", "until", "till", "by", "from", "since", "before", "after", "to", "between")
     )
+    # "between the 12th and the 15th": "and" after a day said so
+    + r"|(?<=\bthe\s\d(?:st|nd|rd|th)\sand\s)|(?<=\bthe\s\d\d(?:st|nd|rd|th)\sand\s)"
     + ")"
 )
 # Nouns an ordinal counts rather than dates: "on the 3rd floor", "on the 2nd try".
@@ -173,7 +176,9 @@ DATE_PATTERN = regex(
     r"(?P<saison_modifier>dernier|passé|prochain)|(?P<saison_this>cet\s+(?:été|hiver|automne)|ce\s+printemps))"
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
-    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis)\s+)"
+    # "in June", "next June", and a part of a month said alone: "due early March", "mid July".
+    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis)\s+"
+    r"|(?=(?:early|mid|late)(?:-|\s+)[a-z]))"
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
@@ -211,6 +216,10 @@ PLANNED_BEFORE = regex(
     r"\b(?:(?:decided|agreed|planned|promised|arranged|décidé|convenu|prévu|promis)\s+(?:to|de|d')"
     r"|(?:decided|agreed|planned|promised)\s+(?:that\s+)?(?:we|i|they|you)(?:'d|\s+would|'ll|\s+will|\s+should)\b"
     r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé)\b"
+)
+# A start said right before its day: "I got a new job, starting Monday" is the next Monday.
+STARTING_BEFORE = regex(
+    r"\b(?:starting|beginning|effective|commençant|à\s+partir\s+de)\s+(?:on\s+|from\s+)?$"
 )
 # A present perfect before a duration ("I've had them for 3 years", "she has been playing for
 # months"): it lasts until now, so it says since when. "I lived there for 3 years" says no when.

@@ -27,6 +27,7 @@ from .date_patterns import (
     PLANNED_BEFORE,
     RECURRING,
     SINCE_BEFORE,
+    STARTING_BEFORE,
     SUBJECT_VERB_EN,
     TIME_PATTERN,
     YEAR_AND_MONTH_GAP,
@@ -155,7 +156,7 @@ def find_dates(
         # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
         # "We agreed to meet on Monday", "we pushed the launch back to Friday": told in the past, of
         # a day to come.
-        told_past = past and not PLANNED_BEFORE.search(before)
+        told_past = past and not PLANNED_BEFORE.search(before) and not STARTING_BEFORE.search(before)
         resolved = resolve_match(match, today, told_past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
             continue
@@ -199,14 +200,17 @@ def find_dates(
         if kind == "period":
             bare = format_period(day, unit, french)
             said = match.group("month_preposition")  # "in September" keeps its own "in"
+            # "in early May" -> "in early May 2026", "in the middle of May" -> "in mid-May 2026"
+            said_part = " ".join((match.group("month_part_said") or "").lower().split())
+            part = _MONTH_PARTS.get(said_part) or (match.group("month_part") or "").lower()
+            written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
             if about:
                 inline = roughly(bare, (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit], about, french)
             elif said:
-                # "in early May" -> "in early May 2026", "in the middle of May" -> "in mid-May 2026"
-                said_part = " ".join((match.group("month_part_said") or "").lower().split())
-                part = _MONTH_PARTS.get(said_part) or (match.group("month_part") or "").lower()
-                written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
                 inline = " ".join([*said.split(), written])
+            elif part and not match.group("month_modifier"):
+                # "due early March" -> "due in early March 2027"
+                inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
             elif PERIOD_PREPOSITION_BEFORE.search(before):
                 inline = bare
             else:

@@ -111,7 +111,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     read: set[str] = set()
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
-    for sentence, question in split_sentences(clean_text(without_shown(with_what_was_shown(text)))):
+    message = clean_text(without_shown(with_what_was_shown(text)))
+    for sentence, question in split_sentences(message):
         if question and not is_polite_request(sentence):
             continue
         for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
@@ -123,7 +124,7 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
                 continue  # identical clauses give identical memories
             read.add(raw)
             # Before the language is guessed: "Got a new puppy" has none of English's little words.
-            raw = with_dropped_subject(raw)
+            raw = with_dropped_subject(raw, message)
             french, past = looks_french(raw), told_in_past(raw)
             work, dates = find_dates(raw, now, french, past)
             clause = Clause(work, raw, before, french, past, dates)

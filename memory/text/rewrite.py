@@ -46,6 +46,8 @@ _ADVERBS_EN = (
 # One alternative per first-person form; "I" keeps its adverbs and the verb that follows, to conjugate it.
 _PRONOUN_EN = regex(
     r"\b(?:(?P<i_contracted>i)(?P<contraction>'m|'ve|'ll|'d)"
+    # "my husband and I are": the verb is the pair's, so it stays as said.
+    r"|(?<=\band\s)(?P<i_joined>i)(?=\s+(?:are|were|have|do|don't|haven't|aren't|weren't)\b)"
     rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?))?"
     r"|(?P<my>my)|(?P<mine>mine)|(?P<myself>myself)|(?P<me>me)"
     r"|(?P<we>we)(?P<we_contraction>'re|'ve|'ll|'d)?"
@@ -94,6 +96,8 @@ def _third_person_verb_en(verb: str) -> str:
 def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
     if group("i_contracted"):
         return f"{speaker} {_I_CONTRACTIONS[group('contraction').lower()]}", True
+    if group("i_joined"):
+        return speaker, True
     if group("i"):
         out = speaker + (group("adverbs") or "")
         return out + (f" {_third_person_verb_en(group('verb'))}" if group("verb") else ""), True
@@ -138,7 +142,7 @@ _PRONOUN_FR = regex(
     # before any other word is an object ("elle nous a invités") and stays.
     r"|nous\s+nous\s+(?P<nous_reflexive_verb>[^\W\d_][\w-]*)"
     r"|nous\s+(?P<nous_verb>[^\W\d_][\w-]*)"
-    r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était)"
+    r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était|part|rentre|revient|déménage|emménage|commence|arrive|se\s+marie)"
     r"|(?P<our>notre|nos)(?:\s+(?P<our_noun>[^\W\d_][\w-]*))?)(?![\w])"
 )
 _IRREGULAR_THIRD_FR = {
@@ -160,6 +164,9 @@ _IRREGULAR_PLURAL_FR = {
 _ON_FORMS_FR = {
     "a": "ont", "avait": "avaient", "est": "sont", "était": "étaient", "va": "vont", "allait": "allaient",
     "s'est": "se sont", "s'était": "s'étaient",
+    # What happens to the speaker and others on a day: "on part au Japon en décembre".
+    "part": "partent", "rentre": "rentrent", "revient": "reviennent", "déménage": "déménagent",
+    "emménage": "emménagent", "commence": "commencent", "arrive": "arrivent", "se marie": "se marient",
 }  # fmt: skip
 _OUR_FR = {"notre": "leur", "nos": "leurs"}
 # Verbs in -ier, whose present with "nous" ends in "-ions" as other verbs' imperfect does
@@ -239,7 +246,7 @@ def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
             return group(0) or "", named
         return f"{speaker} et d'autres {verb}", True
     if group("on_form"):
-        said = f"{speaker} et d'autres {_ON_FORMS_FR[group('on_form').lower()]}"
+        said = f"{speaker} et d'autres {_ON_FORMS_FR[' '.join(group('on_form').lower().split())]}"
         if que := group("que"):
             # "qu'on a" -> "que Mickael et d'autres ont" ("qu'Anne ..." before a vowel)
             said = (que if speaker[:1].lower() in VOWELS else que[:-1] + "e ") + said

@@ -233,7 +233,8 @@ _DROPPED_SUBJECT_EN = regex(
 # The same with what the speaker is doing: "Planning a trip there next month", "Heading to Lyon
 # tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
 _DROPPED_SUBJECT_DOING_EN = regex(
-    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|flying|driving|leaving|"
+    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|relocating|flying|driving|leaving|"
+    r"closing|celebrating|"
     r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
     r"wrapping|practi[cs]ing|rehearsing|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
@@ -243,6 +244,9 @@ _DROPPED_SUBJECT_BEING_EN = regex(
     r"^(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to)\s+"
     r"(?!(?:it|that|this|these|those|them|you|your)\b)"
 )
+# "I'm pregnant!! due in March": a due date alone, in a message about a pregnancy, is the speaker's.
+_DUE_ALONE_EN = regex(r"^due\s+(?:in|on|at|around|next|this|early|mid|late|any\s+day)\b")
+_PREGNANCY_EN = regex(r"\b(?:pregnant|expecting|having\s+a\s+baby|baby\s+(?:is\s+)?on\s+the\s+way)\b")
 _FINITE_VERB_EN = regex(r"\b(?:" + "|".join(sorted(FINITE_VERBS_EN)) + r")\b")
 # The speaker's offer ("Let me book the flight tomorrow", "lemme check"): what they will do. Not
 # what they ask of the listener or say to think aloud ("let me know", "let me see", "let me guess").
@@ -262,13 +266,16 @@ def as_suggestion(clause: str) -> str:
     return "I suggested we " + clause[suggestion.end() :] if suggestion else clause
 
 
-def with_dropped_subject(clause: str) -> str:
+def with_dropped_subject(clause: str, message: str = "") -> str:
     """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
     any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
-    with "let me" as what it is ("Let me book it" -> "I'll book it"); any other clause as it is."""
+    with "let me" as what it is ("Let me book it" -> "I'll book it"); any other clause as it is.
+    `message`, the whole message, tells whose a due date alone is ("due in March")."""
     rest = strip_filler(clause)
     if not rest:
         return clause
+    if _DUE_ALONE_EN.match(rest) and _PREGNANCY_EN.search(message):
+        return "I'm " + rest[0].lower() + rest[1:]
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]

@@ -134,16 +134,21 @@ _EVENT_CUE = regex(
     r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
-    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé)\b"
+    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|"
+    r"housewarming|closing)\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b"
-    # "I'll be out Friday", "we'll be away next week": away from work or chat on a day.
+    # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
+    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline)(?!\s+(?:to\s+bed|of|for\s+now)\b)"
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
-    r"visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to|starting|start)\b"
+    r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
+    r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"
     r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
     # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at)\s+(?-i:[A-Z])"
-    r"|\bje\s+(?:pars|rentre|reviens|déménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+    r"|\bje\s+(?:pars|rentre|reviens|déménage|emménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+    r"|\b(?:on|nous)\s+(?:part|partons|rentre|rentrons|revient|revenons|déménage|déménageons|emménage|emménageons|"
+    r"commence|commençons|arrive|arrivons|se\s+marie|nous\s+marions)\b"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"
     r"(?:un|une|le|la|les|des|mon|ma|mes|notre|nos|deux|trois|\d+)\s"
     # What the speaker saw, read, had or did on a day: "I saw a great movie yesterday", "We had a

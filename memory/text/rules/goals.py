@@ -55,6 +55,18 @@ _PLAN_EN = regex(
     r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
     r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"
 )
+# A move to come, told without its day: "I'm moving to Berlin", "we're relocating back to Ohio in the
+# spring" (with a day it is a dated event: rules/events.py).
+_MOVING_EN = regex(
+    r"\b(?P<who>i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:finally|also|actually|officially|probably|definitely)\s+)*"
+    r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with)\b.*)"
+)
+# Moves in a conversation or a piece of work, not a home: "moving to the next topic", "to step 2".
+_NOT_A_HOME_EN = regex(
+    r"^(?:(?:back\s+)?to|on\s+to)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:(?:next|other|another|different|new|following|"
+    r"last|final)\s+)?(?:topic|point|question|section|item|slide|thread|channel|step|phase|page|stage|part|"
+    r"agenda|discussion|conversation|room|tab|branch|ticket|task|issue|one|thing|it|this|that)\b"
+)
 _PLAN_FR = regex(
     r"\b(?P<head>je\s+(?:vais|pense|songe\s+à|réfléchis\s+à|envisage\s+d(?:e\s+|'))|j'envisage\s+d(?:e\s+|'))\s*"
     r"(?P<object>(?:ouvrir|lancer|créer|monter|fonder|écrire|publier|apprendre|étudier|déménager|acheter|adopter|"
@@ -119,6 +131,17 @@ def _plans_en(hit: Hit) -> Item | None:
     return _goal(hit, content, aim, [plan])
 
 
+def _moving_en(hit: Hit) -> Item | None:
+    """ "I'm moving to Berlin" -> "Mickael is moving to Berlin"."""
+    if "\x00" in hit.clause.text:
+        return None  # "I'm moving to Berlin next month" is an event on its day
+    plan = up_to_the_next_clause(hit.phrase)
+    if _NOT_A_HOME_EN.match(plan.removeprefix("moving ").removeprefix("relocating ")):
+        return None
+    content = capitalize_first(hit.third(f"{hit.words('who')} {plan}", named=False))
+    return _goal(hit, content, hit.third(plan), [plan])
+
+
 def _plans_fr(hit: Hit) -> Item:
     """ "je vais ouvrir une boulangerie" -> "Mickael va ouvrir une boulangerie"."""
     plan = up_to_the_next_clause(hit.phrase)
@@ -157,6 +180,7 @@ GOALS = (
     Rule(_WANT_EN, _wants_en, french=False, not_objects=_NOT_GOAL_VERBS_EN),
     Rule(_MY_GOAL_EN, _my_goal_en, french=False),
     Rule(_PLAN_EN, _plans_en, french=False, object_groups=("object", "doing")),
+    Rule(_MOVING_EN, _moving_en, french=False, object_groups=("doing",)),
     Rule(_WANT_FR, _wants_fr, french=True, not_objects=_NOT_GOAL_VERBS_FR),
     Rule(_PLAN_FR, _plans_fr, french=True),
     Rule(_MY_GOAL_FR, _my_goal_fr, french=True),
