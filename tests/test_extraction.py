@@ -1658,6 +1658,19 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a move told without its day
         ("I'm moving to Berlin", "Mickael is moving to Berlin"),
         ("we're moving to Berlin in the spring", "Mickael and others are moving to Berlin in the spring"),
+        # where a relative lives and works, where they are from, what they play
+        ("my brother lives in Seattle", "Mickael's brother lives in Seattle"),
+        ("my husband works at Google", "Mickael's husband works at Google"),
+        ("my parents live near Boston", "Mickael's parents live near Boston"),
+        ("my girlfriend is from Spain", "Mickael's girlfriend is from Spain"),
+        ("my dad is retired", "Mickael's dad is retired"),
+        ("my kids play Minecraft all day lol", "Mickael's kids play Minecraft all day"),
+        ("ma sœur habite à Lyon", "La sœur de Mickael habite à Lyon"),
+        ("mes parents vivent en Espagne", "Les parents de Mickael vivent en Espagne"),
+        # a time zone named by a place
+        ("I'm on Berlin time btw", "Mickael is on Berlin time (Europe/Berlin)"),
+        ("I'm on East Coast time this week", "Mickael is on East Coast time (America/New_York)"),
+        ("je suis à l'heure de Montréal", "Mickael est à l'heure de Montréal (America/Toronto)"),
         # "on" for "nous" with the verbs of a trip or a move
         ("on part au Japon en décembre", "Mickael et d'autres partent au Japon en décembre 2026"),
         ("on déménage à Lyon le mois prochain", "Mickael et d'autres déménagent à Lyon en décembre 2026"),
@@ -1690,6 +1703,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm off to bed tomorrow", "bed"),
         ("we finished 4th and the 5th team got nothing", "December"),  # no day after "4th and"
         ("on dit qu'il pleut demain", "Mickael"),  # "on" is anyone here
+        ("I'm on break time", "time ("),  # no place, no zone
+        ("I'm on island time lol", "time ("),
+        ("I'm on time", "time ("),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

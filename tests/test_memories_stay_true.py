@@ -153,6 +153,30 @@ async def test_tomorrow_is_read_in_the_time_zone_its_author_said(
     assert "Bob's exam is Wednesday 25 November 2026" in stored
 
 
+@pytest.mark.parametrize(
+    ("said", "stored_as"),
+    [
+        ("I'm on Seattle time", "Alice is on Seattle time (America/Los_Angeles)"),
+        ("I'm on West Coast time this week", "Alice is on West Coast time (America/Los_Angeles)"),
+        ("je suis à l'heure de Los Angeles", "Alice est à l'heure de Los Angeles (America/Los_Angeles)"),
+    ],
+)
+async def test_a_zone_named_by_a_place_reads_tomorrow_there(
+    engine: MemoryEngine, tmp_path: Path, clock: FakeClock, said: str, stored_as: str
+) -> None:
+    """ "I'm on Seattle time" is a zone as "I'm in PST" is: her Monday evening's "tomorrow" is Tuesday."""
+    clock.now = LATE_MONDAY_IN_LOS_ANGELES
+    pipeline = TurnPipeline(engine, settings(tmp_path), summarizer=ExtractiveSummarizer())
+    try:
+        await pipeline.handle([say(said, clock, "alice", "Alice")])
+        await pipeline.idle()
+        result = await pipeline.handle([say("My exam is tomorrow", clock, "alice", "Alice")])
+    finally:
+        await pipeline.aclose()
+    assert stored_as in await contents(engine)
+    assert [m.content for m in result.learned] == ["Alice's exam is Tuesday 24 November 2026"]
+
+
 async def test_a_time_zone_said_in_a_dm_reads_only_that_dm(
     engine: MemoryEngine, tmp_path: Path, clock: FakeClock
 ) -> None:

@@ -105,6 +105,12 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is drawn to turtles", PREF, [("like", "", "turtles")]),
         ("Mickael is in the PST time zone", ID, [("field", "timezone", "PST")]),
         ("Mickael est dans le fuseau horaire CET", ID, [("field", "timezone", "CET")]),
+        ("Mickael is on Berlin time (Europe/Berlin)", ID, [("field", "timezone", "Europe/Berlin")]),
+        (
+            "Mickael est à l'heure de Montréal (America/Toronto)",
+            ID,
+            [("field", "timezone", "America/Toronto")],
+        ),
         ("Mickael a toujours adoré le jazz", PREF, [("like", "", "le jazz")]),
         ("Mickael s'intéresse à la photographie", PREF, [("like", "", "la photographie")]),
         ("Mickael a toujours détesté les lundis", PREF, [("dislike", "", "les lundis")]),

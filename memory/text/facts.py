@@ -117,6 +117,11 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
         "timezone",
         r"\s+(?:is\s+in\s+the\s+(?P<value>\S+)\s+time\s+zone|est\s+dans\s+le\s+fuseau\s+horaire\s+(?P<value_fr>\S+))\W*$",
     ),
+    # "is on Berlin time (Europe/Berlin)": the region said in brackets.
+    (
+        "timezone",
+        r"\s+(?:is\s+on\s+[^()]{1,40}?\s+time|est\s+à\s+l'heure\s+d[e'][^()]{0,40}?)\s+\((?P<value>[A-Za-z_]+(?:/[A-Za-z_+-]+)+)\)\W*$",
+    ),
     (
         "location",
         rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:lives|habite|vit|is\s+based|is\s+living|is\s+located|"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-__all__ = ["zone_named"]
+__all__ = ["region_of_place", "zone_named"]
 
 # Each abbreviation's region (so summer time follows), and its standard offset in hours for a system
 # without the time zone database.
@@ -55,3 +56,32 @@ def zone_named(name: str) -> tzinfo | None:
         except (ZoneInfoNotFoundError, ValueError):
             return None
     return None
+
+
+# Places chat names a zone by that the time zone database spells otherwise, or not at all.
+_PLACES: dict[str, str] = {
+    "nyc": "America/New_York", "ny": "America/New_York", "east coast": "America/New_York",
+    "eastern": "America/New_York", "la": "America/Los_Angeles", "sf": "America/Los_Angeles",
+    "san francisco": "America/Los_Angeles", "bay area": "America/Los_Angeles",
+    "seattle": "America/Los_Angeles", "west coast": "America/Los_Angeles", "pacific": "America/Los_Angeles",
+    "central": "America/Chicago", "mountain": "America/Denver", "uk": "Europe/London",
+    "india": "Asia/Kolkata", "japan": "Asia/Tokyo",
+    "montréal": "America/Toronto", "montreal": "America/Toronto", "beijing": "Asia/Shanghai",
+}  # fmt: skip
+
+
+@cache
+def _regions_by_city() -> dict[str, str]:
+    """ "berlin" -> "Europe/Berlin", "new york" -> "America/New_York": each region by its last part."""
+    regions: dict[str, str] = {}
+    for region in sorted(available_timezones()):
+        if "/" in region and not region.startswith(("Etc/", "SystemV/", "US/")):
+            regions.setdefault(region.rsplit("/", 1)[1].replace("_", " ").casefold(), region)
+    return regions
+
+
+def region_of_place(place: str) -> str | None:
+    """The time zone database region a place names when chat says "<place> time" ("Berlin" ->
+    "Europe/Berlin", "East Coast" -> "America/New_York"); None for a place it does not know."""
+    said = " ".join(place.split()).casefold()
+    return _PLACES.get(said) or _regions_by_city().get(said)

@@ -83,6 +83,19 @@ _LIFE_EVENT_FR = regex(
     r"(?:eu\s+)?\d{1,2}\s+ans|aura\s+\d{1,2}\s+ans|va\s+avoir\s+\d{1,2}\s+ans)\b.*)"
 )
 # "we're having a baby!", "I'm expecting twins": the family's news, with or without its date.
+# Where a relative lives or works, where they are from, what they play or study: "my brother lives in
+# Seattle", "my partner works at Google", "ma sœur habite à Lyon".
+_RELATIVE_LIFE_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>(?:still\s+|now\s+|also\s+|currently\s+|both\s+)?"
+    r"(?:lives?\s+(?:in|at|near|with|abroad|overseas|nearby|close\s+by)|works?\s+(?:at|for|in|as|from)|"
+    r"(?:is|are)\s+(?:from|originally\s+from|retired|a\s+retired\b)|comes?\s+from|grew\s+up\s+in|"
+    r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*)"
+)
+_RELATIVE_LIFE_FR = regex(
+    rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+(?P<object>(?:habite|habitent|vit|vivent|"
+    r"travaille|travaillent|bosse|bossent|est\s+originaire|sont\s+originaires|vient\s+d[e']|viennent\s+d[e']|étudie|"
+    r"joue|jouent|est\s+à\s+la\s+retraite|sont\s+à\s+la\s+retraite)\b.*)"
+)
 _EXPECTING_EN = regex(
     r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:a\s+|our\s+(?:first|second|third)\s+)?"
     r"(?:baby|babies|twins|child|kid|little\s+one)\b.*"
@@ -295,6 +308,8 @@ FAMILY = (
     Rule(_LIFE_EVENT_EN, _life_event, french=False, check_object=False),
     Rule(_EXPECTING_EN, _expecting, french=False, object_groups=()),
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
+    Rule(_RELATIVE_LIFE_EN, _life_event, french=False, check_object=False),
+    Rule(_RELATIVE_LIFE_FR, _life_event, french=True, check_object=False),
     Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
     Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
     Rule(_RELATIVE_JOB_FR, _relative_job, french=True),

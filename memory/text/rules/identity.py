@@ -8,6 +8,7 @@ from ..facts import Predicate
 from ..lexicons import LANGUAGES
 from ..normalize import regex
 from ..phrases import first_word
+from ..zones import region_of_place
 from .base import OBJECT, Hit, Item, OneOf, Rule
 from .home_and_work import (
     HOME_AND_WORK_EN,
@@ -71,6 +72,15 @@ _ZONE = (
 )
 _TIMEZONE_EN = rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?){_ZONE}"
 _TIMEZONE_FR = rf"\bmon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?{_ZONE}"
+# A zone named by a place: "I'm on Berlin time", "I'm on East Coast time", "je suis à l'heure de Montréal".
+_PLACE_TIME_EN = (
+    r"\bi(?:'m|\s+am)\s+(?:on|in|using|living\s+on)\s+(?P<place>[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,2}?)"
+    r"\s+time\b(?!\s*(?:off|to|for|of|with)\b)"
+)
+_PLACE_TIME_FR = (
+    r"\bje\s+(?:suis|vis)\s+(?:à|a|sur)\s+l['’]heure\s+(?:de\s+|d['’])"
+    r"(?P<place>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\b(?=\s*(?:$|[^\w\s'-]))"
+)
 # How the speaker works: "I work remotely", "I work night shifts".
 _WORKS_HOW_EN = (
     r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|part[- ]time|"
@@ -93,6 +103,26 @@ def _timezone(hit: Hit) -> Item:
         [zone],
         predicate=Predicate.TIMEZONE,
         object=zone,
+    )
+
+
+def _place_time(hit: Hit) -> Item | None:
+    """ "Mickael is on Berlin time (Europe/Berlin)": the zone by the place the speaker named."""
+    place = " ".join(hit.group("place").split())
+    region = region_of_place(place)
+    if region is None:
+        return None  # "I'm on break time", "I'm in no time"
+    if hit.french:
+        content = f"{hit.speaker} est à l'heure de {place} ({region})"
+    else:
+        content = f"{hit.speaker} is on {place} time ({region})"
+    return Item(
+        content,
+        MemoryType.IDENTITY,
+        hit.confidence(IDENTITY_CONFIDENCE),
+        [place],
+        predicate=Predicate.TIMEZONE,
+        object=region,
     )
 
 
@@ -177,6 +207,7 @@ _IDENTITY_EN = OneOf(
 # Said beside the rest: "I'm 30 and I'm in PST", "I work remotely from Lyon".
 _WHEN_AND_HOW_EN = (
     Rule(regex(_TIMEZONE_EN), _timezone, french=False, object_groups=()),
+    Rule(regex(_PLACE_TIME_EN), _place_time, french=False, object_groups=()),
     Rule(regex(_WORKS_HOW_EN), _works_how, french=False, object_groups=()),
 )
 
@@ -202,4 +233,5 @@ IDENTITY = (
     *_WHEN_AND_HOW_EN,
     _IDENTITY_FR,
     Rule(regex(_TIMEZONE_FR), _timezone, french=True, object_groups=()),
+    Rule(regex(_PLACE_TIME_FR), _place_time, french=True, object_groups=()),
 )
