@@ -253,7 +253,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("we're going with the blue logo", DEC, "Mickael and the team decided to go with the blue logo"),
         ("Decision: ship on Fridays only", DEC, "Decision: ship on Fridays only"),
         ("The final decision is to postpone the release", DEC, "Decision: postpone the release"),
-        ("it's decided: we freeze the API", DEC, "Decision: we freeze the API"),
+        # "we" in a labelled decision is the speaker's team, named for whoever reads it later
+        ("it's decided: we freeze the API", DEC, "Decision: Mickael and others freeze the API"),
         ("on a décidé de passer à Rust", DEC, "Mickael et l'équipe ont décidé de passer à Rust"),
         (
             "nous avons décidé d'annuler la réunion",
@@ -658,7 +659,6 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "je suis partant",
         "je suis en retard",
         "call me later",
-        "don't call me Mick",
         # questions
         "do you like pizza?",
         "Do you like pizza",
@@ -1711,6 +1711,80 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert not any(absent in content for content in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "memory_type", "content"),
+    [
+        # what the team stops, drops or will not do
+        ("let's not use Redis", DEC, "Mickael and the team decided not to use Redis"),
+        ("we won't use Mongo", DEC, "Mickael and the team decided not to use Mongo"),
+        (
+            "we're not going to support IE11 anymore",
+            DEC,
+            "Mickael and the team decided to no longer support IE11",
+        ),
+        ("we no longer ship on Fridays", DEC, "Mickael and the team decided to no longer ship on Fridays"),
+        ("we dropped the Kafka idea", DEC, "Mickael and the team dropped the Kafka idea"),
+        # a rule for what comes, and a decision said before who took it
+        ("going forward, all PRs need a ticket number", DEC, "Going forward, all PRs need a ticket number"),
+        ("from now on standup is at 9:30", DEC, "From now on, standup is at 9:30"),
+        (
+            "moving forward, we'll do biweekly releases",
+            DEC,
+            "Moving forward, Mickael and others will do biweekly releases",
+        ),
+        (
+            "no more meetings on Fridays, the team decided",
+            DEC,
+            "Mickael and the team decided: no more meetings on Fridays",
+        ),
+        # a labelled decision said in the first person names the speaker's team
+        ("final decision: we're using Terraform", DEC, "Decision: Mickael and others are using Terraform"),
+        # how the speaker wants to be reached
+        ("please don't ping me before 10am", PREF, "Mickael asked not to be pinged before 10am"),
+        (
+            "don't DM me about prod issues, use #oncall",
+            PREF,
+            "Mickael asked not to be DMed about prod issues",
+        ),
+        ("I'd rather not be tagged in #random", PREF, "Mickael would rather not be tagged in #random"),
+        # a name refused is no name given: no alias, only the wish
+        ("don't call me Mick", PREF, "Mickael asked not to be called Mick"),
+        # a switch of tools, dated; a month after "until"
+        (
+            "we switched from Jenkins to GitHub Actions last month",
+            EVENT,
+            "Mickael and others switched from Jenkins to GitHub Actions in October 2026",
+        ),
+        (
+            "we agreed to freeze the API until March",
+            DEC,
+            "Mickael and the team agreed to freeze the API until March 2027",
+        ),
+    ],
+)
+def test_what_teams_decide_and_how_people_want_to_be_reached(
+    text: str, memory_type: MemoryType, content: str
+) -> None:
+    found = [
+        (item.memory_type, item.content) for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    ]
+    assert (memory_type, content) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we dropped the ball on this one",  # an idiom, no idea let go
+        "going forward with the plan",  # no rule, a plan going ahead
+        "don't call me that",  # what "that" was is not in the message
+        "we're not going to make it on time",
+        "I'm off to bed tomorrow",
+    ],
+)
+def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
+    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
 
 
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.

@@ -177,7 +177,8 @@ DATE_PATTERN = regex(
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
     # "in June", "next June", and a part of a month said alone: "due early March", "mid July".
-    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis)\s+"
+    rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis|"
+    r"(?:until|till|by|before|after|from|through)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))\s+"
     r"|(?=(?:early|mid|late)(?:-|\s+)[a-z]))"
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"

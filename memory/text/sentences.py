@@ -50,6 +50,7 @@ _FILLERS = (
 # included ("Friday, I adopted a dog", "Vendredi, j'ai adopté un chien").
 _LEAD = (
     rf"(?:{_FILLERS}|then|actually|yesterday|today|tonight|tomorrow|recently|finally|"
+    r"(?:going|moving)\s+forward|from\s+now\s+on|effective\s+immediately|"
     r"earlier|lately|(?:last|this|next|on|in|en|depuis|dès|pendant)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+\w+\s+ago|\w+\s+ago|"
     r"the\s+other\s+day|hier|aujourd'hui|demain|ce\s+matin|ce\s+soir|(?:la|le)\s+\w+\s+derni[eè]re?|"
     r"\w+\s+derni[eè]re?|\x00\d+\x00|" + "|".join(WEEKDAYS_EN + WEEKDAYS_FR) + r")"
@@ -237,7 +238,7 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"closing|celebrating|"
     r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
     r"wrapping|practi[cs]ing|rehearsing|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
-    r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages)\b)"
+    r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
 )
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
 _DROPPED_SUBJECT_BEING_EN = regex(

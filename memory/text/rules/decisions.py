@@ -10,6 +10,7 @@ from memory.models import MemoryType
 from ..facts import Predicate
 from ..lexicons import VOWELS
 from ..normalize import regex
+from ..rewrite import capitalize_first
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
 __all__ = ["DECISIONS", "settles_decision"]
@@ -22,9 +23,34 @@ _DECIDED_EN = regex(
     r"(?P<verb>decided|agreed|settled|chose|picked|opted|voted)\s+(?P<that>that\s+)?" + OBJECT
 )
 _LETS_USE_EN = regex(
-    r"\b(?:let's|let\s+us|we'll|we\s+will|we're\s+going\s+to|we\s+are\s+going\s+to)\s+"
+    r"\b(?:let's|let\s+us|we'll|we\s+will|we're\s+going\s+to|we\s+are\s+going\s+to)\s+(?P<not>not\s+)?"
     r"(?P<verb>go\s+with|use|pick|choose|stick\s+with|switch\s+to|adopt|move\s+to|migrate\s+to|go\s+for)\s+"
     + OBJECT
+)
+# What the team stops doing: "we're not going to support IE11 anymore", "we no longer ship on Fridays",
+# "we won't use Redis".
+_NO_LONGER_EN = regex(
+    r"\bwe(?:'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to|\s+won't|\s+will\s+not|'ll\s+no\s+longer|"
+    r"\s+will\s+no\s+longer|\s+no\s+longer|'re\s+no\s+longer|\s+are\s+no\s+longer)\s+"
+    r"(?P<verb>support(?:ing)?|use|using|ship(?:ping)?|maintain(?:ing)?|offer(?:ing)?|allow(?:ing)?|accept(?:ing)?|"
+    r"run(?:ning)?|host(?:ing)?|deploy(?:ing)?|do(?:ing)?\s+(?:standups?|meetings?|releases?|deploys?))\b\s*"
+    + OBJECT
+)
+# An idea or a tool the team let go: "we dropped the Kafka idea", "we scrapped the rewrite".
+_DROPPED_EN = regex(
+    r"\b(?P<who>we|(?:the|our)\s+team)(?:'ve|\s+have|\s+just|\s+finally|\s+officially)*\s+"
+    r"(?P<verb>dropped|scrapped|ditched|abandoned|shelved|cancell?ed|deprecated|sunsetted)\s+"
+    r"(?!(?:the\s+ball|it|that|this|them|everything)\b)" + OBJECT
+)
+# A rule for what comes: "going forward, all PRs need a ticket", "from now on standup is at 9:30".
+_FROM_NOW_ON_EN = regex(
+    r"^\W*(?P<when>(?:(?:going|moving)\s+forward|effective\s+(?:immediately|today|now))(?=\s*[,:-])|from\s+now\s+on)"
+    r"\s*[,:-]?\s+(?P<object>\S.*)"
+)
+# The decision said first, then who took it: "no more meetings on Fridays, the team decided".
+_DECIDED_AFTER_EN = regex(
+    r"^\W*(?P<object>\S.{2,}?)\s*[,;:-]\s*(?P<who>we|(?:the|our)\s+team|everyone)(?:\s+all|\s+just|\s+finally)*\s+"
+    r"(?P<verb>decided|agreed|voted)\W*$"
 )
 _GOING_WITH_EN = regex(
     r"\bwe(?:'re|\s+are)\s+(?P<verb>going\s+with|sticking\s+with|switching\s+to)\s+" + OBJECT
@@ -83,9 +109,57 @@ _SETTLED_TAIL = regex(r"\s+(?:then|alors|donc|du\s+coup)\W*$")
 def _lets_use_en(hit: Hit) -> Item:
     verb = hit.words("verb").lower()
     verb = _INFINITIVE_EN.get(verb, verb)
-    decided = f"to {verb} {hit.third(_SETTLED_TAIL.sub('', hit.phrase))}"
+    no = "not " if hit.match.groupdict().get("not") else ""  # "let's not use Redis"
+    decided = f"{no}to {verb} {hit.third(_SETTLED_TAIL.sub('', hit.phrase))}"
     who = f"{hit.speaker} and the team"
     return _decision(hit, f"{who} decided {decided}", _PROPOSAL_CONFIDENCE, decided, who)
+
+
+def _no_longer_en(hit: Hit) -> Item:
+    """ "Mickael and the team decided to no longer support IE11"."""
+    verb = hit.words("verb").lower()
+    verb = _NO_LONGER_VERBS_EN.get(verb, verb)
+    said = hit.clause.text[hit.match.start() :].lower()
+    # "we won't use Mongo" was never used; "we no longer ship", "not ... anymore" stop something done.
+    stops = "no longer" in said or _NO_LONGER_TAIL.search(hit.phrase) is not None
+    what = hit.third(_NO_LONGER_TAIL.sub("", hit.phrase))
+    decided = f"{'to no longer' if stops else 'not to'} {verb} {what}"
+    who = f"{hit.speaker} and the team"
+    return _decision(hit, f"{who} decided {decided}", _PROPOSAL_CONFIDENCE, decided, who)
+
+
+# The verb as it follows "to": "supporting" -> "support", "shipping" -> "ship".
+_NO_LONGER_VERBS_EN = {
+    "supporting": "support", "using": "use", "shipping": "ship", "maintaining": "maintain",
+    "offering": "offer", "allowing": "allow", "accepting": "accept", "running": "run", "hosting": "host",
+    "deploying": "deploy",
+}  # fmt: skip
+_NO_LONGER_TAIL = regex(r"\s+(?:any\s*more|from\s+now\s+on|going\s+forward)\W*$")
+
+
+def _dropped_en(hit: Hit) -> Item:
+    """ "Mickael and the team dropped the Kafka idea"."""
+    decided = f"{hit.words('verb').lower()} {hit.third(hit.phrase)}"
+    who = f"{hit.speaker} and the team"
+    return _decision(hit, f"{who} {decided}", _CONFIDENCE, decided, who)
+
+
+def _from_now_on_en(hit: Hit) -> Item:
+    """ "From now on, all PRs need a ticket number", the speaker's words in the third person."""
+    when = capitalize_first(hit.words("when").lower())
+    decided = hit.third(hit.phrase, named=False)
+    return _decision(hit, f"{when}, {decided}", _CONFIDENCE, decided, f"{hit.speaker} and the team")
+
+
+def _decided_after_en(hit: Hit) -> Item:
+    """ "Mickael and the team decided: no more meetings on Fridays"."""
+    who = f"{hit.speaker} and the team"
+    decided = hit.third(hit.phrase, named=False)
+    return _decision(hit, f"{who} {hit.words('verb').lower()}: {decided}", _CONFIDENCE, decided, who)
+
+
+# The first person in a labelled decision: "Decision: we're using Terraform" names the speaker's team.
+_FIRST_PERSON_EN = regex(r"\b(?:i|we|my|our|me|us)\b|\b(?:i|we)['’]")
 
 
 def _labelled(label: str) -> Callable[[Hit], Item]:
@@ -93,6 +167,8 @@ def _labelled(label: str) -> Callable[[Hit], Item]:
 
     def make(hit: Hit) -> Item:
         decided = hit.phrase if hit.french else re.sub(r"(?i)^(?:to|that)\s+", "", hit.phrase)
+        if not hit.french and _FIRST_PERSON_EN.search(decided):
+            decided = hit.third(decided, named=False)
         confidence = hit.confidence(_CONFIDENCE)
         return Item(
             f"{label} {decided}",
@@ -128,8 +204,13 @@ DECISIONS = (
         (
             Rule(_LETS_USE_EN, _lets_use_en, french=False),
             Rule(_GOING_WITH_EN, _lets_use_en, french=False),
+            Rule(_NO_LONGER_EN, _no_longer_en, french=False),
         )
     ),
+    Rule(_DROPPED_EN, _dropped_en, french=False),
+    # What follows is a whole clause, not an object phrase.
+    Rule(_FROM_NOW_ON_EN, _from_now_on_en, french=False, check_object=False),
+    Rule(_DECIDED_AFTER_EN, _decided_after_en, french=False, check_object=False),
     # A labelled decision stands even inside a hypothetical: the label says it was taken.
     Rule(
         _DECISION_LABEL_EN,

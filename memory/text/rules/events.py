@@ -42,7 +42,7 @@ _EVENT_VERBS_EN = (
     r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
     r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
     # "I scored 40 points", "we scored the winning goal"
-    r"scored"
+    r"scored|switched|migrated"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").

@@ -348,6 +348,41 @@ def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) 
     )
 
 
+# How the speaker wants to be reached, or not: "please don't ping me before 10am", "don't DM me about
+# prod issues", "I'd rather not be tagged in #random".
+_DO_NOT_REACH_EN = regex(
+    r"^\W*(?:(?:please|pls|plz|kindly)\s+)?(?:don't|dont|do\s+not|never)\s+(?P<verb>ping|dm|tag|@|message|msg|call|"
+    r"text|email|e-mail|mention|page|wake|cc)\s+me\b(?P<object>[^,;.!?]*)"
+)
+_RATHER_NOT_REACHED_EN = regex(
+    r"\bi(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:not\s+(?:to\s+)?be|to\s+not\s+be)\s+(?P<verb>pinged|dm'?e?d|tagged|"
+    r"messaged|called|texted|e-?mailed|mentioned|paged|cc'?e?d|woken\s+up)\b(?P<object>[^,;.!?]*)"
+)
+_REACHED_EN = {
+    "ping": "pinged", "dm": "DMed", "tag": "tagged", "@": "tagged", "message": "messaged", "msg": "messaged",
+    "call": "called", "text": "texted", "email": "emailed", "e-mail": "emailed", "mention": "mentioned",
+    "page": "paged", "wake": "woken", "cc": "CCed",
+}  # fmt: skip
+
+
+def _do_not_reach_en(hit: Hit) -> Item | None:
+    """ "Mickael asked not to be pinged before 10am"."""
+    verb = _REACHED_EN[hit.words("verb").lower()]
+    said = " ".join(hit.third(trim_phrase(hit.group("object")), named=True).split())
+    if said.lower() in ("that", "this", "it", "out", "back"):
+        return None  # "don't call me that": what "that" was is not in the message
+    content = " ".join(f"{hit.speaker} asked not to be {verb} {said}".split())
+    return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
+
+
+def _rather_not_reached_en(hit: Hit) -> Item:
+    """ "Mickael would rather not be tagged in #random"."""
+    verb = " ".join(hit.group("verb").split())
+    said = " ".join(hit.third(trim_phrase(hit.group("object")), named=True).split())
+    content = " ".join(f"{hit.speaker} would rather not be {verb} {said}".split())
+    return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
+
+
 PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
@@ -362,4 +397,6 @@ PREFERENCES = (
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
     Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
+    Rule(_DO_NOT_REACH_EN, _do_not_reach_en, french=False, object_groups=()),
+    Rule(_RATHER_NOT_REACHED_EN, _rather_not_reached_en, french=False, object_groups=()),
 )
