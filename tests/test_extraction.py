@@ -1787,6 +1787,48 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
     assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # shorthand typed without apostrophes, or shortened
+        ("im from toronto btw", "Mickael is from toronto"),
+        ("ive been playing guitar since 2015", "Mickael has been playing guitar since 2015"),
+        ("my bday is next friday 🥳", "Mickael's birthday is Friday 4 December 2026 🥳"),
+        ("u can call me Fox", "Mickael wants to be called Fox"),
+        ("im 19 and in college", "Mickael is 19 years old"),
+        ("my timezone is est", "Mickael is in the EST time zone"),
+        ("Dont ping me before 10am", "Mickael asked not to be pinged before 10am"),  # opening a sentence
+        # names on a service, ranks reached, a game night
+        ("my username on steam is darkfox99", "Mickael's username on steam is darkfox99"),
+        ("my IGN is FoxyMain, add me", "Mickael's IGN is FoxyMain"),
+        ("just hit diamond in valorant!!! 🎉", "Mickael just hit diamond in valorant"),
+        ("I hit level 50 last night", "Mickael hit level 50 on Tuesday 24 November 2026"),
+        (
+            "we're doing a raid at 8pm EST tonight",
+            "Mickael and others are doing a raid at 8pm EST Wednesday 25 November 2026",
+        ),
+    ],
+)
+def test_chat_shorthand_and_gaming_talk(text: str, content: str) -> None:
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert content in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IM me later",  # an instant message, in capitals
+        "check im.py",  # a file name
+        "I hit the gym every day",  # no rank reached
+        "my username is the same everywhere",
+        "my timezone is weird",
+        "I'm 2 and 0 this season",  # a record, not an age
+    ],
+)
+def test_shorthand_look_alikes_say_nothing(text: str) -> None:
+    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+
+
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
 @pytest.mark.parametrize(
     ("said", "period"),

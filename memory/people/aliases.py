@@ -13,6 +13,7 @@ from ..text.normalize import clean_text, regex
 from ..text.phrases import is_negated_call, name_from_phrase
 from ..text.quoted import without_shown
 from ..text.sentences import is_hypothetical, split_sentences
+from ..text.shorthand import spelled_out
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
 
@@ -108,7 +109,8 @@ def _learn(text: str, speaker_name: str) -> list[str]:
     speaker = normalize_alias(speaker_name) if isinstance(speaker_name, str) else None
     found: list[tuple[int, int, str]] = []  # (sentence, position, alias): names come out in text order
     # Code and quoted lines are someone's words shown ("`call me Bob`"), not a name the speaker goes by.
-    for n, (sentence, question) in enumerate(split_sentences(clean_text(without_shown(text[:_MAX_INPUT])))):
+    said = spelled_out(clean_text(without_shown(text[:_MAX_INPUT])))
+    for n, (sentence, question) in enumerate(split_sentences(said)):
         if question:
             continue
         for rx in _NICKNAME_RULES:

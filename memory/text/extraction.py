@@ -21,6 +21,7 @@ from .sentences import (
     split_sentences,
     with_dropped_subject,
 )
+from .shorthand import spelled_out
 from .shown import with_what_was_shown
 from .subjects import pick_subjects
 
@@ -111,7 +112,7 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     read: set[str] = set()
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
-    message = clean_text(without_shown(with_what_was_shown(text)))
+    message = spelled_out(clean_text(without_shown(with_what_was_shown(text))))
     for sentence, question in split_sentences(message):
         if question and not is_polite_request(sentence):
             continue

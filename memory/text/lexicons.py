@@ -49,7 +49,9 @@ IRREGULAR_PAST_EN = frozenset(
     """.split()
 )
 # Forms that are present as well as past ("I cut", "I read"): they tell nothing of when.
-PRESENT_TOO_EN = frozenset("run read cut put set let bet hurt quit shut split spread beat become".split())
+PRESENT_TOO_EN = frozenset(
+    "run read cut put set let bet hurt hit upset quit shut split spread beat become".split()
+)
 # Finite verbs and auxiliaries that follow a subject: after one, a phrase is a clause's predicate.
 FINITE_VERBS_EN = frozenset(
     """

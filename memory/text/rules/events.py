@@ -42,7 +42,10 @@ _EVENT_VERBS_EN = (
     r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
     r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
     # "I scored 40 points", "we scored the winning goal"
-    r"scored|switched|migrated"
+    r"scored|switched|migrated|reached|"
+    # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
+    r"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:diamond|platinum|plat|gold|silver|bronze|master|grandmaster|"
+    r"challenger|immortal|radiant|legend|level|lvl|rank|milestone|record|pr|pb|\d))"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").
@@ -135,7 +138,7 @@ _EVENT_CUE = regex(
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|"
-    r"housewarming|closing)\b"
+    r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?)\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b"
     # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"

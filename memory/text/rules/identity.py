@@ -8,7 +8,7 @@ from ..facts import Predicate
 from ..lexicons import LANGUAGES
 from ..normalize import regex
 from ..phrases import first_word
-from ..zones import region_of_place
+from ..zones import region_of_place, zone_named
 from .base import OBJECT, Hit, Item, OneOf, Rule
 from .home_and_work import (
     HOME_AND_WORK_EN,
@@ -71,6 +71,10 @@ _ZONE = (
     r"(?![\w+-])"
 )
 _TIMEZONE_EN = rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?){_ZONE}"
+# After "my timezone is" a zone's name is one in any case: "my timezone is est".
+_TIMEZONE_SAID_EN = (
+    r"\bmy\s+time\s*zone\s+is\s+(?:the\s+)?(?P<zone>[a-z]{2,5}(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?)?)(?![\w+/-])"
+)
 _TIMEZONE_FR = rf"\bmon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?{_ZONE}"
 # A zone named by a place: "I'm on Berlin time", "I'm on East Coast time", "je suis à l'heure de Montréal".
 _PLACE_TIME_EN = (
@@ -81,6 +85,15 @@ _PLACE_TIME_FR = (
     r"\bje\s+(?:suis|vis)\s+(?:à|a|sur)\s+l['’]heure\s+(?:de\s+|d['’])"
     r"(?P<place>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)\b(?=\s*(?:$|[^\w\s'-]))"
 )
+# The speaker's name on a service: "my username on steam is darkfox99", "my gamertag is xX_Fox_Xx",
+# "my github is @mkl". Said to be found there, so kept as said.
+_HANDLE_EN = (
+    r"\bmy\s+(?P<what>user\s*name|handle|gamer\s*tag|ign|in-game\s+name|battle\s*tag|friend\s+code|"
+    r"(?:steam|psn|xbox|epic|riot|discord|twitch|github|gitlab|twitter|insta(?:gram)?|ig|tiktok|reddit|"
+    r"bluesky|mastodon|chess\.com|lichess)(?:\s+(?:name|id|handle|username|tag|account))?)"
+    r"(?:\s+(?P<prep>on|in|for)\s+(?P<where>[\w.-]+(?:\s+[\w.-]+)?))?\s*(?:is|=|:)\s+"
+    r"(?P<handle>@?[\w][\w.#@-]{1,39})(?![\w#@-])"
+)
 # How the speaker works: "I work remotely", "I work night shifts".
 _WORKS_HOW_EN = (
     r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|part[- ]time|"
@@ -89,9 +102,11 @@ _WORKS_HOW_EN = (
 )
 
 
-def _timezone(hit: Hit) -> Item:
+def _timezone(hit: Hit) -> Item | None:
     """ "Mickael is in the PST time zone": when the speaker's days and nights are."""
-    zone = "".join(hit.group("zone").split())
+    zone = "".join(hit.group("zone").split()).upper()
+    if zone_named(zone) is None:
+        return None  # "my timezone is weird"
     if hit.french:
         content = f"{hit.speaker} est dans le fuseau horaire {zone}"
     else:
@@ -124,6 +139,17 @@ def _place_time(hit: Hit) -> Item | None:
         predicate=Predicate.TIMEZONE,
         object=region,
     )
+
+
+def _handle(hit: Hit) -> Item | None:
+    """ "Mickael's username on steam is darkfox99"."""
+    handle = hit.group("handle")
+    if handle.lower() in ("the", "my", "same", "private", "secret", "just", "also", "a", "an"):
+        return None
+    what = " ".join(hit.group("what").split())
+    where = f" {hit.group('prep').lower()} {hit.words('where')}" if hit.group("where") else ""
+    content = f"{hit.speaker}'s {what}{where} is {handle}"
+    return Item(content, MemoryType.IDENTITY, hit.confidence(IDENTITY_CONFIDENCE), [what, handle])
 
 
 def _works_how(hit: Hit) -> Item:
@@ -178,7 +204,11 @@ def _speaks(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
-_AGE_EN_END = r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*$"
+# "I'm 19", "I'm 19 and in college" (not "I'm 2 and 0 this season").
+_AGE_EN_END = (
+    r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*(?:$|[,;!.]|and\s+(?:in|a|an|still|from|live|living|work|"
+    r"working|studying|going|currently|just)\b)"
+)
 _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
 
 # The first English wording that yields a memory wins.
@@ -206,8 +236,14 @@ _IDENTITY_EN = OneOf(
 )
 # Said beside the rest: "I'm 30 and I'm in PST", "I work remotely from Lyon".
 _WHEN_AND_HOW_EN = (
-    Rule(regex(_TIMEZONE_EN), _timezone, french=False, object_groups=()),
+    OneOf(
+        (
+            Rule(regex(_TIMEZONE_EN), _timezone, french=False, object_groups=()),
+            Rule(regex(_TIMEZONE_SAID_EN), _timezone, french=False, object_groups=()),
+        )
+    ),
     Rule(regex(_PLACE_TIME_EN), _place_time, french=False, object_groups=()),
+    Rule(regex(_HANDLE_EN), _handle, french=False, object_groups=()),
     Rule(regex(_WORKS_HOW_EN), _works_how, french=False, object_groups=()),
 )
 
