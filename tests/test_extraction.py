@@ -1815,6 +1815,26 @@ def test_chat_shorthand_and_gaming_talk(text: str, content: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # what is no longer so, said as chat says it
+        ("I'm not married anymore", "Mickael is no longer married"),
+        ("I'm no longer married", "Mickael is no longer married"),
+        ("I moved out of Berlin", "Mickael moved out of Berlin"),
+        ("j'habite plus à Paris", "Mickael n'habite plus à Paris"),  # spoken French drops "ne"
+        ("je travaille plus chez Google", "Mickael ne travaille plus chez Google"),
+    ],
+)
+def test_what_is_no_longer_so(text: str, content: str) -> None:
+    assert content in [item.content for item in run(text)]
+
+
+@pytest.mark.parametrize("text", ["I'm not married", "I went out of my way"])
+def test_a_bare_not_or_an_idiom_is_no_news(text: str) -> None:
+    assert run(text) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "IM me later",  # an instant message, in capitals

@@ -106,6 +106,7 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael is in the PST time zone", ID, [("field", "timezone", "PST")]),
         ("Mickael est dans le fuseau horaire CET", ID, [("field", "timezone", "CET")]),
         ("Mickael is on Berlin time (Europe/Berlin)", ID, [("field", "timezone", "Europe/Berlin")]),
+        ("Mickael is no longer married", ID, [("field", "relationship", "no longer married")]),
         (
             "Mickael est à l'heure de Montréal (America/Toronto)",
             ID,

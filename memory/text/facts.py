@@ -146,7 +146,7 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     (
         "relationship",
         r"\s+(?:is|est)\s+(?:now\s+|happily\s+|still\s+|newly\s+|désormais\s+|maintenant\s+)?"
-        r"(?P<value>(?:married|single|divorced|engaged|widowed|separated|in\s+a\s+relationship|mariée?|"
+        r"(?P<value>(?:no\s+longer\s+)?(?:married|single|divorced|engaged|widowed|separated|in\s+a\s+relationship|mariée?|"
         r"célibataire|divorcée?|fiancée?|veuf|veuve|pacsée?|en\s+couple))\W*$",
     ),
     ("languages", rf"\s+{_ADVERBS}(?P<value>(?:speaks|parle)\s+.+)$"),

@@ -64,6 +64,8 @@ _NOT_AN_EVENT_EN = regex(
     r"^\s*(?:it|this|that|you|them|him|her|bored|tired|confused|lost|a\s+question|questions|an?\s+idea|"
     r"time|home|to\s+bed|back\s+to\s+you|used\s+to|stuck|distracted|caught\s+up|sidetracked|nothing|"
     r"something)(?![\w'])|^\s*(?:out|off|on|around|up|down|through|over)(?![\w'])(?!\s*\x00)"
+    # "I moved out of Berlin", "out of my parents' place": where from says the place.
+    r"(?!\s+of\s+(?:(?-i:[A-Z])|(?:my|our)\s+(?!way\b)|the\s+(?:city|country|house|apartment|flat)\b))"
 )
 # What an event's object may start with and still say nothing once it is taken away: "the parade
 # I went to a few weeks ago" leaves "went to <date>", "I went to it yesterday" "to it", and "a show I

@@ -398,14 +398,22 @@ def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit],
 
 
 _IN_PLACE_FR = r"(?:à|a|en|au|aux)\s+"
+# With or without the "ne" spoken French drops: "je n'habite plus à Paris", "j'habite plus à Paris".
 _NO_LONGER_FR = (
-    r"\bje\s+(?P<verb>ne\s+travaille|n'habite|ne\s+vis)\s+plus\s+(?P<prep>chez|à|a|au|aux|en|dans|pour)\s+"
+    r"\b(?:je\s+(?P<verb>ne\s+travaille|n'habite|ne\s+vis|travaille|vis)|(?P<verb_elided>j'habite|j'bosse))"
+    r"\s+plus\s+(?P<prep>chez|à|a|au|aux|en|dans|pour)\s+"
 )
+
+
+_WITH_NE_FR = {
+    "travaille": "ne travaille", "vis": "ne vis", "j'habite": "n'habite", "j'bosse": "ne travaille",
+}  # fmt: skip
 
 
 def _no_longer_fr(hit: Hit) -> Item:
     """ "Mickael ne travaille plus chez Acme", "Mickael n'habite plus à Paris"."""
-    verb = hit.words("verb").lower()
+    verb = _WITH_NE_FR.get(hit.words("verb").lower() or hit.words("verb_elided").lower(), "")
+    verb = verb or hit.words("verb").lower()
     predicate = Predicate.WORKPLACE if verb.endswith("travaille") else Predicate.LOCATION
     said = f"{verb.replace('vis', 'vit')} plus {hit.words('prep')} {hit.third(hit.phrase)}"
     return identity_memory(hit, f"{hit.speaker} {said}", predicate, said)

@@ -53,9 +53,10 @@ def _turned(hit: Hit) -> Item | None:
 
 # "I'm married", "je suis célibataire": one value, the newest word wins (as for where one lives).
 _RELATIONSHIP_EN = (
-    r"\bi(?:'m|\s+am)\s+(?:now\s+|happily\s+|still\s+|newly\s+|recently\s+)?(?P<state>married|single|"
-    r"divorced|engaged|widowed|separated|in\s+a\s+relationship)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|"
-    r"with\b|since\b|for\b|\x00))"
+    r"\bi(?:'m|\s+am)\s+(?:(?P<no_longer>no\s+longer\s+)|(?P<not>not\s+))?(?:now\s+|happily\s+|still\s+|newly\s+|recently\s+)?"
+    r"(?P<state>married|single|divorced|engaged|widowed|separated|in\s+a\s+relationship)"
+    # "I'm not married anymore" (not "I'm not married", which may be said of many things)
+    r"(?(not)\s+any\s*more\b|)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|with\b|since\b|for\b|\x00))"
 )
 _RELATIONSHIP_FR = (
     r"\bje\s+suis\s+(?:désormais\s+|maintenant\s+|toujours\s+|enfin\s+)?(?P<state>mariée?|célibataire|"
@@ -190,6 +191,8 @@ def _trait(hit: Hit) -> Item:
 
 def _relationship(hit: Hit) -> Item:
     state = " ".join(hit.group("state").split()).lower()
+    if hit.match.groupdict().get("no_longer") or hit.match.groupdict().get("not"):
+        state = f"no longer {state}"  # "I'm not married anymore"
     content = f"{hit.speaker} {'est' if hit.french else 'is'} {state}"
     confidence = hit.confidence(IDENTITY_CONFIDENCE)
     return Item(
