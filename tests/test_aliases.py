@@ -85,6 +85,9 @@ def test_a_stated_name_is_an_alias_unless_it_is_the_display_name() -> None:
         # someone's words shown: a quoted line, a template in code
         "> call me dev",
         "`call me dev` is the placeholder",
+        # a name taken back as it is said, or by the next sentence
+        "call me dev jk",
+        "call me dev. just kidding",
     ],
 )
 def test_rejects_garbage(text: str) -> None:

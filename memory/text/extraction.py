@@ -17,6 +17,7 @@ from .rules import Clause, Item, read_clause
 from .sentences import (
     MAX_CLAUSE_CHARS,
     is_polite_request,
+    is_taken_back,
     split_clauses,
     split_sentences,
     with_dropped_subject,
@@ -113,8 +114,10 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
     message = spelled_out(clean_text(without_shown(with_what_was_shown(text))))
-    for sentence, question in split_sentences(message):
-        if question and not is_polite_request(sentence):
+    sentences = split_sentences(message)
+    for n, (sentence, question) in enumerate(sentences):
+        following = sentences[n + 1][0] if n + 1 < len(sentences) else ""
+        if (question and not is_polite_request(sentence)) or is_taken_back(sentence, following):
             continue
         for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
             budget -= 1

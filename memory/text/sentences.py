@@ -88,6 +88,12 @@ _HYPOTHETICAL = regex(
 _REPORTED_SPEECH = regex(
     r"\b(?:he|she|they|someone|somebody|il|elle|ils|elles|quelqu'un)\s+"
     r"(?:said|says|say|thinks|think|thought|told|tells|claims|claimed|wrote|dit|disait|pense|croit|a\s+dit)\b|"
+    # "people think I'm a doctor", "my mom thinks I'm lazy": what others believe of the speaker (what
+    # "the doctor said" is told as fact).
+    r"\b(?:(?:people|everyone|everybody|nobody|others|folks|you|les\s+gens|tout\s+le\s+monde)\s+(?:always\s+|still\s+)?"
+    r"(?:say|says|said|disent)|(?:people|everyone|everybody|nobody|others|folks|you|my\s+[\w'-]+|the\s+[\w'-]+|"
+    r"les\s+gens|tout\s+le\s+monde)\s+(?:always\s+|still\s+)?(?:think|thinks|thought|assume|assumes|assumed|believe|"
+    r"believes|believed|expect|expects|expected|pensent|croient))\b|"
     r"\b(?:according\s+to|selon)\b|"
     # "I never said I live in Paris": what follows is denied, not said.
     r"\b(?:never|didn't|did\s+not)\s+(?:say|said|claim|claimed)\b"
@@ -176,6 +182,19 @@ def is_polite_request(sentence: str) -> bool:
     return bool(_POLITE_REQUEST.search(sentence))
 
 
+# A sentence taken back as it ends: "I'm moving to Berlin jk", "I love Mondays /s".
+_TAKEN_BACK = regex(r"(?:\b(?:jk|j/k|just\s+kidding|kidding|je\s+rigole|c'est\s+une\s+blague)|(?<!\w)/s)\W*$")
+
+
+_TAKES_BACK_THE_LAST = regex(r"^\W*(?:jk|j/k|just\s+kidding|kidding|je\s+rigole|c'est\s+une\s+blague)\b")
+
+
+def is_taken_back(sentence: str, next_sentence: str = "") -> bool:
+    """Whether the sentence ends by taking itself back ("... jk", "... /s", "... je rigole"), or the
+    next one opens by doing so ("I'm moving to Berlin. jk I'm staying")."""
+    return bool(_TAKEN_BACK.search(sentence) or _TAKES_BACK_THE_LAST.search(next_sentence))
+
+
 def is_hypothetical(context: str) -> bool:
     """Whether `context` opens a hypothetical ("if", "suppose", "si"...)."""
     return bool(_HYPOTHETICAL.search(context))
@@ -184,9 +203,12 @@ def is_hypothetical(context: str) -> bool:
 def is_unasserted(context: str) -> bool:
     """Whether what follows `context` is not asserted by the speaker: a hypothetical, reported
     speech ("he said"), or the inside of an open quote."""
-    return (
-        bool(_HYPOTHETICAL.search(context) or _REPORTED_SPEECH.search(context)) or context.count('"') % 2 == 1
-    )
+    # "people think I'm a doctor but I'm a nurse": after "but" the speaker speaks again.
+    own = _CONTRAST.split(context)[-1]
+    return bool(_HYPOTHETICAL.search(context) or _REPORTED_SPEECH.search(own)) or context.count('"') % 2 == 1
+
+
+_CONTRAST = regex(r"\b(?:but|though|although|however|mais|sauf\s+que)\b")
 
 
 def opens_relative_clause(before: str) -> bool:
