@@ -1798,6 +1798,19 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
         ("im 19 and in college", "Mickael is 19 years old"),
         ("my timezone is est", "Mickael is in the EST time zone"),
         ("Dont ping me before 10am", "Mickael asked not to be pinged before 10am"),  # opening a sentence
+        # French chat's own
+        ("jsuis dev backend chez Doctolib", "Mickael est dev backend chez Doctolib"),
+        ("mon anniv c'est le 12 mars", "L'anniversaire de Mickael c'est le 12 mars"),
+        (
+            "je pars en vacances la semaine pro",
+            "Mickael part en vacances la semaine du lundi 30 novembre 2026",
+        ),
+        ("chui en vacances le mois pro", "Mickael est en vacances en décembre 2026"),
+        ("je suis en télétravail le vendredi", "Mickael est en télétravail le vendredi"),
+        ("je bosse de nuit", "Mickael travaille de nuit"),
+        ("je viens d'avoir 30 ans", "Mickael a 30 ans"),
+        # "Jai" is a name, capitalised: not "j'ai"
+        ("Jai and I went hiking yesterday", "Mickael and Jai went hiking on Tuesday 24 November 2026"),
         # names on a service, ranks reached, a game night
         ("my username on steam is darkfox99", "Mickael's username on steam is darkfox99"),
         ("my IGN is FoxyMain, add me", "Mickael's IGN is FoxyMain"),

@@ -15,13 +15,19 @@ _WORDS = {
     "thats": "that's", "whats": "what's", "youre": "you're", "theyre": "they're", "u": "you",
     "ur": "your", "bday": "birthday", "b-day": "birthday", "tmrw": "tomorrow", "tmr": "tomorrow",
     "tonite": "tonight", "yrs": "years", "wks": "weeks", "mins": "minutes", "hrs": "hours",
+    # French
+    "jsuis": "je suis", "jsui": "je suis", "chui": "je suis", "chuis": "je suis", "jai": "j'ai",
+    "anniv": "anniversaire", "aprem": "après-midi", "exo": "exercice",
 }  # fmt: skip
+# Shortened words that need the word before them to be read: "la semaine pro", "le mois pro".
+_AFTER = re.compile(r"\b(?P<head>(?:la\s+)?(?:semaine|fois)|(?:le\s+)?(?:mois|week-?end))\s+pro\b(?!['-])")
 # Lower case, or capitalised to open a sentence ("Dont", "Im"): "IM" is an instant message, "U" a
-# letter or a grade.
+# letter or a grade, "Jai" a name.
+_NO_CAPITAL = frozenset({"u", "jai"})
 _FORMS = {
     form: full
     for word, full in _WORDS.items()
-    for form in {word, word.capitalize() if len(word) > 1 else word}
+    for form in {word, word if word in _NO_CAPITAL else word.capitalize()}
 }
 _SHORTHAND = re.compile(
     r"(?<![\w'@#/.-])(?:"
@@ -33,4 +39,10 @@ _SHORTHAND = re.compile(
 def spelled_out(text: str) -> str:
     """`text` with chat's shorthand written out ("im" -> "I'm", "u" -> "you", "bday" -> "birthday"),
     for the rules to read; the rest as it is."""
-    return _SHORTHAND.sub(lambda match: _FORMS[match.group(0)], text)
+    text = _SHORTHAND.sub(lambda match: _FORMS[match.group(0)], text)
+    return _AFTER.sub(
+        lambda m: (
+            m.group("head") + (" prochaine" if m.group("head").endswith(("semaine", "fois")) else " prochain")
+        ),
+        text,
+    )

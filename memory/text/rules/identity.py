@@ -154,14 +154,24 @@ def _handle(hit: Hit) -> Item | None:
 
 
 def _works_how(hit: Hit) -> Item:
-    """ "Mickael works remotely", "Mickael works night shifts"."""
+    """ "Mickael works remotely", "Mickael works night shifts", "Mickael est en télétravail le vendredi"."""
     how = " ".join(hit.group("how").split()).lower()
-    content = f"{hit.speaker} works {how}"
+    if hit.french:
+        content = f"{hit.speaker} {_WORKS_HOW_VERB_FR[hit.words('verb').lower()]} {how}"
+    else:
+        content = f"{hit.speaker} works {how}"
     return Item(
         content, MemoryType.IDENTITY, hit.confidence(IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
     )
 
 
+# "je suis en télétravail le vendredi", "je travaille à distance", "je bosse de nuit".
+_WORKS_HOW_FR = (
+    r"\bje\s+(?P<verb>suis|travaille|bosse)\s+(?:souvent\s+|surtout\s+|maintenant\s+)?(?P<how>(?:en\s+télétravail|"
+    r"à\s+distance|en\s+remote|à\s+temps\s+partiel|à\s+mi-temps|en\s+freelance|de\s+nuit|en\s+horaires\s+décalés)"
+    r"(?:\s+(?:le|les|tous\s+les)\s+(?:lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|week-?ends?))?)"
+)
+_WORKS_HOW_VERB_FR = {"suis": "est", "travaille": "travaille", "bosse": "travaille"}
 # Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
 _TRAIT_EN = (
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:(?:definitely|totally|really|such|more\s+of|kind\s+of|"
@@ -260,7 +270,12 @@ _IDENTITY_FR = OneOf(
         Rule(regex(_TRAIT_FR), _trait, french=True, object_groups=()),
         *JOB_AND_HOME_FR,
         Rule(regex(r"\bj'ai\s+(?P<age>\d{1,3})\s+ans\b"), _age, french=True, object_groups=()),
-        Rule(regex(r"\bj'ai\s+eu\s+(?P<age>\d{1,3})\s+ans\b"), _turned, french=True, object_groups=()),
+        Rule(
+            regex(r"\b(?:j'ai\s+eu|je\s+viens\s+d'avoir)\s+(?P<age>\d{1,3})\s+ans\b"),
+            _turned,
+            french=True,
+            object_groups=(),
+        ),
         *STUDIES_FR,
         Rule(regex(r"\bje\s+(?:parle)\s+" + OBJECT), _speaks, french=True),
     )
@@ -273,4 +288,5 @@ IDENTITY = (
     _IDENTITY_FR,
     Rule(regex(_TIMEZONE_FR), _timezone, french=True, object_groups=()),
     Rule(regex(_PLACE_TIME_FR), _place_time, french=True, object_groups=()),
+    Rule(regex(_WORKS_HOW_FR), _works_how, french=True, object_groups=()),
 )
