@@ -112,14 +112,13 @@ def _timezone(hit: Hit) -> Item | None:
         content = f"{hit.speaker} est dans le fuseau horaire {zone}"
     else:
         content = f"{hit.speaker} is in the {zone} time zone"
-    return Item(
-        content,
-        MemoryType.IDENTITY,
-        hit.confidence(IDENTITY_CONFIDENCE),
-        [zone],
-        predicate=Predicate.TIMEZONE,
-        object=zone,
-    )
+    return _zone_memory(hit, content, zone, zone)
+
+
+def _zone_memory(hit: Hit, content: str, said: str, zone: str) -> Item:
+    """The speaker's time zone, `said` as they named it, `zone` as `zones.zone_named` reads it."""
+    confidence = hit.confidence(IDENTITY_CONFIDENCE)
+    return Item(content, MemoryType.IDENTITY, confidence, [said], predicate=Predicate.TIMEZONE, object=zone)
 
 
 def _place_time(hit: Hit) -> Item | None:
@@ -132,14 +131,7 @@ def _place_time(hit: Hit) -> Item | None:
         content = f"{hit.speaker} est à l'heure de {place} ({region})"
     else:
         content = f"{hit.speaker} is on {place} time ({region})"
-    return Item(
-        content,
-        MemoryType.IDENTITY,
-        hit.confidence(IDENTITY_CONFIDENCE),
-        [place],
-        predicate=Predicate.TIMEZONE,
-        object=region,
-    )
+    return _zone_memory(hit, content, place, region)
 
 
 def _handle(hit: Hit) -> Item | None:
