@@ -1843,6 +1843,39 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an #introductions message: a name, then its age and home town
+        (
+            "Hi everyone! I'm Dana, 28, from Portland.",
+            ["Mickael's name is Dana", "Dana is 28 years old", "Dana is from Portland"],
+        ),
+        ("hey! name's Marco, he/him.", ["Mickael's name is Marco", "Marco's pronouns are he/him"]),
+        (
+            "Moi c'est Claire, 35 ans, je vis à Nantes",
+            ["Mickael s'appelle Claire", "Claire a 35 ans", "Claire vit à Nantes"],
+        ),
+        (
+            "I'm Sam (they/them), 31, originally from Leeds",
+            [
+                "Mickael's name is Sam",
+                "Sam's pronouns are they/them",
+                "Sam is 31 years old",
+                "Sam is originally from Leeds",
+            ],
+        ),
+        ("she/they btw", ["Mickael's pronouns are she/they"]),
+        # no pronouns given, no name, no age
+        ("he/she will decide", []),
+        ("the name is Bond", []),
+        ("I'm Tom, 5 minutes late sorry", ["Mickael's name is Tom"]),
+    ],
+)
+def test_an_introduction_says_name_pronouns_age_and_home_town(text: str, expected: list[str]) -> None:
+    assert [item.content for item in run(text)] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # taken back as it ends, or by the next sentence

@@ -36,6 +36,25 @@ def _age(hit: Hit) -> Item | None:
     return Item(content, MemoryType.IDENTITY, confidence, [], predicate=Predicate.AGE, object=value)
 
 
+# An introduction's age and home town after the name: "I'm Dana, 28, from Portland", "moi c'est
+# Claire, 35 ans".
+_INTRO = (
+    r"\b(?:i(?:'m|\s+am)|(?:my\s+)?name(?:'s|\s+is)|moi,?\s+c'est|je\s+m'appelle|je\s+suis)\s+"
+    r"(?-i:[A-ZÀ-Ý])[\w'-]+(?:\s*\([^()]{1,20}\))?\s*,\s*"
+)
+_INTRO_AGE = _INTRO + r"(?P<age>\d{1,2})(?:\s*(?:y/?o|years?\s+old|ans))?\s*(?=$|[,.;!]|and\b|et\b)"
+_INTRO_FROM_EN = (
+    _INTRO + r"(?:\d{1,2}(?:\s*(?:y/?o|years?\s+old))?\s*,\s*)?(?P<from>(?:originally\s+)?from)\s+"
+    r"(?P<place>[^,.;!()]+)"
+)
+
+
+def _intro_from(hit: Hit) -> Item:
+    """ "Dana is from Portland" from "I'm Dana, 28, from Portland"."""
+    said = f"{hit.words('from').lower()} {hit.phrase}"
+    return identity_memory(hit, f"{hit.speaker} is {said}", Predicate.ORIGIN, said)
+
+
 # The age just reached, said alone or with when: not "I turned 20 pages".
 _TURNED_EN = (
     r"\bi\s+(?:just\s+|finally\s+|officially\s+)?turned\s+(?P<age>\d{1,3})"
@@ -277,6 +296,9 @@ _IDENTITY_FR = OneOf(
 IDENTITY = (
     _IDENTITY_EN,
     *_WHEN_AND_HOW_EN,
+    # Said beside a name: "I'm Dana, 28, from Portland".
+    Rule(regex(_INTRO_AGE), _age, object_groups=()),
+    Rule(regex(_INTRO_FROM_EN), _intro_from, french=False, object_groups=("place",)),
     _IDENTITY_FR,
     Rule(regex(_TIMEZONE_FR), _timezone, french=True, object_groups=()),
     Rule(regex(_PLACE_TIME_FR), _place_time, french=True, object_groups=()),

@@ -20,7 +20,7 @@ _NAME_CONFIDENCE = 0.8
 _IDENTITY_CONFIDENCE = 0.75
 
 _NAME_EN = regex(
-    r"\b(?:(?P<strong>my\s+(?:first\s+|full\s+|real\s+|last\s+)?name(?:'s|\s+is))"
+    r"\b(?:(?P<strong>my\s+(?:first\s+|full\s+|real\s+|last\s+)?name(?:'s|\s+is)|^\W*name(?:'s|\s+is))"
     r"|(?P<call>(?:you\s+can\s+|please\s+|just\s+|people\s+|everyone\s+|everybody\s+|friends\s+)?call\s+me"
     r"|i\s+(?:usually\s+|mostly\s+)?go\s+by)"
     r"|(?P<im>i(?:'m|\s+am)))\s+" + NAME_CAPTURE
@@ -93,6 +93,15 @@ _PRONOUNS_FR = regex(
 )
 
 
+# Pronouns said alone, or beside a name: "name's Marco, he/him", "Dana (she/her)". Only the pairs
+# people give as theirs: "he/she will decide" is none.
+_PRONOUNS_ALONE = regex(
+    r"(?:^\W*|[,(;]\s*)(?P<pronouns>(?:he\s*/\s*(?:him|they|his)|she\s*/\s*(?:her|they|hers)|they\s*/\s*(?:them|he|she|theirs)|"
+    r"xe\s*/\s*xem|ze\s*/\s*(?:zir|hir)|il\s*/\s*lui|elle\s*/\s*elle|iel\s*/\s*iel)(?:\s*/\s*[^\W\d_]+)?)"
+    r"\s*(?:(?:btw|fyi|pls|please|thanks|ty)\b\W*)?(?:$|[),.;!])"
+)
+
+
 def _pronouns(hit: Hit) -> Item:
     """ "Mickael's pronouns are they/them" / "Les pronoms de Mickael sont iel/iel"."""
     said = re.sub(r"\s*/\s*", "/", hit.group("pronouns").lower())
@@ -109,4 +118,5 @@ NAMES = (
     Rule(_NAME_FR, _name, french=True, object_groups=()),
     Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
     Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),
+    Rule(_PRONOUNS_ALONE, _pronouns, object_groups=()),
 )
