@@ -41,6 +41,8 @@ STORAGE_BACKENDS = ("embedded", "postgres")
         ("mon surnom c'est dev", ["dev"]),
         ("mon pseudo est Zorro", ["zorro"]),
         ("je m'appelle Mickael mais tout le monde dit dev", ["dev"]),  # the display name is known already
+        ("hey! name's Marco, he/him.", ["marco"]),  # "my" dropped, as chat does
+        ("u can call me Fox", ["fox"]),  # shorthand spelled out
     ],
 )
 def test_learns_aliases(text: str, expected: list[str]) -> None:

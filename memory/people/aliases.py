@@ -64,6 +64,7 @@ _NAME_RULES: list[re.Pattern[str]] = [
     regex(p)
     for p in (
         r"\bmy\s+(?:first\s+|real\s+|full\s+)?name(?:'s|\s+is)\s+(?P<phrase>.+)",
+        r"^\W*name(?:'s|\s+is)\s+(?P<phrase>.+)",  # "hey! name's Marco"
         r"\bje\s+m'appelle\s+(?P<phrase>.+)",
         r"\bmon\s+(?:vrai\s+)?(?:nom|prénom)\s+(?:est|c'est)\s+(?P<phrase>.+)",
     )
