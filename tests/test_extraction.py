@@ -1843,6 +1843,45 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # a work channel's dates: the end of the day before the day, a reminder asked as a question
+        ("the Q3 report is due EOD Friday", "Deadline for the Q3 report: Friday 27 November 2026"),
+        (
+            "can you remind me to call the vendor on Monday?",
+            "Reminder for Mickael: call the vendor on Monday 30 November 2026",
+        ),
+        ("heads up: the office is closed on the 24th", "The office is closed on Thursday 24 December 2026"),
+        # moved to a day is the day to come, even told in the past; "moved to Berlin" is not
+        (
+            "my 1:1 with Priya got moved to Thursday",
+            "Mickael's 1:1 with Priya got moved to Thursday 26 November 2026",
+        ),
+        ("I moved the meeting to Friday", "Mickael moved the meeting to Friday 27 November 2026"),
+        ("we moved to Berlin in March", "Mickael and others moved to Berlin in March 2026"),
+        # a span of days in one month
+        (
+            "the offsite is in Lisbon, March 3-5",
+            "The offsite is in Lisbon, Wednesday 3 March 2027 to Friday 5 March 2027",
+        ),
+        (
+            "le séminaire c'est du 3-5 mars",
+            "Le séminaire c'est du mercredi 3 mars 2027 au vendredi 5 mars 2027",
+        ),
+        ("code freeze starts Dec 15", "Code freeze starts Tuesday 15 December 2026"),
+        ("I'll be back on the 6th", "Mickael will be back on Sunday 6 December 2026"),
+    ],
+)
+def test_a_work_channel_s_days(text: str, content: str) -> None:
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert content in found, found
+
+
+def test_a_score_is_no_span_of_days() -> None:
+    assert run("the score was 3-5 in May", now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         # an #introductions message: a name, then its age and home town

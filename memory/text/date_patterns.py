@@ -29,6 +29,7 @@ __all__ = [
     "TIME_PATTERN",
     "YEAR_AND_MONTH_GAP",
     "may_hold_a_date",
+    "with_day_spans",
 ]
 
 
@@ -216,7 +217,10 @@ YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")
 PLANNED_BEFORE = regex(
     r"\b(?:(?:decided|agreed|planned|promised|arranged|décidé|convenu|prévu|promis)\s+(?:to|de|d')"
     r"|(?:decided|agreed|planned|promised)\s+(?:that\s+)?(?:we|i|they|you)(?:'d|\s+would|'ll|\s+will|\s+should)\b"
-    r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé)\b"
+    r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé"
+    # "my 1:1 got moved to Thursday", "we bumped it to Friday": the day it now falls on.
+    r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)\s+[\w:-]+)\s+(?:back\s+)?(?:to|till|until)"
+    r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au))\b"
 )
 # A start said right before its day: "I got a new job, starting Monday" is the next Monday.
 STARTING_BEFORE = regex(
@@ -291,6 +295,33 @@ _DATE_WORDS = frozenset(
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")
+
+
+# "March 3-5", "3-5 mars": a span of days in one month.
+_DAY_SPAN = regex(
+    rf"\b(?:(?P<month>{_MONTH_ALT})\.?\s+(?P<first>[0-3]?\d)(?:st|nd|rd|th)?\s*[-–]\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
+    rf"|(?P<first_day>[0-3]?\d)(?:st|nd|rd|th|er)?\s*[-–]\s*(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month_after>{_MONTH_ALT}))"
+    r"\b(?![-–/:.]\d)"
+)
+
+
+def with_day_spans(text: str, french: bool) -> str:
+    """`text` with each span of days written as its two dates ("March 3-5" -> "March 3 to March 5",
+    "3-5 mars" -> "3 mars au 5 mars"), for each to be read as a date; spans that end before they
+    start stay as written."""
+
+    def written(match: re.Match[str]) -> str:
+        month = match.group("month") or match.group("month_after")
+        first = int(match.group("first") or match.group("first_day"))
+        last = int(match.group("last") or match.group("last_day"))
+        if not 1 <= first < last <= 31:
+            return match.group(0)
+        to = "au" if french else "to"
+        if match.group("month"):
+            return f"{month} {first} {to} {month} {last}"
+        return f"{first} {month} {to} {last} {month}"
+
+    return _DAY_SPAN.sub(written, text) if "-" in text or "–" in text else text
 
 
 def may_hold_a_date(text: str) -> bool:

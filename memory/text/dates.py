@@ -32,6 +32,7 @@ from .date_patterns import (
     TIME_PATTERN,
     YEAR_AND_MONTH_GAP,
     may_hold_a_date,
+    with_day_spans,
 )
 from .durations import ABOUT_BEFORE, roughly, since_written
 from .holidays import holiday_key
@@ -116,6 +117,7 @@ def find_dates(
     """
     if not may_hold_a_date(clause):
         return clause, []
+    clause = with_day_spans(clause, french)
     today = now.date()
     found: list[ResolvedDate] = []
     out: list[str] = []

@@ -42,7 +42,8 @@ _CLAUSE_BREAK = regex(
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 _FILLERS = (
-    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|"
+    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
+    r"heads\s+up|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time
@@ -72,8 +73,8 @@ _QUESTION_START = regex(
     r"(?:as|es|est|avez|sais|savez|connais|connaissez|peux|pouvez|aimes|aimez)-(?:tu|vous|il|elle|je)\b)"
 )
 _POLITE_REQUEST = regex(
-    r"^(?:\W*(?:hey|hi|ok|okay|so|please)\W+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-    r"(?:remember|note|keep\s+in\s+mind|not\s+forget|memori[sz]e|save)|"
+    r"^(?:\W*(?:hey|hi|ok|okay|so|please|bot)\W+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:remember|note|keep\s+in\s+mind|not\s+forget|memori[sz]e|save|remind\s+me)|"
     r"^(?:tu\s+peux|peux-tu|pourrais-tu|tu\s+pourrais|vous\s+pouvez|pouvez-vous|pourriez-vous)\s+"
     r"(?:bien\s+)?(?:retenir|noter|te\s+souvenir|vous\s+souvenir|mémoriser|garder)"
 )

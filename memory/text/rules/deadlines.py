@@ -36,7 +36,9 @@ _DEADLINE_EN: list[re.Pattern[str]] = [
     ),
     regex(
         rf"\b(?:(?P<thing>[^,\x00]{{1,80}}?)\s+(?:is\s+|are\s+|was\s+|'s\s+|will\s+be\s+)?)?due\s+"
-        rf"(?:on\s+|by\s+|before\s+|for\s+)?(?:the\s+)?{DATE_SLOT}"
+        # "due EOD Friday", "due by COB tomorrow": the end of the day said before the day
+        rf"(?:on\s+|by\s+|before\s+|for\s+)?(?:(?:eod|cob|eow|end\s+of\s+(?:the\s+)?(?:day|business))\s+(?:on\s+)?)?"
+        rf"(?:the\s+)?{DATE_SLOT}"
     ),
 ]
 _DEADLINE_FR: list[re.Pattern[str]] = [

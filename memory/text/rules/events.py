@@ -140,7 +140,10 @@ _EVENT_CUE = regex(
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|"
-    r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?)\b"
+    r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
+    r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call)\b"
+    # "I'll be back on the 6th", "je serai de retour lundi"
+    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+back\b|\bde\s+retour\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b"
     # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
