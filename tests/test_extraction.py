@@ -1877,6 +1877,48 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
     assert content in found, found
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # two friends catching up: what was done, with which thing told to the listener left out
+        (
+            "I finally signed up for that pottery class I told you about.",
+            "Mickael finally signed up for that pottery class",
+        ),
+        ("I bought the book you recommended", "Mickael bought the book"),
+        ("I read the article you sent me yesterday", "Mickael read the article on Tuesday 24 November 2026"),
+        # what was on a day, told with "was", is the day before
+        ("First session was on Tuesday!", "First session was on Tuesday 24 November 2026"),
+        (
+            "I managed to run my first 10k last Sunday.",
+            "Mickael managed to run their first 10k on Sunday 22 November 2026",
+        ),
+        (
+            "I'm thinking of going back to school for a nursing degree.",
+            "Mickael is thinking of going back to school for a nursing degree",
+        ),
+        (
+            "We repainted the living room blue over the holidays.",
+            "Mickael and others repainted the living room blue over the holidays",
+        ),
+        (
+            "My band is playing at a local bar next Friday, you should come!",
+            "Mickael's band is playing at a local bar on Friday 4 December 2026",
+        ),
+    ],
+)
+def test_what_friends_tell_each_other(text: str, content: str) -> None:
+    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert content in found, found
+
+
+@pytest.mark.parametrize(
+    "text", ["I managed to get some sleep", "I told you about it", "I went to that thing"]
+)
+def test_what_friends_say_in_passing_is_no_event(text: str) -> None:
+    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+
+
 def test_a_score_is_no_span_of_days() -> None:
     assert run("the score was 3-5 in May", now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
 

@@ -193,7 +193,7 @@ DATE_PATTERN = regex(
     # "over the weekend", "at the weekend": the last one when told in the past (`date_meaning.resolve_match`).
     r"|(?P<weekend_said>(?<=\bover\s)the\s+week-?end|(?<=\bat\s)the\s+week-?end)"
     # "in the spring", "over the summer": the last one when told in the past, as the weekend above.
-    r"|(?P<season_said>(?:(?<=\bin\s)|(?<=\bover\s)|(?<=\bduring\s))the\s+"
+    r"|(?P<season_said>(?:(?<=\bin\s)|(?<=\bover\s)|(?<=\bduring\s)|(?<=\bsince\s))the\s+"
     r"(?P<season_said_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<holiday>(?:(?P<holiday_modifier>last|next|this|coming)\s+)?(?P<holiday_name>{_HOLIDAY_ALT})"
     rf"(?!\s+(?:{_HOLIDAY_THING})\b))"
@@ -252,6 +252,8 @@ PAST_TENSE = regex(
     r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
     # A day that is the subject of a past verb: "Friday was fun", "the weekend was great".
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:was|were)\b"
+    # What was on a day: "First session was on Tuesday!", "the party was last night".
+    r"|\b(?:was|were)\s+(?:on|at|in|over|during)\s+(?=\S)"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
@@ -267,7 +269,7 @@ PAST_TENSE = regex(
 # "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(
     # Who the clause is about may be someone else: "my sister got married in June" is last June.
-    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their)\s+[a-z]+)\s+"
+    r"\b(?:i|we|he|she|they|it|that|this|(?:my|our|his|her|their|the|a)\s+[a-z]+)\s+"
     r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b"
 )
 # A clause that says what will be: its past verb reports it ("she said it will rain on Friday").

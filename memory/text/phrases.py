@@ -131,6 +131,24 @@ _NEXT_PART = regex(
 _AND_THEN = regex(r"\s+(?:and(?:\s+then)?|then|et(?:\s+puis)?|puis)\s+")
 
 
+def without_what_was_told(said: str, subject: str = "I") -> str:
+    """`said` without the relative clause that only tells the listener which thing is meant, where the
+    thing itself is the news: "that pottery class I told you about", "the book you recommended",
+    "the article you sent me" (`subject`: who "I" is by now, "I" itself or a name)."""
+    who = rf"(?:{re.escape(subject)}|i|you)"
+    return re.sub(
+        rf"\s+(?:that\s+|which\s+)?{who}\s+(?:told|was\s+telling|mentioned|showed|recommended|suggested|sent|"
+        rf"gave|lent)(?:\s+(?:to\s+)?(?:you|me|{re.escape(subject)}))?(?:\s+about)?(?=\s*(?:[,.;!?]|$|\x00))",
+        "",
+        said,
+        flags=re.IGNORECASE,
+    )
+
+
+# A word after the subject, not only a date: "you sent Ana <date>" says nothing Ana did.
+_SAYS_SOMETHING = re.compile(r"[^\W\d_]")
+
+
 def without_the_listener(said: str, subject: str) -> str:
     """`said` up to its first part that speaks to the listener ("Ana baked a cake, you should try
     it" -> "Ana baked a cake"), or with what `subject` did next in that part ("Ana took your advice
@@ -139,6 +157,7 @@ def without_the_listener(said: str, subject: str) -> str:
     Whom "you" names is known only in its own conversation, and a note is read in others."""
     # The subject as a word: "Al" is not in "also".
     named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)", re.IGNORECASE)
+    said = without_what_was_told(said, subject)
     parts = _NEXT_PART.split(said)
     for n, part in enumerate(parts):
         listener = TO_THE_LISTENER.search(part)
@@ -156,7 +175,11 @@ def without_the_listener(said: str, subject: str) -> str:
         ):
             # "Joanna took your advice and watched Dune on Sunday": what the subject did next, dated.
             return f"{kept}{part[: first.end()]} {part[then.end() :]}".rstrip(" ,;:—–-")
-        if again and not TO_THE_LISTENER.search(part, again.start()):
+        if (
+            again
+            and not TO_THE_LISTENER.search(part, again.start())
+            and _SAYS_SOMETHING.search(part, again.end())
+        ):
             # "John is so excited to tell you John started a yoga class": the news itself.
             return f"{kept}{part[again.start() :]}".rstrip(" ,;:—–-")
         kept = kept.rstrip(" ,;:—–-")

@@ -19,6 +19,7 @@ from ..phrases import (
     names_someone,
     trim_phrase,
     without_the_listener,
+    without_what_was_told,
 )
 from ..rewrite import capitalize_first
 from ..sentences import co_subject, opens_relative_clause, strip_filler
@@ -31,6 +32,9 @@ _CONFIDENCE = 0.65
 _DATED_CONFIDENCE = 0.6
 
 _EVENT_VERBS_EN = (
+    # Before their first word alone: "signed up" is not "signed" with the object "up ...".
+    r"signed\s+up|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
+    r"hit|beat|see|meet|raise|qualify)|"
     r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
     r"launched|released|shipped|published|signed|received|became|become|retired|resigned|was\s+promoted|"
@@ -42,7 +46,8 @@ _EVENT_VERBS_EN = (
     r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
     r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
     # "I scored 40 points", "we scored the winning goal"
-    r"scored|switched|migrated|reached|"
+    r"scored|switched|migrated|reached|enrolled|registered|repainted|redecorated|remodell?ed|installed|"
+    r"planted|"
     # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
     r"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:diamond|platinum|plat|gold|silver|bronze|master|grandmaster|"
     r"challenger|immortal|radiant|legend|level|lvl|rank|milestone|record|pr|pb|\d))"
@@ -141,6 +146,7 @@ _EVENT_CUE = regex(
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
+    r"gig|recital|open\s+mic|performing|playing\s+at|"
     r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call)\b"
     # "I'll be back on the 6th", "je serai de retour lundi"
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+back\b|\bde\s+retour\b"
@@ -169,7 +175,8 @@ _EVENT_CUE = regex(
 
 def _happened_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
-    after = hit.group("object")
+    # "I bought the book you recommended": the book is what was bought.
+    after = without_what_was_told(hit.group("object"))
     phrase = trim_phrase(after)
     got_state = verb == "got" and bool(_GOT_STATE.match(after))
     needs_no_object = bool(_INTRANSITIVE.match(verb)) or got_state
@@ -256,7 +263,12 @@ def _names_something(phrase: str) -> bool:
     rest = _VAGUE_TIME_EN.sub(" ", rest).strip()
     if not any(ch.isalpha() for ch in rest):
         return False
+    # "that pottery class" names a thing as "the pottery class" does.
+    rest = _DEMONSTRATIVE_EN.sub("the ", rest)
     return is_object(rest, False, _EMPTY_PLACES_EN)
+
+
+_DEMONSTRATIVE_EN = regex(r"^(?:that|this|these|those)\s+(?=[^\W\d_]+\s+[^\W\d_])")
 
 
 def _event(hit: Hit, said: str, keys: list[str], confidence: float = _CONFIDENCE) -> Item | None:

@@ -45,7 +45,7 @@ _NOT_A_GOAL_EN = regex(
 _UNDERTAKING_EN = (
     r"(?:start|open|launch|found|build|create|write|publish|learn|study|move|buy|adopt|quit|apply|run(?=\s+(?:a|an|my)\s)|"
     r"train|become|join|switch|change|sell|get\s+(?:married|engaged|a\s+(?:degree|dog|cat|puppy|house|job))|"
-    r"go\s+back\s+to\s+school|retire|travel)"
+    r"go(?:ing)?\s+back\s+to\s+(?:school|college|university|uni)|retire|travel)"
 )
 _PLAN_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
