@@ -1905,6 +1905,24 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "My band is playing at a local bar next Friday, you should come!",
             "Mickael's band is playing at a local bar on Friday 4 December 2026",
         ),
+        # how the speaker felt about it is no part of what it was
+        (
+            "I started taking salsa lessons two weeks ago, it's so much fun.",
+            "Mickael started taking salsa lessons in the week of Monday 9 November 2026",
+        ),
+        (
+            "My son just made the varsity soccer team, we're so proud.",
+            "Mickael's son just made the varsity soccer team",
+        ),
+        (
+            "My husband surprised me with tickets to Hamilton for our anniversary!",
+            "Mickael's husband surprised Mickael with tickets to Hamilton for their anniversary",
+        ),
+        ("my boss gave me a raise", "Mickael's boss gave Mickael a raise"),
+        (
+            "I'm hosting a book club at my place next Thursday.",
+            "Mickael is hosting a book club at their place on Thursday 3 December 2026",
+        ),
     ],
 )
 def test_what_friends_tell_each_other(text: str, content: str) -> None:
@@ -1913,7 +1931,14 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["I managed to get some sleep", "I told you about it", "I went to that thing"]
+    "text",
+    [
+        "I managed to get some sleep",
+        "I told you about it",
+        "I went to that thing",
+        "my mom gave me a hard time about it",  # an idiom, no gift
+        "my dad gave me a ride",
+    ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:
     assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []

@@ -58,9 +58,10 @@ def _works(text: str) -> list[str]:
             "I whipped up some chocolate and vanilla swirl.",
             "Léa's recipes and baking include swirl: Léa whipped up some chocolate and vanilla swirl",
         ),
+        # how it turned out ("it was great") is how the speaker felt, not what was made
         (
             "I made some peach cobbler recently, it was great.",
-            "Léa's recipes and baking include cobbler: Léa made some peach cobbler recently, it was great",
+            "Léa's recipes and baking include cobbler: Léa made some peach cobbler recently",
         ),
         ("We made pizza!", "Léa's recipes and baking include pizza: Léa and others made pizza"),
         (

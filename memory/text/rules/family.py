@@ -66,6 +66,11 @@ _LIFE_EVENT_EN = regex(
     r"started\s+(?:school|kindergarten|preschool|daycare|college|university|high\s+school|a\s+new\s+job)|"
     rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
     r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar)|"
+    # "my son made the varsity soccer team", "my husband surprised me with tickets to Hamilton"
+    r"made\s+(?:the|a|his|her|their)\s+(?:[\w-]+\s+){0,3}?team|"
+    r"surprised\s+(?:me|us)\s+with|(?:got|bought|gave)\s+(?:me|us)\s+(?:a|an|some|tickets|flowers|two|my|our)\b"
+    r"(?!\s+(?:hard\s+time|ride|lift|call|look|hand|hug|break|chance|heads[- ]up|minute|second|sec|bit|"
+    r"lot)\b)|"
     # An age reached or had: "my daughter turns 6 next Tuesday", "my son is 5" (not "is 5 minutes late").
     r"(?:just\s+)?turned\s+\d{1,2}|turns\s+\d{1,2}|will\s+turn\s+\d{1,2}|is\s+turning\s+\d{1,2}|"
     r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b)))\b.*)"
