@@ -1920,6 +1920,20 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         ),
         ("my boss gave me a raise", "Mickael's boss gave Mickael a raise"),
         (
+            "My mom is recovering from knee surgery, so I've been helping her out.",
+            "Mickael's mom is recovering from knee surgery",
+        ),
+        ("We're renovating our kitchen, it's been chaos.", "Mickael and others are renovating their kitchen"),
+        (
+            "I just got my first promotion at the hospital, I'm a charge nurse now!",
+            "Mickael is a charge nurse",
+        ),
+        # a trip saved up for is no place been to
+        (
+            "I'm saving up for a trip to Japan next spring.",
+            "Mickael is saving up for a trip to Japan in spring 2027",
+        ),
+        (
             "I'm hosting a book club at my place next Thursday.",
             "Mickael is hosting a book club at their place on Thursday 3 December 2026",
         ),
@@ -1938,10 +1952,16 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "I went to that thing",
         "my mom gave me a hard time about it",  # an idiom, no gift
         "my dad gave me a ride",
+        "we're redoing the slides",  # work, not the home
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:
     assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+
+
+def test_a_trip_saved_up_for_is_no_place_been_to() -> None:
+    found = run("I'm saving up for a trip to Japan next spring.", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert not any("places visited" in item.content for item in found), found
 
 
 def test_a_score_is_no_span_of_days() -> None:

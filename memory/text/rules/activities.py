@@ -335,7 +335,12 @@ _PLACE_EN = regex(
     r"(?:(?:to|in|around|across)\s+|(?<=visited\s)|(?<=toured\s)|(?<=explored\s)|(?<=back\sfrom\s))"
     r"(?P<place>(?:the\s+)?(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+)){0,2})(?!['’\w])"
 )
-_PLAN = regex(r"\bgoing$|'m$|'re$|\b(?:am|are)$")
+_PLAN = regex(
+    r"\bgoing$|'m$|'re$|\b(?:am|are)$"
+    # "I'm saving up for a trip to Japan", "we booked a trip to Rome": a trip still to come.
+    r"|\b(?:saving\s+(?:up\s+)?for|planning|plan\s+to|want\s+to|wanna|hope\s+to|hoping|dream(?:ing)?\s+of|"
+    r"thinking\s+(?:of|about)|booked|booking|will|'ll|gonna|going\s+to|can't\s+wait)\b"
+)
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
 _NOT_A_PLACE = frozenset(
     w.casefold()

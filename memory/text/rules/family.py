@@ -65,6 +65,7 @@ _LIFE_EVENT_EN = regex(
     r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"started\s+(?:school|kindergarten|preschool|daycare|college|university|high\s+school|a\s+new\s+job)|"
     rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
+    r"(?:is|was)\s+(?:still\s+)?recovering\s+from|"
     r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar)|"
     # "my son made the varsity soccer team", "my husband surprised me with tickets to Hamilton"
     r"made\s+(?:the|a|his|her|their)\s+(?:[\w-]+\s+){0,3}?team|"

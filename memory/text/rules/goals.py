@@ -55,11 +55,16 @@ _PLAN_EN = regex(
     r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
     r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"
 )
-# A move to come, told without its day: "I'm moving to Berlin", "we're relocating back to Ohio in the
-# spring" (with a day it is a dated event: rules/events.py).
-_MOVING_EN = regex(
+# A move to come, or work on the home under way, told without its day: "I'm moving to Berlin",
+# "we're relocating back to Ohio in the spring", "we're renovating our kitchen" (with a day it is a
+# dated event: rules/events.py).
+_UNDER_WAY_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:finally|also|actually|officially|probably|definitely)\s+)*"
-    r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with)\b.*)"
+    r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with)\b.*"
+    # "we're renovating our kitchen": work on the home under way
+    r"|(?:renovating|remodell?ing|redoing|redecorating|rebuilding|repainting)\s+(?:our|my|the)\s+(?:[\w-]+\s+)?"
+    r"(?:kitchen|bathroom|house|home|apartment|flat|garden|yard|basement|attic|bedroom|living\s+room|deck|patio|"
+    r"roof|garage|place|office|nursery)\b.*)"
 )
 # Moves in a conversation or a piece of work, not a home: "moving to the next topic", "to step 2".
 _NOT_A_HOME_EN = regex(
@@ -131,7 +136,7 @@ def _plans_en(hit: Hit) -> Item | None:
     return _goal(hit, content, aim, [plan])
 
 
-def _moving_en(hit: Hit) -> Item | None:
+def _under_way_en(hit: Hit) -> Item | None:
     """ "I'm moving to Berlin" -> "Mickael is moving to Berlin"."""
     if "\x00" in hit.clause.text:
         return None  # "I'm moving to Berlin next month" is an event on its day
@@ -180,7 +185,7 @@ GOALS = (
     Rule(_WANT_EN, _wants_en, french=False, not_objects=_NOT_GOAL_VERBS_EN),
     Rule(_MY_GOAL_EN, _my_goal_en, french=False),
     Rule(_PLAN_EN, _plans_en, french=False, object_groups=("object", "doing")),
-    Rule(_MOVING_EN, _moving_en, french=False, object_groups=("doing",)),
+    Rule(_UNDER_WAY_EN, _under_way_en, french=False, object_groups=("doing",)),
     Rule(_WANT_FR, _wants_fr, french=True, not_objects=_NOT_GOAL_VERBS_FR),
     Rule(_PLAN_FR, _plans_fr, french=True),
     Rule(_MY_GOAL_FR, _my_goal_fr, french=True),

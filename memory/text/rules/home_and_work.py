@@ -35,10 +35,15 @@ def identity_memory(hit: Hit, content: str, predicate: Predicate, value: str = "
 # --------------------------------------------------------------------------- English
 
 
+# "I'm a charge nurse now": when it is so, not part of the job.
+_WHEN_AFTER_A_JOB_EN = regex(r"\s+(?:now|these\s+days|currently|again|full[- ]time|part[- ]time)$")
+
+
 def _occupation_en(hit: Hit) -> Item | None:
-    if not is_occupation_en(hit.phrase):
+    said = _WHEN_AFTER_A_JOB_EN.sub("", hit.phrase)
+    if not is_occupation_en(said):
         return None
-    job = hit.third(hit.phrase)
+    job = hit.third(said)
     return identity_memory(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
 
 
