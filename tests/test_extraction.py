@@ -521,7 +521,7 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         (
             "One special memory for me was this pride parade I went to a few weeks ago.",
             EVENT,
-            "Mickael went to a pride parade in the week of Monday 26 October 2026",
+            "Mickael went to a pride parade around the week of Monday 26 October 2026",
         ),
         (
             "The pottery class we took last summer was amazing!",
@@ -979,7 +979,7 @@ def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memo
     assert contents("the support I got made a huge difference") == []
     # the thing named before the verb is what happened, once: never "went to <date>" beside it
     assert contents("One special memory for me was this pride parade I went to a few weeks ago.") == [
-        (EVENT, "Mickael went to a pride parade in the week of Monday 26 October 2026")
+        (EVENT, "Mickael went to a pride parade around the week of Monday 26 October 2026")
     ]
     # ... also where the verb's preposition ends the sentence (never "Mickael went to" beside it)
     assert contents("Yeah, that pic was from a show I went to.") == [(EVENT, "Mickael went to a show")]
@@ -2098,7 +2098,13 @@ def test_shorthand_look_alikes_say_nothing(text: str) -> None:
         ("two or three weeks ago", "around the week of Monday 9 November 2026"),
         ("a week or two ago", "around the week of Monday 16 November 2026"),
         ("a month or so ago", "around October 2026"),
-        ("several weeks ago", "in the week of Monday 2 November 2026"),
+        # a count that names no number is no exact date
+        ("several weeks ago", "around the week of Monday 2 November 2026"),
+        ("a few years ago", "around 2023"),
+        ("a few months back", "around August 2026"),
+        # a part of the period said before it
+        ("mid-last year", "in mid-2025"),
+        ("early last month", "in early October 2026"),
         # a day of a named week is that week's, not this week's
         ("on Tuesday last week", "on Tuesday 17 November 2026"),
         ("Monday of last week", "on Monday 16 November 2026"),
@@ -2121,6 +2127,11 @@ def test_periods_counted_back(said: str, period: str) -> None:
     text = f"I broke my arm {said}"
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert found == [f"Mickael broke their arm {period}"]
+
+
+def test_late_for_something_is_no_part_of_the_month() -> None:
+    written = resolve_relative_dates("I was late last month", datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert written == "I was late in October 2026"
 
 
 def test_a_range_ends_on_or_after_its_start() -> None:

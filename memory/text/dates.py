@@ -197,6 +197,8 @@ def find_dates(
                 about, segment_end = found_about.group("about"), found_about.start()
             elif match.group("ago_or") or match.group("ago_or_after"):
                 about = "around"  # "two or three weeks ago", "a month or so ago"
+            elif _SOME.fullmatch(match.group("ago_quantity") or match.group("il_y_a_quantity") or ""):
+                about = "around"  # "a few years ago", "several months back", "il y a quelques années"
             else:
                 about = match.group("il_y_a_about")
         if kind == "period":
@@ -205,12 +207,22 @@ def find_dates(
             # "in early May" -> "in early May 2026", "in the middle of May" -> "in mid-May 2026"
             said_part = " ".join((match.group("month_part_said") or "").lower().split())
             part = _MONTH_PARTS.get(said_part) or (match.group("month_part") or "").lower()
+            part_before = (
+                _PART_BEFORE.search(before)
+                if unit in ("year", "month") and not (part or about or french)
+                else None
+            )
+            if part_before is not None and _ON_TIME_BEFORE.search(before, 0, part_before.start()):
+                part_before = None  # "I was late last month": late for something, not late in it
+            if part_before is not None:
+                # "mid-last year" -> "in mid-2025", "early last month" -> "in early October 2026"
+                part, segment_end = part_before.group("part").lower(), part_before.start()
             written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
             if about:
                 inline = roughly(bare, (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit], about, french)
             elif said:
                 inline = " ".join([*said.split(), written])
-            elif part and not match.group("month_modifier"):
+            elif part and (part_before is not None or not match.group("month_modifier")):
                 # "due early March" -> "due in early March 2027"
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
             elif PERIOD_PREPOSITION_BEFORE.search(before):
@@ -265,6 +277,14 @@ def find_dates(
     return "".join(out), found
 
 
+# A part of the period said right before it: "mid-last year", "early next month".
+_PART_BEFORE = re.compile(r"\b(?P<part>early|mid|late)(?:-|\s+)$", re.IGNORECASE)
+_ON_TIME_BEFORE = re.compile(
+    r"\b(?:was|were|am|is|are|be|been|being|running|arrived|showed\s+up|came|got\s+(?:there|home|in))\s+$",
+    re.IGNORECASE,
+)
+# A count that names no number: "a few", "several", "quelques".
+_SOME = re.compile(r"a\s+few|few|several|quelques", re.IGNORECASE)
 _RANGE_END_BEFORE = re.compile(r"(?:\b(?:to|until|till|through|thru|and)|[-–])\s*$", re.IGNORECASE)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(
