@@ -1959,6 +1959,37 @@ def test_what_friends_say_in_passing_is_no_event(text: str) -> None:
     assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # pastimes as friends mention them
+        ("I'm really into photography these days, mostly landscapes.", "Mickael is into photography"),
+        (
+            "My husband and I go ballroom dancing on Fridays.",
+            "Mickael's hobbies and activities include dancing: "
+            "Mickael's husband and Mickael go ballroom dancing on Fridays",
+        ),
+        ("I'm part of a community choir.", "Mickael is part of a community choir"),
+        ("I'm on the soccer team and I love it", "Mickael is on the soccer team"),
+        ("je fais partie d'une chorale", "Mickael fait partie d'une chorale"),
+        (
+            "Kayaking on the lake every Sunday is my favorite thing.",
+            "Mickael's favorite thing is kayaking on the lake every Sunday",
+        ),
+        ("baking is my favourite way to relax", "Mickael's favorite way to relax is baking"),
+    ],
+)
+def test_pastimes_as_friends_mention_them(text: str, content: str) -> None:
+    assert content in [item.content for item in run(text)]
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm in the group chat", "I'm on a team call", "Nothing is my favorite thing"]
+)
+def test_a_chat_a_call_or_nothing_is_no_pastime(text: str) -> None:
+    assert run(text) == []
+
+
 def test_a_trip_saved_up_for_is_no_place_been_to() -> None:
     found = run("I'm saving up for a trip to Japan next spring.", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
     assert not any("places visited" in item.content for item in found), found

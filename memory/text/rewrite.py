@@ -47,7 +47,9 @@ _ADVERBS_EN = (
 _PRONOUN_EN = regex(
     r"\b(?:(?P<i_contracted>i)(?P<contraction>'m|'ve|'ll|'d)"
     # "my husband and I are": the verb is the pair's, so it stays as said.
-    r"|(?<=\band\s)(?P<i_joined>i)(?=\s+(?:are|were|have|do|don't|haven't|aren't|weren't)\b)"
+    r"|(?<=\band\s)(?P<i_joined>i)(?=\s+(?:(?:both|usually|always|often|still|also|really|just|all)\s+)?"
+    r"(?:are|were|have|do|don't|haven't|aren't|weren't|go|love|like|live|work|play|own|spend|enjoy|run|walk|"
+    r"hike|travel|cook|visit|watch)\b)"
     rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?))?"
     r"|(?P<my>my)|(?P<mine>mine)|(?P<myself>myself)|(?P<me>me)"
     r"|(?P<we>we)(?P<we_contraction>'re|'ve|'ll|'d)?"

@@ -167,6 +167,29 @@ def _helps_me(hit: Hit) -> Item | None:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [doing])
 
 
+# A group the speaker belongs to: "I'm in a band", "I'm part of a community choir", "I'm a member of
+# the local running club", "je fais partie d'une chorale".
+_MEMBER_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:also\s+|still\s+|now\s+)?(?:in|part\s+of|a\s+member\s+of|on)\s+"
+    r"(?P<object>(?:a|an|the|our|my)\s+(?:[\w'-]+\s+){0,3}?(?:band|choir|club|team|league|group|orchestra|troupe|crew|"
+    r"guild|society|committee|ensemble|quartet|squad)s?"
+    # the group's noun ends its name: not "the group chat", "a team call"
+    r"(?=\s*(?:$|[,;:!?.)]|(?:at|in|for|of|called|named|with|that|which|here|there|now|too|and|but)\b))[^,;:!?.]*)"
+)
+_MEMBER_FR = regex(
+    r"\bje\s+(?:fais\s+partie|suis\s+membre)\s+(?P<de>d'|de\s+la\s+|du\s+|des\s+|de\s+l')\s*"
+    r"(?P<object>(?:une?\s+)?(?:[\w'-]+\s+){0,3}?(?:groupe|chorale|club|équipe|orchestre|troupe|association|"
+    r"asso|ligue)\b[^,;:!?.]*)"
+)
+
+
+def _member(hit: Hit) -> Item:
+    """ "Mickael is in a band", "Mickael fait partie d'une chorale"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
 HOBBIES: tuple[OneOf | Rule, ...] = (
     OneOf(
         (
@@ -180,4 +203,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_BEEN_DOING_EN, _been_doing, french=False, needs_date=True),
     Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
     Rule(_USES_FR, _uses, french=True, max_words=8),
+    Rule(_MEMBER_EN, _member, french=False),
+    Rule(_MEMBER_FR, _member, french=True),
 )

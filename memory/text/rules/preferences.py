@@ -348,6 +348,32 @@ def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) 
     )
 
 
+# A pastime said as the speaker's favourite: "Kayaking on the lake is my favorite thing", "baking is
+# my favourite way to relax" (the dropped-subject reading may have put "I'm" before the gerund).
+_FAVOURITE_DOING_EN = regex(
+    r"^\W*(?:i(?:'m|\s+am)\s+)?(?P<object>[a-z]+ing\b[^,;:!?]{0,60}?)\s+(?:is|was|has\s+always\s+been|has\s+been)\s+"
+    r"(?:definitely\s+|probably\s+|honestly\s+|really\s+)?my\s+(?P<what>(?:favou?rite|fave|best)\s+(?:thing|hobby|"
+    r"activity|pastime|part\s+of\s+(?:the|my)\s+(?:day|week)|way\s+to\s+(?:relax|unwind|destress|de-stress|recharge)))\b"
+)
+
+
+def _favourite_doing_en(hit: Hit) -> Item | None:
+    """ "Ann's favorite thing is kayaking on the lake every Sunday"."""
+    doing = hit.phrase[:1].lower() + hit.phrase[1:]  # "Kayaking ..." now reads mid-sentence
+    if doing.split(" ", 1)[0] in ("nothing", "something", "anything", "everything", "thing"):
+        return None
+    what = " ".join(hit.group("what").split()).replace("favourite", "favorite")
+    content = f"{possessive_en(hit.speaker)} {what} is {hit.third(doing)}"
+    return Item(
+        content,
+        MemoryType.PREFERENCE,
+        hit.confidence(_CONFIDENCE),
+        [doing],
+        predicate=Predicate.LIKES,
+        object=hit.third(doing),
+    )
+
+
 # How the speaker wants to be reached, or not: "please don't ping me before 10am", "don't DM me about
 # prod issues", "I'd rather not be tagged in #random".
 _DO_NOT_REACH_EN = regex(
@@ -397,6 +423,7 @@ PREFERENCES = (
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
     Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
+    Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
     Rule(_DO_NOT_REACH_EN, _do_not_reach_en, french=False, object_groups=()),
     Rule(_RATHER_NOT_REACHED_EN, _rather_not_reached_en, french=False, object_groups=()),
 )
