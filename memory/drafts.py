@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from .errors import InvalidMemory
 from .models import DEFAULT_IMPORTANCE, Audience, Memory, MemoryDraft, MemoryType, Visibility, content_hash
-from .text import resolve_relative_dates
+from .text import credential_in, resolve_relative_dates
 from .ttl import expires_at as ttl_expires_at
 
 MAX_MEMORY_CHARS = 2000
@@ -66,6 +66,10 @@ def build_memory(draft: MemoryDraft, now: float) -> Memory:
     if not any(ch.isprintable() for ch in content):
         # Only control or format characters (NULs, zero-width spaces): nothing anyone could read.
         raise InvalidMemory("memory content has no visible characters")
+    held = credential_in(content)
+    if held is not None:
+        # A memory is read back into other prompts and shown by /memory: a secret has no place there.
+        raise InvalidMemory(f"memory content holds {held}; credentials are never stored as memories")
     if len(content) > MAX_MEMORY_CHARS:
         raise InvalidMemory(
             f"memory content is too long ({len(content)} characters, at most {MAX_MEMORY_CHARS})"

@@ -3,7 +3,8 @@
     MemorybotError                   nothing below is a bug: each says what went wrong, safely
     ├── InvalidInput (ValueError)    refused input from a person, a model or a setting; nothing changed
     │   ├── InvalidMemory            a memory that cannot be stored: empty, unreadable, too long,
-    │   │                            importance or confidence out of range, expired before written
+    │   │                            importance or confidence out of range, expired before written,
+    │   │                            holding a credential (a password, key, card number)
     │   ├── TTLError                 a time to live that is not a duration ("3 days", "permanent")
     │   ├── ToolArgumentError        a memory tool called by the model with arguments it cannot use
     │   │   └── TTLArgumentError     … a `ttl` that is not a duration

@@ -343,6 +343,27 @@ async def test_bad_ttls_are_refused_by_the_engine_and_nothing_is_stored(
         ("\x00\x00", "memory content has no visible characters"),
         ("\u200b\u200d\ufeff", "memory content has no visible characters"),
         ("x" * 100_000, "memory content is too long (100000 characters, at most 2000)"),
+        # a memory is read into other prompts and shown by /memory: no secret is ever one
+        (
+            "Alice's password is hunter2",
+            "memory content holds a password; credentials are never stored as memories",
+        ),
+        (
+            "The wifi password: coffee123",
+            "memory content holds a password; credentials are never stored as memories",
+        ),
+        (
+            "Alice's API key is sk-abc123def456ghi789jkl",
+            "memory content holds a key or token; credentials are never stored as memories",
+        ),
+        (
+            "Alice's card is 4111 1111 1111 1111",
+            "memory content holds a card number; credentials are never stored as memories",
+        ),
+        (
+            "Alice's SSN is 123-45-6789",
+            "memory content holds a social security number; credentials are never stored as memories",
+        ),
     ],
 )
 async def test_unusable_memory_content_is_refused_with_a_reason(
@@ -352,6 +373,31 @@ async def test_unusable_memory_content_is_refused_with_a_reason(
         await engine.remember(MemoryDraft(content, SCOPE))
     assert str(raised.value) == reason
     assert await engine.list_memories(audience(), MemoryQuery(limit=10)) == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["Alice's password is too long", "Alice forgot her password", "Alice's order number is 1234567890123"],
+)
+async def test_what_is_said_of_a_password_or_a_number_is_no_credential(
+    engine: MemoryEngine, content: str
+) -> None:
+    await engine.remember(MemoryDraft(content, SCOPE))
+    assert [m.content for m in await engine.list_memories(audience(), MemoryQuery(limit=10))] == [content]
+
+
+async def test_a_password_asked_to_be_remembered_is_refused_on_every_path(
+    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    """Neither the heuristics ("remember that ...") nor the model's tool keep it; the model is told why."""
+    llm.add(calls(("remember", {"content": "Alice's password is hunter2"})), text("I won't keep passwords."))
+    result = await pipeline.handle([message("remember that my password is hunter2", clock)])
+    assert result.error is None and result.reply == "I won't keep passwords."
+    assert result.remembered == [] and result.learned == []
+    errors = [r["error"] for r in tool_results(llm.calls[-1].messages)]
+    assert errors == ["memory content holds a password; credentials are never stored as memories"]
+    stored = await engine.list_memories(audience(), MemoryQuery(limit=10))
+    assert not any("hunter2" in m.content for m in stored)
 
 
 async def test_subjects_that_are_not_strings_are_refused(engine: MemoryEngine) -> None:

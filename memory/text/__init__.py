@@ -6,12 +6,14 @@ Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, 
 `date_patterns` and `dates` (date expressions, and what they mean), `rewrite` (third-person
 grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `kind_notes`
 (kind memories' text), `rules` (the extraction rules as a table), `extraction` (the entry point),
-`addressing` (a name said to its bearer, not of them), `zones` (time zones as chat names them).
+`addressing` (a name said to its bearer, not of them), `zones` (time zones as chat names them),
+`credentials` (secrets a memory must never hold), `shorthand` (chat's shorthand spelled out).
 """
 
 from __future__ import annotations
 
 from .addressing import names_in, only_addressed
+from .credentials import credential_in
 from .dates import date_mentions, resolve_relative_dates
 from .extraction import Extracted, extract, extract_unguarded
 from .facts import Fact, Predicate, clean_value, read_facts
@@ -24,6 +26,7 @@ __all__ = [
     "KindNote",
     "Predicate",
     "clean_value",
+    "credential_in",
     "date_mentions",
     "extract",
     "extract_unguarded",
