@@ -1920,6 +1920,25 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         ),
         ("my boss gave me a raise", "Mickael's boss gave Mickael a raise"),
         (
+            "My wife got a promotion at work last week.",
+            "Mickael's wife got a promotion at work in the week of Monday 16 November 2026",
+        ),
+        (
+            "My daughter starts kindergarten in the fall.",
+            "Mickael's daughter starts kindergarten in the fall",
+        ),
+        # what happened to something of the speaker's
+        (
+            "My car broke down on the highway yesterday.",
+            "Mickael's car broke down on the highway on Tuesday 24 November 2026",
+        ),
+        ("my phone got stolen at the concert", "Mickael's phone got stolen at the concert"),
+        # "wish me luck" is no part of the interview
+        (
+            "I've got a job interview at Google on Thursday, wish me luck!",
+            "Mickael has got a job interview at Google on Thursday 26 November 2026",
+        ),
+        (
             "My mom is recovering from knee surgery, so I've been helping her out.",
             "Mickael's mom is recovering from knee surgery",
         ),
@@ -1953,6 +1972,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "my mom gave me a hard time about it",  # an idiom, no gift
         "my dad gave me a ride",
         "we're redoing the slides",  # work, not the home
+        "my heart broke",
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

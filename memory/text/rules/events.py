@@ -255,6 +255,23 @@ def _starts_with_a_verb(phrase: str) -> bool:
     return word in FINITE_VERBS_EN or word in IRREGULAR_PAST_EN
 
 
+# What happened to something of the speaker's: "my car broke down on the highway yesterday", "my
+# phone got stolen".
+_THING_HAPPENED_EN = regex(
+    r"\b(?:my|our)\s+(?:(?:new|old)\s+)?(?P<thing>car|truck|van|bike|motorcycle|phone|laptop|computer|pc|tv|fridge|"
+    r"washer|dishwasher|furnace|heater|boiler|house|apartment|flat|basement|wallet|bag|luggage|suitcase|keys|flight)\s+"
+    r"(?P<what>broke(?:\s+down)?|died|crashed|got\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|"
+    r"delayed)|was\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|delayed)|caught\s+fire|flooded|"
+    r"stopped\s+working)\b"
+)
+
+
+def _thing_happened(hit: Hit) -> Item | None:
+    """ "Mickael's car broke down on the highway on <day>"."""
+    said = trim_phrase(hit.clause.text[hit.match.start() :])
+    return _event(hit, said, [hit.group("thing")])
+
+
 def _names_something(phrase: str) -> bool:
     """Whether the object, past its preposition and without its dates, still names something: the
     event "went to <date>" (its object said earlier in the sentence) or "went to it" would be
@@ -393,6 +410,7 @@ EVENTS = (
     Rule(_TALKED_WITH_EN, _talked_with, french=False, object_groups=()),
     Rule(_WON_AFTER_EN, _won_after, french=False, object_groups=()),
     Rule(_DONE_BEFORE_SAID_EN, _done_before_said, french=False, object_groups=()),
+    Rule(_THING_HAPPENED_EN, _thing_happened, french=False, object_groups=()),
     OneOf(tuple(Rule(pattern, _happened_fr, french=True, object_groups=()) for pattern in _EVENTS_FR)),
 )
 
