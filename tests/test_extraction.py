@@ -1933,6 +1933,13 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "Mickael's car broke down on the highway on Tuesday 24 November 2026",
         ),
         ("my phone got stolen at the concert", "Mickael's phone got stolen at the concert"),
+        ("I just paid off my student loans!", "Mickael just paid off their student loans"),
+        # a part after a comma told in the present is of a day to come, whatever came before
+        (
+            "My grandpa passed away last week, the funeral is on Saturday.",
+            "Mickael's grandpa passed away in the week of Monday 16 November 2026, "
+            "the funeral is on Saturday 28 November 2026",
+        ),
         # "wish me luck" is no part of the interview
         (
             "I've got a job interview at Google on Thursday, wish me luck!",

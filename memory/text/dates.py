@@ -158,7 +158,12 @@ def find_dates(
         # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
         # "We agreed to meet on Monday", "we pushed the launch back to Friday": told in the past, of
         # a day to come.
-        told_past = past and not PLANNED_BEFORE.search(before) and not STARTING_BEFORE.search(before)
+        told_past = (
+            past
+            and not PLANNED_BEFORE.search(before)
+            and not STARTING_BEFORE.search(before)
+            and not _TO_COME_SINCE_THE_LAST_BREAK.search(before)
+        )
         resolved = resolve_match(match, today, told_past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
             continue
@@ -277,6 +282,13 @@ def find_dates(
     return "".join(out), found
 
 
+# A part of the clause after a comma or a semicolon, told in the present or the future, of a day:
+# "my grandpa passed away last week, the funeral is on Saturday" is the Saturday to come.
+_TO_COME_SINCE_THE_LAST_BREAK = re.compile(
+    r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens)\s+(?:on\s+|at\s+|next\s+)?$",
+    re.IGNORECASE,
+)
 # A part of the period said right before it: "mid-last year", "early next month".
 _PART_BEFORE = re.compile(r"\b(?P<part>early|mid|late)(?:-|\s+)$", re.IGNORECASE)
 _ON_TIME_BEFORE = re.compile(

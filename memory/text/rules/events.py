@@ -33,7 +33,7 @@ _DATED_CONFIDENCE = 0.6
 
 _EVENT_VERBS_EN = (
     # Before their first word alone: "signed up" is not "signed" with the object "up ...".
-    r"signed\s+up|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
+    r"signed\s+up|paid\s+off|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
     r"hit|beat|see|meet|raise|qualify)|"
     r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
