@@ -2017,6 +2017,42 @@ def test_a_chat_a_call_or_nothing_is_no_pastime(text: str) -> None:
     assert run(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # what sets the speaker apart
+        ("My first job was at a bookstore.", "Mickael's first job was at a bookstore"),
+        ("I have a degree in biology.", "Mickael has a degree in biology"),
+        ("I got my master's in economics last year", "Mickael has their master's in economics"),
+        ("I've never been to Europe.", "Mickael has never been to Europe"),
+        ("I can't swim.", "Mickael can't swim"),
+        ("I'm scared of heights.", "Mickael is scared of heights"),
+        ("I'm the oldest of four kids.", "Mickael is the oldest of four kids"),
+        ("I'm an only child", "Mickael is an only child"),
+    ],
+)
+def test_what_sets_the_speaker_apart(text: str, content: str) -> None:
+    assert content in [item.content for item in run(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I can't wait",
+        "I can't believe it",
+        "I've never said that",
+        "I'm afraid of that",
+        "I'm afraid I can't make it",
+    ],
+)
+def test_chat_that_sounds_like_it_sets_nothing_apart(text: str) -> None:
+    assert run(text) == []
+
+
+def test_a_birthplace_is_no_place_been_to() -> None:
+    assert [item.content for item in run("I was born in Paris")] == ["Mickael was born in Paris"]
+
+
 def test_a_trip_saved_up_for_is_no_place_been_to() -> None:
     found = run("I'm saving up for a trip to Japan next spring.", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
     assert not any("places visited" in item.content for item in found), found

@@ -15,6 +15,7 @@ from .health import HEALTH
 from .hobbies import HOBBIES
 from .identity import IDENTITY
 from .names import NAMES
+from .personal import PERSONAL
 from .preferences import PREFERENCES
 from .requests import REQUESTS
 from .works import WORKS
@@ -27,6 +28,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *FAMILY,
     *IDENTITY,
     *PREFERENCES,
+    *PERSONAL,
     *HEALTH,
     *DECISIONS,
     DEADLINES,

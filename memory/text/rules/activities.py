@@ -368,9 +368,10 @@ _A_THING = regex(
 
 def _place(hit: Hit) -> Item | None:
     between = hit.group("between")
-    # "we're going to Italy" is a plan, not a place been to.
+    # "we're going to Italy" is a plan, not a place been to; "I was born in Paris" is no trip.
     if (
         _NOT_DONE.search(hit.group("who") + between)
+        or re.search(r"\bborn\b", between, re.IGNORECASE)
         or not _TRAVELLED.search(between)
         or _PLAN.search(between)
     ):

@@ -1,0 +1,117 @@
+"""Rules for what sets the speaker apart: what they can't do or fear, have never done, their degree."""
+
+from __future__ import annotations
+
+from memory.models import MemoryType
+
+from ..dates import PLACEHOLDER
+from ..facts import Predicate
+from ..normalize import regex
+from .base import OBJECT, Hit, Item, Rule
+
+__all__ = ["PERSONAL"]
+
+_CONFIDENCE = 0.7
+
+# "I can't swim", "I don't know how to drive": skills people ask about ("can Rae swim?").
+_CANT_EN = regex(
+    r"\bi\s+(?:can't|cannot|can\s+not|don't\s+know\s+how\s+to|never\s+learned\s+(?:how\s+)?to)\s+(?P<object>(?:swim|drive|"
+    r"cook|dance|sing|ski|skate|surf|ride\s+a\s+(?:bike|horse|motorcycle)|read\s+music|whistle|type|knit|sew)\b[^,;:!?.]*)"
+)
+# "I'm scared of heights", "I'm terrified of spiders".
+_FEAR_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:really\s+|so\s+|terribly\s+|deathly\s+|a\s+bit\s+|kind\s+of\s+|still\s+)?"
+    r"(?P<fear>scared|afraid|terrified|frightened)\s+of\s+" + OBJECT
+)
+# "I've never been to Europe", "I have never tried sushi".
+_NEVER_EN = regex(
+    r"\bi(?:'ve|\s+have)\s+never\s+(?P<object>(?:been\s+to|visited|seen|tried|eaten|ridden|flown|driven|watched|read|"
+    r"played|left|lived\s+(?:in|abroad|alone))\b[^,;:!?.]*)"
+)
+# "I have a degree in biology", "I got my master's in economics".
+_DEGREE_EN = regex(
+    r"\bi\s+(?:have|hold|got|earned|finished|completed)\s+(?:a|an|my)\s+(?P<object>(?:(?:bachelor'?s|master'?s|phd|"
+    r"doctorate|associate'?s|law|medical|nursing|engineering|art|business)\s+)?(?:degree|diploma|master'?s|bachelor'?s|"
+    r"phd)(?:\s+in\s+[^,;:!?.]+)?)"
+)
+# "My first job was at a bookstore", "my dream job is to be a vet".
+_WHICH_JOB_EN = regex(
+    r"\bmy\s+(?P<which>first|first\s+real|old|previous|last|dream|summer|part-time)\s+job\s+(?P<be>was|is|would\s+be)\s+"
+    + OBJECT
+)
+# "I'm the oldest of four kids", "I'm an only child".
+_BIRTH_ORDER_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?P<object>(?:the\s+)?(?:oldest|eldest|youngest|middle\s+child|second\s+oldest|second\s+youngest)"
+    r"(?:\s+of\s+[^,;:!?.]+)?|an\s+only\s+child)"
+)
+
+
+def _cant(hit: Hit) -> Item:
+    """ "Rae can't swim"."""
+    return Item(
+        f"{hit.speaker} can't {hit.third(hit.phrase)}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
+def _fear(hit: Hit) -> Item:
+    """ "Rae is scared of heights"."""
+    said = f"{hit.speaker} is {hit.words('fear').lower()} of {hit.third(hit.phrase)}"
+    return Item(
+        said, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [hit.phrase], predicate=Predicate.DISLIKES
+    )
+
+
+def _never(hit: Hit) -> Item:
+    """ "Rae has never been to Europe"."""
+    return Item(
+        f"{hit.speaker} has never {hit.third(hit.phrase)}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
+def _degree(hit: Hit) -> Item:
+    """ "Rae has a degree in biology" (what the profile calls studies)."""
+    determiner = hit.match.group(0).split()[2].lower()  # "a", "an" or "my"
+    # What one has, not when it was got ("I got my master's last year" is also an event).
+    degree = " ".join(PLACEHOLDER.sub(" ", hit.phrase).split())
+    said = f"has {hit.third(f'{determiner} {degree}')}"
+    return Item(
+        f"{hit.speaker} {said}",
+        MemoryType.IDENTITY,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+        predicate=Predicate.STUDIES,
+        object=said,
+    )
+
+
+def _which_job(hit: Hit) -> Item:
+    """ "Rae's first job was at a bookstore"."""
+    which = hit.words("which").lower()
+    said = f"{hit.speaker}'s {which} job {hit.words('be').lower()} {hit.third(hit.phrase)}"
+    return Item(said, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+def _birth_order(hit: Hit) -> Item:
+    """ "Rae is the oldest of four kids"."""
+    return Item(
+        f"{hit.speaker} is {hit.third(hit.phrase)}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
+PERSONAL = (
+    Rule(_CANT_EN, _cant, french=False),
+    Rule(_FEAR_EN, _fear, french=False),
+    Rule(_NEVER_EN, _never, french=False),
+    Rule(_DEGREE_EN, _degree, french=False),
+    Rule(_WHICH_JOB_EN, _which_job, french=False),
+    Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
+)
