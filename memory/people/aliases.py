@@ -12,7 +12,7 @@ from ..text.lexicons import NOT_A_NAME
 from ..text.normalize import clean_text, regex
 from ..text.phrases import is_negated_call, name_from_phrase
 from ..text.quoted import without_shown
-from ..text.sentences import is_hypothetical, is_taken_back, split_sentences
+from ..text.sentences import is_hypothetical, kept_sentences
 from ..text.shorthand import spelled_out
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
@@ -111,11 +111,10 @@ def _learn(text: str, speaker_name: str) -> list[str]:
     found: list[tuple[int, int, str]] = []  # (sentence, position, alias): names come out in text order
     # Code and quoted lines are someone's words shown ("`call me Bob`"), not a name the speaker goes by.
     said = spelled_out(clean_text(without_shown(text[:_MAX_INPUT])))
-    sentences = split_sentences(said)
-    for n, (sentence, question) in enumerate(sentences):
-        following = sentences[n + 1][0] if n + 1 < len(sentences) else ""
-        if question or is_taken_back(sentence, following):
-            continue  # "call me Bob jk" gives no name
+    # "call me Bob jk" gives no name: a sentence taken back is not read.
+    for n, (sentence, question) in enumerate(kept_sentences(said)):
+        if question:
+            continue
         for rx in _NICKNAME_RULES:
             for m in rx.finditer(sentence):
                 before = sentence[: m.start()]

@@ -17,9 +17,8 @@ from .rules import Clause, Item, read_clause
 from .sentences import (
     MAX_CLAUSE_CHARS,
     is_polite_request,
-    is_taken_back,
+    kept_sentences,
     split_clauses,
-    split_sentences,
     with_dropped_subject,
 )
 from .shorthand import spelled_out
@@ -114,10 +113,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
     message = spelled_out(clean_text(without_shown(with_what_was_shown(text))))
-    sentences = split_sentences(message)
-    for n, (sentence, question) in enumerate(sentences):
-        following = sentences[n + 1][0] if n + 1 < len(sentences) else ""
-        if (question and not is_polite_request(sentence)) or is_taken_back(sentence, following):
+    for sentence, question in kept_sentences(message):
+        if question and not is_polite_request(sentence):
             continue
         for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
             budget -= 1

@@ -48,6 +48,11 @@ IRREGULAR_PAST_EN = frozenset(
     stung swept swung wept wound withdrew overcame undertook became
     """.split()
 )
+# Ranks and marks a player or an athlete reaches: "I hit diamond", "just hit level 50".
+RANKS_EN = (
+    r"diamond|platinum|plat|gold|silver|bronze|master|grandmaster|challenger|immortal|radiant|legend|level|lvl|"
+    r"rank|milestone|record|pr|pb|\d"
+)
 # Forms that are present as well as past ("I cut", "I read"): they tell nothing of when.
 PRESENT_TOO_EN = frozenset(
     "run read cut put set let bet hurt hit upset quit shut split spread beat become".split()

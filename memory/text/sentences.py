@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import FINITE_VERBS_EN, MONTHS_EN, WEEKDAYS_EN, WEEKDAYS_FR
+from .lexicons import FINITE_VERBS_EN, MONTHS_EN, RANKS_EN, WEEKDAYS_EN, WEEKDAYS_FR
 from .normalize import regex
 
 __all__ = [
@@ -183,17 +183,24 @@ def is_polite_request(sentence: str) -> bool:
     return bool(_POLITE_REQUEST.search(sentence))
 
 
-# A sentence taken back as it ends: "I'm moving to Berlin jk", "I love Mondays /s".
-_TAKEN_BACK = regex(r"(?:\b(?:jk|j/k|just\s+kidding|kidding|je\s+rigole|c'est\s+une\s+blague)|(?<!\w)/s)\W*$")
+# Words that take back what was just said: "I'm moving to Berlin jk", "jk I'm staying".
+_JOKING = r"jk|j/k|just\s+kidding|kidding|je\s+rigole|c'est\s+une\s+blague"
+_TAKEN_BACK = regex(rf"(?:\b(?:{_JOKING})|(?<!\w)/s)\W*$")  # "... jk", "I love Mondays /s"
+_TAKES_BACK_THE_LAST = regex(rf"^\W*(?:{_JOKING})\b")  # "I'm moving. jk I'm staying"
 
 
-_TAKES_BACK_THE_LAST = regex(r"^\W*(?:jk|j/k|just\s+kidding|kidding|je\s+rigole|c'est\s+une\s+blague)\b")
-
-
-def is_taken_back(sentence: str, next_sentence: str = "") -> bool:
-    """Whether the sentence ends by taking itself back ("... jk", "... /s", "... je rigole"), or the
-    next one opens by doing so ("I'm moving to Berlin. jk I'm staying")."""
-    return bool(_TAKEN_BACK.search(sentence) or _TAKES_BACK_THE_LAST.search(next_sentence))
+def kept_sentences(text: str) -> list[tuple[str, bool]]:
+    """`split_sentences(text)` without the sentences taken back as they end ("... jk", "... /s") or
+    by the next one's opening ("I'm moving to Berlin. jk I'm staying")."""
+    sentences = split_sentences(text)
+    if not sentences:
+        return []
+    following = [s for s, _ in sentences[1:]] + [""]
+    return [
+        (sentence, question)
+        for (sentence, question), after in zip(sentences, following, strict=True)
+        if not (_TAKEN_BACK.search(sentence) or _TAKES_BACK_THE_LAST.search(after))
+    ]
 
 
 def is_hypothetical(context: str) -> bool:
@@ -246,8 +253,7 @@ _DROPPED_SUBJECT_EN = regex(
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
-    r"booked|rented|renovated|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:diamond|platinum|"
-    r"plat|gold|silver|bronze|master|grandmaster|challenger|immortal|radiant|legend|level|lvl|rank|\d)))\s+"
+    rf"booked|rented|renovated|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
     r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|"
     r"wrong|right|ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|"
     r"here|so|too|really|pretty|kinda|worse|better|different|differently|old|boring|weird|late|long|"

@@ -10,7 +10,7 @@ from memory.models import MemoryType
 from ..date_format import PERIOD_LEAD_EN
 from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN
+from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN, RANKS_EN
 from ..normalize import regex
 from ..phrases import (
     TO_THE_LISTENER,
@@ -49,8 +49,7 @@ _EVENT_VERBS_EN = (
     r"scored|switched|migrated|reached|enrolled|registered|repainted|redecorated|remodell?ed|installed|"
     r"planted|"
     # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
-    r"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:diamond|platinum|plat|gold|silver|bronze|master|grandmaster|"
-    r"challenger|immortal|radiant|legend|level|lvl|rank|milestone|record|pr|pb|\d))"
+    rf"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:{RANKS_EN}))"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").

@@ -46,14 +46,14 @@ _BIRTH_ORDER_EN = regex(
 )
 
 
+def _fact(hit: Hit, content: str) -> Item:
+    """A fact about the speaker, keyed by the phrase the rule read."""
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
 def _cant(hit: Hit) -> Item:
     """ "Rae can't swim"."""
-    return Item(
-        f"{hit.speaker} can't {hit.third(hit.phrase)}",
-        MemoryType.FACT,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-    )
+    return _fact(hit, f"{hit.speaker} can't {hit.third(hit.phrase)}")
 
 
 def _fear(hit: Hit) -> Item:
@@ -66,12 +66,7 @@ def _fear(hit: Hit) -> Item:
 
 def _never(hit: Hit) -> Item:
     """ "Rae has never been to Europe"."""
-    return Item(
-        f"{hit.speaker} has never {hit.third(hit.phrase)}",
-        MemoryType.FACT,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-    )
+    return _fact(hit, f"{hit.speaker} has never {hit.third(hit.phrase)}")
 
 
 def _degree(hit: Hit) -> Item:
@@ -93,18 +88,12 @@ def _degree(hit: Hit) -> Item:
 def _which_job(hit: Hit) -> Item:
     """ "Rae's first job was at a bookstore"."""
     which = hit.words("which").lower()
-    said = f"{hit.speaker}'s {which} job {hit.words('be').lower()} {hit.third(hit.phrase)}"
-    return Item(said, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+    return _fact(hit, f"{hit.speaker}'s {which} job {hit.words('be').lower()} {hit.third(hit.phrase)}")
 
 
 def _birth_order(hit: Hit) -> Item:
     """ "Rae is the oldest of four kids"."""
-    return Item(
-        f"{hit.speaker} is {hit.third(hit.phrase)}",
-        MemoryType.FACT,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-    )
+    return _fact(hit, f"{hit.speaker} is {hit.third(hit.phrase)}")
 
 
 PERSONAL = (

@@ -391,21 +391,17 @@ _REACHED_EN = {
 }  # fmt: skip
 
 
-def _do_not_reach_en(hit: Hit) -> Item | None:
-    """ "Mickael asked not to be pinged before 10am"."""
-    verb = _REACHED_EN[hit.words("verb").lower()]
+def _not_reached_en(hit: Hit) -> Item | None:
+    """ "Mickael asked not to be pinged before 10am" ("don't ping me ..."), "Mickael would rather not
+    be tagged in #random" ("I'd rather not be tagged ...")."""
+    said_verb = hit.words("verb")
+    asked = said_verb.lower() in _REACHED_EN
+    verb = _REACHED_EN[said_verb.lower()] if asked else said_verb
     said = " ".join(hit.third(trim_phrase(hit.group("object")), named=True).split())
-    if said.lower() in ("that", "this", "it", "out", "back"):
+    if asked and said.lower() in ("that", "this", "it", "out", "back"):
         return None  # "don't call me that": what "that" was is not in the message
-    content = " ".join(f"{hit.speaker} asked not to be {verb} {said}".split())
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
-
-
-def _rather_not_reached_en(hit: Hit) -> Item:
-    """ "Mickael would rather not be tagged in #random"."""
-    verb = " ".join(hit.group("verb").split())
-    said = " ".join(hit.third(trim_phrase(hit.group("object")), named=True).split())
-    content = " ".join(f"{hit.speaker} would rather not be {verb} {said}".split())
+    wish = "asked not to be" if asked else "would rather not be"
+    content = " ".join(f"{hit.speaker} {wish} {verb} {said}".split())
     return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
 
 
@@ -424,6 +420,6 @@ PREFERENCES = (
     Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
     Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
-    Rule(_DO_NOT_REACH_EN, _do_not_reach_en, french=False, object_groups=()),
-    Rule(_RATHER_NOT_REACHED_EN, _rather_not_reached_en, french=False, object_groups=()),
+    Rule(_DO_NOT_REACH_EN, _not_reached_en, french=False, object_groups=()),
+    Rule(_RATHER_NOT_REACHED_EN, _not_reached_en, french=False, object_groups=()),
 )
