@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from .recall import MemoryReads
 from .recall import SearchHit as SearchHit  # re-exported, as above
 from .storage import MemoryQuery, ReconcileReport, Storage, open_storage
 from .storage.base import write_lock_key
-from .text import renamed
+from .text import renamed, without_credentials
 from .turn_text import message_embed_text, message_search_text
 
 log = logging.getLogger(__name__)
@@ -431,17 +432,23 @@ class MemoryEngine(MemoryReads):
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def store_messages(self, messages: Sequence[StoredMessage], searchable: bool = True) -> list[str]:
+    async def store_messages(
+        self, messages: Sequence[StoredMessage], searchable: bool = True, secrets: Sequence[str] = ()
+    ) -> list[str]:
         """Store turns with their vectors; a repeated external id is skipped. Returns new ids.
 
         Once this returns the rows are committed. A row whose vector could not be made or written
         (embedder or LanceDB failing) is kept unindexed, and `maintain()` or start-up reconcile
         indexes it. Raises StorageError when SQLite refuses the rows: then nothing was stored.
         Turns that are not `searchable` (the offline responder's boilerplate) stay in the
-        transcript but are never embedded nor recalled.
+        transcript but are never embedded nor recalled. A credential in a turn or its tool calls
+        (a password with its value, a key, a card number) is stored as "[redacted]", and so are
+        `secrets` (the values a reply repeats of the turns it answers): the transcript is read
+        back into prompts, summaries and searches, and no secret should live on there.
         """
         if not messages:
             return []
+        messages = [_without_credentials(m, secrets) for m in messages]
         if not searchable:
             return await self.storage.turns.add_unsearchable(messages)
         vectors: list[np.ndarray | None]
@@ -497,3 +504,23 @@ class MemoryEngine(MemoryReads):
     async def reconcile(self) -> ReconcileReport:
         """Make the storage consistent after a crash: index rows without vectors, drop stray vectors."""
         return await self.storage.reconcile(self._embed)
+
+
+def _without_credentials(message: StoredMessage, secrets: Sequence[str]) -> StoredMessage:
+    """`message` as it may be stored: the same row with its credentials masked (a copy, if any)."""
+    content = without_credentials(message.content, secrets)
+    tool_calls = [_masked(call, secrets) for call in message.tool_calls]
+    if content == message.content and tool_calls == message.tool_calls:
+        return message
+    return replace(message, content=content, tool_calls=tool_calls)
+
+
+def _masked(value: Any, secrets: Sequence[str]) -> Any:
+    """A tool call's logged arguments or result with every string's credentials masked."""
+    if isinstance(value, str):
+        return without_credentials(value, secrets)
+    if isinstance(value, dict):
+        return {key: _masked(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, secrets) for item in value]
+    return value

@@ -21,6 +21,7 @@ from memory.prehook.injection_state import ChannelKey
 from memory.storage import MemoryChange
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
+from memory.text import credential_values
 
 from ..config import Settings
 from ..history import ShownBlock, ShownBlocks, assemble
@@ -308,7 +309,9 @@ class TurnPipeline:
         # The model's text (or a "\ud800" escape in its JSON) may hold a lone surrogate.
         result.reply = valid_utf8(parsed.message) or (EMPTY_REPLY if toolbox.stored else None)
         if result.reply:
-            reply_id = await self._store_reply(last, result.reply, toolbox.log)
+            # A reply that repeats a password it was given ("Got it: hunter2") is stored masked too.
+            said = [value for m, _ in speaking for value in credential_values(m.text)]
+            reply_id = await self._store_reply(last, result.reply, toolbox.log, secrets=said)
             reply_ids = [reply_id] if reply_id is not None else []
             self._after_reply(
                 key, scope, [*(row.id for _, row in speaking), *reply_ids], speaking, result.reply
@@ -371,6 +374,7 @@ class TurnPipeline:
         text: str,
         tool_calls: Sequence[dict[str, object]] = (),
         searchable: bool = True,
+        secrets: Sequence[str] = (),
     ) -> str | None:
         """Store the bot's reply; its id, or None when storage refused it (the reply still goes out)."""
         reply = StoredMessage(
@@ -385,7 +389,7 @@ class TurnPipeline:
             tool_calls=list(tool_calls),
         )
         try:
-            await self.engine.store_messages([reply], searchable=searchable)
+            await self.engine.store_messages([reply], searchable=searchable, secrets=secrets)
         except StorageError as exc:
             # The user's message is stored; losing the reply's transcript row beats withholding it.
             log.error("reply not stored", extra={"platform": to.platform, "error": str(exc)})

@@ -13,7 +13,7 @@ grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`,
 from __future__ import annotations
 
 from .addressing import names_in, only_addressed
-from .credentials import credential_in
+from .credentials import REDACTED, credential_in, credential_values, without_credentials
 from .dates import date_mentions, resolve_relative_dates
 from .extraction import Extracted, extract, extract_unguarded
 from .facts import Fact, Predicate, clean_value, read_facts
@@ -21,12 +21,14 @@ from .kind_notes import KindNote, read_kind_note
 from .rewrite import renamed
 
 __all__ = [
+    "REDACTED",
     "Extracted",
     "Fact",
     "KindNote",
     "Predicate",
     "clean_value",
     "credential_in",
+    "credential_values",
     "date_mentions",
     "extract",
     "extract_unguarded",
@@ -36,4 +38,5 @@ __all__ = [
     "read_kind_note",
     "renamed",
     "resolve_relative_dates",
+    "without_credentials",
 ]

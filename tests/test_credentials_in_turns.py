@@ -1,0 +1,133 @@
+"""A credential typed in chat is never kept: stored turns hold "[redacted]", on both backends, so no
+later prompt, search or summary reads it back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.llm.fake import ScriptedLLM, text, tool
+from bot.pipeline import TurnPipeline
+from memory.engine import MemoryEngine
+from memory.models import StoredMessage
+from memory.storage import MemoryQuery
+from memory.text import REDACTED, without_credentials
+from tests.helpers import GENERAL, FakeClock, audience, message, past_turn
+
+STORAGE_BACKENDS = ("embedded", "postgres")
+
+SECRET_TURNS = [
+    ("my password is hunter2", "my password is [redacted]", "hunter2"),
+    (
+        "The wifi password: coffee123. Ask me if you forget",
+        "The wifi password: [redacted]. Ask me if you forget",
+        "coffee123",
+    ),
+    (
+        "here's my api key sk-abc123def456ghi789jkl, keep it safe",
+        "here's my api key [redacted], keep it safe",
+        "sk-abc123def456ghi789jkl",
+    ),
+    ("card is 4111 1111 1111 1111 exp 09/27", "card is [redacted] exp 09/27", "4111 1111 1111 1111"),
+    ("my SSN is 123-45-6789", "my SSN is [redacted]", "123-45-6789"),
+    ("mon mot de passe c'est soleil42 !", "mon mot de passe c'est [redacted] !", "soleil42"),
+    ("my pin is 4821 lol", "my pin is [redacted] lol", "4821"),
+    ('the token is "abc"', 'the token is "[redacted]"', "abc"),
+    (
+        "key: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- there",
+        "key: [redacted] there",
+        "MIIEowIBAAKCAQEA",
+    ),
+    # a key block cut short (a pasted part) is masked to the end
+    ("oops -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg", "oops [redacted]", "MIIEvQIBADANBg"),
+]
+# What is said of a secret, or words that only look like one, is chat and stays as it was.
+PLAIN_TURNS = [
+    "my password is too long",
+    "I forgot my password again",
+    "the secret is out",
+    "the secret is to use less salt",
+    "the pin is up in #general",
+    "order 1234567890123 shipped",
+    "call me at 555-0134",
+]
+
+
+@pytest.mark.parametrize(("said", "kept", "secret"), SECRET_TURNS)
+def test_a_credential_is_masked_and_the_words_around_it_stay(said: str, kept: str, secret: str) -> None:
+    assert without_credentials(said) == kept
+    assert secret not in without_credentials(said)
+    # Masking again changes nothing: "[redacted]" is its own mask.
+    assert without_credentials(kept) == kept
+
+
+@pytest.mark.parametrize("said", PLAIN_TURNS)
+def test_chat_about_a_secret_is_kept_as_said(said: str) -> None:
+    assert without_credentials(said) == said
+
+
+async def test_a_stored_turn_holds_no_credential_and_no_search_finds_it(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    turns = [past_turn(said, clock.advance(30) or clock(), author="alice") for said, _, _ in SECRET_TURNS]
+    plain = [past_turn(said, clock.advance(30) or clock(), author="alice") for said in PLAIN_TURNS]
+    ids = await engine.store_messages([*turns, *plain])
+    assert len(ids) == len(turns) + len(plain)
+    stored = {m.id: m.content for m in await engine.storage.turns.get_unscoped(ids)}
+    assert [stored[t.id] for t in turns] == [kept for _, kept, _ in SECRET_TURNS]
+    assert [stored[t.id] for t in plain] == PLAIN_TURNS
+    for _, _, secret in SECRET_TURNS:
+        found = await engine.search_messages(secret, audience(), limit=50, threshold=-1.0)
+        assert not any(secret in m.content for m, _ in found), secret
+        dense, lexical = await engine.storage.turns.hybrid_search(
+            audience(), (await engine.embedder.embed([secret]))[0], secret, 50
+        )
+        hits = await engine.storage.turns.get_unscoped([h.id for h in [*dense, *lexical]])
+        assert not any(secret in m.content for m in hits), secret
+
+
+async def test_the_model_never_reads_a_credential_back_and_its_reply_is_stored_masked(
+    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    """The turn itself is read from the store into the prompt, so the model gets it masked at once;
+    the reply that repeats the secret is stored masked too; the next turn's history holds neither."""
+    llm.add(text("Got it: coffee123. I won't keep it though."))
+    first = await pipeline.handle([message("the wifi password: coffee123, tell the others", clock)])
+    assert first.error is None and first.reply == "Got it: coffee123. I won't keep it though."
+    llm.add(text("It's in the pinned message."))
+    await pipeline.handle([message("what was the wifi password again?", clock)])
+    for call in llm.calls:
+        said = "\n".join([call.system, *(m.content or "" for m in call.messages)])
+        assert "coffee123" not in said
+    assert f"the wifi password: {REDACTED}, tell the others" in "\n".join(
+        m.content or "" for m in llm.calls[0].messages
+    )
+    rows: list[StoredMessage] = await engine.storage.turns.recent(GENERAL, limit=10)
+    assert [m.content for m in rows] == [
+        f"the wifi password: {REDACTED}, tell the others",
+        f"Got it: {REDACTED}. I won't keep it though.",
+        "what was the wifi password again?",
+        "It's in the pinned message.",
+    ]
+    assert not any(
+        "coffee123" in m.content for m in await engine.list_memories(audience(), MemoryQuery(limit=50))
+    )
+
+
+async def test_the_tool_calls_kept_with_a_reply_hold_no_credential(
+    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    """The model's `remember` call is refused; its logged arguments, stored with the reply, are masked."""
+    llm.add(tool("remember", content="Alice's password is hunter2"), text("I won't keep passwords."))
+    result = await pipeline.handle([message("remember that my password is hunter2", clock)])
+    assert result.reply == "I won't keep passwords."
+    rows = await engine.storage.turns.recent(GENERAL, limit=10)
+    assert [m.content for m in rows] == [
+        f"remember that my password is {REDACTED}",
+        "I won't keep passwords.",
+    ]
+    logged = rows[-1].tool_calls
+    assert [call["name"] for call in logged] == ["remember"]
+    assert logged[0]["arguments"] == {"content": f"Alice's password is {REDACTED}"}
+    assert "hunter2" not in json.dumps(logged)
