@@ -1362,6 +1362,23 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
     assert third_person(said, "Mickael", french=looks_french(said)) == rewritten
 
 
+@pytest.mark.parametrize(
+    ("said", "rewritten"),
+    [
+        # after a question's auxiliary the verb is not conjugated
+        ("what did I miss", "what did Mickael miss"),
+        ("can I bring a friend", "can Mickael bring a friend"),
+        ("should I go", "should Mickael go"),
+        # the present of "run" and "become" (their participles only are also past)
+        ("I run every day", "Mickael runs every day"),
+        ("I become someone else on stage", "Mickael becomes someone else on stage"),
+        ("I read it", "Mickael read it"),
+    ],
+)
+def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:
+    assert third_person(said, "Mickael", french=False) == rewritten
+
+
 # What happens to a relative is remembered of them, dated (said on Sunday 22 November 2026).
 @pytest.mark.parametrize(
     ("text", "content"),
@@ -1674,6 +1691,47 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # "on" for "nous" with the verbs of a trip or a move
         ("on part au Japon en décembre", "Mickael et d'autres partent au Japon en décembre 2026"),
         ("on déménage à Lyon le mois prochain", "Mickael et d'autres déménagent à Lyon en décembre 2026"),
+        # what befell a trip or a parcel, said with where it was going
+        ("my flight to Denver got cancelled", "Mickael's flight to Denver got cancelled"),
+        ("my package got stolen from the porch", "Mickael's package got stolen from the porch"),
+        # a relative's lessons and visits, in-laws and step-family among the relatives
+        ("my daughter just started piano lessons", "Mickael's daughter just started piano lessons"),
+        (
+            "my mom is visiting from Manila next week",
+            "Mickael's mom is visiting from Manila in the week of Monday 30 November 2026",
+        ),
+        (
+            "my in-laws are coming to stay with us in July",
+            "Mickael's in-laws are coming to stay with Mickael and others in July 2027",
+        ),
+        ("my stepdad retired last year", "Mickael's stepdad retired in 2025"),
+        # running with a distance or how often is a sport, in the present ("runs")
+        (
+            "I run 5k every morning before work",
+            "Mickael's sports and activities include running: Mickael runs 5k every morning before work",
+        ),
+        # where one is, the subject left out
+        (
+            "on call this week so might be slow to reply",
+            "Mickael is on call in the week of Monday 23 November 2026 so might be slow to reply",
+        ),
+        ("out sick today", "Mickael is out sick on Wednesday 25 November 2026"),
+        ("we bought a house!! closing on the 15th", "Mickael is closing on Tuesday 15 December 2026"),
+        # a question after the last comma, without its question mark, is no part of the news
+        (
+            "back from Lisbon, what did I miss",
+            "Mickael's travels and places visited include Lisbon: Mickael is back from Lisbon",
+        ),
+        ("just adopted a cat, do you have pets", "Mickael just adopted a cat"),
+        # a relative clause stays
+        ("I moved to Berlin, where I met my wife", "Mickael moved to Berlin, where Mickael met their wife"),
+        # the emphatic "do" says the verb louder
+        ("I do live in Lyon, just not in the center", "Mickael lives in Lyon, just not in the center"),
+        ("we do have a dog actually", "Mickael has a dog actually"),
+        # a role in a group, not a job; a weekday kept every week is no date
+        ("I'm the DM for our Thursday campaign", "Mickael is the DM for their Thursday campaign"),
+        ("I'm the treasurer of the book club", "Mickael is the treasurer of the book club"),
+        ("I'm a mod on this server", "Mickael is a mod on this server"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1685,6 +1743,15 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
     ("text", "absent"),
     [
         ("I quit caffeine every January", "January 2027"),  # a habit: no year's January
+        ("I run a small bakery", "running"),  # running a business is no sport
+        ("I ran into Sam at the store", "running"),
+        ("I ran out of milk", "running"),
+        ("I'm the worst at this", "Mickael is the"),  # no role
+        ("I'm the one for you", "Mickael is the"),
+        ("back from Lisbon, what did I miss", "miss"),  # the question is left out
+        ("I do yoga on Mondays", "Mickael yoga"),  # "do" is the verb here
+        ("our Thursday campaign starts at 8", "November"),  # a weekday kept every week
+        ("my Sunday brunch crew is the best", "November"),
         ("going to be a long day", "Mickael"),
         ("Going to bed now", "Mickael"),
         ("my wife is French", "called"),  # what she is, not her name
@@ -2440,6 +2507,10 @@ def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> 
         "I was born in March",
         "My date of birth is the 12th of May",
         "Je suis née le 3 juin",
+        # a weekday someone keeps every week
+        "Our Thursday campaign starts at 8",
+        "My Sunday brunch crew is the best",
+        "We meet in our usual Tuesday slot",
     ],
 )
 def test_words_of_dates_that_name_no_day_are_left_alone(said: str) -> None:

@@ -48,6 +48,12 @@ _WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
 _WEEKDAY_EN_ALT = _alternation(WEEKDAYS_EN)
 # Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
 # so a short day is a date only after "last", "next", "this" or "coming".
+# A weekday someone keeps every week, said before a noun: "our Thursday campaign", "my Sunday brunch
+# crew" name no one day ("my Thursday was great" does, and "the Friday meeting").
+_HELD_WEEKDAY = (
+    r"(?!(?:(?<=\bour\s)|(?<=\bmy\s)|(?<=\btheir\s)|(?<=\byour\s)|(?<=\bweekly\s)|(?<=\busual\s)|(?<=\bregular\s))"
+    rf"(?:{_WEEKDAY_EN_ALT})\s+(?!(?:was|is|has|had|went|will|off|night|morning|afternoon|evening|plans?)\b)[a-z])"
+)
 SHORT_WEEKDAYS_EN = {
     "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
     "sat": 5, "sun": 6,
@@ -186,7 +192,7 @@ DATE_PATTERN = regex(
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
-    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
+    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
     rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
     rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"

@@ -53,10 +53,9 @@ RANKS_EN = (
     r"diamond|platinum|plat|gold|silver|bronze|master|grandmaster|challenger|immortal|radiant|legend|level|lvl|"
     r"rank|milestone|record|pr|pb|\d"
 )
-# Forms that are present as well as past ("I cut", "I read"): they tell nothing of when.
-PRESENT_TOO_EN = frozenset(
-    "run read cut put set let bet hurt hit upset quit shut split spread beat become".split()
-)
+# Forms that are present as well as past ("I cut", "I read"): they tell nothing of when. Not "run"
+# or "become": only their participles are, and after "I" they are the present ("Léa runs").
+PRESENT_TOO_EN = frozenset("read cut put set let bet hurt hit upset quit shut split spread beat".split())
 # Finite verbs and auxiliaries that follow a subject: after one, a phrase is a clause's predicate.
 FINITE_VERBS_EN = frozenset(
     """
@@ -292,7 +291,9 @@ RELATIVES_EN = (
     r"partner|girlfriend|boyfriend|fiancée?|son|daughter|kid|child|baby|mom|mum|mother|dad|father|cat|dog|"
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
-    r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet)"
+    r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet|"
+    r"(?:mother|father|sister|brother|son|daughter)-in-law|in-law|step(?:mom|mum|mother|dad|father|son|daughter|"
+    r"sister|brother)|grand(?:son|daughter|kid|child))"
 )
 # The relatives and pets a French speaker names with "mon", "ma" or "notre".
 KIN_FR = frozenset(

@@ -44,12 +44,28 @@ _ADVERBS_EN = (
     r"only|even|too|kinda|kind\s+of|sort\s+of|officially|seriously|eventually"
 )
 # One alternative per first-person form; "I" keeps its adverbs and the verb that follows, to conjugate it.
+_AUXILIARIES_EN = (
+    "did",
+    "do",
+    "does",
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "shall",
+    "may",
+    "might",
+    "must",
+)
 _PRONOUN_EN = regex(
     r"\b(?:(?P<i_contracted>i)(?P<contraction>'m|'ve|'ll|'d)"
     # "my husband and I are": the verb is the pair's, so it stays as said.
     r"|(?<=\band\s)(?P<i_joined>i)(?=\s+(?:(?:both|usually|always|often|still|also|really|just|all)\s+)?"
     r"(?:are|were|have|do|don't|haven't|aren't|weren't|go|love|like|live|work|play|own|spend|enjoy|run|walk|"
     r"hike|travel|cook|visit|watch)\b)"
+    # A question's "I" after its auxiliary ("what did I miss", "can I bring a friend"): the verb stays.
+    r"|(?:" + "|".join(rf"(?<=\b{aux}\s)" for aux in _AUXILIARIES_EN) + r")(?P<i_asked>i)"
     rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?))?"
     r"|(?P<my>my)|(?P<mine>mine)|(?P<myself>myself)|(?P<me>me)"
     r"|(?P<we>we)(?P<we_contraction>'re|'ve|'ll|'d)?"
@@ -98,7 +114,7 @@ def _third_person_verb_en(verb: str) -> str:
 def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
     if group("i_contracted"):
         return f"{speaker} {_I_CONTRACTIONS[group('contraction').lower()]}", True
-    if group("i_joined"):
+    if group("i_joined") or group("i_asked"):
         return speaker, True
     if group("i"):
         out = speaker + (group("adverbs") or "")

@@ -72,6 +72,13 @@ _QUESTION_START = regex(
     r"est-ce\b|qu'est-ce\b|(?:quel|quelle|quels|quelles|qui|quoi|où|pourquoi|comment|combien)\b|"
     r"(?:as|es|est|avez|sais|savez|connais|connaissez|peux|pouvez|aimes|aimez)-(?:tu|vous|il|elle|je)\b)"
 )
+# A question after the last comma of a sentence without "?": a question word and its inversion, or
+# the listener asked ("did you ...", "wbu"). Not a relative clause: "..., where I met my wife".
+_ASKED_TAIL = regex(
+    r"^(?:(?:what|who|where|why|how|when)\s+(?:did|do|does|is|are|was|were|can|could|should|would|will|have|has)\s+"
+    r"(?:you|i|we|he|she|they|it|u|ya)\b|(?:do|does|did|can|could|would|will|are|have)\s+(?:you|u|ya)\b|"
+    r"(?:what|how)\s+about\s+(?:you|u)\b|wbu\b|hbu\b|what's\s+up\b|how's\s+it\s+going\b)"
+)
 _POLITE_REQUEST = regex(
     r"^(?:\W*(?:hey|hi|ok|okay|so|please|bot)\W+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:remember|note|keep\s+in\s+mind|not\s+forget|memori[sz]e|save|remind\s+me)|"
@@ -151,6 +158,10 @@ def split_sentences(text: str) -> list[tuple[str, bool]]:
                 out.append((head, False))
             out.append((sentence, True))
             continue
+        # Chat leaves out the question mark: "back from Lisbon, what did I miss" asks only at the end.
+        head, comma, tail = stripped.rpartition(",")
+        if comma and len(tail.split()) <= _MAX_QUESTION_TAIL_WORDS and _ASKED_TAIL.match(tail.strip()):
+            sentence = head
         out.append((sentence, bool(_QUESTION_START.search(sentence))))
     return out
 
@@ -272,8 +283,11 @@ _DROPPED_SUBJECT_DOING_EN = regex(
 )
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
 _DROPPED_SUBJECT_BEING_EN = regex(
-    r"^(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to)\s+"
-    r"(?!(?:it|that|this|these|those|them|you|your)\b)"
+    r"^(?:(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to|"
+    r"back\s+from|closing\s+on)\s+(?!(?:it|that|this|these|those|them|you|your)\b)"
+    # Where the speaker is (not): "On call this week", "Out sick today", "Back from Lisbon",
+    # "Closing on the house on Friday" (not "closing on it").
+    r"|(?:(?:still|also)\s+)?(?:on\s+call|out\s+sick|home\s+sick)\b)"
 )
 # "I'm pregnant!! due in March": a due date alone, in a message about a pregnancy, is the speaker's.
 _DUE_ALONE_EN = regex(r"^due\s+(?:in|on|at|around|next|this|early|mid|late|any\s+day)\b")

@@ -36,10 +36,20 @@ _SHORTHAND = re.compile(
 )
 
 
+# The emphatic "do" ("I do live in Lyon", "we do have a dog") says the verb louder, nothing more:
+# the rules read the verb alone. Not "do" as a verb of its own ("I do yoga", "I do not").
+_EMPHATIC_DO = re.compile(
+    r"\b(?P<who>[Ii]|[Ww]e)\s+do\s+(?:(?:really|actually|still|also)\s+)?(?=(?:live|love|like|work|have|want|enjoy|play|"
+    r"speak|know|miss|need|own|prefer|hate|care|eat|cook|run|remember)\b)"
+)
+
+
 def spelled_out(text: str) -> str:
     """`text` with chat's shorthand written out ("im" -> "I'm", "u" -> "you", "bday" -> "birthday"),
-    for the rules to read; the rest as it is."""
+    and the emphatic "do" left out ("I do live in Lyon" -> "I live in Lyon"), for the rules to
+    read; the rest as it is."""
     text = _SHORTHAND.sub(lambda match: _FORMS[match.group(0)], text)
+    text = _EMPHATIC_DO.sub(lambda match: match.group("who") + " ", text)
     return _AFTER.sub(
         lambda m: (
             m.group("head") + (" prochaine" if m.group("head").endswith(("semaine", "fois")) else " prochain")

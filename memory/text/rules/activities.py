@@ -214,8 +214,14 @@ _PASTIME_VERBS = {
     "surfed": "surfing", "ski": "skiing", "skied": "skiing", "camped": "camping", "kayaked": "kayaking",
     "biked": "biking", "cycled": "cycling", "danced": "dancing", "meditate": "meditation",
     "meditated": "meditation", "volunteer": "volunteering", "volunteered": "volunteering",
-    "volunteers": "volunteering", "jog": "jogging", "jogged": "jogging",
+    "volunteers": "volunteering", "jog": "jogging", "jogged": "jogging", "run": "running", "ran": "running",
 }  # fmt: skip
+# "I run" is a pastime only with a distance or how often ("I run 5k every morning", "I ran 10 miles"),
+# never "I run a bakery" or "I ran into Sam".
+_RUN_AS_SPORT = regex(
+    r"^\s+(?:(?:a\s+)?(?:half\s+)?(?:\d+(?:[.,]\d+)?\s*(?:k|km|kms|mi|miles?|kilomet(?:er|re)s?)\b|marathons?\b)|"
+    r"(?:every|each)\s+(?:day|morning|evening|night|week|weekend)|daily|twice|three\s+times|most\s+(?:days|mornings))"
+)
 _DIRECT_EN = regex(
     r"\b(?P<who>i|we)(?P<between>(?:\s+(?:also|still|often|usually|regularly|sometimes|really|actually|just|"
     r"recently|finally|even|always|occasionally|have|had|'ve|'d))*)\s+(?P<verb>"
@@ -229,7 +235,10 @@ def _direct(hit: Hit) -> Item | None:
     # "I'd hike more if ...": a wish; "I'd" reads "I had" as often, so refuse it.
     if "'d" in between or _NOT_DONE.search(hit.clause.text[: hit.match.start()]):
         return None
-    thing = _PASTIME_VERBS[hit.group("verb").casefold()]
+    verb = hit.group("verb").casefold()
+    if verb in ("run", "ran") and not _RUN_AS_SPORT.match(hit.clause.text[hit.match.end() :]):
+        return None
+    thing = _PASTIME_VERBS[verb]
     content = kind_note(
         hit.speaker,
         f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, thing)} include {thing}",

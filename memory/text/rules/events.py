@@ -258,7 +258,8 @@ def _starts_with_a_verb(phrase: str) -> bool:
 # phone got stolen".
 _THING_HAPPENED_EN = regex(
     r"\b(?:my|our)\s+(?:(?:new|old)\s+)?(?P<thing>car|truck|van|bike|motorcycle|phone|laptop|computer|pc|tv|fridge|"
-    r"washer|dishwasher|furnace|heater|boiler|house|apartment|flat|basement|wallet|bag|luggage|suitcase|keys|flight)\s+"
+    r"washer|dishwasher|furnace|heater|boiler|house|apartment|flat|basement|wallet|bag|luggage|suitcase|keys|flight|"
+    r"train|bus|order|package|parcel)(?:\s+(?:to|from|for|home|back)(?:\s+[\w'-]+){0,2}?)?\s+"
     r"(?P<what>broke(?:\s+down)?|died|crashed|got\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|"
     r"delayed)|was\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|delayed)|caught\s+fire|flooded|"
     r"stopped\s+working)\b"

@@ -47,6 +47,27 @@ def _occupation_en(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
 
 
+# Roles in a group that are not jobs, held as "the" one: "I'm the DM for our campaign", "I'm a mod
+# on this server", "I'm the captain of the rowing team".
+_ROLES_EN = regex(
+    r"^(?:(?:new|current|head|assistant|acting|official|unofficial)\s+)?(?:dm|gm|dungeon\s+master|game\s+master|"
+    r"mod|moderator|admin|captain|co-captain|vice\s+captain|secretary|treasurer|host|organi[sz]er|coordinator|"
+    r"team\s+lead|tech\s+lead|lead|owner|founder|co-founder|cofounder|maintainer|president|vice\s+president|"
+    r"chair|coach|conductor|drummer|guitarist|singer|bassist|goalie|goalkeeper|point\s+of\s+contact|poc|"
+    r"on-call|scrum\s+master|pm|product\s+owner)\s+(?:of|for|on|in|at)\s+\S"
+)
+
+
+def _role_en(hit: Hit) -> Item | None:
+    """ "Mickael is the treasurer of the book club": who they are in a group, not their job."""
+    said = _WHEN_AFTER_A_JOB_EN.sub("", hit.phrase)
+    if not _ROLES_EN.match(said):
+        return None
+    return identity_memory(
+        hit, f"{hit.speaker} is {hit.group('art').lower()} {hit.third(said)}", Predicate.ABOUT
+    )
+
+
 def _works_as_en(hit: Hit) -> Item:
     article = hit.group("art").strip().lower()
     job = hit.third(hit.phrase)
@@ -262,6 +283,12 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
     Rule(
         regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?)\s+" + OBJECT),
         _occupation_en,
+        french=False,
+        max_words=12,
+    ),
+    Rule(
+        regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|still\s+)?(?P<art>an?|the)\s+" + OBJECT),
+        _role_en,
         french=False,
         max_words=12,
     ),
