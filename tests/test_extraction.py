@@ -1732,6 +1732,36 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm the DM for our Thursday campaign", "Mickael is the DM for their Thursday campaign"),
         ("I'm the treasurer of the book club", "Mickael is the treasurer of the book club"),
         ("I'm a mod on this server", "Mickael is a mod on this server"),
+        # what one gave or did for others to see
+        (
+            "I gave a talk at a school about my transition journey, it went really well",
+            "Mickael gave a talk at a school about their transition journey, it went really well",
+        ),
+        (
+            "we did our first gig last night",
+            "Mickael and others did their first gig on Tuesday 24 November 2026",
+        ),
+        (
+            "I spoke at a conference in Denver last month",
+            "Mickael spoke at a conference in Denver in October 2026",
+        ),
+        # where one keeps going
+        (
+            "I've been going to a support group for trans folks, it's really helped",
+            "Mickael has been going to a support group for trans folks",
+        ),
+        ("I go to therapy every week", "Mickael goes to therapy every week"),
+        # a child named by their place among the others
+        (
+            "my oldest just turned 8 last weekend",
+            "Mickael's oldest just turned 8 on the weekend of Saturday 21 November 2026",
+        ),
+        # a step towards a goal, and its day when it has one
+        ("I'm applying to counseling programs", "Mickael is applying to counseling programs"),
+        (
+            "I'm interviewing at Stripe next week",
+            "Mickael is interviewing at Stripe in the week of Monday 30 November 2026",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1744,6 +1774,10 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
     [
         ("I quit caffeine every January", "January 2027"),  # a habit: no year's January
         ("I run a small bakery", "running"),  # running a business is no sport
+        ("I gave up sugar", "Mickael gave"),
+        ("I should go to the gym more", "Mickael goes"),  # a wish, not a habit
+        ("my oldest friend got married", "oldest"),  # a friend, not a child
+        ("I'm applying to it now", "applying"),
         ("I ran into Sam at the store", "running"),
         ("I ran out of milk", "running"),
         ("I'm the worst at this", "Mickael is the"),  # no role

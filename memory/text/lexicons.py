@@ -293,7 +293,9 @@ RELATIVES_EN = (
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
     r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet|"
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-law|step(?:mom|mum|mother|dad|father|son|daughter|"
-    r"sister|brother)|grand(?:son|daughter|kid|child))"
+    r"sister|brother)|grand(?:son|daughter|kid|child)|"
+    # a child named by their place among the others: "my oldest just turned 8"
+    r"oldest|youngest|eldest|firstborn|middle\s+(?:child|kid|one)|little\s+one)"
 )
 # The relatives and pets a French speaker names with "mon", "ma" or "notre".
 KIN_FR = frozenset(

@@ -47,7 +47,11 @@ _EVENT_VERBS_EN = (
     r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
     # "I scored 40 points", "we scored the winning goal"
     r"scored|switched|migrated|reached|enrolled|registered|repainted|redecorated|remodell?ed|installed|"
-    r"planted|"
+    r"planted|presented|performed|spoke\s+(?=at\b)|"
+    # "I gave a talk at a school", "we did our first gig": given to others, not "I gave up", "I did it".
+    r"(?:gave|did)\s+(?=(?:a|an|my|our)\s+(?:(?:first|last|big|short|little|small|whole|live|guest)\s+)?(?:talk|speech|presentation|"
+    r"toast|lecture|keynote|sermon|performance|concert|recital|workshop|eulogy|gig|show|reading|panel|demo|interview|"
+    r"podcast|stand-?up\s+set|set|5k|10k|marathon|half\s+marathon|triathlon)\b)|"
     # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
     rf"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:{RANKS_EN}))"
 )
@@ -150,7 +154,7 @@ _EVENT_CUE = regex(
     r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call)\b"
     # "I'll be back on the 6th", "je serai de retour lundi"
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+back\b|\bde\s+retour\b"
-    r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b"
+    r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b|\binterviewing\s+(?:at|with|for)\b"
     # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline)(?!\s+(?:to\s+bed|of|for\s+now)\b)"

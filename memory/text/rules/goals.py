@@ -64,7 +64,9 @@ _UNDER_WAY_EN = regex(
     # "we're renovating our kitchen": work on the home under way
     r"|(?:renovating|remodell?ing|redoing|redecorating|rebuilding|repainting)\s+(?:our|my|the)\s+(?:[\w-]+\s+)?"
     r"(?:kitchen|bathroom|house|home|apartment|flat|garden|yard|basement|attic|bedroom|living\s+room|deck|patio|"
-    r"roof|garage|place|office|nursery)\b.*)"
+    r"roof|garage|place|office|nursery)\b.*"
+    # "I'm applying to counseling programs", "we're applying for a mortgage": a step towards it
+    r"|(?:applying|interviewing)\s+(?:to|for|at|with)\s+(?!(?:it|this|that|them|you)\b).*)"
 )
 # Moves in a conversation or a piece of work, not a home: "moving to the next topic", "to step 2".
 _NOT_A_HOME_EN = regex(

@@ -176,11 +176,34 @@ _MEMBER_EN = regex(
     # the group's noun ends its name: not "the group chat", "a team call"
     r"(?=\s*(?:$|[,;:!?.)]|(?:at|in|for|of|called|named|with|that|which|here|there|now|too|and|but)\b))[^,;:!?.]*)"
 )
+# Where the speaker keeps going: "I've been going to a support group for trans folks", "I go to
+# therapy every week", "I've started going to church again".
+_GOES_TO_EN = regex(
+    r"\bi(?:'ve|\s+have)?(?:\s+(?:been|started|also|still|now|regularly|usually))*\s+(?:go|going|attend|attending)\s+"
+    r"(?:to\s+)?(?P<object>(?:(?:a|an|the|my|our|this)\s+)?(?:[\w'-]+\s+){0,3}?(?:group|class(?:es)?|meetings?|"
+    r"therapy|counsell?ing|church|mosque|synagogue|temple|gym|club|sessions?|meetups?|lessons|workshops?|"
+    r"rehab|support\s+group|AA|bible\s+study|choir\s+practice|night\s+school)\b[^,;:!?.]*)"
+)
+# "I should go to the gym", "I want to go to therapy": not gone to yet.
+_NOT_YET_GOING = regex(r"\b(?:will|gonna|going\s+to\s+go|want|wanna|should|might|plan)\b")
 _MEMBER_FR = regex(
     r"\bje\s+(?:fais\s+partie|suis\s+membre)\s+(?P<de>d'|de\s+la\s+|du\s+|des\s+|de\s+l')\s*"
     r"(?P<object>(?:une?\s+)?(?:[\w'-]+\s+){0,3}?(?:groupe|chorale|club|équipe|orchestre|troupe|association|"
     r"asso|ligue)\b[^,;:!?.]*)"
 )
+
+
+def _goes_to(hit: Hit) -> Item | None:
+    """ "Caroline has been going to a support group for trans folks": a place kept going to."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    if _NOT_YET_GOING.search(said):
+        return None
+    return Item(
+        capitalize_first(hit.third(said, named=False)),
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
 
 
 def _member(hit: Hit) -> Item:
@@ -204,5 +227,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _member, french=False),
+    Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
     Rule(_MEMBER_FR, _member, french=True),
 )
