@@ -1762,6 +1762,30 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "I'm interviewing at Stripe next week",
             "Mickael is interviewing at Stripe in the week of Monday 30 November 2026",
         ),
+        # a reminder's or an update's opening words are no part of the news
+        (
+            "reminder that the all-hands moved to 3pm tomorrow",
+            "The all-hands moved to 3pm on Thursday 26 November 2026",
+        ),
+        ("friendly reminder: the retro is on Friday", "The retro is on Friday 27 November 2026"),
+        ("update: we shipped the new onboarding flow", "Mickael and others shipped the new onboarding flow"),
+        # a team's dated work, and what one is in charge of
+        (
+            "we're deprecating the v1 API on March 31",
+            "Mickael and others are deprecating the v1 API on Wednesday 31 March 2027",
+        ),
+        ("the new dashboard goes live on Monday", "The new dashboard goes live on Monday 30 November 2026"),
+        (
+            "heads up, I'm taking over the billing service from Tom starting next sprint",
+            "Mickael is taking over the billing service from Tom starting next sprint",
+        ),
+        ("my team owns the search indexer", "Mickael's team owns the search indexer"),
+        ("I lead the data platform team", "Mickael leads the data platform team"),
+        # a player's main and rank
+        ("my main is Genji but I flex tank", "Mickael mains Genji"),
+        ("I'm in Diamond 2 right now, trying to hit Masters this season", "Mickael is in Diamond 2"),
+        ("I'm hardstuck Gold 2", "Mickael is hardstuck Gold 2"),
+        ("I'm Diamond right now", "Mickael is Diamond"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1778,6 +1802,13 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I should go to the gym more", "Mickael goes"),  # a wish, not a habit
         ("my oldest friend got married", "oldest"),  # a friend, not a child
         ("I'm applying to it now", "applying"),
+        ("I stream on Twitch every Tuesday and Thursday night", "November"),  # every week's Thursday
+        ("Update the docs please", "docs"),
+        ("I'm in charge of snacks for the party lol", "charge"),
+        ("my main is broken rn", "mains"),
+        ("I'm in Gold leaf paint", "Gold"),
+        ("I'm silver", "silver"),
+        ("I'm Diamond right now", "name is"),
         ("I ran into Sam at the store", "running"),
         ("I ran out of milk", "running"),
         ("I'm the worst at this", "Mickael is the"),  # no role

@@ -207,7 +207,11 @@ DATE_PATTERN = regex(
     # of "is" ("Tomorrow's my exam", "Friday's the big day").
     r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"
 )
-HABITUAL = regex(r"\b(?:le|les|every|each|chaque|tous\s+les)\s+$")
+# "every Monday", "le lundi", and a weekday joined to one ("every Tuesday and Thursday night").
+HABITUAL = regex(
+    r"\b(?:le|les|every|each|chaque|tous\s+les)\s+"
+    rf"(?:(?:{_WEEKDAY_ALT})s?\s*(?:,|&|\band\b|\bor\b|\bet\b|\bou\b)\s*)*$"
+)
 DAY_PREPOSITION_BEFORE = regex(
     r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
     r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"

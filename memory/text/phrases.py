@@ -213,7 +213,7 @@ _NEGATED_CALL = regex(r"\b(?:don't|do\s+not|never|ne)\s+(?:\w+\s+)?$")
 # Words after which a capitalised word was no name: "I'm Happy to help", "I'm Glad that ...".
 _NOT_AFTER_A_NAME = frozenset(
     """to that about of than enough because with as if certified approved qualified based only fan fans
-    user users native speaker side person kind type level""".split()
+    user users native speaker side person kind type level right rn atm""".split()
 )
 _NAME_JOINERS = ("and", "et", "from", "de")
 _TITLES = frozenset({*_TITLE_WORDS, *(f"{title}." for title in _TITLE_WORDS)})

@@ -43,7 +43,8 @@ _CLAUSE_BREAK = regex(
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 _FILLERS = (
     r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
-    r"heads\s+up|"
+    r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
+    r"just\s+so\s+(?:you|u)\s+know|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time
@@ -278,7 +279,7 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|relocating|flying|driving|leaving|"
     r"closing|celebrating|"
     r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
-    r"wrapping|practi[cs]ing|rehearsing|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
+    r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
 )
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".

@@ -129,6 +129,51 @@ _NOT_USED = frozenset(
 )
 
 
+# The character a player plays most, said as a noun and named: "my main is Genji", "my main champ is
+# Ahri" (not "my main is broken rn").
+_MY_MAIN_EN = regex(
+    r"\bmy\s+main(?:\s+(?:character|char|hero|champ(?:ion)?|class|legend|agent|pick|deck))?\s+(?:is|=|rn\s+is)\s+"
+    r"(?=(?-i:[A-Z]))" + OBJECT
+)
+
+
+# A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3", "I'm plat 1",
+# "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it: not "I'm
+# in Gold leaf paint", "I'm silver", "I'm a legend").
+_TIERS = (
+    r"iron|bronze|silver|gold|platinum|plat|emerald|diamond|masters?|grandmaster|challenger|immortal|radiant|"
+    r"ascendant|champion|grand\s+champion|legend|mythic|predator|elite|supersonic\s+legend"
+)
+_RANKED_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|finally\s+|(?:hard\s*)?stuck\s+(?:in\s+|at\s+)?)*"
+    rf"(?P<object>(?:(?:in|at)\s+)?(?:(?:{_TIERS})\s+(?:\d|i{{1,3}}|iv|v)\b|(?=(?-i:[A-Z]))(?:{_TIERS})\b"
+    r"(?=\s*(?:$|[,.!?])|\s+(?:(?:right\s+now|rn|now|this\s+season)\b|in\s+(?-i:[A-Z])))))"
+)
+
+
+def _ranked(hit: Hit) -> Item:
+    """ "Kai is in Diamond 2", "Kai is hardstuck Gold 3"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    return Item(
+        capitalize_first(hit.third(said, named=False)),
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
+def _my_main(hit: Hit) -> Item | None:
+    """ "Kai mains Genji"."""
+    if points_back(hit.phrase):
+        return None
+    return Item(
+        f"{hit.speaker} mains {hit.third(hit.phrase)}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
 def _uses(hit: Hit) -> Item | None:
     """ "Mickael uses vim", "Mickael mains Mercy in Overwatch", "Mickael utilise Linux"."""
     used = hit.phrase
@@ -225,6 +270,8 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_HELPS_ME_EN, _helps_me, french=False),
     Rule(_BEEN_DOING_EN, _been_doing, french=False, needs_date=True),
     Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
+    Rule(_MY_MAIN_EN, _my_main, french=False, max_words=6),
+    Rule(_RANKED_EN, _ranked, french=False, max_words=4),
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _member, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),

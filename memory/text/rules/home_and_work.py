@@ -12,6 +12,7 @@ from ..facts import Predicate
 from ..lexicons import APPS, MONTHS_EN, NATIONALITIES, TOOLS, WEEKDAYS_EN, is_occupation_en, is_occupation_fr
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase, up_to_the_next_clause
+from ..rewrite import capitalize_first
 from .base import OBJECT, Hit, Item, Rule
 
 __all__ = [
@@ -66,6 +67,22 @@ def _role_en(hit: Hit) -> Item | None:
     return identity_memory(
         hit, f"{hit.speaker} is {hit.group('art').lower()} {hit.third(said)}", Predicate.ABOUT
     )
+
+
+# What the speaker (or their team) is in charge of at work: "I'm taking over the billing service",
+# "I lead the data team", "my team owns the search indexer". Not "I run late", "I manage".
+_IN_CHARGE_EN = regex(
+    r"\b(?P<who>i(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|still\s+)?(?:taking\s+over|in\s+charge\s+of|responsible\s+for|"
+    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage)|"
+    r"(?:my|our)\s+team\s+(?:now\s+|also\s+)?(?:owns|maintains|runs|manages|handles|is\s+responsible\s+for|is\s+in\s+charge\s+of))\s+"
+    r"(?P<object>(?:the|our|my|all|a|an|two|three|\d+)\s+.+)"
+)
+
+
+def _in_charge_en(hit: Hit) -> Item:
+    """ "Priya is taking over the billing service from Tom", "Priya's team owns the search indexer"."""
+    said = f"{hit.words('who')} {hit.phrase}"
+    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
 
 
 def _works_as_en(hit: Hit) -> Item:
@@ -298,6 +315,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         french=False,
         max_words=12,
     ),
+    Rule(_IN_CHARGE_EN, _in_charge_en, french=False, max_words=14),
     # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
     Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
     Rule(regex(_LEFT_JOB_EN + OBJECT), _left_job, french=False),
