@@ -1786,6 +1786,27 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm in Diamond 2 right now, trying to hit Masters this season", "Mickael is in Diamond 2"),
         ("I'm hardstuck Gold 2", "Mickael is hardstuck Gold 2"),
         ("I'm Diamond right now", "Mickael is Diamond"),
+        # a family's days: school, trips, sick days, firsts, leave
+        ("ma fille entre au CP en septembre", "La fille de Mickael entre au CP en septembre 2027"),
+        (
+            "mon mari part en déplacement à Berlin demain",
+            "Le mari de Mickael part en déplacement à Berlin le jeudi 26 novembre 2026",
+        ),
+        (
+            "my husband is flying to Berlin tomorrow",
+            "Mickael's husband is flying to Berlin on Thursday 26 November 2026",
+        ),
+        ("my son has an ear infection again", "Mickael's son has an ear infection again"),
+        (
+            "my daughter lost her first tooth today!",
+            "Mickael's daughter lost her first tooth on Wednesday 25 November 2026",
+        ),
+        ("my twins start daycare next Monday", "Mickael's twins start daycare on Monday 30 November 2026"),
+        ("I'm on maternity leave until February", "Mickael is on maternity leave until February 2027"),
+        (
+            "we're doing sleep training this week, wish us luck",
+            "Mickael and others are doing sleep training in the week of Monday 23 November 2026",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1809,6 +1830,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm in Gold leaf paint", "Gold"),
         ("I'm silver", "silver"),
         ("I'm Diamond right now", "name is"),
+        ("my son has a point", "son"),
         ("I ran into Sam at the store", "running"),
         ("I ran out of milk", "running"),
         ("I'm the worst at this", "Mickael is the"),  # no role

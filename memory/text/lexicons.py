@@ -295,7 +295,7 @@ RELATIVES_EN = (
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-law|step(?:mom|mum|mother|dad|father|son|daughter|"
     r"sister|brother)|grand(?:son|daughter|kid|child)|"
     # a child named by their place among the others: "my oldest just turned 8"
-    r"oldest|youngest|eldest|firstborn|middle\s+(?:child|kid|one)|little\s+one)"
+    r"oldest|youngest|eldest|firstborn|middle\s+(?:child|kid|one)|little\s+one|twins|triplets)"
 )
 # The relatives and pets a French speaker names with "mon", "ma" or "notre".
 KIN_FR = frozenset(
