@@ -1807,6 +1807,29 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "we're doing sleep training this week, wish us luck",
             "Mickael and others are doing sleep training in the week of Monday 23 November 2026",
         ),
+        # plans still weighed, with their gerunds ("moving", "writing", "running for")
+        ("I've been thinking of running for city council", "Mickael is thinking of running for city council"),
+        ("I'm thinking about moving to Denver", "Mickael is thinking about moving to Denver"),
+        ("I'm thinking of writing a book", "Mickael is thinking of writing a book"),
+        # what a relative taught, a class taken, a team coached, a recovery and how long
+        (
+            "my grandma taught me how to make tamales when I was little",
+            "Mickael's grandma taught Mickael how to make tamales when Mickael was little",
+        ),
+        (
+            "I'm taking a blacksmithing class at the community college",
+            "Mickael is taking a blacksmithing class at the community college",
+        ),
+        (
+            "I'm coaching my son's little league team this season",
+            "Mickael is coaching their son's little league team this season",
+        ),
+        (
+            "I've been sober for two years as of today",
+            "Mickael has been sober for two years (since about 2024) as of Wednesday 25 November 2026",
+        ),
+        # "as of", "starting", "effective" before a day need no "on"
+        ("I'm off starting Monday", "Mickael is off starting Monday 30 November 2026"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1831,6 +1854,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm silver", "silver"),
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
+        ("I'm taking a break", "taking"),
+        ("I've been clean all day", "clean"),
+        ("starting today we use Jira", "Mickael is starting"),  # a time said first, then "we"
         ("I ran into Sam at the store", "running"),
         ("I ran out of milk", "running"),
         ("I'm the worst at this", "Mickael is the"),  # no role

@@ -213,8 +213,9 @@ HABITUAL = regex(
     rf"(?:(?:{_WEEKDAY_ALT})s?\s*(?:,|&|\band\b|\bor\b|\bet\b|\bou\b)\s*)*$"
 )
 DAY_PREPOSITION_BEFORE = regex(
-    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|pour|avant|d'ici|jusqu'à|"
-    r"jusqu'au|dès|après|depuis|est|sera|le)|'s|:|,)\s*$"
+    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|as\s+of|as\s+from|starting|"
+    r"beginning|effective|through|thru|pour|avant|d'ici|jusqu'à|jusqu'au|dès|après|depuis|est|sera|le|"
+    r"à\s+partir\s+d[eu])|'s|:|,)\s*$"
 )
 # Words that already introduce a period: "since last week", "during the month", "until next year".
 PERIOD_PREPOSITION_BEFORE = regex(

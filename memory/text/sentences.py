@@ -278,7 +278,9 @@ _DROPPED_SUBJECT_EN = regex(
 _DROPPED_SUBJECT_DOING_EN = regex(
     r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|relocating|flying|driving|leaving|"
     r"closing|celebrating|"
-    r"starting|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
+    # Not "starting today we use Jira": a time said first, then the clause's own subject.
+    r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
+    r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
     r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
 )

@@ -78,6 +78,8 @@ _LIFE_EVENT_EN = regex(
     r"(?:has|have|had)\s+(?:a|an|the)\s+(?:(?:bad|nasty|high|mild|little)\s+)?(?:ear\s+infection|cold|flu|fever|cough|"
     r"stomach\s+bug|rash|infection|chest\s+infection|strep(?:\s+throat)?|chickenpox|concussion)|"
     r"(?:has|have|had)\s+(?:covid|chickenpox|strep|pneumonia|bronchitis|the\s+flu)|(?:is|are|was|were)\s+(?:home\s+)?sick|"
+    # what a relative handed down: "my grandma taught me how to make tamales"
+    r"(?:taught|teaches|showed)\s+(?:me|us)\s+(?:how\s+)?to\b|"
     # a relative's trip: "my husband is flying to Berlin tomorrow", "my mom left for Manila"
     r"(?:is|are)\s+(?:flying|travell?ing|heading|driving)\s+(?:to|back|home)|(?:leaves|left)\s+for|"
     r"lost\s+(?:his|her|their)\s+job|moved\s+(?:to|in\s+with|out|back)|passed\s+(?:his|her|their)\s+(?:exams?|driving\s+test|bar)|"

@@ -43,14 +43,17 @@ _NOT_A_GOAL_EN = regex(
 # take a shot at starting my own business", "I'm thinking of starting a podcast", "I'm starting a
 # dance studio". Only such undertakings: "I'm going to check", "I'm gonna go to bed" are chat.
 _UNDERTAKING_EN = (
-    r"(?:start|open|launch|found|build|create|write|publish|learn|study|move|buy|adopt|quit|apply|run(?=\s+(?:a|an|my)\s)|"
+    r"(?:start|open|launch|found|build|create|write|publish|learn|study|move|buy|adopt|quit|apply|run(?:ning)?(?=\s+(?:a|an|my|for)\s)|"
     r"train|become|join|switch|change|sell|get\s+(?:married|engaged|a\s+(?:degree|dog|cat|puppy|house|job))|"
     r"go(?:ing)?\s+back\s+to\s+(?:school|college|university|uni)|retire|travel)"
 )
 _PLAN_EN = regex(
-    r"\bi(?:'m|\s+am)\s+(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
+    r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
     r"(?P<verb>(?:going\s+to|gonna)(?:\s+(?:try\s+to|take\s+a\s+shot\s+at|try))?|thinking\s+(?:of|about)|"
-    r"considering)\s+(?P<object>(?:" + _UNDERTAKING_EN + r")(?:ing)?\b.*)"
+    r"considering)\s+(?P<object>(?:"
+    + _UNDERTAKING_EN
+    + r")(?:ing)?\b.*|(?:moving|writing|becoming|retiring|changing|creating|"
+    r"getting\s+(?:married|engaged|a\s+(?:degree|dog|cat|puppy|house|job))|having\s+(?:a\s+baby|kids))\b.*)"
     # "I'm starting a dance studio", "I'm opening a bakery": an undertaking under way.
     r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
     r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"

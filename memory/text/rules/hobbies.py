@@ -229,6 +229,13 @@ _GOES_TO_EN = regex(
     r"therapy|counsell?ing|church|mosque|synagogue|temple|gym|club|sessions?|meetups?|lessons|workshops?|"
     r"rehab|support\s+group|AA|bible\s+study|choir\s+practice|night\s+school)\b[^,;:!?.]*)"
 )
+# A class the speaker is taking: "I'm taking a blacksmithing class at the community college", "I'm
+# doing an online course in UX design" (not "I'm taking a break", "taking a class photo").
+_TAKING_A_CLASS_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|finally\s+)?(?:taking|doing|enrolled\s+in|signed\s+up\s+for)\s+"
+    r"(?P<object>(?:a|an|some|two|three)\s+(?:[\w'-]+\s+){0,3}?(?:class|classes|course|courses|lessons|workshop|"
+    r"program|bootcamp|certification)\b(?!\s+(?:photo|picture|pic|trip|notes?)\b)[^,;:!?.]*)"
+)
 # "I should go to the gym", "I want to go to therapy": not gone to yet.
 _NOT_YET_GOING = regex(r"\b(?:will|gonna|going\s+to\s+go|want|wanna|should|might|plan)\b")
 _MEMBER_FR = regex(
@@ -249,6 +256,13 @@ def _goes_to(hit: Hit) -> Item | None:
         hit.confidence(_CONFIDENCE),
         [hit.phrase],
     )
+
+
+def _taking_a_class(hit: Hit) -> Item:
+    """ "John is taking a blacksmithing class at the community college"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
 def _member(hit: Hit) -> Item:
@@ -275,5 +289,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _member, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
+    Rule(_TAKING_A_CLASS_EN, _taking_a_class, french=False, max_words=14),
     Rule(_MEMBER_FR, _member, french=True),
 )

@@ -73,7 +73,7 @@ def _role_en(hit: Hit) -> Item | None:
 # "I lead the data team", "my team owns the search indexer". Not "I run late", "I manage".
 _IN_CHARGE_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|still\s+)?(?:taking\s+over|in\s+charge\s+of|responsible\s+for|"
-    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage)|"
+    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage)|"
     r"(?:my|our)\s+team\s+(?:now\s+|also\s+)?(?:owns|maintains|runs|manages|handles|is\s+responsible\s+for|is\s+in\s+charge\s+of))\s+"
     r"(?P<object>(?:the|our|my|all|a|an|two|three|\d+)\s+.+)"
 )

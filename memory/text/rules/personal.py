@@ -39,6 +39,12 @@ _WHICH_JOB_EN = regex(
     r"\bmy\s+(?P<which>first|first\s+real|old|previous|last|dream|summer|part-time)\s+job\s+(?P<be>was|is|would\s+be)\s+"
     + OBJECT
 )
+# "I've been sober for two years", "I've been smoke-free since March": a recovery, and how long (the
+# time said is a date's placeholder by now).
+_SOBER_EN = regex(
+    r"\bi(?:'ve|\s+have)\s+(?:now\s+)?been\s+(?P<object>(?:sober|clean|smoke-free|alcohol-free|drug-free|cancer-free|"
+    r"in\s+remission|off\s+(?:alcohol|cigarettes|smoking|drugs|the\s+booze))\s+(?:for\b|since\b|\x00)[^,;:!?]*)"
+)
 # "I'm the oldest of four kids", "I'm an only child".
 _BIRTH_ORDER_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<object>(?:the\s+)?(?:oldest|eldest|youngest|middle\s+child|second\s+oldest|second\s+youngest)"
@@ -91,6 +97,11 @@ def _which_job(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker}'s {which} job {hit.words('be').lower()} {hit.third(hit.phrase)}")
 
 
+def _sober(hit: Hit) -> Item:
+    """ "Maria has been sober for two years as of today"."""
+    return _fact(hit, f"{hit.speaker} has been {hit.third(hit.phrase)}")
+
+
 def _birth_order(hit: Hit) -> Item:
     """ "Rae is the oldest of four kids"."""
     return _fact(hit, f"{hit.speaker} is {hit.third(hit.phrase)}")
@@ -103,4 +114,5 @@ PERSONAL = (
     Rule(_DEGREE_EN, _degree, french=False),
     Rule(_WHICH_JOB_EN, _which_job, french=False),
     Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
+    Rule(_SOBER_EN, _sober, french=False),
 )
