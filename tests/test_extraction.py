@@ -1830,6 +1830,17 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ),
         # "as of", "starting", "effective" before a day need no "on"
         ("I'm off starting Monday", "Mickael is off starting Monday 30 November 2026"),
+        # a proposal, a friend's move, a name given, a car totalled, a change of team, what one is learning
+        ("my partner proposed!!! we're getting married next fall", "Mickael's partner proposed"),
+        (
+            "my best friend is moving to London next month, I'm so sad",
+            "Mickael's best friend is moving to London in December 2026",
+        ),
+        ("we named the puppy Mochi", "Mickael's puppy is called Mochi"),
+        ("my car got totaled in an accident but I'm fine", "Mickael's car got totaled in an accident"),
+        ("I'm switching teams at work, moving to the design org", "Mickael is switching teams at work"),
+        ("I've been learning to crochet", "Mickael has been learning to crochet"),
+        ("I've been saving up for a house", "Mickael has been saving up for a house"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1855,6 +1866,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("we named it after my grandpa", "called"),
+        ("I'm switching to it now", "switching"),
         ("I've been clean all day", "clean"),
         ("starting today we use Jira", "Mickael is starting"),  # a time said first, then "we"
         ("I ran into Sam at the store", "running"),

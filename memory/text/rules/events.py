@@ -269,7 +269,8 @@ _THING_HAPPENED_EN = regex(
     r"washer|dishwasher|furnace|heater|boiler|house|apartment|flat|basement|wallet|bag|luggage|suitcase|keys|flight|"
     r"train|bus|order|package|parcel)(?:\s+(?:to|from|for|home|back)(?:\s+[\w'-]+){0,2}?)?\s+"
     r"(?P<what>broke(?:\s+down)?|died|crashed|got\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|"
-    r"delayed)|was\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|cancell?ed|delayed)|caught\s+fire|flooded|"
+    r"delayed|totall?ed|rear-ended|hit|keyed|dented|repossessed)|was\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|"
+    r"cancell?ed|delayed|totall?ed|rear-ended|hit|keyed|repossessed)|caught\s+fire|flooded|"
     r"stopped\s+working)\b"
 )
 

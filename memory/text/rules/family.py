@@ -38,6 +38,11 @@ _IS_NAMED_EN = regex(
 )
 _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
+# "we named the puppy Mochi", "I called my new kitten Pixel": the name given is the relative's name.
+_GAVE_NAME_EN = regex(
+    rf"\b(?:i|we)\s+(?:just\s+|finally\s+|officially\s+)?(?:named|called)\s+(?:the|our|my)\s+(?:new\s+)?"
+    rf"(?P<rel>{RELATIVES_EN})\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+)
 _APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
 _NAMED_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
@@ -73,6 +78,7 @@ _LIFE_EVENT_EN = regex(
     r"(?:is|was)\s+(?:still\s+)?recovering\s+from|"
     # a child's firsts and a family's sick days: "my daughter lost her first tooth", "my son has an
     # ear infection again"
+    r"proposed|(?:is|are)\s+moving\s+(?:to|back|out|in\s+with|away|abroad)|"
     r"lost\s+(?:his|her|their)\s+(?:first\s+)?(?:tooth|teeth)|took\s+(?:his|her|their)\s+first\s+steps?|"
     r"said\s+(?:his|her|their)\s+first\s+words?|"
     r"(?:has|have|had)\s+(?:a|an|the)\s+(?:(?:bad|nasty|high|mild|little)\s+)?(?:ear\s+infection|cold|flu|fever|cough|"
@@ -271,7 +277,19 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
     return OneOf(
         (
             Rule(named, _named_relative(strict=False, with_predicate=False), french=french, object_groups=()),
-            *(() if french else (Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),)),
+            *(
+                ()
+                if french
+                else (
+                    Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),
+                    Rule(
+                        _GAVE_NAME_EN,
+                        _named_relative(strict=True, with_predicate=False),
+                        french=False,
+                        object_groups=(),
+                    ),
+                )
+            ),
             Rule(
                 apposition, _named_relative(strict=True, with_predicate=True), french=french, object_groups=()
             ),

@@ -18,7 +18,7 @@ _WANT_EN = regex(
     r"\bi(?:\s+|(?='))(?:really\s+|also\s+|still\s+|seriously\s+|eventually\s+|finally\s+|one\s+day\s+|"
     r"someday\s+|definitely\s+)*(?P<verb>want\s+to|wanna|plan\s+to|intend\s+to|hope\s+to|aim\s+to|"
     r"dream\s+of|dream\s+about|would\s+(?:really\s+)?(?:like|love)\s+to|'d\s+(?:really\s+)?(?:like|love)\s+to|"
-    r"(?:am|'m)\s+(?:really\s+|still\s+|currently\s+)?(?:trying\s+to|planning\s+to|planning\s+on|aiming\s+to|"
+    r"(?:am|'m|'ve\s+been|have\s+been)\s+(?:really\s+|still\s+|currently\s+)?(?:trying\s+to|planning\s+to|planning\s+on|aiming\s+to|"
     r"aiming\s+for|hoping\s+to|working\s+towards?|saving\s+(?:up\s+)?for|learning|training\s+for)|"
     r"want\s+(?=(?:a|an|my|some)\s))\s*" + OBJECT
 )
@@ -69,7 +69,9 @@ _UNDER_WAY_EN = regex(
     r"(?:kitchen|bathroom|house|home|apartment|flat|garden|yard|basement|attic|bedroom|living\s+room|deck|patio|"
     r"roof|garage|place|office|nursery)\b.*"
     # "I'm applying to counseling programs", "we're applying for a mortgage": a step towards it
-    r"|(?:applying|interviewing)\s+(?:to|for|at|with)\s+(?!(?:it|this|that|them|you)\b).*)"
+    r"|(?:applying|interviewing)\s+(?:to|for|at|with)\s+(?!(?:it|this|that|them|you)\b).*"
+    # "I'm switching teams at work", "we're switching to Linear": a change under way
+    r"|switching\s+(?:teams|jobs|careers|roles|departments|schools|majors|to\s+(?!(?:it|this|that)\b))\b.*)"
 )
 # Moves in a conversation or a piece of work, not a home: "moving to the next topic", "to step 2".
 _NOT_A_HOME_EN = regex(
@@ -120,6 +122,8 @@ def _wants_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
     if verb.startswith(("'m", "am")):
         third = "is " + verb.split(" ", 1)[1]
+    elif verb.startswith(("'ve been", "have been")):
+        third = "has been " + verb.split(" ", 2)[2]
     elif verb.startswith(("'d", "would")):
         third = "would " + verb.split(" ", 1)[1].replace("really ", "")
     else:
