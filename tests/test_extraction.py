@@ -1841,6 +1841,17 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm switching teams at work, moving to the design org", "Mickael is switching teams at work"),
         ("I've been learning to crochet", "Mickael has been learning to crochet"),
         ("I've been saving up for a house", "Mickael has been saving up for a house"),
+        # one thing over another; a trait said with "at all"; a team's rule said with "let's"
+        (
+            "I'd rather we use Postgres than Mongo for this",
+            "Mickael would rather use Postgres than Mongo for this",
+        ),
+        ("I'm not a morning person at all", "Mickael is not a morning person"),
+        (
+            "let's do code reviews in the morning from now on",
+            "From now on, Mickael and the team do code reviews in the morning",
+        ),
+        ("going forward, let's keep PRs small", "Going forward, Mickael and the team keep PRs small"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1866,6 +1877,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("I'd rather not", "rather"),
+        ("I'd rather do it than wait", "rather"),  # what "it" is was said before
         ("we named it after my grandpa", "called"),
         ("I'm switching to it now", "switching"),
         ("I've been clean all day", "clean"),

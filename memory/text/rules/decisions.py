@@ -47,6 +47,11 @@ _FROM_NOW_ON_EN = regex(
     r"^\W*(?P<when>(?:(?:going|moving)\s+forward|effective\s+(?:immediately|today|now))(?=\s*[,:-])|from\s+now\s+on)"
     r"\s*[,:-]?\s+(?P<object>\S.*)"
 )
+# The same said last, after "let's": "let's do code reviews in the morning from now on".
+_LETS_FROM_NOW_ON_EN = regex(
+    r"^\W*(?P<object>let's\s+\S.*?)\s*,?\s+(?P<when>from\s+now\s+on|(?:going|moving)\s+forward)\W*$"
+)
+_LETS_EN = regex(r"^let's\s+")
 # The decision said first, then who took it: "no more meetings on Fridays, the team decided".
 _DECIDED_AFTER_EN = regex(
     r"^\W*(?P<object>\S.{2,}?)\s*[,;:-]\s*(?P<who>we|(?:the|our)\s+team|everyone)(?:\s+all|\s+just|\s+finally)*\s+"
@@ -147,8 +152,12 @@ def _dropped_en(hit: Hit) -> Item:
 def _from_now_on_en(hit: Hit) -> Item:
     """ "From now on, all PRs need a ticket number", the speaker's words in the third person."""
     when = capitalize_first(hit.words("when").lower())
-    decided = hit.third(hit.phrase, named=False)
-    return _decision(hit, f"{when}, {decided}", _CONFIDENCE, decided, f"{hit.speaker} and the team")
+    who = f"{hit.speaker} and the team"
+    lets = _LETS_EN.match(hit.phrase)
+    # "let's keep PRs small" is the team's own rule: "Going forward, Mickael and the team keep PRs small".
+    said = f"{who} {hit.phrase[lets.end() :]}" if lets else hit.phrase
+    decided = hit.third(said, named=False)
+    return _decision(hit, f"{when}, {decided}", _CONFIDENCE, decided, who)
 
 
 def _decided_after_en(hit: Hit) -> Item:
@@ -210,6 +219,7 @@ DECISIONS = (
     Rule(_DROPPED_EN, _dropped_en, french=False),
     # What follows is a whole clause, not an object phrase.
     Rule(_FROM_NOW_ON_EN, _from_now_on_en, french=False, check_object=False),
+    Rule(_LETS_FROM_NOW_ON_EN, _from_now_on_en, french=False, check_object=False),
     Rule(_DECIDED_AFTER_EN, _decided_after_en, french=False, check_object=False),
     # A labelled decision stands even inside a hypothetical: the label says it was taken.
     Rule(

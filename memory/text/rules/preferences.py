@@ -71,6 +71,12 @@ _DIET_EN = regex(
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
     r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
 )
+# One thing over another: "I'd rather we use Postgres than Mongo for this", "I'd much rather walk than
+# drive" (not "I'd rather not", which rules/preferences reads as a contact wish, nor "rather than").
+_RATHER_EN = regex(
+    r"\bi(?:'d|\s+would)\s+(?:much\s+|really\s+|honestly\s+)?rather\s+(?:we\s+|you\s+guys\s+)?"
+    r"(?P<object>(?!not\b)[^,;:!?.]+?\s+than\s+[^,;:!?.]+)"
+)
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
 _NOT_LIKED_EN = (
     "to say", "to think", "to believe", "to know", "to ask", "to see", "to point", "to add", "the idea",
@@ -141,6 +147,21 @@ def _likes_en(hit: Hit) -> Item | None:
     predicate = _PREDICATE_EN.get(third, Predicate.LIKES)
     confidence = hit.confidence(_CONFIDENCE)
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+
+
+def _rather_en(hit: Hit) -> Item | None:
+    """ "Dev would rather use Postgres than Mongo for this"."""
+    if points_back(hit.phrase.split(" than ", 1)[0]):
+        return None
+    liked = hit.third(hit.phrase)
+    return Item(
+        f"{hit.speaker} would rather {liked}",
+        MemoryType.PREFERENCE,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+        predicate=Predicate.LIKES,
+        object=f"would rather {liked}",
+    )
 
 
 def _loved_en(hit: Hit) -> Item | None:
@@ -408,6 +429,7 @@ def _not_reached_en(hit: Hit) -> Item | None:
 PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
+    Rule(_RATHER_EN, _rather_en, french=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
     Rule(_NAMED_FAN_EN, _named_fan_en, french=False),
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
