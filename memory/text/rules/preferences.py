@@ -153,14 +153,11 @@ def _rather_en(hit: Hit) -> Item | None:
     """ "Dev would rather use Postgres than Mongo for this"."""
     if points_back(hit.phrase.split(" than ", 1)[0]):
         return None
-    liked = hit.third(hit.phrase)
+    liked = f"would rather {hit.third(hit.phrase)}"
+    confidence = hit.confidence(_CONFIDENCE)
+    content = f"{hit.speaker} {liked}"
     return Item(
-        f"{hit.speaker} would rather {liked}",
-        MemoryType.PREFERENCE,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-        predicate=Predicate.LIKES,
-        object=f"would rather {liked}",
+        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
     )
 
 
