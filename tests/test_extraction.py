@@ -1852,6 +1852,16 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "From now on, Mickael and the team do code reviews in the morning",
         ),
         ("going forward, let's keep PRs small", "Going forward, Mickael and the team keep PRs small"),
+        # pets named together, a plan to get another, a group's day, a whole life somewhere, a work picked up
+        ("my turtles are named Bubbles and Squirt", "Mickael's turtles are called Bubbles and Squirt"),
+        ("our kids are called Leo, Ana and Sam", "Mickael's kids are called Leo, Ana and Sam"),
+        ("I'm thinking of getting a third turtle", "Mickael is thinking of getting a third turtle"),
+        ("my writing group meets every Thursday", "Mickael's writing group meets every Thursday"),
+        ("I've lived in Michigan my whole life", "Mickael has lived in Michigan their whole life"),
+        (
+            "one of my scripts got picked up by a producer!!",
+            "One of Mickael's scripts got picked up by a producer",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1877,6 +1887,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("my cats are named after cheeses", "called"),
+        ("I'm gonna get a coffee", "Mickael is going"),
+        ("I've lived in Paris and Rome", "has lived"),
         ("I'd rather not", "rather"),
         ("I'd rather do it than wait", "rather"),  # what "it" is was said before
         ("we named it after my grandpa", "called"),

@@ -272,13 +272,20 @@ _THING_HAPPENED_EN = regex(
     r"delayed|totall?ed|rear-ended|hit|keyed|dented|repossessed)|was\s+(?:stolen|towed|hacked|damaged|flooded|broken\s+into|"
     r"cancell?ed|delayed|totall?ed|rear-ended|hit|keyed|repossessed)|caught\s+fire|flooded|"
     r"stopped\s+working)\b"
+    # What became of a piece of work: "one of my scripts got picked up by a producer", "my paper got
+    # accepted".
+    r"|\b(?:(?:one|two|some|both)\s+of\s+)?(?:my|our)\s+(?:(?:new|first|latest|last)\s+)?(?P<work>scripts?|screenplays?|"
+    r"books?|novels?|songs?|album|papers?|articles?|paintings?|photos?|apps?|games?|pitch|proposals?|applications?|"
+    r"talks?|abstracts?|designs?|films?|short\s+films?|poems?|stories|story|grant)\s+(?P<happened>(?:got|was|were|has\s+been|"
+    r"have\s+been)\s+(?:picked\s+up|accepted|published|rejected|selected|featured|approved|funded|greenlit|shortlisted|"
+    r"nominated|signed|optioned|produced|released|exhibited|shown))\b"
 )
 
 
 def _thing_happened(hit: Hit) -> Item | None:
-    """ "Mickael's car broke down on the highway on <day>"."""
+    """ "Mickael's car broke down on the highway on <day>", "One of Mickael's scripts got picked up"."""
     said = trim_phrase(hit.clause.text[hit.match.start() :])
-    return _event(hit, said, [hit.group("thing")])
+    return _event(hit, said, [hit.group("thing") or hit.group("work")])
 
 
 def _names_something(phrase: str) -> bool:

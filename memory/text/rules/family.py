@@ -38,6 +38,13 @@ _IS_NAMED_EN = regex(
 )
 _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
+# Pets or relatives named together: "my turtles are named Bubbles and Squirt", "our kids are called
+# Léo, Ana and Sam".
+_NAMED_TOGETHER_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})s\s+(?:are\s+(?:named|called)|names\s+are)\s+"
+    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))"
+)
+_NAMES_APART = regex(r"\s*,?\s+and\s+|\s*[,&]\s*")
 # "we named the puppy Mochi", "I called my new kitten Pixel": the name given is the relative's name.
 _GAVE_NAME_EN = regex(
     rf"\b(?:i|we)\s+(?:just\s+|finally\s+|officially\s+)?(?:named|called)\s+(?:the|our|my)\s+(?:new\s+)?"
@@ -272,6 +279,23 @@ def _is_named(hit: Hit) -> list[Item]:
     return _named_relative(strict=True, with_predicate=False)(hit)
 
 
+def _named_together(hit: Hit) -> Item:
+    """ "Nate's turtles are called Bubbles and Squirt"."""
+    names = [name for name in _NAMES_APART.split(hit.group("names")) if name]
+    relatives = f"{hit.words('rel')}s"
+    said = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return Item(
+        f"{_relative_of(hit, relatives)} are called {said}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [relatives],
+        names,
+        predicate=Predicate.RELATIVE,
+        object=said,
+        relation=relatives.casefold(),
+    )
+
+
 def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french: bool) -> OneOf:
     """ "my sister is called Léa", else "my sister Léa ...": the first wording that matches wins."""
     return OneOf(
@@ -281,6 +305,7 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
                 ()
                 if french
                 else (
+                    Rule(_NAMED_TOGETHER_EN, _named_together, french=False, object_groups=()),
                     Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),
                     Rule(
                         _GAVE_NAME_EN,

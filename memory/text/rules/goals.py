@@ -53,7 +53,9 @@ _PLAN_EN = regex(
     r"considering)\s+(?P<object>(?:"
     + _UNDERTAKING_EN
     + r")(?:ing)?\b.*|(?:moving|writing|becoming|retiring|changing|creating|"
-    r"getting\s+(?:married|engaged|a\s+(?:degree|dog|cat|puppy|house|job))|having\s+(?:a\s+baby|kids))\b.*)"
+    r"getting\s+(?:married|engaged|(?:a|an|another|my\s+own)\s+(?:(?:second|third|new|bigger|first|little)\s+)?"
+    r"(?:degree|dog|cat|puppy|kitten|turtle|pet|house|car|job|tattoo|bike|place|apartment|motorcycle))|"
+    r"having\s+(?:a\s+baby|kids))\b.*)"
     # "I'm starting a dance studio", "I'm opening a bakery": an undertaking under way.
     r"|\bi(?:'m|\s+am)\s+(?:(?:finally|also|actually|officially)\s+)*(?P<doing>(?:starting|opening|launching|"
     r"founding|building)\s+(?:a|an|my|our)\s+(?:own\s+)?.*)"

@@ -236,6 +236,12 @@ _TAKING_A_CLASS_EN = regex(
     r"(?P<object>(?:a|an|some|two|three)\s+(?:[\w'-]+\s+){0,3}?(?:class|classes|course|courses|lessons|workshop|"
     r"program|bootcamp|certification)\b(?!\s+(?:photo|picture|pic|trip|notes?)\b)[^,;:!?.]*)"
 )
+# When the speaker's group meets: "my writing group meets every Thursday", "our book club meets monthly".
+_GROUP_MEETS_EN = regex(
+    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:group|club|team|class|band|choir|circle|crew|league|guild|squad)\s+"
+    r"(?:meets|practices|plays|rehearses|trains|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|monthly|"
+    r"daily|biweekly)\b[^,;:!?.]*)"
+)
 # "I should go to the gym", "I want to go to therapy": not gone to yet.
 _NOT_YET_GOING = regex(r"\b(?:will|gonna|going\s+to\s+go|want|wanna|should|might|plan)\b")
 _MEMBER_FR = regex(
@@ -260,6 +266,13 @@ def _goes_to(hit: Hit) -> Item | None:
 
 def _taking_a_class(hit: Hit) -> Item:
     """ "John is taking a blacksmithing class at the community college"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+def _group_meets(hit: Hit) -> Item:
+    """ "Joanna's writing group meets every Thursday"."""
     said = hit.clause.text[hit.match.start() : hit.match.end()]
     content = capitalize_first(hit.third(said, named=False))
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
@@ -290,5 +303,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_MEMBER_EN, _member, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
     Rule(_TAKING_A_CLASS_EN, _taking_a_class, french=False, max_words=14),
+    Rule(_GROUP_MEETS_EN, _group_meets, french=False, max_words=10),
     Rule(_MEMBER_FR, _member, french=True),
 )

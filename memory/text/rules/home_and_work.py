@@ -257,7 +257,7 @@ _LEFT_JOB_EN = (
 _ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")
 _HAS_LIVED = (
     r"\bi(?:'ve|\s+have)\s+(?:been\s+living|lived)\s+(?P<prep>in|near)\s+"
-    r"(?=[^.!?;]*(?:\b(?:since|for)\b|\x00))"
+    r"(?=[^.!?;]*(?:\b(?:since|for|(?:my|our)\s+(?:whole|entire)\s+li(?:fe|ves)|all\s+(?:my|our)\s+li(?:fe|ves))\b|\x00))"
 )
 _LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
 
