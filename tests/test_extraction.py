@@ -1862,6 +1862,21 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "one of my scripts got picked up by a producer!!",
             "One of Mickael's scripts got picked up by a producer",
         ),
+        # a second baby, a star sign, a birthday without "my", a move home, years at a workplace
+        (
+            "my sister just had her second baby, a boy named Theo",
+            "Mickael's sister just had her second baby, a boy named Theo",
+        ),
+        ("I'm a Leo lol, birthday is August 3rd", "Mickael is a Leo"),
+        ("birthday is August 3rd", "Mickael's birthday is 3 August"),
+        (
+            "I'm moving back home to take care of my mom",
+            "Mickael is moving back home to take care of their mom",
+        ),
+        (
+            "I've been at Shopify for six years now",
+            "Mickael has worked at Shopify for six years now (since about 2020)",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1887,6 +1902,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("I've been at Disneyland for 3 days", "worked"),
         ("my cats are named after cheeses", "called"),
         ("I'm gonna get a coffee", "Mickael is going"),
         ("I've lived in Paris and Rome", "has lived"),
@@ -1930,6 +1946,11 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert not any(absent in content for content in found), found
+
+
+def test_a_star_sign_is_no_survivor_of_cancer() -> None:
+    assert "Mickael is a Leo" in [item.content for item in run("I'm a Leo btw")]
+    assert "Mickael is a Cancer" not in [item.content for item in run("I'm a Cancer survivor")]
 
 
 @pytest.mark.parametrize(

@@ -284,6 +284,8 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
 )
+# What is the speaker's, without "my": "birthday is August 3rd", "bday's next week".
+_DROPPED_MY_EN = regex(r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b")
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
 _DROPPED_SUBJECT_BEING_EN = regex(
     r"^(?:(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to|"
@@ -329,6 +331,8 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         return "I'll " + rest[offer.end() :]
     if _DROPPED_SUBJECT_EN.match(rest):
         return "I " + rest[0].lower() + rest[1:]
+    if _DROPPED_MY_EN.match(rest):
+        return "my " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):
         return "I'm " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_BEING_EN.match(rest):

@@ -65,7 +65,7 @@ _PLAN_EN = regex(
 # dated event: rules/events.py).
 _UNDER_WAY_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:finally|also|actually|officially|probably|definitely)\s+)*"
-    r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with)\b.*"
+    r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with|home)\b.*"
     # "we're renovating our kitchen": work on the home under way
     r"|(?:renovating|remodell?ing|redoing|redecorating|rebuilding|repainting)\s+(?:our|my|the)\s+(?:[\w-]+\s+)?"
     r"(?:kitchen|bathroom|house|home|apartment|flat|garden|yard|basement|attic|bedroom|living\s+room|deck|patio|"

@@ -260,6 +260,18 @@ _HAS_LIVED = (
     r"(?=[^.!?;]*(?:\b(?:since|for|(?:my|our)\s+(?:whole|entire)\s+li(?:fe|ves)|all\s+(?:my|our)\s+li(?:fe|ves))\b|\x00))"
 )
 _LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|with|outside|close\s+to)\s+"
+# "I've been at Shopify for six years now": a workplace, said by how long (checked on the words as said,
+# since the time is a date's placeholder by now).
+_BEEN_AT_EN = r"\bi(?:'ve|\s+have)\s+(?:been\s+working|worked|been)\s+(?P<prep>at|for)\s+(?=(?-i:[A-Z]))"
+_YEARS_OR_MONTHS = regex(r"\b(?:years?|months?|decades?|since)\b")
+
+
+def _been_at_en(hit: Hit) -> Item | None:
+    """ "Evan has worked at Shopify for six years now"."""
+    if not _YEARS_OR_MONTHS.search(hit.clause.raw):
+        return None  # "I've been at Disneyland for 3 days"
+    return _verb_and_preposition_en("has worked", Predicate.WORKPLACE)(hit)
+
 
 # "I moved to Berlin", "we finally relocated to the UK": where the speaker lives now, beside the
 # dated news, as in French. Only a named place: one moves to a new team, a bigger flat, or Postgres.
@@ -327,6 +339,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         french=False,
     ),
     Rule(regex(_LIVES + OBJECT), _verb_and_preposition_en("lives", Predicate.LOCATION), french=False),
+    Rule(regex(_BEEN_AT_EN + OBJECT), _been_at_en, french=False),
     # "I used to live in Paris", "I used to work at Google": where they were, never where they are.
     Rule(
         regex(r"\bi\s+used\s+to\s+(?P<verb>live|work)\s+(?P<prep>in|near|at|for)\s+" + OBJECT),

@@ -45,6 +45,11 @@ _SOBER_EN = regex(
     r"\bi(?:'ve|\s+have)\s+(?:now\s+)?been\s+(?P<object>(?:sober|clean|smoke-free|alcohol-free|drug-free|cancer-free|"
     r"in\s+remission|off\s+(?:alcohol|cigarettes|smoking|drugs|the\s+booze))\s+(?:for\b|since\b|\x00)[^,;:!?]*)"
 )
+# "I'm a Leo", "I'm a Scorpio btw": a star sign, which people ask about ("what's Ev's sign?").
+_STAR_SIGN_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:a|an)\s+(?P<object>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|"
+    r"aquarius|pisces)\b(?!\s+(?:survivor|patient|man|woman|guy|girl|cub|fan)\b)"
+)
 # "I'm the oldest of four kids", "I'm an only child".
 _BIRTH_ORDER_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<object>(?:the\s+)?(?:oldest|eldest|youngest|middle\s+child|second\s+oldest|second\s+youngest)"
@@ -102,6 +107,12 @@ def _sober(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} has been {hit.third(hit.phrase)}")
 
 
+def _star_sign(hit: Hit) -> Item:
+    """ "Ev is a Leo"."""
+    sign = hit.phrase.capitalize()
+    return _fact(hit, f"{hit.speaker} is {'an' if sign[0] in 'AEIOU' else 'a'} {sign}")
+
+
 def _birth_order(hit: Hit) -> Item:
     """ "Rae is the oldest of four kids"."""
     return _fact(hit, f"{hit.speaker} is {hit.third(hit.phrase)}")
@@ -115,4 +126,5 @@ PERSONAL = (
     Rule(_WHICH_JOB_EN, _which_job, french=False),
     Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
     Rule(_SOBER_EN, _sober, french=False),
+    Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
 )
