@@ -1877,6 +1877,10 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "I've been at Shopify for six years now",
             "Mickael has worked at Shopify for six years now (since about 2020)",
         ),
+        # news told as a question; an ex among the relatives
+        ("did you know I play the cello?", "Mickael plays the cello"),
+        ("do you know that my sister is a pilot?", "Mickael's sister is a pilot"),
+        ("my ex lives in Chicago", "Mickael's ex lives in Chicago"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1902,6 +1906,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("did you know the earth is round?", "earth"),
+        ("my extra room is a gym", "extra"),
         ("I've been at Disneyland for 3 days", "worked"),
         ("my cats are named after cheeses", "called"),
         ("I'm gonna get a coffee", "Mickael is going"),

@@ -292,6 +292,7 @@ RELATIVES_EN = (
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
     r"turtle|tortoise|lizard|snake|goldfish|budgie|ferret|guinea\s+pig|gecko|hedgehog|chinchilla|bunny|"
+    r"ex(?:-(?:wife|husband|boyfriend|girlfriend|partner))?(?![\w-])|"
     r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet|"
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-law|step(?:mom|mum|mother|dad|father|son|daughter|"
     r"sister|brother)|grand(?:son|daughter|kid|child)|"

@@ -73,6 +73,10 @@ _QUESTION_START = regex(
     r"est-ce\b|qu'est-ce\b|(?:quel|quelle|quels|quelles|qui|quoi|où|pourquoi|comment|combien)\b|"
     r"(?:as|es|est|avez|sais|savez|connais|connaissez|peux|pouvez|aimes|aimez)-(?:tu|vous|il|elle|je)\b)"
 )
+# News told as a question: "did you know I play the cello?", "you know I'm vegan, right?" is not.
+_TOLD_AS_A_QUESTION = regex(
+    r"^(?:did|do)\s+(?:you|u|ya)\s+know\s+(?:that\s+)?(?P<told>(?:i|i'm|i've|we|we're|my|our)\b.*)$"
+)
 # A question after the last comma of a sentence without "?": a question word and its inversion, or
 # the listener asked ("did you ...", "wbu"). Not a relative clause: "..., where I met my wife".
 _ASKED_TAIL = regex(
@@ -148,6 +152,11 @@ def split_sentences(text: str) -> list[tuple[str, bool]]:
         if not sentence or not any(ch.isalpha() for ch in sentence[:MAX_CLAUSE_CHARS]):
             continue
         stripped = sentence.rstrip(" )\"'*_~")
+        told = _TOLD_AS_A_QUESTION.match(stripped)
+        if told:
+            # "did you know I play the cello?" tells, it does not ask.
+            out.append((told.group("told").rstrip("?!. "), False))
+            continue
         if stripped.endswith("?") or stripped.endswith("?!"):
             # "I love pizza, do you?": only the short tail after the last comma is the question.
             head, comma, tail = stripped.rpartition(",")
