@@ -130,6 +130,20 @@ def build_parser() -> argparse.ArgumentParser:
     repair.add_argument("--json", action="store_true")
     _add_common(repair)
 
+    mask = msub.add_parser(
+        "mask-credentials",
+        help="mask the passwords, keys and card numbers older versions kept in stored turns and summaries",
+        description=(
+            "Turns are stored with a credential's value as [redacted] (a password given with its "
+            "value, a key or token, a card or social security number). Turns and summaries stored "
+            "by older versions still hold what was typed: this rewrites them masked and indexes them "
+            "again. Run it once after upgrading; a second run finds nothing."
+        ),
+    )
+    mask.add_argument("--dry-run", action="store_true", help="count what would be masked; change nothing")
+    mask.add_argument("--json", action="store_true")
+    _add_common(mask)
+
     migrate = sub.add_parser(
         "migrate",
         help="copy the embedded data directory into PostgreSQL (vectors as stored, resumable)",
@@ -212,12 +226,24 @@ async def _repair_visibility(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
+async def _mask_credentials(args: argparse.Namespace, app: App) -> int:
+    report = await app.engine.mask_stored_credentials(dry_run=args.dry_run)
+    if args.json:
+        sys.stdout.write(json.dumps({"dry_run": args.dry_run, **report.to_dict()}) + "\n")
+    else:
+        verb = "would mask" if args.dry_run else "masked"
+        sys.stdout.write(f"{verb} credentials in {report.turns} turns and {report.summaries} summaries\n")
+    return 0
+
+
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
     app = await App.start(settings, with_llm=False, warm=False)
     out = sys.stdout
     try:
         if args.action == "repair-visibility":
             return await _repair_visibility(args, app)
+        if args.action == "mask-credentials":
+            return await _mask_credentials(args, app)
         engine = app.engine
         audience = _operator_audience(args, settings)
         if args.action == "add":

@@ -25,6 +25,7 @@ from .models import (
     MemoryDraft,
     Scope,
     StoredMessage,
+    SummaryKind,
     content_hash,
 )
 from .recall import OWN_ELSEWHERE_LIMIT as OWN_ELSEWHERE_LIMIT  # re-exported, as above
@@ -50,6 +51,18 @@ class WriteResult:
     similarity: float = 0.0
     # The vector just stored (inserted or superseded), so callers need not read it back.
     vector: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MaskReport:
+    """What `MemoryEngine.mask_stored_credentials` found holding a credential (and masked, unless a
+    dry run)."""
+
+    turns: int = 0
+    summaries: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"turns": self.turns, "summaries": self.summaries}
 
 
 class MemoryEngine(MemoryReads):
@@ -500,6 +513,37 @@ class MemoryEngine(MemoryReads):
     async def repair_messages(self) -> int:
         """Index the turns stored without a vector (embedder or index write failed); returns how many."""
         return await self.storage.repair_turns(self._embed)
+
+    async def mask_stored_credentials(self, dry_run: bool = False, batch: int = 500) -> MaskReport:
+        """Mask the credentials that turns and summaries stored by older versions still hold (turns
+        are masked as they are stored now): each is rewritten with "[redacted]" in place of the
+        value and indexed again without it. A second pass finds nothing; `dry_run` only counts."""
+        turns = 0
+        after = ""
+        while page := await self.storage.turns.page(after, batch):
+            after = page[-1].id
+            changed = [masked for m in page if (masked := _without_credentials(m, ())) is not m]
+            turns += len(changed)
+            if changed and not dry_run:
+                await self.storage.turns.rewrite(changed)
+        summaries = 0
+        after = ""
+        store = self.storage.summaries
+        while listed := await store.page(after, batch):
+            after = listed[-1].id
+            for summary in listed:
+                content = without_credentials(summary.content)
+                if content == summary.content:
+                    continue
+                summaries += 1
+                if not dry_run:
+                    # A thread summary is never searched: it has no vector to make again.
+                    thread = summary.kind is SummaryKind.THREAD
+                    vector = None if thread else (await self.embedder.embed([content]))[0]
+                    await store.rewrite(replace(summary, content=content), vector)
+        if turns and not dry_run:
+            await self.repair_messages()
+        return MaskReport(turns, summaries)
 
     async def reconcile(self) -> ReconcileReport:
         """Make the storage consistent after a crash: index rows without vectors, drop stray vectors."""

@@ -17,7 +17,8 @@ from bot.offline import NO_MODEL_LINE
 from memory.embedders import CachedEmbedder, LocalEmbedder
 from memory.engine import MemoryEngine
 from memory.models import MemoryDraft, Scope
-from tests.helpers import ROOT, child_env
+from memory.turn_text import message_embed_text
+from tests.helpers import ROOT, child_env, past_turn
 
 
 def run(
@@ -267,3 +268,31 @@ def test_a_wrong_merge_is_restored_from_the_command_line(data_dir: Path) -> None
     assert {m["id"] for m in active(data_dir)} == {older, added["memory"]["id"]}
     again = run(["memories", "restore", older], data_dir)
     assert again.returncode == 1 and "no merge to undo" in again.stderr
+
+
+@pytest.mark.model
+async def test_mask_credentials_masks_what_an_older_version_stored_once(
+    data_dir: Path, local_embedder: LocalEmbedder
+) -> None:
+    """`memorybot memories mask-credentials`: counted by a dry run, masked, then nothing left."""
+    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
+    try:
+        turn = past_turn("the wifi password: coffee123", 1_700_000_000.0, author="alice")
+        vectors = await engine.embedder.embed([message_embed_text(turn)])
+        await engine.storage.turns.add([turn], list(vectors), [turn.content])  # unmasked, as before
+    finally:
+        await engine.close()
+    command = ["memories", "mask-credentials", "--json"]
+    dry = await asyncio.to_thread(run, [*command, "--dry-run"], data_dir)
+    assert dry.returncode == 0, dry.stderr
+    assert json.loads(dry.stdout) == {"dry_run": True, "turns": 1, "summaries": 0}
+    done = await asyncio.to_thread(run, command, data_dir)
+    assert json.loads(done.stdout) == {"dry_run": False, "turns": 1, "summaries": 0}
+    again = await asyncio.to_thread(run, ["memories", "mask-credentials"], data_dir)
+    assert again.stdout == "masked credentials in 0 turns and 0 summaries\n"
+    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
+    try:
+        [stored] = await engine.storage.turns.get_unscoped([turn.id])
+    finally:
+        await engine.close()
+    assert stored.content == "the wifi password: [redacted]"

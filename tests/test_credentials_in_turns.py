@@ -10,9 +10,10 @@ import pytest
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.models import StoredMessage
+from memory.models import StoredMessage, Summary, SummaryKind
 from memory.storage import MemoryQuery
 from memory.text import REDACTED, without_credentials
+from memory.turn_text import message_embed_text, message_search_text
 from tests.helpers import GENERAL, FakeClock, audience, message, past_turn
 
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -131,3 +132,78 @@ async def test_the_tool_calls_kept_with_a_reply_hold_no_credential(
     assert [call["name"] for call in logged] == ["remember"]
     assert logged[0]["arguments"] == {"content": f"Alice's password is {REDACTED}"}
     assert "hunter2" not in json.dumps(logged)
+
+
+async def _stored_as_older_versions_did(engine: MemoryEngine, clock: FakeClock) -> list[StoredMessage]:
+    """Turns and summaries written straight to the storage, unmasked, as before turns were masked."""
+    said = [
+        past_turn("my password is hunter2", clock.advance(30) or clock(), author="alice"),
+        # a reply within the hour: indexed under the turn before it too
+        past_turn("ok, got it", clock.advance(30) or clock(), author="bob"),
+        past_turn("the secret is out", clock.advance(30) or clock(), author="alice"),
+    ]
+    vectors = await engine.embedder.embed([message_embed_text(m) for m in said])
+    texts = [message_search_text(m, said[n - 1] if n else None) for n, m in enumerate(said)]
+    await engine.storage.turns.add(said, list(vectors), texts)
+    first = said[0]
+    for kind, level in ((SummaryKind.TURNS, 1), (SummaryKind.THREAD, 99)):
+        summary = Summary(
+            id=f"summary-{kind.value}",
+            scope=first.scope,
+            level=level,
+            kind=kind,
+            content="Alice: my password is hunter2",
+            covers_from=first.created_at,
+            covers_to=first.created_at,
+            source_ids=[first.id],
+            created_at=first.created_at,
+        )
+        if kind is SummaryKind.THREAD:
+            await engine.storage.summaries.replace_thread(summary, None)
+        else:
+            await engine.storage.summaries.add(summary, (await engine.embedder.embed([summary.content]))[0])
+    await engine.maintain()  # full-text indexes built, as a running bot's maintenance does
+    return said
+
+
+async def _found_by_word(engine: MemoryEngine, word: str) -> set[str]:
+    vector = (await engine.embedder.embed([word]))[0]
+    _, lexical = await engine.storage.turns.hybrid_search(audience(), vector, word, 50)
+    return {hit.id for hit in lexical}
+
+
+async def test_what_older_versions_stored_is_masked_once_and_indexed_again(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = await _stored_as_older_versions_did(engine, clock)
+    # The setup holds the leak: the secret is found in the turn and in the reply indexed after it.
+    assert await _found_by_word(engine, "hunter2") == {said[0].id, said[1].id}
+
+    counted = await engine.mask_stored_credentials(dry_run=True)
+    assert counted.to_dict() == {"turns": 1, "summaries": 2}
+    assert (await engine.storage.turns.get_unscoped([said[0].id]))[0].content == "my password is hunter2"
+
+    masked = await engine.mask_stored_credentials()
+    assert masked == counted
+    stored = {m.id: m.content for m in await engine.storage.turns.get_unscoped([m.id for m in said])}
+    assert stored == {
+        said[0].id: f"my password is {REDACTED}",
+        said[1].id: "ok, got it",
+        said[2].id: "the secret is out",
+    }
+    summaries = await engine.storage.summaries.get_unscoped(["summary-turns", "summary-thread"])
+    assert [s.content for s in summaries] == [f"Alice: my password is {REDACTED}"] * 2
+    await engine.maintain()
+    assert await _found_by_word(engine, "hunter2") == set()
+    # Both turns are searchable again, each under its own words, with a vector.
+    assert said[0].id in await _found_by_word(engine, "password")
+    assert said[1].id in await _found_by_word(engine, "got")
+    assert await engine.repair_messages() == 0
+    found = await engine.search_messages("my password is", audience(), limit=5, threshold=-1.0)
+    assert said[0].id in [m.id for m, _ in found]
+    found_summaries = await engine.storage.summaries.search(
+        audience(), (await engine.embedder.embed([f"Alice: my password is {REDACTED}"]))[0], 5, clock()
+    )
+    assert [s.id for s, _ in found_summaries][:1] == ["summary-turns"]
+    # Nothing is left to mask.
+    assert (await engine.mask_stored_credentials()).to_dict() == {"turns": 0, "summaries": 0}

@@ -34,6 +34,15 @@ class SummaryRepository(ABC):
         """Store the scope's rolling summary in place of `previous_id`."""
 
     @abstractmethod
+    async def page(self, after: str, limit: int) -> list[Summary]:
+        """Stored summaries in id order, `limit` of them after the id `after` ("" for the first)."""
+
+    @abstractmethod
+    async def rewrite(self, summary: Summary, vector: np.ndarray | None) -> None:
+        """Replace a stored summary's content and vector (None for a thread summary, never searched);
+        its sources and links stay."""
+
+    @abstractmethod
     async def delete(self, ids: Sequence[str]) -> int: ...
 
     @abstractmethod

@@ -64,6 +64,18 @@ class TurnRepository(ABC):
         index them, queueing for repair those without a usable vector; returns the ids stored."""
 
     @abstractmethod
+    async def page(self, after: str, limit: int) -> list[StoredMessage]:
+        """Stored turns in id order, `limit` of them after the id `after` ("" for the first): a
+        pass over the whole transcript (`MemoryEngine.mask_stored_credentials`)."""
+
+    @abstractmethod
+    async def rewrite(self, messages: Sequence[StoredMessage]) -> None:
+        """Replace the content and tool calls of stored turns (same ids). Each, and the turn after it
+        in its conversation (indexed under both turns' words), leaves the search at once and is
+        indexed again under its own words by `Storage.repair_turns`, the rewritten ones with
+        vectors made again. Raises StorageError, changing nothing, when the rows cannot be written."""
+
+    @abstractmethod
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]: ...
 
     @abstractmethod

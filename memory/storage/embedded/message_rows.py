@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -49,6 +50,38 @@ class MessageRows(SQLiteTables):
                 if cursor.rowcount:
                     inserted.append(message.id)
         return inserted
+
+    async def rewrite_rows(self, messages: Sequence[StoredMessage]) -> list[str]:
+        """New content and tool calls for stored turns, queued for a new vector; the next turn of
+        each conversation (indexed under both turns' words) queued to be indexed again. Returns the
+        ids of those next turns."""
+        next_turns: list[str] = []
+        async with self._db.transaction() as db:
+            for m in messages:
+                await db.execute(
+                    "UPDATE messages SET content = ?, tool_calls = ?, embedding = NULL, "
+                    f"indexed = CASE WHEN indexed = {NOT_SEARCHABLE} THEN indexed ELSE 0 END WHERE id = ?",
+                    (safe_text(m.content), safe_text(json.dumps(m.tool_calls, ensure_ascii=False)), m.id),
+                )
+                # The turn said next (ties broken by arrival, as the transcript reads).
+                cursor = await db.execute(
+                    f"SELECT id FROM messages WHERE {_CONVERSATION} AND indexed = 1 AND id <> ? "
+                    "AND (created_at > ? OR (created_at = ? AND rowid > "
+                    "(SELECT rowid FROM messages WHERE id = ?))) "
+                    "ORDER BY created_at, rowid LIMIT 1",
+                    (*_conversation(m.scope), m.id, m.created_at, m.created_at, m.id),
+                )
+                found = await cursor.fetchone()
+                if found is not None:
+                    next_turns.append(str(found[0]))
+                    await db.execute("UPDATE messages SET indexed = 0 WHERE id = ?", (found[0],))
+        return next_turns
+
+    async def page(self, after: str, limit: int) -> list[StoredMessage]:
+        rows = await self._db.fetch(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )
+        return [message_from_row(r) for r in rows]
 
     async def mark_indexed(self, ids: Sequence[str]) -> None:
         await self._set_indexed("messages", ids, 1)

@@ -47,6 +47,14 @@ class EmbeddedSummaries(SummaryRows, SummaryRepository):
         else:
             await self.mark_indexed([summary.id])
 
+    async def rewrite(self, summary: Summary, vector: np.ndarray | None) -> None:
+        await self.set_content(summary, vector)
+        if vector is None:
+            return  # a thread summary has no vector
+        table = await self.table()
+        await table.add([summary_record(summary, vector)])
+        await self.mark_indexed([summary.id])
+
     async def search(
         self, audience: Audience, vector: np.ndarray, k: int, now: float, threshold: float = 0.0
     ) -> list[tuple[Summary, float]]:

@@ -76,6 +76,21 @@ class SummaryRows(SQLiteTables):
                 _values(summary, None),
             )
 
+    async def set_content(self, summary: Summary, embedding: np.ndarray | None) -> None:
+        """A summary's new content and vector (not yet indexed, when it has one)."""
+        async with self._db.transaction() as db:
+            await db.execute(
+                "UPDATE summaries SET content = ?, embedding = ?, "
+                "indexed = CASE WHEN ? THEN 0 ELSE indexed END WHERE id = ?",
+                (safe_text(summary.content), to_blob(embedding), embedding is not None, summary.id),
+            )
+
+    async def page(self, after: str, limit: int) -> list[Summary]:
+        rows = await self._db.fetch(
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )
+        return [_row(r) for r in rows]
+
     async def mark_indexed(self, ids: Sequence[str], indexed: bool = True) -> None:
         await self._set_indexed("summaries", ids, int(indexed))
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...models import Audience, Visibility
+from ...models import Audience, StoredMessage, Visibility
 from ..base import NewTurn, TurnRepository, VectorHit
 from .message_rows import NOT_SEARCHABLE, MessageRows
 from .records import message_record
@@ -68,3 +68,12 @@ class EmbeddedTurns(MessageRows, TurnRepository):
 
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
         await self._table.rescope(ids, Visibility.CHANNEL.value, channel_id)
+
+    async def rewrite(self, messages: Sequence[StoredMessage]) -> None:
+        if not messages:
+            return
+        with failing("turns not rewritten"):
+            next_turns = await self.rewrite_rows(messages)
+        # Out of the search now (their rows say indexed 0): the repair writes them back.
+        self.repair_due = True
+        await self._table.delete([*(m.id for m in messages), *next_turns])

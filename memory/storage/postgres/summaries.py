@@ -70,6 +70,19 @@ class PostgresSummaries(PostgresTables, SummaryRepository):
     async def get_unscoped(self, ids: Sequence[str]) -> list[Summary]:
         return [_row(r) for r in await self._rows_by_id("summaries", SUMMARY_COLUMNS, ids)]
 
+    async def page(self, after: str, limit: int) -> list[Summary]:
+        rows = await self._db.fetch(
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id > $1 ORDER BY id LIMIT $2", (after, limit)
+        )
+        return [_row(r) for r in rows]
+
+    async def rewrite(self, summary: Summary, vector: np.ndarray | None) -> None:
+        vec = check_vector(vector, self._db.dim, summary.id) if vector is not None else None
+        await self._db.execute(
+            "UPDATE summaries SET content = $2, embedding = $3 WHERE id = $1",
+            (summary.id, safe_text(summary.content), vec),
+        )
+
     async def find_turn(self, scope: Scope, source_ids: Sequence[str]) -> Summary | None:
         p = Params()
         where = _scope(scope, p)

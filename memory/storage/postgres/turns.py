@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Sequence
 
@@ -229,6 +230,51 @@ class PostgresTurns(PostgresTables, TurnRepository):
     async def rescope(self, ids: Sequence[str], channel_id: str) -> None:
         # The vector lives in the row `ConversationRepository.narrow` already changed.
         return None
+
+    async def page(self, after: str, limit: int) -> list[StoredMessage]:
+        rows = await self._db.fetch(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id > $1 ORDER BY id LIMIT $2", (after, limit)
+        )
+        return [message_from_row(r) for r in rows]
+
+    async def rewrite(self, messages: Sequence[StoredMessage]) -> None:
+        if not messages:
+            return
+        with failing("turns not rewritten"):
+            async with self._db.transaction() as conn:
+                for m in messages:
+                    text = safe_text(m.content)
+                    # A turn kept out of search keeps no index text; the others are indexed under
+                    # their own words, and their vectors made again (`unindexed`).
+                    await conn.execute(
+                        "UPDATE messages SET content = $2, tool_calls = $3, embedding = NULL, "
+                        "indexed_text = CASE WHEN searchable THEN $4 ELSE '' END, "
+                        "search_terms = CASE WHEN searchable THEN $5::text[] ELSE search_terms END "
+                        "WHERE id = $1",
+                        m.id,
+                        text,
+                        safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
+                        text,
+                        search_terms(text),
+                    )
+                    # The next turn of its conversation was indexed under this one's words too.
+                    after = await conn.fetchrow(
+                        "SELECT n.id, n.content FROM messages AS n, messages AS m WHERE m.id = $1 "
+                        "AND n.platform = m.platform AND n.workspace_id = m.workspace_id "
+                        "AND n.channel_id = m.channel_id AND n.agent_id = m.agent_id AND n.searchable "
+                        "AND (n.created_at, n.seq) > (m.created_at, m.seq) "
+                        "ORDER BY n.created_at, n.seq LIMIT 1",
+                        m.id,
+                    )
+                    if after is not None:
+                        own = safe_text(after["content"])
+                        await conn.execute(
+                            "UPDATE messages SET indexed_text = $2, search_terms = $3 WHERE id = $1",
+                            after["id"],
+                            own,
+                            search_terms(own),
+                        )
+        self.repair_due = True
 
     async def unindexed(self, limit: int = 1000) -> list[StoredMessage]:
         """Searchable turns stored without a vector (the embedder failed), oldest first."""
