@@ -1881,6 +1881,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("did you know I play the cello?", "Mickael plays the cello"),
         ("do you know that my sister is a pilot?", "Mickael's sister is a pilot"),
         ("my ex lives in Chicago", "Mickael's ex lives in Chicago"),
+        # French: what was just done, a child's sickness, a driving test on a day
+        ("je viens de finir mon mémoire !!", "Mickael vient de finir son mémoire"),
+        ("on vient d'acheter une maison", "Mickael et d'autres viennent d'acheter une maison"),
+        ("mon fils a la varicelle", "Le fils de Mickael a la varicelle"),
+        ("je passe mon permis jeudi", "Mickael passe son permis jeudi 26 novembre 2026"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1906,6 +1911,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("je viens de te le dire", "Mickael"),
+        ("on vient de Lyon", "viennent"),
         ("did you know the earth is round?", "earth"),
         ("my extra room is a gym", "extra"),
         ("I've been at Disneyland for 3 days", "worked"),

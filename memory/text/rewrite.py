@@ -160,7 +160,7 @@ _PRONOUN_FR = regex(
     # before any other word is an object ("elle nous a invités") and stays.
     r"|nous\s+nous\s+(?P<nous_reflexive_verb>[^\W\d_][\w-]*)"
     r"|nous\s+(?P<nous_verb>[^\W\d_][\w-]*)"
-    r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était|part|rentre|revient|déménage|emménage|commence|arrive|se\s+marie)"
+    r"|(?P<que>(?:lors|puis)?qu['’])?(?<!l')(?<!l’)on\s+(?P<on_form>a|avait|est|était|va|allait|s'est|s'était|part|rentre|revient|vient|déménage|emménage|commence|arrive|se\s+marie)"
     r"|(?P<our>notre|nos)(?:\s+(?P<our_noun>[^\W\d_][\w-]*))?)(?![\w])"
 )
 _IRREGULAR_THIRD_FR = {
@@ -185,6 +185,7 @@ _ON_FORMS_FR = {
     # What happens to the speaker and others on a day: "on part au Japon en décembre".
     "part": "partent", "rentre": "rentrent", "revient": "reviennent", "déménage": "déménagent",
     "emménage": "emménagent", "commence": "commencent", "arrive": "arrivent", "se marie": "se marient",
+    "vient": "viennent",  # "on vient d'acheter une maison"
 }  # fmt: skip
 _OUR_FR = {"notre": "leur", "nos": "leurs"}
 # Verbs in -ier, whose present with "nous" ends in "-ions" as other verbs' imperfect does

@@ -125,6 +125,12 @@ _EVENTS_FR: list[re.Pattern[str]] = [
         r"\b(?:je\s+suis|nous\s+sommes|on\s+est)\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?s?|partie?s?|"
         r"devenue?s?|rentrée?s?|revenue?s?|tombée?s?|arrivée?s?|diplômée?s?|retraitée?s?)\b(?P<object>.*)"
     ),
+    # What was just done: "je viens de finir mon mémoire", "on vient d'acheter une maison".
+    regex(
+        r"\b(?:je\s+viens|nous\s+venons|on\s+vient)\s+(?:enfin\s+|juste\s+)?d[e']\s*(?P<verb>finir|terminer|rendre|"
+        r"commencer|passer|obtenir|réussir|recevoir|acheter|vendre|adopter|signer|lancer|publier|déménager|emménager|"
+        r"décrocher|gagner|perdre|quitter|rejoindre|trouver|avoir|fêter|courir|écrire|soutenir|accoucher)\b(?P<object>.*)"
+    ),
 ]
 _NOT_AN_EVENT_FR = regex(r"^\s*(?:ça|cela|ceci|te\b|toi|vous)")
 _GOT_STATE = regex(r"\s*(?:married|engaged|promoted|hired|fired|divorced)")
@@ -147,7 +153,7 @@ _EVENT_CUE = regex(
     r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
-    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|"
+    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|book\s+club|meetup|get-together|bbq|barbecue|"
     r"picnic|brunch|potluck|sleepover|playdate|"
