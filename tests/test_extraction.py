@@ -1886,6 +1886,23 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("on vient d'acheter une maison", "Mickael et d'autres viennent d'acheter une maison"),
         ("mon fils a la varicelle", "Le fils de Mickael a la varicelle"),
         ("je passe mon permis jeudi", "Mickael passe son permis jeudi 26 novembre 2026"),
+        # an #introductions post: a name after a greeting or before who one is, where one lives after
+        # a comma, "been" without its "I've", a job hunt, a group one runs, the ages of several
+        (
+            "hey all! I'm Mia, I'm a UX designer from Toronto, currently living in Berlin",
+            "Mia lives in Berlin",
+        ),
+        ("Hi! Raj here, backend dev at a fintech startup in Bangalore", "Mickael's name is Raj"),
+        (
+            "Hi! Raj here, backend dev. Been coding for 8 years",
+            "Raj has been coding for 8 years (since about 2018)",
+        ),
+        ("looking for a new job btw, open to remote roles", "Mickael is looking for a new job"),
+        (
+            "I'm a high school teacher and I run a D&D group on weekends",
+            "Mickael runs a D&D group on weekends",
+        ),
+        ("my kids are 7 and 10", "Mickael's kids are 7 and 10"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1911,6 +1928,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("Same here", "name"),
+        ("Mom here", "name"),
+        ("Paris here, it is raining", "name"),
         ("je viens de te le dire", "Mickael"),
         ("on vient de Lyon", "viennent"),
         ("did you know the earth is round?", "earth"),
@@ -1959,6 +1979,13 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
     found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
     assert not any(absent in content for content in found), found
+
+
+def test_a_race_run_is_no_group_led() -> None:
+    assert "Mickael runs a marathon every year" not in [
+        item.content for item in run("I run a marathon every year")
+    ]
+    assert "Mickael runs a D&D group" in [item.content for item in run("I run a D&D group")]
 
 
 def test_a_star_sign_is_no_survivor_of_cancer() -> None:

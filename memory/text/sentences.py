@@ -290,9 +290,11 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
     r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
-    r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
+    r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|looking(?=\s+for\s)|living(?=\s+in\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
 )
+# "Been coding for 8 years", "been living here since 2019": the speaker's "I've" left out.
+_DROPPED_HAVE_BEEN_EN = regex(r"^been\s+(?:\w+ing|married|sober|vegan|vegetarian)\b")
 # What is the speaker's, without "my": "birthday is August 3rd", "bday's next week".
 _DROPPED_MY_EN = regex(r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b")
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
@@ -342,6 +344,8 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         return "I " + rest[0].lower() + rest[1:]
     if _DROPPED_MY_EN.match(rest):
         return "my " + rest[0].lower() + rest[1:]
+    if _DROPPED_HAVE_BEEN_EN.match(rest):
+        return "I've " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):
         return "I'm " + rest[0].lower() + rest[1:]
     if _DROPPED_SUBJECT_BEING_EN.match(rest):

@@ -103,7 +103,9 @@ _LIFE_EVENT_EN = regex(
     r"lot)\b)|"
     # An age reached or had: "my daughter turns 6 next Tuesday", "my son is 5" (not "is 5 minutes late").
     r"(?:just\s+)?turned\s+\d{1,2}|turns\s+\d{1,2}|will\s+turn\s+\d{1,2}|is\s+turning\s+\d{1,2}|"
-    r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b)))\b.*)"
+    r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b))|"
+    # "my kids are 7 and 10": the ages of several
+    r"are\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+(?:\s+(?:years?\s+old|now))?(?=\s*(?:$|[^\w\s]|(?:and|but|so)\b)))\b.*)"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"

@@ -72,6 +72,9 @@ _UNDER_WAY_EN = regex(
     r"roof|garage|place|office|nursery)\b.*"
     # "I'm applying to counseling programs", "we're applying for a mortgage": a step towards it
     r"|(?:applying|interviewing)\s+(?:to|for|at|with)\s+(?!(?:it|this|that|them|you)\b).*"
+    # "I'm looking for a new job", "we're looking for a bigger place": what one is out to find
+    r"|looking\s+for\s+(?:a|an)\s+(?:new\s+|bigger\s+|cheaper\s+|remote\s+|full-time\s+|part-time\s+)?(?:job|role|position|"
+    r"apartment|flat|place|house|home|roommate|internship|co-?founder|therapist|babysitter|nanny)\b.*"
     # "I'm switching teams at work", "we're switching to Linear": a change under way
     r"|switching\s+(?:teams|jobs|careers|roles|departments|schools|majors|to\s+(?!(?:it|this|that)\b))\b.*)"
 )

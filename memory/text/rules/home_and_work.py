@@ -20,6 +20,7 @@ __all__ = [
     "IDENTITY_CONFIDENCE",
     "JOB_AND_HOME_FR",
     "LEAVING_AND_ORIGIN_FR",
+    "LIVING_AFTER_EN",
     "STUDIES_FR",
     "identity_memory",
 ]
@@ -73,7 +74,10 @@ def _role_en(hit: Hit) -> Item | None:
 # "I lead the data team", "my team owns the search indexer". Not "I run late", "I manage".
 _IN_CHARGE_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|still\s+)?(?:taking\s+over|in\s+charge\s+of|responsible\s+for|"
-    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage)|"
+    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|"
+    # "I run a D&D group", "I run a small bakery" (not "I run a marathon", "I run a script")
+    r"run(?!\s+(?:a|an|the|my|our)\s+(?:\d|marathon|half|race|5k|10k|mile|lap|bath|test|check|scan|query|script|errand|fever|"
+    r"risk|tab|few|couple|lot|bit|quick|mile)))|"
     r"(?:my|our)\s+team\s+(?:now\s+|also\s+)?(?:owns|maintains|runs|manages|handles|is\s+responsible\s+for|is\s+in\s+charge\s+of))\s+"
     r"(?P<object>(?:the|our|my|all|a|an|two|three|\d+)\s+.+)"
 )
@@ -264,6 +268,18 @@ _LIVES = r"\bi\s+(?:currently\s+|now\s+|still\s+)?live\s+(?P<prep>in|at|near|wit
 # since the time is a date's placeholder by now).
 _BEEN_AT_EN = r"\bi(?:'ve|\s+have)\s+(?:been\s+working|worked|been)\s+(?P<prep>at|for)\s+(?=(?-i:[A-Z]))"
 _YEARS_OR_MONTHS = regex(r"\b(?:years?|months?|decades?|since)\b")
+
+
+# Where one lives, said after a comma of a sentence about oneself: "I'm a UX designer from Toronto,
+# currently living in Berlin".
+_LIVING_AFTER_EN = (
+    r"\bi(?:'m|\s+am)\b[^.!?;]*?,\s*(?:and\s+)?(?:currently\s+|now\s+)?(?:living|based)\s+in\s+"
+)
+
+
+def _living_after_en(hit: Hit) -> Item:
+    """ "Mia lives in Berlin"."""
+    return identity_memory(hit, f"{hit.speaker} lives in {hit.third(hit.phrase)}", Predicate.LOCATION)
 
 
 def _been_at_en(hit: Hit) -> Item | None:
@@ -599,3 +615,7 @@ STUDIES_FR: tuple[Rule, ...] = (
         french=True,
     ),
 )
+
+# Tried beside the wordings above, not among them: "I'm a UX designer from Toronto, currently living in
+# Berlin" says the job and the home in one sentence.
+LIVING_AFTER_EN = Rule(regex(_LIVING_AFTER_EN + OBJECT), _living_after_en, french=False, max_words=6)

@@ -15,6 +15,7 @@ from .home_and_work import (
     IDENTITY_CONFIDENCE,
     JOB_AND_HOME_FR,
     LEAVING_AND_ORIGIN_FR,
+    LIVING_AFTER_EN,
     STUDIES_FR,
     identity_memory,
 )
@@ -295,6 +296,7 @@ _IDENTITY_FR = OneOf(
 # Every identity rule, home and work's (home_and_work.py) included, in the order they are tried.
 IDENTITY = (
     _IDENTITY_EN,
+    LIVING_AFTER_EN,
     *_WHEN_AND_HOW_EN,
     # Said beside a name: "I'm Dana, 28, from Portland".
     Rule(regex(_INTRO_AGE), _age, object_groups=()),

@@ -25,6 +25,16 @@ _NAME_EN = regex(
     r"|i\s+(?:usually\s+|mostly\s+)?go\s+by)"
     r"|(?P<im>i(?:'m|\s+am)))\s+" + NAME_CAPTURE
 )
+# "hey all, Mia here", "Raj here, backend dev in Bangalore": a name said as chat introduces itself,
+# after a greeting or before who one is ("Same here", "Admin here" alone are no names).
+_NAME_HERE_EN = regex(
+    r"^\W*(?:(?P<greeting>(?:hi|hey|hello|hiya|heya|yo)(?:\s+(?:all|everyone|everybody|folks|team|y'all))?)\b[\s!,.]*)?"
+    r"(?P<strong>)(?P<call>)(?P<im>)"
+    r"(?!(?-i:(?:Same|Mom|Mum|Dad|Admin|Nope|Yep|Me|Us|Nobody|Somebody|Everyone|Team|Bot|Nothing|Sunday))\b)"
+    r"(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))\s+here\b"
+    # after a greeting, or with who they are after a comma: "Raj here, backend dev in Bangalore"
+    r"(?(greeting)(?!\s+(?:is|are|was|were|we|to|in|at|for|and|too|yet|now|again|lol)\b)|\s*,\s*(?=\S)(?!(?:it|it's|its|we|we're|they|there|weather)\b)(?:(?:a|an|the)\s+)?[\w-]{2,})"
+)
 _NAME_FR = regex(
     r"\b(?:(?P<strong>je\s+m'appelle|mon\s+(?:nom|prénom|petit\s+nom)\s+(?:est|c'est))"
     r"|(?P<call>on\s+m'appelle|appelle[- ]moi|appelez[- ]moi|tu\s+peux\s+m'appeler|vous\s+pouvez\s+m'appeler)"
@@ -115,6 +125,7 @@ def _pronouns(hit: Hit) -> Item:
 
 NAMES = (
     Rule(_NAME_EN, _name, french=False, object_groups=()),
+    Rule(_NAME_HERE_EN, _name, french=False, object_groups=()),
     Rule(_NAME_FR, _name, french=True, object_groups=()),
     Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
     Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),
