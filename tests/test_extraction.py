@@ -1903,6 +1903,16 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael runs a D&D group on weekends",
         ),
         ("my kids are 7 and 10", "Mickael's kids are 7 and 10"),
+        # a pet had and named at once, a plan weighed by "we", a grand opening on its day
+        ("I adopted a third dog named Pepper last weekend", "Mickael's dog is called Pepper"),
+        (
+            "we're thinking about getting a dog but our apartment doesn't allow pets",
+            "Mickael and others are thinking about getting a dog",
+        ),
+        (
+            "my store's grand opening is next Saturday, wish me luck",
+            "Mickael's store's grand opening is Saturday 5 December 2026",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1928,6 +1938,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("last week was really eye-opening", "November"),  # no opening
         ("Same here", "name"),
         ("Mom here", "name"),
         ("Paris here, it is raining", "name"),

@@ -156,7 +156,7 @@ _EVENT_CUE = regex(
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|book\s+club|meetup|get-together|bbq|barbecue|"
-    r"picnic|brunch|potluck|sleepover|playdate|"
+    r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|"
     r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call|on-call|"
     # a team's dated work: "we're deprecating the v1 API on March 31", "the cutover is Sunday night"
     r"deprecat(?:e|es|ing|ed)|sunset(?:ting)?|shipping|releasing|launching|migrating|rolling\s+out|go(?:es|ing)?\s+live|"

@@ -50,6 +50,12 @@ _GAVE_NAME_EN = regex(
     rf"\b(?:i|we)\s+(?:just\s+|finally\s+|officially\s+)?(?:named|called)\s+(?:the|our|my)\s+(?:new\s+)?"
     rf"(?P<rel>{RELATIVES_EN})\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
+# "I adopted a third dog named Pepper", "we got a kitten called Miso": one had, and their name.
+_GOT_NAMED_EN = regex(
+    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:adopted|got|rescued|have|brought\s+home)\s+(?:a|an|another)\s+"
+    rf"(?:(?:new|second|third|fourth|little|baby|rescue)\s+)?(?P<rel>{RELATIVES_EN})\s+(?:named|called)\s+"
+    r"(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+)
 _APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
 _NAMED_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
@@ -314,6 +320,12 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
                     Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),
                     Rule(
                         _GAVE_NAME_EN,
+                        _named_relative(strict=True, with_predicate=False),
+                        french=False,
+                        object_groups=(),
+                    ),
+                    Rule(
+                        _GOT_NAMED_EN,
                         _named_relative(strict=True, with_predicate=False),
                         french=False,
                         object_groups=(),

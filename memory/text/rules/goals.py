@@ -48,7 +48,8 @@ _UNDERTAKING_EN = (
     r"go(?:ing)?\s+back\s+to\s+(?:school|college|university|uni)|retire|travel)"
 )
 _PLAN_EN = regex(
-    r"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
+    r"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|(?P<we>we(?:'re|\s+are|'ve\s+been|\s+have\s+been)))\s+"
+    r"(?:(?:really|also|finally|actually|seriously|definitely)\s+)*"
     r"(?P<verb>(?:going\s+to|gonna)(?:\s+(?:try\s+to|take\s+a\s+shot\s+at|try))?|thinking\s+(?:of|about)|"
     r"considering)\s+(?P<object>(?:"
     + _UNDERTAKING_EN
@@ -146,7 +147,8 @@ def _plans_en(hit: Hit) -> Item | None:
     verb = " ".join(hit.words("verb").lower().replace("gonna", "going to").split())
     plan = up_to_the_next_clause(hit.phrase)  # "a dance studio 'cause I love dancing"
     aim = hit.third(plan)
-    content = f"{hit.speaker} is {verb + ' ' if verb else ''}{aim}"
+    who = f"{hit.speaker} and others are" if hit.group("we") else f"{hit.speaker} is"
+    content = f"{who} {verb + ' ' if verb else ''}{aim}"
     return _goal(hit, content, aim, [plan])
 
 
