@@ -1913,6 +1913,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "my store's grand opening is next Saturday, wish me luck",
             "Mickael's store's grand opening is Saturday 5 December 2026",
         ),
+        # initials end no sentence
+        (
+            "I'm a huge fan of Tolkien and George R.R. Martin",
+            "Mickael is a fan of Tolkien and George R.R. Martin",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1938,6 +1943,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("we won the final, first time in 5 years", "2031"),  # for so long, not 5 years on
         ("last week was really eye-opening", "November"),  # no opening
         ("Same here", "name"),
         ("Mom here", "name"),

@@ -154,7 +154,8 @@ DATE_PATTERN = regex(
     rf"|(?P<jour_de_semaine>{_alternation(WEEKDAYS_FR)})\s+de\s+la\s+semaine\s+(?P<jour_de_semaine_modifier>{_NEXT_FR}|{_LAST_FR}))"
     # "two Saturdays ago": that weekday, counted back.
     rf"|(?P<weekdays_ago>(?P<weekdays_ago_quantity>{_QUANTITY})\s+(?P<weekdays_ago_name>{_WEEKDAY_EN_ALT})s\s+(?:ago|back))"
-    rf"|(?P<in_count>(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
+    # Not "the first time in 5 years" (for so long, not in 5 years' time).
+    rf"|(?P<in_count>(?<!\btime\s)(?<!\bfirst\s)(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
     r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week|month|year)\s+before\s+last)"
     # "for 3 years now", "for the past six months", "depuis plus de deux ans": how long something

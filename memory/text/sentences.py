@@ -28,7 +28,8 @@ _MAX_QUESTION_TAIL_WORDS = 6
 
 # A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
 SENTENCE_BREAK = re.compile(
-    r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+|;\s*|\s[-–—•]\s"
+    # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
+    r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s[-–—•]\s"
 )
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
 _FIRST_PERSON_AHEAD = (
