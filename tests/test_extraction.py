@@ -1918,6 +1918,17 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "I'm a huge fan of Tolkien and George R.R. Martin",
             "Mickael is a fan of Tolkien and George R.R. Martin",
         ),
+        # tickets bought for a day to come; a dated lease and a tooth pulled
+        (
+            "just booked tickets to see Taylor Swift in July!!",
+            "Mickael just booked tickets to see Taylor Swift in July 2027",
+        ),
+        ("we booked the venue in March", "Mickael and others booked the venue in March 2026"),
+        (
+            "I'm getting my wisdom teeth out next week, pray for me",
+            "Mickael is getting their wisdom teeth out in the week of Monday 30 November 2026",
+        ),
+        ("my lease ends in August so I need to find a new place", "Mickael's lease ends in August 2027"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:

@@ -232,7 +232,10 @@ PLANNED_BEFORE = regex(
     r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé"
     # "my 1:1 got moved to Thursday", "we bumped it to Friday": the day it now falls on.
     r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)\s+[\w:-]+)\s+(?:back\s+)?(?:to|till|until)"
-    r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au))\b"
+    r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au)"
+    # "I just booked tickets to see Taylor Swift in July": the show's day, to come.
+    r"|(?:booked|bought|got|reserved|grabbed|scored)\s+(?:\w+\s+){0,2}?(?:tickets?|flights?|seats?|passes)\s+(?:to|for)"
+    r"|(?:réservé|pris|acheté)\s+(?:\w+\s+){0,2}?(?:billets?|places?|vols?)\s+(?:pour|à))\b"
 )
 # A start said right before its day: "I got a new job, starting Monday" is the next Monday.
 STARTING_BEFORE = regex(
