@@ -1929,6 +1929,17 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael is getting their wisdom teeth out in the week of Monday 30 November 2026",
         ),
         ("my lease ends in August so I need to find a new place", "Mickael's lease ends in August 2027"),
+        # how one gets to work, a couple and how long, languages listed after a count
+        ("I bike to work every day, 10 miles round trip", "Mickael bikes to work every day"),
+        ("I don't have a car, I take the train everywhere", "Mickael takes the train everywhere"),
+        (
+            "we've been together for 7 years",
+            "Mickael and others have been together for 7 years (since about 2019)",
+        ),
+        (
+            "I can speak three languages: English, Spanish and Tagalog",
+            "Mickael speaks English, Spanish and Tagalog",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:

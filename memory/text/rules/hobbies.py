@@ -151,17 +151,6 @@ _RANKED_EN = regex(
 )
 
 
-def _ranked(hit: Hit) -> Item:
-    """ "Kai is in Diamond 2", "Kai is hardstuck Gold 3"."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    return Item(
-        capitalize_first(hit.third(said, named=False)),
-        MemoryType.FACT,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-    )
-
-
 def _my_main(hit: Hit) -> Item | None:
     """ "Kai mains Genji"."""
     if points_back(hit.phrase):
@@ -242,6 +231,12 @@ _GROUP_MEETS_EN = regex(
     r"(?:meets|practices|plays|rehearses|trains|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|monthly|"
     r"daily|biweekly)\b[^,;:!?.]*)"
 )
+# How the speaker gets to work: "I bike to work every day", "I take the train everywhere".
+_COMMUTE_EN = regex(
+    r"\bi\s+(?:usually\s+|always\s+|often\s+|now\s+|mostly\s+|still\s+)?(?P<object>(?:bike|cycle|walk|run|drive|commute|"
+    r"take\s+the\s+(?:bus|train|subway|tube|metro|ferry))\s+(?:to\s+(?:work|school|the\s+office|campus|class)|everywhere)\b"
+    r"[^,;:!?.]*)"
+)
 # "I should go to the gym", "I want to go to therapy": not gone to yet.
 _NOT_YET_GOING = regex(r"\b(?:will|gonna|going\s+to\s+go|want|wanna|should|might|plan)\b")
 _MEMBER_FR = regex(
@@ -251,38 +246,19 @@ _MEMBER_FR = regex(
 )
 
 
+def _as_said(hit: Hit) -> Item:
+    """The words matched, in the third person, as a fact: "Leo bikes to work every day", "Kai is in
+    Diamond 2", "Mickael is in a band", "Mickael fait partie d'une chorale"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()]
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
 def _goes_to(hit: Hit) -> Item | None:
     """ "Caroline has been going to a support group for trans folks": a place kept going to."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    if _NOT_YET_GOING.search(said):
+    if _NOT_YET_GOING.search(hit.clause.text[hit.match.start() : hit.match.end()]):
         return None
-    return Item(
-        capitalize_first(hit.third(said, named=False)),
-        MemoryType.FACT,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-    )
-
-
-def _taking_a_class(hit: Hit) -> Item:
-    """ "John is taking a blacksmithing class at the community college"."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    content = capitalize_first(hit.third(said, named=False))
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
-
-
-def _group_meets(hit: Hit) -> Item:
-    """ "Joanna's writing group meets every Thursday"."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    content = capitalize_first(hit.third(said, named=False))
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
-
-
-def _member(hit: Hit) -> Item:
-    """ "Mickael is in a band", "Mickael fait partie d'une chorale"."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    content = capitalize_first(hit.third(said, named=False))
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+    return _as_said(hit)
 
 
 HOBBIES: tuple[OneOf | Rule, ...] = (
@@ -298,11 +274,12 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_BEEN_DOING_EN, _been_doing, french=False, needs_date=True),
     Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
     Rule(_MY_MAIN_EN, _my_main, french=False, max_words=6),
-    Rule(_RANKED_EN, _ranked, french=False, max_words=4),
+    Rule(_RANKED_EN, _as_said, french=False, max_words=4),
     Rule(_USES_FR, _uses, french=True, max_words=8),
-    Rule(_MEMBER_EN, _member, french=False),
+    Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
-    Rule(_TAKING_A_CLASS_EN, _taking_a_class, french=False, max_words=14),
-    Rule(_GROUP_MEETS_EN, _group_meets, french=False, max_words=10),
-    Rule(_MEMBER_FR, _member, french=True),
+    Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
+    Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
+    Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
+    Rule(_MEMBER_FR, _as_said, french=True),
 )

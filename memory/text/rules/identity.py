@@ -241,7 +241,11 @@ _IDENTITY_EN = OneOf(
     (
         *HOME_AND_WORK_EN,
         Rule(
-            regex(r"\bi\s+(?:also\s+)?(?P<prep>speak)\s+" + OBJECT),
+            # "I speak Portuguese", "I can speak three languages: English, Spanish and Tagalog"
+            regex(
+                r"\bi\s+(?:also\s+|can\s+|also\s+can\s+|can\s+also\s+)?(?P<prep>speak)\s+"
+                r"(?:(?:two|three|four|five|\d)\s+languages\s*(?::|-|,)?\s*)?" + OBJECT
+            ),
             _speaks,
             french=False,
             max_words=12,

@@ -45,6 +45,11 @@ _SOBER_EN = regex(
     r"\bi(?:'ve|\s+have)\s+(?:now\s+)?been\s+(?P<object>(?:sober|clean|smoke-free|alcohol-free|drug-free|cancer-free|"
     r"in\s+remission|off\s+(?:alcohol|cigarettes|smoking|drugs|the\s+booze))\s+(?:for\b|since\b|\x00)[^,;:!?]*)"
 )
+# "We've been together for 7 years", "we've been married since 2015": a couple, and how long.
+_TOGETHER_EN = regex(
+    r"\bwe(?:'ve|\s+have)\s+been\s+(?P<object>(?:together|married|dating|engaged|best\s+friends|friends)\s+"
+    r"(?:for\b|since\b|\x00)[^,;:!?]*)"
+)
 # "I'm a Leo", "I'm a Scorpio btw": a star sign, which people ask about ("what's Ev's sign?").
 _STAR_SIGN_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:a|an)\s+(?P<object>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|"
@@ -107,6 +112,11 @@ def _sober(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} has been {hit.third(hit.phrase)}")
 
 
+def _together(hit: Hit) -> Item:
+    """ "Leo and others have been together for 7 years (since about 2016)"."""
+    return _fact(hit, f"{hit.speaker} and others have been {hit.third(hit.phrase)}")
+
+
 def _star_sign(hit: Hit) -> Item:
     """ "Ev is a Leo"."""
     sign = hit.phrase.capitalize()
@@ -127,4 +137,5 @@ PERSONAL = (
     Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
     Rule(_SOBER_EN, _sober, french=False),
     Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
+    Rule(_TOGETHER_EN, _together, french=False),
 )
