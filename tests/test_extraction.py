@@ -1940,6 +1940,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "I can speak three languages: English, Spanish and Tagalog",
             "Mickael speaks English, Spanish and Tagalog",
         ),
+        # what "please note" tells
+        ("please note the office is closed on Friday", "The office is closed on Friday 27 November 2026"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1965,6 +1967,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("please release the lease agreement draft tomorrow", "November"),  # asked of others
+        ("can you send the deck by Friday", "November"),
         ("we won the final, first time in 5 years", "2031"),  # for so long, not 5 years on
         ("last week was really eye-opening", "November"),  # no opening
         ("Same here", "name"),

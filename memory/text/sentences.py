@@ -45,7 +45,7 @@ _CLAUSE_BREAK = regex(
 _FILLERS = (
     r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
-    r"just\s+so\s+(?:you|u)\s+know|"
+    r"just\s+so\s+(?:you|u)\s+know|please\s+note(?:\s+that)?|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time

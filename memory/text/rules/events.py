@@ -471,6 +471,10 @@ def _date_as_subject(hit: Hit) -> str | None:
 _ASKED_OF_THE_LISTENER = regex(
     # After `strip_filler` ("ok so", "alors"): only the polite words it leaves.
     r"^\W*(?:(?:please|pls|plz|just|stp|svp)\W+)*(?:(?!let\b)[a-z]+\s+me\b(?!')|[^\W\d_]+-(?:moi|nous)\b)"
+    # "please release the lease draft tomorrow", "can you send the deck by Friday": a task asked of
+    # others (not "please note the office is closed Friday", which tells).
+    r"|^\W*(?:please|pls|plz|kindly)\s+(?!(?:note|be\s+aware|remember|keep\s+in\s+mind|know)\b)[a-z]+"
+    r"|^\W*(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\b"
 )
 
 
