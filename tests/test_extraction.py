@@ -1373,6 +1373,12 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("I run every day", "Mickael runs every day"),
         ("I become someone else on stage", "Mickael becomes someone else on stage"),
         ("I read it", "Mickael read it"),
+        # a second verb joined by "and" is in the first one's tense
+        ("I climb and make terrible pottery", "Mickael climbs and makes terrible pottery"),
+        ("I play guitar and sing", "Mickael plays guitar and sings"),
+        ("I love it and hate it", "Mickael loves it and hates it"),
+        ("I climbed and made pottery", "Mickael climbed and made pottery"),
+        ("I hate when people talk and make noise", "Mickael hates when people talk and make noise"),
     ],
 )
 def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:

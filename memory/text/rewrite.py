@@ -43,21 +43,19 @@ _ADVERBS_EN = (
     r"usually|often|sometimes|generally|personally|secretly|recently|finally|already|now|currently|mostly|"
     r"only|even|too|kinda|kind\s+of|sort\s+of|officially|seriously|eventually"
 )
-# One alternative per first-person form; "I" keeps its adverbs and the verb that follows, to conjugate it.
-_AUXILIARIES_EN = (
-    "did",
-    "do",
-    "does",
-    "can",
-    "could",
-    "will",
-    "would",
-    "should",
-    "shall",
-    "may",
-    "might",
-    "must",
+# A question's auxiliaries: after them "I" keeps its verb as said ("what did I miss").
+_AUXILIARIES_EN = "did do does can could will would should shall may might must".split()
+# Verbs often joined to a first one by "and": "I climb and make pottery" is "climbs and makes".
+_JOINED_VERBS_EN = (
+    "make cook bake paint draw write read sing dance play run swim hike bike knit sew teach work live go "
+    "do have love like hate watch listen travel study climb garden build fix ride walk eat drink sleep take "
+    "help volunteer coach lead manage own use sell"
+).split()
+# Words that give what follows "and" a subject of its own: "I hate when people talk and make noise".
+_NEW_SUBJECT_EN = (
+    "when|if|that|because|while|as|who|which|how|what|where|why|people|they|he|she|we|you|everyone"
 )
+# One alternative per first-person form; "I" keeps its adverbs and the verb that follows, to conjugate it.
 _PRONOUN_EN = regex(
     r"\b(?:(?P<i_contracted>i)(?P<contraction>'m|'ve|'ll|'d)"
     # "my husband and I are": the verb is the pair's, so it stays as said.
@@ -66,7 +64,9 @@ _PRONOUN_EN = regex(
     r"hike|travel|cook|visit|watch)\b)"
     # A question's "I" after its auxiliary ("what did I miss", "can I bring a friend"): the verb stays.
     r"|(?:" + "|".join(rf"(?<=\b{aux}\s)" for aux in _AUXILIARIES_EN) + r")(?P<i_asked>i)"
-    rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?))?"
+    rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?)"
+    rf"(?:(?P<and_gap>(?:\s+(?!(?:{_NEW_SUBJECT_EN})\b)[\w'-]+){{0,3}}?\s+and\s+)"
+    rf"(?P<verb2>{'|'.join(_JOINED_VERBS_EN)})\b)?)?"
     r"|(?P<my>my)|(?P<mine>mine)|(?P<myself>myself)|(?P<me>me)"
     r"|(?P<we>we)(?P<we_contraction>'re|'ve|'ll|'d)?"
     r"|(?P<our>our)|(?P<ours>ours)|(?P<us>us)|(?P<ourselves>ourselves))"
@@ -118,7 +118,16 @@ def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
         return speaker, True
     if group("i"):
         out = speaker + (group("adverbs") or "")
-        return out + (f" {_third_person_verb_en(group('verb'))}" if group("verb") else ""), True
+        verb = group("verb")
+        if not verb:
+            return out, True
+        third = _third_person_verb_en(verb)
+        out += f" {third}"
+        if group("verb2"):
+            # The second verb is in the first one's tense: conjugated only if the first one was.
+            joined = group("verb2")
+            out += group("and_gap") + (_third_person_verb_en(joined) if third != verb else joined)
+        return out, True
     if group("my") or group("mine"):
         return ("their" if named and group("my") else possessive_en(speaker)), True
     if group("myself"):
