@@ -1948,6 +1948,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ),
         # what "please note" tells
         ("please note the office is closed on Friday", "The office is closed on Friday 27 November 2026"),
+        # a wish held a long time
+        ("I'm so jealous, I've always wanted to go to Japan", "Mickael has always wanted to go to Japan"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -1973,6 +1975,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Diamond right now", "name is"),
         ("my son has a point", "son"),
         ("I'm taking a break", "taking"),
+        ("I've always wanted to say this", "wanted"),
         ("please release the lease agreement draft tomorrow", "November"),  # asked of others
         ("can you send the deck by Friday", "November"),
         ("we won the final, first time in 5 years", "2031"),  # for so long, not 5 years on

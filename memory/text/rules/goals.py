@@ -17,6 +17,8 @@ _CONFIDENCE = 0.7
 _WANT_EN = regex(
     r"\bi(?:\s+|(?='))(?:really\s+|also\s+|still\s+|seriously\s+|eventually\s+|finally\s+|one\s+day\s+|"
     r"someday\s+|definitely\s+)*(?P<verb>want\s+to|wanna|plan\s+to|intend\s+to|hope\s+to|aim\s+to|"
+    # "I've always wanted to go to Japan"
+    r"(?:'ve|have)\s+(?:always\s+|long\s+|really\s+)?wanted\s+to|"
     r"dream\s+of|dream\s+about|would\s+(?:really\s+)?(?:like|love)\s+to|'d\s+(?:really\s+)?(?:like|love)\s+to|"
     r"(?:am|'m|'ve\s+been|have\s+been)\s+(?:really\s+|still\s+|currently\s+)?(?:trying\s+to|planning\s+to|planning\s+on|aiming\s+to|"
     r"aiming\s+for|hoping\s+to|working\s+towards?|saving\s+(?:up\s+)?for|learning|training\s+for)|"
@@ -128,8 +130,8 @@ def _wants_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
     if verb.startswith(("'m", "am")):
         third = "is " + verb.split(" ", 1)[1]
-    elif verb.startswith(("'ve been", "have been")):
-        third = "has been " + verb.split(" ", 2)[2]
+    elif verb.startswith(("'ve ", "have ")):
+        third = "has " + verb.split(" ", 1)[1]  # "has been trying to", "has always wanted to"
     elif verb.startswith(("'d", "would")):
         third = "would " + verb.split(" ", 1)[1].replace("really ", "")
     else:
