@@ -531,16 +531,18 @@ class MemoryEngine(MemoryReads):
         store = self.storage.summaries
         while listed := await store.page(after, batch):
             after = listed[-1].id
-            for summary in listed:
-                content = without_credentials(summary.content)
-                if content == summary.content:
-                    continue
-                summaries += 1
-                if not dry_run:
-                    # A thread summary is never searched: it has no vector to make again.
-                    thread = summary.kind is SummaryKind.THREAD
-                    vector = None if thread else (await self.embedder.embed([content]))[0]
-                    await store.rewrite(replace(summary, content=content), vector)
+            changed = [
+                replace(s, content=c) for s in listed if (c := without_credentials(s.content)) != s.content
+            ]
+            summaries += len(changed)
+            if not changed or dry_run:
+                continue
+            # A thread summary is never searched: it has no vector to make again.
+            searched = [m for m in changed if m.kind is not SummaryKind.THREAD]
+            made = await self.embedder.embed([m.content for m in searched]) if searched else []
+            vectors = {m.id: vector for m, vector in zip(searched, made, strict=True)}
+            for summary in changed:
+                await store.rewrite(summary, vectors.get(summary.id))
         if turns and not dry_run:
             await self.repair_messages()
         return MaskReport(turns, summaries)
