@@ -10,7 +10,7 @@ import pytest
 from bot.llm.fake import ScriptedLLM, text, tool
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.models import StoredMessage, Summary, SummaryKind
+from memory.models import StoredMessage, Summary, SummaryKind, Visibility
 from memory.storage import MemoryQuery
 from memory.text import REDACTED, without_credentials
 from memory.turn_text import message_embed_text, message_search_text
@@ -207,3 +207,30 @@ async def test_what_older_versions_stored_is_masked_once_and_indexed_again(
     assert [s.id for s, _ in found_summaries][:1] == ["summary-turns"]
     # Nothing is left to mask.
     assert (await engine.mask_stored_credentials()).to_dict() == {"turns": 0, "summaries": 0}
+
+
+async def test_a_masked_turn_keeps_its_audience(engine: MemoryEngine, clock: FakeClock) -> None:
+    """The pass rewrites and indexes a private channel's turn again: still found in that channel,
+    never in another one, by vector or by word."""
+    secret = past_turn(
+        "the vault pin is 4821, keep it quiet",
+        clock.advance(30) or clock(),
+        author="alice",
+        channel="secret",
+        visibility=Visibility.CHANNEL,
+    )
+    vectors = await engine.embedder.embed([message_embed_text(secret)])
+    await engine.storage.turns.add([secret], list(vectors), [secret.content])
+    assert (await engine.mask_stored_credentials()).turns == 1
+    await engine.maintain()
+    inside, outside = audience(channel="secret"), audience(viewer="bob", channel="general")
+    found = await engine.search_messages("the vault pin keep it quiet", inside, limit=5, threshold=-1.0)
+    assert [(m.id, m.content) for m, _ in found] == [
+        (secret.id, f"the vault pin is {REDACTED}, keep it quiet")
+    ]
+    assert await engine.search_messages("the vault pin keep it quiet", outside, limit=5, threshold=-1.0) == []
+    vector = (await engine.embedder.embed(["vault"]))[0]
+    _, lexical = await engine.storage.turns.hybrid_search(outside, vector, "vault", 5)
+    assert lexical == []
+    _, lexical = await engine.storage.turns.hybrid_search(inside, vector, "vault", 5)
+    assert [hit.id for hit in lexical] == [secret.id]
