@@ -26,7 +26,9 @@ MAX_QUERY_CHARS = 1_000
 SEARCH_LIMIT = 20
 RECENT_LIMIT = 50
 MAX_RESULT_CHARS = 8_000  # a tool result that big only wastes the model's context
-MAX_LOGGED_RESULT = 2_000  # what the transcript keeps of each result
+MAX_LOGGED_RESULT = 2_000  # what the transcript keeps of each result, and of each argument string
+MAX_LOGGED_ITEMS = 20  # what it keeps of each list or object among the arguments
+MAX_LOGGED_DEPTH = 4
 
 _TYPES = [t.value for t in MemoryType]
 
@@ -205,7 +207,7 @@ class MemoryToolbox:
         """The tool result for `call` as a JSON string (`{"error": ...}` for anything unusable)."""
         result = await self._call(call)
         self.log.append(
-            {"name": call.name, "arguments": call.arguments, "result": result[:MAX_LOGGED_RESULT]}
+            {"name": call.name, "arguments": _logged(call.arguments), "result": result[:MAX_LOGGED_RESULT]}
         )
         return result
 
@@ -302,3 +304,19 @@ def participants_index(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
         if name and name.strip():
             index.setdefault(name.strip().casefold(), user_id)
     return index
+
+
+def _logged(value: Any, depth: int = 0) -> Any:
+    """A tool call's arguments as the transcript keeps them: whatever size the model sent, each string,
+    list and object cut to a few kilobytes (a stored turn is read back into later prompts, masked and
+    searched; megabytes of made-up arguments would cost all three)."""
+    if isinstance(value, str):
+        return value[:MAX_LOGGED_RESULT]
+    if depth >= MAX_LOGGED_DEPTH and isinstance(value, Mapping | list):
+        return "…"
+    if isinstance(value, Mapping):
+        kept = list(value.items())[:MAX_LOGGED_ITEMS]
+        return {str(key)[:MAX_SUBJECT_CHARS]: _logged(item, depth + 1) for key, item in kept}
+    if isinstance(value, list):
+        return [_logged(item, depth + 1) for item in value[:MAX_LOGGED_ITEMS]]
+    return value

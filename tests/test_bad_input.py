@@ -321,6 +321,14 @@ async def test_oversized_but_usable_tool_arguments_are_trimmed_and_unknown_keys_
     assert "memories" in searched and "memories" in recent and len(recent["memories"]) == 1
     contents = [m.content for m in await engine.list_memories(audience(), MemoryQuery(limit=50))]
     assert "Bob's sister lives in Lisbon" in contents
+    # The transcript logs the calls cut to size: 100 MB of made-up subjects are not stored with the reply.
+    reply = (await turns(engine))[-1]
+    logged = {call["name"]: call["arguments"] for call in reply.tool_calls}
+    assert set(logged) == {"remember", "search_memories", "get_recent_memories"}
+    assert len(json.dumps(reply.tool_calls)) < 50_000
+    assert logged["remember"]["content"] == "Alice is training for the Berlin marathon"
+    assert len(logged["remember"]["subjects"]) < 1000
+    assert logged["search_memories"]["query"].startswith("sister")
 
 
 # --- the engine and the commands ------------------------------------------------------------------
