@@ -2667,6 +2667,23 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # "vendredi prochain" is the first Friday to come ("next Friday" is the one of next week)
+        ("vendredi prochain on sort", "le vendredi 27 novembre 2026 on sort"),
+        ("on se voit mardi prochain", "on se voit le mardi 1er décembre 2026"),
+        ("next Friday we go out", "on Friday 4 December 2026 we go out"),
+        # a short French sentence is written in French ("on part on the weekend of …" before)
+        ("on part ce week-end", "on part le week-end du samedi 28 novembre 2026"),
+        ("cette semaine je bosse", "la semaine du lundi 23 novembre 2026 je bosse"),
+    ],
+)
+def test_french_days_to_come_are_read_as_french_says_them(said: str, written: str) -> None:
+    now = datetime(2026, 11, 25, 12, tzinfo=UTC)  # a Wednesday
+    assert resolve_relative_dates(said, now) == written
+
+
+@pytest.mark.parametrize(
     "said",
     [
         # a time that is over, to come, or not said of a present perfect says no since

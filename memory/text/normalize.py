@@ -51,7 +51,7 @@ _FRENCH_WORDS = regex(
     r"que|qui|pas|mon|ma|mes|c'est|au|aux|demain|aujourd'hui|hier|lundi|mardi|mercredi|jeudi|vendredi|"
     r"samedi|dimanche|janvier|février|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|"
     # Not "a": English says it more often than French ("I adopted a dog a while ago").
-    r"on|ai|ça|très|bien|aussi|mais|ou|sur|chez|moi|m'|n'|l'|d'|qu')(?![\w])"
+    r"on|ai|ça|très|bien|aussi|mais|ou|sur|chez|moi|m'|n'|l'|d'|qu'|ce|cet|cette|ces|nos|vos|notre|votre|en)(?![\w])"
 )
 _ENGLISH_WORDS = regex(
     r"\b(?:i|i'm|i've|i'll|you|he|she|we|they|the|an|and|is|am|are|was|for|by|before|in|with|that|who|not|"

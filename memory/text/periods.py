@@ -144,9 +144,11 @@ def weekday_date(today: date, weekday: int, modifier: str, past: bool) -> date:
     """The day a weekday name means: "Friday", "next Friday", "last Friday", "ce vendredi"."""
     if modifier in ("last", "dernier") or (not modifier and past):
         return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
-    if modifier in ("next", "prochain"):
+    if modifier == "next":
         # "next Friday" is the Friday of next week (which, on a Sunday, is also the coming one).
         return today + timedelta(days=7 - today.weekday() + weekday)
+    # "vendredi prochain" is the first Friday to come ("vendredi en huit" says the one after), so it
+    # falls through to the default below.
     if modifier in ("this", "coming", "ce"):
         return today + timedelta(days=(weekday - today.weekday()) % 7)
     return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
