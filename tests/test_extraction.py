@@ -1950,6 +1950,50 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("please note the office is closed on Friday", "The office is closed on Friday 27 November 2026"),
         # a wish held a long time
         ("I'm so jealous, I've always wanted to go to Japan", "Mickael has always wanted to go to Japan"),
+        # a job held a long time, taught, studied in a given year
+        ("I've been a nurse for 12 years", "Mickael has been a nurse for 12 years (since about 2014)"),
+        ("I have been a teacher since 2015", "Mickael has been a teacher since 2015"),
+        ("I teach high school chemistry", "Mickael teaches high school chemistry"),
+        ("I teach at Lincoln High", "Mickael teaches at Lincoln High"),
+        ("I'm a second year CS student at McGill", "Mickael is a second year CS student at McGill"),
+        # a day that matters, a document's end
+        ("my thesis defense is on June 3rd", "Mickael's thesis defense is on Thursday 3 June 2027"),
+        ("my visa runs out in January", "Mickael's visa runs out in January 2027"),
+        (
+            "my passport expires in February, need to renew it",
+            "Mickael's passport expires in February 2027, need to renew it",
+        ),
+        # a group's day counted in the month, or every week's
+        (
+            "our book club meets the first Tuesday of every month",
+            "Mickael's book club meets the first Tuesday of every month",
+        ),
+        ("my running group meets Saturday mornings", "Mickael's running group meets Saturday mornings"),
+        # a favourite given as a label
+        ("favorite movie of all time: Spirited Away", "Mickael's favorite movie is Spirited Away"),
+        ("fav food: ramen", "Mickael's favorite food is ramen"),
+        (
+            "favourite bands: Radiohead, Muse and Blur",
+            "Mickael's favorite bands are Radiohead, Muse and Blur",
+        ),
+        # what the speaker is reading or playing, or switched to, without "I"
+        (
+            "currently reading The Three-Body Problem",
+            "Mickael's books and reading include Three-Body Problem: Mickael is currently reading The "
+            "Three-Body Problem",
+        ),
+        (
+            "switched from VS Code to Neovim last month",
+            "Mickael switched from VS Code to Neovim in October 2026",
+        ),
+        ("I self-host Nextcloud", "Mickael self-hosts Nextcloud"),
+        # when the speaker takes no meetings, and hours given in a zone
+        (
+            "please don't schedule meetings before 10 for me, I do school drop-off",
+            "Mickael takes no meetings before 10",
+        ),
+        ("no calls after 5pm for me please", "Mickael takes no calls after 5pm"),
+        ("I'm usually online 9-5 EST", "Mickael is in the EST time zone"),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -2026,6 +2070,19 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm on break time", "time ("),  # no place, no zone
         ("I'm on island time lol", "time ("),
         ("I'm on time", "time ("),
+        # a weekday counted in the month, or kept every week, is no one day
+        ("our book club meets the first Tuesday of every month", "2026"),
+        ("the meetup is the last Friday of the month", "2026"),
+        ("my running group meets Saturday mornings", "2026"),
+        # the due date told after a pregnancy is a birth's, no task's deadline
+        ("my wife is pregnant, due in May", "Deadline"),
+        # a job that may be over, a fan, two gerunds that are a subject
+        ("I've been a teacher", "Mickael has been"),
+        ("I've been a fan for years", "Mickael has been"),
+        ("Playing and singing let me unwind", "Mickael is playing"),
+        # a team's rule is nobody's own
+        ("no meetings on Fridays", "Mickael"),
+        ("I teach my kids to swim", "teaches"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

@@ -53,6 +53,15 @@ _WEEKDAY_EN_ALT = _alternation(WEEKDAYS_EN)
 _HELD_WEEKDAY = (
     r"(?!(?:(?<=\bour\s)|(?<=\bmy\s)|(?<=\btheir\s)|(?<=\byour\s)|(?<=\bweekly\s)|(?<=\busual\s)|(?<=\bregular\s))"
     rf"(?:{_WEEKDAY_EN_ALT})\s+(?!(?:was|is|has|had|went|will|off|night|morning|afternoon|evening|plans?)\b)[a-z])"
+    # A weekday counted in each month is no one day either: "the first Tuesday of every month", "the
+    # last Friday of the month", "le premier mardi du mois".
+    + "".join(
+        rf"(?<!\b{word}\s)"
+        for word in "first second third fourth fifth 1st 2nd 3rd 4th 5th premier deuxième troisième".split()
+    )
+    + rf"(?!(?:{_WEEKDAY_ALT})s?\s+(?:of\s+(?:every|each|the)\s+month|du\s+mois|de\s+chaque\s+mois)\b)"
+    # "Saturday mornings", "Friday nights": every week's.
+    + rf"(?!(?:{_WEEKDAY_EN_ALT})\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 SHORT_WEEKDAYS_EN = {
     "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,

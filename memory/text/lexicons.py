@@ -254,9 +254,15 @@ _NOT_OCCUPATIONS_FR = frozenset(
 _PREPOSITIONS = frozenset("at for in with from of on by near chez à au aux pour dans de du des".split())
 
 
+_YEAR_OF_STUDY_EN = re.compile(
+    r"^(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]+years?\s+", re.IGNORECASE
+)
+
+
 def is_occupation_en(phrase: str) -> bool:
     """Whether "I'm a <phrase>" names a job: "software engineer at Acme" yes, "big fan" no."""
-    words = [w.lower().strip(".,!") for w in phrase.split()]
+    # "a second-year CS student": the year of study says which student, not a "second".
+    words = [w.lower().strip(".,!") for w in _YEAR_OF_STUDY_EN.sub("", phrase).split()]
     if not words or words[0] in _NOT_OCCUPATIONS_EN:
         return False
     # The head noun is the last word, or the one before a preposition ("nurse in Lyon").

@@ -275,7 +275,7 @@ _DROPPED_SUBJECT_EN = regex(
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
-    rf"booked|rented|renovated|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
+    rf"booked|rented|renovated|switched|upgraded|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
     r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|"
     r"wrong|right|ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|"
     r"here|so|too|really|pretty|kinda|worse|better|different|differently|old|boring|weird|late|long|"
@@ -286,8 +286,10 @@ _DROPPED_SUBJECT_EN = regex(
 # The same with what the speaker is doing: "Planning a trip there next month", "Heading to Lyon
 # tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
 _DROPPED_SUBJECT_DOING_EN = regex(
-    r"^(?:(?:just|still|currently|finally|also)\s+)?(?:planning|heading|moving|relocating|flying|driving|leaving|"
-    r"closing|celebrating|"
+    # Not two gerunds joined, the subject of what follows ("Playing and singing let me unwind").
+    r"^(?:(?:just|still|currently|finally|also)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
+    r"closing|celebrating|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
+    r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
     r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"

@@ -99,6 +99,8 @@ _A_BIRTH_DUE = regex(
     r"^(?:i|i'm|i\s+am|we|we're|we\s+are|(?:the|our|my)\s+(?:baby|babies|twins|little\s+one|daughter|son)|"
     r"(?:my|our)\s+(?:first|second|third)\s+(?:baby|child)|baby)$"
 )
+# "my wife is pregnant, due in May": the due date told after the pregnancy is the birth's.
+_PREGNANT = regex(r"\b(?:pregnant|expecting|enceinte)\b")
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
 _NOT_A_THING = regex(
     r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
@@ -111,7 +113,7 @@ def _deadline(hit: Hit) -> Item:
     when what is due is not a plain noun phrase."""
     confidence = hit.confidence(_CONFIDENCE)
     thing = strip_filler(trim_phrase(hit.match.groupdict().get("thing"))).strip()
-    if _A_BIRTH_DUE.match(thing):
+    if _A_BIRTH_DUE.match(thing) or (not thing and _PREGNANT.search(hit.clause.text[: hit.match.start()])):
         # "our baby is due in March", "I'm due in June": a birth to come, not a task's deadline.
         return Item(
             hit.whole_clause(), MemoryType.EVENT, confidence, [hit.clause.text], predicate=Predicate.EVENT

@@ -101,7 +101,7 @@ def _been_doing(hit: Hit) -> Item | None:
 # What the speaker uses or plays as: "I use Arch btw", "I mostly use vim", "I main Mercy in
 # Overwatch", "j'utilise Linux". Not "I use it to ...", "I used to ...".
 _USES_EN = regex(
-    r"\bi\s+(?:(?:mostly|mainly|usually|always|only|still|now|also|just|personally)\s+)*(?P<verb>use|main)\s+"
+    r"\bi\s+(?:(?:mostly|mainly|usually|always|only|still|now|also|just|personally)\s+)*(?P<verb>use|main|self-host|selfhost|host)\s+"
     + OBJECT
 )
 _USES_FR = regex(
@@ -229,7 +229,8 @@ _TAKING_A_CLASS_EN = regex(
 _GROUP_MEETS_EN = regex(
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:group|club|team|class|band|choir|circle|crew|league|guild|squad)\s+"
     r"(?:meets|practices|plays|rehearses|trains|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|monthly|"
-    r"daily|biweekly)\b[^,;:!?.]*)"
+    r"daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|evenings|nights)\b)"
+    r"[^,;:!?.]*)"
 )
 # How the speaker gets to work: "I bike to work every day", "I take the train everywhere".
 _COMMUTE_EN = regex(

@@ -49,6 +49,23 @@ def _occupation_en(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
 
 
+# How long the speaker has held their job: "I've been a nurse for 12 years", "… since 2019".
+# (the time said is a date's placeholder by now, or still words: "for ages").
+_HELD_FOR_EN = regex(r"\s+(?:(?:for|since)\s+\S|\x00)")
+
+
+def _occupation_held_en(hit: Hit) -> Item | None:
+    """ "Mickael has been a nurse for 12 years": the job, still theirs, and since when."""
+    lasting = _HELD_FOR_EN.search(hit.phrase)
+    if lasting is None:
+        return None  # "I've been a teacher" may be over
+    said = hit.phrase[: lasting.start()]
+    if not is_occupation_en(said):
+        return None
+    content = f"{hit.speaker} has been {hit.group('art').lower()} {hit.third(hit.phrase)}"
+    return identity_memory(hit, content, Predicate.JOB, hit.third(said))
+
+
 # Roles in a group that are not jobs, held as "the" one: "I'm the DM for our campaign", "I'm a mod
 # on this server", "I'm the captain of the rowing team".
 _ROLES_EN = regex(
@@ -87,6 +104,18 @@ def _in_charge_en(hit: Hit) -> Item:
     """ "Priya is taking over the billing service from Tom", "Priya's team owns the search indexer"."""
     said = f"{hit.words('who')} {hit.phrase}"
     return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+
+
+# What the speaker teaches, a job or a side one: "I teach high school chemistry", "I teach yoga at
+# the Y", "I teach at Lincoln High" (not "I teach my kids to swim", "I teach myself").
+_TEACHES_EN = regex(
+    r"\bi\s+(?:now\s+|also\s+|currently\s+|still\s+)?teach\s+"
+    r"(?P<object>(?!(?:my|our|his|her|him|them|their|you|your|myself|it|that|this|people|someone|others)\b).+)"
+)
+
+
+def _teaches_en(hit: Hit) -> Item:
+    return identity_memory(hit, f"{hit.speaker} teaches {hit.third(hit.phrase)}", Predicate.ABOUT)
 
 
 def _works_as_en(hit: Hit) -> Item:
@@ -332,6 +361,12 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         max_words=12,
     ),
     Rule(
+        regex(r"\bi(?:'ve|\s+have)\s+been\s+(?P<art>an?)\s+" + OBJECT),
+        _occupation_held_en,
+        french=False,
+        max_words=14,
+    ),
+    Rule(
         regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|still\s+)?(?P<art>an?|the)\s+" + OBJECT),
         _role_en,
         french=False,
@@ -344,6 +379,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         max_words=12,
     ),
     Rule(_IN_CHARGE_EN, _in_charge_en, french=False, max_words=14),
+    Rule(_TEACHES_EN, _teaches_en, french=False, max_words=12),
     # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
     Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
     Rule(regex(_LEFT_JOB_EN + OBJECT), _left_job, french=False),

@@ -96,6 +96,12 @@ _TIMEZONE_EN = rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:in
 _TIMEZONE_SAID_EN = (
     r"\bmy\s+time\s*zone\s+is\s+(?:the\s+)?(?P<zone>[a-z]{2,5}(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?)?)(?![\w+/-])"
 )
+# Hours given in a zone: "I'm usually online 9-5 EST", "I work 10am to 6pm CET".
+_HOURS_IN_ZONE_EN = (
+    r"\bi(?:'m|\s+am)?\s+(?:(?:usually|mostly|generally|normally|typically)\s+)?(?:online|around|available|"
+    r"working|work|on)\s+(?:from\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:-|–|to|till|until)\s*\d{1,2}(?::\d{2})?"
+    rf"\s*(?:am|pm)?\s+(?:in\s+|my\s+time\s+)?{_ZONE}"
+)
 _TIMEZONE_FR = rf"\bmon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?{_ZONE}"
 # A zone named by a place: "I'm on Berlin time", "I'm on East Coast time", "je suis à l'heure de Montréal".
 _PLACE_TIME_EN = (
@@ -269,6 +275,7 @@ _WHEN_AND_HOW_EN = (
         (
             Rule(regex(_TIMEZONE_EN), _timezone, french=False, object_groups=()),
             Rule(regex(_TIMEZONE_SAID_EN), _timezone, french=False, object_groups=()),
+            Rule(regex(_HOURS_IN_ZONE_EN), _timezone, french=False, object_groups=()),
         )
     ),
     Rule(regex(_PLACE_TIME_EN), _place_time, french=False, object_groups=()),

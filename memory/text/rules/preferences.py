@@ -77,6 +77,14 @@ _RATHER_EN = regex(
     r"\bi(?:'d|\s+would)\s+(?:much\s+|really\s+|honestly\s+)?rather\s+(?:we\s+|you\s+guys\s+)?"
     r"(?P<object>(?!not\b)[^,;:!?.]+?\s+than\s+[^,;:!?.]+)"
 )
+# When the speaker takes no meetings, asked of the team: "please don't schedule meetings before 10 for
+# me", "no calls after 5pm for me", "don't book me on Fridays".
+_NO_MEETINGS_EN = regex(
+    r"^\W*(?:(?:please|pls|plz|btw|fyi|also)\W+)*(?:(?:don't|do\s+not)\s+(?:schedule|book|put)\s+"
+    r"(?:me\s+(?:in\s+)?)?(?:any\s+)?(?P<what>meetings|calls|syncs|standups|anything)?|no\s+(?P<what2>meetings|calls|syncs))"
+    r"\s*(?:with\s+me\s+)?(?P<object>(?:before|after|on|at|during)\s+[^,;:!?.]+?)(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*$"
+)
+_ME = regex(r"\bme\b")
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
 _NOT_LIKED_EN = (
     "to say", "to think", "to believe", "to know", "to ask", "to see", "to point", "to add", "the idea",
@@ -110,6 +118,12 @@ _FAVORITE_EN = regex(
     r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
     r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
     r"(?P<be>is|are|was|were|has\s+always\s+been|has\s+to\s+be|would\s+be)\s+" + OBJECT
+)
+# A favourite given as a label, as chat and #introductions posts do: "favorite movie of all time:
+# Spirited Away", "fav food: ramen".
+_FAVORITE_LABEL_EN = regex(
+    r"^\W*(?:my\s+)?(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<cat>[^\W\d_][\w' -]{0,40}?)"
+    r"(?:\s+(?:of\s+all\s+time|ever|rn|right\s+now|atm|these\s+days))?\s*(?P<be>:)\s*" + OBJECT
 )
 # "this" or "that" before what it names in two words or more: the thing is said, whatever is shown.
 _SHOWN_AND_NAMED = regex(r"^(?:this|that)\s+(?=[\w'-]+\s+[\w'-]+)")
@@ -159,6 +173,17 @@ def _rather_en(hit: Hit) -> Item | None:
     return Item(
         content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
     )
+
+
+def _no_meetings_en(hit: Hit) -> Item | None:
+    """ "Mickael takes no meetings before 10", asked of the team for the speaker (a "for me" or a
+    "me" says whose; "no meetings on Fridays" alone is the team's rule)."""
+    if not _ME.search(hit.clause.text):
+        return None
+    what = (hit.match.group("what") or hit.match.group("what2") or "meetings").lower()
+    what = "meetings" if what == "anything" else what
+    content = f"{hit.speaker} takes no {what} {hit.phrase}"
+    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [what, hit.phrase])
 
 
 def _loved_en(hit: Hit) -> Item | None:
@@ -335,6 +360,8 @@ def _food_not_fr(hit: Hit) -> Item | None:
 
 def _favorite_en(hit: Hit) -> Item | None:
     category, verb = hit.words("cat"), hit.words("be").lower()
+    if verb == ":":
+        verb = "are" if category.endswith("s") and not category.endswith("ss") else "is"
     phrase = _SHOWN_AND_NAMED.sub("the ", hit.phrase)  # "this amazing chocolate tart" (in a picture)
     if not is_object(phrase, False):
         return None
@@ -427,6 +454,7 @@ PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_RATHER_EN, _rather_en, french=False),
+    Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
     Rule(_NAMED_FAN_EN, _named_fan_en, french=False),
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
@@ -437,6 +465,7 @@ PREFERENCES = (
     Rule(_FOOD_NOT_FR, _food_not_fr, french=True),
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
     Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
+    Rule(_FAVORITE_LABEL_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
     Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
     Rule(_DO_NOT_REACH_EN, _not_reached_en, french=False, object_groups=()),
