@@ -1994,6 +1994,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ),
         ("no calls after 5pm for me please", "Mickael takes no calls after 5pm"),
         ("I'm usually online 9-5 EST", "Mickael is in the EST time zone"),
+        # what the speaker loves about something, said sincerely
+        (
+            "I love how art lets us get our emotions out",
+            "Mickael loves how art lets Mickael and others get their emotions out",
+        ),
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
@@ -2083,6 +2088,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a team's rule is nobody's own
         ("no meetings on Fridays", "Mickael"),
         ("I teach my kids to swim", "teaches"),
+        # a complaint said wryly is no taste
+        ("I love how nobody answered my question", "loves"),
+        ("I love how the build doesn't even start", "loves"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

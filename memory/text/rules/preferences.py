@@ -85,6 +85,8 @@ _NO_MEETINGS_EN = regex(
     r"\s*(?:with\s+me\s+)?(?P<object>(?:before|after|on|at|during)\s+[^,;:!?.]+?)(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*$"
 )
 _ME = regex(r"\bme\b")
+# "I love how nobody answered", "I love how it never works": a complaint said wryly, no taste.
+_SAID_WRYLY_EN = regex(r"^how\b.*\b(?:nobody|no\s+one|nothing|never|none|not|no)\b|^how\b.*n't\b")
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
 _NOT_LIKED_EN = (
     "to say", "to think", "to believe", "to know", "to ask", "to see", "to point", "to add", "the idea",
@@ -143,7 +145,7 @@ _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # an
 
 
 def _likes_en(hit: Hit) -> Item | None:
-    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN):
+    if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN) or _SAID_WRYLY_EN.match(hit.phrase):
         return None
     if points_back(hit.phrase) or hit.phrase.lower() in ("to", "it"):
         return None  # "I love how uncomplicated it is", "I love to!": said of what was just shown
