@@ -2091,6 +2091,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a complaint said wryly is no taste
         ("I love how nobody answered my question", "loves"),
         ("I love how the build doesn't even start", "loves"),
+        # a weekday every other week is no one day; "EOD" before a day is that day's end
+        ("my 1:1 with Lisa is every other Wednesday", "2026"),
+        ("the report is due EOD Friday", "25 November"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
@@ -2267,6 +2270,26 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         ),
         ("code freeze starts Dec 15", "Code freeze starts Tuesday 15 December 2026"),
         ("I'll be back on the 6th", "Mickael will be back on Sunday 6 December 2026"),
+        # a span of weekdays ends on or after its start
+        (
+            "I'm off from Tuesday to Thursday",
+            "Mickael is off from Tuesday 1 December 2026 to Thursday 3 December 2026",
+        ),
+        (
+            "launch moved from Tuesday to Thursday",
+            "Launch moved from Tuesday 1 December 2026 to Thursday 3 December 2026",
+        ),
+        # days taken off, the end of today, a contract's end, a postmortem
+        ("I'm taking Friday off", "Mickael is taking Friday 27 November 2026 off"),
+        ("I'm taking next week off", "Mickael is taking the week of Monday 30 November 2026 off"),
+        ("I'll send the deck by EOD", "Mickael will send the deck by Wednesday 25 November 2026"),
+        ("the report is due EOD", "Deadline for the report: Wednesday 25 November 2026"),
+        ("my contract ends in June", "Mickael's contract ends in June 2027"),
+        ("postmortem is on Thursday at 2pm", "Postmortem is on Thursday 26 November 2026 at 2pm"),
+        # who one is at work
+        ("I own the payments migration", "Mickael owns the payments migration"),
+        ("I now report directly to the CTO", "Mickael reports to the CTO"),
+        ("I'm the new designer, started this week", "Mickael is the new designer"),
     ],
 )
 def test_a_work_channel_s_days(text: str, content: str) -> None:

@@ -59,6 +59,8 @@ _HELD_WEEKDAY = (
         rf"(?<!\b{word}\s)"
         for word in "first second third fourth fifth 1st 2nd 3rd 4th 5th premier deuxième troisième".split()
     )
+    # "every other Wednesday": every second week's
+    + r"(?<!\bevery\sother\s)(?<!\bevery\sothers\s)"
     + rf"(?!(?:{_WEEKDAY_ALT})s?\s+(?:of\s+(?:every|each|the)\s+month|du\s+mois|de\s+chaque\s+mois)\b)"
     # "Saturday mornings", "Friday nights": every week's.
     + rf"(?!(?:{_WEEKDAY_EN_ALT})\s+(?:mornings|afternoons|evenings|nights)\b)"
@@ -78,8 +80,24 @@ RELATIVE_DAYS = {
 RELATIVE_DAYS.update({"last night": -1, "hier soir": -1, "the night before last": -2})  # fmt: skip
 # Words of those keys that are never the one a date needs ("this" of "this morning").
 _FILLER = frozenset({"the", "day", "after", "before", "this", "ce", "cet", "apres", "après", "avant", "hui"})
+# Work chat's end of today: "send it by EOD", "due COB". Not when a day follows, whose end it is
+# ("due EOD Friday", read by the deadline rules).
+_END_OF_TODAY = ("eod", "cob")
+RELATIVE_DAYS.update(dict.fromkeys(_END_OF_TODAY, 0))
 _RELATIVE_DAY_ALT = "|".join(
-    sorted((re.escape(key).replace(r"\ ", r"\s+") for key in RELATIVE_DAYS), key=len, reverse=True)
+    sorted(
+        (
+            re.escape(key).replace(r"\ ", r"\s+")
+            + (
+                rf"(?!\s+(?:on\s+)?(?:{_WEEKDAY_ALT}|tomorrow|today|tonight|the\s+\d|\d|next|this))"
+                if key in _END_OF_TODAY
+                else ""
+            )
+            for key in RELATIVE_DAYS
+        ),
+        key=len,
+        reverse=True,
+    )
 )
 _FULL_MONTH_ALT = _alternation(
     [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
@@ -230,7 +248,9 @@ DAY_PREPOSITION_BEFORE = regex(
 # Words that already introduce a period: "since last week", "during the month", "until next year".
 PERIOD_PREPOSITION_BEFORE = regex(
     r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
-    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès)\s*$"
+    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès|"
+    # "taking next week off": the period is what is taken
+    r"taking|take|took)\s*$"
 )
 # What may stand between "last year" and "in August" when both say one date.
 YEAR_AND_MONTH_GAP = regex(r"^\s*,?\s*$")

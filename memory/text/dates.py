@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from itertools import pairwise
 
@@ -173,6 +173,13 @@ def find_dates(
             # "from the 3rd to the 10th", "from May 20th to the 2nd": the range's end is on or after
             # its start, whichever month "the 10th" alone would have meant.
             day = nearest_day_of_month(said_before, day.day, False) or day
+        elif (
+            kind == "wd"
+            and ends_a_range
+            and not (match.group("weekday_modifier") or match.group("weekday_after"))
+        ):
+            # "off from Tuesday to Thursday": the Thursday after that Tuesday, not the one before it.
+            day += timedelta(days=7 * -(-(said_before - day).days // 7))
         said_before = day
         if index in year_of_month:
             day = date(year_of_month[index], day.month, 1)

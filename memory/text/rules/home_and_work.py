@@ -91,7 +91,7 @@ def _role_en(hit: Hit) -> Item | None:
 # "I lead the data team", "my team owns the search indexer". Not "I run late", "I manage".
 _IN_CHARGE_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|still\s+)?(?:taking\s+over|in\s+charge\s+of|responsible\s+for|"
-    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|"
+    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|"
     # "I run a D&D group", "I run a small bakery" (not "I run a marathon", "I run a script")
     r"run(?!\s+(?:a|an|the|my|our)\s+(?:\d|marathon|half|race|5k|10k|mile|lap|bath|test|check|scan|query|script|errand|fever|"
     r"risk|tab|few|couple|lot|bit|quick|mile)))|"
@@ -116,6 +116,17 @@ _TEACHES_EN = regex(
 
 def _teaches_en(hit: Hit) -> Item:
     return identity_memory(hit, f"{hit.speaker} teaches {hit.third(hit.phrase)}", Predicate.ABOUT)
+
+
+# Whom the speaker reports to at work: "I report to Lisa", "I now report directly to the CTO".
+_REPORTS_TO_EN = regex(
+    r"\bi\s+(?:now\s+|currently\s+|still\s+)?report\s+(?:directly\s+)?to\s+"
+    r"(?P<object>(?!(?:you|it|that|this|work|the\s+police|duty)\b).+)"
+)
+
+
+def _reports_to_en(hit: Hit) -> Item:
+    return identity_memory(hit, f"{hit.speaker} reports to {hit.third(hit.phrase)}", Predicate.ABOUT)
 
 
 def _works_as_en(hit: Hit) -> Item:
@@ -355,7 +366,11 @@ def _moved_en(hit: Hit) -> Item | None:
 # Home and work wordings, in the order identity.py's English `OneOf` tries them (before who one is).
 HOME_AND_WORK_EN: tuple[Rule, ...] = (
     Rule(
-        regex(r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?)\s+" + OBJECT),
+        # "I'm a nurse", "I'm the new designer"
+        regex(
+            r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?|the(?=\s+new\s))\s+"
+            + OBJECT
+        ),
         _occupation_en,
         french=False,
         max_words=12,
@@ -380,6 +395,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
     ),
     Rule(_IN_CHARGE_EN, _in_charge_en, french=False, max_words=14),
     Rule(_TEACHES_EN, _teaches_en, french=False, max_words=12),
+    Rule(_REPORTS_TO_EN, _reports_to_en, french=False, max_words=8),
     # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
     Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
     Rule(regex(_LEFT_JOB_EN + OBJECT), _left_job, french=False),
