@@ -446,7 +446,11 @@ class MemoryEngine(MemoryReads):
     # --- messages -------------------------------------------------------------------------------
 
     async def store_messages(
-        self, messages: Sequence[StoredMessage], searchable: bool = True, secrets: Sequence[str] = ()
+        self,
+        messages: Sequence[StoredMessage],
+        searchable: bool = True,
+        secrets: Sequence[str] = (),
+        after: StoredMessage | None = None,
     ) -> list[str]:
         """Store turns with their vectors; a repeated external id is skipped. Returns new ids.
 
@@ -457,7 +461,9 @@ class MemoryEngine(MemoryReads):
         transcript but are never embedded nor recalled. A credential in a turn or its tool calls
         (a password with its value, a key, a card number) is stored as "[redacted]", and so are
         `secrets` (the values a reply repeats of the turns it answers): the transcript is read
-        back into prompts, summaries and searches, and no secret should live on there.
+        back into prompts, summaries and searches, and no secret should live on there. `after`:
+        the turn the first message follows in its conversation, when the caller knows it (a reply
+        follows the message it answers), which spares reading it back.
         """
         if not messages:
             return []
@@ -471,15 +477,19 @@ class MemoryEngine(MemoryReads):
             # A turn must not be lost because its embedding failed: store it now, index it later.
             log.warning("message embedding failed; stored without vectors, queued for repair", exc_info=True)
             vectors = [None] * len(messages)
-        previous = await self._previous_turns(messages)
+        previous = await self._previous_turns(
+            messages, _without_credentials(after, ()) if after is not None else None
+        )
         texts = [message_search_text(m, previous.get(m.id)) for m in messages]
         return await self.storage.turns.add(messages, vectors, texts)
 
-    async def _previous_turns(self, messages: Sequence[StoredMessage]) -> dict[str, StoredMessage]:
-        """Each new turn's predecessor in its conversation: the batch's own earlier turn, or the
-        last stored one (one query per conversation the batch touches, usually one)."""
+    async def _previous_turns(
+        self, messages: Sequence[StoredMessage], after: StoredMessage | None
+    ) -> dict[str, StoredMessage]:
+        """Each new turn's predecessor in its conversation: the batch's own earlier turn, `after`,
+        or the last stored one (one query per other conversation the batch touches)."""
         found: dict[str, StoredMessage] = {}
-        last: dict[Scope, StoredMessage] = {}
+        last: dict[Scope, StoredMessage] = {} if after is None else {after.scope: after}
         for message in messages:
             key = message.scope
             if key not in last:

@@ -420,3 +420,41 @@ async def test_what_the_model_remembered_is_not_injected_back_next_turn(
     second = await pipeline.handle([message("how is my marathon training going?", clock)])
     written = first.remembered[0]
     assert written.id not in injected_ids(second)
+
+
+async def test_a_turn_reads_the_speakers_profile_and_the_message_its_reply_answers_once(
+    pipeline: TurnPipeline,
+    llm: ScriptedLLM,
+    engine: MemoryEngine,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The speaker's name and zone, read as the turn begins, serve its episodes too; the reply is
+    indexed after the message it answers without reading that message back."""
+    llm.add(text("Hello!"), text("See you then."))
+    await pipeline.handle([message("hi there", clock)])
+    await pipeline.idle()
+    profiles, recent = engine.storage.people.profiles, engine.storage.turns.recent
+    reads: list[str] = []
+
+    async def counted_profiles(*args: object, **kwargs: object) -> object:
+        reads.append("profiles")
+        return await profiles(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def counted_recent(*args: object, **kwargs: object) -> object:
+        if kwargs.get("before") is not None and kwargs.get("limit") == 1:
+            reads.append("predecessor")
+        return await recent(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine.storage.people, "profiles", counted_profiles)
+    monkeypatch.setattr(engine.storage.turns, "recent", counted_recent)
+    clock.advance(60)
+    result = await pipeline.handle([message("let's meet on Friday at 10", clock)])
+    await pipeline.idle()
+    assert result.reply == "See you then."
+    # One read for the speaker's name (episodes included), one for the prompt's profile lines.
+    assert reads.count("profiles") == 2, reads
+    # The user's message follows the last stored turn; the reply follows the user's message.
+    assert reads.count("predecessor") == 1, reads
+    (question, reply) = (await engine.storage.turns.recent(GENERAL))[-2:]
+    assert (question.role, reply.role) == ("user", "assistant")

@@ -23,6 +23,8 @@ from .messages import Speaking, audience_of, scope_of, visibility_of
 log = logging.getLogger("bot.pipeline")
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
+# What memories call a message's author, and the time zone their words are read in.
+Author = tuple[str, tzinfo]
 
 
 @dataclass(eq=False)
@@ -38,7 +40,7 @@ class Learner:
     # The zone a message's "tomorrow" is read in when its author has not said theirs (MEMORY_TIMEZONE).
     tz: tzinfo = UTC
 
-    async def speaker(self, message: IncomingMessage) -> tuple[str, tzinfo]:
+    async def speaker(self, message: IncomingMessage) -> Author:
         """What memories call the author (the name they said they go by, else their display name) and
         the time zone their words are read in (the one they said they are in, else the one their
         platform knows, else the bot's): at 02:00 UTC, "tomorrow" from someone in PST is the day
@@ -133,11 +135,14 @@ class Learner:
         except Exception:  # names only widen searches; losing one must not cost the turn
             log.warning("alias update failed", exc_info=True)
 
-    async def store_episodes(self, speaking: Speaking, reply: str, message_ids: list[str]) -> None:
-        """Decisions, dated commitments and reminders that need the exchange, not one message."""
+    async def store_episodes(
+        self, speaking: Speaking, reply: str, message_ids: list[str], author: Author
+    ) -> None:
+        """Decisions, dated commitments and reminders that need the exchange, not one message;
+        `author` is what `speaker` gave for its last author when the turn began."""
         last = speaking[-1][0]
         text = "\n".join(m.text for m, _ in speaking if m.author_id == last.author_id)
-        speaker, zone = await self.speaker(last)
+        speaker, zone = author
         now = datetime.fromtimestamp(last.timestamp, zone)
         for episode in detect_episodes(text, reply, speaker, now):
             draft = self._draft(last, episode, list(message_ids), said_in=zone)

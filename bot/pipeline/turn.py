@@ -35,7 +35,7 @@ from ..prompt import BOT_NAME, system_prompt
 from .background import Background
 from .channel_state import ChannelStates
 from .context import TurnContextReader
-from .learning import Learner
+from .learning import Author, Learner
 from .messages import (
     MAX_MESSAGE_CHARS,
     Speaking,
@@ -193,11 +193,10 @@ class TurnPipeline:
         writes: list[WriteResult] = []
         # Whom the bot answers (the last one to speak): their "tomorrow", and the day the model is
         # told it is, are theirs; read with their name, once a message.
-        zone = self.tz
+        author: Author = ("", self.tz)
         for message, row in fresh:
             if not message.is_system:
                 author = await self.learner.speaker(message)
-                zone = author[1]
                 writes.extend(await self.learner.learn(message, row.id, author))
                 await self.learner.learn_names(message)
         learned = [w.memory for w in writes]
@@ -220,10 +219,10 @@ class TurnPipeline:
                 # the hook does not repeat them as notes.
                 current_turn = self.prehook.mark_shown(key, writes)
                 if self.llm is None:
-                    await self._answer_offline(key, speaking, result, zone)
+                    await self._answer_offline(key, speaking, result, author[1])
                 else:
                     with llm_purpose("reply"):
-                        await self._answer(self.llm, key, speaking, result, current_turn, zone)
+                        await self._answer(self.llm, key, speaking, result, current_turn, author)
             finally:
                 await self.channel_states.save(key)
         self.background.schedule_maintenance()
@@ -238,9 +237,11 @@ class TurnPipeline:
         speaking: Speaking,
         result: TurnResult,
         current_turn: int,
-        zone: tzinfo,
+        author: Author,
     ) -> None:
-        """The model's reply to `speaking`, whose last author lives in `zone`."""
+        """The model's reply to `speaking`; `author` is what memories call its last author and the
+        zone they live in (read once a turn: the episodes of the exchange reuse it)."""
+        zone = author[1]
         last = speaking[-1][0]
         audience = audience_of(last, self.agent_id)
         authors = list(dict.fromkeys(m.author_id for m, _ in speaking))
@@ -311,10 +312,12 @@ class TurnPipeline:
         if result.reply:
             # A reply that repeats a password it was given ("Got it: hunter2") is stored masked too.
             said = [value for m, _ in speaking for value in credential_values(m.text)]
-            reply_id = await self._store_reply(last, result.reply, toolbox.log, secrets=said)
+            reply_id = await self._store_reply(
+                last, result.reply, toolbox.log, secrets=said, answering=speaking[-1][1]
+            )
             reply_ids = [reply_id] if reply_id is not None else []
             self._after_reply(
-                key, scope, [*(row.id for _, row in speaking), *reply_ids], speaking, result.reply
+                key, scope, [*(row.id for _, row in speaking), *reply_ids], speaking, result.reply, author
             )
 
     def _record_stored(
@@ -344,16 +347,24 @@ class TurnPipeline:
         # In the transcript, but never recalled: it only repeats what memory holds.
         await self._store_reply(last, result.reply, searchable=False)
         # The offline reply is boilerplate: only what the users said is worth summarizing.
-        self._after_reply(key, scope_of(last, self.agent_id), batch_ids, speaking, None)
+        self._after_reply(key, scope_of(last, self.agent_id), batch_ids, speaking, None, None)
 
     # --- background and storage ---------------------------------------------------------------
 
     def _after_reply(
-        self, key: ChannelKey, scope: Scope, message_ids: list[str], speaking: Speaking, reply: str | None
+        self,
+        key: ChannelKey,
+        scope: Scope,
+        message_ids: list[str],
+        speaking: Speaking,
+        reply: str | None,
+        author: Author | None,
     ) -> None:
         """Summaries, and episodes of the exchange when there was a reply, in the background."""
         store_episodes = self.learner.store_episodes
-        episodes = None if reply is None else partial(store_episodes, speaking, reply, message_ids)
+        episodes = None
+        if reply is not None and author is not None:
+            episodes = partial(store_episodes, speaking, reply, message_ids, author)
         self.background.after_reply(key, scope, message_ids, episodes)
 
     async def aclose(self) -> None:
@@ -375,8 +386,10 @@ class TurnPipeline:
         tool_calls: Sequence[dict[str, object]] = (),
         searchable: bool = True,
         secrets: Sequence[str] = (),
+        answering: StoredMessage | None = None,
     ) -> str | None:
-        """Store the bot's reply; its id, or None when storage refused it (the reply still goes out)."""
+        """Store the bot's reply (to `answering`, the row of `to`, when known); its id, or None when
+        storage refused it (the reply still goes out)."""
         reply = StoredMessage(
             id=uuid.uuid4().hex,
             scope=scope_of(to, self.agent_id),
@@ -389,7 +402,7 @@ class TurnPipeline:
             tool_calls=list(tool_calls),
         )
         try:
-            await self.engine.store_messages([reply], searchable=searchable, secrets=secrets)
+            await self.engine.store_messages([reply], searchable=searchable, secrets=secrets, after=answering)
         except StorageError as exc:
             # The user's message is stored; losing the reply's transcript row beats withholding it.
             log.error("reply not stored", extra={"platform": to.platform, "error": str(exc)})
