@@ -1994,6 +1994,19 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ),
         ("no calls after 5pm for me please", "Mickael takes no calls after 5pm"),
         ("I'm usually online 9-5 EST", "Mickael is in the EST time zone"),
+        # sizes, heritage, a hearing or sight lost on one side, a goal with its year
+        ("for future reference, my shoe size is 42", "Mickael's shoe size is 42"),
+        ("my dress size is UK 12", "Mickael's dress size is UK 12"),
+        ("I'm half Japanese", "Mickael is half Japanese"),
+        ("just so you know, I'm deaf in my left ear", "Mickael is deaf in their left ear"),
+        ("my goal this year is to read 50 books", "Mickael's goal in 2026 is to read 50 books"),
+        ("my goal for next year is to run a marathon", "Mickael's goal for 2027 is to run a marathon"),
+        (
+            "my new year's resolution is to learn Spanish",
+            "Mickael's New Year's resolution is to learn Spanish",
+        ),
+        # "it's" holds the verb of what it opens
+        ("it's my birthday today!", "It's Mickael's birthday on Wednesday 25 November 2026"),
         # what the speaker loves about something, said sincerely
         (
             "I love how art lets us get our emotions out",
@@ -2094,6 +2107,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a weekday every other week is no one day; "EOD" before a day is that day's end
         ("my 1:1 with Lisa is every other Wednesday", "2026"),
         ("the report is due EOD Friday", "25 November"),
+        ("I'm half asleep", "half"),
+        ("I'm deaf to your complaints lol", "deaf"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

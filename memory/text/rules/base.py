@@ -180,6 +180,9 @@ _SUBJECT_START_EN = regex(r"\b(?:i|we|my|our|let's)\b")
 _SUBJECT_START_FR = regex(r"\b(?:je|j'|nous|on|mon|ma|mes)\b")
 
 
+_IT_IS_BEFORE = regex(r"^\W*(?:it(?:'s|\s+is|\s+was)|today(?:'s|\s+is)|c'est)\s+$")
+
+
 def _main_subject(text: str, french: bool) -> int | None:
     """Where the clause's own subject starts: the first, unless it opens a relative clause ("a shot
     I got when I volunteered" is about volunteering, not what was got)."""
@@ -196,6 +199,7 @@ def _whole_clause(clause: Clause, speaker: str, french: bool) -> str:
     if not french:
         text = as_suggestion(text)  # "Let's do the demo tomorrow": whose suggestion it was
     subject = _main_subject(text, french)
-    if subject is not None and "\x00" not in text[:subject]:
+    # "it's my birthday today": "it's" holds the clause's verb, so it stays.
+    if subject is not None and "\x00" not in text[:subject] and not _IT_IS_BEFORE.search(text[:subject]):
         text = text[subject:]
     return capitalize_first(third_person(trim_phrase(text) or text, speaker, french))

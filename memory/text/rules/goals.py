@@ -94,8 +94,9 @@ _PLAN_FR = regex(
 )
 _MY_GOAL_EN = regex(
     r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
-    r"real|true)\s+)*(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
-    r"(?:for\s+[^,]{1,30}?\s+|this\s+year\s+)?(?P<be>is|are|was)\s+(?P<to>to\s+)?" + OBJECT
+    r"real|true)\s+)*(?P<new_year>new\s+year(?:'s|s)?\s+)?(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
+    # "for next year", "this year" (a date's placeholder by now): kept, it says when
+    r"(?P<when>for\s+[^,]{1,30}?\s+|\x00\d+\x00\s+)?(?P<be>is|are|was)\s+(?P<to>to\s+)?" + OBJECT
 )
 _WANT_FR = regex(
     r"\b(?P<head>je\s+(?:veux|voudrais|souhaite|souhaiterais|compte|prévois\s+d(?:e\s+|')|"
@@ -176,7 +177,12 @@ def _plans_fr(hit: Hit) -> Item:
 
 def _my_goal_en(hit: Hit) -> Item:
     to = "to " if hit.group("to") else ""
-    goal = f"{possessive_en(hit.speaker)} {hit.group('what').lower()} {hit.group('be').lower()} {to}"
+    what = hit.group("what").lower()
+    if hit.group("new_year"):
+        what = f"New Year's {what}"
+    if hit.group("when"):
+        what = f"{what} {hit.group('when').strip()}"
+    goal = f"{possessive_en(hit.speaker)} {what} {hit.group('be').lower()} {to}"
     aim = hit.third(hit.phrase)
     return _goal(hit, goal + aim, aim, [hit.phrase])
 

@@ -32,7 +32,8 @@ _HAVE_EN = regex(
 # "I'm diabetic", "I'm pregnant": what the speaker is, said in one word or two.
 _IS_EN = regex(
     r"\bi(?:'m|\s+am)(?:\s+(?:also|actually|still|now))*\s+(?P<object>diabetic|asthmatic|epileptic|autistic|dyslexic|"
-    r"co?eliac|bipolar|pregnant|colou?r-?\s*blind|deaf|hard\s+of\s+hearing|(?:lactose|gluten)\s+intolerant|"
+    r"co?eliac|bipolar|pregnant|colou?r-?\s*blind|(?:deaf|hard\s+of\s+hearing)\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?ear|"
+    r"blind\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?eye|deaf|hard\s+of\s+hearing|(?:lactose|gluten)\s+intolerant|"
     r"immunocompromised|in\s+remission|on\s+crutches|in\s+a\s+wheelchair)"
     # The whole of what the speaker is: "deaf in one ear" is not "deaf".
     r"(?=[\s,;:.!?]*$|\s*[,;:.!?]|\s+(?:and|but|so|because|since|now|too|though|myself)\b)"

@@ -42,6 +42,28 @@ _NAME_FR = regex(
 )
 
 
+# "I'm half Japanese", "I'm part Irish": a heritage shared between nationalities.
+_PART_NATIONALITY_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?P<part>half|part|a\s+quarter|one\s+quarter)[\s-]+(?P<nationality>[a-z]+)\b"
+)
+
+
+def _part_nationality(hit: Hit) -> Item | None:
+    """ "Mickael is half Japanese"."""
+    nationality = hit.group("nationality")
+    if nationality.lower() not in NATIONALITIES:
+        return None
+    written = f"{hit.words('part').lower()} {nationality[:1].upper()}{nationality[1:].lower()}"
+    return Item(
+        f"{hit.speaker} is {written}",
+        MemoryType.IDENTITY,
+        hit.confidence(_IDENTITY_CONFIDENCE),
+        [nationality],
+        predicate=Predicate.NATIONALITY,
+        object=written,
+    )
+
+
 def _name(hit: Hit) -> Item | None:
     """ "my name is X" (strong: the first word may be lowercase), "call me X", "I'm X" / "I'm French"."""
     speaker, phrase = hit.speaker, hit.group("name")
@@ -126,6 +148,7 @@ def _pronouns(hit: Hit) -> Item:
 NAMES = (
     Rule(_NAME_EN, _name, french=False, object_groups=()),
     Rule(_NAME_HERE_EN, _name, french=False, object_groups=()),
+    Rule(_PART_NATIONALITY_EN, _part_nationality, french=False, object_groups=()),
     Rule(_NAME_FR, _name, french=True, object_groups=()),
     Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
     Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),

@@ -55,6 +55,11 @@ _STAR_SIGN_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:a|an)\s+(?P<object>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|"
     r"aquarius|pisces)\b(?!\s+(?:survivor|patient|man|woman|guy|girl|cub|fan)\b)"
 )
+# "my shoe size is 42", "my ring size is 7": what gifts and orders need.
+_SIZE_EN = regex(
+    r"\bmy\s+(?P<what>(?:shoe|ring|shirt|t-shirt|dress|jeans|pants|trouser|jacket|coat|hat|glove|bra|waist|collar)\s+"
+    r"size)\s+(?:is|'s)\s+(?P<object>(?:an?\s+|uk\s+|us\s+|eu\s+)?[\w./-]{1,8}(?:\s+(?:uk|us|eu|wide|regular|slim))?)\b"
+)
 # "I'm the oldest of four kids", "I'm an only child".
 _BIRTH_ORDER_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<object>(?:the\s+)?(?:oldest|eldest|youngest|middle\s+child|second\s+oldest|second\s+youngest)"
@@ -123,6 +128,12 @@ def _star_sign(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} is {'an' if sign[0] in 'AEIOU' else 'a'} {sign}")
 
 
+def _size(hit: Hit) -> Item:
+    """ "Rae's shoe size is 42" (a size may be a bare number: no object phrase to trim)."""
+    what, size = hit.words("what").lower(), hit.words("object")
+    return Item(f"{hit.speaker}'s {what} is {size}", MemoryType.FACT, hit.confidence(_CONFIDENCE), [what])
+
+
 def _birth_order(hit: Hit) -> Item:
     """ "Rae is the oldest of four kids"."""
     return _fact(hit, f"{hit.speaker} is {hit.third(hit.phrase)}")
@@ -138,4 +149,5 @@ PERSONAL = (
     Rule(_SOBER_EN, _sober, french=False),
     Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
     Rule(_TOGETHER_EN, _together, french=False),
+    Rule(_SIZE_EN, _size, french=False, object_groups=()),
 )
