@@ -2005,6 +2005,22 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "my new year's resolution is to learn Spanish",
             "Mickael's New Year's resolution is to learn Spanish",
         ),
+        # the same in French
+        (
+            "je suis en congé du mardi au jeudi",
+            "Mickael est en congé du mardi 1er décembre 2026 au jeudi 3 décembre 2026",
+        ),
+        ("mon passeport expire en février", "Le passeport de Mickael expire en février 2027"),
+        ("mon frère se marie en juin", "Le frère de Mickael se marie en juin 2027"),
+        ("j'enseigne la chimie au lycée", "Mickael enseigne la chimie au lycée"),
+        ("j'ai grandi à Marseille", "Mickael a grandi à Marseille"),
+        ("je suis à moitié japonais", "Mickael est à moitié japonais"),
+        (
+            "mon objectif cette année c'est de lire 50 livres",
+            "L'objectif de Mickael en 2026 est de lire 50 livres",
+        ),
+        ("pas de réunion avant 10h pour moi svp", "Mickael ne prend pas de réunion avant 10h"),
+        ("aucun appel après 18h pour moi merci", "Mickael ne prend pas d'appel après 18h"),
         # "it's" holds the verb of what it opens
         ("it's my birthday today!", "It's Mickael's birthday on Wednesday 25 November 2026"),
         # what the speaker loves about something, said sincerely
@@ -2108,6 +2124,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("my 1:1 with Lisa is every other Wednesday", "2026"),
         ("the report is due EOD Friday", "25 November"),
         ("I'm half asleep", "half"),
+        ("j'enseigne à mes enfants à nager", "enseigne"),
+        ("pas de réunion le vendredi", "Mickael"),
         ("I'm deaf to your complaints lol", "deaf"),
     ],
 )

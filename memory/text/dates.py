@@ -304,7 +304,9 @@ _ON_TIME_BEFORE = re.compile(
 )
 # A count that names no number: "a few", "several", "quelques".
 _SOME = re.compile(r"a\s+few|few|several|quelques", re.IGNORECASE)
-_RANGE_END_BEFORE = re.compile(r"(?:\b(?:to|until|till|through|thru|and)|[-–])\s*$", re.IGNORECASE)
+_RANGE_END_BEFORE = re.compile(
+    r"(?:\b(?:to|until|till|through|thru|and|au|à|jusqu'au|jusqu'à|et)|[-–])\s*$", re.IGNORECASE
+)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(
     r"\s+(?:was|is|were|has\s+been|had\s+been|will\s+be|should\s+be|looks|felt|feels)\b|'s\s", re.IGNORECASE

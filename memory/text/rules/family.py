@@ -129,6 +129,8 @@ _LIFE_EVENT_FR = regex(
     r"(?:part|partent|partira|est\s+partie?|sont\s+partie?s)\s+(?:en|à|au|aux|pour)\s+\w+|"
     r"commencé\s+(?:l'école|la\s+crèche|"
     r"le\s+collège|le\s+lycée|la\s+fac|un\s+nouveau\s+travail)|mourir|naître|se\s+marier|décéder|"
+    # "mon frère se marie en juin", "ma sœur se fiance", "mes parents divorcent"
+    r"(?:se\s+marie(?:nt|ra|ront)?|se\s+fiance(?:nt)?|divorcent|divorce|déménage(?:nt|ra|ront)?)\b|"
     # "ma fille a 6 ans", "mon fils a eu 5 ans hier", "mon fils aura 5 ans samedi"
     r"(?:eu\s+)?\d{1,2}\s+ans|aura\s+\d{1,2}\s+ans|va\s+avoir\s+\d{1,2}\s+ans)\b.*)"
 )

@@ -115,7 +115,7 @@ _NOT_GOAL_VERBS_FR = frozenset(
 _MY_GOAL_FR = regex(
     r"\b(?P<poss>mon|ma|mes)\s+(?:(?:grand|principal|nouvel|nouveau|vrai|seul|plus\s+grand)\s+)?"
     r"(?P<what>objectif|but|rêve|projet|ambition|résolution|défi|objectifs|buts|rêves|projets)\s+"
-    r"(?:principal\s+|pour\s+[^,]{1,30}?\s+|cette\s+année\s+)?(?:est|c'est|sont|,\s*c'est)\s+"
+    r"(?:principal\s+)?(?P<when>pour\s+[^,]{1,30}?\s+|\x00\d+\x00\s+)?(?:est|c'est|sont|,\s*c'est)\s+"
     r"(?P<de>de\s+|d')?" + OBJECT
 )
 
@@ -200,7 +200,8 @@ def _my_goal_fr(hit: Hit) -> Item:
     verb = "sont" if possessive == "mes" else "est"
     de = hit.group("de").strip()
     de = de + ("" if de.endswith("'") or not de else " ")
-    goal = f"{article_fr(possessive, what)}{what} {of_fr(hit.speaker)} {verb} {de}"
+    when = f"{hit.group('when').strip()} " if hit.group("when") else ""
+    goal = f"{article_fr(possessive, what)}{what} {of_fr(hit.speaker)} {when}{verb} {de}"
     aim = hit.third(hit.phrase)
     return _goal(hit, capitalize_first(goal + aim), aim, [what, hit.phrase])
 

@@ -650,6 +650,19 @@ JOB_AND_HOME_FR: tuple[Rule, ...] = (
         french=True,
     ),
     Rule(regex(_MOVED_FR + OBJECT), _moved_fr, french=True),
+    # "j'ai grandi à Marseille", as "I grew up in Marseille"
+    Rule(
+        regex(r"\bj'ai\s+grandi\s+(?P<prep>à|a|au|aux|en|dans|près\s+de|sur)\s+" + OBJECT),
+        _verb_and_preposition_fr("a grandi", Predicate.ORIGIN),
+        french=True,
+    ),
+    # "j'enseigne la chimie au lycée", as "I teach high school chemistry"
+    Rule(
+        regex(r"\bj'(?P<prep>)enseigne\s+(?P<object>(?!(?:à\s+mes|à\s+mon|à\s+ma|aux?\s+enfants)\b).+)"),
+        _verb_and_preposition_fr("enseigne", Predicate.ABOUT),
+        french=True,
+        max_words=10,
+    ),
     Rule(
         regex(r"\bje\s+viens\s+(?P<prep>de|d'|du|des)\s*(?P<object>[A-ZÀ-Ý].*)"),
         _comes_from_fr,

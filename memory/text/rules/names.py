@@ -46,6 +46,9 @@ _NAME_FR = regex(
 _PART_NATIONALITY_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?P<part>half|part|a\s+quarter|one\s+quarter)[\s-]+(?P<nationality>[a-z]+)\b"
 )
+_PART_NATIONALITY_FR = regex(
+    r"\bje\s+suis\s+(?P<part>à\s+moitié|en\s+partie|pour\s+moitié)\s+(?P<nationality>[a-zé]+)\b"
+)
 
 
 def _part_nationality(hit: Hit) -> Item | None:
@@ -53,9 +56,12 @@ def _part_nationality(hit: Hit) -> Item | None:
     nationality = hit.group("nationality")
     if nationality.lower() not in NATIONALITIES:
         return None
-    written = f"{hit.words('part').lower()} {nationality[:1].upper()}{nationality[1:].lower()}"
+    if hit.french:
+        written = f"{hit.words('part').lower()} {nationality.lower()}"
+    else:
+        written = f"{hit.words('part').lower()} {nationality[:1].upper()}{nationality[1:].lower()}"
     return Item(
-        f"{hit.speaker} is {written}",
+        f"{hit.speaker} {'est' if hit.french else 'is'} {written}",
         MemoryType.IDENTITY,
         hit.confidence(_IDENTITY_CONFIDENCE),
         [nationality],
@@ -149,6 +155,7 @@ NAMES = (
     Rule(_NAME_EN, _name, french=False, object_groups=()),
     Rule(_NAME_HERE_EN, _name, french=False, object_groups=()),
     Rule(_PART_NATIONALITY_EN, _part_nationality, french=False, object_groups=()),
+    Rule(_PART_NATIONALITY_FR, _part_nationality, french=True, object_groups=()),
     Rule(_NAME_FR, _name, french=True, object_groups=()),
     Rule(_PRONOUNS_EN, _pronouns, french=False, object_groups=()),
     Rule(_PRONOUNS_FR, _pronouns, french=True, object_groups=()),

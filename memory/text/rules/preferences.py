@@ -84,6 +84,10 @@ _NO_MEETINGS_EN = regex(
     r"(?:me\s+(?:in\s+)?)?(?:any\s+)?(?P<what>meetings|calls|syncs|standups|anything)?|no\s+(?P<what2>meetings|calls|syncs))"
     r"\s*(?:with\s+me\s+)?(?P<object>(?:before|after|on|at|during)\s+[^,;:!?.]+?)(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*$"
 )
+_NO_MEETINGS_FR = regex(
+    r"^\W*(?:(?:svp|stp|merci|aussi)\W+)*(?:pas\s+de|aucune?)\s+(?P<what>réunions?|calls?|appels?|visios?)\s+"
+    r"(?P<object>(?:avant|après|le|les|entre)\s+[^,;:!?.]+?)(?:\s+pour\s+moi)(?:\s+(?:svp|stp|merci))?\s*$"
+)
 _ME = regex(r"\bme\b")
 # "I love how nobody answered", "I love how it never works": a complaint said wryly, no taste.
 _SAID_WRYLY_EN = regex(r"^how\b.*\b(?:nobody|no\s+one|nothing|never|none|not|no)\b|^how\b.*n't\b")
@@ -186,6 +190,18 @@ def _no_meetings_en(hit: Hit) -> Item | None:
     what = "meetings" if what == "anything" else what
     content = f"{hit.speaker} takes no {what} {hit.phrase}"
     return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [what, hit.phrase])
+
+
+def _no_meetings_fr(hit: Hit) -> Item:
+    """ "Mickael ne prend pas de réunion avant 10h", asked for the speaker ("pour moi")."""
+    what = hit.words("what").lower()
+    de = "d'" if what[0] in "aeiouéè" else "de "
+    return Item(
+        f"{hit.speaker} ne prend pas {de}{what} {hit.phrase}",
+        MemoryType.PREFERENCE,
+        hit.confidence(_CONFIDENCE),
+        [what, hit.phrase],
+    )
 
 
 def _loved_en(hit: Hit) -> Item | None:
@@ -457,6 +473,7 @@ PREFERENCES = (
     Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_RATHER_EN, _rather_en, french=False),
     Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False),
+    Rule(_NO_MEETINGS_FR, _no_meetings_fr, french=True, check_object=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
     Rule(_NAMED_FAN_EN, _named_fan_en, french=False),
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
