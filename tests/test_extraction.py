@@ -2023,6 +2023,21 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("aucun appel après 18h pour moi merci", "Mickael ne prend pas d'appel après 18h"),
         # "it's" holds the verb of what it opens
         ("it's my birthday today!", "It's Mickael's birthday on Wednesday 25 November 2026"),
+        # plans and changes told without "I" or "we"
+        (
+            "We're adopting a cat this weekend!",
+            "Mickael and others are adopting a cat on the weekend of Saturday 28 November 2026",
+        ),
+        (
+            "Rescheduled the flight for Thursday though.",
+            "Mickael rescheduled the flight for Thursday 26 November 2026 though",
+        ),
+        ("Already planning to go back next spring.", "Mickael is already planning to go back in spring 2027"),
+        # an emoji ends a sentence as a full stop does
+        (
+            "my team won the hackathon yesterday 🏆 our project was an AI recipe generator",
+            "Mickael's team won the hackathon on Tuesday 24 November 2026 🏆",
+        ),
         # what the speaker loves about something, said sincerely
         (
             "I love how art lets us get our emotions out",
@@ -2542,6 +2557,19 @@ def test_a_score_is_no_span_of_days() -> None:
         ("he/she will decide", []),
         ("the name is Bond", []),
         ("I'm Tom, 5 minutes late sorry", ["Mickael's name is Tom"]),
+        # a job said after the name, with where it is or the home town
+        (
+            "I'm Priya, 27, software engineer from Pune",
+            [
+                "Mickael's name is Priya",
+                "Priya is 27 years old",
+                "Priya is from Pune",
+                "Priya is a software engineer",
+            ],
+        ),
+        ("I'm Raj, a nurse at St Mary's", ["Mickael's name is Raj", "Raj is a nurse at St Mary's"]),
+        ("I'm Dana, just back from Lisbon", ["Mickael's name is Dana"]),
+        ("I'm Tom, big fan of jazz", ["Mickael's name is Tom"]),
     ],
 )
 def test_an_introduction_says_name_pronouns_age_and_home_town(text: str, expected: list[str]) -> None:

@@ -30,6 +30,9 @@ _MAX_QUESTION_TAIL_WORDS = 6
 SENTENCE_BREAK = re.compile(
     # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
     r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s[-–—•]\s"
+    # Chat ends a sentence with an emoji as often as with a full stop: "won the hackathon 🏆 our
+    # project was ...".
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+(?=\w)"
 )
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
 _FIRST_PERSON_AHEAD = (
@@ -275,7 +278,7 @@ _DROPPED_SUBJECT_EN = regex(
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
-    rf"booked|rented|renovated|switched|upgraded|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
+    rf"booked|rented|renovated|switched|upgraded|rescheduled|postponed|cancell?ed|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
     r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|"
     r"wrong|right|ok|okay|lost|track|raining|snowing|pouring|to\s+(?:say|be|rain|snow)|out|there|"
     r"here|so|too|really|pretty|kinda|worse|better|different|differently|old|boring|weird|late|long|"
@@ -287,7 +290,7 @@ _DROPPED_SUBJECT_EN = regex(
 # tomorrow". Not a gerund that is the subject ("Planning is key", "Reading books helps me").
 _DROPPED_SUBJECT_DOING_EN = regex(
     # Not two gerunds joined, the subject of what follows ("Playing and singing let me unwind").
-    r"^(?:(?:just|still|currently|finally|also)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
+    r"^(?:(?:just|still|currently|finally|also|already)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
     r"closing|celebrating|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
     r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import LANGUAGES
+from ..lexicons import LANGUAGES, is_occupation_en
 from ..normalize import regex
 from ..phrases import first_word
 from ..zones import region_of_place, zone_named
@@ -45,15 +45,36 @@ _INTRO = (
 )
 _INTRO_AGE = _INTRO + r"(?P<age>\d{1,2})(?:\s*(?:y/?o|years?\s+old|ans))?\s*(?=$|[,.;!]|and\b|et\b)"
 _INTRO_FROM_EN = (
-    _INTRO + r"(?:\d{1,2}(?:\s*(?:y/?o|years?\s+old))?\s*,\s*)?(?P<from>(?:originally\s+)?from)\s+"
-    r"(?P<place>[^,.;!()]+)"
+    _INTRO
+    + r"(?:\d{1,2}(?:\s*(?:y/?o|years?\s+old))?\s*,\s*)?"
+    + r"(?P<job>(?!originally\b)(?:an?\s+)?[^,.;!()]{2,40}?\s+)?"
+    r"(?P<from>(?:originally\s+)?from)\s+(?P<place>[^,.;!()]+)"
+)
+# The job said in an introduction: "I'm Priya, 27, software engineer from Pune", "I'm Raj, a nurse".
+_INTRO_JOB_EN = (
+    _INTRO + r"(?:\d{1,2}(?:\s*(?:y/?o|years?\s+old))?\s*,\s*)?(?P<art>an?\s+)?"
+    r"(?P<object>[^,.;!()]{2,40}?)(?=\s*(?:$|[,.;!()]|\s+(?:from|based|and|who|living)\b))"
 )
 
 
-def _intro_from(hit: Hit) -> Item:
-    """ "Dana is from Portland" from "I'm Dana, 28, from Portland"."""
+def _intro_from(hit: Hit) -> Item | None:
+    """ "Dana is from Portland" from "I'm Dana, 28, from Portland" (or "…, nurse from Portland")."""
+    job = hit.match.group("job")
+    if job and not is_occupation_en(job):
+        return None  # "I'm Dana, just back from Lisbon": no home town
     said = f"{hit.words('from').lower()} {hit.phrase}"
     return identity_memory(hit, f"{hit.speaker} is {said}", Predicate.ORIGIN, said)
+
+
+def _intro_job(hit: Hit) -> Item | None:
+    """ "Priya is a software engineer" from "I'm Priya, 27, software engineer from Pune"."""
+    if not is_occupation_en(hit.phrase):
+        return None
+    article = (
+        (hit.match.group("art") or ("an " if hit.phrase[:1].lower() in "aeiou" else "a ")).strip().lower()
+    )
+    job = hit.third(hit.phrase)
+    return identity_memory(hit, f"{hit.speaker} is {article} {job}", Predicate.JOB, job)
 
 
 # The age just reached, said alone or with when: not "I turned 20 pages".
@@ -312,6 +333,7 @@ IDENTITY = (
     # Said beside a name: "I'm Dana, 28, from Portland".
     Rule(regex(_INTRO_AGE), _age, object_groups=()),
     Rule(regex(_INTRO_FROM_EN), _intro_from, french=False, object_groups=("place",)),
+    Rule(regex(_INTRO_JOB_EN), _intro_job, french=False),
     _IDENTITY_FR,
     Rule(regex(_TIMEZONE_FR), _timezone, french=True, object_groups=()),
     Rule(regex(_PLACE_TIME_FR), _place_time, french=True, object_groups=()),
