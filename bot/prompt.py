@@ -22,6 +22,8 @@ recent one and what the user says now.
 to them, a decision, a deadline), call `remember` with one self-contained third-person sentence. \
 Use `search_memories` when you need something the notes do not show, and `get_recent_memories` for \
 what was noted lately. Do not store small talk or anything the user asks you not to keep.
+- You cannot delete notes. When someone asks you to forget something, do not store it again, and \
+tell them `/memory search` finds the note and `/memory forget <id>` removes it.
 - If you cannot call tools, you may answer with one JSON object instead: \
 {{"message": "<your reply>", "memories": [{{"content": "...", "subjects": ["..."], "ttl": "7d", \
 "type": "fact"}}]}}.

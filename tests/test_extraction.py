@@ -2023,6 +2023,14 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("aucun appel après 18h pour moi merci", "Mickael ne prend pas d'appel après 18h"),
         # "it's" holds the verb of what it opens
         ("it's my birthday today!", "It's Mickael's birthday on Wednesday 25 November 2026"),
+        # a correction's lead is no part of what holds
+        (
+            "scratch that, the meeting is on Friday not Thursday",
+            "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
+        ),
+        # "don't forget" and "never forget" still tell
+        ("don't forget that I'm vegetarian", "Mickael is vegetarian"),
+        ("I'll never forget that I met my wife in Rome", "Mickael met their wife in Rome"),
         # plans and changes told without "I" or "we"
         (
             "We're adopting a cat this weekend!",
@@ -2141,6 +2149,10 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm half asleep", "half"),
         ("j'enseigne à mes enfants à nager", "enseigne"),
         ("pas de réunion le vendredi", "Mickael"),
+        # a request to forget teaches nothing of what it names
+        ("please forget that my sister lives in Lyon", "Lyon"),
+        ("bot, forget about my old job at Google", "Google"),
+        ("oublie que ma sœur habite à Lyon", "Lyon"),
         ("I'm deaf to your complaints lol", "deaf"),
     ],
 )

@@ -458,3 +458,14 @@ async def test_a_turn_reads_the_speakers_profile_and_the_message_its_reply_answe
     assert reads.count("predecessor") == 1, reads
     (question, reply) = (await engine.storage.turns.recent(GENERAL))[-2:]
     assert (question.role, reply.role) == ("user", "assistant")
+
+
+async def test_a_request_to_forget_teaches_nothing_and_the_model_is_told_how_notes_go(
+    pipeline: TurnPipeline, llm: ScriptedLLM, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    llm.add(text("I can't delete notes myself: /memory forget removes one."))
+    result = await pipeline.handle([message("please forget that I live in Paris", clock)])
+    assert result.learned == []
+    assert "Paris" not in " ".join(await all_memories(engine))
+    system = llm.calls[0].system
+    assert "/memory forget <id>" in system and "/memory search" in system

@@ -49,6 +49,8 @@ _FILLERS = (
     r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
     r"just\s+so\s+(?:you|u)\s+know|please\s+note(?:\s+that)?|"
+    # a correction's lead: what follows is what holds ("scratch that, the meeting is on Friday")
+    r"scratch\s+that|correction(?=\s*:)|(?:(?:my|sorry|oops)[\s,]+)?(?:bad|typo)(?=\s*[,:!])|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time

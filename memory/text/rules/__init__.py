@@ -62,6 +62,6 @@ def read_clause(clause: Clause, speaker: str) -> list[Item]:
     if not _GATE.search(clause.text):
         return []
     requested = REQUESTS.apply(clause, speaker, lambda inner: _statements(inner, speaker))
-    if requested:
-        return requested
+    if requested is not None:
+        return requested  # none, for a request to forget
     return _statements(clause, speaker) or run_rules((DATED_EVENT,), clause, speaker, lambda inner: [])

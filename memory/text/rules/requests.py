@@ -98,9 +98,27 @@ def _remembered(hit: Hit) -> list[Item] | None:
     return items
 
 
-# A reminder to do something first, then "remember that <statement>".
+# "forget that I live in Paris", "oublie que ma sœur habite à Lyon": what follows is to be forgotten,
+# never learned ("don't forget that ..." is a request to remember, read above).
+_FORGET_EN = regex(
+    r"\b(?<!don't\s)(?<!not\s)(?:forget|disregard|ignore|delete|erase)\s+(?:that|about|what|the\s+part)\b"
+)
+_FORGET_FR = regex(
+    r"\b(?<!n')(?:oublie|oubliez|efface|effacez|supprime|supprimez)\s+(?:que|qu'|ce\s+que|le\s+fait)"
+)
+
+
+def _forgotten(hit: Hit) -> list[Item]:
+    """Nothing: the request itself is what `/memory forget` is for, and its words teach nothing."""
+    return []
+
+
+# A request to forget first (it reads nothing), then a reminder to do something, then "remember
+# that <statement>".
 REQUESTS = OneOf(
     (
+        Rule(_FORGET_EN, _forgotten, french=False, guard=_is_request, object_groups=()),
+        Rule(_FORGET_FR, _forgotten, french=True, guard=_is_request, object_groups=()),
         Rule(_REMEMBER_TODO_EN, _reminder, french=False, guard=_is_request),
         Rule(_REMEMBER_TODO_FR, _reminder, french=True, guard=_is_request),
         Rule(_REMEMBER_EN, _remembered, french=False, guard=_is_request, check_object=False),
