@@ -30,6 +30,8 @@ def contents(text: str) -> list[tuple[MemoryType, str]]:
         ("I'm diabetic so I can't eat sweets", (FACT, "Ana is diabetic")),
         ("I'm pregnant and so happy!", (FACT, "Ana is pregnant")),
         ("I'm deaf, so text me", (FACT, "Ana is deaf")),
+        # all of what was said: deaf in one ear is not deaf
+        ("I'm deaf in one ear", (FACT, "Ana is deaf in one ear")),
         # when it was diagnosed is an event with its date
         ("I was diagnosed with ADHD last year.", (EVENT, "Ana was diagnosed with ADHD in 2025")),
         (
@@ -53,6 +55,10 @@ def test_what_the_speaker_says_of_their_health_is_remembered(
     assert memory in contents(text), contents(text)
 
 
+def test_deaf_in_one_ear_is_kept_whole() -> None:
+    assert contents("I'm deaf in one ear") == [(FACT, "Ana is deaf in one ear")]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -61,7 +67,7 @@ def test_what_the_speaker_says_of_their_health_is_remembered(
         "Do you have asthma?",
         "My son has asthma",  # not the speaker's
         "I have anxiety about Monday",  # a worry, not a condition
-        "I'm deaf in one ear",  # not all of what was said
+        "I'm deaf to your complaints lol",  # not of hearing
         "I have a new job",
         "Je n'ai pas d'asthme",
     ],
