@@ -17,6 +17,10 @@ NO_MODEL_LINE = (
 RECALL_HEADER = "What I remember that relates to this (what a model would be given):"
 NOTHING_RECALLED = "I don't remember anything related to this yet."
 ALREADY_SHOWN = "Nothing new from memory: what I recalled earlier in this conversation still stands."
+HOW_TO_FORGET = (
+    "I don't delete notes from chat, and I did not note this: `/memory search` finds a note and "
+    "`/memory forget <id>` removes it."
+)
 _SECTIONS = (Section.IDENTITY, Section.PREFERENCES, Section.RELEVANT, Section.RECENT, Section.MESSAGES)
 _MAX_CHARS = 300
 
@@ -52,10 +56,19 @@ def _timeline_line(item: BlockItem) -> str:
     return f"noted ({item.memory.memory_type.value}): {_short(item.memory.content)}"
 
 
-def offline_reply(learned: Sequence[Memory], hook: PrehookResult | None, now: float, tz: tzinfo = UTC) -> str:
+def offline_reply(
+    learned: Sequence[Memory],
+    hook: PrehookResult | None,
+    now: float,
+    tz: tzinfo = UTC,
+    forget_asked: bool = False,
+) -> str:
     """A plain, honest reply: what was just noted, then what the pre-hook recalled, by section,
-    and for "what did we talk about…" the timeline of the period, day by day."""
+    and for "what did we talk about…" the timeline of the period, day by day; when the message asked
+    to forget something (`forget_asked`), first how a note is removed."""
     lines = [NO_MODEL_LINE]
+    if forget_asked:
+        lines.append(HOW_TO_FORGET)
     if learned:
         lines.append("Noted:")
         lines.extend(f"  - {m.content}" for m in learned)

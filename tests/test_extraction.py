@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from adapters.attachment_notes import attachment_note, with_notes
 from memory.models import MemoryType
-from memory.text import Extracted, extract, extraction
+from memory.text import Extracted, extract, extraction, is_forget_request
 from memory.text.dates import find_dates, resolve_relative_dates, told_in_past
 from memory.text.facts import Predicate
 from memory.text.normalize import looks_french
@@ -3175,3 +3175,21 @@ def test_never_raises_on_arbitrary_text(text: str, speaker: str) -> None:
 def test_never_raises_on_trigger_soup(parts: list[str], seps: str, days: int) -> None:
     now = NOW + timedelta(days=days, hours=days % 24)
     _check(extraction.extract_unguarded(seps.join(parts), "Mickael", now))
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("please forget that I live in Paris", True),
+        ("can you forget that I live in Paris?", True),
+        ("bot, forget about my old job at Google", True),
+        ("oublie que ma sœur habite à Lyon", True),
+        ("don't forget that I'm vegetarian", False),
+        ("n'oublie pas que je suis végétarien", False),
+        ("I forgot my keys", False),
+        ("forget about it lol", False),
+        ("what did you forget about me?", False),
+    ],
+)
+def test_a_request_to_forget_is_told_apart(text: str, asked: bool) -> None:
+    assert is_forget_request(text) is asked

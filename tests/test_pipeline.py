@@ -469,3 +469,17 @@ async def test_a_request_to_forget_teaches_nothing_and_the_model_is_told_how_not
     assert "Paris" not in " ".join(await all_memories(engine))
     system = llm.calls[0].system
     assert "/memory forget <id>" in system and "/memory search" in system
+
+
+async def test_offline_a_request_to_forget_is_answered_with_how_notes_go(
+    engine: MemoryEngine, clock: FakeClock, tmp_path: Path
+) -> None:
+    offline = TurnPipeline(engine, settings(tmp_path), llm=None)
+    try:
+        told = await offline.handle([message("I live in Paris", clock)])
+        asked = await offline.handle([message("can you forget that I live in Paris?", clock)])
+    finally:
+        await offline.aclose()
+    assert told.reply is not None and "/memory forget" not in told.reply
+    assert asked.reply is not None and "`/memory forget <id>` removes it" in asked.reply
+    assert asked.learned == [] and "Noted:" not in asked.reply

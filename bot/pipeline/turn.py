@@ -21,7 +21,7 @@ from memory.prehook.injection_state import ChannelKey
 from memory.storage import MemoryChange
 from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer, Summarizer
-from memory.text import credential_values
+from memory.text import credential_values, is_forget_request
 
 from ..config import Settings
 from ..history import ShownBlock, ShownBlocks, assemble
@@ -343,7 +343,8 @@ class TurnPipeline:
             result.prehook = await self.prehook.run(request)
         except Exception:  # recall failing (storage down) still leaves what was learned to say
             log.warning("offline recall failed", exc_info=True)
-        result.reply = offline_reply(result.learned, result.prehook, self.engine.clock(), zone)
+        asked = any(is_forget_request(m.text) for m, _ in speaking)
+        result.reply = offline_reply(result.learned, result.prehook, self.engine.clock(), zone, asked)
         # In the transcript, but never recalled: it only repeats what memory holds.
         await self._store_reply(last, result.reply, searchable=False)
         # The offline reply is boilerplate: only what the users said is worth summarizing.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from .addressing import names_in, only_addressed
 from .credentials import REDACTED, credential_in, credential_values, without_credentials
 from .dates import date_mentions, resolve_relative_dates
-from .extraction import Extracted, extract, extract_unguarded
+from .extraction import Extracted, extract, extract_unguarded, is_forget_request
 from .facts import Fact, Predicate, clean_value, read_facts
 from .kind_notes import KindNote, read_kind_note
 from .rewrite import renamed
@@ -32,6 +32,7 @@ __all__ = [
     "date_mentions",
     "extract",
     "extract_unguarded",
+    "is_forget_request",
     "names_in",
     "only_addressed",
     "read_facts",

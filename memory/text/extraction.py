@@ -13,7 +13,7 @@ from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import quotes_closed
 from .quoted import without_shown
 from .rewrite import capitalize_first, named_as_given
-from .rules import Clause, Item, read_clause
+from .rules import Clause, Item, asks_to_forget, read_clause
 from .sentences import (
     MAX_CLAUSE_CHARS,
     is_polite_request,
@@ -25,7 +25,7 @@ from .shorthand import spelled_out
 from .shown import with_what_was_shown
 from .subjects import pick_subjects
 
-__all__ = ["Extracted", "extract", "extract_unguarded"]
+__all__ = ["Extracted", "extract", "extract_unguarded", "is_forget_request"]
 
 # Bounds keep the worst case linear and small: chat messages are short, pasted documents are not statements.
 _MAX_CLAUSES = 2_000
@@ -159,3 +159,15 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
         return [item for item in found if item.given_name is not None] + again
     except Exception:  # a heuristic must never break the write path; the LLM path still runs
         return []
+
+
+def is_forget_request(text: str) -> bool:
+    """Whether a chat message asks the bot to forget something ("please forget that I live in
+    Paris", "oublie que ma sœur habite à Lyon"): such words teach nothing, and whoever answers should
+    say how a note is removed."""
+    # Asked as a question too: "can you forget that I live in Paris?"
+    for sentence, _ in kept_sentences(clean_text(text)):
+        for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS])[:_MAX_CLAUSES]:
+            if asks_to_forget(Clause(raw, raw, before, looks_french(raw), False)):
+                return True
+    return False

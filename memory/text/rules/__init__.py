@@ -17,10 +17,10 @@ from .identity import IDENTITY
 from .names import NAMES
 from .personal import PERSONAL
 from .preferences import PREFERENCES
-from .requests import REQUESTS
+from .requests import REQUESTS, asks_to_forget
 from .works import WORKS
 
-__all__ = ["OBLIGATION", "Clause", "Item", "read_clause", "settles_decision"]
+__all__ = ["OBLIGATION", "Clause", "Item", "asks_to_forget", "read_clause", "settles_decision"]
 
 # Statement rules, in priority order (items come out in this order; the first of equal ones is kept).
 STATEMENTS: tuple[Entry, ...] = (

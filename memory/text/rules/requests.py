@@ -11,7 +11,7 @@ from ..phrases import TO_THE_LISTENER
 from ..rewrite import capitalize_first
 from .base import OBJECT, Clause, Hit, Item, OneOf, Rule
 
-__all__ = ["REQUESTS"]
+__all__ = ["REQUESTS", "asks_to_forget"]
 
 _CONFIDENCE = 0.9  # asked in so many words
 _MAX_LEAD_CHARS = 100
@@ -101,11 +101,17 @@ def _remembered(hit: Hit) -> list[Item] | None:
 # "forget that I live in Paris", "oublie que ma sœur habite à Lyon": what follows is to be forgotten,
 # never learned ("don't forget that ..." is a request to remember, read above).
 _FORGET_EN = regex(
-    r"\b(?<!don't\s)(?<!not\s)(?:forget|disregard|ignore|delete|erase)\s+(?:that|about|what|the\s+part)\b"
+    r"\b(?<!don't\s)(?<!not\s)(?:forget|disregard|ignore|delete|erase)\s+(?:that|about(?!\s+it\b)|what|the\s+part)\b"
 )
 _FORGET_FR = regex(
     r"\b(?<!n')(?:oublie|oubliez|efface|effacez|supprime|supprimez)\s+(?:que|qu'|ce\s+que|le\s+fait)"
 )
+
+
+def asks_to_forget(clause: Clause) -> bool:
+    """Whether `clause` asks the bot to forget something ("please forget that I live in Paris")."""
+    found = _FORGET_EN.search(clause.text) or _FORGET_FR.search(clause.text)
+    return found is not None and _is_request(clause, found.start())
 
 
 def _forgotten(hit: Hit) -> list[Item]:
