@@ -2028,6 +2028,13 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "scratch that, the meeting is on Friday not Thursday",
             "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
         ),
+        # a hobby said so, streaming, a campaign or a club one runs
+        ("I build mechanical keyboards as a hobby", "Mickael builds mechanical keyboards as a hobby"),
+        ("I stream on Twitch every Friday night", "Mickael streams on Twitch every Friday night"),
+        (
+            "I'm running a Pathfinder campaign on Sundays",
+            "Mickael is running a Pathfinder campaign on Sundays",
+        ),
         # "don't forget" and "never forget" still tell
         ("don't forget that I'm vegetarian", "Mickael is vegetarian"),
         ("I'll never forget that I met my wife in Rome", "Mickael met their wife in Rome"),
@@ -2147,6 +2154,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("my 1:1 with Lisa is every other Wednesday", "2026"),
         ("the report is due EOD Friday", "25 November"),
         ("I'm half asleep", "half"),
+        ("I'm running late", "running"),
         ("j'enseigne à mes enfants à nager", "enseigne"),
         ("pas de réunion le vendredi", "Mickael"),
         # a request to forget teaches nothing of what it names

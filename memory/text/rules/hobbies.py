@@ -232,6 +232,13 @@ _GROUP_MEETS_EN = regex(
     r"daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|evenings|nights)\b)"
     r"[^,;:!?.]*)"
 )
+# What the speaker says they do as a hobby, or streams: "I build mechanical keyboards as a hobby",
+# "I stream on Twitch every Friday night".
+_AS_A_HOBBY_EN = regex(
+    r"\bi\s+(?:also\s+|mostly\s+|now\s+)?(?P<object>(?!(?:am|was|have|had|do|did|think|guess|mean|just|like|love|enjoy)\b)[a-z]+"
+    r"(?:\s+[\w'-]+){0,5}?\s+(?:as\s+a\s+(?:hobby|side\s+hustle|side\s+project)|for\s+fun))\b"
+    r"|\bi\s+(?:also\s+|now\s+)?(?P<stream>stream\s+(?:on|every|most|a\s+lot|games|music)\b[^,;:!?.]*)"
+)
 # How the speaker gets to work: "I bike to work every day", "I take the train everywhere".
 _COMMUTE_EN = regex(
     r"\bi\s+(?:usually\s+|always\s+|often\s+|now\s+|mostly\s+|still\s+)?(?P<object>(?:bike|cycle|walk|run|drive|commute|"
@@ -282,5 +289,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
     Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
     Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
+    Rule(_AS_A_HOBBY_EN, _as_said, french=False, object_groups=("object", "stream")),
     Rule(_MEMBER_FR, _as_said, french=True),
 )

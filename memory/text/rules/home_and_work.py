@@ -91,7 +91,10 @@ def _role_en(hit: Hit) -> Item | None:
 # "I lead the data team", "my team owns the search indexer". Not "I run late", "I manage".
 _IN_CHARGE_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)\s+(?:now\s+|also\s+|currently\s+|still\s+)?(?:taking\s+over|in\s+charge\s+of|responsible\s+for|"
-    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching)|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|"
+    r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching|"
+    # "I'm running a Pathfinder campaign", "I'm running our book club" (not "I'm running a 10k")
+    r"running(?=\s+(?:a|an|our|my|the)\s+(?:[\w&'-]+\s+){0,3}?(?:campaign|group|server|club|league|podcast|"
+    r"newsletter|channel|guild|meetup|workshop|store|shop|business|company|bakery|cafe|café|restaurant)s?\b))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|"
     # "I run a D&D group", "I run a small bakery" (not "I run a marathon", "I run a script")
     r"run(?!\s+(?:a|an|the|my|our)\s+(?:\d|marathon|half|race|5k|10k|mile|lap|bath|test|check|scan|query|script|errand|fever|"
     r"risk|tab|few|couple|lot|bit|quick|mile)))|"
