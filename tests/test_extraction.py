@@ -2842,12 +2842,19 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
         ("vendredi prochain on sort", "le vendredi 27 novembre 2026 on sort"),
         ("on se voit mardi prochain", "on se voit le mardi 1er décembre 2026"),
         ("next Friday we go out", "on Friday 4 December 2026 we go out"),
+        # "this coming", "all last week", "pushed to next Thursday", "a year ago today", "moved to Friday"
+        ("this coming Monday I start", "on Monday 30 November 2026 I start"),
+        ("I was sick all last week", "I was sick all the week of Monday 16 November 2026"),
+        ("the meeting was pushed to next Thursday", "the meeting was pushed to Thursday 3 December 2026"),
+        ("we broke up a year ago today", "we broke up on Tuesday 25 November 2025"),
+        ("the deadline moved to Friday", "the deadline moved to Friday 27 November 2026"),
+        ("we moved to Lyon last Friday", "we moved to Lyon on Friday 20 November 2026"),
         # a short French sentence is written in French ("on part on the weekend of …" before)
         ("on part ce week-end", "on part le week-end du samedi 28 novembre 2026"),
         ("cette semaine je bosse", "la semaine du lundi 23 novembre 2026 je bosse"),
     ],
 )
-def test_french_days_to_come_are_read_as_french_says_them(said: str, written: str) -> None:
+def test_days_said_as_chat_says_them(said: str, written: str) -> None:
     now = datetime(2026, 11, 25, 12, tzinfo=UTC)  # a Wednesday
     assert resolve_relative_dates(said, now) == written
 

@@ -151,6 +151,9 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
                 return add_months(start, -count), "rel", "day"
             if unit in ("day", "week", "weekend"):
                 return start - timedelta(days=count * (1 if unit == "day" else 7)), "rel", "day"
+            if unit == "year":
+                # "a year ago today": the same day, that many years back (29 February: the 28th)
+                return add_months(start, -12 * count), "rel", "day"
         if unit == "day":
             return today - timedelta(days=count), "rel", "day"
         if unit == "week":

@@ -220,7 +220,7 @@ DATE_PATTERN = regex(
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
-    rf"|(?P<weekday>(?:(?P<weekday_modifier>next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
+    rf"|(?P<weekday>(?:(?P<weekday_modifier>this\s+coming|next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
     rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
     rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"
@@ -241,14 +241,14 @@ HABITUAL = regex(
     rf"(?:(?:{_WEEKDAY_ALT})s?\s*(?:,|&|\band\b|\bor\b|\bet\b|\bou\b)\s*)*$"
 )
 DAY_PREPOSITION_BEFORE = regex(
-    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|as\s+of|as\s+from|starting|"
+    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|to|as\s+of|as\s+from|starting|"
     r"beginning|effective|through|thru|pour|avant|d'ici|jusqu'à|jusqu'au|dès|après|depuis|est|sera|le|"
     r"à\s+partir\s+d[eu])|'s|:|,)\s*$"
 )
 # Words that already introduce a period: "since last week", "during the month", "until next year".
 PERIOD_PREPOSITION_BEFORE = regex(
     r"\b(?:in|during|since|until|till|by|over|throughout|to|for|from|after|before|around|of|at|on|"
-    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès|"
+    r"en|depuis|pendant|durant|dans|jusqu'en|jusqu'à|pour|avant|après|vers|à|au|de|du|dès|all|"
     # "taking next week off": the period is what is taken
     r"taking|take|took)\s*$"
 )
@@ -262,6 +262,8 @@ PLANNED_BEFORE = regex(
     # "my 1:1 got moved to Thursday", "we bumped it to Friday": the day it now falls on.
     r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)\s+[\w:-]+)\s+(?:back\s+)?(?:to|till|until)"
     r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au)"
+    # "the deadline moved to Friday": the day right after "moved to" ("we moved to Berlin" is a place)
+    r"|(?:moved|bumped|pushed|shifted|slipped)\s+(?:back\s+)?(?:to|till|until)(?=\s*$)"
     # "I just booked tickets to see Taylor Swift in July": the show's day, to come.
     r"|(?:booked|bought|got|reserved|grabbed|scored)\s+(?:\w+\s+){0,2}?(?:tickets?|flights?|seats?|passes)\s+(?:to|for)"
     r"|(?:réservé|pris|acheté)\s+(?:\w+\s+){0,2}?(?:billets?|places?|vols?)\s+(?:pour|à))\b"
