@@ -2849,6 +2849,13 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
         ("we broke up a year ago today", "we broke up on Tuesday 25 November 2025"),
         ("the deadline moved to Friday", "the deadline moved to Friday 27 November 2026"),
         ("we moved to Lyon last Friday", "we moved to Lyon on Friday 20 November 2026"),
+        # the end of next week, a day after "à"
+        ("je finis d'ici la fin de la semaine prochaine", "je finis d'ici vendredi 4 décembre 2026"),
+        ("c'est à rendre à la fin du mois prochain", "c'est à rendre le jeudi 31 décembre 2026"),
+        (
+            "la réunion a été repoussée à jeudi prochain",
+            "la réunion a été repoussée à jeudi 26 novembre 2026",
+        ),
         # a short French sentence is written in French ("on part on the weekend of …" before)
         ("on part ce week-end", "on part le week-end du samedi 28 novembre 2026"),
         ("cette semaine je bosse", "la semaine du lundi 23 novembre 2026 je bosse"),

@@ -199,10 +199,16 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         )  # the last one, whatever the tense
         return month_start(today, month, direction(word), past or since), "period", "month"
     if group("end_of"):
+        # "la fin de la semaine prochaine": next week's, or next month's
+        later = 1 if group("end_of_fr_next") else 0
         if (group("end_of_unit") or "").lower() == "week" or "semaine" in (group("end_of_fr") or "").lower():
-            return today + timedelta(days=(4 - today.weekday()) % 7), "rel", "day"  # this week's Friday
-        last_day = calendar.monthrange(today.year, today.month)[1]
-        return date(today.year, today.month, last_day), "rel", "day"
+            return (
+                today + timedelta(days=(4 - today.weekday()) % 7 + 7 * later),
+                "rel",
+                "day",
+            )  # that week's Friday
+        month = add_months(today.replace(day=1), later)
+        return date(month.year, month.month, calendar.monthrange(month.year, month.month)[1]), "rel", "day"
     if group("weekday_name"):
         weekday = _weekday_number(group("weekday_name"))
         modifier = (group("weekday_modifier") or group("weekday_after") or "").lower()

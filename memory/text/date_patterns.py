@@ -219,7 +219,7 @@ DATE_PATTERN = regex(
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
-    r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois))"
+    r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois)(?:\s+(?P<end_of_fr_next>prochaine?))?)"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>this\s+coming|next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
     rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
@@ -241,7 +241,7 @@ HABITUAL = regex(
     rf"(?:(?:{_WEEKDAY_ALT})s?\s*(?:,|&|\band\b|\bor\b|\bet\b|\bou\b)\s*)*$"
 )
 DAY_PREPOSITION_BEFORE = regex(
-    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|to|as\s+of|as\s+from|starting|"
+    r"(?:\b(?:by|before|until|till|til|for|on|from|after|since|due|is|was|are|be|to|à|as\s+of|as\s+from|starting|"
     r"beginning|effective|through|thru|pour|avant|d'ici|jusqu'à|jusqu'au|dès|après|depuis|est|sera|le|"
     r"à\s+partir\s+d[eu])|'s|:|,)\s*$"
 )
