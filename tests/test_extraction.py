@@ -2028,6 +2028,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "scratch that, the meeting is on Friday not Thursday",
             "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
         ),
+        # a day said first, as a standup post says it
+        (
+            "yesterday: finished the auth refactor. today: pairing with Lea. blockers: none",
+            "Mickael finished the auth refactor on Tuesday 24 November 2026",
+        ),
+        ("tomorrow: flying to Berlin", "On Thursday 26 November 2026 Mickael is flying to Berlin"),
         # a hobby said so, streaming, a campaign or a club one runs
         ("I build mechanical keyboards as a hobby", "Mickael builds mechanical keyboards as a hobby"),
         ("I stream on Twitch every Friday night", "Mickael streams on Twitch every Friday night"),

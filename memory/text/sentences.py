@@ -293,7 +293,7 @@ _DROPPED_SUBJECT_EN = regex(
 _DROPPED_SUBJECT_DOING_EN = regex(
     # Not two gerunds joined, the subject of what follows ("Playing and singing let me unwind").
     r"^(?:(?:just|still|currently|finally|also|already)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
-    r"closing|celebrating|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
+    r"closing|celebrating|pairing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
     r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
@@ -335,6 +335,13 @@ def as_suggestion(clause: str) -> str:
     return "I suggested we " + clause[suggestion.end() :] if suggestion else clause
 
 
+# A day said first, as a standup post says it: "yesterday: finished the auth refactor", "today -
+# pairing with Lea".
+_DAY_FIRST_EN = regex(
+    r"^(?P<day>yesterday|today|tonight|tomorrow|this\s+morning|last\s+night|this\s+week|last\s+week)\s*[:,-]?\s+(?=[a-z])"
+)
+
+
 def with_dropped_subject(clause: str, message: str = "") -> str:
     """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
     any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
@@ -343,6 +350,11 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     rest = strip_filler(clause)
     if not rest:
         return clause
+    day = _DAY_FIRST_EN.match(rest)
+    if day is not None:
+        said = rest[day.end() :]
+        with_subject = with_dropped_subject(said, message)
+        return clause if with_subject == said else f"{day.group('day')} {with_subject}"
     if _DUE_ALONE_EN.match(rest) and _PREGNANCY_EN.search(message):
         return "I'm " + rest[0].lower() + rest[1:]
     offer = _OFFER_EN.match(rest)
