@@ -30,6 +30,12 @@ def contents(text: str) -> list[tuple[MemoryType, str]]:
         ("I'm diabetic so I can't eat sweets", (FACT, "Ana is diabetic")),
         ("I'm pregnant and so happy!", (FACT, "Ana is pregnant")),
         ("I'm deaf, so text me", (FACT, "Ana is deaf")),
+        # what one takes, a blood type, how far along a pregnancy is
+        ("I take metformin every morning", (FACT, "Ana takes metformin every morning")),
+        ("I'm on antidepressants", (FACT, "Ana is on antidepressants")),
+        ("my blood type is O negative", (FACT, "Ana's blood type is O negative")),
+        ("I'm 12 weeks pregnant", (FACT, "Ana is 12 weeks pregnant")),
+        ("I have an MRI on Monday", (EVENT, "Ana has an MRI on Monday 23 November 2026")),
         # all of what was said: deaf in one ear is not deaf
         ("I'm deaf in one ear", (FACT, "Ana is deaf in one ear")),
         # when it was diagnosed is an event with its date
@@ -68,12 +74,14 @@ def test_deaf_in_one_ear_is_kept_whole() -> None:
         "My son has asthma",  # not the speaker's
         "I have anxiety about Monday",  # a worry, not a condition
         "I'm deaf to your complaints lol",  # not of hearing
+        "I take the bus every morning",  # no medicine
+        "I'm on it",
         "I have a new job",
         "Je n'ai pas d'asthme",
     ],
 )
 def test_no_health_memory_where_none_was_said(text: str) -> None:
-    health = ("asthma", "cancer", "anxiety", "deaf", "asthme", "job")
+    health = ("asthma", "cancer", "anxiety", "deaf", "asthme", "job", "takes", "is on")
     assert not [c for _, c in contents(text) if c.startswith("Ana") and any(w in c for w in health)], (
         contents(text)
     )

@@ -32,11 +32,26 @@ _HAVE_EN = regex(
 # "I'm diabetic", "I'm pregnant": what the speaker is, said in one word or two.
 _IS_EN = regex(
     r"\bi(?:'m|\s+am)(?:\s+(?:also|actually|still|now))*\s+(?P<object>diabetic|asthmatic|epileptic|autistic|dyslexic|"
-    r"co?eliac|bipolar|pregnant|colou?r-?\s*blind|(?:deaf|hard\s+of\s+hearing)\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?ear|"
+    r"co?eliac|bipolar|\d{1,2}\s+weeks\s+pregnant|pregnant|colou?r-?\s*blind|(?:deaf|hard\s+of\s+hearing)\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?ear|"
     r"blind\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?eye|deaf|hard\s+of\s+hearing|(?:lactose|gluten)\s+intolerant|"
     r"immunocompromised|in\s+remission|on\s+crutches|in\s+a\s+wheelchair)"
     # The whole of what the speaker is: "deaf in one ear" is not "deaf".
     r"(?=[\s,;:.!?]*$|\s*[,;:.!?]|\s+(?:and|but|so|because|since|now|too|though|myself)\b)"
+)
+# What the speaker takes, said as a habit or a treatment: "I take metformin every morning", "I'm on
+# antidepressants", "I'm on insulin now" (not "I'm on it", "I take the bus").
+_MEDICATION_EN = regex(
+    r"\bi(?:\s+take\s+(?!(?:the|a|an|my|our|your|his|her|their|it|this|that|some|care|time|notes|photos|"
+    r"pictures|walks?|showers?|baths?|naps?|classes|lessons|breaks?)\b)"
+    r"(?P<object>[a-z][\w-]{2,30}(?:\s+[\w-]+)?)\s+(?=(?:every\s+(?:day|morning|night|evening)|"
+    r"daily|twice\s+a\s+day|once\s+a\s+day|for\s+my\s+\w+)\b)"
+    r"|(?:'m|\s+am)\s+(?:now\s+|still\s+|also\s+)?on\s+(?P<treatment>(?:antidepressants|antibiotics|insulin|steroids|"
+    r"blood\s+thinners|the\s+pill|birth\s+control|meds|medication|painkillers|chemo|dialysis|hrt|testosterone|"
+    r"estrogen|prep|beta\s+blockers|antihistamines|ssris?|adhd\s+meds))\b)"
+)
+# "my blood type is O negative"
+_BLOOD_TYPE_EN = regex(
+    r"\bmy\s+blood\s+type\s+is\s+(?P<object>(?:ab|a|b|o)\s*(?:[+-]|pos(?:itive)?|neg(?:ative)?)?)(?!\w)"
 )
 # "I was diagnosed with ADHD last year", "I'm recovering from knee surgery": what it was follows.
 # Where what was diagnosed ends: the clause's end, or a conjunction that goes on to something else.
@@ -90,7 +105,28 @@ def _said(hit: Hit) -> Item | None:
     return Item(content, kind, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+def _takes(hit: Hit) -> Item:
+    """ "Ana takes metformin every morning", "Ana is on antidepressants": what a doctor would ask."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
+    rest = hit.clause.text[hit.match.end() :]
+    when = rest.split(",")[0].split(" but ")[0].strip() if hit.match.group("object") else ""
+    content = capitalize_first(hit.third(f"{said} {when}".strip(), named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+def _blood_type(hit: Hit) -> Item:
+    letters, _, sign = hit.group("object").partition(" ")
+    return Item(
+        f"{hit.speaker}'s blood type is {' '.join([letters.upper(), sign.lower()]).strip()}",
+        MemoryType.FACT,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+    )
+
+
 HEALTH = (
     *(Rule(pattern, _said, french=False) for pattern in (_DIAGNOSED_EN, _RECOVERING_EN, _HAVE_EN, _IS_EN)),
+    Rule(_MEDICATION_EN, _takes, french=False, object_groups=("object", "treatment")),
+    Rule(_BLOOD_TYPE_EN, _blood_type, french=False, check_object=False),
     *(Rule(pattern, _said, french=True) for pattern in (_DIAGNOSED_FR, _RECOVERING_FR, _HAVE_FR, _IS_FR)),
 )
