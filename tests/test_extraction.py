@@ -2161,6 +2161,10 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("the report is due EOD Friday", "25 November"),
         ("I'm half asleep", "half"),
         ("I'm running late", "running"),
+        # "ill" and "were" as words of their own, "on sun" as the sun's
+        ("I was ill last week", "will"),
+        ("they were late again", "Mickael"),
+        ("I sat on sun loungers all day", "Sunday"),
         ("j'enseigne à mes enfants à nager", "enseigne"),
         ("pas de réunion le vendredi", "Mickael"),
         # a request to forget teaches nothing of what it names
@@ -2272,6 +2276,16 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
         ("im 19 and in college", "Mickael is 19 years old"),
         ("my timezone is est", "Mickael is in the EST time zone"),
         ("Dont ping me before 10am", "Mickael asked not to be pinged before 10am"),  # opening a sentence
+        # shorthand that only what follows tells apart from a word
+        ("ill be off tmrw", "Mickael will be off on Thursday 26 November 2026"),
+        ("were getting married in june!!", "Mickael and others are getting married in June 2027"),
+        ("my sis lives in nyc", "Mickael's sister lives in nyc"),
+        ("i luv sushi", "Mickael loves sushi"),
+        ("wanna learn japanese this year", "Mickael wants to learn japanese in 2026"),
+        (
+            "ive got a dentist appt on thurs",
+            "Mickael has got a dentist appointment on Thursday 26 November 2026",
+        ),
         # French chat's own
         ("jsuis dev backend chez Doctolib", "Mickael est dev backend chez Doctolib"),
         ("mon anniv c'est le 12 mars", "L'anniversaire de Mickael c'est le 12 mars"),

@@ -229,5 +229,7 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         return day, "holiday", "day"
     if group("weekday_short_name"):
         weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]
-        return weekday_date(today, weekday, group("weekday_short_modifier").lower(), past), "wd", "day"
+        # "on Thurs", "by Fri": no modifier, the tense tells which one
+        modifier = (group("weekday_short_modifier") or "").lower()
+        return weekday_date(today, weekday, modifier, past), "wd", "day"
     return None

@@ -222,7 +222,10 @@ DATE_PATTERN = regex(
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois)(?:\s+(?P<end_of_fr_next>prochaine?))?)"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>this\s+coming|next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"
-    rf"|(?P<weekday_short>(?P<weekday_short_modifier>next|this|coming|last)\s+(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
+    # after a preposition too ("on Thurs", "by Fri"), but "on sun" is more often the sun's
+    rf"|(?P<weekday_short>(?:(?P<weekday_short_modifier>next|this|coming|last)\s+|(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|"
+    r"(?<=\btill\s))(?!sun\b))"
+    rf"(?P<weekday_short_name>{_alternation(SHORT_WEEKDAYS_EN)})\.?"
     rf"(?:\s+(?P<weekday_short_part>{_PART_OF_DAY_ALT}))?)"
     # "over the weekend", "at the weekend": the last one when told in the past (`date_meaning.resolve_match`).
     r"|(?P<weekend_said>(?<=\bover\s)the\s+week-?end|(?<=\bat\s)the\s+week-?end)"

@@ -342,6 +342,9 @@ _DAY_FIRST_EN = regex(
 )
 
 
+_DROPPED_PLAN_EN = regex(r"^(?:going|want)\s+to\s+(?=[a-z])(?!(?:be|say|have|need|go\s+to\s+bed)\b)")
+
+
 def with_dropped_subject(clause: str, message: str = "") -> str:
     """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
     any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
@@ -357,6 +360,12 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         return clause if with_subject == said else f"{day.group('day')} {with_subject}"
     if _DUE_ALONE_EN.match(rest) and _PREGNANCY_EN.search(message):
         return "I'm " + rest[0].lower() + rest[1:]
+    plan = _DROPPED_PLAN_EN.match(rest)
+    if plan:
+        # "Gonna run a half marathon" (spelled out "going to run ..."), "wanna learn Japanese"
+        return ("I'm going to " if plan.group(0).lower().startswith("going") else "I want to ") + rest[
+            plan.end() :
+        ]
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]

@@ -15,6 +15,7 @@ _WORDS = {
     "thats": "that's", "whats": "what's", "youre": "you're", "theyre": "they're", "u": "you",
     "ur": "your", "bday": "birthday", "b-day": "birthday", "tmrw": "tomorrow", "tmr": "tomorrow",
     "tonite": "tonight", "yrs": "years", "wks": "weeks", "mins": "minutes", "hrs": "hours",
+    "luv": "love", "appt": "appointment", "wanna": "want to", "gonna": "going to",
     # French
     "jsuis": "je suis", "jsui": "je suis", "chui": "je suis", "chuis": "je suis", "jai": "j'ai",
     "anniv": "anniversaire", "aprem": "après-midi", "exo": "exercice",
@@ -44,11 +45,23 @@ _EMPHATIC_DO = re.compile(
 )
 
 
+# Words that are words of their own, shorthand only where what follows tells: "ill be off tomorrow"
+# (not "ill with the flu"), "were getting married" opening a sentence (not "they were late"), "my sis".
+_TOLD_BY_WHAT_FOLLOWS = (
+    (re.compile(r"(?<![\w'])[Ii]ll(?=\s+(?:be|have|do|send|call|check|try|bring|take|see\s+you)\b)"), "I'll"),
+    (re.compile(r"(?:^|(?<=[.!?]\s))[Ww]ere(?=\s+(?:\w+ing|going|gonna|moving|getting|having)\b)"), "we're"),
+    (re.compile(r"\b(?P<my>[Mm]y)\s+sis\b"), r"\g<my> sister"),
+    (re.compile(r"\b(?P<my>[Mm]y)\s+bro\b"), r"\g<my> brother"),
+)
+
+
 def spelled_out(text: str) -> str:
     """`text` with chat's shorthand written out ("im" -> "I'm", "u" -> "you", "bday" -> "birthday"),
     and the emphatic "do" left out ("I do live in Lyon" -> "I live in Lyon"), for the rules to
     read; the rest as it is."""
     text = _SHORTHAND.sub(lambda match: _FORMS[match.group(0)], text)
+    for pattern, full in _TOLD_BY_WHAT_FOLLOWS:
+        text = pattern.sub(full, text)
     text = _EMPHATIC_DO.sub(lambda match: match.group("who") + " ", text)
     return _AFTER.sub(
         lambda m: (
