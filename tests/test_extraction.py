@@ -2367,6 +2367,11 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "launch moved from Tuesday to Thursday",
             "Launch moved from Tuesday 1 December 2026 to Thursday 3 December 2026",
         ),
+        # away or busy, without "I'm"; where one is until a day
+        ("on PTO next week, ping Sam", "Mickael is on PTO in the week of Monday 30 November 2026, ping Sam"),
+        ("WFH today", "Mickael is WFH on Wednesday 25 November 2026"),
+        ("I'm on leave from Dec 15", "Mickael is on leave from Tuesday 15 December 2026"),
+        ("I'm in Tokyo until Sunday", "Mickael is in Tokyo until Sunday 29 November 2026"),
         # days taken off, the end of today, a contract's end, a postmortem
         ("I'm taking Friday off", "Mickael is taking Friday 27 November 2026 off"),
         ("I'm taking next week off", "Mickael is taking the week of Monday 30 November 2026 off"),

@@ -311,7 +311,8 @@ _DROPPED_SUBJECT_BEING_EN = regex(
     r"back\s+from|closing\s+on)\s+(?!(?:it|that|this|these|those|them|you|your)\b)"
     # Where the speaker is (not): "On call this week", "Out sick today", "Back from Lisbon",
     # "Closing on the house on Friday" (not "closing on it").
-    r"|(?:(?:still|also)\s+)?(?:on\s+call|out\s+sick|home\s+sick)\b)"
+    r"|(?:(?:still|also)\s+)?(?:on\s+call|out\s+sick|home\s+sick|on\s+(?:pto|leave|vacation|holiday|sabbatical)|ooo|wfh|"
+    r"heads\s+down)\b)"
 )
 # "I'm pregnant!! due in March": a due date alone, in a message about a pregnancy, is the speaker's.
 _DUE_ALONE_EN = regex(r"^due\s+(?:in|on|at|around|next|this|early|mid|late|any\s+day)\b")
@@ -345,6 +346,15 @@ _DAY_FIRST_EN = regex(
 _DROPPED_PLAN_EN = regex(r"^(?:going|want)\s+to\s+(?=[a-z])(?!(?:be|say|have|need|go\s+to\s+bed)\b)")
 
 
+def _mid_sentence(text: str) -> str:
+    """`text` as it reads after a subject put before it: its first letter in lower case, unless its
+    first word is an acronym ("WFH today" -> "I'm WFH today")."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def with_dropped_subject(clause: str, message: str = "") -> str:
     """An English clause that drops its subject ("Lost my job yesterday", "Planning a trip", after
     any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
@@ -359,7 +369,7 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         with_subject = with_dropped_subject(said, message)
         return clause if with_subject == said else f"{day.group('day')} {with_subject}"
     if _DUE_ALONE_EN.match(rest) and _PREGNANCY_EN.search(message):
-        return "I'm " + rest[0].lower() + rest[1:]
+        return "I'm " + _mid_sentence(rest)
     plan = _DROPPED_PLAN_EN.match(rest)
     if plan:
         # "Gonna run a half marathon" (spelled out "going to run ..."), "wanna learn Japanese"
@@ -370,13 +380,13 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     if offer:
         return "I'll " + rest[offer.end() :]
     if _DROPPED_SUBJECT_EN.match(rest):
-        return "I " + rest[0].lower() + rest[1:]
+        return "I " + _mid_sentence(rest)
     if _DROPPED_MY_EN.match(rest):
-        return "my " + rest[0].lower() + rest[1:]
+        return "my " + _mid_sentence(rest)
     if _DROPPED_HAVE_BEEN_EN.match(rest):
-        return "I've " + rest[0].lower() + rest[1:]
+        return "I've " + _mid_sentence(rest)
     if _DROPPED_SUBJECT_DOING_EN.match(rest) and not _FINITE_VERB_EN.search(rest):
-        return "I'm " + rest[0].lower() + rest[1:]
+        return "I'm " + _mid_sentence(rest)
     if _DROPPED_SUBJECT_BEING_EN.match(rest):
-        return "I'm " + rest[0].lower() + rest[1:]
+        return "I'm " + _mid_sentence(rest)
     return clause
