@@ -1438,6 +1438,16 @@ def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:
             "La fille de Mickael a commencé l'école lundi 16 novembre 2026",
         ),
         ("mes parents ont déménagé samedi", "Les parents de Mickael ont déménagé samedi 21 novembre 2026"),
+        # a new job, a retirement, a school play to come
+        (
+            "my wife starts her new job on Monday",
+            "Mickael's wife starts her new job on Monday 23 November 2026",
+        ),
+        ("my dad retires in June", "Mickael's dad retires in June 2027"),
+        (
+            "my daughter's school play is next Thursday",
+            "Mickael's daughter's school play is Thursday 26 November 2026",
+        ),
     ],
 )
 def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:
