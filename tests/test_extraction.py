@@ -2044,6 +2044,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael finished the auth refactor on Tuesday 24 November 2026",
         ),
         ("tomorrow: flying to Berlin", "On Thursday 26 November 2026 Mickael is flying to Berlin"),
+        # a taste said of the thing, or as a choice
+        ("jazz is my jam", "Mickael loves jazz"),
+        ("my guilty pleasure is reality TV", "Mickael's guilty pleasure is reality TV"),
+        ("mornings are not my thing", "Mornings are not Mickael's thing"),
+        ("I'd take tea over coffee any day", "Mickael would take tea over coffee"),
+        ("I'm a huge Marvel nerd", "Mickael is a fan of Marvel"),
         # a hobby said so, streaming, a campaign or a club one runs
         ("I build mechanical keyboards as a hobby", "Mickael builds mechanical keyboards as a hobby"),
         ("I stream on Twitch every Friday night", "Mickael streams on Twitch every Friday night"),
@@ -2171,6 +2177,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("the report is due EOD Friday", "25 November"),
         ("I'm half asleep", "half"),
         ("I'm running late", "running"),
+        ("this is my jam", "Mickael"),
         # "ill" and "were" as words of their own, "on sun" as the sun's
         ("I was ill last week", "will"),
         ("they were late again", "Mickael"),

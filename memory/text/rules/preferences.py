@@ -44,7 +44,18 @@ _BE_INTO_EN = regex(
 # "I'm a huge Arsenal fan", "I'm a lifelong Radiohead fan": a fan of what is named before "fan".
 _NAMED_FAN_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:also\s+|really\s+)?an?\s+(?:(?:big|huge|massive|great|die-?hard|lifelong|long-?time|"
-    r"massive|loyal|proud)\s+)?(?P<object>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,2})\s+fan\b"
+    r"massive|loyal|proud|total)\s+)?(?P<object>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,2})\s+(?:fan|nerd|geek)\b"
+)
+# A taste said of the thing: "jazz is my jam", "pho is my comfort food", "my guilty pleasure is
+# reality TV", "spicy food is not my thing", "I'd take tea over coffee any day".
+_IS_MY_THING_EN = regex(
+    r"^\W*(?:(?P<thing>[\w' -]{2,40}?)\s+(?P<be>is|are)\s+(?P<neg>not\s+)?my\s+"
+    r"(?P<what>jam|thing|comfort\s+food|guilty\s+pleasure|weakness|kryptonite)|my\s+(?P<what2>guilty\s+pleasure|comfort\s+food|weakness)\s+(?:is|are)\s+"
+    r"(?P<thing2>[\w' -]{2,40}?))\s*[.!]*$"
+)
+_TAKE_OVER_EN = regex(
+    r"\bi(?:'d|\s+would)\s+(?:always\s+)?(?:take|pick|choose)\s+(?P<object>[^,;:!?.]+?\s+over\s+[^,;:!?.]+?)"
+    r"(?:\s+any\s+day(?:\s+of\s+the\s+week)?)?\s*[.!]*$"
 )
 # What interests the speaker, said as the sentence's subject: "Photography really interests me",
 # "Improving education is particularly interesting to me".
@@ -286,6 +297,43 @@ def _named_fan_en(hit: Hit) -> Item:
     )
 
 
+def _is_my_thing_en(hit: Hit) -> Item | None:
+    """ "Mickael's jam is jazz", "Mickael's guilty pleasure is reality TV", "spicy food is not
+    Mickael's thing"."""
+    thing = (hit.match.group("thing") or hit.match.group("thing2") or "").strip()
+    what = " ".join((hit.match.group("what") or hit.match.group("what2") or "").lower().split())
+    if not thing or thing.lower() in ("it", "this", "that", "he", "she", "they", "you"):
+        return None
+    negated = bool(hit.match.group("neg"))
+    body = hit.third(thing, named=False)
+    if negated:
+        be = hit.match.group("be").lower()
+        content = f"{capitalize_first(body)} {be} not {possessive_en(hit.speaker)} {what}"
+        predicate = Predicate.DISLIKES
+    elif what in ("jam", "thing"):
+        content = f"{hit.speaker} loves {body}"
+        predicate = Predicate.LIKES
+    else:
+        content = f"{possessive_en(hit.speaker)} {what} is {body}"
+        predicate = Predicate.LIKES
+    return Item(
+        content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [thing], predicate=predicate, object=body
+    )
+
+
+def _take_over_en(hit: Hit) -> Item:
+    """ "Mickael would take tea over coffee any day"."""
+    liked = f"would take {hit.third(hit.phrase)}"
+    return Item(
+        f"{hit.speaker} {liked}",
+        MemoryType.PREFERENCE,
+        hit.confidence(_CONFIDENCE),
+        [hit.phrase],
+        predicate=Predicate.LIKES,
+        object=liked,
+    )
+
+
 def _diet_en(hit: Hit) -> Item:
     """ "Mickael is vegan"; "I'm not vegan anymore" (or "no longer") says the diet ended, so that the
     profile's newest word on it is that one."""
@@ -472,6 +520,8 @@ PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_RATHER_EN, _rather_en, french=False),
+    Rule(_TAKE_OVER_EN, _take_over_en, french=False),
+    Rule(_IS_MY_THING_EN, _is_my_thing_en, french=False, object_groups=()),
     Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False),
     Rule(_NO_MEETINGS_FR, _no_meetings_fr, french=True, check_object=False),
     Rule(_BE_INTO_EN, _is_into_en, french=False),
