@@ -2044,6 +2044,9 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael finished the auth refactor on Tuesday 24 November 2026",
         ),
         ("tomorrow: flying to Berlin", "On Thursday 26 November 2026 Mickael is flying to Berlin"),
+        # the speaker's day
+        ("I wake up at 5am every day", "Mickael wakes up at 5am every day"),
+        ("I usually go to bed around midnight", "Mickael usually goes to bed around midnight"),
         # a taste said of the thing, or as a choice
         ("jazz is my jam", "Mickael loves jazz"),
         ("my guilty pleasure is reality TV", "Mickael's guilty pleasure is reality TV"),
@@ -2178,6 +2181,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm half asleep", "half"),
         ("I'm running late", "running"),
         ("this is my jam", "Mickael"),
+        ("if I go to bed at 10 I feel great", "goes to bed"),
         # "ill" and "were" as words of their own, "on sun" as the sun's
         ("I was ill last week", "will"),
         ("they were late again", "Mickael"),

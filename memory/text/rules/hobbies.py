@@ -239,6 +239,14 @@ _AS_A_HOBBY_EN = regex(
     r"(?:\s+[\w'-]+){0,5}?\s+(?:as\s+a\s+(?:hobby|side\s+hustle|side\s+project)|for\s+fun))\b"
     r"|\bi\s+(?:also\s+|now\s+)?(?P<stream>stream\s+(?:on|every|most|a\s+lot|games|music)\b[^,;:!?.]*)"
 )
+# The speaker's day: "I wake up at 5am every day", "I usually go to bed around midnight", "I get off
+# work at 6".
+_ROUTINE_EN = regex(
+    r"\bi\s+(?:usually\s+|always\s+|normally\s+|often\s+|typically\s+|generally\s+)?(?P<object>(?:wake\s+up|get\s+up|"
+    r"go\s+to\s+(?:bed|sleep)|get\s+off\s+work|start\s+work|finish\s+work|leave\s+work|get\s+home)\s+"
+    r"(?:at|around|by|before|after)\s+(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?|midnight|noon)(?:\s+(?:every\s+\w+|on\s+weekdays|"
+    r"on\s+weekends|most\s+days|during\s+the\s+week))?)\b"
+)
 # How the speaker gets to work: "I bike to work every day", "I take the train everywhere".
 _COMMUTE_EN = regex(
     r"\bi\s+(?:usually\s+|always\s+|often\s+|now\s+|mostly\s+|still\s+)?(?P<object>(?:bike|cycle|walk|run|drive|commute|"
@@ -289,6 +297,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
     Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
     Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
+    Rule(_ROUTINE_EN, _as_said, french=False, check_object=False),
     Rule(_AS_A_HOBBY_EN, _as_said, french=False, object_groups=("object", "stream")),
     Rule(_MEMBER_FR, _as_said, french=True),
 )
