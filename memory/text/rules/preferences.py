@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from memory.models import MemoryType
 
 from ..facts import Predicate
@@ -180,16 +182,25 @@ def _likes_en(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
 
-def _rather_en(hit: Hit) -> Item | None:
-    """ "Dev would rather use Postgres than Mongo for this"."""
-    if points_back(hit.phrase.split(" than ", 1)[0]):
-        return None
-    liked = f"would rather {hit.third(hit.phrase)}"
-    confidence = hit.confidence(_CONFIDENCE)
-    content = f"{hit.speaker} {liked}"
-    return Item(
-        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
-    )
+def _would_en(verb: str, other: str) -> Callable[[Hit], Item | None]:
+    """ "Dev would rather use Postgres than Mongo for this", "Dev would take tea over coffee": a
+    choice between two, unless the first is only pointed at ("I'd rather that than nothing")."""
+
+    def make(hit: Hit) -> Item | None:
+        if points_back(hit.phrase.split(f" {other} ", 1)[0]):
+            return None
+        liked = f"would {verb} {hit.third(hit.phrase)}"
+        confidence = hit.confidence(_CONFIDENCE)
+        return Item(
+            f"{hit.speaker} {liked}",
+            MemoryType.PREFERENCE,
+            confidence,
+            [hit.phrase],
+            predicate=Predicate.LIKES,
+            object=liked,
+        )
+
+    return make
 
 
 def _no_meetings_en(hit: Hit) -> Item | None:
@@ -318,19 +329,6 @@ def _is_my_thing_en(hit: Hit) -> Item | None:
         predicate = Predicate.LIKES
     return Item(
         content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [thing], predicate=predicate, object=body
-    )
-
-
-def _take_over_en(hit: Hit) -> Item:
-    """ "Mickael would take tea over coffee any day"."""
-    liked = f"would take {hit.third(hit.phrase)}"
-    return Item(
-        f"{hit.speaker} {liked}",
-        MemoryType.PREFERENCE,
-        hit.confidence(_CONFIDENCE),
-        [hit.phrase],
-        predicate=Predicate.LIKES,
-        object=liked,
     )
 
 
@@ -519,8 +517,8 @@ def _not_reached_en(hit: Hit) -> Item | None:
 PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
-    Rule(_RATHER_EN, _rather_en, french=False),
-    Rule(_TAKE_OVER_EN, _take_over_en, french=False),
+    Rule(_RATHER_EN, _would_en("rather", "than"), french=False),
+    Rule(_TAKE_OVER_EN, _would_en("take", "over"), french=False),
     Rule(_IS_MY_THING_EN, _is_my_thing_en, french=False, object_groups=()),
     Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False),
     Rule(_NO_MEETINGS_FR, _no_meetings_fr, french=True, check_object=False),
