@@ -1285,6 +1285,12 @@ def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, ev
             "Mickael et l'équipe ont décidé de partir vendredi 27 novembre 2026",
         ),
         ("We agreed on Friday to ship", "Mickael and the team agreed on Friday 20 November 2026 to ship"),
+        # what was forgotten or found out has its own tense
+        (
+            "I forgot that my passport expires in February",
+            "Mickael forgot that their passport expires in February 2027",
+        ),
+        ("I found out my sister moved to Lyon in March", "Mickael's sister moved to Lyon in March 2026"),
     ],
 )
 def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:

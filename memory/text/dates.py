@@ -364,8 +364,20 @@ def bare_slot(index: str) -> str:
     return f"\x01{index}\x01"
 
 
+# A verb of knowing or saying that reports what follows: "I forgot that my passport expires in
+# February" tells of a February to come, in the tense of what was forgotten.
+_REPORTED_EN = re.compile(
+    r"\b(?:i|we)\s+(?:just\s+|totally\s+|completely\s+)?(?:forgot|realized|realised|remembered|noticed|found\s+out|"
+    r"learned|learnt|heard|read)\s+(?:that\s+)?(?=(?:my|our|the|it|he|she|they|his|her|their)\b)",
+    re.IGNORECASE,
+)
+
+
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
+    reported = _REPORTED_EN.search(text)
+    if reported is not None and not PAST_TENSE.search(text):
+        return told_in_past(text[reported.end() :])
     if PAST_TENSE.search(text):
         return True
     if FUTURE_EN.search(text):
