@@ -219,7 +219,7 @@ class TurnPipeline:
                 # the hook does not repeat them as notes.
                 current_turn = self.prehook.mark_shown(key, writes)
                 if self.llm is None:
-                    await self._answer_offline(key, speaking, result, author[1])
+                    await self._answer_offline(key, speaking, result, author)
                 else:
                     with llm_purpose("reply"):
                         await self._answer(self.llm, key, speaking, result, current_turn, author)
@@ -331,10 +331,11 @@ class TurnPipeline:
     # --- offline ------------------------------------------------------------------------------
 
     async def _answer_offline(
-        self, key: ChannelKey, speaking: Speaking, result: TurnResult, zone: tzinfo
+        self, key: ChannelKey, speaking: Speaking, result: TurnResult, author: Author
     ) -> None:
         """The same recall as with a model (the pre-hook, its channel state included), shown to
-        people; `zone` is where the last author lives, as for `_answer`."""
+        people; `author` is the last author's name and zone, as for `_answer`."""
+        zone = author[1]
         last = speaking[-1][0]
         batch_ids = [row.id for _, row in speaking]
         try:
@@ -348,7 +349,7 @@ class TurnPipeline:
         # In the transcript, but never recalled: it only repeats what memory holds.
         await self._store_reply(last, result.reply, searchable=False)
         # The offline reply is boilerplate: only what the users said is worth summarizing.
-        self._after_reply(key, scope_of(last, self.agent_id), batch_ids, speaking, None, None)
+        self._after_reply(key, scope_of(last, self.agent_id), batch_ids, speaking, None, author)
 
     # --- background and storage ---------------------------------------------------------------
 
@@ -359,13 +360,11 @@ class TurnPipeline:
         message_ids: list[str],
         speaking: Speaking,
         reply: str | None,
-        author: Author | None,
+        author: Author,
     ) -> None:
         """Summaries, and episodes of the exchange when there was a reply, in the background."""
         store_episodes = self.learner.store_episodes
-        episodes = None
-        if reply is not None and author is not None:
-            episodes = partial(store_episodes, speaking, reply, message_ids, author)
+        episodes = None if reply is None else partial(store_episodes, speaking, reply, message_ids, author)
         self.background.after_reply(key, scope, message_ids, episodes)
 
     async def aclose(self) -> None:

@@ -9,6 +9,7 @@ from .normalize import regex
 
 __all__ = [
     "MAX_CLAUSE_CHARS",
+    "PREGNANCY",
     "SENTENCE_BREAK",
     "as_suggestion",
     "co_subject",
@@ -316,7 +317,8 @@ _DROPPED_SUBJECT_BEING_EN = regex(
 )
 # "I'm pregnant!! due in March": a due date alone, in a message about a pregnancy, is the speaker's.
 _DUE_ALONE_EN = regex(r"^due\s+(?:in|on|at|around|next|this|early|mid|late|any\s+day)\b")
-_PREGNANCY_EN = regex(r"\b(?:pregnant|expecting|having\s+a\s+baby|baby\s+(?:is\s+)?on\s+the\s+way)\b")
+# A pregnancy told: what makes a due date said alone a birth's ("I'm pregnant!! due in March").
+PREGNANCY = regex(r"\b(?:pregnant|expecting|having\s+a\s+baby|baby\s+(?:is\s+)?on\s+the\s+way|enceinte)\b")
 _FINITE_VERB_EN = regex(r"\b(?:" + "|".join(sorted(FINITE_VERBS_EN)) + r")\b")
 # The speaker's offer ("Let me book the flight tomorrow", "lemme check"): what they will do. Not
 # what they ask of the listener or say to think aloud ("let me know", "let me see", "let me guess").
@@ -368,7 +370,7 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         said = rest[day.end() :]
         with_subject = with_dropped_subject(said, message)
         return clause if with_subject == said else f"{day.group('day')} {with_subject}"
-    if _DUE_ALONE_EN.match(rest) and _PREGNANCY_EN.search(message):
+    if _DUE_ALONE_EN.match(rest) and PREGNANCY.search(message):
         return "I'm " + _mid_sentence(rest)
     plan = _DROPPED_PLAN_EN.match(rest)
     if plan:

@@ -11,7 +11,7 @@ from ..dates import DATE_SLOT, bare_slot
 from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import TO_THE_LISTENER, trim_phrase
-from ..sentences import strip_filler
+from ..sentences import PREGNANCY, strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
 __all__ = ["DEADLINES", "OBLIGATION"]
@@ -99,8 +99,6 @@ _A_BIRTH_DUE = regex(
     r"^(?:i|i'm|i\s+am|we|we're|we\s+are|(?:the|our|my)\s+(?:baby|babies|twins|little\s+one|daughter|son)|"
     r"(?:my|our)\s+(?:first|second|third)\s+(?:baby|child)|baby)$"
 )
-# "my wife is pregnant, due in May": the due date told after the pregnancy is the birth's.
-_PREGNANT = regex(r"\b(?:pregnant|expecting|enceinte)\b")
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
 _NOT_A_THING = regex(
     r"\b(?:i|we|you|have|has|need|needs|must|which|that|je|j'|tu|nous|dois|doit|faut|qui|que)\b|^(?:it|this|that|ça|"
@@ -113,7 +111,7 @@ def _deadline(hit: Hit) -> Item:
     when what is due is not a plain noun phrase."""
     confidence = hit.confidence(_CONFIDENCE)
     thing = strip_filler(trim_phrase(hit.match.groupdict().get("thing"))).strip()
-    if _A_BIRTH_DUE.match(thing) or (not thing and _PREGNANT.search(hit.clause.text[: hit.match.start()])):
+    if _A_BIRTH_DUE.match(thing) or (not thing and PREGNANCY.search(hit.clause.text[: hit.match.start()])):
         # "our baby is due in March", "I'm due in June": a birth to come, not a task's deadline.
         return Item(
             hit.whole_clause(), MemoryType.EVENT, confidence, [hit.clause.text], predicate=Predicate.EVENT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory.models import MemoryType
 
+from ..dates import DATE_SLOT
 from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import up_to_the_next_clause
@@ -96,7 +97,7 @@ _MY_GOAL_EN = regex(
     r"\bmy\s+(?:(?:main|big|biggest|long[- ]term|short[- ]term|personal|new|current|only|ultimate|next|"
     r"real|true)\s+)*(?P<new_year>new\s+year(?:'s|s)?\s+)?(?P<what>goal|goals|objective|aim|plan|dream|ambition|resolution|target|mission)\s+"
     # "for next year", "this year" (a date's placeholder by now): kept, it says when
-    r"(?P<when>for\s+[^,]{1,30}?\s+|\x00\d+\x00\s+)?(?P<be>is|are|was)\s+(?P<to>to\s+)?" + OBJECT
+    rf"(?P<when>for\s+[^,]{{1,30}}?\s+|{DATE_SLOT}\s+)?(?P<be>is|are|was)\s+(?P<to>to\s+)?" + OBJECT
 )
 _WANT_FR = regex(
     r"\b(?P<head>je\s+(?:veux|voudrais|souhaite|souhaiterais|compte|prévois\s+d(?:e\s+|')|"
@@ -115,7 +116,7 @@ _NOT_GOAL_VERBS_FR = frozenset(
 _MY_GOAL_FR = regex(
     r"\b(?P<poss>mon|ma|mes)\s+(?:(?:grand|principal|nouvel|nouveau|vrai|seul|plus\s+grand)\s+)?"
     r"(?P<what>objectif|but|rêve|projet|ambition|résolution|défi|objectifs|buts|rêves|projets)\s+"
-    r"(?:principal\s+)?(?P<when>pour\s+[^,]{1,30}?\s+|\x00\d+\x00\s+)?(?:est|c'est|sont|,\s*c'est)\s+"
+    rf"(?:principal\s+)?(?P<when>pour\s+[^,]{{1,30}}?\s+|{DATE_SLOT}\s+)?(?:est|c'est|sont|,\s*c'est)\s+"
     r"(?P<de>de\s+|d')?" + OBJECT
 )
 
