@@ -2732,6 +2732,10 @@ def test_shorthand_look_alikes_say_nothing(text: str) -> None:
         ("last year in August", "in August 2025"),
         ("in August last year", "in August 2025"),
         ("last year, in early May", "in early May 2025"),
+        # whole years back and a month: that year's month ("in 2021 in June 2026" before)
+        ("five years ago this June", "in June 2021"),
+        ("two years ago in March", "in March 2024"),
+        ("in March two years ago", "in March 2024"),
         # a day of the month alone: this month's, or the last month that has it
         ("on the 15th", "on Sunday 15 November 2026"),
         ("on the 31st", "on Saturday 31 October 2026"),
@@ -2911,6 +2915,14 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
         # a short French sentence is written in French ("on part on the weekend of …" before)
         ("on part ce week-end", "on part le week-end du samedi 28 novembre 2026"),
         ("cette semaine je bosse", "la semaine du lundi 23 novembre 2026 je bosse"),
+        # a part of a month, in French: to come unless told in the past
+        ("je pars mi-décembre", "je pars mi-décembre 2026"),
+        ("le contrat finit fin janvier", "le contrat finit fin janvier 2027"),
+        ("on déménage au début de mars", "on déménage au début de mars 2027"),
+        ("elle accouche à la mi-décembre", "elle accouche à la mi-décembre 2026"),
+        ("on l'a signé début d'octobre", "on l'a signé début d'octobre 2026"),
+        ("c'était fin janvier", "c'était fin janvier 2026"),
+        ("il y a deux ans en mars on s'est rencontrés", "en mars 2024 on s'est rencontrés"),
     ],
 )
 def test_days_said_as_chat_says_them(said: str, written: str) -> None:

@@ -21,7 +21,7 @@ from .periods import (
     weekday_date,
 )
 
-__all__ = ["direction", "resolve_match"]
+__all__ = ["direction", "resolve_match", "whole_years_ago"]
 
 
 _NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
@@ -34,9 +34,28 @@ _LAST_WORDS = frozenset(
 _SEASONS_FR = {"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"}
 
 
+def whole_years_ago(match: re.Match[str]) -> int | None:
+    """How many years an "ago" of whole years goes back ("5 years ago", "il y a cinq ans"); None for
+    any other date, or for a count said roughly ("a few years ago", "two or three years ago")."""
+    group = match.group
+    if not group("ago") or any(
+        group(name) for name in ("ago_or", "ago_or_after", "ago_from", "il_y_a_about")
+    ):
+        return None
+    unit_word = (group("ago_unit") or group("il_y_a_unit") or "").lower()
+    quantity = " ".join((group("ago_quantity") or group("il_y_a_quantity") or "").lower().split())
+    if _unit_of(unit_word) != "year" or quantity in _SOME:
+        return None
+    return _quantity(quantity, unit_word)
+
+
 def direction(word: str) -> int:
     """1 for "next"/"prochain", -1 for "last"/"dernier", 0 otherwise."""
     return 1 if word in _NEXT_WORDS else -1 if word in _LAST_WORDS else 0
+
+
+# Counts that name no number: "a few years ago" is no year's date.
+_SOME = frozenset({"a few", "few", "several", "quelques"})
 
 
 def _quantity(word: str, unit: str = "") -> int:

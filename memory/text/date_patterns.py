@@ -214,8 +214,10 @@ DATE_PATTERN = regex(
     # "in June", "next June", and a part of a month said alone: "due early March", "mid July".
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis|"
     r"(?:until|till|by|before|after|from|through)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))\s+"
-    r"|(?=(?:early|mid|late)(?:-|\s+)[a-z]))"
-    rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
+    r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]))"
+    # French parts too: "mi-décembre", "fin janvier", "début d'avril".
+    rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"
+    r"|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
@@ -306,6 +308,9 @@ PAST_TENSE = regex(
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:déjà\s+|enfin\s+|bien\s+|finalement\s+|récemment\s+)?"
     r"(?!lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|aussi|ici|demain|aujourd)"
     r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b"
+    # With its object before the verb: "je l'ai vu", "on les a trouvés"; and "c'était", "j'étais".
+    r"|\b(?:je|j'|nous|on|il|elle|ils|elles)\s*(?:l'|les\s+|lui\s+|leur\s+|y\s+|en\s+)(?:ai|avons|a|ont)\s+"
+    r"\w+(?:é|ée|és|ées|i|is|ie|u|ue|us|it|ert|int)\b|\b(?:c'|j'|il\s+|elle\s+|on\s+|nous\s+)(?:étais|était|étions|étaient)\b"
     r"|\b(?:je|nous|on)\s+(?:me\s+|nous\s+)?(?:suis|sommes|est)\s+\w+ée?s?\b|\bje\s+m'\w+\s+\w+é"
     # Someone else's passé composé: "ma sœur s'est mariée", "il est né", "mon père a pris sa retraite".
     r"|\b(?:s'est|se\s+sont)\s+\w+(?:ée?s?|ie?s?|ue?s?)\b"

@@ -9,7 +9,7 @@ from datetime import time as dtime
 from itertools import pairwise
 
 from .date_format import PERIOD_LEAD_EN, PERIOD_LEAD_FR, day_of_year, format_day, format_period
-from .date_meaning import direction, resolve_match
+from .date_meaning import direction, resolve_match, whole_years_ago
 from .date_patterns import (
     BIRTH,
     DATE_PATTERN,
@@ -214,7 +214,8 @@ def find_dates(
             else:
                 about = match.group("il_y_a_about")
         if kind == "period":
-            bare = format_period(day, unit, french)
+            part_fr = (match.group("month_part_fr") or "").lower()
+            bare = format_period(day, unit, french or bool(part_fr))
             said = match.group("month_preposition")  # "in September" keeps its own "in"
             # "in early May" -> "in early May 2026", "in the middle of May" -> "in mid-May 2026"
             said_part = " ".join((match.group("month_part_said") or "").lower().split())
@@ -230,10 +231,15 @@ def find_dates(
                 # "mid-last year" -> "in mid-2025", "early last month" -> "in early October 2026"
                 part, segment_end = part_before.group("part").lower(), part_before.start()
             written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
+            if part_fr:
+                # "fin janvier" -> "fin janvier 2027", "mi-décembre" -> "mi-décembre 2026": as French says it.
+                written = part_fr + re.sub(r"\s+", " ", match.group("month_part_fr_joint")) + bare
             if about:
                 inline = roughly(bare, (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit], about, french)
             elif said:
                 inline = " ".join([*said.split(), written])
+            elif part_fr:
+                inline = written
             elif part and (part_before is not None or not match.group("month_modifier")):
                 # "due early March" -> "due in early March 2027"
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
@@ -340,6 +346,21 @@ def _years_said_with_a_month(
             ):
                 modifier = year.group("period_en_modifier").lower()
                 year_of_month[month_at] = shift_period(today, "year", direction(modifier)).year
+                month_of_year[year_at] = month_at
+            elif (
+                month.group("month")
+                and not month.group("month_year")
+                and (
+                    month.group("month_preposition")
+                    or (month.group("month_modifier") or "").lower() == "this"
+                )
+                and (back := whole_years_ago(year)) is not None
+                and not ABOUT_BEFORE.search(clause, 0, year.start())
+                and month_at not in year_of_month
+                and year_at not in month_of_year
+            ):
+                # "we got married 5 years ago this June", "il y a deux ans en mars": that year's month.
+                year_of_month[month_at] = today.year - back
                 month_of_year[year_at] = month_at
     return year_of_month, month_of_year
 
