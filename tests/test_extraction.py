@@ -1476,6 +1476,52 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "content", "name"),
+    [
+        (
+            "Sam got promoted to team lead yesterday",
+            "Sam got promoted to team lead on Saturday 21 November 2026",
+            "sam",
+        ),
+        ("Sam just got promoted", "Sam just got promoted", "sam"),
+        ("omg Priya and Tom got engaged!!", "Priya and Tom got engaged", "priya"),
+        ("Priya is moving to Lisbon next month", "Priya is moving to Lisbon in December 2026", "priya"),
+        ("Dave lives in Leeds now", "Dave lives in Leeds now", "dave"),
+        ("Jake broke his leg skiing", "Jake broke his leg skiing", "jake"),
+        ("Sarah got a new job at Google and she loves it", "Sarah got a new job at Google", "sarah"),
+        ("Ana had her baby last night", "Ana had her baby on Saturday 21 November 2026", "ana"),
+        ("Jean Paul moved to Lyon", "Jean Paul moved to Lyon", "jean paul"),
+        # kin said as a name is the speaker's
+        ("Mom got promoted", "Mickael's mom got promoted", "mom"),
+    ],
+)
+def test_what_happens_to_someone_named_is_remembered(text: str, content: str, name: str) -> None:
+    found = [item for item in run(text) if item.content == content]
+    assert found, contents(text)
+    assert name in found[0].subjects and found[0].subject != "Mickael"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Work got crazy",  # capitalised words that name no one
+        "Everybody moved to Slack",
+        "He got promoted",
+        "Networking plays a big role in getting endorsements",
+        "Grateful lives here",
+        "Sam got promoted?",  # asked, not told
+        "if Sam got promoted we'd celebrate",  # not asserted
+        "Sam, you got promoted",  # said to Sam
+        "sam got promoted",  # no name as written
+    ],
+)
+def test_no_news_of_someone_named_where_none_was_told(text: str) -> None:
+    assert not [c for _, c in contents(text) if "promoted" in c or "moved" in c or "lives" in c], contents(
+        text
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "event"),
     [
         # what one has got is had, not something that happened

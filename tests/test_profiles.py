@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -18,6 +19,7 @@ from memory.people import (
     compact,
     profile_facts,
 )
+from memory.text import extract
 from tests.helpers import GENERAL, FakeClock
 
 # Profiles are stored through the storage seam: both backends.
@@ -131,6 +133,13 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
 )
 def test_profile_facts(content: str, memory_type: MemoryType, facts: list[tuple[str, str, str]]) -> None:
     assert profile_facts(memory(content, memory_type)) == facts
+
+
+@pytest.mark.parametrize("said", ["Dave lives in Leeds now", "Sarah works at Google", "Priya is from Lisbon"])
+def test_news_of_someone_named_is_no_line_of_the_speakers_profile(said: str) -> None:
+    (found,) = extract(said, "Mickael", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert found.subject != "Mickael"
+    assert profile_facts(memory(found.content, found.memory_type, found.subjects)) == []
 
 
 def test_long_values_are_cut() -> None:

@@ -9,7 +9,7 @@ from .childhood import CHILDHOOD
 from .deadlines import DEADLINES, OBLIGATION
 from .decisions import DECISIONS, settles_decision
 from .events import DATED_EVENT, EVENTS
-from .family import FAMILY
+from .family import FAMILY, tells_of_someone_named
 from .goals import GOALS
 from .health import HEALTH
 from .hobbies import HOBBIES
@@ -59,7 +59,7 @@ def _statements(clause: Clause, speaker: str) -> list[Item]:
 def read_clause(clause: Clause, speaker: str) -> list[Item]:
     """The memories one clause states: an explicit request wins (it re-reads its inner text with
     the statement rules); otherwise every statement rule; a dated event only when nothing else."""
-    if not _GATE.search(clause.text):
+    if not (_GATE.search(clause.text) or tells_of_someone_named(clause.text)):
         return []
     requested = REQUESTS.apply(clause, speaker, lambda inner: _statements(inner, speaker))
     if requested is not None:

@@ -23,9 +23,11 @@ from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_
 from .base import Hit, Item, OneOf, Rule
 from .said_first import with_date_said_first
 
-__all__ = ["FAMILY"]
+__all__ = ["FAMILY", "tells_of_someone_named"]
 
 _CONFIDENCE = 0.75
+# Told of someone else by name: hearsay, and the name may not be a person's.
+_OTHER_CONFIDENCE = 0.65
 
 _NAMED_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+name\s+is|\s+goes\s+by)\s+"
@@ -74,12 +76,12 @@ _NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|
 _AN_ACCIDENT = (
     r"an?\s+(?:(?:bad|serious|minor|small|little|car|bike|bicycle|skiing|terrible)\s+){0,2}(?:accident|crash)"
 )
-_LIFE_EVENT_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
+_EVENT_EN = (
+    r"(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
-    rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:first|second|third|fourth|fifth)\s+(?:baby|child|kid)|twins|surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
+    rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
     r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:school|kindergarten|preschool|daycare|college|university|"
     r"high\s+school|a\s+new\s+(?:job|school)|(?:her|his|their)\s+new\s+(?:job|school|role)|therapy|"
@@ -112,7 +114,10 @@ _LIFE_EVENT_EN = regex(
     r"(?:just\s+)?turned\s+\d{1,2}|turns\s+\d{1,2}|will\s+turn\s+\d{1,2}|is\s+turning\s+\d{1,2}|"
     r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b))|"
     # "my kids are 7 and 10": the ages of several
-    r"are\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+(?:\s+(?:years?\s+old|now))?(?=\s*(?:$|[^\w\s]|(?:and|but|so)\b)))\b.*)"
+    r"are\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+(?:\s+(?:years?\s+old|now))?(?=\s*(?:$|[^\w\s]|(?:and|but|so)\b)))\b.*"
+)
+_LIFE_EVENT_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>{_EVENT_EN})"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
@@ -138,11 +143,20 @@ _LIFE_EVENT_FR = regex(
 # "we're having a baby!", "I'm expecting twins": the family's news, with or without its date.
 # Where a relative lives or works, where they are from, what they play or study: "my brother lives in
 # Seattle", "my partner works at Google", "ma sœur habite à Lyon".
-_RELATIVE_LIFE_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>(?:still\s+|now\s+|also\s+|currently\s+|both\s+)?"
+_LIFE_EN = (
+    r"(?:still\s+|now\s+|also\s+|currently\s+|both\s+)?"
     r"(?:lives?\s+(?:in|at|near|with|abroad|overseas|nearby|close\s+by)|works?\s+(?:at|for|in|as|from)|"
     r"(?:is|are)\s+(?:from|originally\s+from|retired|a\s+retired\b)|comes?\s+from|grew\s+up\s+in|"
-    r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*)"
+    r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*"
+)
+_RELATIVE_LIFE_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>{_LIFE_EN})")
+# Someone named who is no relative said to be one: "Sam just got promoted", "omg Priya and Tom got
+# engaged", "Dave lives in Leeds now". The name opens the clause, capitalised as written; what
+# happens to them is what happens to a relative.
+_OTHER_EN = regex(
+    r"^\W*(?:(?:omg|btw|fyi|so|also|oh|wow|and|update|news|guess\s+what)[,!:]?\s+)*"
+    r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ'-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?))\s+"
+    rf"(?P<object>{_EVENT_EN}|{_LIFE_EN})"
 )
 _RELATIVE_LIFE_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+(?P<object>(?:habite|habitent|vit|vivent|"
@@ -279,6 +293,53 @@ def _life_event(hit: Hit) -> Item | None:
     )
 
 
+def tells_of_someone_named(text: str) -> bool:
+    """Whether a clause may tell what happened to someone it names ("Sam got promoted"): such a
+    clause needs no word of the speaker's to be read."""
+    return _OTHER_EN.search(text) is not None
+
+
+# Capitalised words that open a clause and name no one: "Work got crazy", "Everybody moved to Slack".
+_NOBODY = frozenset(
+    """
+    he she they it this that these those there here everybody anybody somebody nothing everything something
+    work school life covid the a an we you i me us them his her their our your its which whoever anyway
+    """.split()
+)
+# Kin said as a name: "Mom got promoted" is the speaker's mom.
+_KIN_NAMES = {
+    "mom": "mom", "mum": "mum", "mommy": "mom", "mummy": "mum", "dad": "dad", "daddy": "dad",
+    "grandma": "grandma", "grandpa": "grandpa", "granny": "grandma", "nana": "grandma", "grandad": "grandpa",
+    "granddad": "grandpa",
+}  # fmt: skip
+
+
+def _other_event(hit: Hit) -> Item | None:
+    """ "Sam got promoted on Tuesday 24 November 2026": what happens to someone the speaker names,
+    told as the speaker's relatives' news is; the note is the speaker's, about that person."""
+    said = hit.words("name")
+    names = [name for name in re.split(r"\s+(?:and|&)\s+", said) if name]
+    if said.casefold() == hit.speaker.casefold() or any(
+        name.split()[0].casefold() in _NOBODY or name_from_phrase(name, strict=True) != name for name in names
+    ):
+        return None  # "Networking plays a big role": a capitalised word that names no one
+    kin = _KIN_NAMES.get(said.casefold())
+    who = f"{possessive_en(hit.speaker)} {kin}" if kin else said
+    event = _NEXT_CLAUSE.sub("", hit.phrase)
+    told = with_date_said_first(hit.third(event), hit)
+    kind = MemoryType.EVENT if PLACEHOLDER.search(told) else MemoryType.FACT
+    return Item(
+        f"{who} {told}",
+        kind,
+        hit.confidence(_OTHER_CONFIDENCE),
+        [kin] if kin else [],
+        tags=[] if kin else names,
+        predicate=Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED,
+        object=told,
+        subject=who,
+    )
+
+
 def _expecting(hit: Hit) -> Item:
     """ "Mickael and others are having a baby in March 2027": an event when dated, else a fact."""
     said = hit.whole_clause()
@@ -399,6 +460,7 @@ FAMILY = (
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
     Rule(_RELATIVE_LIFE_EN, _life_event, french=False, check_object=False),
     Rule(_RELATIVE_LIFE_FR, _life_event, french=True, check_object=False),
+    Rule(_OTHER_EN, _other_event, french=False, check_object=False),
     Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
     Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
     Rule(_RELATIVE_JOB_FR, _relative_job, french=True),
