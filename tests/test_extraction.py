@@ -17,6 +17,7 @@ from memory.text.facts import Predicate
 from memory.text.normalize import looks_french
 from memory.text.phrases import quotes_closed
 from memory.text.rewrite import third_person
+from memory.text.shorthand import spelled_out
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at
@@ -1444,6 +1445,11 @@ def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:
             "La fille de Mickael a commencé l'école lundi 16 novembre 2026",
         ),
         ("mes parents ont déménagé samedi", "Les parents de Mickael ont déménagé samedi 21 novembre 2026"),
+        # what a child may not eat, said with the "'s" of "is" too
+        ("my son is allergic to peanuts", "Mickael's son is allergic to peanuts"),
+        ("my son's allergic to peanuts", "Mickael's son is allergic to peanuts"),
+        ("my little brother's sick", "Mickael's little brother is sick"),
+        ("my sister broke up with her boyfriend", "Mickael's sister broke up with her boyfriend"),
         # a new job, a retirement, a school play to come
         (
             "my wife starts her new job on Monday",
@@ -1493,12 +1499,26 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("Jean Paul moved to Lyon", "Jean Paul moved to Lyon", "jean paul"),
         # kin said as a name is the speaker's
         ("Mom got promoted", "Mickael's mom got promoted", "mom"),
+        # the "'s" of "is", and what someone may not eat
+        ("Tom's allergic to peanuts btw", "Tom is allergic to peanuts", "tom"),
+        ("Priya's pregnant!!", "Priya is pregnant", "priya"),
+        ("Alex is vegan so no bbq", "Alex is vegan", "alex"),
+        ("Jess and Mike broke up", "Jess and Mike broke up", "jess"),
+        ("Marco quit his job", "Marco quit his job", "marco"),
     ],
 )
 def test_what_happens_to_someone_named_is_remembered(text: str, content: str, name: str) -> None:
     found = [item for item in run(text) if item.content == content]
     assert found, contents(text)
     assert name in found[0].subjects and found[0].subject != "Mickael"
+
+
+@pytest.mark.parametrize(
+    "text", ["Tom's back hurts after the move", "Sam's home is in Leeds", "it's going well"]
+)
+def test_an_s_is_read_as_is_only_where_is_alone_can_stand(text: str) -> None:
+    assert not [c for _, c in contents(text) if " is back" in c or " is home" in c or "it is" in c]
+    assert spelled_out(text) == text
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,17 @@ _TOLD_BY_WHAT_FOLLOWS = (
     (re.compile(r"(?:^|(?<=[.!?]\s))[Ww]ere(?=\s+(?:\w+ing|going|gonna|moving|getting|having)\b)"), "we're"),
     (re.compile(r"\b(?P<my>[Mm]y)\s+sis\b"), r"\g<my> sister"),
     (re.compile(r"\b(?P<my>[Mm]y)\s+bro\b"), r"\g<my> brother"),
+    # "Tom's allergic to nuts", "my son's sick": the "'s" of "is" after a name or a relative, where
+    # only "is" can stand ("Tom's back hurts" and "Sam's home" are Tom's and Sam's).
+    (
+        re.compile(
+            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+)['’]s\s+"
+            r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?(?:allergic|pregnant|moving|expecting|"
+            r"visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
+            r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b)"
+        ),
+        r"\g<who> is ",
+    ),
 )
 
 

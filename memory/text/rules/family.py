@@ -92,6 +92,10 @@ _EVENT_EN = (
     r"flying\s+in|staying\s+with\s+(?:me|us))|"
     rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
     r"(?:is|was)\s+(?:still\s+)?recovering\s+from|"
+    # what a relative may not eat, and a couple's news: "my son is allergic to peanuts", "Alex is vegan"
+    r"(?:is|are)\s+(?:(?:very|severely|deathly|also)\s+)?allergic\s+to|"
+    r"(?:is|are)\s+(?:vegan|vegetarian|gluten[- ]free|lactose[- ]intolerant|celiac|coeliac|diabetic)\b|"
+    r"(?:broke|split)\s+up|(?:quit|left)\s+(?:his|her|their)\s+job|started\s+(?:at|working\s+at|a\s+new)\b|"
     # a child's firsts and a family's sick days: "my daughter lost her first tooth", "my son has an
     # ear infection again"
     r"proposed|(?:is|are)\s+moving\s+(?:to|back|out|in\s+with|away|abroad)|"
