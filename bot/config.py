@@ -215,6 +215,12 @@ class PrehookSettings(_Section):
         description="a line of the block scored below this share of the best line's score is left "
         "out before the token budget (0: every line competes for the budget)",
     )
+    share_spares_tokens: int = Field(
+        _PREHOOK.share_spares_tokens,
+        ge=0,
+        description="lines the score share left out go back, best first, while the block holds fewer "
+        "tokens than this (0: the share alone decides)",
+    )
     important_threshold: float = Field(_PREHOOK.important_threshold, ge=0, le=1)
     preference_min_confidence: float = Field(_PREHOOK.preference_min_confidence, ge=0, le=1)
     preference_cache_ttl_seconds: float = Field(_PREHOOK.preference_cache_ttl, ge=0)

@@ -206,3 +206,18 @@ def test_a_zone_said_by_its_abbreviation_keeps_summer_time() -> None:
     assert zone is not None
     assert datetime(2026, 7, 1, 19, tzinfo=UTC).astimezone(zone).hour == 12
     assert datetime(2026, 1, 1, 20, tzinfo=UTC).astimezone(zone).hour == 12
+
+
+def test_the_example_environment_file_says_the_defaults() -> None:
+    """.env.example is what a new deployment copies: each value it sets is the one the bot uses unset."""
+    example = Path(__file__).resolve().parent.parent / ".env.example"
+    defaults = Settings.load(env_file=None).model_dump()
+    copied = Settings.load(env_file=example).model_dump()
+    differ = {
+        f"{section}.{key}"
+        for section, values in defaults.items()
+        if isinstance(values, dict)
+        for key, value in values.items()
+        if copied[section][key] != value
+    }
+    assert not differ, differ

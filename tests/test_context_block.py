@@ -137,6 +137,29 @@ def turn_line(said: StoredMessage, then: StoredMessage) -> str:
     return next(line for line in block.text.split("\n") if line.startswith("- "))
 
 
+def test_lines_the_share_cut_go_back_best_first_while_the_block_stays_within_the_spare_tokens() -> None:
+    best = BlockItem(Section.RELEVANT, 0.9, memory("Jonas got paged at 11:20, the disk was full", 1))
+    kept = format_context_block([best], NOW, token_budget=1300)
+    spare = [
+        BlockItem(Section.MESSAGES, 0.3, memory(f"Line {n} of short chat about the outage", n + 2))
+        for n in range(12)
+    ]
+    room = format_context_block([best, *spare[:3]], NOW, token_budget=100_000).tokens
+    block = format_context_block([best], NOW, token_budget=1300, spare=spare, spare_tokens=room)
+    # The three best spare lines fit in the room; none goes in past it.
+    assert block.included == [best, *spare[:3]] and block.tokens <= room
+    assert block.dropped == []
+    # Without spare tokens, or with room for none, the block is what the share left.
+    for spare_tokens in (0, kept.tokens):
+        alone = format_context_block([best], NOW, token_budget=1300, spare=spare, spare_tokens=spare_tokens)
+        assert alone.included == [best] and alone.tokens == kept.tokens
+    # The budget still binds below the spare tokens.
+    capped = format_context_block(
+        [best], NOW, token_budget=kept.tokens + 20, spare=spare, spare_tokens=10_000
+    )
+    assert capped.tokens <= kept.tokens + 20 and len(capped.included) < 1 + len(spare)
+
+
 def test_a_past_turn_line_is_its_date_author_and_words_only() -> None:
     # A block carries a dozen turns or more: every word of their frame is paid a dozen times.
     asked = message("Where did you hike?", NOW - 2 * DAY, "alice")

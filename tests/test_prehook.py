@@ -437,11 +437,20 @@ async def test_lines_far_below_the_best_leave_the_block_and_who_is_talking_stays
     scores = {m.content: s for m, s in every.candidates_ranked}
     share = (max(scores[weaker], scores[decision]) / scores[best] + 1) / 2
 
-    cut = await PreHook(engine, PrehookConfig(min_score_share=share), clock=clock).run(question)
+    cut = await PreHook(engine, PrehookConfig(min_score_share=share, share_spares_tokens=0), clock=clock).run(
+        question
+    )
 
     # Both scored below that share of the best line; who is asked about stays, whatever its score.
     assert set(injected(cut)) == {identity, best}
     assert cut.tokens < every.tokens
+
+    # Unless the block would hold fewer tokens than `share_spares_tokens`: then they go back.
+    spared = await PreHook(
+        engine, PrehookConfig(min_score_share=share, share_spares_tokens=every.tokens), clock=clock
+    ).run(question)
+    assert set(injected(spared)) == {identity, best, weaker, decision}
+    assert spared.tokens == every.tokens
 
 
 async def test_access_counts_are_written_together_on_close(engine: MemoryEngine, hook: PreHook) -> None:
@@ -585,6 +594,7 @@ def test_config_mirrors_the_design_defaults_and_reads_settings() -> None:
         "context_window_depth": 20,
         "token_budget": 1300,
         "min_score_share": 0.55,
+        "share_spares_tokens": 700,
         "important_threshold": 0.8,
         "preference_min_confidence": 0.6,
         "preference_cache_ttl": 300.0,

@@ -354,6 +354,8 @@ def format_context_block(
     token_budget: int,
     timeline: Timeline | None = None,
     tz: tzinfo = UTC,
+    spare: Sequence[BlockItem] = (),
+    spare_tokens: int = 0,
 ) -> ContextBlock:
     """Render `items` (plus the timeline's own items) as one block of at most `token_budget` tokens.
 
@@ -362,6 +364,10 @@ def format_context_block(
     line dropped last does not leave the room of two short ones empty. The frame (opening,
     preamble, section headers, the empty-timeline line) is never dropped, so a budget smaller
     than the frame yields the frame alone.
+
+    `spare` lines (those the score share left out, `ranking.within_share`) then go in, best first,
+    while the block stays within `spare_tokens` (and the budget): a block of short lines, as chat
+    makes, is not left at a few of them because its best line stood out.
     """
     pool = [*items, *(timeline.items if timeline is not None else [])]
     kept = sorted(pool, key=lambda i: i.score, reverse=True)
@@ -377,5 +383,12 @@ def format_context_block(
             if tried is not None and estimate_tokens(tried) <= token_budget:
                 kept.append(item)
                 dropped.remove(item)
+                text = tried
+    room = min(spare_tokens, token_budget)
+    if text is not None and spare and estimate_tokens(text) < room:
+        for item in sorted(spare, key=lambda i: i.score, reverse=True):
+            tried = renderer.render([*kept, item])
+            if tried is not None and estimate_tokens(tried) <= room:
+                kept.append(item)
                 text = tried
     return ContextBlock(text, estimate_tokens(text) if text else 0, kept, dropped)

@@ -229,11 +229,17 @@ class PreHook:
 
         # 6. Format within the budget, then record only what made it into the block.
         t = time.perf_counter()
-        items = within_share(
-            block_items(selected, following, also, said_since(selected)), self.config.min_score_share
-        )
+        lines = block_items(selected, following, also, said_since(selected))
+        items = within_share(lines, self.config.min_score_share)
+        within = {id(line) for line in items}
         block: ContextBlock = format_context_block(
-            items, now, self.config.token_budget, timeline=timeline, tz=zone
+            items,
+            now,
+            self.config.token_budget,
+            timeline=timeline,
+            tz=zone,
+            spare=[line for line in lines if id(line) not in within],
+            spare_tokens=self.config.share_spares_tokens,
         )
         injected = block.memories
         injected_messages = block.messages
