@@ -2981,6 +2981,10 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
         # a short French sentence is written in French ("on part on the weekend of …" before)
         ("on part ce week-end", "on part le week-end du samedi 28 novembre 2026"),
         ("cette semaine je bosse", "la semaine du lundi 23 novembre 2026 je bosse"),
+        # a month with "next" or "last" after it, as British English says it
+        ("training for Cardiff in October next", "training for Cardiff in October 2027"),
+        ("we met in March last", "we met in March 2026"),
+        ("see you in October next year", "see you in October 2027"),
         # a part of a month, in French: to come unless told in the past
         ("je pars mi-décembre", "je pars mi-décembre 2026"),
         ("le contrat finit fin janvier", "le contrat finit fin janvier 2027"),

@@ -10,7 +10,7 @@ from memory.engine import MemoryEngine
 from memory.models import Audience, StoredMessage, Visibility
 from memory.prehook import PreHook, PrehookConfig
 from memory.scope import quote_literal
-from memory.text import only_addressed
+from memory.text import only_addressed, topic_words
 from memory.turn_text import REPLY_GAP_SECONDS, message_embed_text, message_search_text
 from tests.helpers import DAY, FakeClock, audience, is_turn_line, ranked_ids, store_apart
 from tests.helpers import past_turn as turn
@@ -127,6 +127,44 @@ async def test_a_recalled_turn_comes_with_its_answer_on_one_line(
     # Both turns count as shown: asking again within the depth injects neither.
     again = await hook.run(ask("Which hiking trip in the Alps did Bob do, again?"))
     assert not {question.id, answer.id} & {m.id for m in again.injected_messages}
+
+
+async def test_small_talk_recalls_no_turn_by_its_words_alone(
+    engine: MemoryEngine, hook: PreHook, clock: FakeClock
+) -> None:
+    """A keyword match lifts a turn to the relevance floor; "ok thanks" matched every turn that
+    says "ok" or "thanks", and filled the block with them."""
+    said = await store_apart(
+        engine,
+        [
+            "thanks for bringing the lasagne to the potluck on saturday, everyone loved it",
+            "ok so the dentist moved my appointment to the fourteenth at nine",
+            "lol my cat knocked the plant off the windowsill again this morning",
+            "thanks again for lending me the drill, the shelves are finally up",
+        ],
+        clock() - 3 * DAY,
+    )
+    for small_talk in ("ok thanks", "lol", "haha ok", "merci!"):
+        result = await hook.run(ask(small_talk))
+        assert not result.injected_messages, (small_talk, result.block)
+    # The words that carry a topic still find their turn.
+    found = await hook.run(ask("who brought the lasagne to the potluck?"))
+    assert said[0].id in {m.id for m in found.injected_messages}
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("ok thanks", ""),
+        ("lol ok", ""),
+        ("Thanks! Who brought the lasagne?", "Who brought the lasagne"),
+        ("ok so when is Tom's birthday", "so when is Tom's birthday"),
+        ("merci pour la recette", "pour la recette"),
+        ("What cool designs did Gina make?", "What cool designs did Gina make"),
+    ],
+)
+def test_topic_words_leave_out_only_what_carries_no_topic(text: str, words: str) -> None:
+    assert topic_words(text) == words
 
 
 async def test_an_answer_that_asks_back_is_shown_with_its_own_answer(

@@ -20,7 +20,7 @@ from ..models import Audience, Memory, MemoryType, StoredMessage, Summary
 from ..settled import gather_settled
 from ..storage import MemoryQuery, MemoryRead, VectorHit, about_read, between_read
 from ..summaries import SummaryManager
-from ..text import read_kind_note
+from ..text import read_kind_note, topic_words
 from ..ttl import parse_duration
 from ..turn_text import REPLY_GAP_SECONDS, ends_on_a_question
 from .asked_period import asked_period
@@ -239,7 +239,9 @@ class Sources:
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         found.dense, found.lexical = await self.guard(
             "search",
-            memories.hybrid_search_awaiting(viewer, query, request.text, self.config.vector_top_k, now),
+            memories.hybrid_search_awaiting(
+                viewer, query, topic_words(request.text), self.config.vector_top_k, now
+            ),
             no_hits,
             errors,
         )
@@ -276,7 +278,7 @@ class Sources:
         (message_dense, message_lexical), dated = await asyncio.gather(
             self.guard(
                 "message_search",
-                turn_store.hybrid_search_awaiting(viewer, pending, request.text, depth + skip),
+                turn_store.hybrid_search_awaiting(viewer, pending, topic_words(request.text), depth + skip),
                 no_hits,
                 errors,
             ),

@@ -7,7 +7,8 @@ Modules, one job each: `normalize` (cleanup, language), `sentences` (sentences, 
 grammar), `lexicons`, `phrases` (object phrases and names), `subjects`, `facts`, `kind_notes`
 (kind memories' text), `rules` (the extraction rules as a table), `extraction` (the entry point),
 `addressing` (a name said to its bearer, not of them), `zones` (time zones as chat names them),
-`credentials` (secrets a memory must never hold), `shorthand` (chat's shorthand spelled out).
+`credentials` (secrets a memory must never hold), `shorthand` (chat's shorthand spelled out),
+`small_talk` (the words a keyword search of a message leaves out).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .extraction import Extracted, extract, extract_unguarded, is_forget_request
 from .facts import Fact, Predicate, clean_value, read_facts
 from .kind_notes import KindNote, read_kind_note
 from .rewrite import renamed
+from .small_talk import topic_words
 
 __all__ = [
     "REDACTED",
@@ -39,5 +41,6 @@ __all__ = [
     "read_kind_note",
     "renamed",
     "resolve_relative_dates",
+    "topic_words",
     "without_credentials",
 ]

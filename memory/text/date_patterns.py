@@ -158,6 +158,9 @@ _PART_OF_DAY_ALT = "|".join(PARTS_OF_DAY)
 _PERIOD_FR = r"(?:semaine|mois|année|annee|an|week-?end)"
 _NEXT_FR = r"prochaine?|suivante?"
 _LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente?|precedente?"
+# "in October next", "since March last": the British order, where no word follows ("October next year"
+# is a year's October).
+_AFTER_EN = r"(?:next|last)(?=\s*(?:$|[^\w\s]))"
 DATE_PATTERN = regex(
     r"\b(?:"
     r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
@@ -218,8 +221,8 @@ DATE_PATTERN = regex(
     # French parts too: "mi-décembre", "fin janvier", "début d'avril".
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"
     r"|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
-    rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}))?"
-    rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}))"
+    rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))?"
+    rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois)(?:\s+(?P<end_of_fr_next>prochaine?))?)"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>this\s+coming|next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
