@@ -137,10 +137,16 @@ async def test_small_talk_recalls_no_turn_by_its_words_alone(
     said = await store_apart(
         engine,
         [
-            "thanks for bringing the lasagne to the potluck on saturday, everyone loved it",
-            "ok so the dentist moved my appointment to the fourteenth at nine",
-            "lol my cat knocked the plant off the windowsill again this morning",
-            "thanks again for lending me the drill, the shelves are finally up",
+            # long enough that sharing one word brings no turn near by vector (the test embedder
+            # is a bag of words)
+            "thanks for bringing the lasagne to the potluck on saturday, everyone loved it and my aunt "
+            "wants the recipe for her church dinner next month",
+            "ok so the dentist moved my appointment to the fourteenth at nine, which means I have to "
+            "skip the team standup and the planning meeting after it",
+            "lol my cat knocked the plant off the windowsill again this morning and then sat in the "
+            "soil looking extremely proud of what she had done",
+            "thanks again for lending me the drill, the shelves are finally up in the spare room and "
+            "the books are out of their boxes at last",
         ],
         clock() - 3 * DAY,
     )
