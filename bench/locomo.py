@@ -17,6 +17,10 @@ answer. `recall_at` ranks the hook's candidates, each alone; the baselines rank
 the stored turns' bare text, each embedded alone in a table of their own, with plain LanceDB
 vector search (`vector_only`) and BM25 (`bm25_only`), scope-filtered, and inject their top 20.
 
+After its questions, each conversation hears small talk (`SMALL_TALK`: "ok thanks", "lol", ...),
+said by the speakers in turn the same way: `small_talk_tokens_mean` is what the pre-hook injects
+for a message that asks for nothing, the cost of a block on most of a chat's turns.
+
 Evidence ids are cleaned first ("D8:6; D9:17" is two ids, "D:11:26" is "D11:26"); ids that name
 no turn of the conversation are dropped, and a question left without evidence is not scored.
 `limit` caps the number of conversations; `max_questions` (default: all) caps questions per
@@ -68,6 +72,19 @@ KS = (5, 10, 20)
 PLOT_KS = (1, 2, 3, 5, 10, 15, 20)
 BASELINE_TOP = 20
 ASK_AFTER_SECONDS = 60.0
+# Messages that ask nothing of the conversation's past: a block for them is spent for nothing.
+SMALL_TALK = (
+    "ok thanks",
+    "lol",
+    "haha nice",
+    "good morning everyone",
+    "brb",
+    "same",
+    "what's up?",
+    "that's hilarious",
+    "ok sounds good",
+    "anyone around?",
+)
 # Tokens of a baseline's injected turns are counted with the block formatter and no budget.
 _UNBOUNDED = 1_000_000
 
@@ -100,6 +117,8 @@ class Tally:
     """Per-question scores of one system; `summary()` is its JSON."""
 
     rows: list[_Scored] = field(default_factory=list)
+    # Tokens injected for each message of `SMALL_TALK` (the system only).
+    small_talk: list[int] = field(default_factory=list)
 
     def add(
         self,
@@ -145,6 +164,8 @@ class Tally:
         out["injected_items_mean"] = round(mean([r.items for r in rows]), 2)
         out["injected_tokens_mean"] = round(mean([r.tokens for r in rows]), 1)
         out["prehook_ms"] = percentiles([r.ms for r in rows], (50, 95), 2) if rows else {"p50": 0, "p95": 0}
+        if self.small_talk:
+            out["small_talk_tokens_mean"] = round(mean(self.small_talk), 1)
         out["by_category"] = {
             str(c): self._recall([r for r in rows if r.category == c])
             for c in CATEGORIES
@@ -327,6 +348,11 @@ async def _evaluate(
                 answer_shown(question.answer, shown),
             )
         bar.update(1)
+    for n, text in enumerate(SMALL_TALK):
+        hook.states = hook.config.make_states()
+        result = await hook.run(question_request(conv, n, text, agent))
+        hook.access.discard()
+        tallies["system"].small_talk.append(result.tokens)
 
 
 async def run_locomo(
