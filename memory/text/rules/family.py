@@ -1,4 +1,4 @@
-"""Rules for relatives and pets: who they are, how many, and what happens to them ("my mom retired")."""
+"""Rules for relatives, pets and others named: who they are and what happens to them ("Mom retired")."""
 
 from __future__ import annotations
 
@@ -276,25 +276,29 @@ def _has(hit: Hit) -> Item | None:
     )
 
 
-def _life_event(hit: Hit) -> Item | None:
-    """ "Mickael's mom passed away in 2025", "La mère de Mickael est décédée en 2025": the relative
-    is the subject, the event dated when the clause says when."""
-    relative = hit.words("rel")
+def _news(hit: Hit, who: str, confidence: float, keys: list[str], tags: list[str]) -> Item:
+    """What happens to `who` (a relative, someone named): the event dated when the clause says when."""
     # "passed away and it's been hard": what follows is about the speaker, not the event.
     event = (_NEXT_CLAUSE_FR if hit.french else _NEXT_CLAUSE).sub("", hit.phrase)
     said = with_date_said_first(hit.third(event), hit)
     kind = MemoryType.EVENT if PLACEHOLDER.search(said) else MemoryType.FACT
-    who = _relative_of(hit, relative)
-    predicate = Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED
     return Item(
         f"{who} {said}",
         kind,
-        hit.confidence(_CONFIDENCE),
-        [relative],
-        predicate=predicate,
+        hit.confidence(confidence),
+        keys,
+        tags=tags,
+        predicate=Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED,
         object=said,
         subject=who,
     )
+
+
+def _life_event(hit: Hit) -> Item | None:
+    """ "Mickael's mom passed away in 2025", "La mère de Mickael est décédée en 2025": the relative
+    is the subject."""
+    relative = hit.words("rel")
+    return _news(hit, _relative_of(hit, relative), _CONFIDENCE, [relative], [])
 
 
 def tells_of_someone_named(text: str) -> bool:
@@ -328,20 +332,9 @@ def _other_event(hit: Hit) -> Item | None:
     ):
         return None  # "Networking plays a big role": a capitalised word that names no one
     kin = _KIN_NAMES.get(said.casefold())
-    who = f"{possessive_en(hit.speaker)} {kin}" if kin else said
-    event = _NEXT_CLAUSE.sub("", hit.phrase)
-    told = with_date_said_first(hit.third(event), hit)
-    kind = MemoryType.EVENT if PLACEHOLDER.search(told) else MemoryType.FACT
-    return Item(
-        f"{who} {told}",
-        kind,
-        hit.confidence(_OTHER_CONFIDENCE),
-        [kin] if kin else [],
-        tags=[] if kin else names,
-        predicate=Predicate.EVENT if kind is MemoryType.EVENT else Predicate.STATED,
-        object=told,
-        subject=who,
-    )
+    if kin:
+        return _news(hit, f"{possessive_en(hit.speaker)} {kin}", _OTHER_CONFIDENCE, [kin], [])
+    return _news(hit, said, _OTHER_CONFIDENCE, [], names)
 
 
 def _expecting(hit: Hit) -> Item:
