@@ -1514,6 +1514,19 @@ def test_what_happens_to_someone_named_is_remembered(text: str, content: str, na
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Merci à tous pour samedi",  # thanks for a day: no task due then
+        "thanks for saturday guys",
+        "school already?? wasn't she a baby like yesterday",  # asked, without its question mark
+        "won't you come on Friday",
+    ],
+)
+def test_thanks_and_questions_without_their_mark_note_nothing(text: str) -> None:
+    assert contents(text) == []
+
+
+@pytest.mark.parametrize(
     "text", ["Tom's back hurts after the move", "Sam's home is in Leeds", "it's going well"]
 )
 def test_an_s_is_read_as_is_only_where_is_alone_can_stand(text: str) -> None:

@@ -75,7 +75,8 @@ _CO_SUBJECT = regex(
 _QUESTION_START = regex(
     r"^(?:(?:so|and|but|ok|okay|hey|et|alors|bon|mais)[\s,]+)*(?:"
     r"(?:do|does|did|don't|doesn't|didn't|can|could|would|will|shall|should|is|are|am|was|were|have|has|"
-    r"haven't|isn't|aren't)\s+(?:you|i|we|he|she|they|it|u|there)\b|"
+    r"haven't|isn't|aren't|wasn't|weren't|won't|can't|couldn't|wouldn't|shouldn't|hasn't)\s+"
+    r"(?:you|i|we|he|she|they|it|u|there)\b|"
     r"(?:what|what's|who|who's|whom|whose|which|where|where's|why|how|how's)\b|"
     r"est-ce\b|qu'est-ce\b|(?:quel|quelle|quels|quelles|qui|quoi|où|pourquoi|comment|combien)\b|"
     r"(?:as|es|est|avez|sais|savez|connais|connaissez|peux|pouvez|aimes|aimez)-(?:tu|vous|il|elle|je)\b)"

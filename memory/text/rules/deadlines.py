@@ -140,8 +140,14 @@ def _deadline(hit: Hit) -> Item:
     return Item(content, MemoryType.TODO, confidence, [thing], predicate=Predicate.DEADLINE, object=body)
 
 
-def _dated_todo(hit: Hit) -> Item:
+# Thanks for a day are no task due then: "Merci à tous pour samedi", "thanks for Saturday".
+_THANKS = regex(r"^\W*(?:merci|thanks|thank\s+you|thx|ty)\b")
+
+
+def _dated_todo(hit: Hit) -> Item | None:
     """A dated obligation or "by <date>": the whole clause, as a to-do."""
+    if _THANKS.match(hit.clause.text):
+        return None
     confidence = hit.confidence(_TODO_CONFIDENCE)
     content = hit.whole_clause()
     if hit.french:
