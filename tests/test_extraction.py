@@ -2462,6 +2462,17 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "le séminaire c'est du 3-5 mars",
             "Le séminaire c'est du mercredi 3 mars 2027 au vendredi 5 mars 2027",
         ),
+        ("I'm off from 10 to 20 May", "Mickael is off from Monday 10 May 2027 to Thursday 20 May 2027"),
+        (
+            "on part chez ses parents du 18 au 22 avril",
+            "Mickael et d'autres partent chez ses parents du dimanche 18 avril 2027 au jeudi 22 avril 2027",
+        ),
+        # "my" after a verb in the past is its object: the clause keeps its own subject
+        (
+            "airline cancelled my flight so japan is now 2 to 16 dec",
+            "Airline cancelled Mickael's flight so japan is now Wednesday 2 December 2026 to "
+            "Wednesday 16 December 2026",
+        ),
         ("code freeze starts Dec 15", "Code freeze starts Tuesday 15 December 2026"),
         ("I'll be back on the 6th", "Mickael will be back on Sunday 6 December 2026"),
         # a span of weekdays ends on or after its start

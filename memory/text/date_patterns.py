@@ -356,10 +356,11 @@ _DATE_WORDS = frozenset(
 _WORD = re.compile(r"[a-zà-ÿ]+")
 
 
-# "March 3-5", "3-5 mars": a span of days in one month.
+# "March 3-5", "3-5 mars", "2 to 16 nov", "du 18 au 22 avril": a span of days in one month.
 _DAY_SPAN = regex(
     rf"\b(?:(?P<month>{_MONTH_ALT})\.?\s+(?P<first>[0-3]?\d)(?:st|nd|rd|th)?\s*[-–]\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
-    rf"|(?P<first_day>[0-3]?\d)(?:st|nd|rd|th|er)?\s*[-–]\s*(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month_after>{_MONTH_ALT}))"
+    rf"|(?P<first_day>[0-3]?\d)(?:st|nd|rd|th|er)?(?:\s*[-–]\s*|\s+(?:to|au)\s+)(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?\s+"
+    rf"(?P<month_after>{_MONTH_ALT}))"
     r"\b(?![-–/:.]\d)"
 )
 
@@ -380,7 +381,7 @@ def with_day_spans(text: str, french: bool) -> str:
             return f"{month} {first} {to} {month} {last}"
         return f"{first} {month} {to} {last} {month}"
 
-    return _DAY_SPAN.sub(written, text) if "-" in text or "–" in text else text
+    return _DAY_SPAN.sub(written, text) if any(mark in text for mark in ("-", "–", " to ", " au ")) else text
 
 
 def may_hold_a_date(text: str) -> bool:

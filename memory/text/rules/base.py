@@ -10,6 +10,7 @@ from memory.models import MemoryType
 
 from ..dates import ResolvedDate
 from ..facts import Predicate
+from ..lexicons import is_past_form_en
 from ..normalize import regex
 from ..phrases import is_object, noun_phrase, trim_phrase
 from ..rewrite import capitalize_first, third_person
@@ -180,6 +181,16 @@ _SUBJECT_START_EN = regex(r"\b(?:i|we|my|our|let's)\b")
 _SUBJECT_START_FR = regex(r"\b(?:je|j'|nous|on|mon|ma|mes)\b")
 
 
+_LAST_WORD = re.compile(r"[a-z]+(?=\s+$)", re.IGNORECASE)
+
+
+def _object_after_a_past_verb(text: str, at: int) -> bool:
+    """Whether the word right before `at` is a verb in the past other than "was" and "were"."""
+    found = _LAST_WORD.search(text, 0, at)
+    word = found.group(0) if found is not None else ""
+    return word.lower() not in ("", "was", "were") and is_past_form_en(word)
+
+
 _IT_IS_BEFORE = regex(r"^\W*(?:it(?:'s|\s+is|\s+was)|today(?:'s|\s+is)|c'est)\s+$")
 
 
@@ -189,6 +200,9 @@ def _main_subject(text: str, french: bool) -> int | None:
     starts = [m.start() for m in (_SUBJECT_START_FR if french else _SUBJECT_START_EN).finditer(text)]
     if french:
         return starts[0] if starts else None
+    # "airline cancelled my flight": "my" after a verb in the past is its object, not the subject
+    # ("this was my trip" names its subject after the verb).
+    starts = [n for n in starts if not _object_after_a_past_verb(text, n)]
     return next((n for n in starts if not opens_relative_clause(text[:n])), starts[-1] if starts else None)
 
 
