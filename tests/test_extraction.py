@@ -1561,6 +1561,8 @@ def test_no_news_of_someone_named_where_none_was_told(text: str) -> None:
         ("I've got a bad knee so no running for me", None),
         ("I've got lots of kids' books, classics and all", None),
         ("I've got a funny story", None),
+        ("i got someone easy 😈", None),  # drawn for a secret santa: nothing happened
+        ("I met someone at the conference", "Mickael met someone at the conference"),
         # unless it is news, or has its day
         ("I've got a new job at Google!", "Mickael has got a new job at Google"),
         ("I've just got back from Rome", "Mickael has just got back from Rome"),

@@ -204,6 +204,8 @@ def _happened_en(hit: Hit) -> Item | None:
     got_state = verb == "got" and bool(_GOT_STATE.match(after))
     needs_no_object = bool(_INTRANSITIVE.match(verb)) or got_state
     got_to = verb == "got" and re.match(r"(?i)\s*to\b", after)  # "I got to go"
+    if verb == "got" and re.match(r"(?i)\s*(?:someone|somebody|anyone|anybody)\b", after):
+        return None  # "i got someone easy" (drawn for a secret santa): nobody is named, nothing happened
     before_verb = hit.clause.text[hit.match.start() : hit.match.start("verb")]
     if (
         verb == "got"
