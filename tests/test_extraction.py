@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
@@ -1524,6 +1525,13 @@ def test_what_happens_to_someone_named_is_remembered(text: str, content: str, na
 )
 def test_thanks_and_questions_without_their_mark_note_nothing(text: str) -> None:
     assert contents(text) == []
+
+
+def test_a_dated_event_keeps_its_date() -> None:
+    said = "morning all, happy new year (again) :wave: plan: 2.4 is locked for Friday 14 Feb, freeze 7 Feb"
+    events = [c for t, c in contents(said) if t is MemoryType.EVENT]
+    # "Morning all, happy new year" was an event: the dates went with what followed the bracket.
+    assert all(re.search(r"\d", c) for c in events), events
 
 
 @pytest.mark.parametrize(

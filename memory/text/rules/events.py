@@ -494,6 +494,10 @@ def _dated_event(hit: Hit) -> Item | None:
     content = without_the_listener(_date_as_subject(hit) or hit.whole_clause(), hit.speaker)
     if not content:
         return None  # "See you at the party on Friday": whom it names is known only where it was said
+    if not PLACEHOLDER.search(content):
+        # "morning all, happy new year (again) :wave: … locked for Friday 14 Feb": the dated part
+        # was cut away with what followed a bracket or a colon; what is left is no dated event.
+        return None
     return Item(
         content,
         MemoryType.EVENT,
