@@ -21,7 +21,7 @@ from .periods import (
     weekday_date,
 )
 
-__all__ = ["direction", "resolve_match", "whole_years_ago"]
+__all__ = ["direction", "names_no_number", "resolve_match", "whole_years_ago"]
 
 
 _NEXT_WORDS = frozenset({"next", "coming", "prochain", "prochaine", "suivant", "suivante"})
@@ -43,8 +43,8 @@ def whole_years_ago(match: re.Match[str]) -> int | None:
     ):
         return None
     unit_word = (group("ago_unit") or group("il_y_a_unit") or "").lower()
-    quantity = " ".join((group("ago_quantity") or group("il_y_a_quantity") or "").lower().split())
-    if _unit_of(unit_word) != "year" or quantity in _SOME:
+    quantity = group("ago_quantity") or group("il_y_a_quantity") or ""
+    if _unit_of(unit_word) != "year" or names_no_number(quantity):
         return None
     return _quantity(quantity, unit_word)
 
@@ -56,6 +56,11 @@ def direction(word: str) -> int:
 
 # Counts that name no number: "a few years ago" is no year's date.
 _SOME = frozenset({"a few", "few", "several", "quelques"})
+
+
+def names_no_number(quantity: str) -> bool:
+    """Whether a count is said without a number ("a few", "several", "quelques")."""
+    return " ".join(quantity.lower().split()) in _SOME
 
 
 def _quantity(word: str, unit: str = "") -> int:

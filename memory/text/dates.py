@@ -9,7 +9,7 @@ from datetime import time as dtime
 from itertools import pairwise
 
 from .date_format import PERIOD_LEAD_EN, PERIOD_LEAD_FR, day_of_year, format_day, format_period
-from .date_meaning import direction, resolve_match, whole_years_ago
+from .date_meaning import direction, names_no_number, resolve_match, whole_years_ago
 from .date_patterns import (
     BIRTH,
     DATE_PATTERN,
@@ -209,7 +209,7 @@ def find_dates(
                 about, segment_end = found_about.group("about"), found_about.start()
             elif match.group("ago_or") or match.group("ago_or_after"):
                 about = "around"  # "two or three weeks ago", "a month or so ago"
-            elif _SOME.fullmatch(match.group("ago_quantity") or match.group("il_y_a_quantity") or ""):
+            elif names_no_number(match.group("ago_quantity") or match.group("il_y_a_quantity") or ""):
                 about = "around"  # "a few years ago", "several months back", "il y a quelques années"
             else:
                 about = match.group("il_y_a_about")
@@ -308,8 +308,6 @@ _ON_TIME_BEFORE = re.compile(
     r"\b(?:was|were|am|is|are|be|been|being|running|arrived|showed\s+up|came|got\s+(?:there|home|in))\s+$",
     re.IGNORECASE,
 )
-# A count that names no number: "a few", "several", "quelques".
-_SOME = re.compile(r"a\s+few|few|several|quelques", re.IGNORECASE)
 _RANGE_END_BEFORE = re.compile(
     r"(?:\b(?:to|until|till|through|thru|and|au|à|jusqu'au|jusqu'à|et)|[-–])\s*$", re.IGNORECASE
 )
