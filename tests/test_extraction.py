@@ -1527,11 +1527,23 @@ def test_thanks_and_questions_without_their_mark_note_nothing(text: str) -> None
     assert contents(text) == []
 
 
-def test_a_dated_event_keeps_its_date() -> None:
-    said = "morning all, happy new year (again) :wave: plan: 2.4 is locked for Friday 14 Feb, freeze 7 Feb"
+@pytest.mark.parametrize(
+    ("said", "starts"),
+    [
+        # "Morning all, happy new year" was an event, then none: the dates went with what followed
+        # the bracket. The event is read from where its dated part starts.
+        (
+            "morning all, happy new year (again) :wave: plan: 2.4 is locked for Friday 14 Feb, freeze 7 Feb",
+            "2.4 is locked for",
+        ),
+        ("happy new year! 2.4 is locked for Friday 14 Feb, so code freeze is 7 Feb", "2.4 is locked for"),
+        ("big news (finally): my surgery is on 3 March", "Mickael's surgery is on"),
+    ],
+)
+def test_a_dated_event_keeps_its_date(said: str, starts: str) -> None:
     events = [c for t, c in contents(said) if t is MemoryType.EVENT]
-    # "Morning all, happy new year" was an event: the dates went with what followed the bracket.
-    assert all(re.search(r"\d", c) for c in events), events
+    assert events and all(re.search(r"\d{4}", c) for c in events), events
+    assert any(c.startswith(starts) for c in events), events
 
 
 @pytest.mark.parametrize(

@@ -488,16 +488,43 @@ _ASKED_OF_THE_LISTENER = regex(
 )
 
 
+# Where a chat line moves on before its dated part: a colon ("quick plan for the week: ..."), an
+# emoji's shortcode (":wave:"), a closing bracket, a dash between spaces.
+_BREAK_BEFORE_THE_DATE = regex(r"(?::[a-z0-9_+-]+:|:(?!\d)|\)|\s[-–—]\s)\s*")
+
+
+def _from_the_dated_part(hit: Hit) -> Hit | None:
+    """`hit` read from the last break before the clause's first date, when a cue word follows it
+    ("morning all, happy new year (again) :wave: quick plan: 2.4 is locked for Friday 14 Feb, so
+    code freeze is 7 Feb" is read from "2.4 is locked"); None when no such part holds a cue."""
+    first = PLACEHOLDER.search(hit.clause.text)
+    if first is None:
+        return None
+    breaks = list(_BREAK_BEFORE_THE_DATE.finditer(hit.clause.text, 0, first.start()))
+    if not breaks:
+        return None
+    tail = hit.clause.text[breaks[-1].end() :]
+    if not _EVENT_CUE.search(tail):
+        return None
+    clause = dataclasses.replace(
+        hit.clause, text=tail, before=f"{hit.clause.before} {hit.clause.text[: breaks[-1].end()]}"
+    )
+    return dataclasses.replace(hit, clause=clause)
+
+
 def _dated_event(hit: Hit) -> Item | None:
     if _ASKED_OF_THE_LISTENER.match(strip_filler(hit.clause.text)):
         return None  # what the speaker asks someone to do is not something that happens to them
     content = without_the_listener(_date_as_subject(hit) or hit.whole_clause(), hit.speaker)
+    if content and not PLACEHOLDER.search(content):
+        # "morning all, happy new year (again) :wave: … locked for Friday 14 Feb": the dated part
+        # was cut away with what followed a bracket or a colon; read from where it starts, or none.
+        dated = _from_the_dated_part(hit)
+        if dated is None:
+            return None
+        return _dated_event(dated)
     if not content:
         return None  # "See you at the party on Friday": whom it names is known only where it was said
-    if not PLACEHOLDER.search(content):
-        # "morning all, happy new year (again) :wave: … locked for Friday 14 Feb": the dated part
-        # was cut away with what followed a bracket or a colon; what is left is no dated event.
-        return None
     return Item(
         content,
         MemoryType.EVENT,
