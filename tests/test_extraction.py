@@ -1528,6 +1528,26 @@ def test_thanks_and_questions_without_their_mark_note_nothing(text: str) -> None
 
 
 @pytest.mark.parametrize(
+    ("said", "named", "event"),
+    [
+        (
+            "Moi je pars en Corse le 9 août avec ma copine Françoise",
+            "La copine de Mickael s'appelle Françoise",
+            "Mickael part en Corse le lundi 9 août 2027 avec sa copine Françoise",
+        ),
+        (
+            "I'm going to Corsica on 9 August with my friend Françoise",
+            "Mickael's friend is called Françoise",
+            "Mickael is going to Corsica on Monday 9 August 2027 with their friend Françoise",
+        ),
+    ],
+)
+def test_a_name_said_in_passing_leaves_the_dated_event(said: str, named: str, event: str) -> None:
+    # The friend's name was the clause's only memory: the trip on the 9th was lost.
+    assert contents(said) == [(MemoryType.FACT, named), (MemoryType.EVENT, event)]
+
+
+@pytest.mark.parametrize(
     ("said", "starts"),
     [
         # "Morning all, happy new year" was an event, then none: the dates went with what followed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..dates import PLACEHOLDER
 from ..normalize import regex
 from .activities import ACTIVITIES
 from .base import Clause, Entry, Item, run_rules
@@ -58,10 +59,16 @@ def _statements(clause: Clause, speaker: str) -> list[Item]:
 
 def read_clause(clause: Clause, speaker: str) -> list[Item]:
     """The memories one clause states: an explicit request wins (it re-reads its inner text with
-    the statement rules); otherwise every statement rule; a dated event only when nothing else."""
+    the statement rules); otherwise every statement rule, and a dated event when none of them
+    kept the clause's date."""
     if not (_GATE.search(clause.text) or tells_of_someone_named(clause.text)):
         return []
     requested = REQUESTS.apply(clause, speaker, lambda inner: _statements(inner, speaker))
     if requested is not None:
         return requested  # none, for a request to forget
-    return _statements(clause, speaker) or run_rules((DATED_EVENT,), clause, speaker, lambda inner: [])
+    stated = _statements(clause, speaker)
+    if any(PLACEHOLDER.search(item.content) for item in stated):
+        return stated
+    # A dated event when nothing else kept the clause's date: "je pars en Corse le 9 août avec ma
+    # copine Françoise" names the friend, and the trip is still on the 9th.
+    return stated + run_rules((DATED_EVENT,), clause, speaker, lambda inner: [])
