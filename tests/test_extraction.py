@@ -3122,6 +3122,9 @@ def test_since_when_something_lasts_is_no_date_of_the_next_clause() -> None:
         ("by the 12th", (2026, 12, 12)),
         ("Monday the 7th", (2026, 12, 7)),
         ("Tuesday the 9th", (2027, 2, 9)),  # the first 9th that is a Tuesday
+        # a week after the coming one ("the Friday 27 November after next" was the coming one)
+        ("the Friday after next", (2026, 12, 4)),
+        ("the sunday after next", (2026, 12, 6)),
     ],
 )
 def test_english_date_expressions(expression: str, day: tuple[int, int, int]) -> None:
@@ -3147,6 +3150,7 @@ def test_english_date_expressions(expression: str, day: tuple[int, int, int]) ->
         ("le 14 juillet 2027", (2027, 7, 14)),
         ("le 25 décembre", (2026, 12, 25)),
         ("le 2 aout", (2027, 8, 2)),
+        ("vendredi en huit", (2026, 12, 4)),
     ],
 )
 def test_french_date_expressions(expression: str, day: tuple[int, int, int]) -> None:

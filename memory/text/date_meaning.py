@@ -147,6 +147,9 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         weekday = _weekday_number(group("weekdays_ago_name"))
         count = _quantity(group("weekdays_ago_quantity"))
         return weekday_date(today, weekday, "last", True) - timedelta(days=7 * (count - 1)), "rel", "day"
+    if group("weekday_after_next"):
+        weekday = _weekday_number(group("weekday_after_next_name"))
+        return weekday_date(today, weekday, "", False) + timedelta(days=7), "wd", "day"
     if group("week_after_next"):
         return shift_period(today, "week", 2), "period", "week"
     if group("week_before_last"):
