@@ -2165,6 +2165,21 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "scratch that, the meeting is on Friday not Thursday",
             "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
         ),
+        # a list's next item is no part of what it says ("Last thing, Aisha's contract ...")
+        (
+            "thanks. last thing, Aisha's contract is signed, she starts 3 March as junior backend dev",
+            "Aisha's contract is signed, she starts Wednesday 3 March 2027 as junior backend dev",
+        ),
+        # a heading names the week; nobody is planning it ("Mickael is planning week: ...")
+        (
+            "ok, planning week: 9–13 June in the office",
+            "Planning week: Wednesday 9 June 2027 to Sunday 13 June 2027 in the office",
+        ),
+        # the speaker in a relative clause is not the subject ("Mickael wants is a party ...")
+        (
+            "the last thing I want is a party on Friday",
+            "The last thing Mickael wants is a party on Friday 27 November 2026",
+        ),
         # a day said first, as a standup post says it
         (
             "yesterday: finished the auth refactor. today: pairing with Lea. blockers: none",

@@ -49,6 +49,8 @@ _CLAUSE_BREAK = regex(
 _FILLERS = (
     r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
+    # a list's next item: "last thing, Aisha's contract is signed", "one more thing: ..."
+    r"(?:(?:one\s+)?last|one\s+more|another)\s+thing(?=\s*[,:])|"
     r"just\s+so\s+(?:you|u)\s+know|please\s+note(?:\s+that)?|"
     # a correction's lead: what follows is what holds ("scratch that, the meeting is on Friday")
     r"scratch\s+that|correction(?=\s*:)|(?:(?:my|sorry|oops)[\s,]+)?(?:bad|typo)(?=\s*[,:!])|"
@@ -302,6 +304,8 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|"
     r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|looking(?=\s+for\s)|living(?=\s+in\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
+    # Not a heading: "planning week: 9-13 June in the office" names the week, nobody is planning.
+    r"(?![\w-]+:(?!\d))"
 )
 # "Been coding for 8 years", "been living here since 2019": the speaker's "I've" left out.
 _DROPPED_HAVE_BEEN_EN = regex(r"^been\s+(?:\w+ing|married|sober|vegan|vegetarian)\b")

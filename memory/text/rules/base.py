@@ -203,7 +203,9 @@ def _main_subject(text: str, french: bool) -> int | None:
     # "airline cancelled my flight": "my" after a verb in the past is its object, not the subject
     # ("this was my trip" names its subject after the verb).
     starts = [n for n in starts if not _object_after_a_past_verb(text, n)]
-    return next((n for n in starts if not opens_relative_clause(text[:n])), starts[-1] if starts else None)
+    # When each one opens a relative clause, the subject is the noun phrase they hang on ("the
+    # last thing I want is a party"): the clause is kept from its start.
+    return next((n for n in starts if not opens_relative_clause(text[:n])), None)
 
 
 def _whole_clause(clause: Clause, speaker: str, french: bool) -> str:
