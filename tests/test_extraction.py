@@ -2165,6 +2165,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "scratch that, the meeting is on Friday not Thursday",
             "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
         ),
+        # what one sent in or asked for
+        (
+            "also fyi I submitted a CFP to DataConf in Berlin over the break",
+            "Mickael submitted a CFP to DataConf in Berlin over the break",
+        ),
+        ("I applied for the Leeds job", "Mickael applied for the Leeds job"),
         # a list's next item is no part of what it says ("Last thing, Aisha's contract ...")
         (
             "thanks. last thing, Aisha's contract is signed, she starts 3 March as junior backend dev",
