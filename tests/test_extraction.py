@@ -2656,6 +2656,8 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "I'm hosting a book club at my place next Thursday.",
             "Mickael is hosting a book club at their place on Thursday 3 December 2026",
         ),
+        ("I turned forty-two", "Mickael turned forty-two"),
+        ("we turned the garage into a studio", "Mickael and others turned the garage into a studio"),
     ],
 )
 def test_what_friends_tell_each_other(text: str, content: str) -> None:
@@ -2673,6 +2675,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "my dad gave me a ride",
         "we're redoing the slides",  # work, not the home
         "my heart broke",
+        "Biscuit is very annoyed I turned the light on",  # "turned" is an event of an age or a change
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

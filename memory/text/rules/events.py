@@ -41,9 +41,12 @@ _EVENT_VERBS_EN = (
     r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"
     r"had\s+(?:a\s+baby|surgery|an?\s+operation|an?\s+(?:car\s+)?accident|covid|the\s+flu|twins)|ran|"
     r"climbed|visited|travel(?:l)?ed|returned|came\s+back|went|flew|crashed|found|founded|built|created|"
-    r"wrote|written|defended|earned|achieved|turned|celebrated|booked|rented|renovated|finally\s+got|"
+    r"wrote|written|defended|earned|achieved|booked|rented|renovated|finally\s+got|"
     # Not ideas explored: "I explored the idea a bit".
-    r"explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
+    # An age or a change: "I turned 30", "we turned the garage into a studio"; not "I turned the light on".
+    r"turned(?=\s+(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety)\b|(?:[\w'-]+\s+){0,4}into\b))|"
+    r"celebrated|explored(?!\s+(?:the\s+|some\s+|other\s+|new\s+|a\s+few\s+)?(?:ideas?|options?|possibilit(?:y|ies)|ways?|"
     r"alternatives?|avenues?|concepts?|topics?|themes?|feelings?|emotions?)\b)|teamed\s+up|partnered|organi[sz]ed|donated|"
     # "I scored 40 points", "we scored the winning goal"
     r"scored|switched|migrated|reached|enrolled|registered|repainted|redecorated|remodell?ed|installed|"
