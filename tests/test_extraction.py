@@ -2165,6 +2165,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "scratch that, the meeting is on Friday not Thursday",
             "The meeting is on Friday 27 November 2026 not Thursday 26 November 2026",
         ),
+        # a taste that ended ("I no longer like coffee" was nothing, "... anymore" a dislike of
+        # "coffee anymore")
+        ("I no longer like coffee", "Mickael no longer likes coffee"),
+        ("I don't like coffee anymore", "Mickael no longer likes coffee"),
+        ("I've stopped enjoying running", "Mickael no longer enjoys running"),
+        ("je n'aime plus le café", "Mickael n'aime plus le café"),
         # what one sent in or asked for
         (
             "also fyi I submitted a CFP to DataConf in Berlin over the break",

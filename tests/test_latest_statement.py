@@ -1,5 +1,5 @@
-"""A statement of where someone lives, works or how old they are that a newer one replaced says so
-in the block ("since then: lives in Lyon"), as the profile line keeps only the newest."""
+"""A statement of where someone lives, works or how old they are, or of a taste, that a newer one
+replaced says so in the block ("since then: lives in Lyon"), as the profile line keeps only the newest."""
 
 from __future__ import annotations
 
@@ -69,3 +69,41 @@ async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_t
         result.block.count("since then") == 1
     )  # "nurse" and "nurse in Lyon" differ; languages do not replace
     assert "since then" not in line_of(result, "Ana speaks French")
+
+
+def taste(user: str, content: str) -> MemoryDraft:
+    name = content.split(" ", 1)[0]
+    return MemoryDraft(
+        content=content,
+        scope=GENERAL,
+        memory_type=MemoryType.PREFERENCE,
+        subjects=[name],
+        user_id=user,
+        author_id=user,
+    )
+
+
+async def test_a_taste_that_changed_says_what_holds_now(
+    engine: MemoryEngine, clock: FakeClock, hook: PreHook
+) -> None:
+    await said_in_turn(
+        engine,
+        clock,
+        taste("sam", "Sam loves working saturdays"),
+        taste("ana", "Ana likes coffee"),
+        taste("sam", "Sam likes coffee"),
+        taste("sam", "Sam dislikes working saturdays"),
+        taste("ana", "Ana no longer likes coffee"),
+    )
+    result = await hook.run(
+        request(
+            "Do Sam and Ana like coffee and working saturdays?",
+            audience("sam"),
+            participants=["sam", "ana"],
+        )
+    )
+    assert 'since then: "dislikes working saturdays"' in line_of(result, "Sam loves working saturdays")
+    assert 'since then: "no longer likes coffee"' in line_of(result, "Ana likes coffee")
+    # Sam's coffee is his own taste, and the newest of each says nothing more.
+    for content in ("Sam likes coffee", "Sam dislikes working saturdays", "Ana no longer likes coffee"):
+        assert "since then" not in line_of(result, content)

@@ -104,6 +104,9 @@ def memory(content: str, memory_type: MemoryType, subjects: list[str] | None = N
         ("Mickael has always been passionate about music", PREF, [("like", "", "music")]),
         ("Mickael is interested in machine learning", PREF, [("like", "", "machine learning")]),
         ("Mickael has always hated mornings", PREF, [("dislike", "", "mornings")]),
+        # a taste that ended replaces the like ("no longer likes coffee" was a like of coffee)
+        ("Mickael no longer likes coffee", PREF, [("dislike", "", "coffee")]),
+        ("Mickael n'aime plus le café", PREF, [("dislike", "", "le café")]),
         ("Mickael is drawn to turtles", PREF, [("like", "", "turtles")]),
         ("Mickael is in the PST time zone", ID, [("field", "timezone", "PST")]),
         ("Mickael est dans le fuseau horaire CET", ID, [("field", "timezone", "CET")]),

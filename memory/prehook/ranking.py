@@ -441,18 +441,24 @@ _ONE_AT_A_TIME = frozenset(FIELDS) - {"languages"}
 
 def said_since(selected: Sequence[Candidate]) -> dict[str, str]:
     """For each chosen memory that a newer chosen memory about the same person contradicts on a
-    field that holds one value at a time (where they live, work, their age), that newer value:
-    the block shows both, and says which is the latest, as the profile line does."""
-    latest: dict[tuple[str, str], tuple[float, str]] = {}
-    fields: list[tuple[str, tuple[str, str], str]] = []
+    field that holds one value at a time (where they live, work, their age), or on a taste (likes
+    coffee, then no longer does), what the newer one says: the block shows both, and says which is
+    the latest, as the profile line does."""
+    latest: dict[tuple[str, ...], tuple[float, str]] = {}
+    fields: list[tuple[str, tuple[str, ...], str]] = []
     for candidate in selected:
         memory = candidate.memory
         if memory is None or memory.user_id is None:
             continue
         for kind, key, value in profile_facts(memory):
-            if kind != "field" or key not in _ONE_AT_A_TIME:
+            if kind == "field" and key in _ONE_AT_A_TIME:
+                field_of: tuple[str, ...] = (memory.user_id, key)
+            elif kind in _TASTES:
+                # A like and a dislike of one thing: the value is the thing, what is said is the taste.
+                field_of = (memory.user_id, "taste", value.casefold())
+                value = _taste_said(memory, kind, value)
+            else:
                 continue
-            field_of = (memory.user_id, key)
             fields.append((memory.id, field_of, value))
             if field_of not in latest or memory.created_at > latest[field_of][0]:
                 latest[field_of] = (memory.created_at, value)
@@ -461,6 +467,20 @@ def said_since(selected: Sequence[Candidate]) -> dict[str, str]:
         for memory_id, field_of, value in fields
         if latest[field_of][1].casefold() != value.casefold()
     }
+
+
+_TASTES = frozenset({"like", "dislike"})
+
+
+def _taste_said(memory: Memory, kind: str, thing: str) -> str:
+    """How a memory words its taste for `thing` after its subject ("no longer likes coffee"), or
+    plainly by its kind when its wording does not end with the thing."""
+    content = memory.content.rstrip(" .!")
+    head = memory.subjects[0] if memory.subjects else ""
+    # Subjects are stored case-folded: "ana" opens "Ana no longer likes coffee".
+    if content.casefold().endswith(thing.casefold()) and head and content.casefold().startswith(f"{head} "):
+        return content[len(head) + 1 :]
+    return f"{'likes' if kind == 'like' else 'dislikes'} {thing}"
 
 
 def block_items(

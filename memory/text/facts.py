@@ -176,13 +176,14 @@ _NEUTRAL = regex(rf"{_WHO}\s+(?:doesn't|does\s+not)\s+mind\b")
 _DISLIKE: list[re.Pattern[str]] = [
     regex(
         rf"{_WHO}\s+{_ADVERBS}(?:hates|dislikes|detests|loathes|despises|can't\s+stand|cannot\s+stand|"
-        r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
+        r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|no\s+longer\s+(?:likes|loves|enjoys)|"
+        r"is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
         r"into|keen\s+on)|has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:hated|disliked|despised))"
         r"\s+(?P<value>.+)$"
     ),
     regex(
-        rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|"
-        r"ne\s+supporte\s+pas|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|')|"
+        rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|n'aime\s+plus|"
+        r"ne\s+supporte\s+(?:pas|plus)|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|')|"
         r"a\s+toujours\s+détesté)\s*"
         rf"{_ADVERBS}(?P<value>.+)$"
     ),

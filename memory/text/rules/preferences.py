@@ -23,9 +23,13 @@ _ADVERBS = (
     r"kinda|sort\s+of|do|so|personally|generally|usually|always|secretly|simply|particularly|especially)\s+)*"
 )
 _LIKE_EN = regex(
-    r"\bi\s+" + _ADVERBS + r"(?P<verb>like|love|adore|enjoy|prefer|hate|dislike|loathe|detest|despise|"
+    r"\bi(?:'ve(?=\s+stopped))?\s+"
+    + _ADVERBS
+    + r"(?P<verb>like|love|adore|enjoy|prefer|hate|dislike|loathe|detest|despise|"
     r"can't\s+stand|cannot\s+stand|can\s+not\s+stand|don't\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|"
-    r"do\s+not\s+(?:really\s+)?(?:like|love|enjoy)|don't\s+mind|do\s+not\s+mind)\s+" + OBJECT
+    r"do\s+not\s+(?:really\s+)?(?:like|love|enjoy)|don't\s+mind|do\s+not\s+mind|"
+    # a taste that ended: "I no longer like coffee", "I stopped enjoying running"
+    r"no\s+longer\s+(?:like|love|enjoy)|(?:have\s+)?stopped\s+(?:liking|loving|enjoying))\s+" + OBJECT
 )
 # A taste told in the present perfect: "I've always loved jazz", "I have long hated mornings".
 _LOVED_EN = regex(
@@ -113,7 +117,7 @@ _LIKE_FR = regex(
     r"\b(?:j'(?P<j_negated>aime\s+pas|supporte\s+pas)|j'(?P<j_verb>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<je_verb>déteste|hais|préfère|kiffe|adore|"
     r"raffole\s+d(?:e|u|es)|suis\s+fan\s+d(?:e\s+|u\s+|es\s+|')|suis\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+"
     r"d(?:e\s+|u\s+|es\s+|')|suis\s+passionnée?\s+(?:de|d'|par)|suis\s+accro\s+(?:à|au|aux)|"
-    r"ne\s+supporte\s+pas|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|"
+    r"ne\s+supporte\s+(?:pas|plus)|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|n'aime\s+plus|"
     r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
     r"suis\s+végane?|suis\s+vegan|ne\s+suis\s+plus\s+(?:végétarien(?:ne)?|végane?|vegan)))\b"
     r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
@@ -158,6 +162,9 @@ _PREDICATE_EN = {
     "can't stand": Predicate.DISLIKES,
     "doesn't mind": Predicate.DOES_NOT_MIND,
 }
+_STOPPED_EN = {"liking": "like", "loving": "love", "enjoying": "enjoy"}
+# "I don't like coffee anymore": what follows the taste says it ended.
+_ANY_MORE_EN = regex(r"\s+any\s*more\W*$")
 _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
 
 
@@ -169,15 +176,26 @@ def _likes_en(hit: Hit) -> Item | None:
     if opens_relative_clause(hit.clause.text[: hit.match.start()]):
         return None  # "a job I enjoy every day": which job, not a taste for "every day"
     verb = hit.words("verb").lower()
-    if verb.startswith(("don't", "do not")):
+    phrase = hit.phrase
+    ended = _ANY_MORE_EN.search(phrase)
+    if ended and verb.startswith(("don't", "do not")) and not verb.endswith("mind"):
+        phrase = phrase[: ended.start()]  # "I don't like coffee anymore": no longer a taste
+        verb = "no longer " + verb.rsplit(" ", 1)[-1]
+    last = verb.rsplit(" ", 1)[-1]
+    if verb.startswith("no longer ") or "stopped " in verb:
+        third = f"no longer {_THIRD_PERSON_EN[_STOPPED_EN.get(last, last)]}"
+    elif verb.startswith(("don't", "do not")):
         third = "doesn't mind" if verb.endswith("mind") else "dislikes"
     elif verb.startswith(("can't", "cannot", "can not")):
         third = "can't stand"
     else:
         third = _THIRD_PERSON_EN[verb]
-    liked = hit.third(hit.phrase)
+    liked = hit.third(phrase)
     content = f"{hit.speaker} {third} {liked}"
-    predicate = _PREDICATE_EN.get(third, Predicate.LIKES)
+    # A taste that ended replaces the taste in the profile as a dislike does.
+    predicate = (
+        Predicate.DISLIKES if third.startswith("no longer") else _PREDICATE_EN.get(third, Predicate.LIKES)
+    )
     confidence = hit.confidence(_CONFIDENCE)
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
