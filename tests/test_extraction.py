@@ -2177,6 +2177,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael submitted a CFP to DataConf in Berlin over the break",
         ),
         ("I applied for the Leeds job", "Mickael applied for the Leeds job"),
+        # a greeting to the room is no part of what it says ("Team, the release ...")
+        ("hey team, the release is on Friday", "The release is on Friday 27 November 2026"),
+        ("good morning folks, the demo is on Friday", "The demo is on Friday 27 November 2026"),
+        ("morning all :wave: the demo is on Friday", "The demo is on Friday 27 November 2026"),
+        ("salut tout le monde, la démo est vendredi", "La démo est vendredi 27 novembre 2026"),
+        ("morning runs are my thing", "Mickael loves morning runs"),
         # a list's next item is no part of what it says ("Last thing, Aisha's contract ...")
         (
             "thanks. last thing, Aisha's contract is signed, she starts 3 March as junior backend dev",

@@ -46,8 +46,16 @@ _CLAUSE_BREAK = regex(
     + _FIRST_PERSON_AHEAD
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
+# A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
+# "morning" alone only before a comma or a stop ("morning runs are my thing" keeps it).
+_GREETING = (
+    r"(?:hey|hi|hello|yo|hiya|howdy|morning|evening|afternoon|gm|good\s+(?:morning|afternoon|evening)|"
+    r"salut|bonjour|bonsoir|coucou|hola)\s+(?:all|everyone|everybody|folks|guys|gals|team|y'all|people|peeps|"
+    r"gang|fam|friends|fellas|tout\s+le\s+monde|à\s+tous|les\s+amis|les\s+gars|la\s+team|l'équipe)(?![\w'])|"
+    r"(?:good\s+)?(?:morning|evening|afternoon)(?=\s*[,!.:])"
+)
 _FILLERS = (
-    r"ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
+    rf"{_GREETING}|ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
     # a list's next item: "last thing, Aisha's contract is signed", "one more thing: ..."
     r"(?:(?:one\s+)?last|one\s+more|another)\s+thing(?=\s*[,:])|"
@@ -151,7 +159,8 @@ _NOT_A_HEAD_EN = frozenset(
     "and but or so because cause then when if as since though although while than of for with at after "
     "before to from in on about like god gosh goodness".split()
 )
-_LEADING_FILLER = regex(rf"^(?:(?:{_FILLERS})\b[\s,!.:]*)+")
+# An emoji's shortcode too ("morning all :wave: ...").
+_LEADING_FILLER = regex(rf"^(?:(?:(?:{_FILLERS})\b|:[a-z0-9_+-]+:)(?:[\s,!.]|:(?![a-z0-9_+-]+:))*)+")
 
 
 def split_sentences(text: str) -> list[tuple[str, bool]]:
