@@ -2669,6 +2669,33 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "Mickael is hosting a book club at their place on Thursday 3 December 2026",
         ),
         ("I turned forty-two", "Mickael turned forty-two"),
+        # a couple's state said with "we" ("we're engaged" was nothing), or to whom
+        ("she said yes!!! we're engaged 💍", "Mickael is engaged"),
+        ("I'm engaged to Sam", "Mickael is engaged"),
+        # what one is doing on a day, the subject left out, and appointments by who one sees
+        (
+            "finally finished my thesis!! defending on march 3",
+            "Mickael is defending on Wednesday 3 March 2027",
+        ),
+        (
+            "quitting my job at the end of the month, going freelance",
+            "Mickael is quitting their job on Monday 30 November 2026, going freelance",
+        ),
+        (
+            "presenting the roadmap on thursday",
+            "Mickael is presenting the roadmap on Thursday 26 November 2026",
+        ),
+        ("dentist at 4 tomorrow so I'll leave early", "Dentist at 4 on Thursday 26 November 2026"),
+        # a grunt is no part of it
+        (
+            "lost my wallet at the concert last night ugh",
+            "Mickael lost their wallet at the concert on Tuesday 24 November 2026",
+        ),
+        # a past verb after the day said with the subject: last Friday, not the next one
+        (
+            "the deploy on friday broke prod for 2 hours",
+            "The deploy on Friday 20 November 2026 broke prod for 2 hours",
+        ),
         ("we turned the garage into a studio", "Mickael and others turned the garage into a studio"),
     ],
 )
@@ -2688,6 +2715,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "we're redoing the slides",  # work, not the home
         "my heart broke",
         "Biscuit is very annoyed I turned the light on",  # "turned" is an event of an age or a change
+        "we're married to our jobs lol",  # an idiom, no couple
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

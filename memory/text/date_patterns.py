@@ -329,6 +329,8 @@ PAST_TENSE = regex(
 SUBJECT_VERB_EN = regex(
     # Who the clause is about may be someone else: "my sister got married in June" is last June.
     r"\b(?:i|we|he|she|they|it|that|this|(?:my|our|his|her|their|the|a)\s+[a-z]+)\s+"
+    # ... with its day said in between: "the deploy on friday broke prod" is last Friday's.
+    r"(?:(?:on|last|this)\s+(?:[a-z]+day|[a-z]+\s+night)\s+)?"
     r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b"
 )
 # A clause that says what will be: its past verb reports it ("she said it will rain on Friday").

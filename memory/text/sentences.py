@@ -306,7 +306,7 @@ _DROPPED_SUBJECT_EN = regex(
 _DROPPED_SUBJECT_DOING_EN = regex(
     # Not two gerunds joined, the subject of what follows ("Playing and singing let me unwind").
     r"^(?:(?:just|still|currently|finally|also|already)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
-    r"closing|celebrating|pairing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
+    r"closing|celebrating|pairing|defending(?:\s+on(?=\s))?|presenting|quitting|interviewing|competing|performing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
     r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"

@@ -94,10 +94,14 @@ def _turned(hit: Hit) -> Item | None:
 
 # "I'm married", "je suis célibataire": one value, the newest word wins (as for where one lives).
 _RELATIONSHIP_EN = (
-    r"\bi(?:'m|\s+am)\s+(?:(?P<no_longer>no\s+longer\s+)|(?P<not>not\s+))?(?:now\s+|happily\s+|still\s+|newly\s+|recently\s+)?"
-    r"(?P<state>married|single|divorced|engaged|widowed|separated|in\s+a\s+relationship)"
+    r"\b(?:i(?:'m|\s+am)|(?P<we>we(?:'re|\s+are)))\s+(?:(?P<no_longer>no\s+longer\s+)|(?P<not>not\s+))?"
+    r"(?:now\s+|happily\s+|still\s+|newly\s+|recently\s+|officially\s+|finally\s+)?"
+    # "we're engaged" says it of the speaker too; "we're single" says nothing of a couple
+    r"(?P<state>married|(?(we)(?!)|single)|divorced|engaged|(?(we)(?!)|widowed)|separated|in\s+a\s+relationship)"
     # "I'm not married anymore" (not "I'm not married", which may be said of many things)
-    r"(?(not)\s+any\s*more\b|)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|with\b|since\b|for\b|\x00))"
+    r"(?(not)\s+any\s*more\b|)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|with\b|since\b|for\b|\x00|"
+    # to someone named, not "married to our jobs"
+    r"to\s+(?:(?-i:[A-Z])|an?\s)))"
 )
 _RELATIONSHIP_FR = (
     r"\bje\s+suis\s+(?:désormais\s+|maintenant\s+|toujours\s+|enfin\s+)?(?P<state>mariée?|célibataire|"
