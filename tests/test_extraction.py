@@ -2669,6 +2669,13 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "Mickael is hosting a book club at their place on Thursday 3 December 2026",
         ),
         ("I turned forty-two", "Mickael turned forty-two"),
+        # a parent named as chat names one's own, and surgery of a kind
+        ("mom's in hospital again", "Mickael's mom is in hospital again"),
+        ("dad had a stroke", "Mickael's dad had a stroke"),
+        ("dad's birthday is on friday", "Mickael's dad's birthday is on Friday 27 November 2026"),
+        ("my dad had hip surgery", "Mickael's dad had hip surgery"),
+        ("my dad had surgery", "Mickael's dad had surgery"),
+        ("my mom had knee replacement surgery", "Mickael's mom had knee replacement surgery"),
         # a couple's state said with "we" ("we're engaged" was nothing), or to whom
         ("she said yes!!! we're engaged 💍", "Mickael is engaged"),
         ("I'm engaged to Sam", "Mickael is engaged"),
@@ -2716,6 +2723,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "my heart broke",
         "Biscuit is very annoyed I turned the light on",  # "turned" is an event of an age or a change
         "we're married to our jobs lol",  # an idiom, no couple
+        "mom, can you send me the recipe",  # said to her
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

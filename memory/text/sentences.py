@@ -319,7 +319,13 @@ _DROPPED_SUBJECT_DOING_EN = regex(
 # "Been coding for 8 years", "been living here since 2019": the speaker's "I've" left out.
 _DROPPED_HAVE_BEEN_EN = regex(r"^been\s+(?:\w+ing|married|sober|vegan|vegetarian)\b")
 # What is the speaker's, without "my": "birthday is August 3rd", "bday's next week".
-_DROPPED_MY_EN = regex(r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b")
+_DROPPED_MY_EN = regex(
+    r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b"
+    # A parent named as chat names one's own: "mom's in hospital", "dad had a stroke" (not "mom, can
+    # you ...", which speaks to her).
+    r"|^(?:mom|mum|mommy|mummy|dad|daddy|grandma|grandpa|granny|grandad|granddad|nan|nana)(?:'s|\s+(?:is|was|has|had|got|just|"
+    r"passed|died|broke|fell|went|started|retired|finally))\b"
+)
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
 _DROPPED_SUBJECT_BEING_EN = regex(
     r"^(?:(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to|"

@@ -56,7 +56,9 @@ _TOLD_BY_WHAT_FOLLOWS = (
     # only "is" can stand ("Tom's back hurts" and "Sam's home" are Tom's and Sam's).
     (
         re.compile(
-            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+)['’]s\s+"
+            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
+            # a parent named as chat names one's own ("mom's in hospital")
+            r"(?<![\w'’])(?:mom|mum|dad|grandma|grandpa|granny|nan|nana))['’]s\s+"
             r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?(?:allergic|pregnant|moving|expecting|"
             r"visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
             r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b)"
