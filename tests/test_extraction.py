@@ -2698,6 +2698,20 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "lost my wallet at the concert last night ugh",
             "Mickael lost their wallet at the concert on Tuesday 24 November 2026",
         ),
+        # work news with its day: a deadline moved, a team changed, a day to come after a comma
+        (
+            "the client moved the deadline to the 15th",
+            "The client moved the deadline to Tuesday 15 December 2026",
+        ),
+        (
+            "heads up: I'm switching teams in January, joining platform",
+            "Mickael is switching teams in January 2027, joining platform",
+        ),
+        ("deadline for the report is the 15th", "Deadline for the report: Tuesday 15 December 2026"),
+        (
+            "my laptop died, IT is sending a new one tuesday",
+            "Mickael's laptop died, IT is sending a new one Tuesday 1 December 2026",
+        ),
         # a past verb after the day said with the subject: last Friday, not the next one
         (
             "the deploy on friday broke prod for 2 hours",
@@ -2724,6 +2738,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "Biscuit is very annoyed I turned the light on",  # "turned" is an event of an age or a change
         "we're married to our jobs lol",  # an idiom, no couple
         "mom, can you send me the recipe",  # said to her
+        "she is the 2nd best player",  # a rank, no day
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

@@ -139,6 +139,9 @@ _ORDINAL_DAY_AFTER = (
     )
     # "between the 12th and the 15th": "and" after a day said so
     + r"|(?<=\bthe\s\d(?:st|nd|rd|th)\sand\s)|(?<=\bthe\s\d\d(?:st|nd|rd|th)\sand\s)"
+    # "the deadline is the 15th", where the day ends what is said ("she is the 2nd best" goes on)
+    + r"|(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bit's\s))"
+    + r"(?=the\s+\d{1,2}(?:st|nd|rd|th)\s*(?:$|[,.;!?)]|and\b|but\b|so\b))"
     + ")"
 )
 # Nouns an ordinal counts rather than dates: "on the 3rd floor", "on the 2nd try".

@@ -296,10 +296,12 @@ def find_dates(
 
 
 # A part of the clause after a comma or a semicolon, told in the present or the future, of a day:
-# "my grandpa passed away last week, the funeral is on Saturday" is the Saturday to come.
+# "my grandpa passed away last week, the funeral is on Saturday" is the Saturday to come, and so is
+# "my laptop died, IT is sending a new one tuesday".
 _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
     r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
-    r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens)\s+(?:on\s+|at\s+|next\s+)?$",
+    r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens|"
+    r"(?:is|are)\s+\w+ing(?:\s+[\w'-]+){0,4}|will\s+\w+(?:\s+[\w'-]+){0,4})\s+(?:on\s+|at\s+|next\s+)?$",
     re.IGNORECASE,
 )
 # A part of the period said right before it: "mid-last year", "early next month".
