@@ -2000,6 +2000,13 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("our kids are called Leo, Ana and Sam", "Mickael's kids are called Leo, Ana and Sam"),
         ("I'm thinking of getting a third turtle", "Mickael is thinking of getting a third turtle"),
         ("my writing group meets every Thursday", "Mickael's writing group meets every Thursday"),
+        # a group's regular thing, said of the thing ("our raid ...", "standup ..." were nothing)
+        ("our raid is every saturday at 9pm", "Mickael's raid is every saturday at 9pm"),
+        ("standup is at 10am every day", "Standup is at 10am every day"),
+        (
+            "the book club meets on the first tuesday of the month",
+            "The book club meets on the first tuesday of the month",
+        ),
         ("I've lived in Michigan my whole life", "Mickael has lived in Michigan their whole life"),
         (
             "one of my scripts got picked up by a producer!!",

@@ -232,6 +232,15 @@ _GROUP_MEETS_EN = regex(
     r"daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|evenings|nights)\b)"
     r"[^,;:!?.]*)"
 )
+# When a group's regular thing happens: "our raid is every saturday at 9pm", "standup is at 10am every
+# day", "the book club meets on the first tuesday of the month".
+_SCHEDULED_EN = regex(
+    r"^\W*(?P<object>(?:(?:my|our|the)\s+)?(?:[\w'-]+\s+){0,2}?(?:raids?|standups?|stand-ups?|syncs?|retros?|"
+    r"practices?|rehearsals?|sessions?|game\s+nights?|movie\s+nights?|book\s+club|meetings?|classe?s?|lessons?|"
+    r"scrims?|streams?|services?|trainings?|meetups?|1:1s?|one-on-ones?)\s+(?:is|are|happens?|runs?|starts?|meets?)\s+"
+    r"(?:(?:at|from)\s+[^,;:!?.]{1,30}?\s+)?(?:every|each|on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
+    r"daily|weekly|monthly|twice\s+a|once\s+a)[^,;:!?.]*)"
+)
 # What the speaker says they do as a hobby, or streams: "I build mechanical keyboards as a hobby",
 # "I stream on Twitch every Friday night".
 _AS_A_HOBBY_EN = regex(
@@ -296,6 +305,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
     Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
     Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
+    Rule(_SCHEDULED_EN, _as_said, french=False, max_words=14),
     Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
     Rule(_ROUTINE_EN, _as_said, french=False, check_object=False),
     Rule(_AS_A_HOBBY_EN, _as_said, french=False, object_groups=("object", "stream")),
