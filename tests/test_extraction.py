@@ -2683,6 +2683,16 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         ("my dad had hip surgery", "Mickael's dad had hip surgery"),
         ("my dad had surgery", "Mickael's dad had surgery"),
         ("my mom had knee replacement surgery", "Mickael's mom had knee replacement surgery"),
+        # French news: a child's firsts, a breakup, a table booked ("resto" was no event)
+        (
+            "ma fille a perdu sa première dent hier",
+            "La fille de Mickael a perdu sa première dent le mardi 24 novembre 2026",
+        ),
+        ("on s'est séparés avec Paul", "Mickael et d'autres se sont séparés avec Paul"),
+        (
+            "le resto de samedi est réservé pour 20h",
+            "Le resto de samedi 28 novembre 2026 est réservé pour 20h",
+        ),
         # a couple's state said with "we" ("we're engaged" was nothing), or to whom
         ("she said yes!!! we're engaged 💍", "Mickael is engaged"),
         ("I'm engaged to Sam", "Mickael is engaged"),

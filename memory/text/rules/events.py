@@ -111,7 +111,7 @@ _SUBORDINATE_START_EN = regex(r"^(?:when|whenever|while|if|because|as\s+soon\s+a
 _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
         r"\b(?:je\s+(?:me\s+suis|m'suis)|nous\s+nous\s+sommes|on\s+s'est)\s+(?:\w+ment\s+)?(?P<verb>"
-        r"cassée?s?|foulée?s?|fait\s+mal|fait\s+opérer|mariée?s?|pacsée?s?|fiancée?s?|installée?s?|inscrite?s?|"
+        r"cassée?s?|foulée?s?|fait\s+mal|fait\s+opérer|mariée?s?|pacsée?s?|fiancée?s?|séparée?s?|installée?s?|inscrite?s?|"
         r"blessée?s?|fracturée?s?|fait\s+virer|fait\s+licencier|lancée?s?\s+dans|remise?s?\s+(?:à|au))\b"
         r"(?P<object>.*)"
     ),
@@ -155,7 +155,7 @@ _EVENT_CUE = regex(
     r"class|lesson|course|training|onboarding|kick-?off|appt|examen|partiel|contrôle|entretien|réunion|"
     r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
-    r"déménagement|dentiste|médecin|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
+    r"déménagement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?)|book\s+club|meetup|get-together|bbq|barbecue|"

@@ -130,6 +130,8 @@ _LIFE_EVENT_FR = regex(
     r"diplômée?s?|retraitée?s?|enceintes?|hospitalisée?s?|à\s+l'hôpital)|pris\s+sa\s+retraite|accouché|"
     r"eu\s+(?:un\s+bébé|des\s+jumeaux|un\s+accident)|été\s+opérée?|été\s+hospitalisée?|été\s+diagnostiquée?|"
     r"(?:cassé|fracturé|foulé|blessé)e?\s+(?:la|le|les|l')|perdu\s+son\s+(?:travail|emploi|boulot)|"
+    # a child's firsts: "ma fille a perdu sa première dent", "mon fils a fait ses premiers pas"
+    r"perdu\s+sa\s+première\s+dent|fait\s+ses\s+premiers\s+pas|dit\s+son\s+premier\s+mot|"
     r"trouvé\s+un\s+(?:nouveau\s+)?(?:travail|emploi|boulot|job)|déménagé|"
     # "mon fils a la varicelle", "ma fille est malade"
     r"(?:a|ont|avait)\s+(?:la|le|une|un|de\s+la)\s+(?:varicelle|grippe|covid|gastro|otite|angine|rhume|fièvre|"
