@@ -2729,6 +2729,21 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "my laptop died, IT is sending a new one tuesday",
             "Mickael's laptop died, IT is sending a new one Tuesday 1 December 2026",
         ),
+        # a part of a month said with "at the" or alone ("moving out at in late March" was near)
+        (
+            "my roommate is moving out at the end of March",
+            "Mickael's roommate is moving out in late March 2027",
+        ),
+        ("my roommate is moving out end of march", "Mickael's roommate is moving out in late March 2027"),
+        ("the new job starts on the 4th", "The new job starts on Friday 4 December 2026"),
+        ("we're expecting our first in april", "Mickael and others are expecting their first in April 2027"),
+        # after "but" the speaker speaks again, whatever came before ("idk if ...")
+        ("idk if i mentioned but i'm colorblind", "Mickael is colorblind"),
+        ("i'm a night owl fr", "Mickael is a night owl"),
+        (
+            "my cat knocked my coffee onto my keyboard rip",
+            "Mickael's pets include a cat: Mickael's cat knocked their coffee onto their keyboard",
+        ),
         # a past verb after the day said with the subject: last Friday, not the next one
         (
             "the deploy on friday broke prod for 2 hours",
@@ -2756,6 +2771,8 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "we're married to our jobs lol",  # an idiom, no couple
         "mom, can you send me the recipe",  # said to her
         "she is the 2nd best player",  # a rank, no day
+        "if I get the job I'm moving to Berlin",  # a supposition
+        "I'd move to Paris if I could, but I'm staying in Lyon",  # a supposition, then nothing new
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:

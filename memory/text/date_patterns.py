@@ -222,10 +222,10 @@ DATE_PATTERN = regex(
     # "in June", "next June", and a part of a month said alone: "due early March", "mid July".
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|(?P<month_preposition>in|en|au\s+mois\s+de|during|pendant|since|depuis|"
     r"(?:until|till|by|before|after|from|through)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))\s+"
-    r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]))"
+    r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]|(?:at\s+)?(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+[a-z]))"
     # French parts too: "mi-décembre", "fin janvier", "début d'avril".
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"
-    r"|the\s+(?P<month_part_said>beginning|start|middle|end|first\s+half|"
+    r"|(?:at\s+)?(?:the\s+)?(?P<month_part_said>beginning|start|middle|end|first\s+half|"
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))"
     r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"

@@ -251,9 +251,10 @@ def is_hypothetical(context: str) -> bool:
 def is_unasserted(context: str) -> bool:
     """Whether what follows `context` is not asserted by the speaker: a hypothetical, reported
     speech ("he said"), or the inside of an open quote."""
-    # "people think I'm a doctor but I'm a nurse": after "but" the speaker speaks again.
+    # "people think I'm a doctor but I'm a nurse", "idk if I mentioned but I'm colorblind": after
+    # "but" the speaker speaks again.
     own = _CONTRAST.split(context)[-1]
-    return bool(_HYPOTHETICAL.search(context) or _REPORTED_SPEECH.search(own)) or context.count('"') % 2 == 1
+    return bool(_HYPOTHETICAL.search(own) or _REPORTED_SPEECH.search(own)) or context.count('"') % 2 == 1
 
 
 _CONTRAST = regex(r"\b(?:but|though|although|however|mais|sauf\s+que)\b")

@@ -170,8 +170,9 @@ _RELATIVE_LIFE_FR = regex(
     r"joue|jouent|est\s+à\s+la\s+retraite|sont\s+à\s+la\s+retraite)\b.*)"
 )
 _EXPECTING_EN = regex(
-    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:a\s+|our\s+(?:first|second|third)\s+)?"
-    r"(?:baby|babies|twins|child|kid|little\s+one)\b.*"
+    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:(?:a\s+|our\s+(?:first|second|third)\s+)?"
+    # "we're expecting our first in April"
+    r"(?:baby|babies|twins|child|kid|little\s+one)|our\s+(?:first|second|third))\b.*"
 )
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")

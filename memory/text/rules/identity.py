@@ -221,7 +221,7 @@ _TRAIT_EN = (
     r"a\s+bit\s+of)\s+)*(?P<trait>an?\s+(?:introvert|extrovert|extravert|ambivert|night\s+owl|early\s+bird|"
     r"morning\s+person|night\s+person|homebody|people\s+person|bookworm|foodie|perfectionist|"
     r"procrastinator|optimist|pessimist|(?:big\s+)?nerd|(?:total\s+)?geek)|left-handed|right-handed)"
-    r"(?=\s*(?:$|[^\w\s-]|and\b|but\b|so\b|at\s+heart\b|at\s+all\b|tbh\b|lol\b|honestly\b|either\b|though\b))"
+    r"(?=\s*(?:$|[^\w\s-]|and\b|but\b|so\b|at\s+heart\b|at\s+all\b|tbh\b|lol\b|fr\b|ngl\b|honestly\b|either\b|though\b))"
 )
 _TRAIT_FR = (
     r"\bje\s+(?:ne\s+)?suis\s+(?P<neg>pas\s+)?(?:(?:vraiment|plutôt|très|un\s+peu)\s+)*(?P<trait>introvertie?|"
