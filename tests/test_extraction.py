@@ -270,7 +270,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("remember that my sister is called Léa", FACT, "Mickael's sister is called Léa"),
         ("please remember that the wifi password is hunter2", FACT, "The wifi password is hunter2"),
         ("don't forget that the office is closed on Fridays", FACT, "The office is closed on Fridays"),
-        ("Bot, remember that Léa is my sister", FACT, "Léa is Mickael's sister"),
+        # read as the name of a relative, as the French one below is (it was kept as said)
+        ("Bot, remember that Léa is my sister", FACT, "Mickael's sister is called Léa"),
         ("note: the API key rotates monthly", FACT, "The API key rotates monthly"),
         ("n'oublie pas que ma sœur s'appelle Léa", FACT, "La sœur de Mickael s'appelle Léa"),
         ("souviens-toi que j'ai un chat", FACT, "Mickael a un chat"),
@@ -2693,6 +2694,9 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "le resto de samedi est réservé pour 20h",
             "Le resto de samedi 28 novembre 2026 est réservé pour 20h",
         ),
+        # a name said before whom it names ("Priya is my manager" was nothing)
+        ("Priya is my manager", "Mickael's manager is called Priya"),
+        ("Sam is our new tech lead", "Mickael's new tech lead is called Sam"),
         # a couple's state said with "we" ("we're engaged" was nothing), or to whom
         ("she said yes!!! we're engaged 💍", "Mickael is engaged"),
         ("I'm engaged to Sam", "Mickael is engaged"),
@@ -2771,6 +2775,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "we're married to our jobs lol",  # an idiom, no couple
         "mom, can you send me the recipe",  # said to her
         "she is the 2nd best player",  # a rank, no day
+        "Coffee is my best friend",  # what a thing is to the speaker, no name
         "if I get the job I'm moving to Berlin",  # a supposition
         "I'd move to Paris if I could, but I'm staying in Lyon",  # a supposition, then nothing new
     ],

@@ -38,6 +38,15 @@ _IS_NAMED_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+is\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?))"
     r"(?=\s*(?:[.,!?;:)]|$)|\s+(?:and|but|so)\s)"
 )
+# The same said name first: "Priya is my manager", "Léa is my little sister". Kin and roles at work
+# only: "Coffee is my best friend" and "Netflix is my therapist" say what a thing is to the speaker.
+_NAME_IS_MY_EN = regex(
+    r"^\W*(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+(?:\s+[A-ZÀ-Ý][\w'-]+)?))\s+is\s+(?P<poss>my|our)\s+"
+    r"(?P<rel>(?:little\s+|big\s+|older\s+|younger\s+|twin\s+|new\s+)?(?:sister|brother|son|daughter|mom|mum|mother|"
+    r"dad|father|cousin|aunt|uncle|niece|nephew|grandmother|grandfather|grandma|grandpa|boss|manager|team\s+lead|"
+    r"tech\s+lead|mentor|supervisor|colleague|coworker|co-worker|teammate|roommate|cofounder|co-founder|landlord|"
+    r"landlady))(?=\s*(?:[.,!?;:)]|$)|\s+(?:and|but|so)\s)"
+)
 _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
 # Pets or relatives named together: "my turtles are named Bubbles and Squirt", "our kids are called
@@ -382,6 +391,7 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
                 else (
                     Rule(_NAMED_TOGETHER_EN, _named_together, french=False, object_groups=()),
                     Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),
+                    Rule(_NAME_IS_MY_EN, _is_named, french=False, object_groups=()),
                     Rule(
                         _GAVE_NAME_EN,
                         _named_relative(strict=True, with_predicate=False),
