@@ -10,11 +10,18 @@ from tests.helpers import DAY, GENERAL, FakeClock, audience, insert_raw
 from tests.helpers import prehook_request as request
 
 STORAGE_BACKENDS = ("embedded", "postgres")
+PREF = MemoryType.PREFERENCE
 
 
-def about(user: str, content: str) -> MemoryDraft:
+def about(user: str, content: str, memory_type: MemoryType = MemoryType.IDENTITY) -> MemoryDraft:
+    """What `user` said of themselves, their name first (as the extractor writes it)."""
     return MemoryDraft(
-        content=content, scope=GENERAL, memory_type=MemoryType.IDENTITY, user_id=user, author_id=user
+        content=content,
+        scope=GENERAL,
+        memory_type=memory_type,
+        subjects=[content.split(" ", 1)[0]],
+        user_id=user,
+        author_id=user,
     )
 
 
@@ -71,29 +78,17 @@ async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_t
     assert "since then" not in line_of(result, "Ana speaks French")
 
 
-def taste(user: str, content: str) -> MemoryDraft:
-    name = content.split(" ", 1)[0]
-    return MemoryDraft(
-        content=content,
-        scope=GENERAL,
-        memory_type=MemoryType.PREFERENCE,
-        subjects=[name],
-        user_id=user,
-        author_id=user,
-    )
-
-
 async def test_a_taste_that_changed_says_what_holds_now(
     engine: MemoryEngine, clock: FakeClock, hook: PreHook
 ) -> None:
     await said_in_turn(
         engine,
         clock,
-        taste("sam", "Sam loves working saturdays"),
-        taste("ana", "Ana likes coffee"),
-        taste("sam", "Sam likes coffee"),
-        taste("sam", "Sam dislikes working saturdays"),
-        taste("ana", "Ana no longer likes coffee"),
+        about("sam", "Sam loves working saturdays", PREF),
+        about("ana", "Ana likes coffee", PREF),
+        about("sam", "Sam likes coffee", PREF),
+        about("sam", "Sam dislikes working saturdays", PREF),
+        about("ana", "Ana no longer likes coffee", PREF),
     )
     result = await hook.run(
         request(
