@@ -2697,6 +2697,10 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         # a name said before whom it names ("Priya is my manager" was nothing)
         ("Priya is my manager", "Mickael's manager is called Priya"),
         ("Sam is our new tech lead", "Mickael's new tech lead is called Sam"),
+        # what someone named does ("Sarah is our new designer" was nothing)
+        ("Sarah is our new designer", "Sarah is the new designer"),
+        ("Sarah is a designer", "Sarah is a designer"),
+        ("Sam is now a nurse at St Thomas", "Sam is a nurse at St Thomas"),
         # a couple's state said with "we" ("we're engaged" was nothing), or to whom
         ("she said yes!!! we're engaged 💍", "Mickael is engaged"),
         ("I'm engaged to Sam", "Mickael is engaged"),
@@ -2776,6 +2780,8 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
         "mom, can you send me the recipe",  # said to her
         "she is the 2nd best player",  # a rank, no day
         "Coffee is my best friend",  # what a thing is to the speaker, no name
+        "Tom is a legend",  # praise, no job
+        "Work is a nightmare",  # no one named
         "if I get the job I'm moving to Berlin",  # a supposition
         "I'd move to Paris if I could, but I'm staying in Lyon",  # a supposition, then nothing new
     ],

@@ -316,7 +316,7 @@ def _life_event(hit: Hit) -> Item | None:
 def tells_of_someone_named(text: str) -> bool:
     """Whether a clause may tell what happened to someone it names ("Sam got promoted"): such a
     clause needs no word of the speaker's to be read."""
-    return _OTHER_EN.search(text) is not None
+    return _OTHER_EN.search(text) is not None or _NAMED_JOB_EN.search(text) is not None
 
 
 # Capitalised words that open a clause and name no one: "Work got crazy", "Everybody moved to Slack".
@@ -417,6 +417,11 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
 _RELATIVE_JOB_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+is\s+(?:now\s+|also\s+)?(?P<art>an?)\s+" + r"(?P<object>.+)"
 )
+# What someone named does: "Sarah is a designer", "Sam is our new tech writer at Acme".
+_NAMED_JOB_EN = regex(
+    r"^\W*(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ'-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?))\s+is\s+(?:now\s+|also\s+)?"
+    r"(?P<art>an?|our|my|the)\s+(?P<new>new\s+)?(?P<object>.+)"
+)
 _RELATIVE_JOB_FR = regex(
     rf"\b(?P<poss>mon|ma|notre)\s+(?P<rel>{RELATIVES_FR})\s+est\s+(?:maintenant\s+|aussi\s+)?(?P<object>[^\W\d_][\w-]*)"
 )
@@ -439,6 +444,23 @@ def _relative_job(hit: Hit) -> Item | None:
             return None
         content = f"{possessive_en(hit.speaker)} {relative} is {hit.group('art').lower()} {job}"
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [relative, job])
+
+
+def _named_job(hit: Hit) -> Item | None:
+    """ "Sarah is a designer"; "Sarah is the new designer" for "our new designer" (the speaker's
+    team, not the speaker's own)."""
+    name = hit.group("name")
+    if name.split()[0].casefold() in _NOBODY or name.casefold() in _KIN_NAMES:
+        return None
+    if _NAME_IS_MY_EN.match(hit.clause.text):
+        return None  # "Priya is our new manager": the speaker's manager, named as such above
+    job = noun_phrase(hit.phrase, 6)
+    if not job or not is_occupation_en(job):
+        return None
+    article = hit.group("art").lower()
+    said = f"{article} {job}" if article in ("a", "an") else f"the {hit.words('new').lower()} {job}"
+    content = " ".join(f"{name} is {said}".split())
+    return Item(content, MemoryType.FACT, hit.confidence(_OTHER_CONFIDENCE), [job], [name])
 
 
 # Who or what the speaker leans on: "My friends, family and mentors are my rocks", "my wife is my
@@ -472,6 +494,7 @@ FAMILY = (
     Rule(_RELATIVE_LIFE_FR, _life_event, french=True, check_object=False),
     Rule(_OTHER_EN, _other_event, french=False, check_object=False),
     Rule(_RELATIVE_JOB_EN, _relative_job, french=False),
+    Rule(_NAMED_JOB_EN, _named_job, french=False),
     Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
     Rule(_RELATIVE_JOB_FR, _relative_job, french=True),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
