@@ -138,7 +138,10 @@ def test_profile_facts(content: str, memory_type: MemoryType, facts: list[tuple[
     assert profile_facts(memory(content, memory_type)) == facts
 
 
-@pytest.mark.parametrize("said", ["Dave lives in Leeds now", "Sarah works at Google", "Priya is from Lisbon"])
+@pytest.mark.parametrize(
+    "said",
+    ["Dave lives in Leeds now", "Sarah works at Google", "Priya is from Lisbon", "Sarah is a designer"],
+)
 def test_news_of_someone_named_is_no_line_of_the_speakers_profile(said: str) -> None:
     (found,) = extract(said, "Mickael", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
     assert found.subject != "Mickael"

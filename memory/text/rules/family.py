@@ -460,7 +460,8 @@ def _named_job(hit: Hit) -> Item | None:
     article = hit.group("art").lower()
     said = f"{article} {job}" if article in ("a", "an") else f"the {hit.words('new').lower()} {job}"
     content = " ".join(f"{name} is {said}".split())
-    return Item(content, MemoryType.FACT, hit.confidence(_OTHER_CONFIDENCE), [job], [name])
+    # Said of someone else: never a line of the speaker's profile.
+    return Item(content, MemoryType.FACT, hit.confidence(_OTHER_CONFIDENCE), [job], [name], subject=name)
 
 
 # Who or what the speaker leans on: "My friends, family and mentors are my rocks", "my wife is my
