@@ -215,11 +215,13 @@ class Sources:
         """The hybrid searches of `request`, begun before its embedding is done: `query` is a future
         of it, and what needs no vector (the full-text searches) starts without waiting for it."""
         found = SearchFound()
+        # The full-text searches look for the message's words that carry a topic ("ok thanks" has none).
+        keywords = topic_words(request.text)
         # Three chains side by side, each reading its rows as soon as its own hits are in: a
         # memory search never waits on the turns' second round, nor a turn search on memories.
         await gather_settled(
-            self._memories(request, query, now, found, errors),
-            self._turns(request, query, now, found, errors),
+            self._memories(request, query, keywords, now, found, errors),
+            self._turns(request, query, keywords, now, found, errors),
             self._summaries(request, query, found, errors),
         )
         return found
@@ -228,6 +230,7 @@ class Sources:
         self,
         request: PrehookRequest,
         query: Awaitable[np.ndarray],
+        keywords: str,
         now: float,
         found: SearchFound,
         errors: list[str],
@@ -239,9 +242,7 @@ class Sources:
         no_hits: tuple[list[Any], list[Any]] = ([], [])
         found.dense, found.lexical = await self.guard(
             "search",
-            memories.hybrid_search_awaiting(
-                viewer, query, topic_words(request.text), self.config.vector_top_k, now
-            ),
+            memories.hybrid_search_awaiting(viewer, query, keywords, self.config.vector_top_k, now),
             no_hits,
             errors,
         )
@@ -258,6 +259,7 @@ class Sources:
         self,
         request: PrehookRequest,
         pending: Awaitable[np.ndarray],
+        keywords: str,
         now: float,
         found: SearchFound,
         errors: list[str],
@@ -278,7 +280,7 @@ class Sources:
         (message_dense, message_lexical), dated = await asyncio.gather(
             self.guard(
                 "message_search",
-                turn_store.hybrid_search_awaiting(viewer, pending, topic_words(request.text), depth + skip),
+                turn_store.hybrid_search_awaiting(viewer, pending, keywords, depth + skip),
                 no_hits,
                 errors,
             ),
