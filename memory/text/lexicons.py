@@ -12,6 +12,8 @@ __all__ = [
     "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
+    "KIN_AS_NAME_EN",
+    "KIN_AS_NAME_EN_ALT",
     "KIN_FR",
     "LANGUAGES",
     "MONTHS_EN",
@@ -290,6 +292,15 @@ def is_occupation_fr(word: str) -> bool:
 
 
 # --------------------------------------------------------------------------- relatives and pets
+
+# Kin that chat names as a name, meaning the speaker's own ("Mom got promoted", "mom's in hospital"),
+# with the word a note says for each.
+KIN_AS_NAME_EN = {
+    "mom": "mom", "mum": "mum", "mommy": "mom", "mummy": "mum", "dad": "dad", "daddy": "dad",
+    "grandma": "grandma", "grandpa": "grandpa", "granny": "grandma", "nana": "grandma", "nan": "grandma",
+    "grandad": "grandpa", "granddad": "grandpa",
+}  # fmt: skip
+KIN_AS_NAME_EN_ALT = "(?:" + "|".join(sorted(KIN_AS_NAME_EN, key=len, reverse=True)) + ")"
 
 # Regex sources (not compiled): rules and the profile reader embed them in larger patterns.
 RELATIVES_EN = (

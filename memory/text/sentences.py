@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import FINITE_VERBS_EN, MONTHS_EN, RANKS_EN, WEEKDAYS_EN, WEEKDAYS_FR
+from .lexicons import FINITE_VERBS_EN, KIN_AS_NAME_EN_ALT, MONTHS_EN, RANKS_EN, WEEKDAYS_EN, WEEKDAYS_FR
 from .normalize import regex
 
 __all__ = [
@@ -324,7 +324,7 @@ _DROPPED_MY_EN = regex(
     r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b"
     # A parent named as chat names one's own: "mom's in hospital", "dad had a stroke" (not "mom, can
     # you ...", which speaks to her).
-    r"|^(?:mom|mum|mommy|mummy|dad|daddy|grandma|grandpa|granny|grandad|granddad|nan|nana)(?:'s|\s+(?:is|was|has|had|got|just|"
+    rf"|^{KIN_AS_NAME_EN_ALT}(?:'s|\s+(?:is|was|has|had|got|just|"
     r"passed|died|broke|fell|went|started|retired|finally))\b"
 )
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicons import KIN_AS_NAME_EN_ALT
+
 __all__ = ["spelled_out"]
 
 # Words chat types without their apostrophe, or shortened, that mean one thing only. Not "its",
@@ -58,7 +60,7 @@ _TOLD_BY_WHAT_FOLLOWS = (
         re.compile(
             r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
             # a parent named as chat names one's own ("mom's in hospital")
-            r"(?<![\w'’])(?:mom|mum|dad|grandma|grandpa|granny|nan|nana))['’]s\s+"
+            rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+"
             r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?(?:allergic|pregnant|moving|expecting|"
             r"visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
             r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b)"

@@ -11,6 +11,7 @@ from ..dates import DATE_SLOT, PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import (
     FAMILY_WORD,
+    KIN_AS_NAME_EN,
     NATIONALITIES,
     RELATIVES_EN,
     RELATIVES_FR,
@@ -326,12 +327,6 @@ _NOBODY = frozenset(
     work school life covid the a an we you i me us them his her their our your its which whoever anyway
     """.split()
 )
-# Kin said as a name: "Mom got promoted" is the speaker's mom.
-_KIN_NAMES = {
-    "mom": "mom", "mum": "mum", "mommy": "mom", "mummy": "mum", "dad": "dad", "daddy": "dad",
-    "grandma": "grandma", "grandpa": "grandpa", "granny": "grandma", "nana": "grandma", "grandad": "grandpa",
-    "granddad": "grandpa",
-}  # fmt: skip
 
 
 def _other_event(hit: Hit) -> Item | None:
@@ -343,7 +338,7 @@ def _other_event(hit: Hit) -> Item | None:
         name.split()[0].casefold() in _NOBODY or name_from_phrase(name, strict=True) != name for name in names
     ):
         return None  # "Networking plays a big role": a capitalised word that names no one
-    kin = _KIN_NAMES.get(said.casefold())
+    kin = KIN_AS_NAME_EN.get(said.casefold())
     if kin:
         return _news(hit, f"{possessive_en(hit.speaker)} {kin}", _OTHER_CONFIDENCE, [kin], [])
     return _news(hit, said, _OTHER_CONFIDENCE, [], names)
@@ -450,7 +445,7 @@ def _named_job(hit: Hit) -> Item | None:
     """ "Sarah is a designer"; "Sarah is the new designer" for "our new designer" (the speaker's
     team, not the speaker's own)."""
     name = hit.group("name")
-    if name.split()[0].casefold() in _NOBODY or name.casefold() in _KIN_NAMES:
+    if name.split()[0].casefold() in _NOBODY or name.casefold() in KIN_AS_NAME_EN:
         return None
     if _NAME_IS_MY_EN.match(hit.clause.text):
         return None  # "Priya is our new manager": the speaker's manager, named as such above
