@@ -2004,6 +2004,9 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a group's regular thing, said of the thing ("our raid ...", "standup ..." were nothing)
         ("our raid is every saturday at 9pm", "Mickael's raid is every saturday at 9pm"),
         ("standup is at 10am every day", "Standup is at 10am every day"),
+        # chat's lead is no part of it ("btw our raid ..." was nothing, "Fyi standup ..." kept "Fyi")
+        ("btw our raid is every saturday at 9pm", "Mickael's raid is every saturday at 9pm"),
+        ("fyi standup is at 10am every day", "Standup is at 10am every day"),
         (
             "the book club meets on the first tuesday of the month",
             "The book club meets on the first tuesday of the month",

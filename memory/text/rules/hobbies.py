@@ -7,7 +7,7 @@ from memory.models import MemoryType
 from ..normalize import regex
 from ..phrases import points_back, without_the_listener
 from ..rewrite import capitalize_first, possessive_en
-from ..sentences import opens_relative_clause
+from ..sentences import opens_relative_clause, strip_filler
 from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
@@ -279,6 +279,14 @@ def _as_said(hit: Hit) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+def _scheduled(hit: Hit) -> Item:
+    """ "Standup is at 10am every day", "Mickael's raid is every saturday at 9pm": as said, without
+    the chat that led to it ("fyi", "btw")."""
+    said = strip_filler(hit.clause.text[hit.match.start() : hit.match.end()])
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [said])
+
+
 def _goes_to(hit: Hit) -> Item | None:
     """ "Caroline has been going to a support group for trans folks": a place kept going to."""
     if _NOT_YET_GOING.search(hit.clause.text[hit.match.start() : hit.match.end()]):
@@ -304,8 +312,13 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
     Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
-    Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
-    Rule(_SCHEDULED_EN, _as_said, french=False, max_words=14),
+    # One wording of when a group's thing happens is enough: "our book club meets ..." says both.
+    OneOf(
+        (
+            Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
+            Rule(_SCHEDULED_EN, _scheduled, french=False, object_groups=()),
+        )
+    ),
     Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
     Rule(_ROUTINE_EN, _as_said, french=False, check_object=False),
     Rule(_AS_A_HOBBY_EN, _as_said, french=False, object_groups=("object", "stream")),
