@@ -176,16 +176,16 @@ def _likes_en(hit: Hit) -> Item | None:
     if opens_relative_clause(hit.clause.text[: hit.match.start()]):
         return None  # "a job I enjoy every day": which job, not a taste for "every day"
     verb = hit.words("verb").lower()
+    last = verb.rsplit(" ", 1)[-1]  # "like" of "don't really like", "enjoying" of "stopped enjoying"
     phrase = hit.phrase
-    ended = _ANY_MORE_EN.search(phrase)
-    if ended and verb.startswith(("don't", "do not")) and not verb.endswith("mind"):
-        phrase = phrase[: ended.start()]  # "I don't like coffee anymore": no longer a taste
-        verb = "no longer " + verb.rsplit(" ", 1)[-1]
-    last = verb.rsplit(" ", 1)[-1]
-    if verb.startswith("no longer ") or "stopped " in verb:
+    ended = verb.startswith("no longer") or verb.startswith(("stopped", "have stopped"))
+    anymore = _ANY_MORE_EN.search(phrase)
+    if anymore and verb.startswith(("don't", "do not")) and last != "mind":
+        phrase, ended = phrase[: anymore.start()], True  # "I don't like coffee anymore"
+    if ended:
         third = f"no longer {_THIRD_PERSON_EN[_STOPPED_EN.get(last, last)]}"
     elif verb.startswith(("don't", "do not")):
-        third = "doesn't mind" if verb.endswith("mind") else "dislikes"
+        third = "doesn't mind" if last == "mind" else "dislikes"
     elif verb.startswith(("can't", "cannot", "can not")):
         third = "can't stand"
     else:
@@ -193,9 +193,7 @@ def _likes_en(hit: Hit) -> Item | None:
     liked = hit.third(phrase)
     content = f"{hit.speaker} {third} {liked}"
     # A taste that ended replaces the taste in the profile as a dislike does.
-    predicate = (
-        Predicate.DISLIKES if third.startswith("no longer") else _PREDICATE_EN.get(third, Predicate.LIKES)
-    )
+    predicate = Predicate.DISLIKES if ended else _PREDICATE_EN.get(third, Predicate.LIKES)
     confidence = hit.confidence(_CONFIDENCE)
     return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
 
