@@ -3,8 +3,10 @@ replaced says so in the block ("since then: lives in Lyon"), as the profile line
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from memory.engine import MemoryEngine
-from memory.models import MemoryDraft, MemoryType
+from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
 from memory.prehook import PreHook, PrehookResult
 from tests.helpers import DAY, GENERAL, FakeClock, audience, insert_raw
 from tests.helpers import prehook_request as request
@@ -102,3 +104,29 @@ async def test_a_taste_that_changed_says_what_holds_now(
     # Sam's coffee is his own taste, and the newest of each says nothing more.
     for content in ("Sam likes coffee", "Sam dislikes working saturdays", "Ana no longer likes coffee"):
         assert "since then" not in line_of(result, content)
+
+
+async def test_a_newer_statement_the_reader_may_not_see_says_nothing(
+    engine: MemoryEngine, clock: FakeClock, hook: PreHook
+) -> None:
+    """Sam's newer word, said in his DM, changes no line shown in #general: only what the block
+    shows is compared, so a private statement never leaks as a "since then"."""
+    dm = Scope("discord", "guild-1", "dm-sam", "default")
+    await said_in_turn(
+        engine,
+        clock,
+        about("sam", "Sam likes coffee", PREF),
+        about("sam", "Sam lives in Paris"),
+        replace(about("sam", "Sam no longer likes coffee", PREF), scope=dm, visibility=Visibility.PRIVATE),
+        replace(about("sam", "Sam lives in Lyon"), scope=dm, visibility=Visibility.PRIVATE),
+    )
+    question = "Does Sam like coffee, and where does he live?"
+    shared = await hook.run(request(question, audience("sam"), participants=["sam", "ana"]))
+    for content in ("Sam likes coffee", "Sam lives in Paris"):
+        assert "since then" not in line_of(shared, content)
+    assert shared.block is not None and "no longer" not in shared.block and "Lyon" not in shared.block
+    # In his DM, where he may read both, the block says which is the latest.
+    own = Audience("discord", "guild-1", "default", viewer_id="sam", channel_id="dm-sam", private_ok=True)
+    private = await hook.run(request(question, own, "dm-sam", ["sam"]))
+    assert 'since then: "no longer likes coffee"' in line_of(private, "Sam likes coffee")
+    assert 'since then: "lives in Lyon"' in line_of(private, "Sam lives in Paris")
