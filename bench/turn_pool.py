@@ -330,7 +330,7 @@ async def evaluate(
 def screen(data: Path, root: Path, variants: dict[str, dict[str, float]]) -> dict[str, Any]:
     """Every variant's numpy estimate of injected recall, overall, per category and per conversation."""
     from memory.models import StoredMessage
-    from memory.prehook.ranking import ends_on_a_question
+    from memory.turn_text import ends_on_a_question
 
     from .locomo_data import CATEGORY_NAMES, load_conversations
 

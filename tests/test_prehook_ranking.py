@@ -6,19 +6,13 @@ import numpy as np
 
 from memory.models import Scope, Summary
 from memory.prehook import PrehookConfig
+from memory.prehook.candidates import Candidate, collect, shared_ranks
 from memory.prehook.context_block import BlockItem, Section
 from memory.prehook.injection_state import ChannelInjectionState
-from memory.prehook.ranking import (
-    Candidate,
-    block_items,
-    collect,
-    dedup,
-    ends_on_a_question,
-    shared_ranks,
-    within_share,
-)
+from memory.prehook.ranking import block_items, dedup, within_share
 from memory.prehook.sources import SearchFound, SqlFound
 from memory.storage import VectorHit
+from memory.turn_text import ends_on_a_question
 from tests.helpers import NOW, memory_row, past_turn, prehook_request
 
 CONFIG = PrehookConfig()

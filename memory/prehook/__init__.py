@@ -3,16 +3,17 @@
 - `hook`: `PreHook.run` (embed, gather, rank, dedup, format, record) and the injection bookkeeping
 - `request`: what a run is asked (`PrehookRequest`) and what it gives back (`PrehookResult`)
 - `sources`: the SQL sources and the hybrid search over memories, turns and summaries
-- `ranking`: candidates, their scores, the timeline of a meta question, and the dedup
+- `candidates`: every source's rows as candidates, their scores, and a meta question's timeline
+- `ranking`: the choice of lines: the dedup, what was said since an older line, the block's lines
 - `context_block`: the block's sections, token budget and text; `inject`: where it goes in the history
 - `injection_state`: what each conversation was already given; `config`: the knobs
 - `meta_questions`, `preferences_cache`, `access_counts`: helpers of the sources
 """
 
+from .candidates import freshness, usage
 from .config import PrehookConfig
 from .hook import STAGES, PreHook
 from .inject import inject_into
-from .ranking import freshness, usage
 from .request import PrehookRequest, PrehookResult
 
 __all__ = [

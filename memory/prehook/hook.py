@@ -17,23 +17,13 @@ from ..models import Memory, MemoryType
 from ..storage import MemoryChange
 from ..summaries import SummaryManager
 from .access_counts import AccessCounts
+from .candidates import build_timeline, collect, collect_messages, collect_summaries, relevant
 from .config import PrehookConfig
 from .context_block import ContextBlock, format_context_block
 from .injection_state import ChannelKey, InjectionStates
 from .meta_questions import detect_meta_question
 from .preferences_cache import PreferencesCache
-from .ranking import (
-    block_items,
-    build_timeline,
-    collect,
-    collect_messages,
-    collect_summaries,
-    dedup,
-    relevant,
-    said_since,
-    shown_with,
-    within_share,
-)
+from .ranking import block_items, dedup, said_since, shown_with, within_share
 from .request import PrehookRequest, PrehookResult
 from .sources import Sources, elapsed_ms
 
