@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -25,7 +24,6 @@ from .models import (
     MemoryDraft,
     Scope,
     StoredMessage,
-    SummaryKind,
     content_hash,
 )
 from .recall import OWN_ELSEWHERE_LIMIT as OWN_ELSEWHERE_LIMIT  # re-exported, as above
@@ -33,7 +31,8 @@ from .recall import MemoryReads
 from .recall import SearchHit as SearchHit  # re-exported, as above
 from .storage import MemoryQuery, ReconcileReport, Storage, open_storage
 from .storage.base import write_lock_key
-from .text import renamed, without_credentials
+from .stored_credentials import MaskReport, mask_stored, masked_turn
+from .text import renamed
 from .turn_text import message_embed_text, message_search_text
 
 log = logging.getLogger(__name__)
@@ -51,18 +50,6 @@ class WriteResult:
     similarity: float = 0.0
     # The vector just stored (inserted or superseded), so callers need not read it back.
     vector: np.ndarray | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MaskReport:
-    """What `MemoryEngine.mask_stored_credentials` found holding a credential (and masked, unless a
-    dry run)."""
-
-    turns: int = 0
-    summaries: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        return {"turns": self.turns, "summaries": self.summaries}
 
 
 class MemoryEngine(MemoryReads):
@@ -467,7 +454,7 @@ class MemoryEngine(MemoryReads):
         """
         if not messages:
             return []
-        messages = [_without_credentials(m, secrets) for m in messages]
+        messages = [masked_turn(m, secrets) for m in messages]
         if not searchable:
             return await self.storage.turns.add_unsearchable(messages)
         vectors: list[np.ndarray | None]
@@ -477,9 +464,7 @@ class MemoryEngine(MemoryReads):
             # A turn must not be lost because its embedding failed: store it now, index it later.
             log.warning("message embedding failed; stored without vectors, queued for repair", exc_info=True)
             vectors = [None] * len(messages)
-        previous = await self._previous_turns(
-            messages, _without_credentials(after, ()) if after is not None else None
-        )
+        previous = await self._previous_turns(messages, masked_turn(after, ()) if after is not None else None)
         texts = [message_search_text(m, previous.get(m.id)) for m in messages]
         return await self.storage.turns.add(messages, vectors, texts)
 
@@ -528,55 +513,11 @@ class MemoryEngine(MemoryReads):
         """Mask the credentials that turns and summaries stored by older versions still hold (turns
         are masked as they are stored now): each is rewritten with "[redacted]" in place of the
         value and indexed again without it. A second pass finds nothing; `dry_run` only counts."""
-        turns = 0
-        after = ""
-        while page := await self.storage.turns.page(after, batch):
-            after = page[-1].id
-            changed = [masked for m in page if (masked := _without_credentials(m, ())) is not m]
-            turns += len(changed)
-            if changed and not dry_run:
-                await self.storage.turns.rewrite(changed)
-        summaries = 0
-        after = ""
-        store = self.storage.summaries
-        while listed := await store.page(after, batch):
-            after = listed[-1].id
-            changed = [
-                replace(s, content=c) for s in listed if (c := without_credentials(s.content)) != s.content
-            ]
-            summaries += len(changed)
-            if not changed or dry_run:
-                continue
-            # A thread summary is never searched: it has no vector to make again.
-            searched = [m for m in changed if m.kind is not SummaryKind.THREAD]
-            made = await self.embedder.embed([m.content for m in searched]) if searched else []
-            vectors = {m.id: vector for m, vector in zip(searched, made, strict=True)}
-            for summary in changed:
-                await store.rewrite(summary, vectors.get(summary.id))
-        if turns and not dry_run:
+        report = await mask_stored(self.storage, self.embedder, dry_run, batch)
+        if report.turns and not dry_run:
             await self.repair_messages()
-        return MaskReport(turns, summaries)
+        return report
 
     async def reconcile(self) -> ReconcileReport:
         """Make the storage consistent after a crash: index rows without vectors, drop stray vectors."""
         return await self.storage.reconcile(self._embed)
-
-
-def _without_credentials(message: StoredMessage, secrets: Sequence[str]) -> StoredMessage:
-    """`message` as it may be stored: the same row with its credentials masked (a copy, if any)."""
-    content = without_credentials(message.content, secrets)
-    tool_calls = [_masked(call, secrets) for call in message.tool_calls]
-    if content == message.content and tool_calls == message.tool_calls:
-        return message
-    return replace(message, content=content, tool_calls=tool_calls)
-
-
-def _masked(value: Any, secrets: Sequence[str]) -> Any:
-    """A tool call's logged arguments or result with every string's credentials masked."""
-    if isinstance(value, str):
-        return without_credentials(value, secrets)
-    if isinstance(value, dict):
-        return {key: _masked(item, secrets) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_masked(item, secrets) for item in value]
-    return value
