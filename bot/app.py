@@ -104,7 +104,7 @@ class App:
             stack.push_async_callback(pipeline.aclose)
             # Several processes may share one database: what the others write or forget reaches
             # this one's RAM copies (nothing to hear with the embedded backend).
-            await engine.storage.watch(pipeline.on_change)
+            await engine.handover.watch(pipeline.on_change)
             # Summaries keep a row unindexed when their vector write fails (or the process died
             # between the two); the engine's own reconcile does not cover their table.
             await pipeline.summaries.reconcile()

@@ -150,7 +150,7 @@ def build_adapters(
             metrics=metrics,
             conversations=found,
             # PostgreSQL keeps handled event ids in the database, shared by every bot process.
-            event_log=lambda ttl: app.engine.storage.events(ttl_seconds=ttl),
+            event_log=lambda ttl: app.engine.handover.events(ttl_seconds=ttl),
         )
         if settings.slack.mode == "http":
             server.add_route("POST", "/slack/events", slack.handle_http)

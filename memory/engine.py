@@ -18,6 +18,7 @@ from .embedders import Embedder
 from .errors import InvalidInput, InvalidMemory
 from .errors import MemoryWriteError as MemoryWriteError  # re-exported: callers catch it from here
 from .errors import StorageError as StorageError  # re-exported, as above
+from .handover import Handover
 from .models import (
     Audience,
     Memory,
@@ -67,6 +68,8 @@ class MemoryEngine(MemoryReads):
         self.embedder = embedder
         self.policy = policy or policy_for_model(embedder.name)
         self.clock = clock
+        # What the bot needs of the storage to answer a conversation other processes answer too.
+        self.handover = Handover(storage, lambda: self.clock())
         self._dedup_k = dedup_candidates
         self._listeners: list[Callable[[Memory], None]] = []
         self._forget_listeners: list[Callable[[Memory], None]] = []

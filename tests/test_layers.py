@@ -133,3 +133,22 @@ def test_the_bot_platforms_and_benchmarks_never_reach_a_store() -> None:
         if isinstance(node, ast.Attribute) and node.attr in ("store", "vectors", "sql")
     ]
     assert offenders == []
+
+
+def test_the_bot_and_the_platforms_go_through_the_engine_never_its_storage() -> None:
+    # The bot reaches memory through the engine (`engine.handover` for what processes sharing a
+    # storage need), so a second backend changes nothing above `memory/`. `settings.storage` is
+    # the configuration section of that name; the benchmarks read stored rows to score them.
+    def is_settings(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "settings") or (
+            isinstance(node, ast.Attribute) and node.attr == "settings"
+        )
+
+    offenders = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for package in ("bot", "adapters")
+        for path in modules(package)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "storage" and not is_settings(node.value)
+    ]
+    assert offenders == []

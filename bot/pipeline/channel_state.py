@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 
+from memory.handover import Handover
 from memory.prehook import PreHook
 from memory.prehook.injection_state import ChannelKey
-from memory.storage import Storage
 
 from ..history import ShownBlock, ShownBlocks
 
@@ -20,24 +19,21 @@ _VERSION = 1
 class ChannelStates:
     """`load` before a turn and `save` after it, both under the conversation's `channel_lock`.
 
-    With a storage only one process uses (`Storage.shared` false) both do nothing: RAM is the
+    With a storage only one process uses (`Handover.shared` false) both do nothing: RAM is the
     state. Otherwise the process that answers a conversation takes the state the previous one
     left, so a memory is neither repeated nor lost when turns move between workers.
     """
 
-    def __init__(
-        self, storage: Storage, prehook: PreHook, shown: ShownBlocks, clock: Callable[[], float]
-    ) -> None:
-        self.storage = storage
+    def __init__(self, handover: Handover, prehook: PreHook, shown: ShownBlocks) -> None:
+        self.handover = handover
         self.prehook = prehook
         self.shown = shown
-        self.clock = clock
 
     async def load(self, key: ChannelKey) -> None:
-        if not self.storage.shared:
+        if not self.handover.shared:
             return
         try:
-            saved = await self.storage.channel_state(key.storage_key())
+            saved = await self.handover.saved(key.storage_key())
             if saved is None:
                 return  # never answered anywhere else: what this process holds (if anything) stands
             document, vectors = saved
@@ -52,8 +48,7 @@ class ChannelStates:
             # A block kept while a memory in it was forgotten (anywhere) must not be shown again;
             # the other items of such a block may then be injected afresh.
             wanted = list(dict.fromkeys(m for b in blocks for m in b.memories))
-            rows = await self.storage.memories.get_unscoped(wanted) if wanted else []
-            alive = {m.id for m in rows if not m.forgotten}
+            alive = await self.handover.still_remembered(wanted)
             kept = [b for b in blocks if alive.issuperset(b.memories)]
             for block in blocks:
                 if block not in kept:
@@ -64,7 +59,7 @@ class ChannelStates:
             log.warning("conversation state not loaded", extra={"error": f"{type(exc).__name__}: {exc}"})
 
     async def save(self, key: ChannelKey) -> None:
-        if not self.storage.shared:
+        if not self.handover.shared:
             return
         state = self.prehook.states.peek(key)
         if state is None:
@@ -76,6 +71,6 @@ class ChannelStates:
         ]
         document = json.dumps({"version": _VERSION, "injection": injection, "shown": blocks})
         try:
-            await self.storage.save_channel_state(key.storage_key(), document, vectors, self.clock())
+            await self.handover.save(key.storage_key(), document, vectors)
         except Exception as exc:
             log.warning("conversation state not saved", extra={"error": f"{type(exc).__name__}: {exc}"})

@@ -125,15 +125,15 @@ class TurnPipeline:
         self.prehook = PreHook(engine, settings.prehook.prehook_config(), tz=tz, summaries=self.summaries)
         self.shown = ShownBlocks(depth=self.prehook.config.context_window_depth)
         # Both follow the conversation when several processes share the storage.
-        self.channel_states = ChannelStates(engine.storage, self.prehook, self.shown, engine.clock)
+        self.channel_states = ChannelStates(engine.handover, self.prehook, self.shown)
         engine.on_forget(self._on_forget)
         # Summaries, episodes, renames and vector upkeep, off the reply path.
         self.background = Background(engine, self.summaries, self.model_budget)
         # Conversation kinds reported by the adapters; rows stored before a conversation was
         # known to be private are narrowed to it the first time it is.
         self.conversations = ConversationKinds(engine)
-        self.aliases = AliasStore(engine.storage.people)
-        self.profiles = ProfileStore(engine.storage, engine.clock)
+        self.aliases = AliasStore.of(engine)
+        self.profiles = ProfileStore.of(engine)
         # Profiles follow identity and preference writes without slowing them.
         self.profile_updater = ProfileUpdater(engine, self.profiles)
         self.learner = Learner(engine, self.agent_id, self.aliases, self.profiles, self.background.spawn, tz)
@@ -208,10 +208,10 @@ class TurnPipeline:
         key = self.key_of(speaking[-1][0])
         # One batch at a time per conversation, in every process on the storage: the injection
         # state and history assume it.
-        async with self.engine.storage.channel_lock(key.storage_key()):
+        async with self.engine.handover.hold(key.storage_key()):
             # What other processes changed before this turn is dropped from RAM before it is read,
             # and the conversation's state is taken from the process that answered it last.
-            await self.engine.storage.catch_up()
+            await self.engine.handover.catch_up()
             await self.channel_states.load(key)
             try:
                 # What the batch itself says is already in front of the model (or the people

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..storage import PeopleRepository
 from ..text.lexicons import NOT_A_NAME
@@ -14,6 +15,9 @@ from ..text.phrases import is_negated_call, name_from_phrase
 from ..text.quoted import without_shown
 from ..text.sentences import is_hypothetical, kept_sentences
 from ..text.shorthand import spelled_out
+
+if TYPE_CHECKING:
+    from ..engine import MemoryEngine
 
 __all__ = ["AliasStore", "learn_aliases", "normalize_alias"]
 
@@ -159,6 +163,11 @@ class AliasStore:
         self.people = people
         # Display names are re-added with every message: remember recent ones to skip the write.
         self._known: OrderedDict[tuple[str, str, str, str], None] = OrderedDict()
+
+    @classmethod
+    def of(cls, engine: MemoryEngine) -> AliasStore:
+        """The aliases of the engine's storage."""
+        return cls(engine.storage.people)
 
     async def add(self, platform: str, workspace_id: str, user_id: str, alias: str, now: float) -> bool:
         """Record that `user_id` goes by `alias`; True if it was new. Invalid names are ignored."""

@@ -34,6 +34,11 @@ class ProfileStore:
         self.clock = clock
         self._storage = storage
 
+    @classmethod
+    def of(cls, engine: MemoryEngine) -> ProfileStore:
+        """The profiles of the engine's storage, on the engine's clock."""
+        return cls(engine.storage, engine.clock)
+
     def _lock(self, key: ProfileKey) -> AbstractAsyncContextManager[None]:
         # One read-modify-write at a time per profile, in every process sharing the storage.
         return self._storage.write_lock([write_lock_key("profile", *key)])
