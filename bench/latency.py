@@ -45,7 +45,7 @@ from memory.drafts import build_memory
 from memory.embedders import Embedder, warm_up
 from memory.engine import MemoryEngine
 from memory.errors import ConfigError
-from memory.models import Audience, MemoryDraft
+from memory.models import Audience, MemoryDraft, Scope
 from memory.prehook import STAGES, PreHook, PrehookConfig, PrehookRequest
 
 from .backend import BenchBackend
@@ -108,10 +108,7 @@ def make_requests(
         requests.append(
             PrehookRequest(
                 text=text,
-                platform=conv.platform,
-                workspace_id=conv.workspace,
-                channel_id=channel,
-                agent_id="default",
+                scope=Scope(conv.platform, conv.workspace, channel),
                 viewer=viewer,
                 participants=participants,
             )

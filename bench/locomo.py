@@ -47,7 +47,7 @@ from bot.pipeline import TurnPipeline
 from memory.dedup import DedupPolicy, policy_for_model
 from memory.embedders import Embedder, warm_up
 from memory.engine import MemoryEngine
-from memory.models import Audience, StoredMessage
+from memory.models import Audience, Scope, StoredMessage
 from memory.prehook import PreHook, PrehookRequest
 from memory.prehook.context_block import BlockItem, Section, format_context_block
 from memory.scope import lance_audience_filter
@@ -196,10 +196,7 @@ def question_request(conv: Conversation, n: int, text: str, agent: str) -> Preho
     viewer = Audience(PLATFORM, workspace, agent, viewer_id=speaker.casefold(), channel_id=CHANNEL)
     return PrehookRequest(
         text=text,
-        platform=PLATFORM,
-        workspace_id=workspace,
-        channel_id=CHANNEL,
-        agent_id=agent,
+        scope=Scope(PLATFORM, workspace, CHANNEL, agent),
         viewer=viewer,
         participants=[speaker.casefold()],
     )

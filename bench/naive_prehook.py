@@ -149,7 +149,7 @@ class NaivePreHook:
             count = item.access_count if isinstance(item, Memory) else 0
             scored.append((max(cosine, floor) * freshness(age) * usage(count), item, vector))
         scored.sort(key=lambda row: row[0], reverse=True)
-        key = (request.workspace_id, request.channel_id, request.agent_id)
+        key = (request.scope.workspace_id, request.scope.channel_id, request.scope.agent_id)
         buffer = self._buffers.setdefault(key, [])
         chosen: list[tuple[float, Memory | StoredMessage, np.ndarray]] = []
         for score, item, vector in scored:

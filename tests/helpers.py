@@ -375,10 +375,12 @@ def prehook_request(
     viewer = viewer if viewer is not None else audience()
     return PrehookRequest(
         text=text,
-        platform=viewer.platform,
-        workspace_id=viewer.workspace_id,
-        channel_id=(viewer.channel_id or "general") if channel_id is None else channel_id,
-        agent_id=viewer.agent_id,
+        scope=Scope(
+            viewer.platform,
+            viewer.workspace_id,
+            (viewer.channel_id or "general") if channel_id is None else channel_id,
+            viewer.agent_id,
+        ),
         viewer=viewer,
         participants=[viewer.viewer_id or ""] if participants is None else participants,
         **fields,

@@ -9,7 +9,7 @@ from bot.llm.fake import ScriptedLLM, text
 from bot.llm.types import ChatMessage, LLMResponse, ToolSpec
 from bot.pipeline import TurnPipeline
 from memory.engine import MemoryEngine
-from memory.models import Audience, MemoryDraft, MemoryType
+from memory.models import Audience, MemoryDraft, MemoryType, Scope
 from memory.prehook import PreHook, PrehookConfig, PrehookRequest
 from memory.storage import MemoryQuery
 from memory.summaries import SummaryManager
@@ -149,10 +149,7 @@ async def test_summaries_are_recalled_by_the_hook_when_their_turns_are_out_of_co
     def request(in_context: list[str]) -> PrehookRequest:
         return PrehookRequest(
             text="when is the Lisbon offsite and what's the budget?",
-            platform="discord",
-            workspace_id="guild-1",
-            channel_id="general",
-            agent_id="default",
+            scope=Scope("discord", "guild-1", "general"),
             viewer=viewer,
             in_context_message_ids=in_context,
         )

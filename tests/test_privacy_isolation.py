@@ -584,11 +584,7 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
     def request(text_: str) -> PrehookRequest:
         return PrehookRequest(
             text=text_,
-            platform=platform,
-            workspace_id=viewer.workspace_id,
-            channel_id=actor.place.channel,
-            thread_id=actor.place.thread,
-            agent_id=actor.agent,
+            scope=Scope(platform, viewer.workspace_id, actor.place.channel, actor.agent, actor.place.thread),
             viewer=viewer,
             # Talking about Alice: her identity and preferences are looked up whoever asks.
             participants=[actor.user, "alice"],
@@ -979,10 +975,7 @@ async def test_a_stale_vector_row_cannot_leak_a_private_turn_memory_or_summary(
         result = await hook.run(
             PrehookRequest(
                 text=turn.content,
-                platform=platform,
-                workspace_id=bob.workspace_id,
-                channel_id="general",
-                agent_id=AGENT,
+                scope=Scope(platform, bob.workspace_id, "general", AGENT),
                 viewer=bob,
                 participants=["bob", "alice"],
             )

@@ -64,11 +64,7 @@ class TurnContextReader:
         last = speaking[-1][0]
         return PrehookRequest(
             text="\n".join(m.text for m, _ in speaking),
-            platform=last.platform,
-            workspace_id=last.workspace_id,
-            channel_id=last.channel_id,
-            thread_id=last.thread_id,
-            agent_id=self.agent_id,
+            scope=scope_of(last, self.agent_id),
             viewer=audience_of(last, self.agent_id),
             participants=participants,
             exclude_message_ids=[row.id for _, row in speaking],

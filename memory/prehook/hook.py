@@ -119,10 +119,11 @@ class PreHook:
         if not request.text.strip():
             return PrehookResult(skipped_reason="empty")
         viewer = request.viewer
+        scope = request.scope
         if (viewer.platform, viewer.workspace_id, viewer.agent_id) != (
-            request.platform,
-            request.workspace_id,
-            request.agent_id,
+            scope.platform,
+            scope.workspace_id,
+            scope.agent_id,
         ):
             raise ValueError("the viewer's platform, workspace and agent must be the request's own")
         stage_ms = dict.fromkeys(STAGES, 0.0)
@@ -196,8 +197,9 @@ class PreHook:
         )
         stage_ms["sql"] += elapsed_ms(t)
         t = time.perf_counter()
+        scope = request.scope
         state = self.states.get(
-            request.platform, request.workspace_id, request.channel_id, request.thread_id, request.agent_id
+            scope.platform, scope.workspace_id, scope.channel_id, scope.thread_id, scope.agent_id
         )
         timeline = build_timeline(meta, sql, candidates, query, now) if meta is not None else None
         in_timeline = {i.memory.id for i in timeline.items if i.memory is not None} if timeline else set()

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
-from ..models import Audience, Memory, StoredMessage, Summary
+from ..models import Audience, Memory, Scope, StoredMessage, Summary
 from .context_block import BlockItem, Timeline
 from .meta_questions import MetaQuestion
 
@@ -16,12 +16,9 @@ class PrehookRequest:
     """One batch about to be answered: its combined text, where it happens, and who reads the reply."""
 
     text: str
-    platform: str
-    workspace_id: str
-    channel_id: str
-    agent_id: str
+    # The conversation the batch is in: its injection state, and "recent" when `channel_scope`.
+    scope: Scope
     viewer: Audience
-    thread_id: str | None = None
     participants: Sequence[str] = ()
     is_system: bool = False
     # Turns of the batch itself (already stored): a meta question must not find itself.

@@ -144,7 +144,7 @@ class Sources:
         reads["recent"] = MemoryRead(
             MemoryQuery(
                 since=now - self._recent_seconds,
-                channel_id=request.channel_id if cfg.channel_scope else None,
+                channel_id=request.scope.channel_id if cfg.channel_scope else None,
                 limit=cfg.sql_limit,
             )
         )
