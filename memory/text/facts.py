@@ -13,6 +13,7 @@ from .lexicons import (
     NATIONALITIES,
     RELATIVES_EN,
     RELATIVES_FR,
+    TASTE_SINCE_EN,
     is_occupation_en,
     is_occupation_fr,
 )
@@ -178,7 +179,7 @@ _DISLIKE: list[re.Pattern[str]] = [
         rf"{_WHO}\s+{_ADVERBS}(?:hates|dislikes|detests|loathes|despises|can't\s+stand|cannot\s+stand|"
         r"(?:doesn't|does\s+not)\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|no\s+longer\s+(?:likes|loves|enjoys)|"
         r"is\s+not\s+(?:a\s+(?:big\s+)?fan\s+of|"
-        r"into|keen\s+on)|has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:hated|disliked|despised))"
+        rf"into|keen\s+on)|has\s+(?:{TASTE_SINCE_EN}\s+)*(?:hated|disliked|despised))"
         r"\s+(?P<value>.+)$"
     ),
     regex(
@@ -193,7 +194,7 @@ _LIKE: list[re.Pattern[str]] = [
         rf"{_WHO}\s+{_ADVERBS}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
         r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
         r"is\s+passionate\s+about|is\s+mad\s+about|is\s+addicted\s+to|is\s+interested\s+in|is\s+drawn\s+to|"
-        r"has\s+(?:(?:always|long|really|also|honestly|truly)\s+)*(?:loved|liked|enjoyed|adored|"
+        rf"has\s+(?:{TASTE_SINCE_EN}\s+)*(?:loved|liked|enjoyed|adored|"
         r"been\s+(?:(?:really|very|so)\s+)?(?:into|passionate\s+about|interested\s+in|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of)))"
         r"\s+(?P<value>.+)$"
     ),

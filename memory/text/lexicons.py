@@ -26,6 +26,7 @@ __all__ = [
     "RELATIVES_EN",
     "RELATIVES_FR",
     "STOPWORDS",
+    "TASTE_SINCE_EN",
     "TOOLS",
     "VOWELS",
     "WEEKDAYS_EN",
@@ -336,6 +337,9 @@ FAMILY_WORD = regex(
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
     r"jumelles|chiots?|chatons?|lapins?)\b"
 )
+# How long a taste has held, before its verb: "I've always loved jazz", read back as "Mickael has
+# always loved jazz" (rules/preferences.py writes it, facts.py reads it).
+TASTE_SINCE_EN = r"(?:always|long|really|also|honestly|truly)"
 
 # The feminine nouns of relatives and pets: "notre" and a count do not say the gender, the noun does.
 FEMININE_KIN_FR = frozenset(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from memory.models import MemoryType
 
@@ -19,9 +18,10 @@ __all__ = [
     "PET_TAG",
     "PLACE_TAG",
     "TASTE",
+    "Kinds",
     "bounded",
     "bounded_clause",
-    "kind_of",
+    "kind_memory",
 ]
 
 # Subjects the memories carry (searchable), so that they can be found by kind;
@@ -33,10 +33,27 @@ PLACE_TAG = "kind:place"
 _CONFIDENCE = 0.6
 _MAX_CLAUSE_WORDS = 20
 
+
+class Kinds:
+    """Terms by the kind a memory names them by ("hiking" is one of the "outdoor activities"), in
+    order: all of them as one alternation for a larger pattern, and the kind of a term it found."""
+
+    __slots__ = ("_patterns", "terms")
+
+    def __init__(self, *kinds: tuple[str, str]) -> None:
+        self.terms = "|".join(terms for _, terms in kinds)  # a regex source
+        self._patterns = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in kinds]
+
+    def of(self, term: str) -> str:
+        """The first kind whose terms match `term` (case and spacing folded)."""
+        folded = " ".join(term.casefold().split())
+        return next(kind for pattern, kind in self._patterns if pattern.match(folded))
+
+
 # Common pastimes by kind. The memory names the kind ("Léa's outdoor activities include hiking")
 # because a question asks by kind ("what does Léa do outdoors?", "what sports does she play?")
 # and the turn only names the thing: the kind word is the missing link between the two.
-_KINDS: tuple[tuple[str, str], ...] = (
+_KINDS = Kinds(
     (
         "sports and activities",
         r"running|jogging|swimming|swims?|cycling|biking|yoga|pilates|tennis|basketball|football|soccer|"
@@ -71,8 +88,6 @@ _KINDS: tuple[tuple[str, str], ...] = (
         r"tabletop\s+games|dungeons\s+(?:and|&)\s+dragons",
     ),
 )
-_KIND_OF: list[tuple[re.Pattern[str], str]] = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _KINDS]
-_TERMS = "|".join(terms for _, terms in _KINDS)
 
 # Verbs saying the speaker does it: one must stand between the subject and the pastime.
 _DOING = (
@@ -91,7 +106,7 @@ _NOT_DONE = regex(
     r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b|n't\b"
 )
 _ACTIVITY_EN = regex(
-    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?P<term>" + _TERMS + r")\b"
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,5}?)\s+(?P<term>" + _KINDS.terms + r")\b"
     # A pastime that is also a plain verb needs no object: "I'm running late", "drawing a blank".
     r"(?!\s+(?:late|out|low|behind|short|away|into|up|a(?!\s+(?:lot|bit|little)\b)|an|the|my|our|your|his|her|their|this|that|"
     r"it|them|dinner|lunch|breakfast|errands|something|some|around|through|day)\b)"
@@ -159,10 +174,12 @@ def bounded_clause(hit: Hit) -> str:
     return bounded(hit.whole_clause())
 
 
-def kind_of(table: Sequence[tuple[re.Pattern[str], str]], term: str) -> str:
-    """The kind of the first pattern of `table` matching `term` (case and spacing folded)."""
-    folded = " ".join(term.casefold().split())
-    return next(kind for pattern, kind in table if pattern.match(folded))
+def kind_memory(hit: Hit, head: str, key: str, tag: str, *, said: str | None = None) -> Item:
+    """One instance of a kind, remembered (activities here, works in rules/works.py): `head` ("Léa's
+    pets include a dog") with the clause that said it (`said`; by default the whole clause, bounded),
+    in the rule's language, found by `key` and tagged with its kind."""
+    content = kind_note(hit.speaker, head, bounded_clause(hit) if said is None else said, french=hit.french)
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [key], tags=[tag])
 
 
 # Nouns said for the pastime itself: "went on a hike" is hiking.
@@ -172,6 +189,13 @@ _GERUNDS = {
 }  # fmt: skip
 
 
+def _pastime(hit: Hit, term: str) -> Item:
+    """ "Léa's outdoor activities include hiking: ...", of the pastime as said ("hike", "hiking")."""
+    thing = _GERUNDS.get(term, term)
+    head = f"{possessive_en(hit.speaker)} {_KINDS.of(term)} include {thing}"
+    return kind_memory(hit, head, thing, ACTIVITY_TAG)
+
+
 def _activity(hit: Hit) -> Item | None:
     between = hit.group("between")
     # Read with its subject, so that "I'd love to" shows its "'d".
@@ -179,14 +203,7 @@ def _activity(hit: Hit) -> Item | None:
         return None
     if _OTHER_THING.search(between) or (hit.group("who").casefold() == "i" and TASTE.match(between)):
         return None
-    term = " ".join(hit.group("term").split()).casefold()
-    thing = _GERUNDS.get(term, term)
-    content = kind_note(
-        hit.speaker,
-        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}",
-        bounded_clause(hit),
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+    return _pastime(hit, " ".join(hit.group("term").split()).casefold())
 
 
 # "our family camping trip", "my weekend hikes": a pastime the speaker's own, said with no verb of
@@ -195,7 +212,7 @@ def _activity(hit: Hit) -> Item | None:
 _POSSESSED_EN = regex(
     r"\b(?:my|our)\s+(?:(?:family|weekend|weekly|annual|yearly|summer|winter|spring|fall|autumn|morning|"
     r"evening|daily|nightly|sunday|saturday|usual|regular|first|latest|favorite|favourite|new|last|recent|"
-    r"big|little|long|early)\s+){0,3}(?P<term>" + _TERMS + r")"
+    r"big|little|long|early)\s+){0,3}(?P<term>" + _KINDS.terms + r")"
     r"(?P<noun>\s+(?:trips?|class(?:es)?|lessons?|sessions?|club|group|routine|practice|days?|weekends?|"
     r"nights?|adventures?|buddy|buddies|partner))?\b"
 )
@@ -238,27 +255,14 @@ def _direct(hit: Hit) -> Item | None:
     verb = hit.group("verb").casefold()
     if verb in ("run", "ran") and not _RUN_AS_SPORT.match(hit.clause.text[hit.match.end() :]):
         return None
-    thing = _PASTIME_VERBS[verb]
-    content = kind_note(
-        hit.speaker,
-        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, thing)} include {thing}",
-        bounded_clause(hit),
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+    return _pastime(hit, _PASTIME_VERBS[verb])
 
 
 def _possessed(hit: Hit) -> Item | None:
     before = hit.clause.text[: hit.match.start()]
     if _NOT_HAD.search(before) or _I_LIKE.search(before) or _OTHER_THING.search(before):
         return None
-    term = " ".join(hit.group("term").split()).casefold()
-    thing = _GERUNDS.get(term, term)
-    content = kind_note(
-        hit.speaker,
-        f"{possessive_en(hit.speaker)} {kind_of(_KIND_OF, term)} include {thing}",
-        bounded_clause(hit),
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[ACTIVITY_TAG])
+    return _pastime(hit, " ".join(hit.group("term").split()).casefold())
 
 
 # "we took the kids to the museum", "my kids love the zoo": a family outing, said by the place
@@ -300,10 +304,7 @@ def _outing(hit: Hit) -> Item | None:
         return None
     venue = " ".join(hit.group("venue").split()).casefold()
     kind = "events attended" if _EVENT_KIND.match(venue) else "outings and family activities"
-    content = kind_note(
-        hit.speaker, f"{possessive_en(hit.speaker)} {kind} include the {venue}", bounded_clause(hit)
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [venue], tags=[ACTIVITY_TAG])
+    return kind_memory(hit, f"{possessive_en(hit.speaker)} {kind} include the {venue}", venue, ACTIVITY_TAG)
 
 
 def _pet(hit: Hit) -> Item | None:
@@ -318,16 +319,12 @@ def _pet(hit: Hit) -> Item | None:
         # "un chien", "une tortue", "des chats"
         article = "des" if pet.endswith(("s", "x")) else "une" if pet in FEMININE_KIN_FR else "un"
         pet = f"{article} {pet}"
-        content = kind_note(
-            hit.speaker, f"Les animaux {of_fr(hit.speaker)} incluent {pet}", bounded_clause(hit), french=True
-        )
+        head = f"Les animaux {of_fr(hit.speaker)} incluent {pet}"
     else:
         # "a dog", but "kittens" and "goldfish" as said.
         pet = pet if pet.endswith(("s", "goldfish")) else f"a {pet}"
-        content = kind_note(
-            hit.speaker, f"{possessive_en(hit.speaker)} pets include {pet}", bounded_clause(hit)
-        )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [pet], tags=[PET_TAG])
+        head = f"{possessive_en(hit.speaker)} pets include {pet}"
+    return kind_memory(hit, head, pet, PET_TAG)
 
 
 # "we went on a trip to Oregon", "I flew to Tokyo", "our vacation in Tampa", "we spent a week in
@@ -391,17 +388,13 @@ def _place(hit: Hit) -> Item | None:
         return None
     if _A_THING.match(hit.clause.text[hit.match.end("place") :]):
         return None
-    content = kind_note(
-        hit.speaker,
-        f"{possessive_en(hit.speaker)} travels and places visited include {place}",
-        bounded_clause(hit),
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [place], tags=[PLACE_TAG])
+    head = f"{possessive_en(hit.speaker)} travels and places visited include {place}"
+    return kind_memory(hit, head, place, PLACE_TAG)
 
 
 # In French, a pastime said with "faire", "jouer" or "pratiquer" and its article ("je fais de
 # l'escalade", "on a fait du camping", "je joue de la guitare"); the memory names the kind in French.
-_KINDS_FR: tuple[tuple[str, str], ...] = (
+_KINDS_FR = Kinds(
     (
         "Les sports et activités",
         r"escalade|course(?:\s+à\s+pied)?|jogging|footing|natation|vélo|cyclisme|yoga|pilates|tennis|basket|"
@@ -430,14 +423,11 @@ _KINDS_FR: tuple[tuple[str, str], ...] = (
         r"karaoké|jeux\s+de\s+société",
     ),
 )
-_KIND_OF_FR: list[tuple[re.Pattern[str], str]] = [
-    (regex(rf"^(?:{terms})$"), kind) for kind, terms in _KINDS_FR
-]
 _ACTIVITY_FR = regex(
     r"\b(?:je|j'ai|j'en|nous|nous\s+avons|on|on\s+a)\s+(?:(?:aussi|souvent|encore|enfin|déjà|beaucoup|"
     r"régulièrement|toujours)\s+)*(?:fais|fait|faisons|faisais|pratique|pratiqué|pratiquons|joue|joué|jouons|"
     r"jouais)\s+(?:(?:aussi|souvent|encore|beaucoup|régulièrement)\s+)*(?P<art>du|de\s+la|de\s+l'|des|au|à\s+la|"
-    r"à\s+l'|aux|la|le|l')\s*(?P<term>" + "|".join(terms for _, terms in _KINDS_FR) + r")(?![\w-])"
+    r"à\s+l'|aux|la|le|l')\s*(?P<term>" + _KINDS_FR.terms + r")(?![\w-])"
 )
 # The article the pastime takes once named: "de l'escalade" -> "l'escalade", "du vélo" -> "le vélo".
 _ARTICLE_FR = {
@@ -452,13 +442,7 @@ def _activity_fr(hit: Hit) -> Item | None:
         return None  # "je ne fais plus de ...", "si je fais du ski": not said to be done
     term = " ".join(hit.group("term").split()).casefold()
     thing = _ARTICLE_FR[" ".join(hit.group("art").split()).casefold()] + term
-    content = kind_note(
-        hit.speaker,
-        f"{kind_of(_KIND_OF_FR, term)} {of_fr(hit.speaker)} incluent {thing}",
-        bounded_clause(hit),
-        french=True,
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [term], tags=[ACTIVITY_TAG])
+    return kind_memory(hit, f"{_KINDS_FR.of(term)} {of_fr(hit.speaker)} incluent {thing}", term, ACTIVITY_TAG)
 
 
 ACTIVITIES = (

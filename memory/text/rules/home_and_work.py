@@ -291,10 +291,10 @@ _NOT_A_BIRTHPLACE = regex(
     r"(?:\d|the\s+(?:wrong|right|same|early|late|mid|\d|nineties|eighties|seventies|sixties|year|\w+\s+century)|"
     r"a\s+(?:different|simpler)\s+(?:time|era|age|world))"
 )
-_NOT_A_WORKPLACE_FR = regex(
-    r"(?:\d|midi|minuit|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|printemps|automne|"
-    r"week-end|semaine|matin|soir|moment|vacances|mois|année|an)\b)"
-)
+# A season or a stretch of time after its article ("l'été", "cette semaine"): when, not where.
+_THE_FR = r"(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)"
+_TIMES_FR = r"été|hiver|printemps|automne|week-end|semaine|mois|année|an|moment"
+_NOT_A_WORKPLACE_FR = regex(rf"(?:\d|midi|minuit|{_THE_FR}(?:{_TIMES_FR}|matin|soir|vacances)\b)")
 _COMPANY_ARTICLE = regex(r"(?:the|a|an|une?|la|le|l')\s*\w")
 # "I quit my job at Acme", "I got laid off from Acme": where the speaker no longer works.
 _LEFT_JOB_EN = (
@@ -590,8 +590,7 @@ _MOVED_FR = (
 )
 _NOT_A_HOME_FR = regex(
     r"(?:\d|cause\b|raison\b|nouveau\b|la\s+(?:dernière|hâte|va-vite)\b|vitesse\b|plusieurs\b|deux\b|"
-    r"trois\b|l'époque\b|temps\b|(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)(?:été|hiver|"
-    r"printemps|automne|week-end|semaine|mois|année|an|moment)\b)"
+    rf"trois\b|l'époque\b|temps\b|{_THE_FR}(?:{_TIMES_FR})\b)"
 )
 
 

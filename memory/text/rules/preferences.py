@@ -7,6 +7,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..facts import Predicate
+from ..lexicons import TASTE_SINCE_EN
 from ..normalize import regex
 from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
@@ -22,6 +23,8 @@ _ADVERBS = (
     r"(?:(?:really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|kind\s+of|"
     r"kinda|sort\s+of|do|so|personally|generally|usually|always|secretly|simply|particularly|especially)\s+)*"
 )
+# How much, in French: "j'aime bien", "j'adore vraiment"; said alone, they name nothing liked.
+_ADVERBS_FR = r"(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)"
 _LIKE_EN = regex(
     r"\bi(?:'ve(?=\s+stopped))?\s+"
     + _ADVERBS
@@ -33,7 +36,7 @@ _LIKE_EN = regex(
 )
 # A taste told in the present perfect: "I've always loved jazz", "I have long hated mornings".
 _LOVED_EN = regex(
-    r"\bi(?:'ve|\s+have)\s+(?P<since>(?:always|long|really|also|honestly|truly)\s+)*"
+    rf"\bi(?:'ve|\s+have)\s+(?P<since>{TASTE_SINCE_EN}\s+)*"
     r"(?P<verb>loved|liked|enjoyed|adored|hated|disliked|despised)\s+" + OBJECT
 )
 _THIRD_PERSON_EN = {
@@ -120,7 +123,7 @@ _LIKE_FR = regex(
     r"ne\s+supporte\s+(?:pas|plus)|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|n'aime\s+plus|"
     r"n'apprécie\s+pas|n'adore\s+pas|suis\s+allergique\s+(?:à|au|aux)|suis\s+végétarien(?:ne)?|"
     r"suis\s+végane?|suis\s+vegan|ne\s+suis\s+plus\s+(?:végétarien(?:ne)?|végane?|vegan)))\b"
-    r"\s*(?P<adv>(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\s+)*(?P<object>.*)"
+    rf"\s*(?P<adv>{_ADVERBS_FR}\s+)*(?P<object>.*)"
 )
 # The same in French: "j'ai toujours adoré le jazz", "je m'intéresse à la photo", "je suis
 # intéressée par l'histoire", "je ne mange pas de viande", "je ne peux pas boire d'alcool".
@@ -136,7 +139,7 @@ _FOOD_NOT_FR = regex(
     r"\b(?P<head>je\s+ne\s+(?:(?:mange|bois)\s+(?:pas|plus|jamais)|peux\s+(?:pas|plus)\s+(?:manger|boire)))\s+"
     r"(?P<de>de\s+|d'|du\s+|des\s+)" + OBJECT
 )
-_ONLY_ADVERBS_FR = regex(r"(?:(?:bien|beaucoup|vraiment|trop|énormément|tellement|assez|surtout|aussi)\W*)+")
+_ONLY_ADVERBS_FR = regex(rf"(?:{_ADVERBS_FR}\W*)+")
 _FAVORITE_EN = regex(
     r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
     r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
@@ -168,6 +171,13 @@ _ANY_MORE_EN = regex(r"\s+any\s*more\W*$")
 _DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
 
 
+def _taste(hit: Hit, content: str, key: str, predicate: Predicate, taste: str) -> Item:
+    """A preference as most rules here keep it: `content`, found by `key`, with the fact it states
+    (`predicate`, `taste`); less sure when the clause hedges."""
+    confidence = hit.confidence(_CONFIDENCE)
+    return Item(content, MemoryType.PREFERENCE, confidence, [key], predicate=predicate, object=taste)
+
+
 def _likes_en(hit: Hit) -> Item | None:
     if any(hit.phrase.lower().startswith(talk) for talk in _NOT_LIKED_EN) or _SAID_WRYLY_EN.match(hit.phrase):
         return None
@@ -194,8 +204,7 @@ def _likes_en(hit: Hit) -> Item | None:
     content = f"{hit.speaker} {third} {liked}"
     # A taste that ended replaces the taste in the profile as a dislike does.
     predicate = Predicate.DISLIKES if ended else _PREDICATE_EN.get(third, Predicate.LIKES)
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+    return _taste(hit, content, hit.phrase, predicate, liked)
 
 
 def _would_en(verb: str, other: str) -> Callable[[Hit], Item | None]:
@@ -206,15 +215,7 @@ def _would_en(verb: str, other: str) -> Callable[[Hit], Item | None]:
         if points_back(hit.phrase.split(f" {other} ", 1)[0]):
             return None
         liked = f"would {verb} {hit.third(hit.phrase)}"
-        confidence = hit.confidence(_CONFIDENCE)
-        return Item(
-            f"{hit.speaker} {liked}",
-            MemoryType.PREFERENCE,
-            confidence,
-            [hit.phrase],
-            predicate=Predicate.LIKES,
-            object=liked,
-        )
+        return _taste(hit, f"{hit.speaker} {liked}", hit.phrase, Predicate.LIKES, liked)
 
     return make
 
@@ -253,8 +254,7 @@ def _loved_en(hit: Hit) -> Item | None:
     liked = hit.third(hit.phrase)
     content = f"{hit.speaker} has {since + ' ' if since else ''}{verb} {liked}"
     predicate = Predicate.DISLIKES if verb in ("hated", "disliked", "despised") else Predicate.LIKES
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+    return _taste(hit, content, hit.phrase, predicate, liked)
 
 
 def _interests_me_en(hit: Hit) -> Item | None:
@@ -268,8 +268,7 @@ def _interests_me_en(hit: Hit) -> Item | None:
         topic = f"{first.lower()} {rest}".strip()  # a gerund or an article opened the sentence
     liked = hit.third(topic)
     content = f"{hit.speaker} is interested in {liked}"
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [topic], predicate=Predicate.LIKES, object=liked)
+    return _taste(hit, content, topic, Predicate.LIKES, liked)
 
 
 def _food_not_en(hit: Hit) -> Item | None:
@@ -289,8 +288,7 @@ def _food_not_en(hit: Hit) -> Item | None:
         what = {"have": "has"}.get(what, what + "s")  # "no longer eats meat"
     diet = f"{negation} {what} {hit.third(food)}"
     content = f"{hit.speaker} {diet}"
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [food], predicate=Predicate.DIET, object=diet)
+    return _taste(hit, content, food, Predicate.DIET, diet)
 
 
 def _is_into_en(hit: Hit) -> Item | None:
@@ -310,18 +308,14 @@ def _is_into_en(hit: Hit) -> Item | None:
             content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.ALLERGY, object=liked
         )
     predicate = Predicate.DISLIKES if negation else Predicate.LIKES
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+    return _taste(hit, content, hit.phrase, predicate, liked)
 
 
 def _named_fan_en(hit: Hit) -> Item:
     """ "Mickael is a fan of Arsenal", as "I'm a big fan of Arsenal" says it."""
     liked = hit.third(hit.phrase)
     content = f"{hit.speaker} is a fan of {liked}"
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(
-        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
-    )
+    return _taste(hit, content, hit.phrase, Predicate.LIKES, liked)
 
 
 def _is_my_thing_en(hit: Hit) -> Item | None:
@@ -343,9 +337,7 @@ def _is_my_thing_en(hit: Hit) -> Item | None:
     else:
         content = f"{possessive_en(hit.speaker)} {what} is {body}"
         predicate = Predicate.LIKES
-    return Item(
-        content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [thing], predicate=predicate, object=body
-    )
+    return _taste(hit, content, thing, predicate, body)
 
 
 def _diet_en(hit: Hit) -> Item:
@@ -356,23 +348,19 @@ def _diet_en(hit: Hit) -> Item:
     if negation:
         diet = f"no longer {diet}" if negation == "no longer" or hit.group("anymore") else f"not {diet}"
     content = f"{hit.speaker} is {diet}"
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
+    return _taste(hit, content, diet, Predicate.DIET, diet)
 
 
 def _likes_fr(hit: Hit) -> Item | None:
     """ "j'aime", "je déteste", "je suis fan de", "je suis végétarienne", "je suis allergique à"."""
     said = " ".join((hit.group("j_verb") or hit.group("je_verb") or hit.group("j_negated")).split())
     low = said.lower()
-    confidence = hit.confidence(_CONFIDENCE)
     if low.startswith("ne suis plus"):
         diet = f"n'est plus {said.rsplit(' ', 1)[1]}"  # the diet ended: the profile's newest word on it
-        content = f"{hit.speaker} {diet}"
-        return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
+        return _taste(hit, f"{hit.speaker} {diet}", diet, Predicate.DIET, diet)
     if low.startswith("suis vég") or low == "suis vegan":
         diet = said.split(" ", 1)[1]
-        content = f"{hit.speaker} est {diet}"
-        return Item(content, MemoryType.PREFERENCE, confidence, [diet], predicate=Predicate.DIET, object=diet)
+        return _taste(hit, f"{hit.speaker} est {diet}", diet, Predicate.DIET, diet)
     phrase = trim_phrase(hit.group("object"))
     if not phrase or not is_object(phrase, True) or _ONLY_ADVERBS_FR.fullmatch(phrase):
         return None  # "j'aime bien", "j'adore trop": how much, with nothing liked
@@ -394,9 +382,10 @@ def _likes_fr(hit: Hit) -> Item | None:
     liked = hit.third(phrase)
     content = f"{hit.speaker} {verb}{glue}{liked}"
     if "allergique" in low:
+        confidence = hit.confidence(_CONFIDENCE)
         return Item(content, MemoryType.FACT, confidence, [phrase], predicate=Predicate.ALLERGY, object=liked)
     predicate = Predicate.DISLIKES if low in _DISLIKES_FR or low.startswith("n") else Predicate.LIKES
-    return Item(content, MemoryType.PREFERENCE, confidence, [phrase], predicate=predicate, object=liked)
+    return _taste(hit, content, phrase, predicate, liked)
 
 
 def _loved_fr(hit: Hit) -> Item | None:
@@ -406,8 +395,7 @@ def _loved_fr(hit: Hit) -> Item | None:
     content = third_person_fr(f"{hit.words('head')} {hit.phrase}", hit.speaker)
     liked = hit.third(hit.phrase)
     predicate = Predicate.DISLIKES if hit.group("verb").lower() == "détesté" else Predicate.LIKES
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=predicate, object=liked)
+    return _taste(hit, content, hit.phrase, predicate, liked)
 
 
 def _interested_fr(hit: Hit) -> Item | None:
@@ -419,10 +407,7 @@ def _interested_fr(hit: Hit) -> Item | None:
     glue = "" if preposition.endswith("'") else " "
     liked = hit.third(hit.phrase)
     content = f"{hit.speaker} s'intéresse {preposition}{glue}{liked}"
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(
-        content, MemoryType.PREFERENCE, confidence, [hit.phrase], predicate=Predicate.LIKES, object=liked
-    )
+    return _taste(hit, content, hit.phrase, Predicate.LIKES, liked)
 
 
 def _food_not_fr(hit: Hit) -> Item | None:
@@ -434,8 +419,7 @@ def _food_not_fr(hit: Hit) -> Item | None:
     glue = "" if de.endswith("'") else " "
     content = third_person_fr(f"{hit.words('head')} {de}{glue}{food}", hit.speaker)
     diet = content[len(hit.speaker) + 1 :] if content.startswith(hit.speaker + " ") else content
-    confidence = hit.confidence(_CONFIDENCE)
-    return Item(content, MemoryType.PREFERENCE, confidence, [food], predicate=Predicate.DIET, object=diet)
+    return _taste(hit, content, food, Predicate.DIET, diet)
 
 
 def _favorite_en(hit: Hit) -> Item | None:
@@ -488,15 +472,8 @@ def _favourite_doing_en(hit: Hit) -> Item | None:
     if doing.split(" ", 1)[0] in ("nothing", "something", "anything", "everything", "thing"):
         return None
     what = " ".join(hit.group("what").split()).replace("favourite", "favorite")
-    content = f"{possessive_en(hit.speaker)} {what} is {hit.third(doing)}"
-    return Item(
-        content,
-        MemoryType.PREFERENCE,
-        hit.confidence(_CONFIDENCE),
-        [doing],
-        predicate=Predicate.LIKES,
-        object=hit.third(doing),
-    )
+    liked = hit.third(doing)
+    return _taste(hit, f"{possessive_en(hit.speaker)} {what} is {liked}", doing, Predicate.LIKES, liked)
 
 
 # How the speaker wants to be reached, or not: "please don't ping me before 10am", "don't DM me about

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from memory.models import MemoryType
-
-from ..kind_notes import kind_note
 from ..lexicons import MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import of_fr, possessive_en
-from .activities import TASTE, bounded, bounded_clause, kind_of
+from .activities import TASTE, Kinds, bounded, bounded_clause, kind_memory
 from .base import Hit, Item, Rule
 
 __all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
@@ -18,8 +15,6 @@ __all__ = ["MADE_TAG", "MEDIA_TAG", "WORKS"]
 # only the title.
 MEDIA_TAG = "kind:media"
 MADE_TAG = "kind:made"
-
-_CONFIDENCE = 0.6
 
 # Words that make it something the speaker did not (yet) do, or someone else's: "I haven't read
 # it", "I'd love to watch", "I want to bake", "she wrote a novel", "you should read". Unlike the
@@ -32,20 +27,18 @@ _NOT_DONE = regex(
 
 # What is read, watched, played or heard, and the kind the memory names. The verb decides the kind
 # unless the turn names it ("a show called ...").
-_MEDIA_VERBS: tuple[tuple[str, str], ...] = (
+_MEDIA_VERBS = Kinds(
     ("books and reading", r"read|reading|reread|rereading|re-read|re-reading"),
     ("movies and TV shows", r"watched|watching|rewatched|rewatching|binged|binge-watched|saw|seen"),
     ("video games and games", r"played|playing|beat|finished\s+playing"),
     ("music and podcasts", r"listened\s+to|listening\s+to"),
 )
-_MEDIA_NOUNS: tuple[tuple[str, str], ...] = (
+_MEDIA_NOUNS = Kinds(
     ("books and reading", r"book|novel|memoir|trilogy|saga"),
     ("movies and TV shows", r"movie|film|show|tv\s+show|series|documentary|anime|musical"),
     ("video games and games", r"video\s+game|game|rpg|board\s+game"),
     ("music and podcasts", r"album|song|podcast|record"),
 )
-_MEDIA_VERB = "|".join(v for _, v in _MEDIA_VERBS)
-_MEDIA_NOUN = "|".join(n for _, n in _MEDIA_NOUNS)
 # A title: in quotes, or a run of capitalised words (small words allowed inside: "The Lord of the
 # Rings"). Unquoted, it needs a verb that reads or plays it, or the kind named before it.
 _TITLE = (
@@ -53,12 +46,10 @@ _TITLE = (
     r"|(?P<named>(?-i:[A-Z][\w'’:-]*)(?:\s+(?:(?-i:of|the|and|in|on|to|a|an|for|at)\s+)*(?-i:[A-Z0-9][\w'’:-]*)){0,5})"
 )
 _MEDIA_EN = regex(
-    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+(?P<verb>" + _MEDIA_VERB + r")\s+"
-    r"(?:(?:the|this|that|a|an|my|our|your)\s+)?(?:(?:[\w-]+\s+){0,3}?(?P<noun>" + _MEDIA_NOUN + r")s?"
+    r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+(?P<verb>" + _MEDIA_VERBS.terms + r")\s+"
+    r"(?:(?:the|this|that|a|an|my|our|your)\s+)?(?:(?:[\w-]+\s+){0,3}?(?P<noun>" + _MEDIA_NOUNS.terms + r")s?"
     r"(?:\s+(?:called|named|titled))?\s+)?(?:" + _TITLE + r")"
 )
-_KIND_OF_VERB = [(regex(rf"^(?:{v})$"), kind) for kind, v in _MEDIA_VERBS]
-_KIND_OF_NOUN = [(regex(rf"^(?:{n})$"), kind) for kind, n in _MEDIA_NOUNS]
 # Names that are no title: days, months, the apps a chat works in, people's possessions.
 _NOT_A_TITLE = frozenset(
     w.casefold()
@@ -95,15 +86,14 @@ def _media(hit: Hit) -> Item | None:
         if not hit.group("noun") and hit.words("verb").casefold() in {"saw", "seen", "beat"}:
             return None
     noun = hit.words("noun")
-    kind = kind_of(_KIND_OF_NOUN, noun) if noun else kind_of(_KIND_OF_VERB, hit.words("verb"))
-    content = kind_note(
-        hit.speaker, f"{possessive_en(hit.speaker)} {kind} include {title}", bounded_clause(hit)
+    kind = _MEDIA_NOUNS.of(noun) if noun else _MEDIA_VERBS.of(hit.words("verb"))
+    return kind_memory(
+        hit, f"{possessive_en(hit.speaker)} {kind} include {title}", title.strip('"“”'), MEDIA_TAG
     )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”')], tags=[MEDIA_TAG])
 
 
 # Things the speaker made, by kind: "I baked a chocolate cake", "I finished my first screenplay".
-_MADE_THINGS: tuple[tuple[str, str], ...] = (
+_MADE_THINGS = Kinds(
     (
         "recipes and baking",
         r"cakes?|cupcakes?|cookies|pies?|tarts?|bread|muffins|brownies|ice\s*cream|icecream|desserts?|pastr(?:y|ies)|"
@@ -121,21 +111,20 @@ _MADE_THINGS: tuple[tuple[str, str], ...] = (
         r"scarf|scarves|sweaters?|jewelry|necklaces?|bracelets?|furniture|birdhouse",
     ),
 )
-_THING = "|".join(t for _, t in _MADE_THINGS)
-_MADE_KIND = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _MADE_THINGS]
 _MADE_EN = regex(
     r"\b(?P<who>i|we)(?P<between>(?:'[a-z]+)?(?:\s+[\w'-]+){0,4}?)\s+"
     r"(?P<verb>made|make|making|baked|bake|baking|cooked|cooking|wrote|written|writing|drafted|published|"
     r"painted|painting|drew|drawn|sketched|knitted|knit|sewed|sewn|crocheted|built|carved|sculpted|"
     r"composed|recorded|finished|finishing|completed|wrapped\s+up|tried|tested|testing|whipped\s+up|whipping\s+up)\s+"
     r"(?P<det>(?:a|an|the|this|that|these|those|some|my|our|two|three|another)\s+)?"
-    r"(?P<adjs>(?:[\w'-]+\s+){0,4}?)(?P<thing>" + _THING + r")\b"
+    r"(?P<adjs>(?:[\w'-]+\s+){0,4}?)(?P<thing>" + _MADE_THINGS.terms + r")\b"
     # "a book on", "the cake for": the thing must end the phrase, or be followed by what it is.
     r"(?!\s*-)"
 )
 # "a cake I made", "the poem that I wrote": the thing named first.
 _MADE_AFTER_EN = regex(
-    r"\b(?P<det>a|an|the|this|that|my|our)\s+(?P<adjs>(?:[\w'-]+\s+){0,3}?)(?P<thing>" + _THING + r")\s+"
+    r"\b(?P<det>a|an|the|this|that|my|our)\s+(?P<adjs>(?:[\w'-]+\s+){0,3}?)"
+    r"(?P<thing>" + _MADE_THINGS.terms + r")\s+"
     r"(?:that\s+|which\s+)?(?P<who>i|we)(?P<between>(?:\s+(?:just|recently|finally|also|have|had|'ve))*)\s+"
     r"(?P<verb>made|baked|cooked|wrote|written|painted|drew|knitted|sewed|crocheted|built|carved|sculpted|composed|"
     # "my horse painting I did recently"
@@ -179,7 +168,7 @@ def _made(hit: Hit) -> Item | None:
     thing = " ".join(hit.group("thing").split()).casefold()
     if verb in _TRYING and not thing.startswith("recipe"):
         return None
-    kind = kind_of(_MADE_KIND, thing)
+    kind = _MADE_THINGS.of(thing)
     # "a cake I made": the clause from the thing, which the speaker's part alone would leave out.
     # "my horse painting I did": "Léa's horse painting", the name not said yet.
     said = (
@@ -187,12 +176,13 @@ def _made(hit: Hit) -> Item | None:
         if hit.match.start("who") < hit.match.start("thing")
         else _from_match(hit, named=det not in {"my", "our"})
     )
-    content = kind_note(hit.speaker, f"{possessive_en(hit.speaker)} {kind} include {thing}", said)
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
+    return kind_memory(
+        hit, f"{possessive_en(hit.speaker)} {kind} include {thing}", thing, MADE_TAG, said=said
+    )
 
 
 # The made-thing rule's own: "I painted a portrait" is a portrait made, not a painting of one.
-_THING_ALONE = regex(r"^(?:\S+\s+){1,3}?(?:" + _THING + r")\b")
+_THING_ALONE = regex(r"^(?:\S+\s+){1,3}?(?:" + _MADE_THINGS.terms + r")\b")
 
 
 def _art_of(hit: Hit) -> Item | None:
@@ -203,15 +193,12 @@ def _art_of(hit: Hit) -> Item | None:
     if not subject or _NOT_ART.match(subject) or _THING_ALONE.match(subject) or _refused(hit):
         return None
     thing = f"{_WORK_OF[hit.words('verb').casefold()]} {hit.third(subject)}"
-    content = kind_note(
-        hit.speaker, f"{possessive_en(hit.speaker)} art and crafts include {thing}", bounded_clause(hit)
-    )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [subject], tags=[MADE_TAG])
+    return kind_memory(hit, f"{possessive_en(hit.speaker)} art and crafts include {thing}", subject, MADE_TAG)
 
 
 # In French, a quoted title only (an unquoted one is too often a name): "J'ai regardé "Inception"",
 # "je lis le roman « Dune »", "on a vu "Barbie"". The memory names its kind in French.
-_MEDIA_VERBS_FR: tuple[tuple[str, str], ...] = (
+_MEDIA_VERBS_FR = Kinds(
     ("Les lectures", r"lu|lis|relu|relis|lisons|lisais|(?:fini|terminé)\s+de\s+lire"),
     (
         "Les films et séries",
@@ -220,7 +207,7 @@ _MEDIA_VERBS_FR: tuple[tuple[str, str], ...] = (
     ("Les jeux", r"joué\s+à|joue\s+à|jouons\s+à|jouais\s+à"),
     ("La musique et les podcasts", r"écouté|écoute|écoutons|écoutais"),
 )
-_MEDIA_NOUNS_FR: tuple[tuple[str, str], ...] = (
+_MEDIA_NOUNS_FR = Kinds(
     ("Les lectures", r"livre|roman|bd|bande\s+dessinée|manga|essai|saga|trilogie"),
     ("Les films et séries", r"film|série|documentaire|anime|dessin\s+animé|téléfilm"),
     ("Les jeux", r"jeu(?:\s+vidéo)?|jeu\s+de\s+société"),
@@ -228,30 +215,23 @@ _MEDIA_NOUNS_FR: tuple[tuple[str, str], ...] = (
 )
 _MEDIA_FR = regex(
     r"\b(?P<who>j'|je\s+|nous\s+|on\s+)(?P<between>(?:ai\s+|avons\s+|a\s+)?(?:(?:enfin|déjà|récemment|"
-    r"encore|aussi)\s+)*)(?P<verb>" + "|".join(v for _, v in _MEDIA_VERBS_FR) + r")\s+"
+    r"encore|aussi)\s+)*)(?P<verb>" + _MEDIA_VERBS_FR.terms + r")\s+"
     r"(?:(?:le|la|les|l'|un|une|ce|cette|mon|ma|son|sa)\s*(?:[\w-]+\s+){0,2}?(?P<noun>"
-    + "|".join(n for _, n in _MEDIA_NOUNS_FR)
+    + _MEDIA_NOUNS_FR.terms
     + r")s?\s+)?(?P<quoted>\"[^\"]{2,60}\"|«\s?[^»]{2,60}?\s?»|“[^”]{2,60}”)"
 )
-_KIND_OF_VERB_FR = [(regex(rf"^(?:{v})$"), kind) for kind, v in _MEDIA_VERBS_FR]
-_KIND_OF_NOUN_FR = [(regex(rf"^(?:{n})$"), kind) for kind, n in _MEDIA_NOUNS_FR]
 
 
 def _media_fr(hit: Hit) -> Item | None:
     title = hit.group("quoted")
     noun = hit.words("noun")
-    kind = kind_of(_KIND_OF_NOUN_FR, noun) if noun else kind_of(_KIND_OF_VERB_FR, hit.words("verb"))
-    content = kind_note(
-        hit.speaker, f"{kind} {of_fr(hit.speaker)} incluent {title}", bounded_clause(hit), french=True
-    )
-    return Item(
-        content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [title.strip('"“”«» ')], tags=[MEDIA_TAG]
-    )
+    kind = _MEDIA_NOUNS_FR.of(noun) if noun else _MEDIA_VERBS_FR.of(hit.words("verb"))
+    return kind_memory(hit, f"{kind} {of_fr(hit.speaker)} incluent {title}", title.strip('"“”«» '), MEDIA_TAG)
 
 
 # Things made, said in French: "J'ai fait un gâteau", "on a préparé des crêpes", "j'ai peint un
 # tableau", "j'ai écrit un poème". The past or present of a verb of making, then the thing.
-_MADE_THINGS_FR: tuple[tuple[str, str], ...] = (
+_MADE_THINGS_FR = Kinds(
     (
         "Les recettes et pâtisseries",
         r"gâteaux?|cookies|biscuits|tartes?|pains?|brioches?|muffins|brownies|glaces?|desserts?|crêpes|"
@@ -267,14 +247,13 @@ _MADE_THINGS_FR: tuple[tuple[str, str], ...] = (
         r"pulls?|bijoux|colliers?|bracelets?|meubles?|nichoirs?",
     ),
 )
-_MADE_KIND_FR = [(regex(rf"^(?:{terms})$"), kind) for kind, terms in _MADE_THINGS_FR]
 _MADE_FR = regex(
     r"\b(?P<who>j'|je\s+|nous\s+|on\s+)(?P<between>(?:ai\s+|avons\s+|a\s+)?(?:(?:enfin|déjà|récemment|"
     r"encore|aussi|moi-même)\s+)*)(?P<verb>fait|fais|faisons|préparé|prépare|préparons|cuisiné|cuisine|"
     r"pâtissé|peint|peins|dessiné|dessine|écrit|écris|écrivons|fini\s+d'écrire|terminé|tricoté|tricote|"
     r"cousu|fabriqué|fabrique|construit|sculpté|composé)\s+(?P<det>(?:une|un|des|mon|ma|mes|notre|nos|"
     r"les|le|la|deux|trois)\s+|l')(?P<adjs>(?:[\w'-]+\s+){0,2}?)(?P<thing>"
-    + "|".join(t for _, t in _MADE_THINGS_FR)
+    + _MADE_THINGS_FR.terms
     + r")(?![\w-])"
 )
 # "J'ai terminé le livre" is one read: finishing needs "mon", "ma", "mes", "notre" or "nos".
@@ -293,13 +272,9 @@ def _made_fr(hit: Hit) -> Item | None:
     # "un gâteau", "des crêpes", "son roman": the thing with the determiner said, in the third person.
     article = _THIRD_DETERMINER_FR.get(det, det)
     named = f"{article}{'' if article.endswith(chr(39)) else ' '}{thing}"
-    content = kind_note(
-        hit.speaker,
-        f"{kind_of(_MADE_KIND_FR, thing)} {of_fr(hit.speaker)} incluent {named}",
-        bounded_clause(hit),
-        french=True,
+    return kind_memory(
+        hit, f"{_MADE_THINGS_FR.of(thing)} {of_fr(hit.speaker)} incluent {named}", thing, MADE_TAG
     )
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [thing], tags=[MADE_TAG])
 
 
 _THIRD_DETERMINER_FR = {"mon": "son", "ma": "sa", "mes": "ses", "notre": "leur", "nos": "leurs"}
