@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.llm.fake import ScriptedLLM, text
-from bot.pipeline import TurnPipeline
+from bot.pipeline import TurnPipeline, TurnResult
 from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig, PrehookResult
 from memory.prehook.asked_period import asked_period
@@ -201,18 +201,25 @@ async def test_the_pipeline_asks_in_the_authors_zone(
     assert ON_THE_18TH in block and ON_THE_19TH not in block, block
 
 
-async def test_the_offline_reply_asks_in_the_authors_zone(
-    engine: MemoryEngine, clock: FakeClock, tmp_path: Path
-) -> None:
+async def _asked_offline_from_los_angeles(
+    engine: MemoryEngine, clock: FakeClock, tmp_path: Path, question: str
+) -> TurnResult:
+    """The turn of a pipeline with no model (the offline reply) when someone in Los Angeles asks
+    `question` over `_two_days`."""
     await _two_days(engine, clock)
     offline = TurnPipeline(engine, settings(tmp_path), llm=None)
     try:
-        asked = message(
-            "What did Nate do for Joanna yesterday?", clock, step=0, author_tz="America/Los_Angeles"
-        )
-        result = await offline.handle([asked])
+        return await offline.handle([message(question, clock, step=0, author_tz="America/Los_Angeles")])
     finally:
         await offline.aclose()
+
+
+async def test_the_offline_reply_asks_in_the_authors_zone(
+    engine: MemoryEngine, clock: FakeClock, tmp_path: Path
+) -> None:
+    result = await _asked_offline_from_los_angeles(
+        engine, clock, tmp_path, "What did Nate do for Joanna yesterday?"
+    )
     assert result.prehook is not None and result.reply is not None
     said = {m.content for m in result.prehook.injected_messages}
     assert ON_THE_18TH in said and ON_THE_19TH not in said, said
@@ -233,13 +240,9 @@ async def test_a_meta_question_reads_the_askers_yesterday(engine: MemoryEngine, 
 async def test_the_offline_timeline_is_told_in_the_authors_days(
     engine: MemoryEngine, clock: FakeClock, tmp_path: Path
 ) -> None:
-    await _two_days(engine, clock)
-    offline = TurnPipeline(engine, settings(tmp_path), llm=None)
-    try:
-        asked = message("What did we talk about yesterday?", clock, step=0, author_tz="America/Los_Angeles")
-        result = await offline.handle([asked])
-    finally:
-        await offline.aclose()
+    result = await _asked_offline_from_los_angeles(
+        engine, clock, tmp_path, "What did we talk about yesterday?"
+    )
     assert result.reply is not None
     assert ON_THE_18TH in result.reply and ON_THE_19TH not in result.reply, result.reply
     assert "18 Dec" in result.reply and "19 Dec" not in result.reply, result.reply

@@ -3,7 +3,10 @@ replaced says so in the block ("since then: lives in Lyon"), as the profile line
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+
+import pytest
 
 from memory.engine import MemoryEngine
 from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
@@ -15,23 +18,39 @@ STORAGE_BACKENDS = ("embedded", "postgres")
 PREF = MemoryType.PREFERENCE
 
 
-def about(user: str, content: str, memory_type: MemoryType = MemoryType.IDENTITY) -> MemoryDraft:
-    """What `user` said of themselves, their name first (as the extractor writes it)."""
+def about(content: str, memory_type: MemoryType = MemoryType.IDENTITY) -> MemoryDraft:
+    """What the person `content` names first said of themselves, their name first (as the extractor
+    writes it)."""
+    name = content.split(" ", 1)[0]
     return MemoryDraft(
         content=content,
         scope=GENERAL,
         memory_type=memory_type,
-        subjects=[content.split(" ", 1)[0]],
-        user_id=user,
-        author_id=user,
+        subjects=[name],
+        user_id=name.lower(),
+        author_id=name.lower(),
     )
 
 
-async def said_in_turn(engine: MemoryEngine, clock: FakeClock, *drafts: MemoryDraft) -> None:
-    """Each memory a day after the one before, so which is newer is never a tie."""
-    for d in drafts:
-        clock.advance(DAY)
-        await insert_raw(engine, [d])
+Said = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+def said(engine: MemoryEngine, clock: FakeClock) -> Said:
+    """Stores each memory (a draft, or a content that `about` reads) a day after the one before, so
+    which is newer is never a tie."""
+
+    async def said(*memories: str | MemoryDraft, memory_type: MemoryType = MemoryType.IDENTITY) -> None:
+        for memory in memories:
+            clock.advance(DAY)
+            await insert_raw(engine, [about(memory, memory_type) if isinstance(memory, str) else memory])
+
+    return said
+
+
+async def asked(hook: PreHook, question: str, *participants: str) -> PrehookResult:
+    """The pre-hook's answer to `question`, asked in #general by the first of `participants`."""
+    return await hook.run(request(question, audience(participants[0]), participants=list(participants)))
 
 
 def line_of(result: PrehookResult, content: str) -> str:
@@ -41,20 +60,9 @@ def line_of(result: PrehookResult, content: str) -> str:
     return lines[0]
 
 
-async def test_an_older_home_says_where_the_person_lives_now(
-    engine: MemoryEngine, clock: FakeClock, hook: PreHook
-) -> None:
-    await said_in_turn(
-        engine,
-        clock,
-        about("ana", "Ana lives in Paris"),
-        about("bob", "Bob lives in Rome"),
-        about("ana", "Ana works at Acme"),
-        about("ana", "Ana lives in Lyon"),
-    )
-    result = await hook.run(
-        request("Where do Ana and Bob live?", audience("ana"), participants=["ana", "bob"])
-    )
+async def test_an_older_home_says_where_the_person_lives_now(said: Said, hook: PreHook) -> None:
+    await said("Ana lives in Paris", "Bob lives in Rome", "Ana works at Acme", "Ana lives in Lyon")
+    result = await asked(hook, "Where do Ana and Bob live?", "ana", "bob")
     assert 'since then: "lives in Lyon"' in line_of(result, "Ana lives in Paris")
     # The newest says nothing more, and neither does anyone else's home or another field.
     for content in ("Ana lives in Lyon", "Bob lives in Rome", "Ana works at Acme"):
@@ -62,17 +70,10 @@ async def test_an_older_home_says_where_the_person_lives_now(
 
 
 async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_they_are(
-    engine: MemoryEngine, clock: FakeClock, hook: PreHook
+    said: Said, hook: PreHook
 ) -> None:
-    await said_in_turn(
-        engine,
-        clock,
-        about("ana", "Ana speaks French"),
-        about("ana", "Ana speaks Spanish"),
-        about("ana", "Ana is a nurse"),
-        about("ana", "Ana is a nurse in Lyon"),
-    )
-    result = await hook.run(request("What does Ana do and speak?", audience("ana"), participants=["ana"]))
+    await said("Ana speaks French", "Ana speaks Spanish", "Ana is a nurse", "Ana is a nurse in Lyon")
+    result = await asked(hook, "What does Ana do and speak?", "ana")
     assert result.block is not None
     assert (
         result.block.count("since then") == 1
@@ -80,25 +81,16 @@ async def test_fields_of_many_values_and_the_same_value_said_again_are_left_as_t
     assert "since then" not in line_of(result, "Ana speaks French")
 
 
-async def test_a_taste_that_changed_says_what_holds_now(
-    engine: MemoryEngine, clock: FakeClock, hook: PreHook
-) -> None:
-    await said_in_turn(
-        engine,
-        clock,
-        about("sam", "Sam loves working saturdays", PREF),
-        about("ana", "Ana likes coffee", PREF),
-        about("sam", "Sam likes coffee", PREF),
-        about("sam", "Sam dislikes working saturdays", PREF),
-        about("ana", "Ana no longer likes coffee", PREF),
+async def test_a_taste_that_changed_says_what_holds_now(said: Said, hook: PreHook) -> None:
+    await said(
+        "Sam loves working saturdays",
+        "Ana likes coffee",
+        "Sam likes coffee",
+        "Sam dislikes working saturdays",
+        "Ana no longer likes coffee",
+        memory_type=PREF,
     )
-    result = await hook.run(
-        request(
-            "Do Sam and Ana like coffee and working saturdays?",
-            audience("sam"),
-            participants=["sam", "ana"],
-        )
-    )
+    result = await asked(hook, "Do Sam and Ana like coffee and working saturdays?", "sam", "ana")
     assert 'since then: "dislikes working saturdays"' in line_of(result, "Sam loves working saturdays")
     assert 'since then: "no longer likes coffee"' in line_of(result, "Ana likes coffee")
     # Sam's coffee is his own taste, and the newest of each says nothing more.
@@ -106,22 +98,18 @@ async def test_a_taste_that_changed_says_what_holds_now(
         assert "since then" not in line_of(result, content)
 
 
-async def test_a_newer_statement_the_reader_may_not_see_says_nothing(
-    engine: MemoryEngine, clock: FakeClock, hook: PreHook
-) -> None:
+async def test_a_newer_statement_the_reader_may_not_see_says_nothing(said: Said, hook: PreHook) -> None:
     """Sam's newer word, said in his DM, changes no line shown in #general: only what the block
     shows is compared, so a private statement never leaks as a "since then"."""
     dm = Scope("discord", "guild-1", "dm-sam", "default")
-    await said_in_turn(
-        engine,
-        clock,
-        about("sam", "Sam likes coffee", PREF),
-        about("sam", "Sam lives in Paris"),
-        replace(about("sam", "Sam no longer likes coffee", PREF), scope=dm, visibility=Visibility.PRIVATE),
-        replace(about("sam", "Sam lives in Lyon"), scope=dm, visibility=Visibility.PRIVATE),
+    await said(
+        about("Sam likes coffee", PREF),
+        "Sam lives in Paris",
+        replace(about("Sam no longer likes coffee", PREF), scope=dm, visibility=Visibility.PRIVATE),
+        replace(about("Sam lives in Lyon"), scope=dm, visibility=Visibility.PRIVATE),
     )
     question = "Does Sam like coffee, and where does he live?"
-    shared = await hook.run(request(question, audience("sam"), participants=["sam", "ana"]))
+    shared = await asked(hook, question, "sam", "ana")
     for content in ("Sam likes coffee", "Sam lives in Paris"):
         assert "since then" not in line_of(shared, content)
     assert shared.block is not None and "no longer" not in shared.block and "Lyon" not in shared.block

@@ -7,29 +7,25 @@ import pytest
 from memory.dedup import DedupAction, content_words, decide, policy_for_model, records_an_instance
 from memory.ttl import TTLError, expires_at, parse_duration
 
+HOUR = 3600
+DAY = 24 * HOUR
+
+# Each duration and the ways it is written: compact ("7d"), and as a model writes them ("a week").
+SPELLINGS = {
+    1800: ["30m"],
+    HOUR: ["1h"],
+    6 * HOUR: ["6 hours"],
+    DAY: ["1d"],
+    3 * DAY: ["3 days", "3 jours"],
+    7 * DAY: ["7d", "7 days", "1 week", "a week"],
+    14 * DAY: [" 2W ", "2 weeks", "2 semaines", "two weeks"],
+    30 * DAY: ["30d", "1 month"],
+    365 * DAY: ["1 year"],
+}
+
 
 @pytest.mark.parametrize(
-    ("text", "seconds"),
-    [
-        ("1h", 3600),
-        ("1d", 86400),
-        ("7d", 7 * 86400),
-        ("30d", 30 * 86400),
-        ("30m", 1800),
-        (" 2W ", 14 * 86400),
-        # As a model writes them.
-        ("7 days", 7 * 86400),
-        ("3 days", 3 * 86400),
-        ("1 week", 7 * 86400),
-        ("2 weeks", 14 * 86400),
-        ("a week", 7 * 86400),
-        ("1 month", 30 * 86400),
-        ("6 hours", 6 * 3600),
-        ("1 year", 365 * 86400),
-        ("2 semaines", 14 * 86400),
-        ("3 jours", 3 * 86400),
-        ("two weeks", 14 * 86400),
-    ],
+    ("text", "seconds"), [(text, seconds) for seconds, spellings in SPELLINGS.items() for text in spellings]
 )
 def test_parse_duration(text: str, seconds: int) -> None:
     assert parse_duration(text) == seconds
