@@ -10,15 +10,8 @@ from ..normalize import regex
 from ..phrases import first_word
 from ..zones import region_of_place, zone_named
 from .base import OBJECT, Hit, Item, OneOf, Rule
-from .home_and_work import (
-    HOME_AND_WORK_EN,
-    IDENTITY_CONFIDENCE,
-    JOB_AND_HOME_FR,
-    LEAVING_AND_ORIGIN_FR,
-    LIVING_AFTER_EN,
-    STUDIES_FR,
-    identity_memory,
-)
+from .home_and_work import HOME_AND_WORK_EN, IDENTITY_CONFIDENCE, LIVING_AFTER_EN, identity_memory
+from .home_and_work_fr import JOB_AND_HOME_FR, LEAVING_AND_ORIGIN_FR, STUDIES_FR
 
 __all__ = ["IDENTITY"]
 
@@ -329,7 +322,8 @@ _IDENTITY_FR = OneOf(
     )
 )
 
-# Every identity rule, home and work's (home_and_work.py) included, in the order they are tried.
+# Every identity rule, home and work's (home_and_work.py, home_and_work_fr.py) included, in the
+# order they are tried.
 IDENTITY = (
     _IDENTITY_EN,
     LIVING_AFTER_EN,
