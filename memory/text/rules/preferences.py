@@ -13,6 +13,7 @@ from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
+from .reaching import DO_NOT_REACH_EN, NO_MEETINGS_EN, NO_MEETINGS_FR, RATHER_NOT_REACHED_EN
 
 __all__ = ["PREFERENCES"]
 
@@ -97,18 +98,6 @@ _RATHER_EN = regex(
     r"\bi(?:'d|\s+would)\s+(?:much\s+|really\s+|honestly\s+)?rather\s+(?:we\s+|you\s+guys\s+)?"
     r"(?P<object>(?!not\b)[^,;:!?.]+?\s+than\s+[^,;:!?.]+)"
 )
-# When the speaker takes no meetings, asked of the team: "please don't schedule meetings before 10 for
-# me", "no calls after 5pm for me", "don't book me on Fridays".
-_NO_MEETINGS_EN = regex(
-    r"^\W*(?:(?:please|pls|plz|btw|fyi|also)\W+)*(?:(?:don't|do\s+not)\s+(?:schedule|book|put)\s+"
-    r"(?:me\s+(?:in\s+)?)?(?:any\s+)?(?P<what>meetings|calls|syncs|standups|anything)?|no\s+(?P<what2>meetings|calls|syncs))"
-    r"\s*(?:with\s+me\s+)?(?P<object>(?:before|after|on|at|during)\s+[^,;:!?.]+?)(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*$"
-)
-_NO_MEETINGS_FR = regex(
-    r"^\W*(?:(?:svp|stp|merci|aussi)\W+)*(?:pas\s+de|aucune?)\s+(?P<what>réunions?|calls?|appels?|visios?)\s+"
-    r"(?P<object>(?:avant|après|le|les|entre)\s+[^,;:!?.]+?)(?:\s+pour\s+moi)(?:\s+(?:svp|stp|merci))?\s*$"
-)
-_ME = regex(r"\bme\b")
 # "I love how nobody answered", "I love how it never works": a complaint said wryly, no taste.
 _SAID_WRYLY_EN = regex(r"^how\b.*\b(?:nobody|no\s+one|nothing|never|none|not|no)\b|^how\b.*n't\b")
 # "I like to say ...", "I love the idea of ...": talk, not a taste.
@@ -218,29 +207,6 @@ def _would_en(verb: str, other: str) -> Callable[[Hit], Item | None]:
         return _taste(hit, f"{hit.speaker} {liked}", hit.phrase, Predicate.LIKES, liked)
 
     return make
-
-
-def _no_meetings_en(hit: Hit) -> Item | None:
-    """ "Mickael takes no meetings before 10", asked of the team for the speaker (a "for me" or a
-    "me" says whose; "no meetings on Fridays" alone is the team's rule)."""
-    if not _ME.search(hit.clause.text):
-        return None
-    what = (hit.match.group("what") or hit.match.group("what2") or "meetings").lower()
-    what = "meetings" if what == "anything" else what
-    content = f"{hit.speaker} takes no {what} {hit.phrase}"
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(_CONFIDENCE), [what, hit.phrase])
-
-
-def _no_meetings_fr(hit: Hit) -> Item:
-    """ "Mickael ne prend pas de réunion avant 10h", asked for the speaker ("pour moi")."""
-    what = hit.words("what").lower()
-    de = "d'" if what[0] in "aeiouéè" else "de "
-    return Item(
-        f"{hit.speaker} ne prend pas {de}{what} {hit.phrase}",
-        MemoryType.PREFERENCE,
-        hit.confidence(_CONFIDENCE),
-        [what, hit.phrase],
-    )
 
 
 def _loved_en(hit: Hit) -> Item | None:
@@ -476,45 +442,14 @@ def _favourite_doing_en(hit: Hit) -> Item | None:
     return _taste(hit, f"{possessive_en(hit.speaker)} {what} is {liked}", doing, Predicate.LIKES, liked)
 
 
-# How the speaker wants to be reached, or not: "please don't ping me before 10am", "don't DM me about
-# prod issues", "I'd rather not be tagged in #random".
-_DO_NOT_REACH_EN = regex(
-    r"^\W*(?:(?:please|pls|plz|kindly)\s+)?(?:don't|dont|do\s+not|never)\s+(?P<verb>ping|dm|tag|@|message|msg|call|"
-    r"text|email|e-mail|mention|page|wake|cc)\s+me\b(?P<object>[^,;.!?]*)"
-)
-_RATHER_NOT_REACHED_EN = regex(
-    r"\bi(?:'d|\s+would)\s+(?:rather|prefer)\s+(?:not\s+(?:to\s+)?be|to\s+not\s+be)\s+(?P<verb>pinged|dm'?e?d|tagged|"
-    r"messaged|called|texted|e-?mailed|mentioned|paged|cc'?e?d|woken\s+up)\b(?P<object>[^,;.!?]*)"
-)
-_REACHED_EN = {
-    "ping": "pinged", "dm": "DMed", "tag": "tagged", "@": "tagged", "message": "messaged", "msg": "messaged",
-    "call": "called", "text": "texted", "email": "emailed", "e-mail": "emailed", "mention": "mentioned",
-    "page": "paged", "wake": "woken", "cc": "CCed",
-}  # fmt: skip
-
-
-def _not_reached_en(hit: Hit) -> Item | None:
-    """ "Mickael asked not to be pinged before 10am" ("don't ping me ..."), "Mickael would rather not
-    be tagged in #random" ("I'd rather not be tagged ...")."""
-    said_verb = hit.words("verb")
-    asked = said_verb.lower() in _REACHED_EN
-    verb = _REACHED_EN[said_verb.lower()] if asked else said_verb
-    said = " ".join(hit.third(trim_phrase(hit.group("object")), named=True).split())
-    if asked and said.lower() in ("that", "this", "it", "out", "back"):
-        return None  # "don't call me that": what "that" was is not in the message
-    wish = "asked not to be" if asked else "would rather not be"
-    content = " ".join(f"{hit.speaker} {wish} {verb} {said}".split())
-    return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
-
-
 PREFERENCES = (
     Rule(_LIKE_EN, _likes_en, french=False),
     Rule(_LOVED_EN, _loved_en, french=False),
     Rule(_RATHER_EN, _would_en("rather", "than"), french=False),
     Rule(_TAKE_OVER_EN, _would_en("take", "over"), french=False),
     Rule(_IS_MY_THING_EN, _is_my_thing_en, french=False, object_groups=()),
-    Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False),
-    Rule(_NO_MEETINGS_FR, _no_meetings_fr, french=True, check_object=False),
+    NO_MEETINGS_EN,
+    NO_MEETINGS_FR,
     Rule(_BE_INTO_EN, _is_into_en, french=False),
     Rule(_NAMED_FAN_EN, _named_fan_en, french=False),
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
@@ -528,6 +463,6 @@ PREFERENCES = (
     Rule(_FAVORITE_LABEL_EN, _favorite_en, french=False, check_object=False),
     Rule(_FAVORITE_FR, _favorite_fr, french=True),
     Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
-    Rule(_DO_NOT_REACH_EN, _not_reached_en, french=False, object_groups=()),
-    Rule(_RATHER_NOT_REACHED_EN, _not_reached_en, french=False, object_groups=()),
+    DO_NOT_REACH_EN,
+    RATHER_NOT_REACHED_EN,
 )
