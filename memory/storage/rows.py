@@ -27,6 +27,7 @@ SUMMARY_COLUMNS = (
 VISIBILITIES = {v.value: v for v in Visibility}
 _MEMORY_TYPES = {t.value: t for t in MemoryType}
 _SOURCES = {s.value: s for s in Source}
+_SUMMARY_KINDS = {k.value: k for k in SummaryKind}
 
 # What makes a text storable in a backend (each refuses different characters).
 Text = Callable[[str], str]
@@ -162,14 +163,14 @@ def summary_from_row(row: Sequence[Any], lists: ListColumn) -> Summary:
         id=str(row[0]),
         scope=_scope_of(row),
         level=int(row[6]),
-        kind=SummaryKind(row[7]),
+        kind=_SUMMARY_KINDS.get(row[7]) or SummaryKind(row[7]),
         content=str(row[8]),
         covers_from=float(row[9]),
         covers_to=float(row[10]),
         source_ids=lists(row[11]),
         condensed_into=row[12],
         raw_chars=int(row[13]),
-        visibility=Visibility(row[14]),
+        visibility=VISIBILITIES.get(row[14]) or Visibility(row[14]),
         author_id=row[15],
         created_at=float(row[16]),
     )

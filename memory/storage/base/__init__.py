@@ -3,7 +3,8 @@
 One module per repository (memories, turns, summaries, people, conversations), the `Storage`
 that holds them (storage), and what both backends share beneath it: how a search ranks words
 (search_words), the memory changes other processes make (changes), the platform event log
-(events), locks (locks), the migration registries' rule (schema) and driver errors (errors).
+(events), locks (locks), the migration registries' rule (schema), driver errors (errors) and
+what both backends' table classes share (tables).
 Everything a backend or the engine uses is imported from here.
 """
 
@@ -13,6 +14,7 @@ from .conversations import (
     ConversationRepository,
     displaced_thread_summaries_sql,
     narrowed_rows_sql,
+    record_kind_sql,
 )
 from .errors import reraise
 from .events import EVENT_TTL_SECONDS, EventExpiry, EventLog
@@ -24,6 +26,7 @@ from .memories import (
     MemoryRead,
     MemoryRepository,
     VectorHit,
+    VectorSink,
     about_read,
     between_read,
 )
@@ -32,6 +35,7 @@ from .schema import pending_migrations
 from .search_words import BM25_B, BM25_K1, ScopeKey, bm25_idf, fts_query_terms, scope_key
 from .storage import LINK_COLUMNS, MIGRATED_TABLES, ReconcileReport, Storage
 from .summaries import SummaryQuery, SummaryRepository
+from .tables import Tables, Write
 from .turns import MAX_EXCLUDED, NewTurn, Period, TurnRepository
 
 __all__ = [
@@ -61,8 +65,11 @@ __all__ = [
     "Storage",
     "SummaryQuery",
     "SummaryRepository",
+    "Tables",
     "TurnRepository",
     "VectorHit",
+    "VectorSink",
+    "Write",
     "about_read",
     "between_read",
     "bm25_idf",
@@ -71,6 +78,7 @@ __all__ = [
     "lock_id",
     "narrowed_rows_sql",
     "pending_migrations",
+    "record_kind_sql",
     "reraise",
     "scope_key",
     "write_lock_key",

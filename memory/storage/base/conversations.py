@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from typing import ClassVar
 
 from ...models import Conversation, Visibility
 
@@ -40,15 +41,32 @@ def displaced_thread_summaries_sql(where: str, channel_id: str) -> str:
     )
 
 
+def record_kind_sql(marks: str, key: str) -> str:
+    """The upsert `ConversationRepository.record` runs per conversation: `marks` are those of its
+    platform, workspace_id, channel_id, kind and updated_at, `key` the backend's ON CONFLICT target
+    for the table's key."""
+    return (
+        "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
+        f"VALUES ({marks}) ON CONFLICT {key} "
+        "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at"
+    )
+
+
 class ConversationRepository(ABC):
     """Conversation kinds as the adapters report them, and the narrowing of rows stored too widely."""
+
+    # `record_kind_sql` in the backend's dialect.
+    _RECORD_KIND: ClassVar[str]
 
     @abstractmethod
     async def kinds(self) -> list[tuple[str, str, str, str]]:
         """(platform, workspace_id, channel_id, kind) of every conversation recorded."""
 
-    @abstractmethod
-    async def record(self, conversations: Sequence[Conversation], now: float) -> None: ...
+    async def record(self, conversations: Sequence[Conversation], now: float) -> None:
+        """Store each conversation's kind as reported, replacing the one recorded before."""
+        rows = [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations]
+        with self._failing("conversation kind not recorded"):
+            await self._write_many(self._RECORD_KIND, rows)
 
     async def narrow(self, conversation: Conversation, dry_run: bool) -> dict[str, list[str]]:
         """Make the conversation's workspace-visible rows channel-visible under its own id; returns
@@ -72,3 +90,7 @@ class ConversationRepository(ABC):
     @abstractmethod
     def _failing(self, what: str) -> AbstractContextManager[None]:
         """Inside: the backend driver's error becomes a `StorageError` ("`what`: cause")."""
+
+    @abstractmethod
+    async def _write_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run `sql` once per row of `rows`, all in one transaction."""

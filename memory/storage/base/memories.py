@@ -13,6 +13,9 @@ from ...models import Audience, Memory, MemoryType, Visibility
 # What a backend calls to (re-)embed texts when it repairs rows stored without a vector.
 Embed = Callable[[Sequence[str]], Awaitable[Sequence[np.ndarray]]]
 
+# Where a read of memories puts the stored vector of each one it returns, by id (None: not wanted).
+VectorSink = dict[str, np.ndarray] | None
+
 
 @dataclass(slots=True)
 class MemoryQuery:
@@ -137,11 +140,7 @@ class MemoryRepository(ABC):
         """newer id -> older id for each of `newer_ids` that superseded a memory."""
 
     async def query(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None = None,
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: VectorSink = None
     ) -> list[Memory]:
         """Memories `audience` may read narrowed by `query`; `vectors` receives their stored vectors."""
         # Arrival breaks ties, so pages of rows written in the same instant never overlap or skip.
@@ -161,7 +160,7 @@ class MemoryRepository(ABC):
         types: Sequence[MemoryType],
         min_confidence: float | None = None,
         limit: int = 20,
-        vectors: dict[str, np.ndarray] | None = None,
+        vectors: VectorSink = None,
     ) -> list[Memory]:
         """Memories about these users `audience` may read, most important then newest first."""
         if not user_ids or not types:
@@ -170,11 +169,7 @@ class MemoryRepository(ABC):
         return await self._select(audience, now, read.query, vectors)
 
     async def read_many(
-        self,
-        audience: Audience,
-        now: float,
-        reads: Sequence[MemoryRead],
-        vectors: dict[str, np.ndarray] | None = None,
+        self, audience: Audience, now: float, reads: Sequence[MemoryRead], vectors: VectorSink = None
     ) -> list[list[Memory]]:
         """The rows of each of `reads`, in order, as `query` (or `about`, `between`) gives them; a
         backend may read them all in one statement."""
@@ -188,7 +183,7 @@ class MemoryRepository(ABC):
         until: float,
         channel_id: str | None = None,
         limit: int = 50,
-        vectors: dict[str, np.ndarray] | None = None,
+        vectors: VectorSink = None,
     ) -> list[Memory]:
         """Memories `audience` may read created in [since, until), newest first."""
         read = between_read(since, until, channel_id, limit)
@@ -196,11 +191,7 @@ class MemoryRepository(ABC):
 
     @abstractmethod
     async def _select(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None,
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: VectorSink
     ) -> list[Memory]:
         """`query`'s rows, most important or newest first as its `order` says; rows of one instant
         by arrival, the latest first (every backend numbers its rows as they are written)."""

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...models import Conversation, Visibility
 from ..base import (
     NARROWED_TABLES,
     ConversationRepository,
     displaced_thread_summaries_sql,
     narrowed_rows_sql,
+    record_kind_sql,
 )
-from .sqlite import SQLiteTables, failing
+from .sqlite import SQLiteTables
 
 
 class EmbeddedConversations(SQLiteTables, ConversationRepository):
@@ -24,15 +23,8 @@ class EmbeddedConversations(SQLiteTables, ConversationRepository):
         )
         return [(str(p), str(w), str(c), str(k)) for p, w, c, k in rows]
 
-    async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        with failing("conversation kind not recorded"):
-            async with self._db.transaction() as db:
-                await db.executemany(
-                    "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, channel_id) "
-                    "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
-                    [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
-                )
+    # What `record` runs for each conversation.
+    _RECORD_KIND = record_kind_sql("?, ?, ?, ?, ?", "(platform, workspace_id, channel_id)")
 
     @staticmethod
     def _where(c: Conversation) -> tuple[str, tuple[str, ...]]:

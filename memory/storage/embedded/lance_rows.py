@@ -39,6 +39,17 @@ OPTIMIZE_EVERY_ROWS = 5_000
 # is not left without its files.
 DEFAULT_CLEANUP_AFTER = timedelta(minutes=5)
 
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What every table of one `VectorStore` is opened with: its vectors' size, the row count from
+    which it builds an ANN index, and the rows per table of its RAM replica (`DEFAULT_HOT_ROWS`)."""
+
+    dim: int
+    ann_threshold: int = DEFAULT_ANN_THRESHOLD
+    hot_rows: int = DEFAULT_HOT_ROWS
+
+
 # Keeps `id IN (...)` filters to a size the SQL parser handles quickly.
 _ID_CHUNK = 500
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")

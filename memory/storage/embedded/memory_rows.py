@@ -9,7 +9,7 @@ import numpy as np
 
 from ...models import Audience, Memory, Visibility
 from ...scope import sql_audience_filter
-from ..base import HashMatch, MemoryQuery
+from ..base import HashMatch, MemoryQuery, VectorSink
 from ..rows import MEMORY_COLUMNS, json_list, memory_from_row, memory_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
@@ -23,7 +23,7 @@ def _values(m: Memory, vector: np.ndarray | None) -> tuple[object, ...]:
     return (*memory_values(m, safe_text, subjects, json.dumps(m.sources)), to_blob(vector))
 
 
-def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
+def _memory_rows(rows: Sequence[tuple[object, ...]], vectors: VectorSink) -> list[Memory]:
     """Memories from rows of `MEMORY_COLUMNS` (plus `embedding` last when `vectors` is given,
     which then receives each row's stored vector)."""
     if vectors is None:
@@ -227,11 +227,7 @@ class MemoryRows(SQLiteTables):
         return " AND ".join(clauses), params
 
     async def _select(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None,
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: VectorSink
     ) -> list[Memory]:
         where, params = self._query_sql(audience, now, query)
         # Memories of one instant by arrival, the latest first, as turns are.

@@ -78,10 +78,7 @@ class MessageRows(SQLiteTables):
         return next_turns
 
     async def page(self, after: str, limit: int) -> list[StoredMessage]:
-        rows = await self._db.fetch(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-        )
-        return [message_from_row(r) for r in rows]
+        return [message_from_row(r) for r in await self._page("messages", MESSAGE_COLUMNS, after, limit)]
 
     async def mark_indexed(self, ids: Sequence[str]) -> None:
         await self._set_indexed("messages", ids, 1)

@@ -11,6 +11,27 @@ from .sqlite import SQLiteTables
 class EmbeddedPeople(SQLiteTables, PeopleRepository):
     """Profiles (one JSON row per platform, workspace, user and agent) and the names users go by."""
 
+    _DELETE_PROFILE = (
+        "DELETE FROM profiles WHERE platform = ? AND workspace_id = ? AND user_id = ? AND agent_id = ?"
+    )
+    _SAVE_PROFILE = (
+        "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, user_id, agent_id) "
+        "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"
+    )
+    _ADD_ALIAS = (
+        "INSERT OR IGNORE INTO aliases (platform, workspace_id, user_id, alias, created_at) "
+        "VALUES (?, ?, ?, ?, ?)"
+    )
+    # `?1`: the first value again, as PostgreSQL's `$1` is.
+    _KEEP_NEWEST_ALIASES = (
+        "DELETE FROM aliases WHERE platform = ?1 AND workspace_id = ?2 AND user_id = ?3 "
+        "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = ?1 AND workspace_id = ?2 "
+        "AND user_id = ?3 ORDER BY created_at DESC, alias LIMIT ?4)"
+    )
+    _REMOVE_ALIASES = "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ?"
+    _REMOVE_ALIAS = f"{_REMOVE_ALIASES} AND alias = ?"
+
     async def _of_users(
         self, sql: str, params: tuple[object, ...], user_ids: Sequence[str]
     ) -> list[tuple[object, ...]]:
@@ -31,56 +52,6 @@ class EmbeddedPeople(SQLiteTables, PeopleRepository):
             user_ids,
         )
         return [(str(u), str(data), float(updated)) for u, data, updated in rows]  # type: ignore[arg-type]
-
-    async def save_profile(
-        self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
-    ) -> None:
-        async with self._db.transaction() as db:
-            if data is None:
-                await db.execute(
-                    "DELETE FROM profiles WHERE platform = ? AND workspace_id = ? AND user_id = ? "
-                    "AND agent_id = ?",
-                    (platform, workspace_id, user_id, agent_id),
-                )
-                return
-            await db.execute(
-                "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, workspace_id, user_id, agent_id) "
-                "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
-                (platform, workspace_id, user_id, agent_id, data, now),
-            )
-
-    async def add_aliases(
-        self, platform: str, workspace_id: str, user_id: str, names: Sequence[str], now: float, keep: int
-    ) -> list[str]:
-        added: list[str] = []
-        async with self._db.transaction() as db:
-            for name in names:
-                cursor = await db.execute(
-                    "INSERT OR IGNORE INTO aliases (platform, workspace_id, user_id, alias, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (platform, workspace_id, user_id, name, now),
-                )
-                if cursor.rowcount:
-                    added.append(name)
-            if added:
-                await db.execute(
-                    "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ? "
-                    "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = ? AND workspace_id = ? "
-                    "AND user_id = ? ORDER BY created_at DESC, alias LIMIT ?)",
-                    (platform, workspace_id, user_id, platform, workspace_id, user_id, keep),
-                )
-        return added
-
-    async def remove_aliases(self, platform: str, workspace_id: str, user_id: str, name: str | None) -> int:
-        sql = "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ?"
-        params: list[object] = [platform, workspace_id, user_id]
-        if name is not None:
-            sql += " AND alias = ?"
-            params.append(name)
-        async with self._db.transaction() as db:
-            cursor = await db.execute(sql, params)
-            return cursor.rowcount
 
     async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:
         rows = await self._of_users(

@@ -14,7 +14,7 @@ import aiosqlite
 import numpy as np
 
 from ...errors import StorageError
-from ..base import reraise
+from ..base import Tables, reraise
 from .migrations import apply_migrations
 
 # SQLite's default limit on bound parameters is 32766; stay far below it per statement.
@@ -156,15 +156,18 @@ class SQLiteDatabase:
         return [found[i] for i in ids if i in found]
 
 
-class SQLiteTables:
+class SQLiteTables(Tables):
     """The SQL of some tables over the one `SQLiteDatabase` (its single writer, its reader pool)."""
+
+    _db: SQLiteDatabase
+    _DRIVER_ERRORS = sqlite3.Error
 
     def __init__(self, db: SQLiteDatabase) -> None:
         self._db = db
 
-    def _failing(self, what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
-        # `failing` for the base repositories' shared methods, which know no driver.
-        return failing(what, error)
+    @staticmethod
+    async def _execute(conn: aiosqlite.Connection, sql: str, params: Sequence[object]) -> int:
+        return (await conn.execute(sql, params)).rowcount
 
     async def _set_indexed(self, table: str, ids: Sequence[str], indexed: int) -> None:
         # 1: the row's vector is written; 0: queued for the vector index (see `reconcile`).
@@ -172,3 +175,9 @@ class SQLiteTables:
             for chunk in chunks(ids):
                 marks = ",".join("?" * len(chunk))
                 await db.execute(f"UPDATE {table} SET indexed = ? WHERE id IN ({marks})", (indexed, *chunk))
+
+    async def _page(self, table: str, columns: str, after: str, limit: int) -> list[tuple[object, ...]]:
+        """`limit` rows of `table` (`columns`) in id order after the id `after`: a pass over it all."""
+        return await self._db.fetch(
+            f"SELECT {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )

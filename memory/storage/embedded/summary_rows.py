@@ -86,10 +86,7 @@ class SummaryRows(SQLiteTables):
             )
 
     async def page(self, after: str, limit: int) -> list[Summary]:
-        rows = await self._db.fetch(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-        )
-        return [_row(r) for r in rows]
+        return [_row(r) for r in await self._page("summaries", SUMMARY_COLUMNS, after, limit)]
 
     async def mark_indexed(self, ids: Sequence[str], indexed: bool = True) -> None:
         await self._set_indexed("summaries", ids, int(indexed))

@@ -25,9 +25,9 @@ from .lance_rows import (
     _ID_CHUNK,
     _SCALAR_INDEXES,
     DEFAULT_CLEANUP_AFTER,
-    DEFAULT_HOT_ROWS,
     OPTIMIZE_EVERY_ROWS,
     OPTIMIZE_EVERY_WRITES,
+    TableSettings,
     VectorRecord,
     _chunks,
     _hits,
@@ -67,25 +67,19 @@ def _ranked(result: pa.Table, dim: int, column: str, score: Callable[[Any], floa
 class VectorTable:
     """One LanceDB table with scope columns; writes serialized by an asyncio.Lock per table."""
 
-    def __init__(
-        self,
-        table: lancedb.AsyncTable,
-        name: str,
-        dim: int,
-        ann_threshold: int,
-        hot_rows: int = DEFAULT_HOT_ROWS,
-    ) -> None:
+    def __init__(self, table: lancedb.AsyncTable, name: str, settings: TableSettings) -> None:
         self.name = name
-        self.dim = dim
-        self.ann_threshold = ann_threshold
+        self.dim = settings.dim
+        self.ann_threshold = settings.ann_threshold
         self._table = table
         # Scoped searches answered from RAM; every access runs on the one worker thread, in
         # order, so a search never sees a half-applied write and the event loop never computes.
-        self._hot = ScopeIndexes(dim, hot_rows) if hot_rows > 0 else None
+        hot_rows = settings.hot_rows
+        self._hot = ScopeIndexes(self.dim, hot_rows) if hot_rows > 0 else None
         self._hot_thread = (
             ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"scope-{name}") if hot_rows > 0 else None
         )
-        self._schema = vector_schema(dim)
+        self._schema = vector_schema(self.dim)
         self._lock = asyncio.Lock()
         self._writes_since_optimize = 0
         self._rows_since_optimize = 0

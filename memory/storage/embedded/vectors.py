@@ -17,6 +17,7 @@ from .lance_rows import (
     DEFAULT_HOT_ROWS,
     OPTIMIZE_EVERY_WRITES,
     SUMMARY_TABLE,
+    TableSettings,
     VectorRecord,
     vector_schema,
 )
@@ -38,18 +39,9 @@ log = logging.getLogger(__name__)
 class VectorStore:
     """The LanceDB database under a directory: `memories` and `messages` tables, more opened by name."""
 
-    def __init__(
-        self,
-        db: lancedb.AsyncConnection,
-        path: Path,
-        dim: int,
-        ann_threshold: int,
-        hot_rows: int = DEFAULT_HOT_ROWS,
-    ) -> None:
+    def __init__(self, db: lancedb.AsyncConnection, path: Path, settings: TableSettings) -> None:
         self.path = path
-        self.dim = dim
-        self.ann_threshold = ann_threshold
-        self.hot_rows = hot_rows
+        self.settings = settings
         self._db = db
         self._tables: dict[str, VectorTable] = {}
         self._open_lock = asyncio.Lock()
@@ -69,7 +61,7 @@ class VectorStore:
         root = Path(path)
         await asyncio.to_thread(root.mkdir, parents=True, exist_ok=True)
         db = await lancedb.connect_async(str(root))
-        store = cls(db, root, dim, ann_threshold, hot_rows)
+        store = cls(db, root, TableSettings(dim, ann_threshold, hot_rows))
         try:
             store.memories = await store.table("memories")
             store.messages = await store.table("messages")
@@ -94,7 +86,7 @@ class VectorStore:
         async with self._open_lock:
             if name in self._tables:
                 return self._tables[name]
-            schema = vector_schema(self.dim)
+            schema = vector_schema(self.settings.dim)
             try:
                 raw = await self._db.open_table(name)
             except ValueError:
@@ -102,8 +94,8 @@ class VectorStore:
             if raw is None:
                 raw = await self._db.create_table(name, schema=schema, exist_ok=True)
             else:
-                _check_schema(name, await raw.schema(), schema, self.dim)
-            table = VectorTable(raw, name, self.dim, self.ann_threshold, self.hot_rows)
+                _check_schema(name, await raw.schema(), schema, self.settings.dim)
+            table = VectorTable(raw, name, self.settings)
             await table._prepare()
             self._tables[name] = table
             return table

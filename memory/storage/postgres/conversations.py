@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...models import Conversation, Visibility
 from ..base import (
     NARROWED_TABLES,
     ConversationRepository,
     displaced_thread_summaries_sql,
     narrowed_rows_sql,
+    record_kind_sql,
 )
-from .tables import PostgresTables, failing
+from .tables import PostgresTables
 
 _CHANNEL = Visibility.CHANNEL.value
 # $1 platform, $2 workspace, $3 channel.
@@ -28,15 +27,8 @@ class PostgresConversations(PostgresTables, ConversationRepository):
         )
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
-    async def record(self, conversations: Sequence[Conversation], now: float) -> None:
-        with failing("conversation kind not recorded"):
-            async with self._db.transaction() as conn:
-                await conn.executemany(
-                    "INSERT INTO conversation_kinds (platform, workspace_id, channel_id, kind, updated_at) "
-                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT ON CONSTRAINT conversation_kinds_pkey "
-                    "DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at",
-                    [(c.platform, c.workspace_id, c.channel_id, c.kind.value, now) for c in conversations],
-                )
+    # What `record` runs for each conversation.
+    _RECORD_KIND = record_kind_sql("$1, $2, $3, $4, $5", "ON CONSTRAINT conversation_kinds_pkey")
 
     @staticmethod
     def _params(c: Conversation) -> tuple[str, str, str]:

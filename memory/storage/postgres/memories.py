@@ -11,7 +11,7 @@ import numpy as np
 from ...errors import EmbeddingError, MemoryWriteError
 from ...models import Audience, Memory, Visibility
 from ...settled import gather_settled
-from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, scope_key
+from ..base import HashMatch, MemoryQuery, MemoryRead, MemoryRepository, VectorHit, VectorSink, scope_key
 from ..rows import MEMORY_COLUMNS as COLUMNS
 from ..rows import memory_from_row, memory_values
 from .db import Params, affected, audience_where, check_vector, safe_text
@@ -72,7 +72,7 @@ def access_of(memories: Iterable[Memory]) -> list[tuple[str, int, float | None]]
     return [(m.id, m.access_count, m.last_accessed_at) for m in memories]
 
 
-def _memories(rows: Sequence[asyncpg.Record], vectors: dict[str, np.ndarray] | None) -> list[Memory]:
+def _memories(rows: Sequence[asyncpg.Record], vectors: VectorSink) -> list[Memory]:
     """Memories from rows of `COLUMNS` (plus `embedding` last when `vectors` receives them)."""
     if vectors is None:
         return [row_to_memory(r) for r in rows]
@@ -149,10 +149,11 @@ class PostgresMemories(PostgresTables, MemoryRepository):
 
     async def rewrite(self, memory: Memory, vector: np.ndarray) -> None:
         vec = self._vector(vector, memory.id)
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE memories SET content = $1, content_hash = $2, subjects = $3, embedding = $4, "
-                "updated_at = $5, search_terms = $7 WHERE id = $6",
+        # One statement is atomic alone (as `restore`'s): no BEGIN and COMMIT round trips around it.
+        await self._db.execute(
+            "UPDATE memories SET content = $1, content_hash = $2, subjects = $3, embedding = $4, "
+            "updated_at = $5, search_terms = $7 WHERE id = $6",
+            (
                 safe_text(memory.content),
                 memory.content_hash,
                 [safe_text(s) for s in memory.subjects],
@@ -160,18 +161,16 @@ class PostgresMemories(PostgresTables, MemoryRepository):
                 memory.updated_at,
                 memory.id,
                 search_terms(memory.content),
-            )
+            ),
+        )
 
     async def restore(self, memory: Memory, vector: np.ndarray, now: float) -> None:
         vec = self._vector(vector, memory.id)
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE memories SET forgotten = false, superseded_by = NULL, updated_at = $1, "
-                "embedding = $2 WHERE id = $3",
-                now,
-                vec,
-                memory.id,
-            )
+        await self._db.execute(
+            "UPDATE memories SET forgotten = false, superseded_by = NULL, updated_at = $1, "
+            "embedding = $2 WHERE id = $3",
+            (now, vec, memory.id),
+        )
 
     async def delete(self, ids: Sequence[str]) -> int:
         if not ids:
@@ -302,22 +301,14 @@ class PostgresMemories(PostgresTables, MemoryRepository):
         return sql
 
     async def _select(
-        self,
-        audience: Audience,
-        now: float,
-        query: MemoryQuery,
-        vectors: dict[str, np.ndarray] | None,
+        self, audience: Audience, now: float, query: MemoryQuery, vectors: VectorSink
     ) -> list[Memory]:
         p = Params()
         sql = self._select_sql(audience, now, query, vectors is not None, p)
         return _memories(await self._db.fetch(sql, p.values), vectors)
 
     async def read_many(
-        self,
-        audience: Audience,
-        now: float,
-        reads: Sequence[MemoryRead],
-        vectors: dict[str, np.ndarray] | None = None,
+        self, audience: Audience, now: float, reads: Sequence[MemoryRead], vectors: VectorSink = None
     ) -> list[list[Memory]]:
         # One statement, each read a branch of a UNION ALL tagged with its place: a pre-hook's
         # four or five listings cost one round trip (and one server process woken), not five.

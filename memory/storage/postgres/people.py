@@ -5,12 +5,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..base import PeopleRepository
-from .db import affected, safe_text
+from .db import safe_text
 from .tables import PostgresTables
 
 
 class PostgresPeople(PostgresTables, PeopleRepository):
     """Profiles (one JSON document per platform, workspace, user and agent) and the names users go by."""
+
+    _DELETE_PROFILE = (
+        "DELETE FROM profiles WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 AND agent_id = $4"
+    )
+    _SAVE_PROFILE = (
+        "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
+        "VALUES ($1, $2, $3, $4, $5::json, $6) ON CONFLICT ON CONSTRAINT profiles_pkey "
+        "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"
+    )
+    _ADD_ALIAS = (
+        "INSERT INTO aliases (platform, workspace_id, user_id, alias, created_at) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
+    )
+    _KEEP_NEWEST_ALIASES = (
+        "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 "
+        "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = $1 AND workspace_id = $2 "
+        'AND user_id = $3 ORDER BY created_at DESC, alias COLLATE "C" LIMIT $4)'
+    )
+    _REMOVE_ALIASES = "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3"
+    _REMOVE_ALIAS = f"{_REMOVE_ALIASES} AND alias = $4"
+
+    # PostgreSQL refuses NUL and unpaired surrogates.
+    _text = staticmethod(safe_text)
 
     async def profiles(
         self, platform: str, workspace_id: str, agent_id: str, user_ids: Sequence[str]
@@ -23,71 +46,6 @@ class PostgresPeople(PostgresTables, PeopleRepository):
             (platform, workspace_id, agent_id, list(user_ids)),
         )
         return [(r[0], r[1], r[2]) for r in rows]
-
-    async def save_profile(
-        self, platform: str, workspace_id: str, user_id: str, agent_id: str, data: str | None, now: float
-    ) -> None:
-        async with self._db.transaction() as conn:
-            if data is None:
-                await conn.execute(
-                    "DELETE FROM profiles WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 "
-                    "AND agent_id = $4",
-                    platform,
-                    workspace_id,
-                    user_id,
-                    agent_id,
-                )
-                return
-            await conn.execute(
-                "INSERT INTO profiles (platform, workspace_id, user_id, agent_id, data, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5::json, $6) "
-                "ON CONFLICT ON CONSTRAINT profiles_pkey "
-                "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
-                platform,
-                workspace_id,
-                user_id,
-                agent_id,
-                safe_text(data),
-                now,
-            )
-
-    async def add_aliases(
-        self, platform: str, workspace_id: str, user_id: str, names: Sequence[str], now: float, keep: int
-    ) -> list[str]:
-        added: list[str] = []
-        async with self._db.transaction() as conn:
-            for name in names:
-                new = await conn.fetchval(
-                    "INSERT INTO aliases (platform, workspace_id, user_id, alias, created_at) "
-                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING alias",
-                    platform,
-                    workspace_id,
-                    user_id,
-                    safe_text(name),
-                    now,
-                )
-                if new is not None:
-                    added.append(name)
-            if added:
-                await conn.execute(
-                    "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3 "
-                    "AND alias NOT IN (SELECT alias FROM aliases WHERE platform = $1 AND workspace_id = $2 "
-                    'AND user_id = $3 ORDER BY created_at DESC, alias COLLATE "C" LIMIT $4)',
-                    platform,
-                    workspace_id,
-                    user_id,
-                    keep,
-                )
-        return added
-
-    async def remove_aliases(self, platform: str, workspace_id: str, user_id: str, name: str | None) -> int:
-        sql = "DELETE FROM aliases WHERE platform = $1 AND workspace_id = $2 AND user_id = $3"
-        params: list[object] = [platform, workspace_id, user_id]
-        if name is not None:
-            sql += " AND alias = $4"
-            params.append(name)
-        async with self._db.transaction() as conn:
-            return affected(await conn.execute(sql, *params))
 
     async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:
         if not user_ids:

@@ -71,10 +71,7 @@ class PostgresSummaries(PostgresTables, SummaryRepository):
         return [_row(r) for r in await self._rows_by_id("summaries", SUMMARY_COLUMNS, ids)]
 
     async def page(self, after: str, limit: int) -> list[Summary]:
-        rows = await self._db.fetch(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE id > $1 ORDER BY id LIMIT $2", (after, limit)
-        )
-        return [_row(r) for r in rows]
+        return [_row(r) for r in await self._page("summaries", SUMMARY_COLUMNS, after, limit)]
 
     async def rewrite(self, summary: Summary, vector: np.ndarray | None) -> None:
         vec = check_vector(vector, self._db.dim, summary.id) if vector is not None else None

@@ -9,8 +9,8 @@ from typing import Any
 import asyncpg
 
 from ...errors import StorageError
-from ..base import reraise
-from .db import DRIVER_ERRORS, Params, PostgresDatabase
+from ..base import Tables, reraise
+from .db import DRIVER_ERRORS, Params, PostgresDatabase, affected
 
 
 def failing(what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
@@ -24,15 +24,18 @@ def insert_sql(table: str, columns: str, tail: str = "") -> str:
     return f"INSERT INTO {table} ({columns}) VALUES ({marks}){tail}"
 
 
-class PostgresTables:
+class PostgresTables(Tables):
     """The SQL of some tables over one `PostgresDatabase` (as `SQLiteTables` is for the embedded backend)."""
+
+    _db: PostgresDatabase
+    _DRIVER_ERRORS = DRIVER_ERRORS
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
-    def _failing(self, what: str, error: type[StorageError] = StorageError) -> AbstractContextManager[None]:
-        # `failing` for the base repositories' shared methods, which know no driver.
-        return failing(what, error)
+    @staticmethod
+    async def _execute(conn: asyncpg.Connection, sql: str, params: Sequence[object]) -> int:
+        return affected(await conn.execute(sql, *params))
 
     async def _rows_by_id(
         self,
@@ -56,3 +59,9 @@ class PostgresTables:
         if not ids:
             return {}
         return {r[0]: r[1] for r in await self._db.fetch(sql, (list(dict.fromkeys(ids)),))}
+
+    async def _page(self, table: str, columns: str, after: str, limit: int) -> list[asyncpg.Record]:
+        """`limit` rows of `table` (`columns`) in id order after the id `after`: a pass over it all."""
+        return await self._db.fetch(
+            f"SELECT {columns} FROM {table} WHERE id > $1 ORDER BY id LIMIT $2", (after, limit)
+        )

@@ -232,10 +232,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
         return None
 
     async def page(self, after: str, limit: int) -> list[StoredMessage]:
-        rows = await self._db.fetch(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id > $1 ORDER BY id LIMIT $2", (after, limit)
-        )
-        return [message_from_row(r) for r in rows]
+        return [message_from_row(r) for r in await self._page("messages", MESSAGE_COLUMNS, after, limit)]
 
     async def rewrite(self, messages: Sequence[StoredMessage]) -> None:
         if not messages:
