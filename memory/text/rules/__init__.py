@@ -7,9 +7,10 @@ from ..normalize import regex
 from .activities import ACTIVITIES
 from .base import Clause, Entry, Item, run_rules
 from .childhood import CHILDHOOD
+from .dated_events import DATED_EVENT
 from .deadlines import DEADLINES, OBLIGATION
 from .decisions import DECISIONS, settles_decision
-from .events import DATED_EVENT, EVENTS
+from .events import EVENTS
 from .family import FAMILY, tells_of_someone_named
 from .goals import GOALS
 from .health import HEALTH

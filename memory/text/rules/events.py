@@ -1,4 +1,4 @@
-"""Rules for events: what happened to the speaker ("I broke my wrist"), and dated plans ("exam on 3 June")."""
+"""Rules for events: what happened to the speaker ("I broke my wrist"); dated plans are dated_events.py's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from memory.models import MemoryType
 
 from ..date_format import PERIOD_LEAD_EN
-from ..dates import DATE_SLOT, PLACEHOLDER
+from ..dates import PLACEHOLDER
 from ..facts import Predicate
 from ..lexicons import FAMILY_WORD, FINITE_VERBS_EN, IRREGULAR_PAST_EN, RANKS_EN
 from ..normalize import regex
@@ -22,14 +22,14 @@ from ..phrases import (
     without_what_was_told,
 )
 from ..rewrite import capitalize_first
-from ..sentences import co_subject, opens_relative_clause, strip_filler
-from .base import Hit, Item, OneOf, Rule, asserted_in_clause
+from ..sentences import co_subject, opens_relative_clause
+from .base import Hit, Item, OneOf, Rule
+from .dated_events import DATED_CONFIDENCE
 from .said_first import with_date_said_first
 
-__all__ = ["DATED_EVENT", "EVENTS"]
+__all__ = ["EVENTS"]
 
 _CONFIDENCE = 0.65
-_DATED_CONFIDENCE = 0.6
 
 _EVENT_VERBS_EN = (
     # Before their first word alone: "signed up" is not "signed" with the object "up ...".
@@ -144,58 +144,6 @@ _COUNTED_EN = regex(r"^\s*(?:a|an|one|two|three|four|five|six|\d{1,2})\s")
 # Harvard", "I've got back from Rome", "I've got married".
 _GOT_NEWLY_EN = regex(
     r"\s*(?:(?:a\s+|my\s+)?(?:new|first)\b|into\b|back\b|in\s+touch\b|married|engaged|promoted|hired)"
-)
-
-
-# Words that make a dated clause an event: "my exam is on 3 June", "I'm flying to Rome on Friday".
-_EVENT_CUE = regex(
-    r"\b(?:exams?|tests?|interview|meeting|appointment|flight|trip|holidays?|vacation|party|birthday|wedding|"
-    r"launch|release|demo|presentation|conference|concert|surgery|operation|call|dinner|lunch|match|game|"
-    r"review|standup|retro|workshop|webinar|hackathon|ceremony|funeral|graduation|show|festival|session|"
-    r"class|lesson|course|training|onboarding|kick-?off|appt|examen|partiel|contrôle|entretien|réunion|"
-    r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
-    r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
-    r"déménagement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
-    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
-    r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
-    r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?)|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
-    r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
-    r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
-    # a defense, a check-up, a race, a document's end: "my passport expires in February"
-    r"defen[cs]e|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
-    r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
-    r"post-?mortem|expire|contrat|thèse|absente?|en\s+déplacement|adopting|adopte|adopter|"
-    r"follow-?up|scan|mri|x-?ray|ultrasound|blood\s+(?:test|work)|biopsy|chemo|infusion|on\s+leave|wfh|heads\s+down|"
-    r"school\s+play|nativity|talent\s+show|sports\s+day|parent-?teacher|field\s+trip|"
-    r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call|on-call|"
-    # a team's dated work: "we're deprecating the v1 API on March 31", "the cutover is Sunday night"
-    r"deprecat(?:e|es|ing|ed)|sunset(?:ting)?|shipping|releasing|launching|migrating|rolling\s+out|go(?:es|ing)?\s+live|"
-    r"go-live|cut-?over|upgrading|taking\s+over|"
-    r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|congé\s+(?:maternité|paternité|parental))\b"
-    # "I'll be back on the 6th", "je serai de retour lundi"
-    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+back\b|\bde\s+retour\b"
-    r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b|\binterviewing\s+(?:at|with|for)\b"
-    # "I'm in Tokyo until Sunday": where one is, on the days said
-    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll\s+be|\s+will\s+be)\s+in\s+(?-i:[A-Z])[\w-]+"
-    # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
-    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
-    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline)(?!\s+(?:to\s+bed|of|for\s+now)\b)"
-    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
-    r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
-    r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"
-    r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
-    # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.
-    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at)\s+(?-i:[A-Z])"
-    r"|\bje\s+(?:pars|rentre|reviens|déménage|emménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
-    r"|\b(?:on|nous)\s+(?:part|partons|rentre|rentrons|revient|revenons|déménage|déménageons|emménage|emménageons|"
-    r"commence|commençons|arrive|arrivons|se\s+marie|nous\s+marions)\b"
-    r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"
-    r"(?:un|une|le|la|les|des|mon|ma|mes|notre|nos|deux|trois|\d+)\s"
-    # What the speaker saw, read, had or did on a day: "I saw a great movie yesterday", "We had a
-    # picnic last weekend" (the day makes it something that happened, not a habit).
-    r"|\b(?:i|we)\s+(?:just\s+|finally\s+|also\s+|actually\s+)?(?:watched|saw|read|had|ate|played|hosted|"
-    r"threw|attended|cooked|baked|tried|made)\s+(?:a|an|the|my|our|some|two|three|\d+)\s+(?!(?:bit|lot|look|"
-    r"word|chat|talk|question|feeling|thought|go|try|chance|sec|second|minute)\b)"
 )
 
 
@@ -408,7 +356,7 @@ def _done_before_said(hit: Hit) -> Item | None:
     said = " ".join(
         w for w in (hit.group("who"), hit.words("verb").lower(), _DONE_DET_EN.get(det, det), thing, rest) if w
     )
-    return _event(hit, said, [thing], _DATED_CONFIDENCE)
+    return _event(hit, said, [thing], DATED_CONFIDENCE)
 
 
 # Someone new the speaker talked with, named: "at the event I had a conversation with someone named
@@ -449,93 +397,3 @@ EVENTS = (
     Rule(_THING_HAPPENED_EN, _thing_happened, french=False, object_groups=()),
     OneOf(tuple(Rule(pattern, _happened_fr, french=True, object_groups=()) for pattern in _EVENTS_FR)),
 )
-
-
-# A clause whose subject is its date: "Yesterday was my birthday", "This week has been hectic".
-_DATE_AS_SUBJECT_EN = regex(
-    rf"^\s*(?P<date>{DATE_SLOT})(?P<verb>'s|\s+(?:is|was|has\s+been|had\s+been|will\s+be))\s+(?P<rest>\S.*)$"
-)
-# The verb as the speaker would say it of themselves, for the third-person rewrite to conjugate.
-_FIRST_PERSON_EN = {"is": "am", "'s": "am", "has been": "have been"}
-_THIRD_PERSON_EN = {"'s": "is"}
-_NOUN_PHRASE_START_EN = regex(r"^(?:my|our|the|a|an)\b")
-
-
-def _date_as_subject(hit: Hit) -> str | None:
-    """The clause said with its date where a date goes: "Yesterday was my birthday" is "<speaker>'s
-    birthday was on <day>", "This week has been hectic at work" "<speaker> has been hectic at work
-    in the week of <day>" (not "On <day> Was ...")."""
-    if hit.clause.french:
-        return None
-    match = _DATE_AS_SUBJECT_EN.match(strip_filler(hit.clause.text))
-    rest = trim_phrase(match.group("rest")) if match else ""
-    if not match or not rest:
-        return None
-    verb = " ".join(match.group("verb").lower().split())
-    if _NOUN_PHRASE_START_EN.match(rest):
-        said = f"{rest} {_THIRD_PERSON_EN.get(verb, verb)} {match.group('date')}"
-    else:
-        said = f"I {_FIRST_PERSON_EN.get(verb, verb)} {rest} {match.group('date')}"
-    return capitalize_first(hit.third(said, named=False))
-
-
-# A request to the listener with the speaker as its object: "Call me tomorrow about the meeting",
-# "Tell me about the meeting", "Appelle-moi demain". Not "let me ..." (the speaker's own offer).
-_ASKED_OF_THE_LISTENER = regex(
-    # After `strip_filler` ("ok so", "alors"): only the polite words it leaves.
-    r"^\W*(?:(?:please|pls|plz|just|stp|svp)\W+)*(?:(?!let\b)[a-z]+\s+me\b(?!')|[^\W\d_]+-(?:moi|nous)\b)"
-    # "please release the lease draft tomorrow", "can you send the deck by Friday": a task asked of
-    # others (not "please note the office is closed Friday", which tells).
-    r"|^\W*(?:please|pls|plz|kindly)\s+(?!(?:note|be\s+aware|remember|keep\s+in\s+mind|know)\b)[a-z]+"
-    r"|^\W*(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\b"
-)
-
-
-# Where a chat line moves on before its dated part: a colon ("quick plan for the week: ..."), an
-# emoji's shortcode (":wave:"), a closing bracket, a dash between spaces.
-_BREAK_BEFORE_THE_DATE = regex(r"(?::[a-z0-9_+-]+:|:(?!\d)|\)|\s[-–—]\s)\s*")
-
-
-def _from_the_dated_part(hit: Hit) -> Hit | None:
-    """`hit` read from the last break before the clause's first date, when a cue word follows it
-    ("morning all, happy new year (again) :wave: quick plan: 2.4 is locked for Friday 14 Feb, so
-    code freeze is 7 Feb" is read from "2.4 is locked"); None when no such part holds a cue."""
-    first = PLACEHOLDER.search(hit.clause.text)
-    if first is None:
-        return None
-    breaks = list(_BREAK_BEFORE_THE_DATE.finditer(hit.clause.text, 0, first.start()))
-    if not breaks:
-        return None
-    tail = hit.clause.text[breaks[-1].end() :]
-    if not _EVENT_CUE.search(tail):
-        return None
-    clause = dataclasses.replace(
-        hit.clause, text=tail, before=f"{hit.clause.before} {hit.clause.text[: breaks[-1].end()]}"
-    )
-    return dataclasses.replace(hit, clause=clause)
-
-
-def _dated_event(hit: Hit) -> Item | None:
-    if _ASKED_OF_THE_LISTENER.match(strip_filler(hit.clause.text)):
-        return None  # what the speaker asks someone to do is not something that happens to them
-    content = without_the_listener(_date_as_subject(hit) or hit.whole_clause(), hit.speaker)
-    if content and not PLACEHOLDER.search(content):
-        # "morning all, happy new year (again) :wave: … locked for Friday 14 Feb": the dated part
-        # was cut away with what followed a bracket or a colon; read from where it starts, or none.
-        dated = _from_the_dated_part(hit)
-        if dated is None:
-            return None
-        return _dated_event(dated)
-    if not content:
-        return None  # "See you at the party on Friday": whom it names is known only where it was said
-    return Item(
-        content,
-        MemoryType.EVENT,
-        hit.confidence(_DATED_CONFIDENCE),
-        [hit.clause.text],
-        predicate=Predicate.EVENT,
-    )
-
-
-# Tried only when no other rule found anything in the clause.
-DATED_EVENT = Rule(_EVENT_CUE, _dated_event, guard=asserted_in_clause, needs_date=True, object_groups=())

@@ -66,7 +66,7 @@ _PLAN_EN = regex(
 )
 # A move to come, or work on the home under way, told without its day: "I'm moving to Berlin",
 # "we're relocating back to Ohio in the spring", "we're renovating our kitchen" (with a day it is a
-# dated event: rules/events.py).
+# dated event: rules/dated_events.py).
 _UNDER_WAY_EN = regex(
     r"\b(?P<who>i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:finally|also|actually|officially|probably|definitely)\s+)*"
     r"(?P<doing>(?:moving|relocating)\s+(?:back\s+)?(?:to|abroad|overseas|out\s+of|in\s+with|home)\b.*"
