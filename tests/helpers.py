@@ -14,10 +14,11 @@ import json
 import logging
 import os
 import re
+import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -910,3 +911,50 @@ class FailingCall:
                 await asyncio.sleep(0)
             raise self.error
         return await self.real(*args, **kwargs)
+
+
+# --- the whole bot against a fake platform --------------------------------------------------------
+
+
+def across_examples(running: AbstractAsyncContextManager[T]) -> Iterator[tuple[ExampleLoop, T]]:
+    """For a module fixture: what entering `running` gives (a bot against a fake platform), entered once
+    on an ExampleLoop and kept for every generated example (a bot per example would be slow), with
+    that loop to run each example's coroutines on; exited after the last example."""
+    with ExampleLoop() as loop:
+        value = loop.run(running.__aenter__())
+        loop.on_close(lambda: running.__aexit__(None, None, None))
+        yield loop, value
+
+
+def running_bot_settings(tmp_path: Path, **platform: dict[str, Any]) -> Settings:
+    """Settings for the whole bot running against a fake platform: a free port, the offline model and
+    no coalescing wait; `platform` is the platform's own section (`discord={...}` or `slack={...}`)."""
+    return settings(
+        tmp_path,
+        server={"port": 0},
+        llm={"provider": "offline"},
+        coalesce={"debounce_seconds": 0, "max_wait_seconds": 0},
+        **platform,
+    )
+
+
+# --- child processes ------------------------------------------------------------------------------
+
+
+async def spawn_python(*args: str, env: dict[str, str], **options: Any) -> asyncio.subprocess.Process:
+    """This interpreter with `args` (`-m module ...` or `-c code ...`) as a child of the running event
+    loop, in `env`, its stdout and stderr piped; `options` (cwd, stdin, ...) go to the spawn."""
+    pipes = {"stdout": asyncio.subprocess.PIPE, "stderr": asyncio.subprocess.PIPE}
+    return await asyncio.create_subprocess_exec(sys.executable, *args, env=env, **(pipes | options))
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------------
+
+
+def postgres_storage(engine: MemoryEngine) -> PostgresStorage:
+    """`engine`'s storage, which a PostgreSQL test needs to be PostgreSQL's (its SQL, its own state)."""
+    from memory.storage.postgres import PostgresStorage  # imported when used, as at the top
+
+    storage = engine.storage
+    assert isinstance(storage, PostgresStorage)
+    return storage

@@ -11,10 +11,12 @@ English analyser) and ranked by the same BM25 on both: its hits, their order and
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -111,11 +113,12 @@ def _turns(rng: random.Random) -> list[StoredMessage]:
     return out
 
 
-def _audiences() -> list[Audience]:
+def _audiences(in_workspace: str | None = None) -> list[Audience]:
     """Readers of every kind: in each workspace, Alice (whose DM is dm-alice), Bob or nobody, in a
     public channel, the channel made private, Alice's DM or none, with and without private notes
     and her own elsewhere; the operator; another agent. Carol and #random play Bob's and
-    #general's parts in the rows, so reading as them repeats those readers."""
+    #general's parts in the rows, so reading as them repeats those readers. With `in_workspace`,
+    only those reading in it."""
     out = []
     for workspace in WORKSPACES:
         for viewer in ("alice", "bob", None):
@@ -134,7 +137,13 @@ def _audiences() -> list[Audience]:
                 )
         out.append(Audience(PLATFORM, workspace, AGENT, viewer_id="alice", private_ok=True, operator=True))
     out.append(Audience(PLATFORM, "guild-1", "other-agent", viewer_id="alice", channel_id="general"))
-    return out
+    return [a for a in out if in_workspace in (None, a.workspace_id)]
+
+
+def _summary(n: int, first: StoredMessage | Summary, **fields: Any) -> Summary:
+    """Summary `s<n>` in the conversation of `first`, the earliest row it sums up, and read and written
+    by whom that row was."""
+    return Summary(f"s{n:03d}", first.scope, visibility=first.visibility, author_id=first.author_id, **fields)
 
 
 async def _fill(storage: Storage, rng_seed: int) -> tuple[list[Memory], list[StoredMessage]]:
@@ -163,13 +172,13 @@ async def _fill(storage: Storage, rng_seed: int) -> tuple[list[Memory], list[Sto
     by_scope: dict[Scope, list[StoredMessage]] = {}
     for turn in turns:
         by_scope.setdefault(turn.scope, []).append(turn)
-    n = 0
-    for scope, group in sorted(by_scope.items(), key=lambda kv: repr(kv[0])):
+    numbers = itertools.count()
+    for _, group in sorted(by_scope.items(), key=lambda kv: repr(kv[0])):
         level1 = []
         for turn in group[:3]:
-            summary = Summary(
-                id=f"s{n:03d}",
-                scope=scope,
+            summary = _summary(
+                next(numbers),
+                turn,
                 level=1,
                 kind=SummaryKind.TURNS,
                 content=f"summary of {turn.content}",
@@ -177,42 +186,34 @@ async def _fill(storage: Storage, rng_seed: int) -> tuple[list[Memory], list[Sto
                 covers_to=turn.created_at + 60,
                 source_ids=[turn.id],
                 raw_chars=len(turn.content),
-                visibility=turn.visibility,
-                author_id=turn.author_id,
                 created_at=turn.created_at + 120,
             )
-            n += 1
             await storage.summaries.add(summary, _vector(summary.content))
             level1.append(summary)
         if len(level1) >= 2 and len({s.visibility for s in level1}) == 1:
-            condensed = Summary(
-                id=f"s{n:03d}",
-                scope=scope,
+            parts = level1[:2]
+            condensed = _summary(
+                next(numbers),
+                parts[0],
                 level=2,
                 kind=SummaryKind.CONDENSED,
-                content="condensed " + " ".join(s.content for s in level1[:2]),
-                covers_from=level1[0].covers_from,
-                covers_to=level1[1].covers_to,
-                source_ids=[s.id for s in level1[:2]],
-                visibility=level1[0].visibility,
-                author_id=level1[0].author_id,
+                content="condensed " + " ".join(s.content for s in parts),
+                covers_from=parts[0].covers_from,
+                covers_to=parts[1].covers_to,
+                source_ids=[s.id for s in parts],
                 created_at=NOW,
             )
-            n += 1
-            await storage.summaries.add(condensed, _vector(condensed.content), [s.id for s in level1[:2]])
-        thread = Summary(
-            id=f"s{n:03d}",
-            scope=scope,
+            await storage.summaries.add(condensed, _vector(condensed.content), [s.id for s in parts])
+        thread = _summary(
+            next(numbers),
+            group[0],
             level=99,
             kind=SummaryKind.THREAD,
             content=f"thread so far: {group[0].content}",
             covers_from=group[0].created_at,
             covers_to=group[-1].created_at,
-            visibility=group[0].visibility,
-            author_id=group[0].author_id,
             created_at=NOW,
         )
-        n += 1
         await storage.summaries.replace_thread(thread, None)
     for i, person in enumerate(PEOPLE):
         await storage.people.save_profile(
@@ -242,7 +243,7 @@ def _ids(rows: list[object]) -> list[str]:
     return [r.id for r in rows]  # type: ignore[attr-defined]
 
 
-async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> None:
+async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory], workspace: str) -> None:
     ids = [m.id for m in memories]
     queries = [
         MemoryQuery(limit=500),
@@ -257,7 +258,7 @@ async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> 
         MemoryQuery(subjects=["Lisbon"], limit=500),
         MemoryQuery(elsewhere=True, order="important", limit=500),
     ]
-    for audience in _audiences():
+    for audience in _audiences(workspace):
         for query in queries:
             left = await a.memories.query(audience, NOW, query, {})
             right = await b.memories.query(audience, NOW, query, {})
@@ -317,12 +318,11 @@ async def _same_memory_reads(a: Storage, b: Storage, memories: list[Memory]) -> 
     assert await a.memories.indexed_count() == await b.memories.indexed_count()
 
 
-async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -> None:
+async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage], workspace: str) -> None:
     ids = [t.id for t in turns]
     assert await a.turns.count() == await b.turns.count()
-    assert [vars_of(t) for t in await a.turns.get_unscoped(ids)] == [
-        vars_of(t) for t in await b.turns.get_unscoped(ids)
-    ]
+    # Every field alike (the dataclasses compare them all).
+    assert await a.turns.get_unscoped(ids) == await b.turns.get_unscoped(ids)
     for scope in {t.scope for t in turns}:
         for before, after in ((None, None), (NOW - 10 * DAY, None), (None, NOW - 12 * DAY)):
             assert _ids(await a.turns.recent(scope, 7, before, after)) == _ids(
@@ -334,7 +334,7 @@ async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -
         if turn.external_id:
             found = [await s.turns.by_external_id(turn.scope, turn.external_id) for s in (a, b)]
             assert [f.id if f else None for f in found[:1]] == [f.id if f else None for f in found[1:]]
-    for audience in _audiences():
+    for audience in _audiences(workspace):
         assert _ids(await a.turns.visible(ids, audience)) == _ids(await b.turns.visible(ids, audience))
         pairs = [await s.turns.visible_with_next(ids, audience, 8 * 3600) for s in (a, b)]
         assert [(t.id, n.id if n else None) for t, n in pairs[0]] == [
@@ -369,45 +369,11 @@ def _same_ranking(left: Sequence[VectorHit], right: Sequence[VectorHit], context
     assert [h.score for h in right] == pytest.approx([h.score for h in left], rel=1e-5), context
 
 
-def vars_of(turn: StoredMessage) -> tuple[object, ...]:
-    return (
-        turn.id,
-        turn.scope,
-        turn.author_id,
-        turn.author_name,
-        turn.role,
-        turn.content,
-        turn.created_at,
-        turn.external_id,
-        turn.visibility,
-        turn.tool_calls,
-    )
-
-
-def summary_vars(summary: Summary) -> tuple[object, ...]:
-    return (
-        summary.id,
-        summary.scope,
-        summary.level,
-        summary.kind,
-        summary.content,
-        summary.covers_from,
-        summary.covers_to,
-        summary.source_ids,
-        summary.condensed_into,
-        summary.raw_chars,
-        summary.visibility,
-        summary.author_id,
-        summary.created_at,
-    )
-
-
-async def _same_summary_reads(a: Storage, b: Storage, turns: list[StoredMessage]) -> None:
+async def _same_summary_reads(a: Storage, b: Storage, turns: list[StoredMessage], workspace: str) -> None:
     ids = [f"s{n:03d}" for n in range(400)]
-    assert [summary_vars(s) for s in await a.summaries.get_unscoped(ids)] == [
-        summary_vars(s) for s in await b.summaries.get_unscoped(ids)
-    ]
-    audiences = [None, *_audiences()[::3]]
+    assert await a.summaries.get_unscoped(ids) == await b.summaries.get_unscoped(ids)
+    # Every third reader of them all (those reading in `workspace`), and nobody.
+    audiences = [None, *(r for r in _audiences()[::3] if r.workspace_id == workspace)]
     for scope in {t.scope for t in turns}:
         for audience in audiences:
             for kw in (
@@ -425,7 +391,7 @@ async def _same_summary_reads(a: Storage, b: Storage, turns: list[StoredMessage]
         for turn in [t for t in turns if t.scope == scope][:3]:
             found = [await s.summaries.find_turn(scope, [turn.id]) for s in (a, b)]
             assert [f.id if f else None for f in found[:1]] == [f.id if f else None for f in found[1:]]
-    for audience in _audiences():
+    for audience in _audiences(workspace):
         assert _ids(await a.summaries.visible(ids, audience, NOW)) == _ids(
             await b.summaries.visible(ids, audience, NOW)
         )
@@ -457,15 +423,20 @@ async def _same_people(a: Storage, b: Storage) -> None:
     )
 
 
-async def test_every_read_agrees_before_and_after_narrowing(both: tuple[Storage, Storage]) -> None:
+# One run a workspace, so that pytest-xdist can spread the reads over its workers: each run fills
+# both backends alike and compares every storage-wide read, and each read as the readers in it.
+@pytest.mark.parametrize("workspace", WORKSPACES)
+async def test_every_read_agrees_before_and_after_narrowing(
+    both: tuple[Storage, Storage], workspace: str
+) -> None:
     embedded, postgres = both
     memories, turns = await _fill(embedded, 7)
     memories_pg, _ = await _fill(postgres, 7)
     assert [m.id for m in memories] == [m.id for m in memories_pg]
 
-    await _same_memory_reads(embedded, postgres, memories)
-    await _same_turn_reads(embedded, postgres, turns)
-    await _same_summary_reads(embedded, postgres, turns)
+    await _same_memory_reads(embedded, postgres, memories, workspace)
+    await _same_turn_reads(embedded, postgres, turns, workspace)
+    await _same_summary_reads(embedded, postgres, turns, workspace)
     await _same_people(embedded, postgres)
     assert await embedded.conversations.kinds() == await postgres.conversations.kinds()
 
@@ -483,9 +454,9 @@ async def test_every_read_agrees_before_and_after_narrowing(both: tuple[Storage,
             await s.turns.rescope(found["messages"], conversation.channel_id)
             await s.summaries.rescope(found["summaries"], conversation.channel_id)
 
-    await _same_memory_reads(embedded, postgres, memories)
-    await _same_turn_reads(embedded, postgres, turns)
-    await _same_summary_reads(embedded, postgres, turns)
+    await _same_memory_reads(embedded, postgres, memories, workspace)
+    await _same_turn_reads(embedded, postgres, turns, workspace)
+    await _same_summary_reads(embedded, postgres, turns, workspace)
 
     # Deletes and restores agree too.
     gone = [m.id for m in memories[::4]]
@@ -495,7 +466,7 @@ async def test_every_read_agrees_before_and_after_narrowing(both: tuple[Storage,
             older = await s.memories.superseded_unscoped(memory.id)
             if older is not None:
                 await s.memories.restore(older, _vector(older.content), NOW + 1)
-    await _same_memory_reads(embedded, postgres, memories)
+    await _same_memory_reads(embedded, postgres, memories, workspace)
 
 
 # Chat as it comes: words repeated in one row, rows of every length, words the two analysers

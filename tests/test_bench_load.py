@@ -14,17 +14,15 @@ from bot.config import Settings
 from memory.embedders import CachedEmbedder
 from memory.models import (
     Audience,
-    Memory,
     MemoryType,
     Scope,
-    Source,
-    StoredMessage,
     Summary,
     SummaryKind,
     Visibility,
 )
 from memory.prehook import PrehookResult
 from tests.fakes.embedders import HashEmbedder
+from tests.helpers import memory_row, past_turn
 
 KEYS = {
     "throughput_msgs_per_s",
@@ -102,39 +100,18 @@ def test_marker_leaks_flags_other_workspaces_and_other_peoples_dms() -> None:
 
 def test_injection_leaks_counts_items_the_conversation_may_not_see() -> None:
     channel = Audience("discord", "guild-0", "default", viewer_id="alice", channel_id="C0000")
-    elsewhere = Memory(
+    elsewhere = memory_row(
+        "Alice prefers tea",
         id="m-other-guild",
-        content="Alice prefers tea",
         memory_type=MemoryType.PREFERENCE,
-        importance=0.7,
-        confidence=0.8,
-        subjects=["alice"],
-        source=Source.HEURISTIC,
-        scope=Scope(
-            platform="discord", workspace_id="guild-1", channel_id="C0001", agent_id="default", thread_id=None
-        ),
+        scope=Scope("discord", "guild-1", "C0001"),
         user_id="alice",
-        author_id="alice",
         visibility=Visibility.WORKSPACE,
-        created_at=1.0,
-        updated_at=1.0,
     )
-    here = StoredMessage(
-        id="t-here",
-        scope=Scope(
-            platform="discord", workspace_id="guild-0", channel_id="C0004", agent_id="default", thread_id=None
-        ),
-        author_id="bob",
-        author_name="Bob",
-        role="user",
-        content="the deploy is on Friday",
-        created_at=1.0,
-    )
+    here = past_turn("the deploy is on Friday", 1.0, "bob", "C0004", workspace="guild-0", id="t-here")
     private_summary = Summary(
         id="s-private",
-        scope=Scope(
-            platform="discord", workspace_id="guild-0", channel_id="D0009", agent_id="default", thread_id=None
-        ),
+        scope=Scope("discord", "guild-0", "D0009"),
         level=1,
         kind=SummaryKind.TURNS,
         content="Bob talked about his health",

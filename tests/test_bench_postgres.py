@@ -8,7 +8,6 @@ import dataclasses
 import json
 import random
 import signal
-import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -32,7 +31,7 @@ from memory.models import MemoryDraft, MemoryType, Scope
 from memory.storage.postgres.bulk import DEFERRED_INDEXES
 from tests.fakes.embedders import CountingEmbedder, HashEmbedder
 from tests.fakes.postgres import PostgresTestServer
-from tests.helpers import ROOT, child_env
+from tests.helpers import ROOT, child_env, spawn_python
 from tests.helpers import TINY_LOCOMO as CONVERSATION
 
 SECRET = "s3cret-pw"
@@ -244,17 +243,8 @@ async def test_locomo_on_postgres_says_so_and_empties_each_conversation(
 async def test_the_bench_server_serves_a_durable_database_with_pgvector_and_cleans_up() -> None:
     # The worktree's code in the child, wherever the test runs from.
     env = child_env(PYTHONPATH=str(ROOT))
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.pg_server",
-        "--shared-buffers",
-        "128MB",
-        "--max-wal-size",
-        "256MB",
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
+    proc = await spawn_python(
+        "-m", "bench.pg_server", "--shared-buffers", "128MB", "--max-wal-size", "256MB", env=env
     )
     try:
         # A bound on a hung start, not a timing assertion.

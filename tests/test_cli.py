@@ -9,6 +9,8 @@ import itertools
 import json
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,17 @@ def run(
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"
+
+
+@asynccontextmanager
+async def opened(data_dir: Path, embedder: LocalEmbedder) -> AsyncIterator[MemoryEngine]:
+    """The store at `data_dir`, opened here with the model the CLI uses and closed on the way out
+    (before the CLI opens it)."""
+    engine = await MemoryEngine.open(data_dir, CachedEmbedder(embedder))
+    try:
+        yield engine
+    finally:
+        await engine.close()
 
 
 def active(data_dir: Path) -> list[dict[str, object]]:
@@ -200,8 +213,7 @@ async def test_repair_visibility_narrows_recorded_and_named_conversations(
     data_dir: Path, local_embedder: LocalEmbedder
 ) -> None:
     """`memorybot memories repair-visibility`: a channel marked by hand, then recorded kinds re-applied."""
-    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
-    try:
+    async with opened(data_dir, local_embedder) as engine:
         left, kept = await engine.import_memories(
             [
                 MemoryDraft(
@@ -212,8 +224,6 @@ async def test_repair_visibility_narrows_recorded_and_named_conversations(
                 ),
             ]
         )
-    finally:
-        await engine.close()
     named = ["--platform", "slack", "--workspace", "T1", "--channel", "left"]
     command = ["memories", "repair-visibility", "--json"]
     dry = await asyncio.to_thread(run, [*command, *named, "--dry-run"], data_dir)
@@ -275,13 +285,10 @@ async def test_mask_credentials_masks_what_an_older_version_stored_once(
     data_dir: Path, local_embedder: LocalEmbedder
 ) -> None:
     """`memorybot memories mask-credentials`: counted by a dry run, masked, then nothing left."""
-    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
-    try:
+    async with opened(data_dir, local_embedder) as engine:
         turn = past_turn("the wifi password: coffee123", 1_700_000_000.0, author="alice")
         vectors = await engine.embedder.embed([message_embed_text(turn)])
         await engine.storage.turns.add([turn], list(vectors), [turn.content])  # unmasked, as before
-    finally:
-        await engine.close()
     command = ["memories", "mask-credentials", "--json"]
     dry = await asyncio.to_thread(run, [*command, "--dry-run"], data_dir)
     assert dry.returncode == 0, dry.stderr
@@ -290,9 +297,6 @@ async def test_mask_credentials_masks_what_an_older_version_stored_once(
     assert json.loads(done.stdout) == {"dry_run": False, "turns": 1, "summaries": 0}
     again = await asyncio.to_thread(run, ["memories", "mask-credentials"], data_dir)
     assert again.stdout == "masked credentials in 0 turns and 0 summaries\n"
-    engine = await MemoryEngine.open(data_dir, CachedEmbedder(local_embedder))
-    try:
+    async with opened(data_dir, local_embedder) as engine:
         [stored] = await engine.storage.turns.get_unscoped([turn.id])
-    finally:
-        await engine.close()
     assert stored.content == "the wifi password: [redacted]"

@@ -29,21 +29,16 @@ PUBLIC, PRIVATE, DM = ConversationKind.PUBLIC, ConversationKind.PRIVATE, Convers
 
 
 @dataclass
-class Server:
+class Server(fd.Acme):
     """A guild as Discord describes it: a public channel; a channel @everyone cannot view (with a
     public thread); a category hidden from @everyone whose channel copies its overwrites; a
     private thread in the public channel; people, one of them an admin."""
 
-    fake: FakeDiscord
-    guild: Payload
-    general: Payload
     hidden: Payload
     hidden_thread: Payload
     staff_chat: Payload
     private_thread: Payload
-    alice: Payload
     bob: Payload
-    admin: Payload
 
 
 @pytest.fixture
@@ -61,20 +56,12 @@ async def server() -> AsyncIterator[Server]:
         )
         hidden_thread = fd.thread(hidden, "plans", owner_id=alice["id"])
         private_thread = fd.thread(general, "surprise", owner_id=alice["id"], private=True)
-        admin_role = fd.role(fd.snowflake(), "admin", fd.MANAGE_GUILD)
-        guild = fd.guild(
-            guild_id,
-            "Acme",
-            owner_id=admin["id"],
-            channels=[general, hidden, staff, staff_chat],
-            threads=[hidden_thread, private_thread],
-            members=[fd.member(alice), fd.member(bob), fd.member(admin, roles=[admin_role["id"]])],
-            roles=[admin_role],
+        channels = [general, hidden, staff, staff_chat]
+        guild, admin_role = fd.add_acme(
+            fake, guild_id, admin, [alice, bob], channels=channels, threads=[hidden_thread, private_thread]
         )
-        fake.add_guild(guild)
-        yield Server(
-            fake, guild, general, hidden, hidden_thread, staff_chat, private_thread, alice, bob, admin
-        )
+        acme = (fake, guild, general, alice, admin, admin_role)
+        yield Server(*acme, hidden, hidden_thread, staff_chat, private_thread, bob)
 
 
 @dataclass

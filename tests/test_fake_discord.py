@@ -16,17 +16,11 @@ from tests.fakes.discord_api import FakeDiscord, Payload, running_client
 
 
 @dataclass
-class World:
-    """A guild with a plain and a hidden channel, a public thread, a human and an admin."""
+class World(fd.Acme):
+    """Acme with a hidden channel that Alice may see, and a public thread in #general."""
 
-    fake: FakeDiscord
-    guild: Payload
-    general: Payload
     secret: Payload
     public_thread: Payload
-    alice: Payload
-    admin: Payload
-    admin_role: Payload
 
 
 @pytest.fixture
@@ -39,18 +33,10 @@ async def world() -> AsyncIterator[World]:
         member_sees = fd.overwrite(alice["id"], member=True, allow=fd.VIEW_CHANNEL)
         secret = fd.text_channel(guild_id, "secret", position=1, overwrites=[hidden, member_sees])
         public_thread = fd.thread(general, "ideas", owner_id=alice["id"])
-        admin_role = fd.role(fd.snowflake(), "admin", fd.MANAGE_GUILD)
-        guild = fd.guild(
-            guild_id,
-            "Acme",
-            owner_id=admin["id"],
-            channels=[general, secret],
-            threads=[public_thread],
-            members=[fd.member(alice), fd.member(admin, roles=[admin_role["id"]])],
-            roles=[admin_role],
+        guild, admin_role = fd.add_acme(
+            fake, guild_id, admin, [alice], channels=[general, secret], threads=[public_thread]
         )
-        fake.add_guild(guild)
-        yield World(fake, guild, general, secret, public_thread, alice, admin, admin_role)
+        yield World(fake, guild, general, alice, admin, admin_role, secret, public_thread)
 
 
 class Client(discord.Client):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,16 +86,13 @@ _MISSING = object()
 
 
 def bot_settings(tmp_path: Path, general_id: str) -> Settings:
-    return helpers.settings(
+    return helpers.running_bot_settings(
         tmp_path,
-        server={"port": 0},
-        llm={"provider": "offline"},
         discord={
             "token": "fake-token",
             "channels": [general_id],
             "guild_ready_timeout_seconds": helpers.DISCORD_READY_WAIT_SECONDS,
         },
-        coalesce={"debounce_seconds": 0, "max_wait_seconds": 0},
     )
 
 
@@ -114,16 +112,23 @@ async def start_world(fake: FakeDiscord, tmp_path: Path) -> World:
     return World(fake, app, runtime, guild, general | {"guild_id": guild_id}, alice)
 
 
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    # A client that crashed reconnects after the backoff: none here, so a test does not wait.
-    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+@asynccontextmanager
+async def running_world(tmp_path: Path) -> AsyncIterator[World]:
+    """A world started on a fake Discord of its own; stopped on the way out."""
     async with FakeDiscord() as fake:
         world = await start_world(fake, tmp_path)
         try:
             yield world
         finally:
             await world.runtime.stop()
+
+
+@pytest.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
+    # A client that crashed reconnects after the backoff: none here, so a test does not wait.
+    monkeypatch.setattr(discord_bot, "RETRY_INITIAL_SECONDS", 0.0)
+    async with running_world(tmp_path) as world:
+        yield world
 
 
 # --- the corpus ------------------------------------------------------------------------------------
@@ -374,31 +379,18 @@ def message_payloads(world: World) -> st.SearchStrategy[Payload]:
     )
 
 
-class _Loop(helpers.ExampleLoop):
-    """One running bot for every generated example (a bot per example would be slow)."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        super().__init__()
-        fake = FakeDiscord()
-        self.run(fake.start())
-        self.on_close(fake.stop)
-        self.world = self.run(start_world(fake, tmp_path))
-        self.on_close(self.world.runtime.stop)
-
-
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Loop]:
-    with _Loop(tmp_path_factory.mktemp("hostile-discord")) as runner:
-        yield runner
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[helpers.ExampleLoop, World]]:
+    yield from helpers.across_examples(running_world(tmp_path_factory.mktemp("hostile-discord")))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_generated_discord_messages_cost_at_most_their_event(
-    generated: _Loop, data: st.DataObject, caplog: pytest.LogCaptureFixture
+    generated: tuple[helpers.ExampleLoop, World], data: st.DataObject, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.clear()
-    world = generated.world
+    loop, world = generated
     payload = data.draw(message_payloads(world))
     identifies = world.fake.identifies
 
@@ -406,7 +398,7 @@ def test_generated_discord_messages_cost_at_most_their_event(
         await world.fake.dispatch("MESSAGE_CREATE", payload, observe=False)
         await world.settle()
 
-    generated.run(send())
+    loop.run(send())
     assert world.fake.identifies == identifies, "a message payload cost the connection"
     assert world.adapter.bot is not None and not world.adapter.bot.is_closed()
     assert_clean_logs(caplog.records, "generated message")

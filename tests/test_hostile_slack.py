@@ -9,7 +9,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -209,10 +209,8 @@ class Bot:
 
 
 def bot_settings(tmp_path: Path, fake: FakeSlackAPI, **slack: Any) -> Settings:
-    return helpers.settings(
+    return helpers.running_bot_settings(
         tmp_path,
-        server={"port": 0},
-        llm={"provider": "offline"},
         slack={
             "bot_token": "xoxb-hostile",
             "signing_secret": SECRET,
@@ -221,7 +219,6 @@ def bot_settings(tmp_path: Path, fake: FakeSlackAPI, **slack: Any) -> Settings:
             "channels": [ANSWER],
             **slack,
         },
-        coalesce={"debounce_seconds": 0, "max_wait_seconds": 0},
     )
 
 
@@ -306,37 +303,29 @@ SLACK_EVENT = st.fixed_dictionaries(
 )
 
 
-class _Loop(helpers.ExampleLoop):
-    """One running bot for every generated example (a bot per example would be slow)."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        super().__init__()
-        running = AsyncExitStack()
-        self.bot = self.run(running.enter_async_context(running_bot(tmp_path)))
-        self.on_close(running.aclose)
-
-
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Loop]:
-    with _Loop(tmp_path_factory.mktemp("hostile")) as runner:
-        yield runner
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[helpers.ExampleLoop, Bot]]:
+    yield from helpers.across_examples(running_bot(tmp_path_factory.mktemp("hostile")))
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(event=SLACK_EVENT, event_id=st.text(max_size=12) | ANY_VALUE)
 def test_generated_slack_events_are_acknowledged_or_refused_never_a_500(
-    generated: _Loop, event: dict[str, Any], event_id: Any, caplog: pytest.LogCaptureFixture
+    generated: tuple[helpers.ExampleLoop, Bot],
+    event: dict[str, Any],
+    event_id: Any,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.clear()
     body = json.dumps(envelope(event, event_id)).encode()
-    bot = generated.bot
+    loop, bot = generated
 
     async def send() -> int:
         status = await bot.post(body, signed(body))
         await bot.settle()
         return status
 
-    status = generated.run(send())
+    status = loop.run(send())
     assert status in (200, 400)
     assert_clean_logs(caplog.records, "generated event")
 

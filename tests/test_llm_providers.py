@@ -107,22 +107,52 @@ async def hi_there(
     return reply, request
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("kind", "body", "expected", "model"),
+    [
+        (
+            "anthropic",
+            anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9),
+            LLMResponse("Hello Mickael!", [], "end_turn", input_tokens=25, output_tokens=9),
+            DEFAULT_ANTHROPIC_MODEL,
+        ),
+        (
+            "openai",
+            openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7),
+            LLMResponse("Hello Mickael!", [], "stop", input_tokens=21, output_tokens=7),
+            DEFAULT_OPENAI_MODEL,
+        ),
+    ],
+)
+async def test_text_reply_with_usage(
+    llm_server: FakeLLMServer,
+    make: Factory,
+    kind: str,
+    body: dict[str, Any],
+    expected: LLMResponse,
+    model: str,
+) -> None:
+    reply, request = await hi_there(llm_server, make, kind, body)
+    assert reply == expected
+    assert request.body["model"] == model
+    # OpenAI's too: a base_url means a compatible server, which knows the widely known name.
+    assert request.body["max_tokens"] == 256
+    assert "tools" not in request.body
+
+
 # --- Anthropic ------------------------------------------------------------------------------------
 
 
 @pytest.mark.asyncio
-async def test_anthropic_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
-    reply, request = await hi_there(
-        llm_server, make, "anthropic", anthropic_text("Hello Mickael!", input_tokens=25, output_tokens=9)
-    )
-    assert reply == LLMResponse("Hello Mickael!", [], "end_turn", input_tokens=25, output_tokens=9)
-    assert request.body["model"] == DEFAULT_ANTHROPIC_MODEL
-    assert request.body["max_tokens"] == 256
+async def test_anthropic_sends_the_system_prompt_apart_and_its_key(
+    llm_server: FakeLLMServer, make: Factory
+) -> None:
+    _, request = await hi_there(llm_server, make, "anthropic", anthropic_text("Hello Mickael!"))
     assert request.body["system"] == SYSTEM
     assert request.body["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": "Mickael: hi there"}]}
     ]
-    assert "tools" not in request.body
     # This SDK sends the key as a bearer token; older ones used x-api-key. Either way it must arrive.
     assert ANTHROPIC_KEY in request.headers.get("x-api-key", "") + request.headers.get("authorization", "")
     assert request.headers["anthropic-version"]
@@ -218,18 +248,14 @@ async def test_anthropic_history_alternates_and_tool_results_come_first(
 
 
 @pytest.mark.asyncio
-async def test_openai_text_reply_with_usage(llm_server: FakeLLMServer, make: Factory) -> None:
-    reply, request = await hi_there(
-        llm_server, make, "openai", openai_text("Hello Mickael!", prompt_tokens=21, completion_tokens=7)
-    )
-    assert reply == LLMResponse("Hello Mickael!", [], "stop", input_tokens=21, output_tokens=7)
-    assert request.body["model"] == DEFAULT_OPENAI_MODEL
+async def test_openai_sends_the_system_prompt_first_and_its_key(
+    llm_server: FakeLLMServer, make: Factory
+) -> None:
+    _, request = await hi_there(llm_server, make, "openai", openai_text("Hello Mickael!"))
     assert request.body["messages"] == [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "Mickael: hi there"},
     ]
-    assert request.body["max_tokens"] == 256  # a base_url means a compatible server: the widely known name
-    assert "tools" not in request.body
     assert request.headers["authorization"] == f"Bearer {OPENAI_KEY}"
 
 

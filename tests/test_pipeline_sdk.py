@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,15 @@ from tests.fakes.llm_server import (
     openai_text,
     openai_tool_calls,
 )
-from tests.helpers import ROOT, FakeClock, anthropic_provider, child_env, openai_provider, settings
+from tests.helpers import (
+    ROOT,
+    FakeClock,
+    anthropic_provider,
+    child_env,
+    openai_provider,
+    settings,
+    spawn_python,
+)
 
 GENERAL = Scope("slack", "T1", "C1", "default")
 AUDIENCE = Audience("slack", "T1", "default", viewer_id="U1", channel_id="C1")
@@ -158,18 +165,8 @@ async def test_provider_error_gives_an_apology_and_keeps_the_message(
 async def _chat(env: dict[str, str], stdin: str) -> tuple[int, str, str]:
     """`memorybot chat` as Mickael, fed `stdin`: its exit code, stdout and stderr. A subprocess on
     this event loop, so the fake server keeps answering while it runs."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "chat",
-        "--user",
-        "Mickael",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=ROOT,
+    process = await spawn_python(
+        "-m", "bot", "chat", "--user", "Mickael", env=env, cwd=ROOT, stdin=asyncio.subprocess.PIPE
     )
     out, err = await process.communicate(stdin.encode())
     return process.returncode or 0, out.decode(), err.decode()

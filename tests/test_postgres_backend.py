@@ -29,7 +29,7 @@ from memory.storage.postgres.migrations import MIGRATIONS
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import BARE_TEMPLATE, PostgresTestServer
 from tests.fakes.postgres_proxy import HeldCloseProxy
-from tests.helpers import FakeClock, audience, draft, past_turn, settings
+from tests.helpers import FakeClock, audience, draft, past_turn, postgres_storage, settings
 
 
 @pytest.fixture
@@ -311,8 +311,7 @@ async def test_an_access_count_leaves_the_memory_row_and_its_indexes_alone(
 ) -> None:
     # A count written into the memory row copied the row (vector and all) and gave the copy an
     # entry in every index of the table, the HNSW graph included: the row must stay where it is.
-    storage = pg_engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(pg_engine)
     a = (await pg_engine.remember(draft("Alice likes tea"))).memory
     place = "SELECT ctid::text || ' ' || xmin::text FROM memories WHERE id = $1"
     before = await storage.db.fetchval(place, (a.id,))
@@ -333,8 +332,7 @@ async def test_a_count_for_a_memory_deleted_meanwhile_is_dropped_and_the_others_
     assert [m.access_count for m in await pg_engine.storage.memories.get_unscoped([a.id, b.id])] == [2]
     # And a memory's delete takes its count along.
     await pg_engine.storage.memories.delete([b.id])
-    storage = pg_engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(pg_engine)
     assert await storage.db.fetchval("SELECT count(*) FROM memory_access") == 0
 
 

@@ -15,7 +15,7 @@ from memory.storage.postgres.db import Params
 from memory.storage.postgres.migrations import apply_migrations
 from memory.storage.postgres.search import MAX_SCORED_ROWS, text_hits
 from memory.storage.text_analysis import analyze, query_terms
-from tests.helpers import FakeClock, audience, draft, past_turn, spy_on_fetch
+from tests.helpers import FakeClock, audience, draft, past_turn, postgres_storage, spy_on_fetch
 
 # Short rows holding a common word, one long row holding a rare one: ts_rank (no rarity, shorter
 # rows first) put the short ones first; BM25 puts the rare word's row first.
@@ -72,8 +72,7 @@ def test_idf_weighs_rare_terms_more_and_is_never_negative() -> None:
 
 async def _capped(engine: MemoryEngine, text: str, cap: int) -> list[str]:
     """The memories' full-text hits for `text` when a search scores at most `cap` rows."""
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     hits = await text_hits(
         storage.db, "memories", "NOT forgotten", Params(), text, 50, scope_key(audience()), cap=cap
     )
@@ -127,8 +126,7 @@ async def _kept(storage: PostgresStorage) -> dict[tuple[str, ...], tuple[int, in
 
 
 async def test_the_kept_counts_follow_every_kind_of_write(engine: MemoryEngine, clock: FakeClock) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     first = (await engine.remember(draft("Ana keeps bees on the roof"))).memory
     await engine.remember(draft("Ana keeps bees and a kiln", user_id="bob"))
     await engine.remember(
@@ -148,8 +146,7 @@ async def test_the_kept_counts_follow_every_kind_of_write(engine: MemoryEngine, 
 
 
 async def test_a_failed_write_leaves_the_counts_as_they_were(engine: MemoryEngine) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     await engine.remember(draft("Ana keeps bees on the roof"))
     before = await _kept(storage)
     with pytest.raises(asyncpg.PostgresError):
@@ -160,8 +157,7 @@ async def test_a_failed_write_leaves_the_counts_as_they_were(engine: MemoryEngin
 
 
 async def test_rows_are_analysed_as_the_embedded_index_analyses_them(engine: MemoryEngine) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     text = "Does the organization only meet in the evening? The e-mail said café, café"
     memory = (await engine.remember(draft(text))).memory
     stored = await storage.db.fetchval("SELECT search_terms FROM memories WHERE id = $1", (memory.id,))
@@ -175,8 +171,7 @@ async def test_rows_are_analysed_as_the_embedded_index_analyses_them(engine: Mem
 async def test_a_full_text_search_is_one_statement(
     engine: MemoryEngine, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     await engine.remember(draft("Ana fires the pottery kiln on Sundays"))
     await engine.store_messages([past_turn("the kiln is hot", clock() - 5)])
     statements: list[str] = []
@@ -195,8 +190,7 @@ async def test_a_full_text_search_is_one_statement(
 async def test_rows_stored_before_their_terms_are_found_then_analysed(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     memory = (await engine.remember(draft("Ana keeps bees on the roof"))).memory
     await engine.store_messages([past_turn("the bees swarmed twice", clock() - 5)])
     # As migration m009 leaves the rows written before it: PostgreSQL's own analysis only.
@@ -218,8 +212,7 @@ async def test_rows_stored_before_their_terms_are_found_then_analysed(
 
 
 async def test_the_migration_counts_the_rows_already_stored(engine: MemoryEngine, postgres_url: str) -> None:
-    storage = engine.storage
-    assert isinstance(storage, PostgresStorage)
+    storage = postgres_storage(engine)
     await engine.remember(draft("Ana keeps bees on the roof"))
     await engine.store_messages([past_turn("the bees swarmed", engine.clock() - 5)])
     expected = await _recounted(storage)

@@ -25,14 +25,11 @@ from memory.drafts import MAX_MEMORY_CHARS
 from memory.engine import MemoryEngine
 from memory.models import (
     Audience,
-    Memory,
     MemoryDraft,
     MemoryType,
-    Source,
     StoredMessage,
     Summary,
     SummaryKind,
-    Visibility,
     content_hash,
     normalize_text,
 )
@@ -49,11 +46,9 @@ from memory.prehook.context_block import (
 from memory.text import extract
 from memory.text.dates import DATE_PATTERN, may_hold_a_date
 from memory.ttl import _UNITS, MAX_TTL_SECONDS, TTLError, expires_at, parse_duration
+from tests.helpers import DAY, NOW, ExampleLoop, FakeClock, check_block, memory_row
 from tests.helpers import GENERAL as SCOPE
-from tests.helpers import ExampleLoop, FakeClock, check_block
 
-NOW = 1_790_000_000.0
-DAY = 86400.0
 AUDIENCE = Audience("discord", "guild-1", "default", viewer_id="alice", channel_id="general")
 
 # Characters of every kind, with the troublesome ones drawn far more often than chance would.
@@ -367,25 +362,6 @@ def test_split_refuses_a_limit_below_one() -> None:
 # --- context formatting ---------------------------------------------------------------------------
 
 
-def _memory(content: str, n: int, kind: MemoryType, age: float, count: int) -> Memory:
-    return Memory(
-        id=f"m{n}",
-        content=content,
-        memory_type=kind,
-        importance=0.5,
-        confidence=0.8,
-        subjects=[],
-        source=Source.CONVERSATION,
-        scope=SCOPE,
-        user_id="alice",
-        author_id="alice",
-        visibility=Visibility.WORKSPACE,
-        created_at=NOW - age,
-        updated_at=NOW - age / 2,
-        access_count=count,
-    )
-
-
 @st.composite
 def block_items(draw: st.DrawFn) -> list[BlockItem]:
     items: list[BlockItem] = []
@@ -401,7 +377,17 @@ def block_items(draw: st.DrawFn) -> list[BlockItem]:
             else "memory"
         )
         if shape == "memory":
-            items.append(BlockItem(section, score, _memory(text, n, kind, age, draw(st.integers(0, 9)))))
+            memory = memory_row(
+                text,
+                n,
+                memory_type=kind,
+                importance=0.5,
+                user_id="alice",
+                created_at=NOW - age,
+                updated_at=NOW - age / 2,
+                access_count=draw(st.integers(0, 9)),
+            )
+            items.append(BlockItem(section, score, memory))
         elif shape == "message":
             message = StoredMessage(
                 f"msg{n}", SCOPE, "alice",

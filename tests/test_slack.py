@@ -164,8 +164,10 @@ MakeAdapter = Callable[..., Awaitable[SlackAdapter]]
 
 @pytest.fixture
 async def make_adapter(
-    tmp_path: Path, fake: FakeSlackAPI, commands: MemoryCommands
+    tmp_path: Path, fake: FakeSlackAPI, commands: MemoryCommands, engine: MemoryEngine, clock: FakeClock
 ) -> AsyncIterator[MakeAdapter]:
+    """Builds adapters (started unless told), each over a store that first remembers `knowing`, as
+    Alice said it in #general; all are stopped after the test."""
     made: list[SlackAdapter] = []
 
     async def make(
@@ -175,8 +177,11 @@ async def make_adapter(
         app_token: str | None = None,
         start: bool = True,
         identified: bool = True,
+        knowing: Sequence[str] = (),
         **kwargs: Any,
     ) -> SlackAdapter:
+        for content in knowing:
+            await remember(engine, clock, content)
         slack = {"app_token": app_token, "mode": mode, "channels": [ANSWER], "learn_channels": [LEARN]}
         adapter = slack_adapter(fake, turn or FakeTurn(), commands, tmp_path / "data", slack=slack, **kwargs)
         made.append(adapter)
@@ -817,10 +822,9 @@ async def test_private_dm_memory_is_not_shown_to_another_user(
 
 
 async def test_a_command_reads_what_was_typed_not_slack_s_escapes(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
 ) -> None:
-    await remember(engine, clock, "The R&D budget for Q3 is 40k")
-    adapter = await make_adapter()
+    adapter = await make_adapter(knowing=["The R&D budget for Q3 is 40k"])
     # Slack sends "/memory search R&D <3" as "search R&amp;D &lt;3".
     found = await run_command(adapter, fake, "search R&amp;D &lt;3", user=ALICE, name="rd")
     shown = section_texts(found)
@@ -837,11 +841,8 @@ async def test_command_parse_error_renders_usage(make_adapter: MakeAdapter, fake
     assert "usage: /memory forget &lt;id&gt;" in context["elements"][0]["text"]
 
 
-async def test_export_is_uploaded_to_a_dm(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
-) -> None:
-    await remember(engine, clock, "Alice grew up in Montreal")
-    adapter = await make_adapter()
+async def test_export_is_uploaded_to_a_dm(make_adapter: MakeAdapter, fake: FakeSlackAPI) -> None:
+    adapter = await make_adapter(knowing=["Alice grew up in Montreal"])
     response = await run_command(adapter, fake, "export", user=ALICE, name="export")
     [opened] = fake.calls_to("conversations.open")
     assert opened.args["users"] == ALICE
@@ -855,10 +856,9 @@ async def test_export_is_uploaded_to_a_dm(
 
 
 async def test_export_falls_back_to_an_inline_code_block(
-    make_adapter: MakeAdapter, fake: FakeSlackAPI, engine: MemoryEngine, clock: FakeClock
+    make_adapter: MakeAdapter, fake: FakeSlackAPI
 ) -> None:
-    await remember(engine, clock, "Alice commutes by bicycle")
-    adapter = await make_adapter()
+    adapter = await make_adapter(knowing=["Alice commutes by bicycle"])
     fake.method_errors["conversations.open"] = "missing_scope"
     response = await run_command(adapter, fake, "export", user=ALICE, name="export-inline")
     texts = section_texts(response)

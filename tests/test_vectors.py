@@ -40,7 +40,6 @@ def ids_of(hits: list[VectorHit]) -> list[str]:
     return [h.id for h in hits]
 
 
-@pytest.mark.asyncio
 async def test_search_orders_by_cosine_and_scores_are_cosine(store: VectorStore) -> None:
     rng = np.random.default_rng(1)
     vectors = {f"m{i}": unit(rng) for i in range(30)}
@@ -59,7 +58,6 @@ async def test_search_orders_by_cosine_and_scores_are_cosine(store: VectorStore)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-@pytest.mark.asyncio
 async def test_score_of_opposite_vector_is_minus_one(store: VectorStore) -> None:
     rng = np.random.default_rng(2)
     v = unit(rng)
@@ -70,7 +68,6 @@ async def test_score_of_opposite_vector_is_minus_one(store: VectorStore) -> None
     assert hits[1].score == pytest.approx(-1.0, abs=1e-5)
 
 
-@pytest.mark.asyncio
 async def test_search_rejects_wrong_dimension(store: VectorStore) -> None:
     with pytest.raises(ValueError, match="expects"):
         await store.memories.search(np.ones(DIM + 1, dtype=np.float32), None, 3)
@@ -78,7 +75,6 @@ async def test_search_rejects_wrong_dimension(store: VectorStore) -> None:
         await store.memories.add([rec("x", np.ones(DIM - 1, dtype=np.float32))])
 
 
-@pytest.mark.asyncio
 async def test_where_is_a_prefilter_not_a_postfilter(store: VectorStore) -> None:
     rng = np.random.default_rng(3)
     target = unit(rng)
@@ -96,7 +92,6 @@ async def test_where_is_a_prefilter_not_a_postfilter(store: VectorStore) -> None
     assert sorted(ids_of(text_hits)) == sorted(r.id for r in mine)
 
 
-@pytest.mark.asyncio
 async def test_audience_filter_is_honoured_by_both_searches(store: VectorStore) -> None:
     rng = np.random.default_rng(4)
     base = unit(rng)
@@ -134,7 +129,6 @@ async def test_audience_filter_is_honoured_by_both_searches(store: VectorStore) 
     assert await store.memories.text_search("knee", lance_audience_filter(odd, NOW), 20) == []
 
 
-@pytest.mark.asyncio
 async def test_new_row_is_found_immediately_by_text_and_vector(store: VectorStore) -> None:
     rng = np.random.default_rng(5)
     await store.memories.add([rec(f"old{i}", unit(rng), f"ordinary note number {i}") for i in range(20)])
@@ -153,7 +147,6 @@ async def test_new_row_is_found_immediately_by_text_and_vector(store: VectorStor
     assert ids_of(await store.memories.text_search("HEDGEHOGS", None, 5)) == ["fresh"]
 
 
-@pytest.mark.asyncio
 async def test_text_search_ranks_better_match_first(store: VectorStore) -> None:
     rng = np.random.default_rng(6)
     await store.memories.add(
@@ -169,7 +162,6 @@ async def test_text_search_ranks_better_match_first(store: VectorStore) -> None:
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-@pytest.mark.asyncio
 @pytest.mark.parametrize(
     "query",
     [
@@ -196,7 +188,6 @@ async def test_text_search_never_raises_on_odd_input(store: VectorStore, query: 
     assert all(h.id == "a" for h in hits)
 
 
-@pytest.mark.asyncio
 async def test_text_search_without_words_returns_nothing(store: VectorStore) -> None:
     rng = np.random.default_rng(8)
     await store.memories.add([rec("a", unit(rng), "anything at all")])
@@ -204,7 +195,6 @@ async def test_text_search_without_words_returns_nothing(store: VectorStore) -> 
         assert await store.memories.text_search(query, None, 5) == []
 
 
-@pytest.mark.asyncio
 async def test_text_search_finds_words_inside_punctuation(store: VectorStore) -> None:
     rng = np.random.default_rng(9)
     await store.memories.add([rec("a", unit(rng), "the deadline is friday"), rec("b", unit(rng), "other")])
@@ -219,7 +209,6 @@ def test_fts_query_terms_sanitises() -> None:
     assert len(fts_query_terms(" ".join(f"w{i}" for i in range(1000))).split()) == 64
 
 
-@pytest.mark.asyncio
 async def test_delete_removes_from_both_searches(store: VectorStore) -> None:
     rng = np.random.default_rng(10)
     keep, gone = unit(rng), unit(rng)
@@ -237,7 +226,6 @@ async def test_delete_removes_from_both_searches(store: VectorStore) -> None:
     assert await store.memories.count() == 1
 
 
-@pytest.mark.asyncio
 async def test_delete_many_ids_in_chunks(store: VectorStore) -> None:
     rng = np.random.default_rng(11)
     await store.memories.add([rec(f"m{i}", unit(rng)) for i in range(1_200)])
@@ -245,7 +233,6 @@ async def test_delete_many_ids_in_chunks(store: VectorStore) -> None:
     assert await store.memories.ids() == {f"m{i}" for i in range(1_100, 1_200)}
 
 
-@pytest.mark.asyncio
 async def test_get_vectors_returns_stored_vectors_in_one_query(
     store: VectorStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -273,7 +260,6 @@ async def test_get_vectors_returns_stored_vectors_in_one_query(
     assert await table.get_vectors([]) == {}
 
 
-@pytest.mark.asyncio
 async def test_add_replaces_existing_id(store: VectorStore) -> None:
     rng = np.random.default_rng(13)
     old, new = unit(rng), unit(rng)
@@ -286,7 +272,6 @@ async def test_add_replaces_existing_id(store: VectorStore) -> None:
     assert ids_of(await store.memories.text_search("coffee", None, 5)) == ["m"]
 
 
-@pytest.mark.asyncio
 async def test_insert_appends_new_rows_without_joining_the_old_ones(
     store: VectorStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -305,7 +290,6 @@ async def test_insert_appends_new_rows_without_joining_the_old_ones(
     np.testing.assert_array_equal((await store.memories.get_vectors(["c"]))["c"], fresh)
 
 
-@pytest.mark.asyncio
 async def test_after_a_failed_delete_insert_replaces_instead_of_doubling(
     store: VectorStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -328,7 +312,6 @@ async def test_after_a_failed_delete_insert_replaces_instead_of_doubling(
     assert ids_of(await store.memories.text_search("coffee", None, 5)) == ["m"]
 
 
-@pytest.mark.asyncio
 async def test_ids_and_count(store: VectorStore) -> None:
     rng = np.random.default_rng(14)
     assert await store.memories.ids() == set()
@@ -340,7 +323,6 @@ async def test_ids_and_count(store: VectorStore) -> None:
     assert await store.messages.ids() == {"msg1"}
 
 
-@pytest.mark.asyncio
 async def test_tables_are_separate_and_extra_tables_open_by_name(store: VectorStore) -> None:
     rng = np.random.default_rng(15)
     v = unit(rng)
@@ -354,7 +336,6 @@ async def test_tables_are_separate_and_extra_tables_open_by_name(store: VectorSt
         await store.table("../escape")
 
 
-@pytest.mark.asyncio
 async def test_reopen_persists_data(tmp_path: Path) -> None:
     rng = np.random.default_rng(16)
     v = unit(rng)
@@ -373,7 +354,6 @@ async def test_reopen_persists_data(tmp_path: Path) -> None:
         await second.close()
 
 
-@pytest.mark.asyncio
 async def test_dim_mismatch_raises_clear_error(tmp_path: Path) -> None:
     first = await VectorStore.open(tmp_path / "db", dim=DIM)
     await first.close()
@@ -381,7 +361,6 @@ async def test_dim_mismatch_raises_clear_error(tmp_path: Path) -> None:
         await VectorStore.open(tmp_path / "db", dim=8)
 
 
-@pytest.mark.asyncio
 async def test_optimize_keeps_data_and_resets_write_counter(store: VectorStore) -> None:
     rng = np.random.default_rng(17)
     table = store.memories
@@ -405,7 +384,6 @@ async def test_optimize_keeps_data_and_resets_write_counter(store: VectorStore) 
     assert await table.search(vectors["m0"], "id = 'm0'", 1) == []
 
 
-@pytest.mark.asyncio
 async def test_optimize_cleans_up_old_versions(store: VectorStore) -> None:
     rng = np.random.default_rng(22)
     table = store.memories
@@ -421,7 +399,6 @@ async def test_optimize_cleans_up_old_versions(store: VectorStore) -> None:
     assert len(await table.text_search("kept", None, 10)) == 5
 
 
-@pytest.mark.asyncio
 async def test_ensure_indexes_creates_fts_scalar_and_ann_indexes(tmp_path: Path) -> None:
     rng = np.random.default_rng(18)
     store = await VectorStore.open(tmp_path / "db", dim=DIM, ann_threshold=300)
@@ -457,7 +434,6 @@ async def test_ensure_indexes_creates_fts_scalar_and_ann_indexes(tmp_path: Path)
         await store.close()
 
 
-@pytest.mark.asyncio
 async def test_concurrent_writes_are_serialized_and_all_kept(
     store: VectorStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -495,7 +471,6 @@ async def test_concurrent_writes_are_serialized_and_all_kept(
     assert await table.count() == 50
 
 
-@pytest.mark.asyncio
 async def test_reads_do_not_wait_for_the_write_lock(store: VectorStore) -> None:
     rng = np.random.default_rng(21)
     v = unit(rng)
@@ -509,7 +484,6 @@ async def test_reads_do_not_wait_for_the_write_lock(store: VectorStore) -> None:
     assert set(vectors) == {"a"}
 
 
-@pytest.mark.asyncio
 async def test_k_zero_and_empty_table(store: VectorStore) -> None:
     rng = np.random.default_rng(20)
     v = unit(rng)

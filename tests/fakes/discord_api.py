@@ -964,3 +964,44 @@ async def running_client(
                 await task
         elif not task.cancelled():
             task.exception()  # retrieved, so asyncio does not also log it as never retrieved
+
+
+# --- a guild for a test module's fixture ----------------------------------------------------------
+
+
+@dataclass
+class Acme:
+    """The guild "Acme" on `fake`, as `add_acme` adds it: its #general, Alice, and its owner `admin`,
+    who holds its admin role. A test module's world subclasses it with its own channels and people."""
+
+    fake: FakeDiscord
+    guild: Payload
+    general: Payload
+    alice: Payload
+    admin: Payload
+    admin_role: Payload
+
+
+def add_acme(
+    fake: FakeDiscord,
+    guild_id: str,
+    admin: Payload,
+    people: Sequence[Payload],
+    *,
+    channels: Sequence[Payload],
+    threads: Sequence[Payload],
+) -> tuple[Payload, Payload]:
+    """Add the guild "Acme" to `fake`, owned by `admin`, who holds its admin role (manage guild) and
+    is a member along with `people`; returns the guild and that role."""
+    admin_role = role(snowflake(), "admin", MANAGE_GUILD)
+    members = [*(member(person) for person in people), member(admin, roles=[admin_role["id"]])]
+    data = guild(
+        guild_id,
+        "Acme",
+        owner_id=admin["id"],
+        channels=channels,
+        threads=threads,
+        members=members,
+        roles=[admin_role],
+    )
+    return fake.add_guild(data), admin_role

@@ -166,6 +166,9 @@ class FakeLLMServer(LocalServer):
 
 # Realistic response bodies, shaped like the real APIs so the SDKs parse them.
 
+ANTHROPIC_MODEL = "claude-sonnet-5-5"  # the model the replies name
+OPENAI_MODEL = "gpt-5.4-mini"
+
 
 def _anthropic_message(
     content: list[dict[str, Any]], stop_reason: str, input_tokens: int, output_tokens: int, model: str
@@ -188,18 +191,10 @@ def _anthropic_message(
     }
 
 
-def anthropic_text(
-    text: str,
-    *,
-    input_tokens: int = 25,
-    output_tokens: int = 9,
-    model: str = "claude-sonnet-5-5",
-    stop_reason: str = "end_turn",
-) -> dict[str, Any]:
-    """A Messages API reply with one text block."""
-    return _anthropic_message(
-        [{"type": "text", "text": text}], stop_reason, input_tokens, output_tokens, model
-    )
+def anthropic_text(text: str, *, input_tokens: int = 25, output_tokens: int = 9) -> dict[str, Any]:
+    """A Messages API reply with one text block, the whole answer."""
+    content = [{"type": "text", "text": text}]
+    return _anthropic_message(content, "end_turn", input_tokens, output_tokens, ANTHROPIC_MODEL)
 
 
 def anthropic_tool_use(
@@ -211,7 +206,7 @@ def anthropic_tool_use(
     thinking: str | None = None,
     input_tokens: int = 40,
     output_tokens: int = 30,
-    model: str = "claude-sonnet-5-5",
+    model: str = ANTHROPIC_MODEL,
 ) -> dict[str, Any]:
     """A Messages API reply calling one tool, optionally after a (signed) thinking block and some text."""
     content: list[dict[str, Any]] = []
@@ -256,17 +251,10 @@ def _openai_completion(
     }
 
 
-def openai_text(
-    text: str,
-    *,
-    prompt_tokens: int = 21,
-    completion_tokens: int = 7,
-    model: str = "gpt-5.4-mini",
-    finish_reason: str = "stop",
-) -> dict[str, Any]:
-    """A chat completion with a plain assistant message."""
+def openai_text(text: str, *, prompt_tokens: int = 21, completion_tokens: int = 7) -> dict[str, Any]:
+    """A chat completion with a plain assistant message, the whole answer."""
     message = {"role": "assistant", "content": text, "refusal": None, "annotations": []}
-    return _openai_completion(message, finish_reason, prompt_tokens, completion_tokens, model)
+    return _openai_completion(message, "stop", prompt_tokens, completion_tokens, OPENAI_MODEL)
 
 
 def openai_tool_calls(
@@ -274,7 +262,7 @@ def openai_tool_calls(
     ids: list[str] | None = None,
     prompt_tokens: int = 35,
     completion_tokens: int = 18,
-    model: str = "gpt-5.4-mini",
+    model: str = OPENAI_MODEL,
 ) -> dict[str, Any]:
     """A chat completion calling tools; each call is `(name, arguments)`, a string is sent verbatim."""
     tool_calls = []
