@@ -20,7 +20,7 @@ class MemoryType(StrEnum):
     OBSERVATION = "observation"
 
 
-# Importance defaults by type, from DESIGN.md; todo sits with goals because it is actionable.
+# Importance defaults by type: who someone is first; todo sits with goals because it is actionable.
 DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
     MemoryType.IDENTITY: 1.0,
     MemoryType.GOAL: 0.9,

@@ -1,4 +1,4 @@
-"""Privacy filters: turn an `Audience` into the WHERE clause each store runs (DESIGN.md scopes)."""
+"""Privacy filters: turn an `Audience` into the WHERE clause each store runs (README, "Privacy")."""
 
 from __future__ import annotations
 

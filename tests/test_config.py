@@ -1,4 +1,4 @@
-"""Settings: defaults from DESIGN.md, env parsing, errors that name the setting, secrets hidden."""
+"""Settings: their defaults, env parsing, errors that name the setting, secrets hidden."""
 
 from __future__ import annotations
 

@@ -173,7 +173,8 @@ ACTORS = {
     "other_agent": Actor("alice", GENERAL, agent=OTHER_AGENT),
 }
 
-# The expected answers, written out by hand from DESIGN.md (never computed from the filters).
+# The expected answers, written out by hand from the privacy rules (README, "Privacy"), never
+# computed from the filters.
 # In a conversation (pre-hook, searches, the model's tools): the workspace's shared memories;
 # what was said in a private channel, a group DM or a private thread only there (a public
 # thread reads its parent's); private notes only in their author's DM; being an admin widens

@@ -34,7 +34,8 @@ STAGES = ("embed", "sql", "vector", "dedup", "format")
 
 
 class PreHook:
-    """Runs DESIGN.md pre-hook steps 1–6 for one batch; one instance serves every channel.
+    """Runs the pre-hook for one batch (embed, gather, rank, dedup, format, record); one instance
+    serves every channel.
 
     Constructing it subscribes to `engine.on_write`: preference writes invalidate the
     preferences cache, and forgotten or superseded memories leave every channel's injection
