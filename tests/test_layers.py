@@ -152,3 +152,17 @@ def test_the_bot_and_the_platforms_go_through_the_engine_never_its_storage() -> 
         if isinstance(node, ast.Attribute) and node.attr == "storage" and not is_settings(node.value)
     ]
     assert offenders == []
+
+
+def test_no_module_points_to_a_document_outside_the_repository() -> None:
+    # A reader of the code has the repository only: the workplace's design notes are not in it, so
+    # what they say is written here (the README's "Privacy", a docstring) or not leaned on.
+    outside = ("DESIGN.md", "DEVELOPERS.md")
+    offenders = [
+        f"{path.relative_to(ROOT)} names {name}"
+        for package in ("memory", "bot", "adapters", "bench", "tests")
+        for path in modules(package)
+        for name in outside
+        if name in path.read_text(encoding="utf-8") and path != Path(__file__)
+    ]
+    assert offenders == []
