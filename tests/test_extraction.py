@@ -2182,6 +2182,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I don't like coffee anymore", "Mickael no longer likes coffee"),
         ("I've stopped enjoying running", "Mickael no longer enjoys running"),
         ("je n'aime plus le café", "Mickael n'aime plus le café"),
+        # "used to" says the taste is over (was nothing); "now I hate it" after "but" is a clause of
+        # its own (was "... coffee but now Mickael hates it")
+        ("I used to love coffee", "Mickael no longer loves coffee"),
+        ("I used to love coffee but now I hate it", "Mickael no longer loves coffee"),
+        ("I like tea but now I mostly drink coffee", "Mickael likes tea"),
         # what one sent in or asked for
         (
             "also fyi I submitted a CFP to DataConf in Berlin over the break",

@@ -32,8 +32,10 @@ _LIKE_EN = regex(
     + r"(?P<verb>like|love|adore|enjoy|prefer|hate|dislike|loathe|detest|despise|"
     r"can't\s+stand|cannot\s+stand|can\s+not\s+stand|don't\s+(?:really\s+|much\s+)?(?:like|love|enjoy)|"
     r"do\s+not\s+(?:really\s+)?(?:like|love|enjoy)|don't\s+mind|do\s+not\s+mind|"
-    # a taste that ended: "I no longer like coffee", "I stopped enjoying running"
-    r"no\s+longer\s+(?:like|love|enjoy)|(?:have\s+)?stopped\s+(?:liking|loving|enjoying))\s+" + OBJECT
+    # a taste that ended: "I no longer like coffee", "I stopped enjoying running", "I used to love
+    # coffee" (said of a taste, "used to" tells it is over)
+    r"no\s+longer\s+(?:like|love|enjoy)|(?:have\s+)?stopped\s+(?:liking|loving|enjoying)|"
+    r"used\s+to\s+(?:like|love|enjoy|adore))\s+" + OBJECT
 )
 # A taste told in the present perfect: "I've always loved jazz", "I have long hated mornings".
 _LOVED_EN = regex(
@@ -177,7 +179,7 @@ def _likes_en(hit: Hit) -> Item | None:
     verb = hit.words("verb").lower()
     last = verb.rsplit(" ", 1)[-1]  # "like" of "don't really like", "enjoying" of "stopped enjoying"
     phrase = hit.phrase
-    ended = verb.startswith("no longer") or verb.startswith(("stopped", "have stopped"))
+    ended = verb.startswith(("no longer", "stopped", "have stopped", "used to"))
     anymore = _ANY_MORE_EN.search(phrase)
     if anymore and verb.startswith(("don't", "do not")) and last != "mind":
         phrase, ended = phrase[: anymore.start()], True  # "I don't like coffee anymore"
