@@ -2141,6 +2141,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "Mickael takes no meetings before 10",
         ),
         ("no calls after 5pm for me please", "Mickael takes no calls after 5pm"),
+        # ... or with the speaker's own reason next (was nothing)
+        (
+            "please don't schedule meetings before 10, I do school drop-off",
+            "Mickael takes no meetings before 10",
+        ),
+        ("no calls after 5pm, I have pickup", "Mickael takes no calls after 5pm"),
         ("I'm usually online 9-5 EST", "Mickael is in the EST time zone"),
         # sizes, heritage, a hearing or sight lost on one side, a goal with its year
         ("for future reference, my shoe size is 42", "Mickael's shoe size is 42"),
@@ -2347,6 +2353,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("Playing and singing let me unwind", "Mickael is playing"),
         # a team's rule is nobody's own
         ("no meetings on Fridays", "Mickael"),
+        ("no meetings on Fridays, we need focus time", "Mickael"),
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
         ("I love how nobody answered my question", "loves"),

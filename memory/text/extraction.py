@@ -116,7 +116,8 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     for sentence, question in kept_sentences(message):
         if question and not is_polite_request(sentence):
             continue
-        for raw, before in split_clauses(sentence[:_MAX_SENTENCE_CHARS]):
+        clauses = list(split_clauses(sentence[:_MAX_SENTENCE_CHARS]))
+        for n, (raw, before) in enumerate(clauses):
             budget -= 1
             if budget < 0 or len(results) >= _MAX_RESULTS:
                 return results
@@ -128,7 +129,7 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
             raw = with_dropped_subject(raw, message)
             french, past = looks_french(raw), told_in_past(raw)
             work, dates = find_dates(raw, now, french, past)
-            clause = Clause(work, raw, before, french, past, dates)
+            clause = Clause(work, raw, before, french, past, dates, " ".join(r for r, _ in clauses[n + 1 :]))
             for item in read_clause(clause, speaker):
                 found = _finished(item, clause, speaker)
                 if found is None:

@@ -48,7 +48,9 @@ _GATE = regex(
     r"remember|forget|note|save|remind|call|keep|bear|memori[sz]e|write|je|j'|moi|mon|ma|mes|nous|notre|nos|on|"
     r"c'est|décision|date|échéance|rendre|être|pour|avant|d'ici|n'oublie|n'oubliez|souviens|souvenez|"
     r"rappelle|rappelez|retiens|retenez|retenir|notez|noter|mémorise|garde|gardez|enregistre|"
-    r"tu|vous|peux|pouvez|partons|allons-y|il|faut|pronouns|pronoms|name|here|favou?rite|fave|fav|every|each)(?![\w])|\bj'|\x00"
+    r"tu|vous|peux|pouvez|partons|allons-y|il|faut|pronouns|pronoms|name|here|favou?rite|fave|fav|every|each|"
+    # what the speaker asks of the team's calendar: "please don't schedule meetings before 10, I ..."
+    r"schedule|book|meetings|calls|réunions?)(?![\w])|\bj'|\x00"
     # Pronouns given alone: "he/him", "elle/elle".
     r"|\b(?:he|she|they|xe|ze|il|elle|iel)\s*/"
 )

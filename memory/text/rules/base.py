@@ -44,6 +44,8 @@ class Clause:
     french: bool
     past: bool  # told in the past tense
     dates: list[ResolvedDate] = field(default_factory=list)
+    # The sentence's clauses after this one: a reason given next ("..., I do school drop-off").
+    after: str = ""
 
 
 @dataclass(slots=True)

@@ -25,12 +25,14 @@ _NO_MEETINGS_FR = regex(
     r"(?P<object>(?:avant|après|le|les|entre)\s+[^,;:!?.]+?)(?:\s+pour\s+moi)(?:\s+(?:svp|stp|merci))?\s*$"
 )
 _ME = regex(r"\bme\b")
+# A reason the speaker gives next says whose the rule is: "..., I do school drop-off".
+_MY_REASON = regex(r"^(?:i|i'm|i've|i'll|i'd)\b")
 
 
 def _no_meetings_en(hit: Hit) -> Item | None:
-    """ "Mickael takes no meetings before 10", asked of the team for the speaker (a "for me" or a
-    "me" says whose; "no meetings on Fridays" alone is the team's rule)."""
-    if not _ME.search(hit.clause.text):
+    """ "Mickael takes no meetings before 10", asked of the team for the speaker (a "for me", a "me"
+    or a reason of the speaker's next says whose; "no meetings on Fridays" alone is the team's rule)."""
+    if not _ME.search(hit.clause.text) and not _MY_REASON.match(hit.clause.after):
         return None
     what = (hit.match.group("what") or hit.match.group("what2") or "meetings").lower()
     what = "meetings" if what == "anything" else what
