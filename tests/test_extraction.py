@@ -1507,6 +1507,10 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("Alex is vegan so no bbq", "Alex is vegan", "alex"),
         ("Jess and Mike broke up", "Jess and Mike broke up", "jess"),
         ("Marco quit his job", "Marco quit his job", "marco"),
+        # days at work, with the day said (were nothing)
+        ("Sarah starts Monday", "Sarah starts Monday 23 November 2026", "sarah"),
+        ("Tom is out Friday", "Tom is out Friday 27 November 2026", "tom"),
+        ("Priya will be back on the 6th", "Priya will be back on Sunday 6 December 2026", "priya"),
     ],
 )
 def test_what_happens_to_someone_named_is_remembered(text: str, content: str, name: str) -> None:
@@ -2354,6 +2358,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a team's rule is nobody's own
         ("no meetings on Fridays", "Mickael"),
         ("no meetings on Fridays, we need focus time", "Mickael"),
+        ("Tom is out of ideas", "Tom"),  # no day: nothing of days at work
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
         ("I love how nobody answered my question", "loves"),
