@@ -1511,6 +1511,9 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         ("Sarah starts Monday", "Sarah starts Monday 23 November 2026", "sarah"),
         ("Tom is out Friday", "Tom is out Friday 27 November 2026", "tom"),
         ("Priya will be back on the 6th", "Priya will be back on Sunday 6 December 2026", "priya"),
+        # ... and said as "she" or "he" of the one person the sentence opened with
+        ("Sarah is our new designer, she starts Monday", "Sarah starts Monday 23 November 2026", "sarah"),
+        ("Tom is sick, he is out Friday", "Tom is out Friday 27 November 2026", "tom"),
     ],
 )
 def test_what_happens_to_someone_named_is_remembered(text: str, content: str, name: str) -> None:
@@ -2359,6 +2362,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("no meetings on Fridays", "Mickael"),
         ("no meetings on Fridays, we need focus time", "Mickael"),
         ("Tom is out of ideas", "Tom"),  # no day: nothing of days at work
+        ("Sarah told Tom she starts Monday", "starts"),  # two names: whose "she" is open
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
         ("I love how nobody answered my question", "loves"),

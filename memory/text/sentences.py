@@ -196,8 +196,47 @@ def split_sentences(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+# A sentence that opens with someone named and goes on about them as "she" or "he": "Sarah is our
+# new designer, she starts Monday". The pronoun's clause is read as said of the name.
+_NAMED_FIRST_EN = regex(
+    r"^\W*(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ'-]+))\s+(?:is|was|has|will|just|joined|started|got)\b"
+)
+_PRONOUN_BREAK_EN = regex(r"\s*,\s*(?:and\s+)?(?=(?:she|he)\s+(?:starts|joins|is|will)\b)")
+_PRONOUN_SUBJECT_EN = regex(r"^(?:she|he)\b")
+_CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ'-]+")
+_NOT_SOMEONE = frozenset({*WEEKDAYS_EN, *MONTHS_EN, "i", "the", "this", "that", "it", "we", "they"})
+
+
+def _named_first(sentence: str) -> str | None:
+    """The name a sentence opens with, when it is the only name said up to the first "she"/"he"."""
+    named = _NAMED_FIRST_EN.match(sentence)
+    if named is None or named.group("name").casefold() in _NOT_SOMEONE:
+        return None
+    pronoun = _PRONOUN_BREAK_EN.search(sentence, named.end())
+    said = sentence[named.end() : pronoun.start() if pronoun else len(sentence)]
+    if any(w.casefold() not in _NOT_SOMEONE for w in _CAPITALISED.findall(said)):
+        return None  # "Sarah told Tom she ...": whose "she" is open
+    return named.group("name")
+
+
 def split_clauses(sentence: str) -> list[tuple[str, str]]:
-    """(clause, sentence text before it): split before each new first-person subject."""
+    """(clause, sentence text before it): split before each new first-person subject, and before a
+    "she"/"he" that goes on about the one person the sentence opened with (then named: "Sarah
+    starts Monday")."""
+    named = _named_first(sentence)
+    if named is not None and (pronoun := _PRONOUN_BREAK_EN.search(sentence)):
+        rest = sentence[pronoun.end() :]
+        said_of = _PRONOUN_SUBJECT_EN.sub(named, rest, count=1)
+        head = sentence[: pronoun.start()]
+        return [
+            *_first_person_clauses(head),
+            *((clause, f"{head}, {before}") for clause, before in _first_person_clauses(said_of)),
+        ]
+    return _first_person_clauses(sentence)
+
+
+def _first_person_clauses(sentence: str) -> list[tuple[str, str]]:
+    """`split_clauses` but for the pronoun: split before each new first-person subject."""
     parts: list[tuple[str, str]] = []
     start = 0
     for match in _CLAUSE_BREAK.finditer(sentence):
