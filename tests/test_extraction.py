@@ -2713,7 +2713,10 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "ma fille a perdu sa première dent hier",
             "La fille de Mickael a perdu sa première dent le mardi 24 novembre 2026",
         ),
-        ("on s'est séparés avec Paul", "Mickael et d'autres se sont séparés avec Paul"),
+        # what two did to each other is the speaker's and the other's ("Mickael et d'autres ... avec
+        # Paul" before)
+        ("on s'est séparés avec Paul", "Mickael et Paul se sont séparés"),
+        ("nous nous sommes mariés avec Julie en juin", "Mickael et Julie se sont mariés en juin 2026"),
         (
             "le resto de samedi est réservé pour 20h",
             "Le resto de samedi 28 novembre 2026 est réservé pour 20h",

@@ -282,11 +282,23 @@ def _event(hit: Hit, said: str, keys: list[str], confidence: float = _CONFIDENCE
     return Item(content, MemoryType.EVENT, hit.confidence(confidence), keys, predicate=Predicate.EVENT)
 
 
+# What two do to each other, said with "on" and "avec": "on s'est séparés avec Paul" is the speaker
+# and Paul, not "Mickael et d'autres ... avec Paul".
+_WITH_SOMEONE_FR = regex(
+    r"^(?P<who>.+?) et d'autres (?P<verb>se\s+sont\s+(?:séparée?s|mariée?s|pacsée?s|fiancée?s|rencontrée?s|"
+    r"disputée?s|réconciliée?s|quittée?s))\s+avec\s+(?P<name>(?-i:[A-ZÀ-Ý])[\w'-]+)(?P<rest>.*)$"
+)
+
+
 def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
-    return _event(hit, trim_phrase(said) or said, [hit.group("object") or hit.group("verb")])
+    item = _event(hit, trim_phrase(said) or said, [hit.group("object") or hit.group("verb")])
+    two = _WITH_SOMEONE_FR.match(item.content) if item is not None else None
+    if item is not None and two is not None and two.group("who") == hit.speaker:
+        item.content = f"{two.group('who')} et {two.group('name')} {two.group('verb')}{two.group('rest')}"
+    return item
 
 
 # A win said after another verb of the same subject: "we fought hard and got the win", "I trained
