@@ -1514,6 +1514,11 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
         # ... and said as "she" or "he" of the one person the sentence opened with
         ("Sarah is our new designer, she starts Monday", "Sarah starts Monday 23 November 2026", "sarah"),
         ("Tom is sick, he is out Friday", "Tom is out Friday 27 November 2026", "tom"),
+        (
+            "Nadia is leaving the company end of month",
+            "Nadia is leaving the company on Monday 30 November 2026",
+            "nadia",
+        ),
     ],
 )
 def test_what_happens_to_someone_named_is_remembered(text: str, content: str, name: str) -> None:
@@ -2362,6 +2367,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("no meetings on Fridays", "Mickael"),
         ("no meetings on Fridays, we need focus time", "Mickael"),
         ("Tom is out of ideas", "Tom"),  # no day: nothing of days at work
+        ("Nadia is leaving the party early", "Nadia"),
         ("Sarah told Tom she starts Monday", "starts"),  # two names: whose "she" is open
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
@@ -2716,6 +2722,14 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         # what two did to each other is the speaker's and the other's ("Mickael et d'autres ... avec
         # Paul" before)
         ("on s'est séparés avec Paul", "Mickael et Paul se sont séparés"),
+        # the day a clause is about first ("A holiday is Monday ..." before), an absence without its
+        # "I", the future of "je" ("Mickael serai" before)
+        ("Monday is a holiday so no standup", "Monday 30 November 2026 is a holiday"),
+        ("can't make it friday, dentist", "Mickael can't make it Friday 27 November 2026, dentist"),
+        (
+            "je serai en congé du 20 au 31 décembre",
+            "Mickael sera en congé du dimanche 20 décembre 2026 au jeudi 31 décembre 2026",
+        ),
         ("nous nous sommes mariés avec Julie en juin", "Mickael et Julie se sont mariés en juin 2026"),
         (
             "le resto de samedi est réservé pour 20h",

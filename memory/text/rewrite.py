@@ -226,10 +226,13 @@ def article_fr(possessive: str, noun: str) -> str:
 
 
 def _third_person_verb_fr(verb: str) -> str:
-    """ "suis" -> "est", "prends" -> "prend", "finis" -> "finit": the verb as it follows "il"."""
+    """ "suis" -> "est", "prends" -> "prend", "finis" -> "finit", "serai" -> "sera": the verb as it
+    follows "il"."""
     low = verb.lower()
     if low in _IRREGULAR_THIRD_FR:
         return _IRREGULAR_THIRD_FR[low]
+    if low.endswith("rai") and len(low) > 3:
+        return verb[:-1]  # the future: "serai" -> "sera", "partirai" -> "partira"
     if low.endswith(("ds", "ts")):
         return verb[:-1]
     if low.endswith("x"):

@@ -329,6 +329,8 @@ def strip_filler(text: str) -> str:
 # shoes", "Took a short trip to Rome last week". Such a clause reads as said with "I". Only verbs of
 # things that happen to someone, in the past, and not followed by what makes the clause chat
 # ("Went well", "Got it", "Started raining", "Took forever").
+# "can't make it friday, dentist": the speaker's own absence, told without its "I".
+_CANT_MAKE_IT_EN = regex(r"^(?:can't|cannot|can\s+not|won't|couldn't)\s+make\s+it\b")
 _DROPPED_SUBJECT_EN = regex(
     r"^(?:(?:just|finally|also|recently|actually|already|officially)\s+)?"
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
@@ -442,7 +444,7 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]
-    if _DROPPED_SUBJECT_EN.match(rest):
+    if _DROPPED_SUBJECT_EN.match(rest) or _CANT_MAKE_IT_EN.match(rest):
         return "I " + _mid_sentence(rest)
     if _DROPPED_MY_EN.match(rest):
         return "my " + _mid_sentence(rest)

@@ -79,12 +79,13 @@ _DATE_AS_SUBJECT_EN = regex(
 _FIRST_PERSON_EN = {"is": "am", "'s": "am", "has been": "have been"}
 _THIRD_PERSON_EN = {"'s": "is"}
 _NOUN_PHRASE_START_EN = regex(r"^(?:my|our|the|a|an)\b")
+_WHAT_THE_DAY_IS_EN = regex(r"^(?:a|an)\s")
 
 
 def _date_as_subject(hit: Hit) -> str | None:
     """The clause said with its date where a date goes: "Yesterday was my birthday" is "<speaker>'s
     birthday was on <day>", "This week has been hectic at work" "<speaker> has been hectic at work
-    in the week of <day>" (not "On <day> Was ...")."""
+    in the week of <day>" (not "On <day> Was ..."), "Monday is a holiday" "<day> is a holiday"."""
     if hit.clause.french:
         return None
     match = _DATE_AS_SUBJECT_EN.match(strip_filler(hit.clause.text))
@@ -92,7 +93,10 @@ def _date_as_subject(hit: Hit) -> str | None:
     if not match or not rest:
         return None
     verb = " ".join(match.group("verb").lower().split())
-    if _NOUN_PHRASE_START_EN.match(rest):
+    if _WHAT_THE_DAY_IS_EN.match(rest):
+        # "Monday is a holiday": the day is what it says of ("A holiday is <day>" read backwards).
+        said = f"{match.group('date')} {_THIRD_PERSON_EN.get(verb, verb)} {rest}"
+    elif _NOUN_PHRASE_START_EN.match(rest):
         said = f"{rest} {_THIRD_PERSON_EN.get(verb, verb)} {match.group('date')}"
     else:
         said = f"I {_FIRST_PERSON_EN.get(verb, verb)} {rest} {match.group('date')}"

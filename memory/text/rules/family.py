@@ -89,10 +89,11 @@ _AN_ACCIDENT = (
 _EVENT_EN = (
     r"(?:just\s+|recently\s+|finally\s+)?(?:was\s+born|"
     # days at work with the day said: "Sarah starts Monday", "Tom is out Friday", "Priya will be back
-    # on the 6th" (with no day, "Tom is out of ideas" tells nothing of the kind)
-    r"(?:starts|joins(?:\s+us)?|is\s+(?:starting|joining(?:\s+us)?|out|off|away|back)|"
-    r"will\s+(?:start|join(?:\s+us)?|be\s+(?:out|off|away|back)))"
-    r"(?=\s+(?:(?:on|from|until|till|next|this)\s+)?\x00\d+\x00)|"
+    # on the 6th", "Nadia is leaving the company end of month" (with no day, "Tom is out of ideas"
+    # tells nothing of the kind)
+    r"(?:starts|joins(?:\s+us)?|leaves|is\s+(?:starting|joining(?:\s+us)?|leaving|out|off|away|back)|"
+    r"will\s+(?:start|join(?:\s+us)?|leave|be\s+(?:out|off|away|back)))"
+    r"(?=\s+(?:(?:us|the\s+(?:company|team))\s+)?(?:(?:on|from|until|till|next|this|at|in)\s+)?\x00\d+\x00)|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
