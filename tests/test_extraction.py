@@ -2725,6 +2725,15 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         # the day a clause is about first ("A holiday is Monday ..." before), an absence without its
         # "I", the future of "je" ("Mickael serai" before)
         ("Monday is a holiday so no standup", "Monday 30 November 2026 is a holiday"),
+        # working from home on a day, a visit home (were nothing)
+        (
+            "my son has a fever so I'm working from home today",
+            "Mickael is working from home on Wednesday 25 November 2026",
+        ),
+        (
+            "we're going to my parents this weekend",
+            "Mickael and others are going to their parents on the weekend of Saturday 28 November 2026",
+        ),
         ("can't make it friday, dentist", "Mickael can't make it Friday 27 November 2026, dentist"),
         (
             "je serai en congé du 20 au 31 décembre",

@@ -38,6 +38,7 @@ _EVENT_CUE = regex(
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
     r"post-?mortem|expire|contrat|thèse|absente?|en\s+déplacement|adopting|adopte|adopter|"
     r"follow-?up|scan|mri|x-?ray|ultrasound|blood\s+(?:test|work)|biopsy|chemo|infusion|on\s+leave|wfh|heads\s+down|"
+    r"working\s+(?:from\s+home|remotely)|"
     r"school\s+play|nativity|talent\s+show|sports\s+day|parent-?teacher|field\s+trip|"
     r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call|on-call|"
     # a team's dated work: "we're deprecating the v1 API on March 31", "the cutover is Sunday night"
@@ -56,6 +57,8 @@ _EVENT_CUE = regex(
     r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
     r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"
     r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
+    # "we're going to my in-laws for Christmas", "I'm going home for Thanksgiving"
+    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+going\s+(?:to\s+(?:my|our)\s+|home\b|back\s+home\b)"
     # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at)\s+(?-i:[A-Z])"
     r"|\bje\s+(?:pars|rentre|reviens|déménage|emménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
