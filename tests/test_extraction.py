@@ -2368,6 +2368,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("no meetings on Fridays, we need focus time", "Mickael"),
         ("Tom is out of ideas", "Tom"),  # no day: nothing of days at work
         ("Nadia is leaving the party early", "Nadia"),
+        ("you beat me to it", "beat"),
         ("Sarah told Tom she starts Monday", "starts"),  # two names: whose "she" is open
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
@@ -2523,6 +2524,9 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
         ("my IGN is FoxyMain, add me", "Mickael's IGN is FoxyMain"),
         ("just hit diamond in valorant!!! 🎉", "Mickael just hit diamond in valorant"),
         ("I hit level 50 last night", "Mickael hit level 50 on Tuesday 24 November 2026"),
+        # a game's challenge beaten (was nothing); "beat me to it" is none
+        ("gg everyone, we finally beat the raid boss", "Mickael and others finally beat the raid boss"),
+        ("I beat the game last night", "Mickael beat the game on Tuesday 24 November 2026"),
         (
             "we're doing a raid at 8pm EST tonight",
             "Mickael and others are doing a raid at 8pm EST Wednesday 25 November 2026",

@@ -56,7 +56,10 @@ _EVENT_VERBS_EN = (
     r"toast|lecture|keynote|sermon|performance|concert|recital|workshop|eulogy|gig|show|reading|panel|demo|interview|"
     r"podcast|stand-?up\s+set|set|5k|10k|marathon|half\s+marathon|triathlon)\b)|"
     # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
-    rf"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:{RANKS_EN}))"
+    rf"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:{RANKS_EN}))|"
+    # "we finally beat the raid boss", "I beat the game": a game's challenge, not "beat me to it"
+    r"beat(?=\s+(?:the|that|this)\s+(?:[\w'-]+\s+){0,2}?(?:boss|raid|game|level|dungeon|campaign|final|"
+    r"record|high\s+score|challenge)\b)"
 )
 _EVENT_EN = regex(
     # "I" or "we" (the speaker and others: "We won the tournament", "we've moved to Berlin").
