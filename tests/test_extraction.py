@@ -2726,6 +2726,12 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         # what two did to each other is the speaker's and the other's ("Mickael et d'autres ... avec
         # Paul" before)
         ("on s'est séparés avec Paul", "Mickael et Paul se sont séparés"),
+        # a child's diploma, a parent's arrival (were nothing)
+        ("mon fils a eu son bac", "Le fils de Mickael a eu son bac"),
+        (
+            "ma mère arrive demain pour une semaine",
+            "La mère de Mickael arrive le jeudi 26 novembre 2026 pour une semaine",
+        ),
         # the day a clause is about first ("A holiday is Monday ..." before), an absence without its
         # "I", the future of "je" ("Mickael serai" before)
         ("Monday is a holiday so no standup", "Monday 30 November 2026 is a holiday"),
