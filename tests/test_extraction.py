@@ -2369,6 +2369,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("Tom is out of ideas", "Tom"),  # no day: nothing of days at work
         ("Nadia is leaving the party early", "Nadia"),
         ("you beat me to it", "beat"),
+        ("I hit the gym", "hit"),
         ("Sarah told Tom she starts Monday", "starts"),  # two names: whose "she" is open
         ("I teach my kids to swim", "teaches"),
         # a complaint said wryly is no taste
@@ -2735,6 +2736,10 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
         # the day a clause is about first ("A holiday is Monday ..." before), an absence without its
         # "I", the future of "je" ("Mickael serai" before)
         ("Monday is a holiday so no standup", "Monday 30 November 2026 is a holiday"),
+        # a sprint's end, a hard stop, a target hit (were nothing)
+        ("our sprint ends Thursday", "Mickael's sprint ends Thursday 26 November 2026"),
+        ("I have a hard stop at 5 today", "Mickael has a hard stop at 5 on Wednesday 25 November 2026"),
+        ("we hit our Q3 target!", "Mickael and others hit their Q3 target"),
         # working from home on a day, a visit home (were nothing)
         (
             "my son has a fever so I'm working from home today",

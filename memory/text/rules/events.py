@@ -57,6 +57,8 @@ _EVENT_VERBS_EN = (
     r"podcast|stand-?up\s+set|set|5k|10k|marathon|half\s+marathon|triathlon)\b)|"
     # "I hit diamond", "just hit level 50": a rank or a mark reached, not "I hit the gym".
     rf"hit(?=\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:{RANKS_EN}))|"
+    # "we hit our Q3 target": a goal reached
+    r"hit(?=\s+(?:our|my|the)\s+(?:[\w'-]+\s+){0,2}?(?:target|goal|quota|milestone|numbers)\b)|"
     # "we finally beat the raid boss", "I beat the game": a game's challenge, not "beat me to it"
     r"beat(?=\s+(?:the|that|this)\s+(?:[\w'-]+\s+){0,2}?(?:boss|raid|game|level|dungeon|campaign|final|"
     r"record|high\s+score|challenge)\b)"
