@@ -18,6 +18,7 @@ from memory.text.facts import Predicate
 from memory.text.normalize import looks_french
 from memory.text.phrases import quotes_closed
 from memory.text.rewrite import third_person
+from memory.text.sentences import split_clauses
 from memory.text.shorthand import spelled_out
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
@@ -3607,3 +3608,21 @@ def test_never_raises_on_trigger_soup(parts: list[str], seps: str, days: int) ->
 )
 def test_a_request_to_forget_is_told_apart(text: str, asked: bool) -> None:
     assert is_forget_request(text) is asked
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clauses"),
+    [
+        # "she" goes on about the one person the sentence opened with...
+        (
+            "Sarah is our new designer, she starts Monday",
+            ["Sarah is our new designer", "Sarah starts Monday"],
+        ),
+        # ... and about nobody when it opened with a day, a month, or two names
+        ("March is busy, she starts Monday", ["March is busy, she starts Monday"]),
+        ("Monday is busy, he is out", ["Monday is busy, he is out"]),
+        ("Sarah told Tom, she starts Monday", ["Sarah told Tom, she starts Monday"]),
+    ],
+)
+def test_a_pronoun_is_named_only_after_one_person(sentence: str, clauses: list[str]) -> None:
+    assert [clause for clause, _ in split_clauses(sentence)] == clauses

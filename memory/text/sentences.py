@@ -204,7 +204,9 @@ _NAMED_FIRST_EN = regex(
 _PRONOUN_BREAK_EN = regex(r"\s*,\s*(?:and\s+)?(?=(?:she|he)\s+(?:starts|joins|is|will)\b)")
 _PRONOUN_SUBJECT_EN = regex(r"^(?:she|he)\b")
 _CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ'-]+")
-_NOT_SOMEONE = frozenset({*WEEKDAYS_EN, *MONTHS_EN, "i", "the", "this", "that", "it", "we", "they"})
+_NOT_SOMEONE = frozenset(
+    w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN, "i", "the", "this", "that", "it", "we", "they")
+)
 
 
 def _named_first(sentence: str) -> str | None:
