@@ -38,7 +38,8 @@ SENTENCE_BREAK = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
 # A time adverb may stand first: "I used to love coffee but now I hate it".
 _FIRST_PERSON_AHEAD = (
-    r"(?=(?:(?:now|nowadays|these\s+days|lately|maintenant|aujourd'hui)\s+)?(?:i|my|we|let's|je|j'|moi|mon|ma|mes|nous|on\s+(?:a|va|part|doit|avait)|c'est\s+décidé|"
+    r"(?=(?:(?:now|nowadays|these\s+days|lately|maintenant|aujourd'hui)\s+)?"
+    r"(?:i|my|we|let's|je|j'|moi|mon|ma|mes|nous|on\s+(?:a|va|part|doit|avait)|c'est\s+décidé|"
     r"remember|don't\s+forget|n'oublie|retiens|souviens)\b)"
 )
 _CLAUSE_BREAK = regex(
