@@ -20,6 +20,7 @@ __all__ = [
     "MONTHS_FR",
     "MONTH_NUMBERS",
     "NATIONALITIES",
+    "NOBODY_EN",
     "NOT_A_NAME",
     "NUMBER_WORDS",
     "PRESENT_TOO_EN",
@@ -134,6 +135,13 @@ NUMBER_WORDS = {
 # --------------------------------------------------------------------------- words that are not names
 
 # Words that follow "I'm" or "call me" without being a name: "I'm tired", "I'm in Lyon".
+# Capitalised words that open a clause and name no one: "Work got crazy", "Everybody moved to Slack".
+NOBODY_EN = frozenset(
+    """
+    he she they it this that these those there here everybody anybody somebody nothing everything something
+    work school life covid the a an we you i me us them his her their our your its which whoever anyway
+    """.split()
+)
 NOT_A_NAME = frozenset(
     """
     tired happy sad sure not so very really just also still fine good great ok okay here there back sorry glad

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import FINITE_VERBS_EN, KIN_AS_NAME_EN_ALT, MONTHS_EN, RANKS_EN, WEEKDAYS_EN, WEEKDAYS_FR
+from .lexicons import (
+    FINITE_VERBS_EN,
+    KIN_AS_NAME_EN_ALT,
+    MONTHS_EN,
+    NOBODY_EN,
+    RANKS_EN,
+    WEEKDAYS_EN,
+    WEEKDAYS_FR,
+)
 from .normalize import regex
 
 __all__ = [
@@ -205,9 +213,8 @@ _NAMED_FIRST_EN = regex(
 _PRONOUN_BREAK_EN = regex(r"\s*,\s*(?:and\s+)?(?=(?:she|he)\s+(?:starts|joins|is|will)\b)")
 _PRONOUN_SUBJECT_EN = regex(r"^(?:she|he)\b")
 _CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][a-zà-ÿ'-]+")
-_NOT_SOMEONE = frozenset(
-    w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN, "i", "the", "this", "that", "it", "we", "they")
-)
+# A day or a month opening a sentence names no one either ("March is busy, she starts Monday").
+_NOT_SOMEONE = NOBODY_EN | {w.casefold() for w in (*WEEKDAYS_EN, *MONTHS_EN)}
 
 
 def _named_first(sentence: str) -> str | None:

@@ -13,6 +13,7 @@ from ..lexicons import (
     FAMILY_WORD,
     KIN_AS_NAME_EN,
     NATIONALITIES,
+    NOBODY_EN,
     RELATIVES_EN,
     RELATIVES_FR,
     is_occupation_en,
@@ -329,22 +330,14 @@ def tells_of_someone_named(text: str) -> bool:
     return _OTHER_EN.search(text) is not None or _NAMED_JOB_EN.search(text) is not None
 
 
-# Capitalised words that open a clause and name no one: "Work got crazy", "Everybody moved to Slack".
-_NOBODY = frozenset(
-    """
-    he she they it this that these those there here everybody anybody somebody nothing everything something
-    work school life covid the a an we you i me us them his her their our your its which whoever anyway
-    """.split()
-)
-
-
 def _other_event(hit: Hit) -> Item | None:
     """ "Sam got promoted on Tuesday 24 November 2026": what happens to someone the speaker names,
     told as the speaker's relatives' news is; the note is the speaker's, about that person."""
     said = hit.words("name")
     names = [name for name in re.split(r"\s+(?:and|&)\s+", said) if name]
     if said.casefold() == hit.speaker.casefold() or any(
-        name.split()[0].casefold() in _NOBODY or name_from_phrase(name, strict=True) != name for name in names
+        name.split()[0].casefold() in NOBODY_EN or name_from_phrase(name, strict=True) != name
+        for name in names
     ):
         return None  # "Networking plays a big role": a capitalised word that names no one
     kin = KIN_AS_NAME_EN.get(said.casefold())
@@ -454,7 +447,7 @@ def _named_job(hit: Hit) -> Item | None:
     """ "Sarah is a designer"; "Sarah is the new designer" for "our new designer" (the speaker's
     team, not the speaker's own)."""
     name = hit.group("name")
-    if name.split()[0].casefold() in _NOBODY or name.casefold() in KIN_AS_NAME_EN:
+    if name.split()[0].casefold() in NOBODY_EN or name.casefold() in KIN_AS_NAME_EN:
         return None
     if _NAME_IS_MY_EN.match(hit.clause.text):
         return None  # "Priya is our new manager": the speaker's manager, named as such above
