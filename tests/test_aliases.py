@@ -167,6 +167,22 @@ async def test_names_users_and_case_of_ids(aliases: AliasStore) -> None:
     assert await aliases.users_for("slack", "T1", "dev") == ["U123ABC"]
 
 
+async def test_a_name_and_a_profile_with_a_lone_surrogate_are_stored_as_valid_text(
+    engine: MemoryEngine, aliases: AliasStore
+) -> None:
+    # A caller of the store may hand over text a platform's JSON decoded ("\ud800"): both stores
+    # keep UTF-8, so the write replaces it rather than failing.
+    assert await aliases.add("discord", "guild-1", "u1", "Al\ud800ice", NOW)
+    assert await aliases.names_for("discord", "guild-1", "u1") == ["al?ice"]
+    assert await aliases.remove("discord", "guild-1", "u1", "al\ud800ice") == 1
+    assert await aliases.names_for("discord", "guild-1", "u1") == []
+    people = engine.storage.people
+    await people.save_profile("discord", "guild-1", "u1", "default", '{"name": "Al\ud800ice"}', NOW)
+    assert await people.profiles("discord", "guild-1", "default", ["u1"]) == [
+        ("u1", '{"name": "Al?ice"}', NOW)
+    ]
+
+
 async def test_display_name_changes_keep_old_names_but_stay_bounded(aliases: AliasStore) -> None:
     for n in range(MAX_ALIASES_PER_USER + 5):
         await aliases.add("discord", "guild-1", "u1", f"name{n:02d}", NOW + n)

@@ -76,7 +76,7 @@ class PeopleRepository(ABC):
         async with self._writing() as write:
             if name is None:
                 return await write(self._REMOVE_ALIASES, user)
-            return await write(self._REMOVE_ALIAS, (*user, name))
+            return await write(self._REMOVE_ALIAS, (*user, self._text(name)))
 
     @abstractmethod
     async def names_of(self, platform: str, workspace_id: str, user_ids: Sequence[str]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..base import PeopleRepository
-from .sqlite import SQLiteTables
+from .sqlite import SQLiteTables, safe_text
 
 
 class EmbeddedPeople(SQLiteTables, PeopleRepository):
@@ -31,6 +31,9 @@ class EmbeddedPeople(SQLiteTables, PeopleRepository):
     )
     _REMOVE_ALIASES = "DELETE FROM aliases WHERE platform = ? AND workspace_id = ? AND user_id = ?"
     _REMOVE_ALIAS = f"{_REMOVE_ALIASES} AND alias = ?"
+
+    # SQLite stores UTF-8: an unpaired surrogate in a name or a profile would fail the write.
+    _text = staticmethod(safe_text)
 
     async def _of_users(
         self, sql: str, params: tuple[object, ...], user_ids: Sequence[str]
