@@ -1889,6 +1889,14 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm the DM for our Thursday campaign", "Mickael is the DM for their Thursday campaign"),
         ("I'm the treasurer of the book club", "Mickael is the treasurer of the book club"),
         ("I'm a mod on this server", "Mickael is a mod on this server"),
+        # a role at work: a lead of something, or the team's own lead
+        ("I'm the on-call lead for Q1", "Mickael is the on-call lead for Q1"),
+        ("I'm the release manager for 4.2", "Mickael is the release manager for 4.2"),
+        ("I'm the team lead now", "Mickael is the team lead"),
+        # work done, told without a date or a subject
+        ("just merged the auth PR", "Mickael just merged the auth PR"),
+        ("I deployed the hotfix", "Mickael deployed the hotfix"),
+        ("finally fixed the flaky test", "Mickael finally fixed the flaky test"),
         # what one gave or did for others to see
         (
             "I gave a talk at a school about my transition journey, it went really well",
@@ -2449,6 +2457,27 @@ def test_a_star_sign_is_no_survivor_of_cancer() -> None:
             "Mickael asked not to be DMed about prod issues",
         ),
         ("I'd rather not be tagged in #random", PREF, "Mickael would rather not be tagged in #random"),
+        # ... and how they do: a way, or a standing condition
+        ("text me if it's urgent", PREF, "Mickael wants to be texted if it's urgent"),
+        (
+            "please use my personal email for anything urgent",
+            PREF,
+            "Mickael wants to be reached on their personal email for anything urgent",
+        ),
+        ("ping me on Slack rather than email", PREF, "Mickael wants to be pinged on Slack rather than email"),
+        (
+            "call me on my cell if prod is down",
+            PREF,
+            "Mickael wants to be called on their cell if prod is down",
+        ),
+        (
+            "for anything urgent, call my cell",
+            PREF,
+            "Mickael wants to be called on their cell for anything urgent",
+        ),
+        ("please page me only for sev1", PREF, "Mickael wants to be paged only for sev1"),
+        ("email me at mick@example.com", PREF, "Mickael wants to be emailed at mick@example.com"),
+        ("the best way to reach me is Signal", PREF, "The best way to reach Mickael is Signal"),
         # a name refused is no name given: no alias, only the wish
         ("don't call me Mick", PREF, "Mickael asked not to be called Mick"),
         # a switch of tools, dated; a month after "until"
@@ -2471,6 +2500,26 @@ def test_what_teams_decide_and_how_people_want_to_be_reached(
         (item.memory_type, item.content) for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
     ]
     assert (memory_type, content) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DM me if you need anything",  # an offer
+        "text me when you get there",  # once
+        "call me at 5",
+        "ping me on Monday",
+        "call me tomorrow",
+        "dm me for the link",
+        "message me on here",
+        "email me the report",  # what to send, not how
+        "feel free to DM me anytime",
+        "call me Zed",  # a name
+    ],
+)
+def test_a_one_off_request_to_be_reached_is_no_standing_wish(text: str) -> None:
+    found = run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    assert not [item for item in found if " to be " in item.content or "reach" in item.content], found
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
-from .reaching import DO_NOT_REACH_EN, NO_MEETINGS_EN, NO_MEETINGS_FR, RATHER_NOT_REACHED_EN
+from .reaching import DO_NOT_REACH_EN, NO_MEETINGS_EN, NO_MEETINGS_FR, RATHER_NOT_REACHED_EN, REACH_ME_EN
 
 __all__ = ["PREFERENCES"]
 
@@ -467,4 +467,5 @@ PREFERENCES = (
     Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
     DO_NOT_REACH_EN,
     RATHER_NOT_REACHED_EN,
+    REACH_ME_EN,
 )

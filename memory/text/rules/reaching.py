@@ -9,7 +9,7 @@ from ..normalize import regex
 from ..phrases import trim_phrase
 from .base import Hit, Item, Rule
 
-__all__ = ["DO_NOT_REACH_EN", "NO_MEETINGS_EN", "NO_MEETINGS_FR", "RATHER_NOT_REACHED_EN"]
+__all__ = ["DO_NOT_REACH_EN", "NO_MEETINGS_EN", "NO_MEETINGS_FR", "RATHER_NOT_REACHED_EN", "REACH_ME_EN"]
 
 _CONFIDENCE = 0.75
 
@@ -83,7 +83,58 @@ def _not_reached_en(hit: Hit) -> Item | None:
     return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [verb, said or verb])
 
 
+# How the speaker wants to be reached: "text me if it's urgent", "ping me on Slack rather than
+# email", "please use my personal email for anything urgent", "the best way to reach me is Signal".
+# A way (on, via, at my ...) or a standing condition (if it's urgent, only for sev1), not a one-off
+# ("call me at 5", "text me when you get there", "DM me if you need anything"), nor a name ("call me
+# Zed").
+_REACH_VERB_EN = r"ping|dm|text|call|phone|email|e-mail|message|msg|page|reach|contact"
+_REACH_ME_EN = regex(
+    r"^\W*(?:(?:please|pls|plz|just|also|btw|fyi|so)\W+)*"
+    r"(?:(?P<cond_first>(?:for|if|in\s+case\s+of|in)\s+(?:anything\s+|something\s+|an?\s+)?(?:urgent|emergenc(?:y|ies)|"
+    r"sev\s*[0-9]|outages?|incidents?)[^,;]*?),\s*)?"
+    r"(?:(?:you\s+can|u\s+can|best\s+to|better\s+to|always)\s+)?"
+    rf"(?:(?P<verb>{_REACH_VERB_EN})\s+me|(?P<use>use)|(?P<verb_my>{_REACH_VERB_EN}))"
+    r"(?(use)\s+(?=my\b)|(?(verb_my)\s+(?=my\b)|\b))"
+    r"(?P<object>(?:\s*(?:on|via|through|over|at|by|using)\s+|\s*(?:my|only|if|when|whenever|for|in\s+case|in\s+an?|"
+    r"rather|instead|anytime)\b)[^;!?]*)$"
+    # "the best way to reach me is Signal"
+    r"|^\W*(?:the\s+)?(?:best|easiest|fastest|quickest)\s+way\s+to\s+(?P<best>reach|contact|get\s+(?:hold\s+of|in\s+touch\s+with)|ping)"
+    r"\s+me\s+(?:is|would\s+be)\s+(?P<way>[^,;!?]+?)\s*$"
+)
+# A one-off or an offer: "if you need anything", "when you get there", "at 5", "in 10 minutes".
+_ONE_OFF_EN = regex(
+    r"\b(?:you|u|ya|tomorrow|tonight|today|later|back|asap|now)\b|\x00|^\s*(?:at|in|by)\s+(?!my\b|\S+@\S)"
+    r"|^\s*on\s+(?:here|there|it|that|this)\b|^\s*for\s+(?:the|a|an|that|this|it|details|more|info|a\s+link)\b"
+)
+_REACHED_AS_EN = {
+    **_REACHED_EN, "phone": "phoned", "reach": "reached", "contact": "contacted", "use": "reached",
+}  # fmt: skip
+
+
+def _reach_me_en(hit: Hit) -> Item | None:
+    """ "Mickael wants to be texted if it's urgent", "Mickael wants to be reached on their personal
+    email for anything urgent", "The best way to reach Mickael is Signal"."""
+    if hit.group("best"):
+        way = " ".join(hit.group("way").split())
+        if _ONE_OFF_EN.search(way):
+            return None
+        content = f"The best way to reach {hit.speaker} is {hit.third(way)}"
+        return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), ["reach", way])
+    said = " ".join(hit.group("object").split())
+    if _ONE_OFF_EN.search(said):
+        return None
+    verb = (hit.group("verb") or hit.group("verb_my") or hit.group("use")).lower()
+    if said.lower().startswith("my "):
+        said = "on " + said  # "call my cell": "be called on their cell"
+    first = hit.group("cond_first")
+    how = " ".join(f"{said} {first}".split())
+    content = f"{hit.speaker} wants to be {_REACHED_AS_EN[verb]} {hit.third(how)}"
+    return Item(content, MemoryType.PREFERENCE, hit.confidence(0.7), [_REACHED_AS_EN[verb], how])
+
+
 NO_MEETINGS_EN = Rule(_NO_MEETINGS_EN, _no_meetings_en, french=False, check_object=False)
 NO_MEETINGS_FR = Rule(_NO_MEETINGS_FR, _no_meetings_fr, french=True, check_object=False)
 DO_NOT_REACH_EN = Rule(_DO_NOT_REACH_EN, _not_reached_en, french=False, object_groups=())
 RATHER_NOT_REACHED_EN = Rule(_RATHER_NOT_REACHED_EN, _not_reached_en, french=False, object_groups=())
+REACH_ME_EN = Rule(_REACH_ME_EN, _reach_me_en, french=False, object_groups=())
