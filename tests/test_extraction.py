@@ -2080,6 +2080,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("my kids are 7 and 10", "Mickael's kids are 7 and 10"),
         # a pet had and named at once, a plan weighed by "we", a grand opening on its day
         ("I adopted a third dog named Pepper last weekend", "Mickael's dog is called Pepper"),
+        # ... said with what it is like, or in French
+        ("I have a very loud cat called Miso", "Mickael's cat is called Miso"),
+        ("I adopted a second rescue dog named Pepper", "Mickael's dog is called Pepper"),
+        ("j'ai un chat qui s'appelle Moustache", "Le chat de Mickael s'appelle Moustache"),
+        ("on a adopté une chienne nommée Lune", "La chienne de Mickael s'appelle Lune"),
+        ("j'ai un gros chat tigré qui s'appelle Félix", "Le chat de Mickael s'appelle Félix"),
         (
             "we're thinking about getting a dog but our apartment doesn't allow pets",
             "Mickael and others are thinking about getting a dog",

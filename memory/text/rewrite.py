@@ -214,7 +214,8 @@ def of_fr(name: str) -> str:
 
 
 def article_fr(possessive: str, noun: str) -> str:
-    """The article replacing "mon/ma/mes/notre/nos" before `noun`: "le ", "la ", "l'" or "les "."""
+    """The article replacing "mon/ma/mes/notre/nos" (or "un/une": "j'ai un chat qui s'appelle Tom" is the
+    speaker's) before `noun`: "le ", "la ", "l'" or "les "."""
     possessive = possessive.lower()
     if possessive in ("mes", "nos"):
         return "les "
@@ -222,7 +223,7 @@ def article_fr(possessive: str, noun: str) -> str:
         return "l'"
     if possessive == "notre":
         return "la " if noun.split()[-1].lower() in FEMININE_KIN_FR else "le "
-    return "le " if possessive == "mon" else "la "
+    return "le " if possessive in ("mon", "un") else "la "
 
 
 def _third_person_verb_fr(verb: str) -> str:

@@ -66,8 +66,16 @@ _GAVE_NAME_EN = regex(
 # "I adopted a third dog named Pepper", "we got a kitten called Miso": one had, and their name.
 _GOT_NAMED_EN = regex(
     r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:adopted|got|rescued|have|brought\s+home)\s+(?:a|an|another)\s+"
-    rf"(?:(?:new|second|third|fourth|little|baby|rescue)\s+)?(?P<rel>{RELATIVES_EN})\s+(?:named|called)\s+"
+    # what the one had is like: "a very loud cat called Miso", "a second rescue dog named Pepper"
+    rf"(?:(?:new|second|third|fourth|little|baby|rescue)\s+)?(?:(?-i:[a-z][\w'-]*)\s+){{0,3}}?(?P<rel>{RELATIVES_EN})"
+    r"\s+(?:named|called)\s+"
     r"(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+)
+# "j'ai un chat qui s'appelle Moustache", "on a adopté une chienne nommée Lune".
+_GOT_NAMED_FR = regex(
+    r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:adopté\s+|recueilli\s+|eu\s+)?(?P<poss>un|une)\s+"
+    rf"(?:(?-i:[a-zà-ÿ][\w'-]*)\s+){{0,2}}?(?P<rel>{RELATIVES_FR})\s+(?:(?-i:[a-zà-ÿ][\w'-]*)\s+)?"
+    r"(?:qui\s+s'appelle|nommée?|appelée?)\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
 _APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
 _NAMED_FR = regex(
@@ -383,7 +391,14 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
         (
             Rule(named, _named_relative(strict=False, with_predicate=False), french=french, object_groups=()),
             *(
-                ()
+                (
+                    Rule(
+                        _GOT_NAMED_FR,
+                        _named_relative(strict=True, with_predicate=False),
+                        french=True,
+                        object_groups=(),
+                    ),
+                )
                 if french
                 else (
                     Rule(_NAMED_TOGETHER_EN, _named_together, french=False, object_groups=()),
