@@ -1889,6 +1889,19 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm the DM for our Thursday campaign", "Mickael is the DM for their Thursday campaign"),
         ("I'm the treasurer of the book club", "Mickael is the treasurer of the book club"),
         ("I'm a mod on this server", "Mickael is a mod on this server"),
+        # a holiday in a plan is the next one; a holiday or a period spent is the day itself
+        (
+            "we're going to my in-laws for Christmas",
+            "Mickael and others are going to their in-laws for Christmas 2026",
+        ),
+        (
+            "we spent Thanksgiving with my sister",
+            "Mickael and others spent Thanksgiving 2025 with their sister",
+        ),
+        (
+            "I spent last weekend at the lake",
+            "Mickael spent the weekend of Saturday 21 November 2026 at the lake",
+        ),
         # a role at work: a lead of something, or the team's own lead
         ("I'm the on-call lead for Q1", "Mickael is the on-call lead for Q1"),
         ("I'm the release manager for 4.2", "Mickael is the release manager for 4.2"),
@@ -3436,8 +3449,25 @@ def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
     _, [coming] = find_dates("we're hosting next Thanksgiving", NOW, False, False)
     _, [valentine] = find_dates("I proposed on Valentine's Day", NOW, False, True)
     assert (last.day, last.inline) == (date(2025, 11, 27), "at Thanksgiving 2025")
-    assert (coming.day, coming.inline) == (date(2026, 11, 26), "at Thanksgiving 2026")
+    # the holiday hosted is the day itself ("hosting Thanksgiving 2026", not "hosting at ...")
+    assert (coming.day, coming.inline) == (date(2026, 11, 26), "Thanksgiving 2026")
     assert (valentine.day, valentine.inline) == (date(2026, 2, 14), "Valentine's Day 2026")
+    # Alone, a holiday is the next one in a plan, after a preposition or spent; not in a habit.
+    for plan, inline in [
+        ("we're going to my in-laws for Christmas", "Christmas 2026"),
+        ("I'll be in Paris over New Year's", "New Year's 2027"),
+        ("I'm off for Christmas", "Christmas 2026"),
+        ("we're spending Thanksgiving with my sister", "Thanksgiving 2026"),
+    ]:
+        assert [d.inline for d in find_dates(plan, NOW, False, False)[1]] == [inline], plan
+    for habit in ["we always go home for Christmas", "I love going home for Christmas", "I love Christmas"]:
+        assert find_dates(habit, NOW, False, False) == (habit, []), habit
+    # a plan before the comma says nothing of a holiday after it
+    stale = find_dates("I'll sort it today, it's been stale since before Christmas", NOW, False, False)[1]
+    assert [d.day for d in stale] == [date(2026, 11, 22)]
+    # a period spent is the period itself: "spent the weekend of ...", not "spent on the weekend of"
+    _, [weekend] = find_dates("I spent last weekend at the lake", NOW, False, True)
+    assert weekend.inline == "the weekend of Saturday 14 November 2026"
     # Easter moves: the last one was on 5 April 2026, the next is on 28 March 2027.
     _, [easter] = find_dates("we painted eggs last Easter", NOW, False, True)
     _, [next_easter] = find_dates("we will paint eggs next Easter", NOW, False, False)

@@ -151,9 +151,13 @@ def find_dates(
         ):
             continue  # "I may 3 times", "we march 10 miles": lower-case words, not months
         holiday_alone = match.group("holiday_name") and not match.group("holiday_modifier")
-        if holiday_alone and not (past and HOLIDAY_PREPOSITION_BEFORE.search(before)):
+        if holiday_alone and not (
+            (HOLIDAY_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before))
+            and (past or _PLANNED_HOLIDAY.search(re.split(r"[,;]", before)[-1]))
+        ):
             # "Christmas is my favourite time of year": the holiday, not a day of it; "at
-            # Christmas we usually ski" is every year's. Told in the past, it is the last one.
+            # Christmas we usually ski" is every year's. Told in the past, it is the last one; told
+            # as a plan ("we're going to my in-laws for Christmas"), the next one.
             continue
         # "since Tuesday" is the last one, whatever the tense ("I've been sick since Tuesday").
         # "We agreed to meet on Monday", "we pushed the launch back to Friday": told in the past, of
@@ -243,7 +247,7 @@ def find_dates(
             elif part and (part_before is not None or not match.group("month_modifier")):
                 # "due early March" -> "due in early March 2027"
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
-            elif PERIOD_PREPOSITION_BEFORE.search(before):
+            elif PERIOD_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before):
                 inline = bare
             else:
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + bare
@@ -254,7 +258,8 @@ def find_dates(
         elif kind == "holiday":
             name = HOLIDAYS[holiday_key(match.group("holiday_name"))][0]
             bare = f"{name} {day.year}"
-            lead = "" if HOLIDAY_PREPOSITION_BEFORE.search(before) else HOLIDAY_LEAD.get(name, "on ")
+            spent = HOLIDAY_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before)
+            lead = "" if spent else HOLIDAY_LEAD.get(name, "on ")
             inline = lead + bare
             at = datetime.combine(day, dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         else:
@@ -416,6 +421,23 @@ _SAME_IN_THE_PAST_EN = frozenset(
     {"quit", "cut", "hurt", "hit", "put", "set", "shut", "split", "spread", "let", "read", "upset", "beat"}
 )
 # What makes a clause a habit, not one time: "I quit every January", "we used to swim in the summer".
+# What comes before a holiday since the last comma, told as a plan: the holiday is the next one.
+# The future ("we'll be in Paris over New Year's"), the progressive ("we're going to my in-laws for
+# Christmas"), or being away ("I'm off for Christmas"); not a habit ("we always go home for
+# Christmas", "we're usually away for Easter"), nor a plan said before the comma ("I'll sort it
+# today, it's been stale since before Christmas" is the last one).
+_PLANNED_HOLIDAY = re.compile(
+    r"^(?!.*\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b)"
+    r".*(?:\b(?:will|shall|gonna|going\s+to)\b|\w'll\b"
+    r"|\b(?:i'm|we're|they're|he's|she's|i\s+am|we\s+are|is|are)\s+(?:\w+\s+)?(?:\w+ing|off|away|out|home|back)\b)",
+    re.IGNORECASE | re.DOTALL,
+)
+# A holiday or a period spent, as the day it is: "we're spending Thanksgiving with my sister", "we
+# hosted Easter", "I spent last weekend at the lake" ("spent the weekend of ...", not "spent on the
+# weekend of ...").
+_SPENT_BEFORE = re.compile(
+    r"\b(?:spend|spending|spent|celebrate|celebrating|celebrated|host|hosting|hosted)\s*$", re.IGNORECASE
+)
 _HABIT_EN = re.compile(
     r"\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b",
     re.IGNORECASE,
