@@ -1781,6 +1781,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("we're having a baby!", "Mickael and others are having a baby"),
         # a birth to come is no task's deadline
         ("our baby is due in March", "Mickael's baby is due in March 2027"),
+        ("my wife is due in March", "Mickael's wife is due in March 2027"),
+        ("my sister is due next month", "Mickael's sister is due in December 2026"),
         # where one was, never where one is
         ("I used to live in Paris but moved to Lyon", "Mickael used to live in Paris"),
         ("I used to work at Google", "Mickael used to work at Google"),
@@ -2368,6 +2370,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("mon fils a 5 minutes de retard", "5"),
         ("I moved here last year", "moved"),  # "here" is nowhere once read elsewhere
         ("our baby is due in March", "Deadline"),
+        ("my wife is due in March", "Deadline"),
+        ("she's due in March", "Deadline"),
         ("I used to live in Paris", "lives in"),
         ("I used to work at night", "used to"),  # when, not where
         ("I'm a ceiling fan", "fan of"),
@@ -3711,3 +3715,37 @@ def test_a_request_to_forget_is_told_apart(text: str, asked: bool) -> None:
 )
 def test_a_pronoun_is_named_only_after_one_person(sentence: str, clauses: list[str]) -> None:
     assert [clause for clause, _ in split_clauses(sentence)] == clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I work 4 days a week, never on Fridays", "Mickael works 4 days a week, never on Fridays"),
+        ("I don't work Mondays and Fridays", "Mickael doesn't work Mondays and Fridays"),
+        ("I never work on weekends", "Mickael never works on weekends"),
+        ("I'm off every Friday", "Mickael is off every Friday"),
+        ("I'm off on Fridays", "Mickael is off on Fridays"),
+        ("my hours are 8 to 4", "Mickael's working hours are 8 to 4"),
+        ("I usually log off at 5", "Mickael usually logs off at 5"),
+        ("I start at 7 every morning", "Mickael starts at 7 every morning"),
+        ("je travaille 4 jours par semaine", "Mickael travaille 4 jours par semaine"),
+        ("je ne travaille pas le vendredi", "Mickael ne travaille pas le vendredi"),
+        ("je suis à 80%", "Mickael est à 80%"),
+    ],
+)
+def test_when_the_speaker_works(text: str, content: str) -> None:
+    found = [(item.memory_type, item.content) for item in run(text)]
+    assert (MemoryType.IDENTITY, content) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my hours are crazy",  # no hours said
+        "I start at 7",  # maybe tomorrow's
+        "I don't work on Friday",  # one Friday
+        "I'm off next Friday",
+    ],
+)
+def test_one_day_or_no_hours_is_no_working_time(text: str) -> None:
+    assert not [item for item in run(text) if item.memory_type is MemoryType.IDENTITY], run(text)

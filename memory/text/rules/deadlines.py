@@ -94,10 +94,13 @@ _NOT_WHAT_IS_DONE = regex(
     r"^(?:it|this|that|them|him|her|there|here|back|home|up|out|in|on|off|ça|cela|"
     r"the\s+(?:same|rest)|some|something|anything|nothing|more|a\s+(?:bit|lot|look|try|break))\b"
 )
-# Who is due with a baby, or the baby: "I'm due in June", "our baby is due in March".
+# Who is due with a baby, or the baby: "I'm due in June", "our baby is due in March", "my wife is
+# due in March", "she's due next month" (a person is due with a baby, a report with its work).
 _A_BIRTH_DUE = regex(
     r"^(?:i|i'm|i\s+am|we|we're|we\s+are|(?:the|our|my)\s+(?:baby|babies|twins|little\s+one|daughter|son)|"
-    r"(?:my|our)\s+(?:first|second|third)\s+(?:baby|child)|baby)$"
+    r"(?:my|our)\s+(?:first|second|third)\s+(?:baby|child)|baby|she|she's|she\s+is|"
+    r"my\s+(?:wife|partner|girlfriend|fianc[ée]e|(?:big\s+|little\s+|older\s+|younger\s+)?sister|sister-in-law|"
+    r"daughter-in-law|(?:best\s+)?friend|cousin|niece|coworker|colleague|co-worker|teammate|manager|boss))$"
 )
 # A "thing" holding a subject or a verb is a sentence, not the name of what is due.
 _NOT_A_THING = regex(
