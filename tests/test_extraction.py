@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import logging
 import re
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
@@ -3749,3 +3752,44 @@ def test_when_the_speaker_works(text: str, content: str) -> None:
 )
 def test_one_day_or_no_hours_is_no_working_time(text: str) -> None:
     assert not [item for item in run(text) if item.memory_type is MemoryType.IDENTITY], run(text)
+
+
+@pytest.mark.parametrize(
+    ("module", "inner", "call", "fallback"),
+    [
+        ("memory.text.extraction", "extract_unguarded", lambda m: m.extract("I live in Lyon", "Mickael"), []),
+        (
+            "memory.text.episodes",
+            "_detect",
+            lambda m: m.detect_episodes("I live in Lyon", "Noted!", "Mickael", NOW),
+            [],
+        ),
+        (
+            "memory.text.dates",
+            "_resolve_sentence",
+            lambda m: m.resolve_relative_dates("I live in Lyon", NOW),
+            "I live in Lyon",
+        ),
+    ],
+)
+def test_a_heuristic_that_raises_is_logged_without_the_text_and_costs_the_turn_nothing(
+    module: str,
+    inner: str,
+    call: Callable[[object], object],
+    fallback: object,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    imported = importlib.import_module(module)
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise KeyError("I live in Lyon")  # a rule's error may quote what it read
+
+    monkeypatch.setattr(imported, inner, broken)
+    with caplog.at_level(logging.WARNING, logger="memory.text"):
+        assert call(imported) == fallback
+    (record,) = caplog.records
+    heuristic = module.rsplit(".", 1)[-1]
+    assert (record.heuristic, record.error) == (heuristic, "KeyError")  # type: ignore[attr-defined]
+    assert record.where.startswith("test_extraction.py:")  # type: ignore[attr-defined]
+    assert "Lyon" not in caplog.text and "Lyon" not in str(record.__dict__)

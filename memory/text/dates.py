@@ -35,6 +35,7 @@ from .date_patterns import (
     with_day_spans,
 )
 from .durations import ABOUT_BEFORE, roughly, since_written
+from .failures import log_heuristic_failure
 from .holidays import holiday_key
 from .lexicons import is_past_form_en
 from .normalize import clean_text, looks_french
@@ -462,6 +463,7 @@ def resolve_relative_dates(text: str, now: datetime) -> str:
         out.append(_resolve_sentence(text[position:], now))
         return "".join(out)
     except Exception:  # a date rule must never cost a memory
+        log_heuristic_failure("dates")
         return text
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from ..models import MemoryType, normalize_text
 from .dates import DATE_PATTERN, TIME_PATTERN, expand_dates, find_dates
 from .extraction import Extracted, extract
+from .failures import log_heuristic_failure
 from .lexicons import MONTHS_EN
 from .normalize import clean_speaker, clean_text, looks_french
 from .normalize import regex as _rx
@@ -471,4 +472,5 @@ def detect_episodes(user_text: str, assistant_text: str, speaker: str, now: date
     try:
         return _detect(user_text, assistant_text, speaker, now)
     except Exception:  # a heuristic must never break the turn; the reply is already sent
+        log_heuristic_failure("episodes")
         return []

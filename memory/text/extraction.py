@@ -9,6 +9,7 @@ from memory.models import MemoryType
 
 from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
+from .failures import log_heuristic_failure
 from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import quotes_closed
 from .quoted import without_shown
@@ -159,6 +160,7 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
         again = [item for item in extract_unguarded(text, named, now) if item.given_name is None]
         return [item for item in found if item.given_name is not None] + again
     except Exception:  # a heuristic must never break the write path; the LLM path still runs
+        log_heuristic_failure("extraction")
         return []
 
 
