@@ -2165,6 +2165,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a favourite given as a label
         ("favorite movie of all time: Spirited Away", "Mickael's favorite movie is Spirited Away"),
         ("fav food: ramen", "Mickael's favorite food is ramen"),
+        ("my go-to order is a flat white", "Mickael's go-to order is a flat white"),
         (
             "favourite bands: Radiohead, Muse and Blur",
             "Mickael's favorite bands are Radiohead, Muse and Blur",

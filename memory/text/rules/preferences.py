@@ -132,7 +132,8 @@ _FOOD_NOT_FR = regex(
 )
 _ONLY_ADVERBS_FR = regex(rf"(?:{_ADVERBS_FR}\W*)+")
 _FAVORITE_EN = regex(
-    r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?:favou?rite|fave|fav|preferred)\s+"
+    # "my go-to order is a flat white": the one the speaker always picks
+    r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?P<word>favou?rite|fave|fav|preferred|go-to)\s+"
     r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
     r"(?P<be>is|are|was|were|has\s+always\s+been|has\s+to\s+be|would\s+be)\s+" + OBJECT
 )
@@ -398,7 +399,8 @@ def _favorite_en(hit: Hit) -> Item | None:
     if not is_object(phrase, False):
         return None
     favorite = hit.third(phrase)
-    content = f"{possessive_en(hit.speaker)} favorite {category} {verb} {favorite}"
+    word = "go-to" if (hit.match.groupdict().get("word") or "").lower() == "go-to" else "favorite"
+    content = f"{possessive_en(hit.speaker)} {word} {category} {verb} {favorite}"
     return _favorite(hit, content, category, favorite, f"favorite {category}")
 
 
