@@ -3765,6 +3765,7 @@ def test_one_day_or_no_hours_is_no_working_time(text: str) -> None:
             lambda m: m.detect_episodes("I live in Lyon", "Noted!", "Mickael", NOW),
             [],
         ),
+        ("memory.people.aliases", "_learn", lambda m: m.learn_aliases("I live in Lyon", "Mickael"), []),
         (
             "memory.text.dates",
             "_resolve_sentence",
@@ -3790,7 +3791,7 @@ def test_a_heuristic_that_raises_is_logged_without_the_text_and_costs_the_turn_n
     with caplog.at_level(logging.WARNING, logger="memory.text"):
         assert call(imported) == fallback
     (record,) = caplog.records
-    heuristic = module.rsplit(".", 1)[-1]
+    heuristic = module.rsplit(".", 1)[-1]  # "extraction", "episodes", "aliases", "dates"
     assert (record.heuristic, record.error) == (heuristic, "KeyError")  # type: ignore[attr-defined]
     assert record.where.startswith("test_extraction.py:")  # type: ignore[attr-defined]
     assert "Lyon" not in caplog.text and "Lyon" not in str(record.__dict__)

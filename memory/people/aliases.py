@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..storage import PeopleRepository
+from ..text.failures import log_heuristic_failure
 from ..text.lexicons import NOT_A_NAME
 from ..text.normalize import clean_text, regex
 from ..text.phrases import is_negated_call, name_from_phrase
@@ -153,6 +154,7 @@ def learn_aliases(text: str, speaker_name: str) -> list[str]:
     try:
         return _learn(text, speaker_name)
     except Exception:  # a heuristic must never break the turn
+        log_heuristic_failure("aliases")
         return []
 
 

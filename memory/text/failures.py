@@ -10,7 +10,7 @@ log = logging.getLogger("memory.text")
 
 
 def log_heuristic_failure(heuristic: str) -> None:
-    """Log the exception being handled as a failed `heuristic` ("extraction", "episodes", "dates").
+    """Log the exception being handled as a failed `heuristic` ("extraction", "aliases", "dates").
 
     The heuristics never raise to their callers (a turn must go on), so this is the only trace a
     broken rule leaves. The exception's message may quote the message read, so it is left out:
