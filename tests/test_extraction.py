@@ -1915,6 +1915,10 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("just merged the auth PR", "Mickael just merged the auth PR"),
         ("I deployed the hotfix", "Mickael deployed the hotfix"),
         ("finally fixed the flaky test", "Mickael finally fixed the flaky test"),
+        # arrivals, and a game won after its "gg"
+        ("just landed in Tokyo!", "Mickael just landed in Tokyo"),
+        ("arrived in Lisbon", "Mickael arrived in Lisbon"),
+        ("gg, finally hit Platinum", "Mickael finally hit Platinum"),
         # what one gave or did for others to see
         (
             "I gave a talk at a school about my transition journey, it went really well",

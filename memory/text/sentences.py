@@ -66,6 +66,8 @@ _GREETING = (
 )
 _FILLERS = (
     rf"{_GREETING}|ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
+    # a game's end and cheers: "gg, finally hit Platinum"
+    r"gg|ggs|ggwp|gz|yay|woo+|woohoo|phew|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
     # a list's next item: "last thing, Aisha's contract is signed", "one more thing: ..."
     r"(?:(?:one\s+)?last|one\s+more|another)\s+thing(?=\s*[,:])|"
@@ -344,7 +346,7 @@ _CANT_MAKE_IT_EN = regex(r"^(?:can't|cannot|can\s+not|won't|couldn't)\s+make\s+i
 _DROPPED_SUBJECT_EN = regex(
     r"^(?:(?:just|finally|also|recently|actually|already|officially)\s+)?"
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
-    r"bought|sold|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|published|signed|received|visited|"
+    r"bought|sold|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|landed|arrived|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
     rf"booked|rented|renovated|switched|upgraded|rescheduled|postponed|cancell?ed|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
     r"(?!(?:it|that|this|these|those|them|you|your|me|him|her|us|well|great|fine|badly|smoothly|"
