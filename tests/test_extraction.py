@@ -3799,3 +3799,21 @@ def test_a_heuristic_that_raises_is_logged_without_the_text_and_costs_the_turn_n
     assert (record.heuristic, record.error) == (heuristic, "KeyError")  # type: ignore[attr-defined]
     assert record.where.startswith("test_extraction.py:")  # type: ignore[attr-defined]
     assert "Lyon" not in caplog.text and "Lyon" not in str(record.__dict__)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("my 1:1 with Priya is every other Tuesday", "Mickael's 1:1 with Priya is every other Tuesday"),
+        ("my standup is at 9:15 every day", "Mickael's standup is at 9:15 every day"),
+        ("my therapy is on Tuesdays", "Mickael's therapy is on Tuesdays"),
+        ("my shift is from 7 to 3 every day", "Mickael's shift is from 7 to 3 every day"),
+        (
+            "my sync with the design team is on Thursdays",
+            "Mickael's sync with the design team is on Thursdays",
+        ),
+    ],
+)
+def test_what_comes_back_on_its_day(text: str, content: str) -> None:
+    found = [(item.memory_type, item.content) for item in run(text)]
+    assert (MemoryType.FACT, content) in found, found

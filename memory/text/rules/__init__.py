@@ -20,7 +20,7 @@ from .names import NAMES
 from .personal import PERSONAL
 from .preferences import PREFERENCES
 from .requests import REQUESTS, asks_to_forget
-from .working_time import WORKING_TIME
+from .schedule import SCHEDULE
 from .works import WORKS
 
 __all__ = ["OBLIGATION", "Clause", "Item", "asks_to_forget", "read_clause", "settles_decision"]
@@ -30,7 +30,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *NAMES,
     *FAMILY,
     *IDENTITY,
-    *WORKING_TIME,
+    *SCHEDULE,
     *PREFERENCES,
     *PERSONAL,
     *HEALTH,

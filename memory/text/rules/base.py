@@ -112,6 +112,12 @@ class Hit:
         """The clause rewritten in the third person, starting at its subject when no date is lost."""
         return _whole_clause(self.clause, self.speaker, self.french)
 
+    def as_said(self) -> str:
+        """The words the pattern matched, in the third person: "I bike to work every day" -> "Leo
+        bikes to work every day"."""
+        said = self.clause.text[self.match.start() : self.match.end()]
+        return capitalize_first(self.third(said, named=False))
+
 
 Made = Item | Sequence[Item] | None
 Maker = Callable[[Hit], Made]

@@ -7,7 +7,7 @@ from memory.models import MemoryType
 from ..normalize import regex
 from ..phrases import points_back, without_the_listener
 from ..rewrite import capitalize_first, possessive_en
-from ..sentences import opens_relative_clause, strip_filler
+from ..sentences import opens_relative_clause
 from .activities import ACTIVITY_TAG
 from .base import OBJECT, Hit, Item, OneOf, Rule
 
@@ -225,42 +225,12 @@ _TAKING_A_CLASS_EN = regex(
     r"(?P<object>(?:a|an|some|two|three)\s+(?:[\w'-]+\s+){0,3}?(?:class|classes|course|courses|lessons|workshop|"
     r"program|bootcamp|certification)\b(?!\s+(?:photo|picture|pic|trip|notes?)\b)[^,;:!?.]*)"
 )
-# When the speaker's group meets: "my writing group meets every Thursday", "our book club meets monthly".
-_GROUP_MEETS_EN = regex(
-    r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:group|club|team|class|band|choir|circle|crew|league|guild|squad)\s+"
-    r"(?:meets|practices|plays|rehearses|trains|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|monthly|"
-    r"daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|evenings|nights)\b)"
-    r"[^,;:!?.]*)"
-)
-# When a group's regular thing happens: "our raid is every saturday at 9pm", "standup is at 10am every
-# day", "the book club meets on the first tuesday of the month".
-_SCHEDULED_EN = regex(
-    r"^\W*(?P<object>(?:(?:my|our|the)\s+)?(?:[\w'-]+\s+){0,2}?(?:raids?|standups?|stand-ups?|syncs?|retros?|"
-    r"practices?|rehearsals?|sessions?|game\s+nights?|movie\s+nights?|book\s+club|meetings?|classe?s?|lessons?|"
-    r"scrims?|streams?|services?|trainings?|meetups?|1:1s?|one-on-ones?)\s+(?:is|are|happens?|runs?|starts?|meets?)\s+"
-    r"(?:(?:at|from)\s+[^,;:!?.]{1,30}?\s+)?(?:every|each|on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
-    r"daily|weekly|monthly|twice\s+a|once\s+a)[^,;:!?.]*)"
-)
 # What the speaker says they do as a hobby, or streams: "I build mechanical keyboards as a hobby",
 # "I stream on Twitch every Friday night".
 _AS_A_HOBBY_EN = regex(
     r"\bi\s+(?:also\s+|mostly\s+|now\s+)?(?P<object>(?!(?:am|was|have|had|do|did|think|guess|mean|just|like|love|enjoy)\b)[a-z]+"
     r"(?:\s+[\w'-]+){0,5}?\s+(?:as\s+a\s+(?:hobby|side\s+hustle|side\s+project)|for\s+fun))\b"
     r"|\bi\s+(?:also\s+|now\s+)?(?P<stream>stream\s+(?:on|every|most|a\s+lot|games|music)\b[^,;:!?.]*)"
-)
-# The speaker's day: "I wake up at 5am every day", "I usually go to bed around midnight", "I get off
-# work at 6".
-_ROUTINE_EN = regex(
-    r"\bi\s+(?:usually\s+|always\s+|normally\s+|often\s+|typically\s+|generally\s+)?(?P<object>(?:wake\s+up|get\s+up|"
-    r"go\s+to\s+(?:bed|sleep)|get\s+off\s+work|start\s+work|finish\s+work|leave\s+work|get\s+home)\s+"
-    r"(?:at|around|by|before|after)\s+(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?|midnight|noon)(?:\s+(?:every\s+\w+|on\s+weekdays|"
-    r"on\s+weekends|most\s+days|during\s+the\s+week))?)\b"
-)
-# How the speaker gets to work: "I bike to work every day", "I take the train everywhere".
-_COMMUTE_EN = regex(
-    r"\bi\s+(?:usually\s+|always\s+|often\s+|now\s+|mostly\s+|still\s+)?(?P<object>(?:bike|cycle|walk|run|drive|commute|"
-    r"take\s+the\s+(?:bus|train|subway|tube|metro|ferry))\s+(?:to\s+(?:work|school|the\s+office|campus|class)|everywhere)\b"
-    r"[^,;:!?.]*)"
 )
 # "I should go to the gym", "I want to go to therapy": not gone to yet.
 _NOT_YET_GOING = regex(r"\b(?:will|gonna|going\s+to\s+go|want|wanna|should|might|plan)\b")
@@ -274,17 +244,7 @@ _MEMBER_FR = regex(
 def _as_said(hit: Hit) -> Item:
     """The words matched, in the third person, as a fact: "Leo bikes to work every day", "Kai is in
     Diamond 2", "Mickael is in a band", "Mickael fait partie d'une chorale"."""
-    said = hit.clause.text[hit.match.start() : hit.match.end()]
-    content = capitalize_first(hit.third(said, named=False))
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
-
-
-def _scheduled(hit: Hit) -> Item:
-    """ "Standup is at 10am every day", "Mickael's raid is every saturday at 9pm": as said, without
-    the chat that led to it ("fyi", "btw")."""
-    said = strip_filler(hit.clause.text[hit.match.start() : hit.match.end()])
-    content = capitalize_first(hit.third(said, named=False))
-    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [said])
+    return Item(hit.as_said(), MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
 def _goes_to(hit: Hit) -> Item | None:
@@ -312,15 +272,6 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
     Rule(_TAKING_A_CLASS_EN, _as_said, french=False, max_words=14),
-    # One wording of when a group's thing happens is enough: "our book club meets ..." says both.
-    OneOf(
-        (
-            Rule(_GROUP_MEETS_EN, _as_said, french=False, max_words=10),
-            Rule(_SCHEDULED_EN, _scheduled, french=False, object_groups=()),
-        )
-    ),
-    Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
-    Rule(_ROUTINE_EN, _as_said, french=False, check_object=False),
     Rule(_AS_A_HOBBY_EN, _as_said, french=False, object_groups=("object", "stream")),
     Rule(_MEMBER_FR, _as_said, french=True),
 )
