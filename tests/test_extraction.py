@@ -1910,6 +1910,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a role at work: a lead of something, or the team's own lead
         ("I'm the on-call lead for Q1", "Mickael is the on-call lead for Q1"),
         ("I'm the release manager for 4.2", "Mickael is the release manager for 4.2"),
+        ("I'm the point person for the SOC2 audit", "Mickael is the point person for the SOC2 audit"),
         ("I'm the team lead now", "Mickael is the team lead"),
         # work done, told without a date or a subject
         ("just merged the auth PR", "Mickael just merged the auth PR"),

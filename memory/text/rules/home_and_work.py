@@ -75,7 +75,7 @@ _ROLES_EN = regex(
     r"^(?:(?:new|current|head|assistant|acting|official|unofficial)\s+)?(?:dm|gm|dungeon\s+master|game\s+master|"
     r"mod|moderator|admin|captain|co-captain|vice\s+captain|secretary|treasurer|host|organi[sz]er|coordinator|"
     r"team\s+lead|tech\s+lead|lead|owner|founder|co-founder|cofounder|maintainer|president|vice\s+president|"
-    r"chair|coach|conductor|drummer|guitarist|singer|bassist|goalie|goalkeeper|point\s+of\s+contact|poc|"
+    r"chair|coach|conductor|drummer|guitarist|singer|bassist|goalie|goalkeeper|point\s+of\s+contact|point\s+person|poc|"
     r"(?:on-call|release|incident|qa|design|project|engineering)\s+(?:lead|manager|captain)|"
     r"on-call|scrum\s+master|pm|product\s+owner)\s+(?:of|for|on|in|at)\s+\S"
     # the team's own lead: the group goes without saying ("I'm the tech lead now")
