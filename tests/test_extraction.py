@@ -1976,6 +1976,13 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm Diamond right now", "Mickael is Diamond"),
         # a family's days: school, trips, sick days, firsts, leave
         ("ma fille entre au CP en septembre", "La fille de Mickael entre au CP en septembre 2027"),
+        ("mon fils commence le judo en janvier", "Le fils de Mickael commence le judo en janvier 2027"),
+        ("mon mari a changé de boulot", "Le mari de Mickael a changé de boulot"),
+        ("j'ai repris le boulot lundi", "Mickael a repris le boulot lundi 23 novembre 2026"),
+        (
+            "je suis en arrêt maladie jusqu'à vendredi",
+            "Mickael est en arrêt maladie jusqu'à vendredi 27 novembre 2026",
+        ),
         (
             "mon mari part en déplacement à Berlin demain",
             "Le mari de Mickael part en déplacement à Berlin le jeudi 26 novembre 2026",

@@ -29,6 +29,8 @@ _EVENT_CUE = regex(
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
+    # "je suis en arrêt maladie jusqu'à vendredi"
+    r"arrêt\s+maladie|en\s+arrêt|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?)|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
     r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"

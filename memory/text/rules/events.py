@@ -127,7 +127,9 @@ _EVENTS_FR: list[re.Pattern[str]] = [
         r"visité|lancé|publié|signé|reçu|démissionné|accouché|arrêté\s+(?:de|le|la|les|l')|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
         r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux|notre|nos)|été\s+(?:promue?s?|embauchée?s?|"
         r"licenciée?s?|virée?s?|opérée?s?|acceptée?s?|admise?s?|diplômée?s?)|passé\s+(?:mon|ma|mes|notre|nos|le|"
-        r"la|l')|couru|fêté|écrit|construit|créé|fondé|soutenu|cassé)\b(?P<object>.*)"
+        r"la|l')|couru|fêté|écrit|construit|créé|fondé|soutenu|cassé|"
+        # "j'ai repris le boulot lundi", "j'ai changé de poste"
+        r"repris\s+(?:le|la|les|l')|changé\s+d[e']\s*(?=boulot|travail|poste|job|emploi|équipe))\b(?P<object>.*)"
     ),
     regex(
         r"\b(?:je\s+suis|nous\s+sommes|on\s+est)\s+(?:enfin\s+|finalement\s+)?(?P<verb>allée?s?|partie?s?|"

@@ -167,8 +167,11 @@ _LIFE_EVENT_FR = regex(
     # "ma fille entre au CP en septembre", "mon mari part en déplacement à Berlin demain"
     r"(?:entre|rentre|entrera|est\s+entrée?)\s+(?:au|en|à\s+la|à\s+l'|à\s+l’)\s*\w+|"
     r"(?:part|partent|partira|est\s+partie?|sont\s+partie?s)\s+(?:en|à|au|aux|pour)\s+\w+|"
-    r"commencé\s+(?:l'école|la\s+crèche|"
-    r"le\s+collège|le\s+lycée|la\s+fac|un\s+nouveau\s+travail)|mourir|naître|se\s+marier|décéder|"
+    # "mon fils commence le judo en janvier", "ma fille a commencé la crèche", "mon mari a changé de
+    # boulot", "ma femme a repris le travail"
+    r"(?:commencé|commence(?:nt|ra|ront)?)\s+(?:le|la|les|l'|un|une|son|sa|ses)\s*\w+|"
+    r"changé\s+d[e']\s*(?:boulot|travail|poste|job|emploi|école|équipe)|"
+    r"repris\s+(?:le\s+(?:boulot|travail|sport)|l'école|les\s+cours)|mourir|naître|se\s+marier|décéder|"
     # "mon frère se marie en juin", "ma sœur se fiance", "mes parents divorcent"
     r"(?:se\s+marie(?:nt|ra|ront)?|se\s+fiance(?:nt)?|divorcent|divorce|déménage(?:nt|ra|ront)?)\b|"
     # "ma fille a 6 ans", "mon fils a eu 5 ans hier", "mon fils aura 5 ans samedi"
