@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,7 @@ from memory.people import (
     ProfileStore,
     ProfileUpdater,
     compact,
+    fact_in_profile,
     profile_facts,
 )
 from memory.text import extract
@@ -146,6 +149,67 @@ def test_news_of_someone_named_is_no_line_of_the_speakers_profile(said: str) -> 
     (found,) = extract(said, "Mickael", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
     assert found.subject != "Mickael"
     assert profile_facts(memory(found.content, found.memory_type, found.subjects)) == []
+
+
+# What chat says of its speaker, in every shape a profile shows: names, places, jobs, kin, pets, tastes.
+SAID_OF_THE_SPEAKER = [
+    "my name is Camille",
+    "call me Cam",
+    "I live in Lyon",
+    "I'm based in Montreal",
+    "I work at Shopify",
+    "I'm a nurse",
+    "I'm from Lisbon originally",
+    "I'm 34",
+    "I'm married",
+    "I speak French and Spanish",
+    "I'm vegetarian",
+    "I'm in CET",
+    "I'm the on-call lead for Q1",
+    "my sister is called Léa",
+    "I have a very loud cat called Miso",
+    "j'ai un chat qui s'appelle Moustache",
+    "I have two kids",
+    "I love hiking",
+    "I hate cilantro",
+    "I don't mind the cold",
+    "my favourite color is blue",
+    "my go-to order is a flat white",
+    "I'm allergic to penicillin",
+    "j'habite à Nantes",
+    "je suis infirmière",
+    "j'adore le jazz",
+    "ma boisson préférée c'est le thé",
+]
+
+
+def _chat_dev_turns() -> list[tuple[str, str, datetime]]:
+    data = json.loads((Path(__file__).parent.parent / "bench" / "data" / "chat-dev.json").read_text())
+    turns = []
+    for conversation in data:
+        sessions = conversation["conversation"]
+        for key, session in sessions.items():
+            if not key.startswith("session_") or key.endswith("_date_time") or not isinstance(session, list):
+                continue
+            for turn in session:
+                turns.append((turn["speaker"], turn["text"], datetime(2026, 11, 25, 12, tzinfo=UTC)))
+    return turns
+
+
+def test_the_profile_reads_from_a_memorys_words_the_fact_the_extractor_returned_with_it() -> None:
+    # The extractor returns each memory with its fact (subject, predicate, object); a memory is
+    # stored as words, which the profile reads (the model writes memories too). The two must agree,
+    # or a profile would show what the extractor never meant.
+    said = [("Mickael", text, datetime(2026, 11, 25, 12, tzinfo=UTC)) for text in SAID_OF_THE_SPEAKER]
+    shown = 0
+    for speaker, text, now in said + _chat_dev_turns():
+        for found in extract(text, speaker, now=now):
+            meant = fact_in_profile(found.fact)
+            expected = [meant] if meant is not None and meant[2] else []
+            read = profile_facts(memory(found.content, found.memory_type, found.subjects))
+            assert read == expected, (text, found.content, found.fact)
+            shown += len(read)
+    assert shown >= len(SAID_OF_THE_SPEAKER) // 2  # the lines above do reach profiles
 
 
 def test_long_values_are_cut() -> None:

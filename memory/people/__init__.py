@@ -2,7 +2,15 @@
 
 from .aliases import MAX_ALIASES_PER_USER, AliasStore, learn_aliases, normalize_alias
 from .compact import COMPACT_MAX_CHARS, compact
-from .profile import Profile, ProfileEntry, ProfileSection, is_relevant, profile_facts, section_of
+from .profile import (
+    Profile,
+    ProfileEntry,
+    ProfileSection,
+    fact_in_profile,
+    is_relevant,
+    profile_facts,
+    section_of,
+)
 from .profiles import ProfileStore, ProfileUpdater
 
 __all__ = [
@@ -15,6 +23,7 @@ __all__ = [
     "ProfileStore",
     "ProfileUpdater",
     "compact",
+    "fact_in_profile",
     "is_relevant",
     "learn_aliases",
     "normalize_alias",

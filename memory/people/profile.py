@@ -229,8 +229,9 @@ _KIND_OF = {
 }
 
 
-def _profile_fact(fact: Fact) -> ProfileFact | None:
-    """Where a fact goes in a profile, and the value shown there ("sister Léa", "blue (favorite color)")."""
+def fact_in_profile(fact: Fact) -> ProfileFact | None:
+    """Where a fact goes in a profile, and the value shown there ("sister Léa", "blue (favorite color)");
+    None for a fact no profile shows."""
     if fact.predicate in _FIELD_PREDICATES:
         return ("field", fact.predicate.value, clean_value(fact.object))
     kind = _KIND_OF.get(fact.predicate)
@@ -248,7 +249,7 @@ def _profile_fact(fact: Fact) -> ProfileFact | None:
 def profile_facts(memory: Memory) -> list[ProfileFact]:
     """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy."""
     read = read_facts(memory.content, memory.memory_type, _leading_name(memory))
-    found = [_profile_fact(fact) for fact in read]
+    found = [fact_in_profile(fact) for fact in read]
     return [fact for fact in found if fact is not None and fact[2]]
 
 

@@ -207,7 +207,7 @@ _LIKE: list[re.Pattern[str]] = [
 ]
 _FAVORITE: list[re.Pattern[str]] = [
     regex(
-        rf"{_WHO}'s\s+(?:all[- ]time\s+)?favou?rite\s+(?P<cat>[^\n]{{1,40}}?)\s+"
+        rf"{_WHO}'s\s+(?:all[- ]time\s+)?(?:favou?rite|go-to)\s+(?P<cat>[^\n]{{1,40}}?)\s+"
         r"(?:is|are|was|were|has\s+always\s+been)\s+(?P<value>.+)$"
     ),
     regex(
