@@ -180,6 +180,13 @@ SAID_OF_THE_SPEAKER = [
     "je suis infirmière",
     "j'adore le jazz",
     "ma boisson préférée c'est le thé",
+    "I work 4 days a week, never on Fridays",
+    "I'm off every Friday",
+    "my hours are 8 to 4",
+    "je suis à 80%",
+    "text me if it's urgent",
+    "the best way to reach me is Signal",
+    "my 1:1 with Priya is every other Tuesday",
 ]
 
 

@@ -10,7 +10,7 @@ from memory.models import MemoryType
 from ..facts import Predicate
 from ..lexicons import WEEKDAYS_EN, WEEKDAYS_FR
 from ..normalize import regex
-from ..rewrite import capitalize_first, possessive_en
+from ..rewrite import capitalize_first
 from ..sentences import strip_filler
 from .base import Hit, Item, OneOf, Rule
 
@@ -122,9 +122,9 @@ def _scheduled(hit: Hit) -> Item:
 
 
 def _hours(hit: Hit) -> Item:
-    """ "Mickael's working hours are 8 to 4"."""
+    """ "Mickael works 8 to 4" ("my hours are 8 to 4"): said as what the profile reads of who one is."""
     hours = " ".join(hit.group("object").split())
-    content = f"{possessive_en(hit.speaker)} working hours are {hours}"
+    content = f"{hit.speaker} works {hours}"
     return Item(content, MemoryType.IDENTITY, hit.confidence(_CONFIDENCE), [hours], predicate=Predicate.ABOUT)
 
 
