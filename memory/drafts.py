@@ -108,4 +108,5 @@ def build_memory(draft: MemoryDraft, now: float) -> Memory:
         expires_at=expires,
         content_hash=content_hash(content),
         sources=list(draft.sources),
+        fact=draft.fact,
     )

@@ -20,6 +20,57 @@ class MemoryType(StrEnum):
     OBSERVATION = "observation"
 
 
+class Predicate(StrEnum):
+    """What a fact says of its subject."""
+
+    # About who the subject is: one value each, the newest statement wins.
+    NAME = "name"
+    NICKNAME = "nickname"
+    PRONOUNS = "pronouns"
+    LOCATION = "location"
+    JOB = "job"
+    WORKPLACE = "workplace"
+    ORIGIN = "origin"
+    AGE = "age"
+    RELATIONSHIP = "relationship"  # "married", "single", "célibataire"
+    LANGUAGES = "languages"
+    STUDIES = "studies"
+    DIET = "diet"
+    NATIONALITY = "nationality"
+    TIMEZONE = "timezone"  # "PST", "UTC+2": the zone the subject's days are in
+    ABOUT = "about"  # anything else said of who the subject is ("is French", "est gaucher")
+    # Relatives and pets: `relation` says which ("sister", "kids").
+    RELATIVE = "relative"  # a named one
+    HAS = "has"  # "has two kids"
+    # Tastes.
+    LIKES = "likes"
+    DISLIKES = "dislikes"
+    DOES_NOT_MIND = "does_not_mind"
+    FAVORITE = "favorite"  # `relation` names what kind of favourite ("favorite color")
+    ALLERGY = "allergy"
+    # What the subject does and decides.
+    DECIDED = "decided"
+    DEADLINE = "deadline"
+    TODO = "todo"
+    GOAL = "goal"
+    EVENT = "event"
+    STATED = "stated"  # said in so many words, in no other shape ("remember that the code is 1234")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing a memory says, e.g. ("Mickael", LOCATION, "lives in Lyon"). Stored with a memory
+    about its user, `subject` is "" (whoever the memory's user is called, they may rename)."""
+
+    subject: str  # whom it is about, as the text names them
+    predicate: Predicate
+    # The value, third person, dates written out. Where the verb carries meaning it is kept:
+    # LOCATION "lives in Lyon" (not "near"), WORKPLACE "works at Acme", LANGUAGES "speaks French",
+    # HAS "has two kids"; otherwise the bare value: NAME "Léa", JOB "nurse", LIKES "tea".
+    object: str
+    relation: str = ""  # RELATIVE and HAS: which relative ("sister"); FAVORITE: which ("favorite color")
+
+
 # Importance defaults by type: who someone is first; todo sits with goals because it is actionable.
 DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
     MemoryType.IDENTITY: 1.0,
@@ -187,6 +238,9 @@ class Memory(_Scoped):
     superseded_by: str | None = None
     content_hash: str = ""
     sources: list[str] = field(default_factory=list)
+    # What the memory says of its user as fields, as the extractor found it (subject ""); None for
+    # a memory written by the model, or said of someone else, whose words are all there is.
+    fact: Fact | None = None
 
     def is_active(self, now: float) -> bool:
         return not self.forgotten and (self.expires_at is None or self.expires_at > now)
@@ -239,6 +293,8 @@ class MemoryDraft:
     expires_at: float | None = None
     # The time zone its author lives in, which their "tomorrow" is read in; None: UTC.
     said_in: tzinfo | None = None
+    # What it says of its user as fields (`Memory.fact`), when the writer knows.
+    fact: Fact | None = None
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import aiosqlite
@@ -9,10 +10,11 @@ import pytest
 
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine, MemoryWriteError, StorageError
-from memory.models import Audience, MemoryDraft, MemoryType, Scope, StoredMessage, Visibility
+from memory.models import Audience, Fact, MemoryDraft, MemoryType, Predicate, Scope, StoredMessage, Visibility
 from memory.storage import MemoryQuery
 from memory.storage.embedded.migrations import MIGRATIONS
 from memory.storage.embedded.vector_table import VectorTable
+from memory.storage.rows import fact_json, fact_of_json
 from memory.ttl import TTLError
 from tests.helpers import GENERAL as SCOPE
 from tests.helpers import OPERATOR, FakeClock, listed, searchable_memory_ids, stored_memory
@@ -73,6 +75,37 @@ async def test_insert_sets_defaults_and_writes_both_stores(engine: MemoryEngine,
     assert memory.created_at == clock.now
     assert await searchable_memory_ids(engine) == {memory.id}
     assert (await stored_memory(engine, memory.id)) is not None
+
+
+async def test_a_memory_keeps_its_fact_as_fields(engine: MemoryEngine) -> None:
+    located = Fact("", Predicate.LOCATION, "lives in Lyon")
+    named = Fact("", Predicate.RELATIVE, "Léa\ud800", "sister")
+    for content, fact in [("Mickael lives in Lyon", located), ("Mickael's sister is called Léa", named)]:
+        written = (await engine.remember(draft(content, memory_type=MemoryType.IDENTITY, fact=fact))).memory
+        stored = await stored_memory(engine, written.id)
+        assert stored is not None and stored.fact == dataclasses.replace(
+            fact, object=fact.object.replace("\ud800", "?")
+        )
+    # a memory without one (the model's words) reads back without one
+    plain = (await engine.remember(draft("Mickael keeps bees"))).memory
+    assert (await stored_memory(engine, plain.id)).fact is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [None, "", "not json", "[]", "{}", '{"predicate": "sings", "object": "x"}', '{"predicate": "job"}'],
+)
+def test_a_fact_column_this_version_cannot_read_is_no_fact(stored: object) -> None:
+    # The memory's words are read instead (a newer version's predicate, a damaged row).
+    assert fact_of_json(stored) is None
+
+
+def test_a_fact_column_round_trips() -> None:
+    fact = Fact("", Predicate.FAVORITE, "a flat white", "favorite order")
+    assert fact_of_json(fact_json(fact, str)) == fact
+    assert fact_of_json(fact_json(Fact("Léa", Predicate.JOB, "nurse"), str)) == Fact(
+        "Léa", Predicate.JOB, "nurse"
+    )
 
 
 async def test_exact_duplicate_is_a_no_op(engine: MemoryEngine) -> None:

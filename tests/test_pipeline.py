@@ -14,11 +14,20 @@ from memory.dedup import DedupPolicy
 from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.errors import LLMError
-from memory.models import Audience, MemoryDraft, MemoryType, Scope, Visibility
+from memory.models import Audience, Fact, MemoryDraft, MemoryType, Predicate, Scope, Visibility
 from memory.prehook.context_block import BLOCK_OPEN
 from memory.storage import MemoryQuery
 from memory.summarizer import ExtractiveSummarizer
-from tests.helpers import GENERAL, FakeClock, audience, blocks_in, message, settings, tool_results
+from tests.helpers import (
+    GENERAL,
+    FakeClock,
+    audience,
+    blocks_in,
+    message,
+    settings,
+    stored_memory,
+    tool_results,
+)
 
 
 async def all_memories(engine: MemoryEngine, aud: Audience | None = None) -> list[str]:
@@ -255,6 +264,22 @@ async def test_passive_batches_learn_without_calling_the_model(
     result = await pipeline.handle([message("I prefer tabs over spaces", clock)], respond=False)
     assert result.reply is None and llm.calls == []
     assert [m.memory_type for m in result.learned] == [MemoryType.PREFERENCE]
+
+
+async def test_what_is_learned_of_the_speaker_keeps_its_fact_and_news_of_others_none(
+    pipeline: TurnPipeline, engine: MemoryEngine, clock: FakeClock
+) -> None:
+    said = "I live in Lyon. Dave lives in Leeds now. My sister is called Léa."
+    result = await pipeline.handle([message(said, clock, name="Alice")], respond=False)
+    facts = {m.content: m.fact for m in result.learned}
+    assert facts == {
+        "Alice lives in Lyon": Fact("", Predicate.LOCATION, "lives in Lyon"),
+        "Dave lives in Leeds now": None,  # about Dave: his words are all there is
+        "Alice's sister is called Léa": Fact("", Predicate.RELATIVE, "Léa", "sister"),
+    }
+    # ... as stored, and as the profile reads it
+    stored = [await stored_memory(engine, m.id) for m in result.learned]
+    assert {m.content: m.fact for m in stored if m is not None} == facts
 
 
 async def test_empty_and_blank_batches_do_nothing(pipeline: TurnPipeline, llm: ScriptedLLM) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memory.engine import MemoryEngine
-from memory.models import Memory, MemoryDraft, MemoryType, Scope, Source, Visibility
+from memory.models import Fact, Memory, MemoryDraft, MemoryType, Predicate, Scope, Source, Visibility
 from memory.people import (
     COMPACT_MAX_CHARS,
     Profile,
@@ -217,6 +217,17 @@ def test_the_profile_reads_from_a_memorys_words_the_fact_the_extractor_returned_
             assert read == expected, (text, found.content, found.fact)
             shown += len(read)
     assert shown >= len(SAID_OF_THE_SPEAKER) // 2  # the lines above do reach profiles
+
+
+def test_a_stored_fact_is_read_directly_and_the_words_only_without_one() -> None:
+    # Words no rule reads: the profile takes the extractor's fact as stored with the memory.
+    said = memory("Lyon it is, for good", FACT)
+    assert profile_facts(said) == []
+    located = dataclasses.replace(said, fact=Fact("", Predicate.LOCATION, "lives in Lyon"))
+    assert profile_facts(located) == [("field", "location", "lives in Lyon")]
+    # A stored fact no profile shows leaves the profile alone, whatever the words say.
+    dated = dataclasses.replace(memory("Mickael lives in Lyon", ID), fact=Fact("", Predicate.EVENT, "moved"))
+    assert profile_facts(dated) == []
 
 
 def test_long_values_are_cut() -> None:

@@ -82,6 +82,7 @@ class Learner:
                 created_at=message.timestamp,
                 expires_at=item.expires_at,
                 said_in=zone,
+                fact=item.fact_about(speaker),
             )
             try:
                 result = await self.engine.remember(draft)

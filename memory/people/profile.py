@@ -247,8 +247,16 @@ def fact_in_profile(fact: Fact) -> ProfileFact | None:
 
 
 def profile_facts(memory: Memory) -> list[ProfileFact]:
-    """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy."""
-    read = read_facts(memory.content, memory.memory_type, _leading_name(memory))
+    """What a memory says about its user, as (kind, key, value); [] when it says nothing profile-worthy.
+
+    The fact the extractor stored with it when there is one; otherwise (the model wrote it, or it
+    was stored before facts were) read from its words, which say the same (tests/test_profiles.py).
+    """
+    read = (
+        [memory.fact]
+        if memory.fact is not None
+        else read_facts(memory.content, memory.memory_type, _leading_name(memory))
+    )
     found = [fact_in_profile(fact) for fact in read]
     return [fact for fact in found if fact is not None and fact[2]]
 

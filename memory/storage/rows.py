@@ -6,12 +6,23 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..models import Memory, MemoryType, Scope, Source, StoredMessage, Summary, SummaryKind, Visibility
+from ..models import (
+    Fact,
+    Memory,
+    MemoryType,
+    Predicate,
+    Scope,
+    Source,
+    StoredMessage,
+    Summary,
+    SummaryKind,
+    Visibility,
+)
 
 MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
     "channel_id, thread_id, user_id, author_id, agent_id, visibility, created_at, updated_at, "
-    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources"
+    "last_accessed_at, access_count, expires_at, forgotten, superseded_by, content_hash, sources, fact"
 )
 MESSAGE_COLUMNS = (
     "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
@@ -68,6 +79,7 @@ def memory_values(m: Memory, text: Text, subjects: object, sources: object) -> t
         m.superseded_by,
         m.content_hash,
         sources,
+        fact_json(m.fact, text),
     )
 
 
@@ -94,7 +106,35 @@ def memory_from_row(row: Sequence[Any], lists: ListColumn) -> Memory:
         superseded_by=row[21],
         content_hash=str(row[22]),
         sources=lists(row[23]),
+        fact=fact_of_json(row[24]),
     )
+
+
+def fact_json(fact: Fact | None, text: Text) -> str | None:
+    """A memory's `fact` column: its fields as a JSON object (NULL for none)."""
+    if fact is None:
+        return None
+    said = {"predicate": fact.predicate.value, "object": text(fact.object), "relation": text(fact.relation)}
+    if fact.subject:
+        said["subject"] = text(fact.subject)
+    return json.dumps(said, ensure_ascii=False)
+
+
+def fact_of_json(stored: object) -> Fact | None:
+    """The fact of a `fact` column; None for NULL, or for one this version cannot read (a predicate
+    it does not know, a damaged value): the memory's words are read instead."""
+    if stored is None:
+        return None
+    try:
+        said = json.loads(str(stored))
+        return Fact(
+            str(said.get("subject", "")),
+            Predicate(said["predicate"]),
+            str(said["object"]),
+            str(said.get("relation", "")),
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _scope_values(scope: Scope) -> tuple[str, str, str, str | None, str]:

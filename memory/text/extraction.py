@@ -59,6 +59,14 @@ class Extracted:
     def fact(self) -> Fact:
         return Fact(self.subject, self.predicate, self.object, self.relation)
 
+    def fact_about(self, speaker: str) -> Fact | None:
+        """The fact to store with the memory (`Memory.fact`): what it says of `speaker` as fields,
+        without their name (they may be called otherwise later); None when it is about someone
+        else, or says nothing its words do not ("remember that the code is 1234")."""
+        if self.predicate is Predicate.STATED or self.subject.casefold() != speaker.casefold():
+            return None
+        return Fact("", self.predicate, self.object, self.relation)
+
 
 def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
     """The item with its dates written out, bounded, its subjects picked; None when nothing is left."""

@@ -1,12 +1,11 @@
-"""What a memory says as fields (subject, predicate, object), and reading them back from its text."""
+"""What a memory says as fields (`models.Fact`: subject, predicate, object) read back from its words,
+for the memories that were stored without them (the model's); and a value bounded for a profile."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import StrEnum
 
-from memory.models import MemoryType
+from memory.models import Fact, MemoryType, Predicate
 
 from .lexicons import (
     FAMILY_WORD,
@@ -22,56 +21,6 @@ from .normalize import regex
 __all__ = ["MAX_VALUE_CHARS", "Fact", "Predicate", "clean_value", "read_facts"]
 
 MAX_VALUE_CHARS = 80  # one remembered phrase; longer ones are cut at a word boundary
-
-
-class Predicate(StrEnum):
-    """What a fact says of its subject."""
-
-    # About who the subject is: one value each, the newest statement wins.
-    NAME = "name"
-    NICKNAME = "nickname"
-    PRONOUNS = "pronouns"
-    LOCATION = "location"
-    JOB = "job"
-    WORKPLACE = "workplace"
-    ORIGIN = "origin"
-    AGE = "age"
-    RELATIONSHIP = "relationship"  # "married", "single", "célibataire"
-    LANGUAGES = "languages"
-    STUDIES = "studies"
-    DIET = "diet"
-    NATIONALITY = "nationality"
-    TIMEZONE = "timezone"  # "PST", "UTC+2": the zone the subject's days are in
-    ABOUT = "about"  # anything else said of who the subject is ("is French", "est gaucher")
-    # Relatives and pets: `relation` says which ("sister", "kids").
-    RELATIVE = "relative"  # a named one
-    HAS = "has"  # "has two kids"
-    # Tastes.
-    LIKES = "likes"
-    DISLIKES = "dislikes"
-    DOES_NOT_MIND = "does_not_mind"
-    FAVORITE = "favorite"  # `relation` names what kind of favourite ("favorite color")
-    ALLERGY = "allergy"
-    # What the subject does and decides.
-    DECIDED = "decided"
-    DEADLINE = "deadline"
-    TODO = "todo"
-    GOAL = "goal"
-    EVENT = "event"
-    STATED = "stated"  # said in so many words, in no other shape ("remember that the code is 1234")
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One thing a memory says, e.g. ("Mickael", LOCATION, "lives in Lyon")."""
-
-    subject: str  # whom it is about, as the text names them
-    predicate: Predicate
-    # The value, third person, dates written out. Where the verb carries meaning it is kept:
-    # LOCATION "lives in Lyon" (not "near"), WORKPLACE "works at Acme", LANGUAGES "speaks French",
-    # HAS "has two kids"; otherwise the bare value: NAME "Léa", JOB "nurse", LIKES "tea".
-    object: str
-    relation: str = ""  # RELATIVE and HAS: which relative ("sister"); FAVORITE: which ("favorite color")
 
 
 def clean_value(value: str) -> str:

@@ -13,6 +13,9 @@ from ..base import HashMatch, MemoryQuery, VectorSink
 from ..rows import MEMORY_COLUMNS, json_list, memory_from_row, memory_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
+# One mark per column of `MEMORY_COLUMNS`.
+_MARKS = ",".join("?" * len(MEMORY_COLUMNS.split(",")))
+
 
 def _row_to_memory(row: Sequence[object]) -> Memory:
     return memory_from_row(row, json_list)
@@ -82,7 +85,7 @@ class MemoryRows(SQLiteTables):
                 # Arrival: one past the largest (the unique index finds it), so a row written later
                 # sorts after every row already here, whatever was deleted or vacuumed before.
                 f"INSERT INTO memories ({MEMORY_COLUMNS}, embedding, indexed, seq) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,"
+                f"VALUES ({_MARKS},?,0,"
                 "(SELECT COALESCE(MAX(seq), 0) + 1 FROM memories))",
                 rows,
             )

@@ -228,6 +228,12 @@ migration(
 )
 
 
+# A memory the extractor wrote keeps what it says of its user as fields (`rows.fact_json`), which
+# profiles read instead of parsing its words back; NULL for the rows before and for what the model
+# writes.
+migration("m006_memory_fact", "ALTER TABLE memories ADD COLUMN fact TEXT;")
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

@@ -79,8 +79,8 @@ def _memories(rows: Sequence[asyncpg.Record], vectors: VectorSink) -> list[Memor
     out = []
     for r in rows:
         memory = row_to_memory(r)
-        if r[24] is not None:
-            vectors[memory.id] = r[24]
+        if r[len(_NAMES)] is not None:  # `embedding`, right after the memory's columns
+            vectors[memory.id] = r[len(_NAMES)]
         out.append(memory)
     return out
 

@@ -20,4 +20,5 @@ MIGRATIONS: list[tuple[str, str]] = [
     tables.MEMORY_ARRIVAL,
     full_text.WORKSPACE_KEYED_WORDS,
     tables.MEMORY_ACCESS,
+    tables.MEMORY_FACT,
 ]

@@ -273,3 +273,8 @@ MEMORY_ACCESS = (
     ALTER TABLE memories DROP COLUMN access_count, DROP COLUMN last_accessed_at;
     """,
 )
+
+# A memory the extractor wrote keeps what it says of its user as fields (`rows.fact_json`), which
+# profiles read instead of parsing its words back; NULL for the rows before and for what the model
+# writes.
+MEMORY_FACT = ("m013_memory_fact", "ALTER TABLE memories ADD COLUMN fact text;")
