@@ -1378,6 +1378,24 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
 @pytest.mark.parametrize(
     ("said", "rewritten"),
     [
+        # "me" as someone else's object: "lui" (écrire à, offrir à), "l'" before a vowel, else the name
+        ("Je préfère qu'on m'écrive par mail", "Mickael préfère qu'on lui écrive par mail"),
+        ("Ma mère m'a offert un vélo", "la mère de Mickael lui a offert un vélo"),
+        ("Mon mari m'a demandé en mariage", "le mari de Mickael l'a demandé en mariage"),
+        ("Elle m'a demandé de venir", "Elle a demandé à Mickael de venir"),  # no one named before
+        ("Il me contacte par mail", "Il contacte Mickael par mail"),
+        ("On m'appelle Mick", "On appelle Mickael Mick"),
+        # the speaker's own "me" stays theirs
+        ("Je me lève tôt", "Mickael se lève tôt"),
+    ],
+)
+def test_the_speaker_as_someone_elses_object_in_french(said: str, rewritten: str) -> None:
+    assert third_person(said, "Mickael", french=True) == rewritten
+
+
+@pytest.mark.parametrize(
+    ("said", "rewritten"),
+    [
         # after a question's auxiliary the verb is not conjugated
         ("what did I miss", "what did Mickael miss"),
         ("can I bring a friend", "can Mickael bring a friend"),

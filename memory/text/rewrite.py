@@ -314,11 +314,54 @@ def _third_fr(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
     return f"{article_fr(possessive, noun)}{noun} {of_fr(speaker)}", True
 
 
+# "me" / "m'" as someone else's object: "ma mère m'a offert un vélo", "qu'on m'écrive par mail",
+# "il me contacte" (not the speaker's own "je me lève", "je ne m'en souviens pas").
+_OBJECT_ME_FR = regex(
+    r"(?<![\w'’-])(?:m['’]|me\s+)(?P<aux>(?:a|avait|aura|ont|avaient|est|était|sera)\s+)?(?P<verb>[^\W\d_][\w-]*)"
+)
+_SAID_BY_THE_SPEAKER_FR = regex(r"\bje\s+(?:ne\s+|n['’])?$|\bj['’]$")
+# Verbs that take their person with "à" (écrire à, offrir à): "me" is then "lui", whoever the speaker
+# is; the others take it directly, "l'" before a vowel.
+_TO_SOMEONE_FR = regex(
+    r"^(?:écri|parl|di[st]|envo|répond|téléphon|donn|offr|offert|montr|expliqu|racont|prêt|propos|conseill|"
+    r"recommand|souhait|annonc|promi|permi|interdi|achet|appri|apprend|manqu|plai|plaî|plu|arriv|rend|"
+    r"demand(?!\S*\s+en\s+mariage))"
+)
+
+
+# What names the speaker before an object "me", so that "lui" or "l'" points back to them.
+_NAMING_THE_SPEAKER_FR = regex(r"\b(?:je|j['’]|mon|ma|mes|moi)(?![\w-])")
+
+
+def _object_me_fr(text: str, speaker: str, named: bool) -> str:
+    """`text` with the speaker as someone else's object said in the third person: "lui a offert",
+    "l'a appelée", "qu'on lui écrive" once the speaker is named (`named`, or by the words before),
+    else by name ("on écrit à <speaker>"); "il contacte <speaker>" where "le" or "la" would need
+    their gender."""
+
+    def replace(match: re.Match[str]) -> str:
+        before = text[: match.start()]
+        if _SAID_BY_THE_SPEAKER_FR.search(before):
+            return match.group(0)
+        aux, verb = match.group("aux") or "", match.group("verb")
+        to_someone = bool(_TO_SOMEONE_FR.match(f"{verb}{text[match.end() :]}"))
+        if not (named or _NAMING_THE_SPEAKER_FR.search(before)):
+            return f"{aux}{verb} à {speaker}" if to_someone else f"{aux}{verb} {speaker}"
+        if to_someone:
+            return f"lui {aux}{verb}"
+        if (aux or verb)[:1].lower() in VOWELS + "h":
+            return f"l'{aux}{verb}"
+        return f"{aux}{verb} {speaker}"
+
+    return _OBJECT_ME_FR.sub(replace, text)
+
+
 def third_person_fr(text: str, speaker: str, named: bool = False) -> str:
     """je -> <speaker> (verb in the third person), mon/ma/mes X -> le/la/les X de <speaker>, then
     son/sa/ses once the speaker is named (from the start when `named`); nous/on -> <speaker> et
-    d'autres (verb in the third person plural), notre/nos -> leur/leurs once the speaker is named."""
-    return _substitute(_PRONOUN_FR, text, speaker, named, _third_fr)
+    d'autres (verb in the third person plural), notre/nos -> leur/leurs once the speaker is named;
+    "me" as someone else's object -> "lui", "l'" or <speaker>."""
+    return _substitute(_PRONOUN_FR, _object_me_fr(text, speaker, named), speaker, named, _third_fr)
 
 
 # --------------------------------------------------------------------------- both
