@@ -1995,6 +1995,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a family's days: school, trips, sick days, firsts, leave
         ("ma fille entre au CP en septembre", "La fille de Mickael entre au CP en septembre 2027"),
         ("mon fils commence le judo en janvier", "Le fils de Mickael commence le judo en janvier 2027"),
+        (
+            "ma belle-mère vient passer Noël chez nous",
+            "La belle-mère de Mickael vient passer Noël 2026 chez nous",
+        ),
+        ("on a passé Noël en Bretagne", "Mickael et d'autres ont passé Noël 2025 en Bretagne"),
         ("mon mari a changé de boulot", "Le mari de Mickael a changé de boulot"),
         ("j'ai repris le boulot lundi", "Mickael a repris le boulot lundi 23 novembre 2026"),
         (
@@ -3500,6 +3505,16 @@ def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
         assert [d.inline for d in find_dates(plan, NOW, False, False)[1]] == [inline], plan
     for habit in ["we always go home for Christmas", "I love going home for Christmas", "I love Christmas"]:
         assert find_dates(habit, NOW, False, False) == (habit, []), habit
+    # French holidays, said as French says them
+    for said, past, inline in [
+        ("je vais chez mes parents pour Noël", False, "Noël 2026"),
+        ("on s'est fiancés à Noël", True, "Noël 2025"),
+        ("je serai en congé pendant le Nouvel An", False, "Nouvel An 2027"),
+        ("on part au ski à Pâques", False, "Pâques 2027"),
+    ]:
+        assert [d.inline for d in find_dates(said, NOW, True, past)[1]] == [inline], said
+    for habit in ["on fête toujours Noël en famille", "j'adore Noël", "le marché de Noël était super"]:
+        assert find_dates(habit, NOW, True, False) == (habit, []), habit
     # a plan before the comma says nothing of a holiday after it
     stale = find_dates("I'll sort it today, it's been stale since before Christmas", NOW, False, False)[1]
     assert [d.day for d in stale] == [date(2026, 11, 22)]

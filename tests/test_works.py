@@ -130,7 +130,8 @@ def _works(text: str) -> list[str]:
         ),
         (
             "J'ai tricoté une écharpe pour Noël",
-            "L'art et l'artisanat de Léa incluent une écharpe : Léa a tricoté une écharpe pour Noël",
+            # told in the past, the last Christmas, as "I knitted a scarf for Christmas" is
+            "L'art et l'artisanat de Léa incluent une écharpe : Léa a tricoté une écharpe pour Noël 2025",
         ),
     ],
 )

@@ -121,6 +121,10 @@ HOLIDAYS = {
     "halloween": ("Halloween", (10, 31)), "valentine's day": ("Valentine's Day", (2, 14)),
     "thanksgiving": ("Thanksgiving", (11, 0)), "easter sunday": ("Easter", (0, 0)),
     "easter": ("Easter", (0, 0)),
+    # French, written out as French says them: "pour Noël" -> "pour Noël 2026"
+    "noël": ("Noël", (12, 25)), "nouvel an": ("Nouvel An", (1, 1)), "jour de l'an": ("jour de l'An", (1, 1)),
+    "pâques": ("Pâques", (0, 0)), "la toussaint": ("la Toussaint", (11, 1)),
+    "la saint-valentin": ("la Saint-Valentin", (2, 14)),
 }  # fmt: skip
 _HOLIDAY_ALT = _alternation(list(HOLIDAYS)).replace("\\ ", r"\s+").replace("'", "['’]?")
 # A holiday's name before one of these is a thing of the holiday, not its day ("a Christmas tree").
@@ -151,7 +155,11 @@ _NOT_A_DAY_AFTER = (
     r"game|match|percentile|one|ones|shot|take|line|door|street|avenue|day's"
 )
 # How a holiday reads where no preposition introduces it.
-HOLIDAY_LEAD = {"Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at ", "Easter": "at "}
+HOLIDAY_LEAD = {
+    "Christmas": "at ", "Thanksgiving": "at ", "New Year's": "at ", "Easter": "at ",
+    "Noël": "à ", "Nouvel An": "au ", "jour de l'An": "au ", "Pâques": "à ", "la Toussaint": "à ",
+    "la Saint-Valentin": "à ",
+}  # fmt: skip
 # "last Friday night": the part of the day stays, after the date.
 PARTS_OF_DAY = {
     "morning": " in the morning", "afternoon": " in the afternoon", "evening": " in the evening",
@@ -297,7 +305,8 @@ MONTH_VERBS = frozenset({"may", "march"})
 ORDINAL = regex(r"\d(?:st|nd|rd|th)\b")
 # What a holiday's name needs before it to be the day it falls on: "at Christmas", "for Halloween".
 HOLIDAY_PREPOSITION_BEFORE = regex(
-    r"\b(?:on|at|for|over|during|since|before|after|until|till|by|around|through)\s*$"
+    r"\b(?:on|at|for|over|during|since|before|after|until|till|by|around|through|"
+    r"(?:pour|à|pendant|avant|après|depuis|jusqu'à|vers|dès)(?:\s+(?:le|la|l'))?|au|jusqu'au)\s*$"
 )
 # A clause about when someone was born: the day is not last year's ("I was born on 3 June") and
 # its year is one the clause does not say.
@@ -357,7 +366,8 @@ _DATE_WORDS = frozenset(
         *(word for key in RELATIVE_DAYS for word in re.findall(r"[a-zà-ÿ]+", key) if word not in _FILLER),
         *"""day days week weeks weekend weekends fortnight fortnights month months year years jour jours
         semaine semaines mois an ans année années annee annees spring summer fall autumn winter
-        christmas halloween thanksgiving valentine easter été hiver automne printemps""".split(),
+        christmas halloween thanksgiving valentine easter été hiver automne printemps noël pâques toussaint
+        valentin nouvel""".split(),
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")

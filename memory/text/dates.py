@@ -428,16 +428,23 @@ _SAME_IN_THE_PAST_EN = frozenset(
 # Christmas", "we're usually away for Easter"), nor a plan said before the comma ("I'll sort it
 # today, it's been stale since before Christmas" is the last one).
 _PLANNED_HOLIDAY = re.compile(
-    r"^(?!.*\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b)"
+    r"^(?!.*\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to|chaque|tous\s+les|"
+    r"toujours|d'habitude|souvent|jamais)\b)"
     r".*(?:\b(?:will|shall|gonna|going\s+to)\b|\w'll\b"
-    r"|\b(?:i'm|we're|they're|he's|she's|i\s+am|we\s+are|is|are)\s+(?:\w+\s+)?(?:\w+ing|off|away|out|home|back)\b)",
+    r"|\b(?:i'm|we're|they're|he's|she's|i\s+am|we\s+are|is|are)\s+(?:\w+\s+)?(?:\w+ing|off|away|out|home|back)\b"
+    # French: "je vais chez mes parents pour Noël", "ma belle-mère vient passer Noël chez nous"
+    r"|\b(?:je\s+vais|on\s+va|nous\s+allons|ils\s+vont|elles\s+vont|je\s+pars|on\s+part|nous\s+partons|"
+    r"je\s+serai|on\s+sera|nous\s+serons|(?:vient|viennent|va|vont)\s+passer|passera|passerons|passerai|"
+    r"fêtera|fêterons|fêterai|serai|sera|serons)\b)",
     re.IGNORECASE | re.DOTALL,
 )
 # A holiday or a period spent, as the day it is: "we're spending Thanksgiving with my sister", "we
 # hosted Easter", "I spent last weekend at the lake" ("spent the weekend of ...", not "spent on the
 # weekend of ...").
 _SPENT_BEFORE = re.compile(
-    r"\b(?:spend|spending|spent|celebrate|celebrating|celebrated|host|hosting|hosted)\s*$", re.IGNORECASE
+    r"\b(?:spend|spending|spent|celebrate|celebrating|celebrated|host|hosting|hosted|passer|passé|passe|"
+    r"fêter|fêté|fête)\s*$",
+    re.IGNORECASE,
 )
 _HABIT_EN = re.compile(
     r"\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b",

@@ -35,8 +35,9 @@ _EVENT_CUE = regex(
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?)|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
     r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
     r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
-    # days spent somewhere or with someone: "we're spending Thanksgiving with my sister"
-    r"spent|spending|"
+    # days spent somewhere or with someone: "we're spending Thanksgiving with my sister", "ma
+    # belle-mère vient passer Noël chez nous", "on a passé Noël en Bretagne"
+    r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|pass(?:é|er|ons|erons)(?=\s+\x00)|"
     # a defense, a check-up, a race, a document's end: "my passport expires in February"
     r"defen[cs]e|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
