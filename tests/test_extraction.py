@@ -472,6 +472,12 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm in PST", ID, "Mickael is in the PST time zone"),
         ("my timezone is UTC+2", ID, "Mickael is in the UTC+2 time zone"),
         ("Mon fuseau horaire est CET", ID, "Mickael est dans le fuseau horaire CET"),
+        # a zone written as one after "I'm" is no name ("I'm Art" is)
+        ("I'm GMT+1 btw", ID, "Mickael is in the GMT+1 time zone"),
+        ("je suis GMT+1", ID, "Mickael est dans le fuseau horaire GMT+1"),
+        ("I'm Art", ID, "Mickael's name is Art"),
+        ("I'm colorblind (deuteranopia)", FACT, "Mickael is colorblind"),
+        ("I moderate the art channel", ID, "Mickael moderates the art channel"),
         ("I work remotely", ID, "Mickael works remotely"),
         ("My wife is a doctor", FACT, "Mickael's wife is a doctor"),
         ("Ma sœur est infirmière", FACT, "La sœur de Mickael est infirmière"),
@@ -2414,6 +2420,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I used to live in Paris", "lives in"),
         ("I used to work at night", "used to"),  # when, not where
         ("I'm a ceiling fan", "fan of"),
+        ("I'm GMT+1 btw", "name is"),
+        ("I moderate my drinking", "moderates"),
         ("I'm pregnant!! due in March", "Deadline"),
         ("the report? due in March", "Mickael is due"),  # no pregnancy: a task's date
         ("I'm moving to the next topic", "moving"),  # a move in the conversation

@@ -36,7 +36,8 @@ _IS_EN = regex(
     r"blind\s+in\s+(?:my|one|the)\s+(?:left\s+|right\s+)?eye|deaf|hard\s+of\s+hearing|(?:lactose|gluten)\s+intolerant|"
     r"immunocompromised|in\s+remission|on\s+crutches|in\s+a\s+wheelchair)"
     # The whole of what the speaker is: "deaf in one ear" is not "deaf".
-    r"(?=[\s,;:.!?]*$|\s*[,;:.!?]|\s+(?:and|but|so|because|since|now|too|though|myself)\b)"
+    # ... or a bracket that says which: "I'm colorblind (deuteranopia)"
+    r"(?=[\s,;:.!?]*$|\s*[,;:.!?(]|\s+(?:and|but|so|because|since|now|too|though|myself)\b)"
 )
 # What the speaker takes, said as a habit or a treatment: "I take metformin every morning", "I'm on
 # antidepressants", "I'm on insulin now" (not "I'm on it", "I take the bus").

@@ -101,6 +101,9 @@ _IN_CHARGE_EN = regex(
     # "I'm running a Pathfinder campaign", "I'm running our book club" (not "I'm running a 10k")
     r"running(?=\s+(?:a|an|our|my|the)\s+(?:[\w&'-]+\s+){0,3}?(?:campaign|group|server|club|league|podcast|"
     r"newsletter|channel|guild|meetup|workshop|store|shop|business|company|bakery|cafe|café|restaurant)s?\b))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|"
+    # "I moderate the art channel" (not "I moderate my drinking")
+    r"moderate(?=\s+(?:the|our|a|an|this|my)\s+(?:[\w#-]+\s+){0,3}?(?:channels?|server|subreddit|sub|forum|group|"
+    r"community|discord|chat|stream)\b)|"
     # "I run a D&D group", "I run a small bakery" (not "I run a marathon", "I run a script")
     r"run(?!\s+(?:a|an|the|my|our)\s+(?:\d|marathon|half|race|5k|10k|mile|lap|bath|test|check|scan|query|script|errand|fever|"
     r"risk|tab|few|couple|lot|bit|quick|mile)))|"

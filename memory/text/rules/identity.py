@@ -109,7 +109,10 @@ _ZONE = (
     r"WET|WEST|IST|JST|KST|AEST|AEDT|ACST|AWST|NZST|NZDT|SGT|HKT|BRT|ART))(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?)?)"
     r"(?![\w+-])"
 )
-_TIMEZONE_EN = rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:in|on)\s+(?:the\s+)?){_ZONE}"
+# "I'm in PST", and chat's "I'm GMT+1 btw" (a zone's name, not the speaker's: see names.py).
+_TIMEZONE_EN = (
+    rf"\b(?:my\s+time\s*zone\s+is\s+(?:the\s+)?|i(?:'m|\s+am)\s+(?:(?:in|on)\s+(?:the\s+)?)?){_ZONE}"
+)
 # After "my timezone is" a zone's name is one in any case: "my timezone is est".
 _TIMEZONE_SAID_EN = (
     r"\bmy\s+time\s*zone\s+is\s+(?:the\s+)?(?P<zone>[a-z]{2,5}(?:\s*[+-]\s*\d{1,2}(?::?\d{2})?)?)(?![\w+/-])"
@@ -120,7 +123,10 @@ _HOURS_IN_ZONE_EN = (
     r"working|work|on)\s+(?:from\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:-|–|to|till|until)\s*\d{1,2}(?::\d{2})?"
     rf"\s*(?:am|pm)?\s+(?:in\s+|my\s+time\s+)?{_ZONE}"
 )
-_TIMEZONE_FR = rf"\bmon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?{_ZONE}"
+_TIMEZONE_FR = (
+    r"\b(?:mon\s+fuseau(?:\s+horaire)?\s+(?:est|c'est)\s+(?:l'heure\s+)?(?:le\s+)?|je\s+suis\s+(?:en\s+)?)"
+    + _ZONE
+)
 # A zone named by a place: "I'm on Berlin time", "I'm on East Coast time", "je suis à l'heure de Montréal".
 _PLACE_TIME_EN = (
     r"\bi(?:'m|\s+am)\s+(?:on|in|using|living\s+on)\s+(?P<place>[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,2}?)"

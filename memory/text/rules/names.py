@@ -11,6 +11,7 @@ from ..lexicons import NATIONALITIES
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase
 from ..rewrite import of_fr, possessive_en
+from ..zones import zone_named
 from .base import Hit, Item, Rule
 
 __all__ = ["NAMES"]
@@ -92,6 +93,9 @@ def _name(hit: Hit) -> Item | None:
             predicate=Predicate.NATIONALITY,
             object=written,
         )
+    said = phrase.split(maxsplit=1)[0] if phrase.split() else ""
+    if hit.group("im") and said.isupper() and zone_named(said) is not None:
+        return None  # "I'm GMT+1 btw": a time zone written as one (identity.py), no name; "I'm Art" is
     name = name_from_phrase(phrase, strict=not hit.group("strong"))
     if not name or name.casefold() == speaker.casefold():
         # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
