@@ -2421,6 +2421,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I used to work at night", "used to"),  # when, not where
         ("I'm a ceiling fan", "fan of"),
         ("I'm GMT+1 btw", "name is"),
+        ("I'm Diamond", "name is"),  # a rank
+        ("I'm INFJ", "name is"),
+        ("I'm Online", "name is"),
         ("I moderate my drinking", "moderates"),
         ("I'm pregnant!! due in March", "Deadline"),
         ("the report? due in March", "Mickael is due"),  # no pregnancy: a task's date

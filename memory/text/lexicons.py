@@ -165,7 +165,8 @@ NOT_A_NAME = frozenset(
     dead broke shook beat sold game human nerd sober slammed stoked pumped hyped thrilled blessed starving
     swamped shy weird sick fried toast wrecked gutted stressed chill calm stuffed full broken drunk high
     hooked addicted obsessed down game salty mid sus lit dope legit official done screwed doomed nobody
-    somebody someone everyone anyone maybe
+    somebody someone everyone anyone maybe online offline
+    diamond platinum plat bronze grandmaster challenger immortal radiant
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR

@@ -225,6 +225,10 @@ def is_negated_call(before: str) -> bool:
     return bool(_NEGATED_CALL.search(before))
 
 
+# "I'm INFJ": a personality type, written in capitals.
+_PERSONALITY_TYPE = re.compile(r"[IE][NS][TF][JP](?:-[AT])?")
+
+
 def name_from_phrase(phrase: str, strict: bool) -> str:
     """Leading capitalised words of `phrase` (the first may be lowercase unless `strict`), or ''."""
     words = phrase.split()
@@ -236,7 +240,7 @@ def name_from_phrase(phrase: str, strict: bool) -> str:
             continue
         if not core:
             break
-        if core.lower() in NOT_A_NAME or core.lower() in _NAME_JOINERS:
+        if core.lower() in NOT_A_NAME or core.lower() in _NAME_JOINERS or _PERSONALITY_TYPE.fullmatch(core):
             break
         if not core[0].isupper() and (strict or index > 0):
             break
