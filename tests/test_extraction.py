@@ -476,6 +476,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm GMT+1 btw", ID, "Mickael is in the GMT+1 time zone"),
         ("je suis GMT+1", ID, "Mickael est dans le fuseau horaire GMT+1"),
         ("I'm Art", ID, "Mickael's name is Art"),
+        ("I'm Dev", ID, "Mickael's name is Dev"),  # one word may be a name
+        ("I'm Senior Engineer at Stripe", ID, "Mickael is Senior Engineer at Stripe"),
+        ("I'm Head of Design at Acme", ID, "Mickael is Head of Design at Acme"),
+        ("I'm CTO at Acme", ID, "Mickael is CTO at Acme"),
         ("I'm colorblind (deuteranopia)", FACT, "Mickael is colorblind"),
         ("I moderate the art channel", ID, "Mickael moderates the art channel"),
         ("I work remotely", ID, "Mickael works remotely"),
@@ -2422,6 +2426,10 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm a ceiling fan", "fan of"),
         ("I'm GMT+1 btw", "name is"),
         ("I'm Diamond", "name is"),  # a rank
+        ("I'm Gold 2", "name is"),
+        ("I'm Senior Engineer at Stripe", "name is"),  # a title, as a signature writes it
+        ("I'm CTO at Acme", "name is"),
+        ("I'm VP Sales", "name is"),
         ("I'm INFJ", "name is"),
         ("I'm Online", "name is"),
         ("I moderate my drinking", "moderates"),

@@ -187,6 +187,9 @@ SAID_OF_THE_SPEAKER = [
     "text me if it's urgent",
     "the best way to reach me is Signal",
     "my 1:1 with Priya is every other Tuesday",
+    "I'm Senior Engineer at Stripe",
+    "I'm GMT+1 btw",
+    "I moderate the art channel",
 ]
 
 

@@ -9,6 +9,7 @@ from memory.models import Fact, MemoryType, Predicate
 
 from .lexicons import (
     FAMILY_WORD,
+    JOB_TITLE_EN,
     NATIONALITIES,
     RELATIVES_EN,
     RELATIVES_FR,
@@ -110,6 +111,8 @@ _IDENTITY = [(Predicate(key), regex(_WHO + pattern)) for key, pattern in _IDENTI
 _LEADING_IS = regex(r"^(?:is|a)\s+")
 _WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
 _IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
+# "Mickael is Senior Engineer at Stripe": a title as rules/names.py writes one said without article.
+_IS_TITLE_EN = regex(rf"{_WHO}\s+is\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITLE_EN}.*)$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
 _DIET = regex(
     rf"{_WHO}\s+(?:is|est|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
@@ -198,6 +201,9 @@ def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
         return [*facts, Fact(_who(said), Predicate.DIET, said.group("value").lower())]
     said = _IS_A_EN.search(text)
     if said and is_occupation_en(said.group("value")):
+        return [*facts, Fact(_who(said), Predicate.JOB, said.group("value"))]
+    said = _IS_TITLE_EN.search(text)
+    if said:
         return [*facts, Fact(_who(said), Predicate.JOB, said.group("value"))]
     said = _IS_A_FR.search(text)
     if said:

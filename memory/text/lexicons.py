@@ -12,6 +12,7 @@ __all__ = [
     "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
+    "JOB_TITLE_EN",
     "KIN_AS_NAME_EN",
     "KIN_AS_NAME_EN_ALT",
     "KIN_FR",
@@ -268,6 +269,18 @@ _PREPOSITIONS = frozenset("at for in with from of on by near chez à au aux pour
 
 _YEAR_OF_STUDY_EN = re.compile(
     r"^(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]+years?\s+", re.IGNORECASE
+)
+
+
+# A job title as a signature writes it, without its article: "Senior Engineer", "Head of Design",
+# "CTO", "VP Sales", and a player's role ("Tank main"). A regex fragment: the rules find it after
+# "I'm" (rules/names.py), the profile after "<name> is" (facts.py).
+JOB_TITLE_EN = (
+    r"(?:(?:senior|junior|staff|principal|lead|head|chief|associate|assistant|deputy|acting|interim|"
+    r"product|program|project|engineering|design|data|software|marketing|sales|tank|support|dps|healer)\s+)*"
+    r"(?:engineer|developer|dev|designer|manager|director|head|lead|founder|co-?founder|owner|architect|analyst|"
+    r"scientist|consultant|recruiter|editor|producer|officer|president|partner|intern|main|"
+    r"(?-i:CTO|CEO|CFO|COO|CMO|CPO|CIO|VP|SVP|EVP|PM|EM|TPM|SRE|SWE|QA))\b"
 )
 
 

@@ -7,7 +7,7 @@ import re
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import NATIONALITIES
+from ..lexicons import JOB_TITLE_EN, NATIONALITIES, RANKS_EN
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase
 from ..rewrite import of_fr, possessive_en
@@ -71,6 +71,42 @@ def _part_nationality(hit: Hit) -> Item | None:
     )
 
 
+# A job title said without its article, as a signature says it: "I'm Senior Engineer at Stripe", "I'm
+# CTO at Acme", "I'm VP Sales" (no name), and a player's role ("I'm Tank main").
+_TITLE_EN = regex("^" + JOB_TITLE_EN)
+# Where a title ends: a place or a team after it is part of the job ("at Stripe", "for search").
+_TITLE_AND_WHERE_EN = regex(r"^(?P<title>[^,;:!?.]+?)\s*(?:[,;:!?.]|$|\s+(?:and|but|so|btw|lol)\b)")
+
+
+_RANK_SAID_EN = regex(rf"(?:{RANKS_EN})\s*\d")
+_WHERE_NEXT_EN = regex(r"\s+(?:at|for|of|on|in)\b")
+
+
+def _surely_a_title(title: re.Match[str], phrase: str) -> bool:
+    """A title of more than one word, an acronym ("CTO"), or a word said with where ("Head of
+    Design", "Lead at Acme"); "I'm Dev" or "I'm Head" alone may well be a name."""
+    words = title.group(0).split()
+    return len(words) > 1 or words[0].isupper() or bool(_WHERE_NEXT_EN.match(phrase, title.end()))
+
+
+def _job_title(hit: Hit) -> Item | None:
+    """ "Mickael is Senior Engineer at Stripe": a title said without its article, as a signature."""
+    rest = hit.clause.text[hit.match.start("name") :]
+    said = _TITLE_AND_WHERE_EN.match(rest)
+    if said is None:
+        return None
+    title = " ".join(said.group("title").split())
+    content = f"{hit.speaker} is {title}"
+    return Item(
+        content,
+        MemoryType.IDENTITY,
+        hit.confidence(_IDENTITY_CONFIDENCE),
+        [title],
+        predicate=Predicate.JOB,
+        object=title,
+    )
+
+
 def _name(hit: Hit) -> Item | None:
     """ "my name is X" (strong: the first word may be lowercase), "call me X", "I'm X" / "I'm French"."""
     speaker, phrase = hit.speaker, hit.group("name")
@@ -96,6 +132,11 @@ def _name(hit: Hit) -> Item | None:
     said = phrase.split(maxsplit=1)[0] if phrase.split() else ""
     if hit.group("im") and said.isupper() and zone_named(said) is not None:
         return None  # "I'm GMT+1 btw": a time zone written as one (identity.py), no name; "I'm Art" is
+    if hit.group("im") and _RANK_SAID_EN.match(hit.clause.text, hit.match.start("name")):
+        return None  # "I'm Gold 2": a rank (hobbies.py)
+    title = _TITLE_EN.search(phrase) if hit.group("im") and not hit.french else None
+    if title is not None and _surely_a_title(title, phrase):
+        return _job_title(hit)
     name = name_from_phrase(phrase, strict=not hit.group("strong"))
     if not name or name.casefold() == speaker.casefold():
         # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
