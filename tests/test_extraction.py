@@ -477,6 +477,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("je suis GMT+1", ID, "Mickael est dans le fuseau horaire GMT+1"),
         ("I'm Art", ID, "Mickael's name is Art"),
         ("I'm Dev", ID, "Mickael's name is Dev"),  # one word may be a name
+        ("je suis Julien", ID, "Mickael s'appelle Julien"),
+        ("je suis Marie", ID, "Mickael s'appelle Marie"),
+        ("je suis CTO chez Doctolib", ID, "Mickael est CTO chez Doctolib"),
+        ("My name is Camille and I broke my shoulder", EVENT, "Camille broke their shoulder"),
         ("I'm Senior Engineer at Stripe", ID, "Mickael is Senior Engineer at Stripe"),
         ("I'm Head of Design at Acme", ID, "Mickael is Head of Design at Acme"),
         ("I'm CTO at Acme", ID, "Mickael is CTO at Acme"),
@@ -2430,6 +2434,13 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Senior Engineer at Stripe", "name is"),  # a title, as a signature writes it
         ("I'm CTO at Acme", "name is"),
         ("I'm VP Sales", "name is"),
+        ("I'm DevOps", "name is"),
+        ("je suis PO sur le produit", "s'appelle"),
+        ("je suis Parisien", "s'appelle"),  # where from, capitalised
+        ("je suis Bretonne", "s'appelle"),
+        ("je suis Scorpion", "s'appelle"),
+        ("je suis Julien", "Julien est"),  # the name is no second note of what they are
+        ("My name is Camille and I broke my shoulder", "their name is"),  # two clauses
         ("I'm INFJ", "name is"),
         ("I'm Online", "name is"),
         ("I moderate my drinking", "moderates"),

@@ -190,6 +190,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm Senior Engineer at Stripe",
     "I'm GMT+1 btw",
     "I moderate the art channel",
+    "je suis CTO chez Doctolib",
 ]
 
 

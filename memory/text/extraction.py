@@ -165,7 +165,12 @@ def extract(text: str, speaker: str, now: datetime | None = None) -> list[Extrac
         named = next((item.given_name for item in found if item.given_name), None)
         if named is None or named.casefold() == clean_speaker(speaker).casefold():
             return found
-        again = [item for item in extract_unguarded(text, named, now) if item.given_name is None]
+        # Not the name read again as what they are ("je suis Julien" is no "Julien est Julien").
+        again = [
+            item
+            for item in extract_unguarded(text, named, now)
+            if item.given_name is None and item.object.casefold() != named.casefold()
+        ]
         return [item for item in found if item.given_name is not None] + again
     except Exception:  # a heuristic must never break the write path; the LLM path still runs
         log_heuristic_failure("extraction")

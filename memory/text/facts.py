@@ -111,8 +111,9 @@ _IDENTITY = [(Predicate(key), regex(_WHO + pattern)) for key, pattern in _IDENTI
 _LEADING_IS = regex(r"^(?:is|a)\s+")
 _WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
 _IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
-# "Mickael is Senior Engineer at Stripe": a title as rules/names.py writes one said without article.
-_IS_TITLE_EN = regex(rf"{_WHO}\s+is\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITLE_EN}.*)$")
+# "Mickael is Senior Engineer at Stripe", "Mickael est CTO chez Doctolib": a title as rules/names.py
+# writes one said without its article.
+_IS_TITLE_EN = regex(rf"{_WHO}\s+(?:is|est)\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITLE_EN}.*)$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
 _DIET = regex(
     rf"{_WHO}\s+(?:is|est|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"

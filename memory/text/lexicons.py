@@ -168,6 +168,7 @@ NOT_A_NAME = frozenset(
     hooked addicted obsessed down game salty mid sus lit dope legit official done screwed doomed nobody
     somebody someone everyone anyone maybe online offline
     diamond platinum plat bronze grandmaster challenger immortal radiant
+    bélier taureau gémeaux lion vierge balance scorpion sagittaire capricorne verseau poissons
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR
@@ -280,7 +281,7 @@ JOB_TITLE_EN = (
     r"product|program|project|engineering|design|data|software|marketing|sales|tank|support|dps|healer)\s+)*"
     r"(?:engineer|developer|dev|designer|manager|director|head|lead|founder|co-?founder|owner|architect|analyst|"
     r"scientist|consultant|recruiter|editor|producer|officer|president|partner|intern|main|"
-    r"(?-i:CTO|CEO|CFO|COO|CMO|CPO|CIO|VP|SVP|EVP|PM|EM|TPM|SRE|SWE|QA))\b"
+    r"(?-i:CTO|CEO|CFO|COO|CMO|CPO|CIO|VP|SVP|EVP|PM|EM|TPM|PO|SRE|SWE|QA|HR|RH|DRH|DSI|UX|UI|DBA))\b"
 )
 
 

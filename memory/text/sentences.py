@@ -92,7 +92,9 @@ _LEAD_ONLY = regex(rf"\s*(?:{_LEAD},?\s*){{1,3}}")
 # lead: not a clause of its own.
 _CO_SUBJECT = regex(
     rf"\s*(?:{_LEAD},?\s+){{0,2}}"
-    r"(?P<who>(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*"
+    # no verb among its words: "my name is Camille and I ..." is two clauses
+    r"(?P<who>(?:my|our)\s+(?:(?!(?:is|are|was|were|has|have|had)\b)[\w'-]+\s+){0,2}?(?!(?:is|are|was|were)\b)[\w'-]+"
+    r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*"
 )
 _QUESTION_START = regex(
     r"^(?:(?:so|and|but|ok|okay|hey|et|alors|bon|mais)[\s,]+)*(?:"

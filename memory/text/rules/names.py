@@ -89,6 +89,23 @@ def _surely_a_title(title: re.Match[str], phrase: str) -> bool:
     return len(words) > 1 or words[0].isupper() or bool(_WHERE_NEXT_EN.match(phrase, title.end()))
 
 
+# A word written as no name is: an acronym of three or four capitals ("SEO", "NASA"; two may be
+# initials: "I'm TJ") or a word with a capital inside ("DevOps", "iOS").
+_NOT_A_NAME_SAID = re.compile(r"^[A-Z]{3,4}$|[a-z][A-Z]")
+# Where one is from, as French writes it capitalised after "je suis" ("Parisien", "Bretonne",
+# "Lyonnais", "Québécoise", "Marseillaise", "Africain"); a first name of the same ending stays one.
+_OF_A_PLACE_FR = re.compile(r"(?:ien|ienne|ais|aise|ois|oise|ain|aine|on|onne)$")
+_FIRST_NAMES_OF_THAT_ENDING_FR = frozenset(
+    """julien adrien fabien damien sébastien bastien lucien vivien cyprien maximilien gatien aurélien
+    fabienne adrienne julienne vivienne lucienne françois françoise gervais alain germain romain lorraine
+    germaine romaine simon léon manon marion gaston yvon sharon allison shannon""".split()
+)
+
+
+def _of_a_place_fr(word: str) -> bool:
+    return bool(_OF_A_PLACE_FR.search(word.lower())) and word.lower() not in _FIRST_NAMES_OF_THAT_ENDING_FR
+
+
 def _job_title(hit: Hit) -> Item | None:
     """ "Mickael is Senior Engineer at Stripe": a title said without its article, as a signature."""
     rest = hit.clause.text[hit.match.start("name") :]
@@ -96,7 +113,7 @@ def _job_title(hit: Hit) -> Item | None:
     if said is None:
         return None
     title = " ".join(said.group("title").split())
-    content = f"{hit.speaker} is {title}"
+    content = f"{hit.speaker} {'est' if hit.french else 'is'} {title}"
     return Item(
         content,
         MemoryType.IDENTITY,
@@ -134,9 +151,13 @@ def _name(hit: Hit) -> Item | None:
         return None  # "I'm GMT+1 btw": a time zone written as one (identity.py), no name; "I'm Art" is
     if hit.group("im") and _RANK_SAID_EN.match(hit.clause.text, hit.match.start("name")):
         return None  # "I'm Gold 2": a rank (hobbies.py)
-    title = _TITLE_EN.search(phrase) if hit.group("im") and not hit.french else None
+    title = _TITLE_EN.search(phrase) if hit.group("im") else None
     if title is not None and _surely_a_title(title, phrase):
         return _job_title(hit)
+    if hit.group("im") and _NOT_A_NAME_SAID.search(said):
+        return None  # "I'm DevOps", "je suis PO": a word written as no name is
+    if hit.group("im") and hit.french and hit.group("im").lower().startswith("je") and _of_a_place_fr(said):
+        return None  # "je suis Parisien", "je suis Bretonne": where from, capitalised
     name = name_from_phrase(phrase, strict=not hit.group("strong"))
     if not name or name.casefold() == speaker.casefold():
         # The speaker's display name already says it: "Mickael's name is Mickael" teaches nothing.
