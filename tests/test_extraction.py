@@ -2435,6 +2435,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm CTO at Acme", "name is"),
         ("I'm VP Sales", "name is"),
         ("I'm DevOps", "name is"),
+        ("I'm Super tired", "name is"),  # a capital for emphasis
+        ("I'm Lowkey obsessed", "name is"),
+        ("I'm Pregnant", "name is"),
         ("je suis PO sur le produit", "s'appelle"),
         ("je suis Parisien", "s'appelle"),  # where from, capitalised
         ("je suis Bretonne", "s'appelle"),

@@ -169,6 +169,7 @@ NOT_A_NAME = frozenset(
     somebody someone everyone anyone maybe online offline
     diamond platinum plat bronze grandmaster challenger immortal radiant
     bélier taureau gémeaux lion vierge balance scorpion sagittaire capricorne verseau poissons
+    super sooo soo way kinda sorta lowkey highkey boomer millennial zoomer poor taken pregnant keto clean
     """.split()
     + WEEKDAYS_EN
     + WEEKDAYS_FR
