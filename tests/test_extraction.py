@@ -484,6 +484,9 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm Senior Engineer at Stripe", ID, "Mickael is Senior Engineer at Stripe"),
         ("I'm Head of Design at Acme", ID, "Mickael is Head of Design at Acme"),
         ("I'm CTO at Acme", ID, "Mickael is CTO at Acme"),
+        # a job that ended is the newest word on the job
+        ("I'm not a nurse anymore, I retired", ID, "Mickael is no longer a nurse"),
+        ("I'm no longer a teacher", ID, "Mickael is no longer a teacher"),
         ("I'm colorblind (deuteranopia)", FACT, "Mickael is colorblind"),
         ("I moderate the art channel", ID, "Mickael moderates the art channel"),
         ("I work remotely", ID, "Mickael works remotely"),
@@ -2436,6 +2439,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm VP Sales", "name is"),
         ("I'm DevOps", "name is"),
         ("I'm Super tired", "name is"),  # a capital for emphasis
+        ("I'm not a nurse", "no longer"),  # no change said
+        ("I'm not a morning person anymore", "no longer a"),  # no job
         ("I'm Lowkey obsessed", "name is"),
         ("I'm Pregnant", "name is"),
         ("je suis PO sur le produit", "s'appelle"),

@@ -191,6 +191,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm GMT+1 btw",
     "I moderate the art channel",
     "je suis CTO chez Doctolib",
+    "I'm not a nurse anymore",
 ]
 
 
@@ -444,6 +445,7 @@ async def test_forgetting_the_newer_value_brings_the_older_back(
         # a workplace no longer held, a relationship status changed: one value, the newest word on it
         ("Mickael works at Acme", "Mickael no longer works at Acme", "workplace", "no longer works at Acme"),
         ("Mickael is married", "Mickael is divorced", "relationship", "divorced"),
+        ("Mickael is a nurse", "Mickael is no longer a nurse", "job", "no longer a nurse"),
     ],
 )
 async def test_a_single_valued_field_is_the_newest_word_on_it(

@@ -189,6 +189,15 @@ def new_job(hit: Hit) -> Item | None:
     )
 
 
+def _no_longer_a_en(hit: Hit) -> Item | None:
+    """ "Mickael is no longer a nurse": said with "no longer", or "not ... anymore"."""
+    job = _ANYMORE.sub("", hit.phrase)
+    if (not hit.group("no_longer") and job == hit.phrase) or not is_occupation_en(job):
+        return None  # "I'm not a nurse": never was, or no change said
+    said = f"no longer {hit.group('art').lower()} {hit.third(job)}"
+    return identity_memory(hit, f"{hit.speaker} is {said}", Predicate.JOB, said)
+
+
 def _no_longer_en(hit: Hit) -> Item | None:
     """ "Mickael no longer works at Acme": said with "no longer", or "not ... anymore"."""
     phrase = _ANYMORE.sub("", hit.phrase)
@@ -276,6 +285,8 @@ def _studies_en(hit: Hit) -> Item | None:
 _NO_LONGER_EN = (
     r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
 )
+# "I'm not a nurse anymore", "I'm no longer a teacher": the job that ended, the newest word on it.
+_NO_LONGER_A_EN = r"\bi(?:'m|\s+am)\s+(?:(?P<no_longer>no\s+longer)|not)\s+(?P<art>an?)\s+"
 _NEW_JOB_EN = (
     r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got\s+(?:a|the)\s+(?:new\s+)?job|"
     r"started\s+(?:a\s+new\s+job|working))\s+(?P<prep>at|for)\s+"
@@ -410,6 +421,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
     Rule(_REPORTS_TO_EN, _reports_to_en, french=False, max_words=8),
     # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
     Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
+    Rule(regex(_NO_LONGER_A_EN + OBJECT), _no_longer_a_en, french=False, max_words=8),
     Rule(regex(_LEFT_JOB_EN + OBJECT), left_job, french=False),
     # "I got a new job at Stripe", "I started working at Google last month": where they work now.
     Rule(regex(_NEW_JOB_EN + OBJECT), new_job, french=False),
