@@ -1955,6 +1955,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("just landed in Tokyo!", "Mickael just landed in Tokyo"),
         ("arrived in Lisbon", "Mickael arrived in Lisbon"),
         ("gg, finally hit Platinum", "Mickael finally hit Platinum"),
+        # a game given up is news, not one of the games played
+        ("I stopped playing League", "Mickael stopped playing League"),
         # what one gave or did for others to see
         (
             "I gave a talk at a school about my transition journey, it went really well",
@@ -2440,6 +2442,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm DevOps", "name is"),
         ("I'm Super tired", "name is"),  # a capital for emphasis
         ("I'm not a nurse", "no longer"),  # no change said
+        ("I stopped playing League", "include League"),
         ("I'm not a morning person anymore", "no longer a"),  # no job
         ("I'm Lowkey obsessed", "name is"),
         ("I'm Pregnant", "name is"),

@@ -22,7 +22,9 @@ MADE_TAG = "kind:made"
 _NOT_DONE = regex(
     r"\b(?:not|never|no|don't|didn't|won't|can't|cannot|couldn't|wouldn't|would|'d|could|should|might|"
     r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|going|used|thinking|"
-    r"considering|will|you|he|she|they|him|her|them|someone|somebody|people|friend|friends)\b|'ll\b|n't\b"
+    # what one gave up: "I stopped playing League", "I quit watching it"
+    r"considering|stopped|quit|gave|will|you|he|she|they|him|her|them|someone|somebody|people|friend|friends)\b"
+    r"|'ll\b|n't\b"
 )
 
 # What is read, watched, played or heard, and the kind the memory names. The verb decides the kind
