@@ -2019,6 +2019,15 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
             "La belle-mère de Mickael vient passer Noël 2026 chez nous",
         ),
         ("on a passé Noël en Bretagne", "Mickael et d'autres ont passé Noël 2025 en Bretagne"),
+        # two days joined by a dash are a range, not two sentences
+        (
+            "I'm OOO Dec 20 - Jan 3",
+            "Mickael is OOO from Sunday 20 December 2026 to Sunday 3 January 2027",
+        ),
+        (
+            "je suis en congé 20 déc - 3 janv",
+            "Mickael est en congé du dimanche 20 décembre 2026 au dimanche 3 janvier 2027",
+        ),
         ("mon mari a changé de boulot", "Le mari de Mickael a changé de boulot"),
         ("j'ai repris le boulot lundi", "Mickael a repris le boulot lundi 23 novembre 2026"),
         (

@@ -298,7 +298,27 @@ def find_dates(
         # A date's full stop ("3 Jan.", "last Fri.") may end the sentence too: it stays.
         position = match.end() - 1 if match.group(0).endswith(".") else match.end()
     out.append(clause[position:])
-    return "".join(out), found
+    return _dash_as_range("".join(out), french), found
+
+
+# Two dates joined by a dash: a range ("I'm OOO Dec 20 - Jan 3"), which a spaced dash would
+# otherwise cut in two as a break in the chat line.
+_DASHED_RANGE = re.compile(
+    "(?P<from>(?:from|du|de)\\s+)?(\x00\\d+\x00)\\s*[-–—]\\s*(\x00\\d+\x00)", re.IGNORECASE
+)
+
+
+def _dash_as_range(text: str, french: bool) -> str:
+    """`text` with each "<date> - <date>" written as the range it is: "from <date> to <date>"."""
+
+    def written(match: re.Match[str]) -> str:
+        start, to = ("du ", " au ") if french else ("from ", " to ")
+        said = match.group("from") or start
+        if said.lower().startswith("de"):
+            to = " à "  # "de lundi - mardi": "de lundi à mardi"
+        return f"{said}{match.group(2)}{to}{match.group(3)}"
+
+    return _DASHED_RANGE.sub(written, text)
 
 
 # A part of the clause after a comma or a semicolon, told in the present or the future, of a day:

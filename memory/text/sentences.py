@@ -7,6 +7,7 @@ import re
 from .lexicons import (
     FINITE_VERBS_EN,
     KIN_AS_NAME_EN_ALT,
+    MONTH_NUMBERS,
     MONTHS_EN,
     NOBODY_EN,
     RANKS_EN,
@@ -36,9 +37,15 @@ MAX_CLAUSE_CHARS = 1_000  # a clause longer than this is read only this far
 _MAX_QUESTION_TAIL_WORDS = 6
 
 # A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
+# What may begin the second day of a range: "Jan 3", "23 Dec", "3 janvier"; and what may end the
+# first ("Dec 20", "20 déc").
+_MONTH_OR_DAY = r"\d|(?i:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\b"
+_NOT_AFTER_A_DAY = r"(?<!\d)" + "".join(f"(?<!(?i:{re.escape(month)}))" for month in MONTH_NUMBERS)
 SENTENCE_BREAK = re.compile(
     # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
-    r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s[-–—•]\s"
+    r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s•\s"
+    # a spaced dash, but not one between two days ("Dec 20 - Jan 3", "20 - 23 Dec": a range)
+    r"|" + _NOT_AFTER_A_DAY + r"\s[-–—]\s|\s[-–—]\s(?!" + _MONTH_OR_DAY + r")"
     # Chat ends a sentence with an emoji as often as with a full stop: "won the hackathon 🏆 our
     # project was ...".
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+(?=\w)"
