@@ -1955,6 +1955,13 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("just landed in Tokyo!", "Mickael just landed in Tokyo"),
         ("arrived in Lisbon", "Mickael arrived in Lisbon"),
         ("gg, finally hit Platinum", "Mickael finally hit Platinum"),
+        # an offer taken; a task asked of the others, as asked
+        ("I accepted an offer from Datadog", "Mickael accepted an offer from Datadog"),
+        (
+            "please review my PR by EOD",
+            "Mickael asked someone to review their PR by Wednesday 25 November 2026",
+        ),
+        ("pls merge it by tonight", "Mickael asked someone to merge it by Wednesday 25 November 2026"),
         # a game given up is news, not one of the games played
         ("I stopped playing League", "Mickael stopped playing League"),
         # what one gave or did for others to see

@@ -147,11 +147,21 @@ def _deadline(hit: Hit) -> Item:
 _THANKS = regex(r"^\W*(?:merci|thanks|thank\s+you|thx|ty)\b")
 
 
+# A task asked of the others: "please review my PR by EOD", "pls merge it by tonight".
+_ASKED_OF_OTHERS_EN = regex(r"^\W*(?:please|pls|plz|kindly)\s+(?=[a-z])")
+
+
 def _dated_todo(hit: Hit) -> Item | None:
-    """A dated obligation or "by <date>": the whole clause, as a to-do."""
+    """A dated obligation or "by <date>": the whole clause, as a to-do; a task asked of the others
+    as asked ("Mickael asked someone to review their PR by ...")."""
     if _THANKS.match(hit.clause.text):
         return None
     confidence = hit.confidence(_TODO_CONFIDENCE)
+    asked = None if hit.french else _ASKED_OF_OTHERS_EN.match(hit.clause.text)
+    if asked is not None:
+        task = hit.third(hit.clause.text[asked.end() :], named=True)
+        content = f"{hit.speaker} asked someone to {task}"
+        return Item(content, MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
     content = hit.whole_clause()
     if hit.french:
         # "Rappelle-moi le rendez-vous demain" in the third person is no imperative ("Rappelle-Léa

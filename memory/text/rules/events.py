@@ -37,7 +37,7 @@ _EVENT_VERBS_EN = (
     r"hit|beat|see|meet|raise|qualify)|"
     r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
-    r"launched|released|shipped|deployed|merged|fixed|landed|arrived|stopped|published|submitted|applied\s+(?:to|for)|signed|received|became|become|retired|resigned|was\s+promoted|"
+    r"launched|released|shipped|deployed|merged|fixed|landed|arrived|stopped|accepted|published|submitted|applied\s+(?:to|for)|signed|received|became|become|retired|resigned|was\s+promoted|"
     r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"
     r"had\s+(?:a\s+baby|surgery|an?\s+operation|an?\s+(?:car\s+)?accident|covid|the\s+flu|twins)|ran|"
     r"climbed|visited|travel(?:l)?ed|returned|came\s+back|went|flew|crashed|found|founded|built|created|"
