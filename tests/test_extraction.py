@@ -1955,6 +1955,15 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("just landed in Tokyo!", "Mickael just landed in Tokyo"),
         ("arrived in Lisbon", "Mickael arrived in Lisbon"),
         ("gg, finally hit Platinum", "Mickael finally hit Platinum"),
+        # an introduction: the job taken up, where one is based and from, each part said alone
+        ("I'm Priya, joining the data team as a senior analyst.", "Priya is a senior analyst"),
+        ("I'm Priya, joining the data team as a senior analyst.", "Priya is joining the data team"),
+        ("Based in Toronto, originally from Pune.", "Mickael is based in Toronto"),
+        ("Based in Toronto, originally from Pune.", "Mickael is originally from Pune"),
+        ("I just joined Stripe as a PM", "Mickael works at Stripe"),
+        ("I'm joining Datadog as a staff engineer in January", "Mickael is joining Datadog in January 2027"),
+        ("je rejoins l'équipe produit comme PM", "Mickael est PM"),
+        ("je rejoins l'équipe produit comme PM", "Mickael rejoint l'équipe produit"),
         # an offer taken; a task asked of the others, as asked
         ("I accepted an offer from Datadog", "Mickael accepted an offer from Datadog"),
         (
@@ -2459,6 +2468,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Super tired", "name is"),  # a capital for emphasis
         ("I'm not a nurse", "no longer"),  # no change said
         ("I stopped playing League", "include League"),
+        ("I'm joining the team as a favor", "is a favor"),
+        ("I'm joining Datadog as a staff engineer in January", "works at Datadog"),  # not yet
         ("I'm not a morning person anymore", "no longer a"),  # no job
         ("I'm Lowkey obsessed", "name is"),
         ("I'm Pregnant", "name is"),

@@ -192,6 +192,9 @@ SAID_OF_THE_SPEAKER = [
     "I moderate the art channel",
     "je suis CTO chez Doctolib",
     "I'm not a nurse anymore",
+    "I'm Priya, joining the data team as a senior analyst. Based in Toronto, originally from Pune.",
+    "I just joined Stripe as a PM",
+    "je rejoins l'équipe produit comme PM",
 ]
 
 

@@ -61,6 +61,9 @@ _CLAUSE_BREAK = regex(
     r"\s*(?:,\s*(?:and|but|so|then|also|because|mais|et|donc|puis|car|sinon|alors)?|"
     r"\b(?:and|but|so|then|because|plus|mais|et|donc|puis|car|parce\s+que|alors|sinon)\b)\s+"
     + _FIRST_PERSON_AHEAD
+    # an introduction's next part, its "I'm" left out: "I'm Priya, joining the data team as ...",
+    # "Based in Toronto, originally from Pune"
+    + r"|\s*,\s+(?=(?:originally\s+from|based\s+(?:in|out\s+of)|joining\s+(?:the|a|an|our))\b)"
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
@@ -370,7 +373,7 @@ _DROPPED_SUBJECT_EN = regex(
 _DROPPED_SUBJECT_DOING_EN = regex(
     # Not two gerunds joined, the subject of what follows ("Playing and singing let me unwind").
     r"^(?:(?:just|still|currently|finally|also|already)\s+)?(?![a-z]+ing\s+(?:and|or|&)\s+[a-z]+ing\b)(?:planning|heading|moving|relocating|flying|driving|leaving|"
-    r"closing|celebrating|pairing|defending(?:\s+on(?=\s))?|presenting|quitting|interviewing|competing|performing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
+    r"closing|celebrating|pairing|joining(?=\s+(?:the|a|an|our)\s)|defending(?:\s+on(?=\s))?|presenting|quitting|interviewing|competing|performing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
     r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
@@ -393,7 +396,10 @@ _DROPPED_MY_EN = regex(
 # What the speaker is, without "I'm": "Not a fan of cilantro", "Big fan of jazz", "Allergic to cats".
 _DROPPED_SUBJECT_BEING_EN = regex(
     r"^(?:(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to|"
-    r"back\s+from|closing\s+on)\s+(?!(?:it|that|this|these|those|them|you|your)\b)"
+    r"back\s+from|closing\s+on|"
+    # where they live and come from, as an introduction says it: "Based in Toronto, originally from Pune"
+    r"based\s+(?:in|out\s+of)|originally\s+from|currently\s+(?:in|living\s+in))\s+"
+    r"(?!(?:it|that|this|these|those|them|you|your)\b)"
     # Where the speaker is (not): "On call this week", "Out sick today", "Back from Lisbon",
     # "Closing on the house on Friday" (not "closing on it").
     r"|(?:(?:still|also)\s+)?(?:on\s+call|out\s+sick|home\s+sick|on\s+(?:pto|leave|vacation|holiday|sabbatical)|ooo|wfh|"

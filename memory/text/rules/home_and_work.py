@@ -189,6 +189,40 @@ def new_job(hit: Hit) -> Item | None:
     )
 
 
+# "I'm joining the data team as a senior analyst", "I just joined Stripe as a PM": the job, and the news.
+_JOINING_AS_EN = regex(
+    r"\bi(?:'m|\s+am)?\s+(?:now\s+|officially\s+|just\s+|recently\s+)?(?P<verb>joining|joined)\s+"
+    r"(?P<where>(?:the|a|an|our)\s+[^,;.!?]+?|(?-i:[A-Z])[\w&.-]+(?:\s+(?-i:[A-Z])[\w&.-]+)?)\s+"
+    r"as\s+(?P<art>an?|the)\s+(?P<object>[^,;.!?]+)"
+)
+
+
+def _joining_as_en(hit: Hit) -> list[Item] | None:
+    """ "Mickael is a senior analyst" and "Mickael is joining the data team", from "I'm joining the
+    data team as a senior analyst" (each as the rules that read it alone would write it); with a
+    company named, where they work."""
+    job, when = hit.phrase, ""
+    dated = _WHEN_AFTER_THE_JOB.search(job)
+    if dated is not None:  # "as a staff engineer in January": the job, and when the news is
+        job, when = job[: dated.start()], job[dated.start() :]
+    if not is_occupation_en(job) or job.lower() in _NO_JOB_AS:
+        return None
+    art, where = hit.group("art").lower(), hit.third(" ".join(hit.group("where").split()))
+    items = [identity_memory(hit, f"{hit.speaker} is {art} {hit.third(job)}", Predicate.JOB, hit.third(job))]
+    joined = hit.group("verb").lower() == "joined"
+    if joined and where[:1].isupper():  # a company: "I just joined Stripe as a PM" (not yet, when "joining")
+        items.append(identity_memory(hit, f"{hit.speaker} works at {where}", Predicate.WORKPLACE))
+    if not joined:  # "joined" is news the event rule keeps, dated
+        content = f"{hit.speaker} is joining {where}{when}"
+        items.append(Item(content, MemoryType.EVENT, hit.confidence(IDENTITY_CONFIDENCE), [where]))
+    return items
+
+
+_WHEN_AFTER_THE_JOB = regex(r"\s+(?:(?:in|on|from|starting|next)\s+)?\x00\d+\x00")
+# "as a favour", "as a joke": no job.
+_NO_JOB_AS = frozenset("favor favour joke test trial treat backup result bonus".split())
+
+
 def _no_longer_a_en(hit: Hit) -> Item | None:
     """ "Mickael is no longer a nurse": said with "no longer", or "not ... anymore"."""
     job = _ANYMORE.sub("", hit.phrase)
@@ -244,7 +278,11 @@ def _is_from_en(hit: Hit) -> Item | None:
         predicate = Predicate.LOCATION
         if _NOT_A_HOME.match(hit.phrase):
             return None  # "I'm living in the moment"
-    said = f"{preposition} {hit.third(hit.phrase)}"
+    # "originally from Pune" says where they no longer live: kept
+    originally = (
+        "originally " if preposition == "from" and (hit.match.groupdict().get("originally") or "") else ""
+    )
+    said = f"{originally}{preposition} {hit.third(hit.phrase)}"
     return identity_memory(hit, f"{hit.speaker} is {said}", predicate, said)
 
 
@@ -422,6 +460,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
     # "I no longer work at Acme", "I don't live in Paris anymore": the newest word on it.
     Rule(regex(_NO_LONGER_EN + OBJECT), _no_longer_en, french=False),
     Rule(regex(_NO_LONGER_A_EN + OBJECT), _no_longer_a_en, french=False, max_words=8),
+    Rule(_JOINING_AS_EN, _joining_as_en, french=False, max_words=8),
     Rule(regex(_LEFT_JOB_EN + OBJECT), left_job, french=False),
     # "I got a new job at Stripe", "I started working at Google last month": where they work now.
     Rule(regex(_NEW_JOB_EN + OBJECT), new_job, french=False),
@@ -447,7 +486,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
     ),
     Rule(
         regex(
-            r"\bi(?:'m|\s+am)\s+(?:originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
+            r"\bi(?:'m|\s+am)\s+(?P<originally>originally\s+)?(?P<prep>from|based\s+in|located\s+in|living\s+in)\s+"
             + OBJECT
         ),
         _is_from_en,

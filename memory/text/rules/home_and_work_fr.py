@@ -8,7 +8,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import NATIONALITIES, is_occupation_fr
+from ..lexicons import JOB_TITLE_EN, NATIONALITIES, is_occupation_fr
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, Rule
@@ -199,7 +199,36 @@ LEAVING_AND_ORIGIN_FR: tuple[Rule, ...] = (
     # "je ne travaille plus chez Acme", "je n'habite plus à Paris": the newest word on it.
     Rule(regex(_NO_LONGER_FR + OBJECT), _no_longer_fr, french=True),
 )
+# "je rejoins l'équipe produit comme PM", "je viens de rejoindre Qonto en tant que dev": the job,
+# and the news.
+_JOINING_AS_FR = regex(
+    r"\bje\s+(?P<verb>rejoins|vais\s+rejoindre|viens\s+de\s+rejoindre)\s+"
+    r"(?P<where>(?:l'|le\s+|la\s+|les\s+|une?\s+)[^,;.!?]+?|(?-i:[A-Z])[\w&.-]+)\s+"
+    r"(?:comme|en\s+tant\s+que)\s+(?:(?P<art>une?)\s+)?(?P<object>[^,;.!?]+)"
+)
+_TITLE_FR = regex("^" + JOB_TITLE_EN)
+
+
+def _joining_as_fr(hit: Hit) -> list[Item] | None:
+    """ "Mickael est PM" and "Mickael rejoint l'équipe produit"."""
+    job = hit.phrase
+    words = job.split()
+    if not words or not (is_occupation_fr(words[0]) or _TITLE_FR.match(job)):
+        return None
+    where = hit.third(" ".join(hit.group("where").split()))
+    verb = {"rejoins": "rejoint", "vais rejoindre": "va rejoindre"}.get(
+        " ".join(hit.group("verb").lower().split()), "vient de rejoindre"
+    )
+    art = f"{hit.group('art').lower()} " if hit.group("art") else ""
+    items = [identity_memory(hit, f"{hit.speaker} est {art}{job}", Predicate.JOB, f"{art}{job}")]
+    if verb != "vient de rejoindre":  # news the event rule keeps, dated
+        content = f"{hit.speaker} {verb} {where}"
+        items.append(Item(content, MemoryType.EVENT, hit.confidence(IDENTITY_CONFIDENCE), [where]))
+    return items
+
+
 JOB_AND_HOME_FR: tuple[Rule, ...] = (
+    Rule(_JOINING_AS_FR, _joining_as_fr, french=True, max_words=6),
     Rule(regex(r"\bje\s+suis\s+(?:(?P<art>un|une)\s+)?" + OBJECT), _occupation_fr, french=True),
     Rule(regex(_NEW_JOB_FR + OBJECT), new_job, french=True),
     Rule(
