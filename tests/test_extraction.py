@@ -2179,6 +2179,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I adopted a third dog named Pepper last weekend", "Mickael's dog is called Pepper"),
         # ... said with what it is like, or in French
         ("I have a very loud cat called Miso", "Mickael's cat is called Miso"),
+        ("I live in Brooklyn with our two cats, Mochi and Tofu.", "Mickael's cats are called Mochi and Tofu"),
+        ("our kids, Léo and Ana, love it", "Mickael's kids are called Léo and Ana"),
         ("I adopted a second rescue dog named Pepper", "Mickael's dog is called Pepper"),
         ("j'ai un chat qui s'appelle Moustache", "Le chat de Mickael s'appelle Moustache"),
         ("on a adopté une chienne nommée Lune", "La chienne de Mickael s'appelle Lune"),

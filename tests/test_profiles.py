@@ -195,6 +195,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm Priya, joining the data team as a senior analyst. Based in Toronto, originally from Pune.",
     "I just joined Stripe as a PM",
     "je rejoins l'équipe produit comme PM",
+    "I live in Brooklyn with my partner and our two cats, Mochi and Tofu.",
 ]
 
 

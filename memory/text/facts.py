@@ -50,6 +50,8 @@ _PRONOUNS = regex(
 )
 _FAMILY_NAMED: list[re.Pattern[str]] = [
     regex(rf"{_WHO}'s\s+(?P<rel>{RELATIVES_EN})\s+(?:is\s+called|is\s+named|goes\s+by)\s+(?P<value>.+)$"),
+    # "Nate's turtles are called Bubbles and Squirt"
+    regex(rf"{_WHO}'s\s+(?P<rel>(?:{RELATIVES_EN})s)\s+are\s+(?:called|named)\s+(?P<value>.+)$"),
     regex(
         rf"^(?:le|la|les|l')\s*(?P<rel>{RELATIVES_FR})\s+(?:de\s+|d')(?P<who>.{{1,64}}?)\s+s'appell(?:e|ent)\s+(?P<value>.+)$"
     ),

@@ -54,8 +54,10 @@ _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hin
 # Pets or relatives named together: "my turtles are named Bubbles and Squirt", "our kids are called
 # Léo, Ana and Sam".
 _NAMED_TOGETHER_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})s\s+(?:are\s+(?:named|called)|names\s+are)\s+"
-    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))"
+    rf"\b(?:my|our)\s+(?:(?:two|three|four|five|\d)\s+)?(?P<rel>{RELATIVES_EN})s\s*"
+    # "... are named A and B", or named after a comma: "our two cats, Mochi and Tofu"
+    r"(?:\s(?:are\s+(?:named|called)|names\s+are)\s+|,\s*)"
+    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
 )
 _NAMES_APART = regex(r"\s*,?\s+and\s+|\s*[,&]\s*")
 # "we named the puppy Mochi", "I called my new kitten Pixel": the name given is the relative's name.
