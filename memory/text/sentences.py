@@ -45,7 +45,8 @@ SENTENCE_BREAK = re.compile(
     # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
     r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s•\s"
     # a spaced dash, but not one between two days ("Dec 20 - Jan 3", "20 - 23 Dec": a range)
-    r"|" + _NOT_AFTER_A_DAY + r"\s[-–—]\s|\s[-–—]\s(?!" + _MONTH_OR_DAY + r")"
+    # (the dash is looked for first: the day's words are looked behind only where one is)
+    r"|(?=\s[-–—]\s)" + _NOT_AFTER_A_DAY + r"\s[-–—]\s|\s[-–—]\s(?!" + _MONTH_OR_DAY + r")"
     # Chat ends a sentence with an emoji as often as with a full stop: "won the hackathon 🏆 our
     # project was ...".
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+(?=\w)"
