@@ -269,13 +269,14 @@ async def test_passive_batches_learn_without_calling_the_model(
 async def test_what_is_learned_of_the_speaker_keeps_its_fact_and_news_of_others_none(
     pipeline: TurnPipeline, engine: MemoryEngine, clock: FakeClock
 ) -> None:
-    said = "I live in Lyon. Dave lives in Leeds now. My sister is called Léa."
+    said = "I live in Lyon. Dave lives in Leeds now. My sister is called Léa. I broke my wrist."
     result = await pipeline.handle([message(said, clock, name="Alice")], respond=False)
     facts = {m.content: m.fact for m in result.learned}
     assert facts == {
         "Alice lives in Lyon": Fact("", Predicate.LOCATION, "lives in Lyon"),
         "Dave lives in Leeds now": None,  # about Dave: his words are all there is
         "Alice's sister is called Léa": Fact("", Predicate.RELATIVE, "Léa", "sister"),
+        "Alice broke their wrist": None,  # an event: no profile reads it
     }
     # ... as stored, and as the profile reads it
     stored = [await stored_memory(engine, m.id) for m in result.learned]

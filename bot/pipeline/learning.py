@@ -11,8 +11,8 @@ from typing import Any
 from adapters.base import IncomingMessage
 from memory.engine import MemoryEngine, WriteResult
 from memory.errors import InvalidInput
-from memory.models import MemoryDraft, Source
-from memory.people import AliasStore, ProfileStore, learn_aliases
+from memory.models import Fact, MemoryDraft, Source
+from memory.people import AliasStore, ProfileStore, fact_in_profile, learn_aliases
 from memory.text import Extracted, extract
 from memory.text.episodes import Episode, detect_episodes
 from memory.text.zones import zone_named
@@ -25,6 +25,13 @@ log = logging.getLogger("bot.pipeline")
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 # What memories call a message's author, and the time zone their words are read in.
 Author = tuple[str, tzinfo]
+
+
+def _shown_fact(item: Extracted, speaker: str) -> Fact | None:
+    """The fact to store with a memory learned of `speaker`: one their profile shows (the rest would
+    be parsed on every read for no reader)."""
+    fact = item.fact_about(speaker)
+    return fact if fact is not None and fact_in_profile(fact) is not None else None
 
 
 @dataclass(eq=False)
@@ -82,7 +89,7 @@ class Learner:
                 created_at=message.timestamp,
                 expires_at=item.expires_at,
                 said_in=zone,
-                fact=item.fact_about(speaker),
+                fact=_shown_fact(item, speaker),
             )
             try:
                 result = await self.engine.remember(draft)
