@@ -1402,6 +1402,10 @@ def test_we_is_the_speaker_and_others(said: str, rewritten: str) -> None:
         ("Elle m'a demandé de venir", "Elle a demandé à Mickael de venir"),  # no one named before
         ("Il me contacte par mail", "Il contacte Mickael par mail"),
         ("On m'appelle Mick", "On appelle Mickael Mick"),
+        ("Tu me manques", "Tu manques à Mickael"),
+        ("Mon chef me met la pression", "le chef de Mickael lui met la pression"),
+        # a verb of unknown construction keeps its "me" rather than a wrong sentence
+        ("Il me regarde", "Il me regarde"),
         # the speaker's own "me" stays theirs
         ("Je me lève tôt", "Mickael se lève tôt"),
     ],

@@ -321,11 +321,19 @@ _OBJECT_ME_FR = regex(
 )
 _SAID_BY_THE_SPEAKER_FR = regex(r"\bje\s+(?:ne\s+|n['’])?$|\bj['’]$")
 # Verbs that take their person with "à" (écrire à, offrir à): "me" is then "lui", whoever the speaker
-# is; the others take it directly, "l'" before a vowel.
+# is. Verbs that take it directly (appeler, inviter): "l'" before a vowel, else the name after the
+# verb. Any other verb keeps its "me": a guess at its construction would write a wrong sentence.
 _TO_SOMEONE_FR = regex(
     r"^(?:écri|parl|di[st]|envo|répond|téléphon|donn|offr|offert|montr|expliqu|racont|prêt|propos|conseill|"
     r"recommand|souhait|annonc|promi|permi|interdi|achet|appri|apprend|manqu|plai|plaî|plu|arriv|rend|"
+    r"fau[tx]|fallu|va\b|vont\b|allait|fai[st]|fait|met|mis|ressembl|"
     r"demand(?!\S*\s+en\s+mariage))"
+)
+_DIRECTLY_FR = regex(
+    r"^(?:appel|aim|aid|invit|contact|préven|prévenu|réveill|dérang|saoul|soûl|énerv|embêt|gonfl|vu\b|voi[st]|"
+    r"connai|connu|laiss|quitt|vir|embauch|promu|battu|bat|reconn|attend|cru|croi|suiv|suivi|soutien|soutenu|"
+    r"compri|comprend|écout|bloqu|ping|tagu|demand|rappel|accueill|accept|choisi|recrut|licenci|félicit|"
+    r"remerci|encourag|inquièt|rassur|surpris|surprend|manipul|harcel|ignor|oubli)"
 )
 
 
@@ -345,6 +353,8 @@ def _object_me_fr(text: str, speaker: str, named: bool) -> str:
             return match.group(0)
         aux, verb = match.group("aux") or "", match.group("verb")
         to_someone = bool(_TO_SOMEONE_FR.match(f"{verb}{text[match.end() :]}"))
+        if not to_someone and not _DIRECTLY_FR.match(verb):
+            return match.group(0)
         if not (named or _NAMING_THE_SPEAKER_FR.search(before)):
             return f"{aux}{verb} à {speaker}" if to_someone else f"{aux}{verb} {speaker}"
         if to_someone:
