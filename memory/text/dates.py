@@ -154,7 +154,7 @@ def find_dates(
         holiday_alone = match.group("holiday_name") and not match.group("holiday_modifier")
         if holiday_alone and not (
             (HOLIDAY_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before))
-            and (past or _PLANNED_HOLIDAY.search(re.split(r"[,;]", before)[-1]))
+            and (past or _told_as_a_plan(re.split(r"[,;]", before)[-1]))
         ):
             # "Christmas is my favourite time of year": the holiday, not a day of it; "at
             # Christmas we usually ski" is every year's. Told in the past, it is the last one; told
@@ -308,6 +308,11 @@ _DASHED_RANGE = re.compile(
 )
 
 
+def _told_as_a_plan(said: str) -> bool:
+    """Whether `said` (what comes before a holiday) tells a plan, not a habit."""
+    return bool(_PLANNED_HOLIDAY.search(said)) and not (_HABIT_EN.search(said) or _HABIT_FR.search(said))
+
+
 def _dash_as_range(text: str, french: bool) -> str:
     """`text` with each "<date> - <date>" written as the range it is: "from <date> to <date>"."""
 
@@ -441,23 +446,21 @@ def told_in_past(text: str) -> bool:
 _SAME_IN_THE_PAST_EN = frozenset(
     {"quit", "cut", "hurt", "hit", "put", "set", "shut", "split", "spread", "let", "read", "upset", "beat"}
 )
-# What makes a clause a habit, not one time: "I quit every January", "we used to swim in the summer".
 # What comes before a holiday since the last comma, told as a plan: the holiday is the next one.
 # The future ("we'll be in Paris over New Year's"), the progressive ("we're going to my in-laws for
-# Christmas"), or being away ("I'm off for Christmas"); not a habit ("we always go home for
-# Christmas", "we're usually away for Easter"), nor a plan said before the comma ("I'll sort it
-# today, it's been stale since before Christmas" is the last one).
+# Christmas"), or being away ("I'm off for Christmas"); not a habit (`_HABIT_EN`, `_HABIT_FR`: "we
+# always go home for Christmas"), nor a plan said before the comma ("I'll sort it today, it's been
+# stale since before Christmas" is the last one).
 _PLANNED_HOLIDAY = re.compile(
-    r"^(?!.*\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to|chaque|tous\s+les|"
-    r"toujours|d'habitude|souvent|jamais)\b)"
-    r".*(?:\b(?:will|shall|gonna|going\s+to)\b|\w'll\b"
+    r"\b(?:will|shall|gonna|going\s+to)\b|\w'll\b"
     r"|\b(?:i'm|we're|they're|he's|she's|i\s+am|we\s+are|is|are)\s+(?:\w+\s+)?(?:\w+ing|off|away|out|home|back)\b"
     # French: "je vais chez mes parents pour Noël", "ma belle-mère vient passer Noël chez nous"
     r"|\b(?:je\s+vais|on\s+va|nous\s+allons|ils\s+vont|elles\s+vont|je\s+pars|on\s+part|nous\s+partons|"
     r"je\s+serai|on\s+sera|nous\s+serons|(?:vient|viennent|va|vont)\s+passer|passera|passerons|passerai|"
-    r"fêtera|fêterons|fêterai|serai|sera|serons)\b)",
-    re.IGNORECASE | re.DOTALL,
+    r"fêtera|fêterons|fêterai|serai|sera|serons)\b",
+    re.IGNORECASE,
 )
+_HABIT_FR = re.compile(r"\b(?:chaque|tous\s+les|toujours|d'habitude|souvent|jamais)\b", re.IGNORECASE)
 # A holiday or a period spent, as the day it is: "we're spending Thanksgiving with my sister", "we
 # hosted Easter", "I spent last weekend at the lake" ("spent the weekend of ...", not "spent on the
 # weekend of ...").
@@ -466,6 +469,7 @@ _SPENT_BEFORE = re.compile(
     r"fêter|fêté|fête)\s*$",
     re.IGNORECASE,
 )
+# What makes a clause a habit, not one time: "I quit every January", "we used to swim in the summer".
 _HABIT_EN = re.compile(
     r"\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b",
     re.IGNORECASE,

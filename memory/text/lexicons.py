@@ -12,6 +12,7 @@ __all__ = [
     "FEMININE_KIN_FR",
     "FINITE_VERBS_EN",
     "IRREGULAR_PAST_EN",
+    "JOB_TITLE_AT_START_EN",
     "JOB_TITLE_EN",
     "KIN_AS_NAME_EN",
     "KIN_AS_NAME_EN_ALT",
@@ -284,6 +285,7 @@ JOB_TITLE_EN = (
     r"scientist|consultant|recruiter|editor|producer|officer|president|partner|intern|main|"
     r"(?-i:CTO|CEO|CFO|COO|CMO|CPO|CIO|VP|SVP|EVP|PM|EM|TPM|PO|SRE|SWE|QA|HR|RH|DRH|DSI|UX|UI|DBA))\b"
 )
+JOB_TITLE_AT_START_EN = regex("^" + JOB_TITLE_EN)
 
 
 def is_occupation_en(phrase: str) -> bool:

@@ -36,11 +36,11 @@ __all__ = [
 MAX_CLAUSE_CHARS = 1_000  # a clause longer than this is read only this far
 _MAX_QUESTION_TAIL_WORDS = 6
 
-# A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
 # What may begin the second day of a range: "Jan 3", "23 Dec", "3 janvier"; and what may end the
 # first ("Dec 20", "20 déc").
 _MONTH_OR_DAY = r"\d|(?i:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\b"
 _NOT_AFTER_A_DAY = r"(?<!\d)" + "".join(f"(?<!(?i:{re.escape(month)}))" for month in MONTH_NUMBERS)
+# A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
 SENTENCE_BREAK = re.compile(
     # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
     r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s•\s"

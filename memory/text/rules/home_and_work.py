@@ -197,6 +197,12 @@ _JOINING_AS_EN = regex(
 )
 
 
+# When the news is, said after the job: "as a staff engineer in January".
+_WHEN_AFTER_THE_JOB = regex(r"\s+(?:(?:in|on|from|starting|next)\s+)?\x00\d+\x00")
+# "as a favour", "as a joke": no job.
+_NO_JOB_AS = frozenset("favor favour joke test trial treat backup result bonus".split())
+
+
 def _joining_as_en(hit: Hit) -> list[Item] | None:
     """ "Mickael is a senior analyst" and "Mickael is joining the data team", from "I'm joining the
     data team as a senior analyst" (each as the rules that read it alone would write it); with a
@@ -216,11 +222,6 @@ def _joining_as_en(hit: Hit) -> list[Item] | None:
         content = f"{hit.speaker} is joining {where}{when}"
         items.append(Item(content, MemoryType.EVENT, hit.confidence(IDENTITY_CONFIDENCE), [where]))
     return items
-
-
-_WHEN_AFTER_THE_JOB = regex(r"\s+(?:(?:in|on|from|starting|next)\s+)?\x00\d+\x00")
-# "as a favour", "as a joke": no job.
-_NO_JOB_AS = frozenset("favor favour joke test trial treat backup result bonus".split())
 
 
 def _no_longer_a_en(hit: Hit) -> Item | None:

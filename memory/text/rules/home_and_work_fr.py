@@ -8,7 +8,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import JOB_TITLE_EN, NATIONALITIES, is_occupation_fr
+from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, is_occupation_fr
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, Rule
@@ -206,14 +206,13 @@ _JOINING_AS_FR = regex(
     r"(?P<where>(?:l'|le\s+|la\s+|les\s+|une?\s+)[^,;.!?]+?|(?-i:[A-Z])[\w&.-]+)\s+"
     r"(?:comme|en\s+tant\s+que)\s+(?:(?P<art>une?)\s+)?(?P<object>[^,;.!?]+)"
 )
-_TITLE_FR = regex("^" + JOB_TITLE_EN)
 
 
 def _joining_as_fr(hit: Hit) -> list[Item] | None:
     """ "Mickael est PM" and "Mickael rejoint l'équipe produit"."""
     job = hit.phrase
     words = job.split()
-    if not words or not (is_occupation_fr(words[0]) or _TITLE_FR.match(job)):
+    if not words or not (is_occupation_fr(words[0]) or JOB_TITLE_AT_START_EN.match(job)):
         return None
     where = hit.third(" ".join(hit.group("where").split()))
     verb = {"rejoins": "rejoint", "vais rejoindre": "va rejoindre"}.get(

@@ -7,7 +7,7 @@ import re
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import JOB_TITLE_EN, NATIONALITIES, RANKS_EN
+from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, RANKS_EN
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase
 from ..rewrite import of_fr, possessive_en
@@ -71,15 +71,13 @@ def _part_nationality(hit: Hit) -> Item | None:
     )
 
 
-# A job title said without its article, as a signature says it: "I'm Senior Engineer at Stripe", "I'm
-# CTO at Acme", "I'm VP Sales" (no name), and a player's role ("I'm Tank main").
-_TITLE_EN = regex("^" + JOB_TITLE_EN)
-# Where a title ends: a place or a team after it is part of the job ("at Stripe", "for search").
+# A job title said without its article, as a signature says it ("I'm Senior Engineer at Stripe", "I'm
+# CTO at Acme", "I'm VP Sales": no name, lexicons.JOB_TITLE_AT_START_EN), ends where the clause moves
+# on; a place or a team after it is part of the job ("at Stripe", "for search").
 _TITLE_AND_WHERE_EN = regex(r"^(?P<title>[^,;:!?.]+?)\s*(?:[,;:!?.]|$|\s+(?:and|but|so|btw|lol)\b)")
-
-
-_RANK_SAID_EN = regex(rf"(?:{RANKS_EN})\s*\d")
 _WHERE_NEXT_EN = regex(r"\s+(?:at|for|of|on|in)\b")
+# "I'm Gold 2": a rank.
+_RANK_SAID_EN = regex(rf"(?:{RANKS_EN})\s*\d")
 
 
 def _surely_a_title(title: re.Match[str], phrase: str) -> bool:
@@ -151,7 +149,7 @@ def _name(hit: Hit) -> Item | None:
         return None  # "I'm GMT+1 btw": a time zone written as one (identity.py), no name; "I'm Art" is
     if hit.group("im") and _RANK_SAID_EN.match(hit.clause.text, hit.match.start("name")):
         return None  # "I'm Gold 2": a rank (hobbies.py)
-    title = _TITLE_EN.search(phrase) if hit.group("im") else None
+    title = JOB_TITLE_AT_START_EN.search(phrase) if hit.group("im") else None
     if title is not None and _surely_a_title(title, phrase):
         return _job_title(hit)
     if hit.group("im") and _NOT_A_NAME_SAID.search(said):
