@@ -608,6 +608,39 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "On the weekend of Saturday 14 November 2026 Mickael and others had a picnic with some friends",
         ),
+        # what comes back every week, had rather than attended
+        (
+            "can't do thursday, I have physio every thursday at 6",
+            FACT,
+            "Mickael has physio every thursday at 6",
+        ),
+        (
+            "I've got band practice every Wednesday at 7pm",
+            FACT,
+            "Mickael has band practice every Wednesday at 7pm",
+        ),
+        ("I have piano lessons on Wednesdays", FACT, "Mickael has piano lessons on Wednesdays"),
+        # away, as gamers and plans say it
+        (
+            "gonna be AFK this weekend, camping with the kids",
+            EVENT,
+            "Mickael is going to be AFK on the weekend of Saturday 21 November 2026, camping with the kids",
+        ),
+        ("going to be back on Monday", EVENT, "Mickael is going to be back on Monday 23 November 2026"),
+        # a move after "but", its "I" left out
+        ("I used to live in Toronto but moved to Vancouver last year", ID, "Mickael lives in Vancouver"),
+        ("I grew up in Lyon but then moved to Paris", ID, "Mickael lives in Paris"),
+        # any other thing after "but" stays with what it answers
+        ("I applied for the job but got rejected", EVENT, "Mickael applied for the job but got rejected"),
+        # where one is in one's studies, and where one games
+        ("I'm in my second year of med school", ID, "Mickael is in their second year of med school"),
+        (
+            "I'm in my first year of a PhD in chemistry",
+            ID,
+            "Mickael is in their first year of a PhD in chemistry",
+        ),
+        ("I play on PS5 mostly, sometimes Switch", FACT, "Mickael plays on PS5 mostly, sometimes Switch"),
+        ("I mainly game on PC and Steam Deck", FACT, "Mickael mainly games on PC and Steam Deck"),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
@@ -851,6 +884,12 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "J'aime bien, merci",
         "j'adore trop !",
         "j'aime bien aussi",
+        # no standing appointment: what one lacks, has to do, or finds fun; no console
+        "I have no time on Mondays",
+        "gonna be fun this weekend",
+        "I'm in my second year of marriage lol",
+        "I play on the team",
+        "I play on Sundays",
     ],
 )
 def test_yields_nothing(text: str) -> None:

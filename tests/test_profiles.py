@@ -196,6 +196,8 @@ SAID_OF_THE_SPEAKER = [
     "I just joined Stripe as a PM",
     "je rejoins l'équipe produit comme PM",
     "I live in Brooklyn with my partner and our two cats, Mochi and Tofu.",
+    "I'm in my second year of med school",
+    "I used to live in Toronto but moved to Vancouver last year",
 ]
 
 

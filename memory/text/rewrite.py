@@ -41,6 +41,7 @@ def _substitute(pattern: re.Pattern[str], text: str, speaker: str, named: bool, 
 _ADVERBS_EN = (
     r"really|truly|also|just|still|totally|absolutely|definitely|honestly|actually|genuinely|always|never|"
     r"usually|often|sometimes|generally|personally|secretly|recently|finally|already|now|currently|mostly|"
+    r"mainly|normally|typically|rarely|then|later|"
     r"only|even|too|kinda|kind\s+of|sort\s+of|officially|seriously|eventually"
 )
 # A question's auxiliaries: after them "I" keeps its verb as said ("what did I miss").

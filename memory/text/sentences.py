@@ -65,6 +65,11 @@ _CLAUSE_BREAK = regex(
     # an introduction's next part, its "I'm" left out: "I'm Priya, joining the data team as ...",
     # "Based in Toronto, originally from Pune"
     + r"|\s*,\s+(?=(?:originally\s+from|based\s+(?:in|out\s+of)|joining\s+(?:the|a|an|our))\b)"
+    # a move after "but", its "I" left out: "I used to live in Toronto but moved to Vancouver" says
+    # where the speaker lives now (`with_dropped_subject` gives the "I" back). Only a move: "I applied
+    # but got rejected" is one event.
+    + r"|\s*,?\s*\bbut\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
+    r"(?:moved|relocated)\s+(?:back\s+)?to\b)"
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
@@ -357,7 +362,7 @@ def strip_filler(text: str) -> str:
 # "can't make it friday, dentist": the speaker's own absence, told without its "I".
 _CANT_MAKE_IT_EN = regex(r"^(?:can't|cannot|can\s+not|won't|couldn't)\s+make\s+it\b")
 _DROPPED_SUBJECT_EN = regex(
-    r"^(?:(?:just|finally|also|recently|actually|already|officially)\s+)?"
+    r"^(?:(?:just|finally|also|recently|actually|already|officially|then|later|eventually)\s+)?"
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|landed|arrived|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
@@ -436,7 +441,12 @@ _DAY_FIRST_EN = regex(
 )
 
 
-_DROPPED_PLAN_EN = regex(r"^(?:going|want)\s+to\s+(?=[a-z])(?!(?:be|say|have|need|go\s+to\s+bed)\b)")
+# "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend" (being away is the
+# one "be" kept: "gonna be fun" says nothing of the speaker).
+_DROPPED_PLAN_EN = regex(
+    r"^(?:going|want)\s+to\s+(?=[a-z])"
+    r"(?!(?:be(?!\s+(?:away|afk|off|out|offline|back)\b)|say|have|need|go\s+to\s+bed)\b)"
+)
 
 
 def _mid_sentence(text: str) -> str:

@@ -51,13 +51,14 @@ _EVENT_CUE = regex(
     r"go-live|cut-?over|upgrading|taking\s+over|"
     r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|congé\s+(?:maternité|paternité|parental))\b"
     # "I'll be back on the 6th", "je serai de retour lundi"
-    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+back\b|\bde\s+retour\b"
+    r"|\b(?:i|we)(?:'ll|\s+will|(?:'m|\s+am|'re|\s+are)\s+going\s+to)\s+be\s+back\b|\bde\s+retour\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b|\binterviewing\s+(?:at|with|for)\b"
     # "I'm in Tokyo until Sunday": where one is, on the days said
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll\s+be|\s+will\s+be)\s+in\s+(?-i:[A-Z])[\w-]+"
     # "I'll be out Friday", "I'm off next week", "we're away from the 3rd": away from work or chat.
-    r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:out|off|away|offline)\b"
-    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline)(?!\s+(?:to\s+bed|of|for\s+now)\b)"
+    # "I'm going to be AFK this weekend" (AFK: away from the keyboard, as gamers say it).
+    r"|\b(?:i|we)(?:'ll|\s+will|(?:'m|\s+am|'re|\s+are)\s+going\s+to)\s+be\s+(?:out|off|away|offline|afk)\b"
+    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline|afk)(?!\s+(?:to\s+bed|of|for\s+now)\b)"
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
     r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"

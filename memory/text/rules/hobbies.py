@@ -137,6 +137,20 @@ _MY_MAIN_EN = regex(
 )
 
 
+# Where the speaker games: "I play on PS5 mostly, sometimes Switch", "I mainly game on PC and Steam
+# Deck" (named platforms only: "I play on the team" is no console).
+_PLATFORM_EN = (
+    r"(?:PC|PS[345]|PlayStation(?:\s+[345])?|Xbox(?:\s+(?:One|Series\s+[XS]))?|(?:Nintendo\s+)?Switch(?:\s+2)?|"
+    r"Steam\s*Deck|Game\s*Pass|Quest(?:\s+\d)?|mobile|console|Mac|Linux)\b"
+)
+_PLAYS_ON_EN = regex(
+    r"\bi\s+(?:mostly\s+|mainly\s+|usually\s+|only\s+|also\s+|now\s+|still\s+)?(?:play|game)\s+"
+    r"(?:mostly\s+|mainly\s+|only\s+)?on\s+(?:(?:my|the|a)\s+)?"
+    rf"{_PLATFORM_EN}(?:\s+(?:mostly|mainly))?(?:(?:\s*(?:,|and|or|&|/)\s*|,?\s+(?:but\s+)?(?:sometimes|occasionally|"
+    rf"also)\s+)(?:(?:my|the|a)\s+)?{_PLATFORM_EN}){{0,2}}"
+)
+
+
 # A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3", "I'm plat 1",
 # "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it: not "I'm
 # in Gold leaf paint", "I'm silver", "I'm a legend").
@@ -268,6 +282,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_USES_EN, _uses, french=False, max_words=8, not_objects=_NOT_USED),
     Rule(_MY_MAIN_EN, _my_main, french=False, max_words=6),
     Rule(_RANKED_EN, _as_said, french=False, max_words=4),
+    Rule(_PLAYS_ON_EN, _as_said, french=False, object_groups=()),
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),

@@ -321,6 +321,26 @@ def _studies_en(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.STUDIES)
 
 
+# Where the speaker is in their studies: "I'm in my second year of med school", "I'm in my final year
+# at Leeds" (not "I'm in my second year of marriage").
+_YEAR_OF_STUDY_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+)?in\s+my\s+(?P<year>first|second|third|fourth|fifth|sixth|final|"
+    r"last|1st|2nd|3rd|4th|5th|6th|freshman|sophomore|junior|senior)\s+year\s+(?P<prep>of|at|in)\s+"
+    r"(?P<object>(?:(?:my|an?|the)\s+)?(?:[\w&'.-]+\s+){0,4}?(?:school|college|uni|university|med|law|nursing|"
+    r"engineering|studies|degree|phd|ph\.d|masters?|master's|bachelor's|undergrad|grad\s+school|residency|"
+    r"apprenticeship|training|(?-i:[A-Z])[\w'&.-]*)\b(?:\s+school)?"
+    # and where or in what: "a PhD in chemistry", "med school at McGill" (not "at the moment")
+    r"(?:\s+(?:in|at)\s+(?!(?:the|a|an|my|this|that|home|work|least|last|night|first)\b)[\w&'-]+"
+    r"(?:\s+(?-i:[A-Z])[\w&'-]+)?)?)"
+)
+
+
+def _year_of_study_en(hit: Hit) -> Item:
+    """ "Mickael is in their second year of med school": said of who they are, as said."""
+    said = f"I'm in my {hit.words('year').lower()} year {hit.words('prep').lower()} {hit.group('object')}"
+    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+
+
 _NO_LONGER_EN = (
     r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
 )
@@ -394,7 +414,7 @@ def _been_at_en(hit: Hit) -> Item | None:
 # "I moved to Berlin", "we finally relocated to the UK": where the speaker lives now, beside the
 # dated news, as in French. Only a named place: one moves to a new team, a bigger flat, or Postgres.
 _MOVED_EN = (
-    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+|also\s+)?"
+    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+|also\s+|then\s+|later\s+|eventually\s+)?"
     r"(?:moved|relocated)\s+(?:back\s+|over\s+)?(?P<prep>to)\s+"
 )
 _NAMED_PLACE = regex(r"^(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2}$")
@@ -507,6 +527,7 @@ HOME_AND_WORK_EN: tuple[Rule, ...] = (
         french=False,
     ),
     Rule(regex(r"\bi\s+(?:currently\s+)?(?P<prep>study|studied)\s+" + OBJECT), _studies_en, french=False),
+    Rule(_YEAR_OF_STUDY_EN, _year_of_study_en, french=False, object_groups=()),
     Rule(
         regex(r"\bi(?:'m|\s+am)\s+(?P<prep>studying)\s+" + OBJECT),
         _is_from_en,

@@ -70,6 +70,21 @@ _SCHEDULED_EN = regex(
     r"on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
     r"daily|weekly|monthly|twice\s+a|once\s+a)[^,;:!?.]*)"
 )
+# What the speaker has on a day of every week: "I have physio every thursday at 6", "I've got band
+# practice on Wednesdays", "I have therapy every other Tuesday". Not what they have to do or lack
+# ("I have no time on Mondays"), nor what they have once ("I have a meeting on Thursday").
+_WEEKLY_EN = rf"(?:{'|'.join(WEEKDAYS_EN)})"
+_HAS_EVERY_EN = regex(
+    r"\bi(?:\s+(?:usually\s+|always\s+|also\s+|still\s+|now\s+)?have(?:\s+got)?|'ve\s+got)\s+"
+    r"(?P<object>(?!(?:no|nothing|to|it|that|this|time|fun|plans|work|a\s+(?:lot|bit|feeling))\b)"
+    r"(?:[\w'-]+\s+){0,3}?[\w'-]+\s+"
+    rf"(?:(?:every|each)\s+(?:other\s+)?(?:{_WEEKLY_EN}(?:\s+(?:morning|afternoon|evening|night))?|"
+    r"day|weekday|morning|evening|night|week|weekend|month)\b|"
+    rf"on\s+{_DAYS_LIST_EN}\b|on\s+{_WEEKLY_EN}\s+(?:mornings|afternoons|evenings|nights)\b)"
+    # and when in the day: "at 6", "from 7 to 9pm"
+    r"(?:\s+(?:at|from|around|after|before)\s+\d{1,2}(?:[:.h]\d\d)?(?:\s*(?:am|pm))?"
+    r"(?:\s*(?:-|–|to|till|until)\s*\d{1,2}(?:[:.h]\d\d)?(?:\s*(?:am|pm))?)?)?)"
+)
 # The speaker's day: "I wake up at 5am every day", "I usually go to bed around midnight", "I get off
 # work at 6".
 _ROUTINE_EN = regex(
@@ -113,6 +128,16 @@ def _as_said(hit: Hit) -> Item:
     return Item(hit.as_said(), MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+_HAVE_GOT_EN = regex(r"^i(?:'ve|\s+have)\s+got\b")
+
+
+def _has_every(hit: Hit) -> Item:
+    """ "Mickael has band practice every Wednesday" ("I've got band practice …"): as said, "got" left out."""
+    said = _HAVE_GOT_EN.sub("I have", hit.clause.text[hit.match.start() : hit.match.end()])
+    content = capitalize_first(hit.third(said, named=False))
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [said])
+
+
 def _scheduled(hit: Hit) -> Item:
     """ "Standup is at 10am every day", "Mickael's raid is every saturday at 9pm": as said, without
     the chat that led to it ("fyi", "btw")."""
@@ -143,6 +168,7 @@ SCHEDULE = (
         )
     ),
     Rule(_COMMUTE_EN, _as_said, french=False, max_words=10),
+    Rule(_HAS_EVERY_EN, _has_every, french=False, check_object=False),
     Rule(_ROUTINE_EN, _as_said, french=False, check_object=False),
     *(
         Rule(pattern, _habit, french=True, object_groups=())
