@@ -641,6 +641,16 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("I play on PS5 mostly, sometimes Switch", FACT, "Mickael plays on PS5 mostly, sometimes Switch"),
         ("I mainly game on PC and Steam Deck", FACT, "Mickael mainly games on PC and Steam Deck"),
+        # pronouns said between the name and the job; a toddler is kin; a team joined on a day
+        ("I'm Aiko, she/her, a teacher from Ohio", ID, "Aiko is a teacher"),
+        ("please don't @ me after 7pm, I have a toddler", FACT, "Mickael has a toddler"),
+        (
+            "I'm switching to the platform team in January",
+            EVENT,
+            "Mickael is switching to the platform team in January 2027",
+        ),
+        # "du lundi": every Monday's, no one day
+        ("je déteste les réunions du lundi matin", PREF, "Mickael déteste les réunions du lundi matin"),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
@@ -2577,6 +2587,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("bot, forget about my old job at Google", "Google"),
         ("oublie que ma sœur habite à Lyon", "Lyon"),
         ("I'm deaf to your complaints lol", "deaf"),
+        # pronouns end as "teacher" does, and are no job
+        ("I'm Aiko, she/her", "is a she/her"),
+        ("j'adore les soirées du vendredi", "novembre"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

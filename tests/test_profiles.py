@@ -198,6 +198,8 @@ SAID_OF_THE_SPEAKER = [
     "I live in Brooklyn with my partner and our two cats, Mochi and Tofu.",
     "I'm in my second year of med school",
     "I used to live in Toronto but moved to Vancouver last year",
+    "please don't @ me after 7pm, I have a toddler",
+    "I'm Aiko, she/her, a teacher from Ohio",
 ]
 
 

@@ -64,6 +64,9 @@ _HELD_WEEKDAY = (
     + rf"(?!(?:{_WEEKDAY_ALT})s?\s+(?:of\s+(?:every|each|the)\s+month|du\s+mois|de\s+chaque\s+mois)\b)"
     # "Saturday mornings", "Friday nights": every week's.
     + rf"(?!(?:{_WEEKDAY_EN_ALT})\s+(?:mornings|afternoons|evenings|nights)\b)"
+    # "les réunions du lundi (matin)": every Monday's, as French says it (not "du mardi au jeudi", a
+    # stretch of days, nor "de lundi", which is one)
+    + rf"(?!(?<=\bdu\s)(?:{_alternation(WEEKDAYS_FR)})\b(?!\s+au\b))"
 )
 SHORT_WEEKDAYS_EN = {
     "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,

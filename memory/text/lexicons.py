@@ -302,6 +302,8 @@ def is_occupation_en(phrase: str) -> bool:
             break
     if head in _NOT_OCCUPATIONS_EN or any(word in _NOT_OCCUPATIONS_EN for word in words[:2]):
         return False
+    if not head.replace("-", "").replace("'", "").isalpha():
+        return False  # "she/her" ends as "teacher" does, and is no job
     return head in _OCCUPATIONS_EN or (len(head) > 3 and head.endswith(_OCCUPATION_SUFFIXES_EN))
 
 
@@ -359,6 +361,7 @@ RELATIVES_FR = (
 )
 FAMILY_WORD = regex(
     r"\b(?:kids?|children|child|sons?|daughters?|brothers?|sisters?|wife|husband|partner|girlfriend|boyfriend|"
+    r"toddlers?|newborns?|teenagers?|teens|step(?:kids?|sons?|daughters?|children)|grandkids?|grandchildren|"
     r"dogs?|cats?|bab(?:y|ies)|twins|pupp(?:y|ies)|kittens?|fiancée?|pets?|parrots?|rabbits?|hamsters?|horses?|"
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
     r"jumelles|chiots?|chatons?|lapins?)\b"

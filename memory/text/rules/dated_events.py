@@ -32,7 +32,8 @@ _EVENT_CUE = regex(
     # "je suis en arrêt maladie jusqu'à vendredi"
     r"arrêt\s+maladie|en\s+arrêt|"
     r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
-    r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?)|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
+    r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?|to\s+(?:the|a|an|our)\s+(?:[\w&-]+\s+){0,3}?"
+    r"(?:team|squad|department|org|group|role|position))|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
     r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
     r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
     # days spent somewhere or with someone: "we're spending Thanksgiving with my sister", "ma

@@ -34,7 +34,9 @@ def _age(hit: Hit) -> Item | None:
 # Claire, 35 ans".
 _INTRO = (
     r"\b(?:i(?:'m|\s+am)|(?:my\s+)?name(?:'s|\s+is)|moi,?\s+c'est|je\s+m'appelle|je\s+suis)\s+"
-    r"(?-i:[A-ZÀ-Ý])[\w'-]+(?:\s*\([^()]{1,20}\))?\s*,\s*"
+    r"(?-i:[A-ZÀ-Ý])[\w'-]+(?:\s*\([^()]{1,20}\))?"
+    # pronouns said next: "I'm Aiko, she/her, illustrator from Ohio"
+    r"(?:\s*,\s*(?:she|he|they|xe|ze|elle|il|iel)\s*/\s*[a-z]+(?:\s*/\s*[a-z]+)?)?\s*,\s*"
 )
 _INTRO_AGE = _INTRO + r"(?P<age>\d{1,2})(?:\s*(?:y/?o|years?\s+old|ans))?\s*(?=$|[,.;!]|and\b|et\b)"
 _INTRO_FROM_EN = (
