@@ -643,6 +643,8 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I mainly game on PC and Steam Deck", FACT, "Mickael mainly games on PC and Steam Deck"),
         # pronouns said between the name and the job; a toddler is kin; a team joined on a day
         ("I'm Aiko, she/her, a teacher from Ohio", ID, "Aiko is a teacher"),
+        ("my name is Sherlock", ID, "Mickael's name is Sherlock"),
+        ("I'm from the Bronx", ID, "Mickael is from the Bronx"),
         ("please don't @ me after 7pm, I have a toddler", FACT, "Mickael has a toddler"),
         (
             "I'm switching to the platform team in January",
@@ -2590,6 +2592,11 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # pronouns end as "teacher" does, and are no job
         ("I'm Aiko, she/her", "is a she/her"),
         ("j'adore les soirées du vendredi", "novembre"),
+        # a film quoted, a joke of where one is from
+        ("I'm Batman", "Batman"),
+        ("I'm Iron Man", "Iron"),
+        ("I'm from the future", "future"),
+        ("I'm from another planet lol", "planet"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

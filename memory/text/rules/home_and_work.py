@@ -275,6 +275,8 @@ def _is_from_en(hit: Hit) -> Item | None:
             return None  # "I'm studying for my exams": how, not what
     elif preposition == "from":
         predicate = Predicate.ORIGIN
+        if _NOT_A_HOMETOWN_EN.match(hit.phrase):
+            return None  # "I'm from the future": a joke, no place
     else:
         predicate = Predicate.LOCATION
         if _NOT_A_HOME.match(hit.phrase):
@@ -359,6 +361,12 @@ _NOT_A_WORKPLACE = regex(
 _NOT_A_HOME = regex(
     r"(?:fear|hope|denial|dread|terror|shame|sin|peace|harmony|luxury|poverty|misery|comfort|constant|"
     r"(?:the|a|my|your)\s+(?:moment|past|present|future|bubble|dream|head|world\s+of|fantasy))\b"
+)
+# Where no one comes from: "I'm from the future", "I'm from another planet", "I'm from the 90s".
+_NOT_A_HOMETOWN_EN = regex(
+    r"(?:the\s+(?:future|past|internet|moon|void|matrix|\d0s|'\d0s|nineties|eighties|seventies|sixties)|"
+    r"another\s+(?:planet|dimension|world|universe|timeline|era|time|century)|a\s+(?:different|simpler|"
+    r"parallel)\s+(?:time|era|world|universe|dimension)|outer\s+space|space|mars|hell|heaven|\d0s|'\d0s)\b"
 )
 # How or how long one studies, not what: "for my exams", "hard", "all night".
 _NOT_A_SUBJECT = regex(

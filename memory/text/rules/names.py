@@ -90,6 +90,11 @@ def _surely_a_title(title: re.Match[str], phrase: str) -> bool:
 # A word written as no name is: an acronym of three or four capitals ("SEO", "NASA"; two may be
 # initials: "I'm TJ") or a word with a capital inside ("DevOps", "iOS").
 _NOT_A_NAME_SAID = re.compile(r"^[A-Z]{3,4}$|[a-z][A-Z]")
+# Who chat says it is as a joke, quoting a film: "I'm Batman", "I'm Groot", "I'm Spartacus", "I'm Iron
+# Man" (only after "I'm": "my name is Sherlock" is a name).
+_QUOTED_HEROES_EN = frozenset(
+    "batman groot spartacus superman spiderman spider-man ironman iron sherlock shrek".split()
+)
 # Where one is from, as French writes it capitalised after "je suis" ("Parisien", "Bretonne",
 # "Lyonnais", "Québécoise", "Marseillaise", "Africain"); a first name of the same ending stays one.
 _OF_A_PLACE_FR = re.compile(r"(?:ien|ienne|ais|aise|ois|oise|ain|aine|on|onne)$")
@@ -154,6 +159,8 @@ def _name(hit: Hit) -> Item | None:
         return _job_title(hit)
     if hit.group("im") and _NOT_A_NAME_SAID.search(said):
         return None  # "I'm DevOps", "je suis PO": a word written as no name is
+    if hit.group("im") and not hit.french and said.strip(",.!").casefold() in _QUOTED_HEROES_EN:
+        return None  # "I'm Batman": a film quoted
     if hit.group("im") and hit.french and hit.group("im").lower().startswith("je") and _of_a_place_fr(said):
         return None  # "je suis Parisien", "je suis Bretonne": where from, capitalised
     name = name_from_phrase(phrase, strict=not hit.group("strong"))
