@@ -645,6 +645,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm Aiko, she/her, a teacher from Ohio", ID, "Aiko is a teacher"),
         ("my name is Sherlock", ID, "Mickael's name is Sherlock"),
         ("I'm from the Bronx", ID, "Mickael is from the Bronx"),
+        # how long a treatment lasts; the news after a return to the chat
+        ("I'm on antibiotics for a week", FACT, "Mickael is on antibiotics for a week"),
+        ("I'm on antibiotics until Friday", FACT, "Mickael is on antibiotics until Friday 27 November 2026"),
+        ("back online, landed in Montreal", EVENT, "Mickael landed in Montreal"),
         ("please don't @ me after 7pm, I have a toddler", FACT, "Mickael has a toddler"),
         (
             "I'm switching to the platform team in January",

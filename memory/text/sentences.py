@@ -82,6 +82,8 @@ _GREETING = (
 )
 _FILLERS = (
     rf"{_GREETING}|ok|okay|so|btw|oh|hey|hi|hello|well|also|and|but|anyway|alright|yeah|yep|yup|yes|wow|omg|lol|fyi|psa|"
+    # a return to the chat before the news: "back online, landed in Montreal", "made it, home safe"
+    r"(?:(?:i'm\s+|ok\s+)?back(?:\s+online)?|made\s+it|home\s+safe)(?=\s*,)|"
     # a game's end and cheers: "gg, finally hit Platinum"
     r"gg|ggs|ggwp|gz|yay|woo+|woohoo|phew|"
     r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"

@@ -106,11 +106,22 @@ def _said(hit: Hit) -> Item | None:
     return Item(content, kind, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+# How long a treatment lasts: "for a week", "for another 10 days", "until Friday" (a date's placeholder).
+_TREATMENT_LASTS_EN = regex(
+    r"^\s+(?:for\s+(?:another\s+|the\s+next\s+)?(?:a|an|one|two|three|four|five|six|seven|ten|\d{1,3})\s+"
+    r"(?:days?|weeks?|months?)|(?:until|till|through)\s+\x00\d+\x00)"
+)
+
+
 def _takes(hit: Hit) -> Item:
-    """ "Ana takes metformin every morning", "Ana is on antidepressants": what a doctor would ask."""
+    """ "Ana takes metformin every morning", "Ana is on antibiotics for a week": what a doctor would ask."""
     said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
     rest = hit.clause.text[hit.match.end() :]
-    when = rest.split(",")[0].split(" but ")[0].strip() if hit.match.group("object") else ""
+    if hit.match.group("object"):
+        when = rest.split(",")[0].split(" but ")[0].strip()
+    else:
+        lasts = _TREATMENT_LASTS_EN.match(rest)
+        when = lasts.group(0).strip() if lasts else ""
     content = capitalize_first(hit.third(f"{said} {when}".strip(), named=False))
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
