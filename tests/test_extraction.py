@@ -649,6 +649,12 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("I'm on antibiotics for a week", FACT, "Mickael is on antibiotics for a week"),
         ("I'm on antibiotics until Friday", FACT, "Mickael is on antibiotics until Friday 27 November 2026"),
         ("back online, landed in Montreal", EVENT, "Mickael landed in Montreal"),
+        # a death mourned as chat mourns it; a child's firsts; a relative's job and what of
+        ("RIP my cat Luna, she was 17", FACT, "Mickael's cat Luna passed away"),
+        ("rip to my grandpa, he was the best", FACT, "Mickael's grandpa passed away"),
+        ("my son just started walking", FACT, "Mickael's son just started walking"),
+        ("ma sœur est prof d'anglais", FACT, "La sœur de Mickael est prof d'anglais"),
+        ("ma meuf est prof de maths", FACT, "La meuf de Mickael est prof de maths"),
         ("please don't @ me after 7pm, I have a toddler", FACT, "Mickael has a toddler"),
         (
             "I'm switching to the platform team in January",
@@ -906,6 +912,7 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I'm in my second year of marriage lol",
         "I play on the team",
         "I play on Sundays",
+        "RIP my sleep schedule",
     ],
 )
 def test_yields_nothing(text: str) -> None:
@@ -2601,6 +2608,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm Iron Man", "Iron"),
         ("I'm from the future", "future"),
         ("I'm from another planet lol", "planet"),
+        # a new clause's subject is no relative's deed; an errand is no trip
+        ("my cat Luna, she was 17", "Luna she"),
+        ("just got back from the ER, broke my wrist skateboarding", "travels"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

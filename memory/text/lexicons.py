@@ -352,6 +352,7 @@ KIN_FR = frozenset(
     enfant bébé mère père maman papa chat chatte chien chienne chiot chaton ami amie patron patronne chef
     manager mentor mentore coach
     cousin cousine tante oncle grand-mère grand-père nièce neveu coloc collègue associé associée lapin
+    meuf mec daronne daron reuf
     """.split()
 )
 RELATIVES_FR = (
@@ -374,7 +375,7 @@ TASTE_SINCE_EN = r"(?:always|long|really|also|honestly|truly)"
 FEMININE_KIN_FR = frozenset(
     """
     sœur soeur femme compagne copine conjointe fiancée fille mère maman chatte chienne amie patronne
-    cousine tante grand-mère nièce associée tortue perruche
+    cousine tante grand-mère nièce associée tortue perruche meuf daronne
     """.split()
 )
 

@@ -11,6 +11,7 @@ from .lexicons import (
     MONTHS_EN,
     NOBODY_EN,
     RANKS_EN,
+    RELATIVES_EN,
     WEEKDAYS_EN,
     WEEKDAYS_FR,
 )
@@ -413,6 +414,11 @@ _DROPPED_SUBJECT_BEING_EN = regex(
     r"|(?:(?:still|also)\s+)?(?:on\s+call|out\s+sick|home\s+sick|on\s+(?:pto|leave|vacation|holiday|sabbatical)|ooo|wfh|"
     r"heads\s+down)\b)"
 )
+# "RIP my cat Luna", "rip to my grandpa": a relative's or a pet's death, as chat mourns it (not "RIP my
+# sleep schedule").
+_RIP_EN = regex(
+    rf"^(?:rip|r\.i\.p\.?)\s+(?:to\s+)?(?P<who>(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?{RELATIVES_EN}\b[\w\s'-]*)"
+)
 # "I'm pregnant!! due in March": a due date alone, in a message about a pregnancy, is the speaker's.
 _DUE_ALONE_EN = regex(r"^due\s+(?:in|on|at|around|next|this|early|mid|late|any\s+day)\b")
 # A pregnancy told: what makes a due date said alone a birth's ("I'm pregnant!! due in March").
@@ -473,6 +479,9 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         said = rest[day.end() :]
         with_subject = with_dropped_subject(said, message)
         return clause if with_subject == said else f"{day.group('day')} {with_subject}"
+    rip = _RIP_EN.match(rest)
+    if rip:
+        return f"{rip.group('who').rstrip()} passed away"
     if _DUE_ALONE_EN.match(rest) and PREGNANCY.search(message):
         return "I'm " + _mid_sentence(rest)
     plan = _DROPPED_PLAN_EN.match(rest)

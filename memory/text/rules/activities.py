@@ -362,6 +362,15 @@ _NOT_A_PLACE = frozenset(
         "Class",
         "Office",
         "Gym",
+        # errands, not trips: "just got back from the ER"
+        "ER",
+        "ICU",
+        "DMV",
+        "Hospital",
+        "Clinic",
+        "Dentist",
+        "Doctor",
+        "Vet",
     ]
 )
 # A capitalised name followed by one of these is a thing, not a place: "the Apple store", "the

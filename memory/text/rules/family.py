@@ -89,7 +89,11 @@ _APPOSITION_FR = regex(
 )
 # What the named relative does, after "my daughter Léa": a verb phrase of at least two words.
 _PREDICATE = re.compile(r"^,?\s+(?P<said>(?-i:[a-zà-ÿ])[\w'-]*\s+\S.*)$")
-_NOT_A_PREDICATE = regex(r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle)\b")
+# Nor a new clause's subject: "RIP my cat Luna, she was 17" says her age, not "Luna she was 17".
+_NOT_A_PREDICATE = regex(
+    r"^(?:and|or|but|who|which|that|is\s+called|et|ou|mais|qui|que|s'appelle|"
+    r"he|she|they|it|i|we|you|il|elle|ils|elles|je|on|nous|vous)\b"
+)
 # What happens to a relative that a friend would remember: "my mom passed away last year", "my
 # son was born on 3 June 2019", "my sister got married in June", "my dad was diagnosed with ...",
 # "my son got into a car accident";
@@ -110,7 +114,7 @@ _EVENT_EN = (
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
     rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|(?:[a-z]+\s+){{0,2}}?surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
     r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
-    r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:school|kindergarten|preschool|daycare|college|university|"
+    r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:walking|talking|crawling|school|kindergarten|preschool|daycare|college|university|"
     r"high\s+school|a\s+new\s+(?:job|school)|(?:her|his|their)\s+new\s+(?:job|school|role)|therapy|"
     r"(?:[\w-]+\s+){1,2}?(?:lessons|classes|practice))|retires|is\s+retiring|will\s+retire|"
     r"got\s+(?:a\s+)?(?:promotion|raise|scholarship)|"
@@ -440,7 +444,9 @@ _NAMED_JOB_EN = regex(
     r"(?P<art>an?|our|my|the)\s+(?P<new>new\s+)?(?P<object>.+)"
 )
 _RELATIVE_JOB_FR = regex(
-    rf"\b(?P<poss>mon|ma|notre)\s+(?P<rel>{RELATIVES_FR})\s+est\s+(?:maintenant\s+|aussi\s+)?(?P<object>[^\W\d_][\w-]*)"
+    rf"\b(?P<poss>mon|ma|notre)\s+(?P<rel>{RELATIVES_FR})\s+est\s+(?:maintenant\s+|aussi\s+)?(?P<object>[^\W\d_][\w-]*"
+    # and of what: "prof de maths", "prof d'anglais", "infirmière en pédiatrie"
+    r"(?:\s+(?:de\s+|d'|en\s+)(?!(?:la|le|les|l')\b)[^\W\d_][\w-]*)?)"
 )
 
 
@@ -448,8 +454,8 @@ def _relative_job(hit: Hit) -> Item | None:
     """ "Mickael's wife is a doctor", "La sœur de Mickael est infirmière": a fact of the speaker's family."""
     relative = " ".join(hit.group("rel").split()).lower()
     if hit.french:
-        job = hit.phrase.split()[0]
-        if not is_occupation_fr(job):
+        job = hit.phrase
+        if not is_occupation_fr(job.split()[0]):
             return None
         possessive = hit.group("poss").lower()
         content = capitalize_first(
