@@ -36,7 +36,6 @@ class Predicate(StrEnum):
     LANGUAGES = "languages"
     STUDIES = "studies"
     DIET = "diet"
-    NATIONALITY = "nationality"
     TIMEZONE = "timezone"  # "PST", "UTC+2": the zone the subject's days are in
     ABOUT = "about"  # anything else said of who the subject is ("is French", "est gaucher")
     # Relatives and pets: `relation` says which ("sister", "kids").

@@ -655,6 +655,25 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("my son just started walking", FACT, "Mickael's son just started walking"),
         ("ma sœur est prof d'anglais", FACT, "La sœur de Mickael est prof d'anglais"),
         ("ma meuf est prof de maths", FACT, "La meuf de Mickael est prof de maths"),
+        # a post's heading before its news; where one lives after where one is from; what one is into
+        (
+            "quick recap of my weekend: went to my cousin's wedding in Austin, flew back Sunday night",
+            EVENT,
+            "Mickael went to their cousin's wedding in Austin, flew back Sunday 15 November 2026 at night",
+        ),
+        ("I'm Jonas, 31, from Hamburg but living in Copenhagen for 4 years now", ID, "Jonas is from Hamburg"),
+        (
+            "Into bouldering, sourdough and 90s hip hop.",
+            PREF,
+            "Mickael is into bouldering, sourdough and 90s hip hop",
+        ),
+        # kin without what the speaker says of them; a move said as likely
+        ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
+        (
+            "ok so my landlord is raising the rent so we're probably moving out in March",
+            EVENT,
+            "Mickael and others are probably moving out in March 2027",
+        ),
         ("please don't @ me after 7pm, I have a toddler", FACT, "Mickael has a toddler"),
         (
             "I'm switching to the platform team in January",
@@ -2611,6 +2630,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a new clause's subject is no relative's deed; an errand is no trip
         ("my cat Luna, she was 17", "Luna she"),
         ("just got back from the ER, broke my wrist skateboarding", "travels"),
+        ("I have two kids who I love more than anything", "loves"),
+        ("Into the woods we go", "woods"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
@@ -4005,3 +4026,34 @@ def test_a_heuristic_that_raises_is_logged_without_the_text_and_costs_the_turn_n
 def test_what_comes_back_on_its_day(text: str, content: str) -> None:
     found = [(item.memory_type, item.content) for item in run(text)]
     assert (MemoryType.FACT, content) in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Hello! Marco here, Italian living in Berlin. Dad of two, backend dev, amateur cyclist.",
+            [
+                "Mickael's name is Marco",
+                "Marco is Italian",
+                "Marco is living in Berlin",
+                "Marco is a dad of two",
+                "Marco is a backend dev",
+                "Marco is an amateur cyclist",
+            ],
+        ),
+        (
+            "hey all, Mia here, nurse from Leeds",
+            ["Mickael's name is Mia", "Mia is a nurse", "Mia is from Leeds"],
+        ),
+        (
+            "yo, I'm Kenji. 19, college student in Osaka",
+            ["Mickael's name is Kenji", "Kenji is 19 years old", "Kenji is a college student in Osaka"],
+        ),
+        # no introduction: fragments stay as said
+        ("Same here, backend dev", []),
+        ("I'm tired. Long day, lots of meetings.", []),
+    ],
+)
+def test_an_introduction_told_in_fragments_says_who_one_is(text: str, expected: list[str]) -> None:
+    assert [item.content for item in run(text)] == expected

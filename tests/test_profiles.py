@@ -200,6 +200,11 @@ SAID_OF_THE_SPEAKER = [
     "I used to live in Toronto but moved to Vancouver last year",
     "please don't @ me after 7pm, I have a toddler",
     "I'm Aiko, she/her, a teacher from Ohio",
+    "Hello! Marco here, Italian living in Berlin. Dad of two, backend dev, amateur cyclist.",
+    "hey all, Mia here, nurse from Leeds",
+    "I'm Canadian, eh",
+    "je suis française",
+    "I'm half Japanese",
 ]
 
 

@@ -10,6 +10,7 @@ from memory.models import MemoryType
 from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
 from .facts import Fact, Predicate
 from .failures import log_heuristic_failure
+from .introductions import with_introduction_said
 from .normalize import clean_speaker, clean_text, looks_french
 from .phrases import quotes_closed
 from .quoted import without_shown
@@ -121,7 +122,7 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     read: set[str] = set()
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
-    message = spelled_out(clean_text(without_shown(with_what_was_shown(text))))
+    message = with_introduction_said(spelled_out(clean_text(without_shown(with_what_was_shown(text)))))
     for sentence, question in kept_sentences(message):
         if question and not is_polite_request(sentence):
             continue

@@ -363,6 +363,7 @@ RELATIVES_FR = (
 FAMILY_WORD = regex(
     r"\b(?:kids?|children|child|sons?|daughters?|brothers?|sisters?|wife|husband|partner|girlfriend|boyfriend|"
     r"toddlers?|newborns?|teenagers?|teens|step(?:kids?|sons?|daughters?|children)|grandkids?|grandchildren|"
+    r"nephews?|nieces?|"
     r"dogs?|cats?|bab(?:y|ies)|twins|pupp(?:y|ies)|kittens?|fiancée?|pets?|parrots?|rabbits?|hamsters?|horses?|"
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
     r"jumelles|chiots?|chatons?|lapins?)\b"

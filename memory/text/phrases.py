@@ -112,9 +112,13 @@ def is_object(phrase: str, french: bool, not_objects: frozenset[str] = frozenset
         )
     # "this" points back at what was shown, unless someone is named after it.
     points_back = first in _NOT_OBJECTS_EN and not (first in ("this", "that") and names_someone(phrase))
-    if points_back or first in _NO_OBJECT_START_EN or first in not_objects:
+    if points_back or first in _NO_OBJECT_START_EN or first in not_objects or _HOW_MUCH_EN.match(phrase):
         return False
     return not re.search(r"(?i)\b(?:you|your|yours)\b", phrase)
+
+
+# How much, with nothing it is said of: "(who) I love more than anything", "I like it so much".
+_HOW_MUCH_EN = regex(r"(?:more|less)\s+than\b|(?:so|very|too)\s+much\b|a\s+(?:lot|ton|bunch)\s*$")
 
 
 # Words said to the listener: a note kept with them would have no one it is about ("remember, it

@@ -70,7 +70,9 @@ _CLAUSE_BREAK = regex(
     # where the speaker lives now (`with_dropped_subject` gives the "I" back). Only a move: "I applied
     # but got rejected" is one event.
     + r"|\s*,?\s*\bbut\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
-    r"(?:moved|relocated)\s+(?:back\s+)?to\b)"
+    r"(?:moved|relocated)\s+(?:back\s+)?to\b"
+    # and where one lives now, after where one is from: "I'm from Hamburg but living in Copenhagen"
+    r"|(?:now\s+|currently\s+)?(?:living|based)\s+in\b)"
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
@@ -87,7 +89,9 @@ _FILLERS = (
     r"(?:(?:i'm\s+|ok\s+)?back(?:\s+online)?|made\s+it|home\s+safe)(?=\s*,)|"
     # a game's end and cheers: "gg, finally hit Platinum"
     r"gg|ggs|ggwp|gz|yay|woo+|woohoo|phew|"
-    r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|(?:quick\s+)?update(?=\s*:)|"
+    r"heads\s+up|fwiw|(?:friendly\s+|quick\s+|gentle\s+)?reminder(?:\s+that)?|"
+    # a post's heading: "quick update:", "recap of my weekend:", "so update on my life:"
+    r"(?:(?:quick|small|little|life|weekend|weekly)\s+)?(?:update|recap)(?:\s+(?:of|on)\s+(?:my|the|our)\s+\w+)?(?=\s*:)|"
     # a list's next item: "last thing, Aisha's contract is signed", "one more thing: ..."
     r"(?:(?:one\s+)?last|one\s+more|another)\s+thing(?=\s*[,:])|"
     r"just\s+so\s+(?:you|u)\s+know|please\s+note(?:\s+that)?|"
@@ -406,6 +410,8 @@ _DROPPED_MY_EN = regex(
 _DROPPED_SUBJECT_BEING_EN = regex(
     r"^(?:(?:(?:not\s+)?(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?fan\s+of|(?:also\s+|super\s+|very\s+)?allergic\s+to|"
     r"back\s+from|closing\s+on|"
+    # what one is into, as an introduction lists it: "Into bouldering, sourdough and 90s hip hop"
+    r"(?:really\s+|big\s+|super\s+|also\s+)?into(?=\s+(?!(?:the|a|an|my|our|your)\b))|"
     # where they live and come from, as an introduction says it: "Based in Toronto, originally from Pune"
     r"based\s+(?:in|out\s+of)|originally\s+from|currently\s+(?:in|living\s+in))\s+"
     r"(?!(?:it|that|this|these|those|them|you|your)\b)"

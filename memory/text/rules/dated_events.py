@@ -60,7 +60,8 @@ _EVENT_CUE = regex(
     # "I'm going to be AFK this weekend" (AFK: away from the keyboard, as gamers say it).
     r"|\b(?:i|we)(?:'ll|\s+will|(?:'m|\s+am|'re|\s+are)\s+going\s+to)\s+be\s+(?:out|off|away|offline|afk)\b"
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:out|off|away|offline|afk)(?!\s+(?:to\s+bed|of|for\s+now)\b)"
-    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
+    r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are|'ll|\s+will)?(?:\s+(?:probably|definitely|likely|finally|actually|also|now))?"
+    r"\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
     r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"
     r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"

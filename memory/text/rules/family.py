@@ -298,13 +298,17 @@ def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[
     return make
 
 
+_SPEAKER_CLAUSE_EN = regex(r"\s+(?:(?:that|who|whom)\s+)?(?:i|we)\s+(?!and\b).*$")
+
+
 def _has(hit: Hit) -> Item | None:
     """ "I have two kids", "j'ai un chat": only when it names relatives or pets."""
     relative = FAMILY_WORD.search(hit.phrase)
     if not relative:
         return None
     verb = "a" if hit.french else "has"
-    phrase = hit.phrase
+    # "3 nephews I adore": who they are, without what the speaker says of them
+    phrase = hit.phrase if hit.french else _SPEAKER_CLAUSE_EN.sub("", hit.phrase)
     if hit.match.groupdict().get("got"):  # only the English wording has "got"
         # "I got a puppy last week": the date is the getting's (the event says it), not the having's.
         phrase = _DATED_TAIL.sub("", phrase).strip() or phrase

@@ -32,14 +32,15 @@ def _occupation_fr(hit: Hit) -> Item | None:
     phrase = noun_phrase(hit.phrase, 8)
     body = hit.third(phrase)
     article = f"{hit.group('art').lower()} " if hit.group("art") else ""
-    predicate = Predicate.JOB
+    predicate, value = Predicate.JOB, body
     if words[0].lower() in NATIONALITIES:
-        predicate = Predicate.NATIONALITY
         if not article:
             body = body[:1].lower() + body[1:]  # "Mickael est française", as French writes nationalities
+        # the profile's "about" line, as read from the words ("est française")
+        predicate, value = Predicate.ABOUT, ""
     content = f"{hit.speaker} est {article}{body}"
     confidence = hit.confidence(IDENTITY_CONFIDENCE)
-    return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=body)
+    return Item(content, MemoryType.IDENTITY, confidence, [phrase], predicate=predicate, object=value)
 
 
 def _studies_fr(hit: Hit) -> Item | None:

@@ -66,8 +66,8 @@ def _part_nationality(hit: Hit) -> Item | None:
         MemoryType.IDENTITY,
         hit.confidence(_IDENTITY_CONFIDENCE),
         [nationality],
-        predicate=Predicate.NATIONALITY,
-        object=written,
+        # the profile's "about" line, as read from the words ("is half Japanese")
+        predicate=Predicate.ABOUT,
     )
 
 
@@ -146,8 +146,7 @@ def _name(hit: Hit) -> Item | None:
             MemoryType.IDENTITY,
             confidence,
             [nationality],
-            predicate=Predicate.NATIONALITY,
-            object=written,
+            predicate=Predicate.ABOUT,
         )
     said = phrase.split(maxsplit=1)[0] if phrase.split() else ""
     if hit.group("im") and said.isupper() and zone_named(said) is not None:
