@@ -667,6 +667,30 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             PREF,
             "Mickael is into bouldering, sourdough and 90s hip hop",
         ),
+        # a task noted as a list or for oneself; what one owes and is owed; a day set aside
+        (
+            "todo: email the landlord about the heater",
+            TODO,
+            "Reminder for Mickael: email the landlord about the heater",
+        ),
+        (
+            "don't let me forget to call grandma on her birthday",
+            TODO,
+            "Reminder for Mickael: call grandma on her birthday",
+        ),
+        ("note to self, buy milk", TODO, "Reminder for Mickael: buy milk"),
+        (
+            "note to self: the wifi password at the cabin is on the fridge",
+            FACT,
+            "The wifi password at the cabin is on the fridge",
+        ),
+        ("I owe Sam $50 for the concert tickets", FACT, "Mickael owes Sam $50 for the concert tickets"),
+        ("Priya owes me a coffee", FACT, "Priya owes Mickael a coffee"),
+        (
+            "actually scratch that, the meeting is Thursday not Wednesday",
+            EVENT,
+            "The meeting is Thursday 26 November 2026 not Wednesday 25 November 2026",
+        ),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -2632,6 +2656,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("just got back from the ER, broke my wrist skateboarding", "travels"),
         ("I have two kids who I love more than anything", "loves"),
         ("Into the woods we go", "woods"),
+        # "call" after "remember that" is a noun; the day set aside is no date of the event
+        ("remember that call was rough", "Reminder"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

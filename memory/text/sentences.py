@@ -96,7 +96,7 @@ _FILLERS = (
     r"(?:(?:one\s+)?last|one\s+more|another)\s+thing(?=\s*[,:])|"
     r"just\s+so\s+(?:you|u)\s+know|please\s+note(?:\s+that)?|"
     # a correction's lead: what follows is what holds ("scratch that, the meeting is on Friday")
-    r"scratch\s+that|correction(?=\s*:)|(?:(?:my|sorry|oops)[\s,]+)?(?:bad|typo)(?=\s*[,:!])|"
+    r"(?:actually\s+)?scratch\s+that|correction(?=\s*:)|(?:(?:my|sorry|oops)[\s,]+)?(?:bad|typo)(?=\s*[,:!])|"
     r"alors|bon|du\s+coup|au\s+fait|sinon|et|mais|donc|bref|ah|euh|hmm"
 )
 # What may open a clause before its subject without being a clause of its own: a filler or a time

@@ -1,4 +1,5 @@
-"""Rules for what sets the speaker apart: what they can't do or fear, have never done, their degree."""
+"""Rules for what sets the speaker apart: what they can't do or fear, have never done, their degree;
+and what they owe or are owed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from memory.models import MemoryType
 from ..dates import PLACEHOLDER
 from ..facts import Predicate
 from ..normalize import regex
+from ..rewrite import capitalize_first
 from .base import OBJECT, Hit, Item, Rule
 
 __all__ = ["PERSONAL"]
@@ -139,6 +141,29 @@ def _birth_order(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} is {hit.third(hit.phrase)}")
 
 
+# What the speaker owes or is owed: "I owe Sam $50 for the concert tickets", "Priya owes me a coffee".
+_DEBT = (
+    r"(?P<object>(?:[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:[$€£]|dollars|euros|bucks|quid|pounds|eur|usd)|"
+    r"(?:a|one|two)\s+(?:beers?|coffees?|drinks?|favou?rs?|lunch|dinner|pizza))\b[^,;:!?.]*)"
+)
+_I_OWE_EN = regex(
+    r"\bi\s+(?:still\s+|now\s+|also\s+)?owe\s+(?P<who>(?-i:[A-Z])[\w'-]+|my\s+(?:[\w'-]+\s+)?[\w'-]+?)\s+"
+    + _DEBT
+)
+_OWES_ME_EN = regex(
+    r"(?:^|[,;]\s*)(?P<who>(?-i:[A-Z])[\w'-]+|my\s+(?:[\w'-]+\s+)?[\w'-]+?)\s+(?:still\s+)?owes\s+me\s+"
+    + _DEBT
+)
+
+
+def _owes(hit: Hit) -> Item:
+    """ "Mickael owes Sam $50 for the concert tickets", "Priya owes Mickael a coffee"."""
+    said = hit.clause.text[hit.match.start("who") : hit.match.end()]
+    if hit.match.re is _I_OWE_EN:
+        said = f"I owe {said}"
+    return _fact(hit, capitalize_first(hit.third(said.strip(), named=False)))
+
+
 PERSONAL = (
     Rule(_CANT_EN, _cant, french=False),
     Rule(_FEAR_EN, _fear, french=False),
@@ -150,4 +175,6 @@ PERSONAL = (
     Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
     Rule(_TOGETHER_EN, _together, french=False),
     Rule(_SIZE_EN, _size, french=False, object_groups=()),
+    Rule(_I_OWE_EN, _owes, french=False),
+    Rule(_OWES_ME_EN, _owes, french=False),
 )

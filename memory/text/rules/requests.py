@@ -27,10 +27,13 @@ _REQUEST_LEAD = regex(
 _REMEMBER_EN = regex(
     r"\b(?:(?:remember|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
     r"memori[sz]e)(?:\s+that\b|\s+this\b)?|(?:note|make\s+a\s+note|take\s+note|write\s+down|save)\s+"
-    r"(?:that\b|this\s*:)|note\s*:)\s*[:,-]?\s*" + OBJECT
+    r"(?:that\b|this\s*:)|note(?:\s+to\s+self)?\s*:|note\s+to\s+self\b)\s*[:,-]?\s*" + OBJECT
 )
 _REMEMBER_TODO_EN = regex(
-    rf"\b(?:remember|don't\s+forget|do\s+not\s+forget|remind\s+me(?:\s+{DATE_SLOT})?)\s+to\s+" + OBJECT
+    rf"\b(?:(?:remember|don't\s+forget|do\s+not\s+forget|(?:don't|do\s+not)\s+let\s+me\s+forget|"
+    rf"remind\s+me(?:\s+{DATE_SLOT})?)\s+to\s+"
+    # a list's heading: "todo: email the landlord", "to-do - renew the passport"
+    r"|^\W*(?:todo|to-do|to\s+do)\s*[:-]\s*)" + OBJECT
 )
 _REMEMBER_FR = regex(
     r"\b(?:n'oublie\s+pas|n'oubliez\s+pas|souviens-toi|souvenez-vous|rappelle-toi|rappelez-vous|retiens|"
@@ -76,10 +79,23 @@ def _reminder(hit: Hit) -> Item | None:
     return Item(content, MemoryType.TODO, _CONFIDENCE, [hit.phrase], predicate=Predicate.TODO, object=body)
 
 
+# A task noted for oneself: "note to self, buy milk", "note: renew the passport" (after "remember
+# that", "call" is a noun: "remember that call was rough").
+_NOTED_EN = regex(r"note\b")
+_TASK_START_EN = regex(
+    r"^(?:buy|call|email|e-mail|text|book|pay|send|finish|pick\s+up|get|renew|cancel|check|order|return|"
+    r"schedule|submit|reply|ask|fix|clean|water|feed|bring|print|sign|update|backup|back\s+up)\b"
+)
+
+
 def _remembered(hit: Hit) -> list[Item] | None:
-    """What the speaker asked to remember, read by the statement rules; as said when none fits."""
+    """What the speaker asked to remember, read by the statement rules; as said when none fits, and
+    as a reminder when it is a task ("note to self, buy milk")."""
     if _REMINISCE.match(hit.phrase) or _ONLY_A_POINTER.fullmatch(hit.phrase):
         return None  # "remember when ...", "I'd like you to remember that": nothing said to keep
+    if not hit.french and _NOTED_EN.match(hit.match.group(0)) and _TASK_START_EN.match(hit.phrase):
+        reminder = _reminder(hit)
+        return [reminder] if reminder is not None else None
     inner = Clause(hit.phrase, hit.phrase, "", hit.french, hit.clause.past, hit.clause.dates)
     items = hit.reread(inner)
     if not items:
