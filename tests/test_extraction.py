@@ -691,6 +691,14 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "The meeting is Thursday 26 November 2026 not Wednesday 25 November 2026",
         ),
+        # what did not happen was in the past; a move after a comma; a job left, said as it goes on
+        (
+            "I didn't go to the party on Saturday",
+            EVENT,
+            "Mickael didn't go to the party on Saturday 21 November 2026",
+        ),
+        ("I'm no longer in Berlin, moved back to Paris in May", ID, "Mickael lives in Paris"),
+        ("I'm not working at Google anymore, I'm at Meta now", ID, "Mickael no longer works at Google"),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -2658,6 +2666,12 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("Into the woods we go", "woods"),
         # "call" after "remember that" is a noun; the day set aside is no date of the event
         ("remember that call was rough", "Reminder"),
+        # doubted or denied, a trip not taken, a move that is no trip, a day off that is no job left
+        ("I wouldn't say I'm a gamer", "gamer"),
+        ("I don't think I'm allergic to cats", "allergic"),
+        ("I was supposed to fly to Rome today but the flight got cancelled", "travels"),
+        ("I moved back to Paris in May", "travels"),
+        ("I'm not working at Google today", "Google"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

@@ -205,6 +205,8 @@ SAID_OF_THE_SPEAKER = [
     "I'm Canadian, eh",
     "je suis française",
     "I'm half Japanese",
+    "I'm not working at Google anymore, I'm at Meta now",
+    "I'm no longer in Berlin, moved back to Paris in May",
 ]
 
 

@@ -425,12 +425,18 @@ _REPORTED_EN = re.compile(
 )
 
 
+# What did not happen is told in the past too: "I didn't go to the party on Saturday".
+_DID_NOT_EN = re.compile(
+    r"\b(?:i|we)\s+(?:didn't|did\s+not|wasn't|was\s+not|weren't|were\s+not)\b", re.IGNORECASE
+)
+
+
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
     reported = _REPORTED_EN.search(text)
     if reported is not None and not PAST_TENSE.search(text):
         return told_in_past(text[reported.end() :])
-    if PAST_TENSE.search(text):
+    if PAST_TENSE.search(text) or _DID_NOT_EN.search(text):
         return True
     if FUTURE_EN.search(text):
         return False  # "I said I'll come on Friday": the Friday to come

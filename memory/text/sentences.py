@@ -66,13 +66,13 @@ _CLAUSE_BREAK = regex(
     # an introduction's next part, its "I'm" left out: "I'm Priya, joining the data team as ...",
     # "Based in Toronto, originally from Pune"
     + r"|\s*,\s+(?=(?:originally\s+from|based\s+(?:in|out\s+of)|joining\s+(?:the|a|an|our))\b)"
-    # a move after "but", its "I" left out: "I used to live in Toronto but moved to Vancouver" says
+    # a move after "but" or a comma, its "I" left out: "I used to live in Toronto but moved to Vancouver" says
     # where the speaker lives now (`with_dropped_subject` gives the "I" back). Only a move: "I applied
     # but got rejected" is one event.
-    + r"|\s*,?\s*\bbut\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
-    r"(?:moved|relocated)\s+(?:back\s+)?to\b"
+    + r"|(?:\s*,?\s*\bbut|\s*,)\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
+    r"(?:moved|relocated)\s+(?:back\s+)?to\b)"
     # and where one lives now, after where one is from: "I'm from Hamburg but living in Copenhagen"
-    r"|(?:now\s+|currently\s+)?(?:living|based)\s+in\b)"
+    r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b)"
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
@@ -163,8 +163,12 @@ _REPORTED_SPEECH = regex(
     r"les\s+gens|tout\s+le\s+monde)\s+(?:always\s+|still\s+)?(?:think|thinks|thought|assume|assumes|assumed|believe|"
     r"believes|believed|expect|expects|expected|pensent|croient))\b|"
     r"\b(?:according\s+to|selon)\b|"
-    # "I never said I live in Paris": what follows is denied, not said.
+    # "I never said I live in Paris": what follows is denied, not said; "I wouldn't say I'm a gamer",
+    # "I don't think I'm allergic", "not that I'm complaining": doubted or denied.
     r"\b(?:never|didn't|did\s+not)\s+(?:say|said|claim|claimed)\b"
+    r"|\b(?:wouldn't|would\s+not|won't|can't|cannot|couldn't)\s+(?:really\s+)?(?:say|call\s+myself)\b"
+    r"|\b(?:don't|do\s+not)\s+(?:really\s+)?(?:think|believe)\b|\bnot\s+that\b|\bi\s+doubt\b"
+    r"|\bnot\s+sure\s+(?:if|that|whether)\b"
 )
 _HEDGE = regex(
     r"\b(?:maybe|perhaps|probably|i\s+think|i\s+guess|i\s+suppose|not\s+sure|might|peut-être|"

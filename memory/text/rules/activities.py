@@ -101,7 +101,7 @@ _DOING = (
 _NOT_DONE = regex(
     r"\b(?:not|never|no|n't|don't|didn't|won't|can't|cannot|couldn't|wouldn't|would|'d|could|should|might|"
     r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|used|thinking|"
-    r"considering|stopped|quit|gave|hate|hated|miss|missed|tired|sick|bored|afraid|scared|"
+    r"considering|stopped|quit|gave|hate|hated|miss|missed|tired|sick|bored|afraid|scared|supposed|meant|"
     r"you|your|he|she|they|him|her|them|his|their|someone|somebody|people|friend|friends)\b"
     r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b|n't\b"
 )
@@ -348,6 +348,8 @@ _PLAN = regex(
     r"thinking\s+(?:of|about)|booked|booking|will|'ll|gonna|going\s+to|can't\s+wait)\b"
 )
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
+# A move is a new home, not a place visited: "I moved back to Paris in May".
+_MOVED_HOME = regex(r"\b(?:moved|moving|relocated|relocating)\b")
 _NOT_A_PLACE = frozenset(
     w.casefold()
     for w in [
@@ -389,6 +391,7 @@ def _place(hit: Hit) -> Item | None:
         or re.search(r"\bborn\b", between, re.IGNORECASE)
         or not _TRAVELLED.search(between)
         or _PLAN.search(between)
+        or _MOVED_HOME.search(between)
     ):
         return None
     place = " ".join(hit.group("place").split())

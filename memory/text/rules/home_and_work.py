@@ -236,9 +236,10 @@ def _no_longer_a_en(hit: Hit) -> Item | None:
 def _no_longer_en(hit: Hit) -> Item | None:
     """ "Mickael no longer works at Acme": said with "no longer", or "not ... anymore"."""
     phrase = _ANYMORE.sub("", hit.phrase)
-    if not hit.group("no_longer") and phrase == hit.phrase:
+    if not (hit.group("no_longer") or hit.group("no_longer_ing")) and phrase == hit.phrase:
         return None  # "I don't work at weekends": no change of workplace said
-    verb, preposition = hit.words("verb").lower(), hit.words("prep").lower()
+    verb = hit.words("verb").lower() or _BASE_FORM_EN[hit.words("verb_ing").lower()]
+    preposition = hit.words("prep").lower()
     predicate = Predicate.WORKPLACE if verb == "work" else Predicate.LOCATION
     said = f"no longer {verb}s {preposition} {hit.third(phrase)}"
     return identity_memory(hit, f"{hit.speaker} {said}", predicate, said)
@@ -344,8 +345,12 @@ def _year_of_study_en(hit: Hit) -> Item:
 
 
 _NO_LONGER_EN = (
-    r"\bi\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)\s+(?P<prep>at|for|in)\s+"
+    r"\bi(?:\s+(?:(?P<no_longer>no\s+longer)|don't|do\s+not)\s+(?P<verb>work|live)"
+    # "I'm not working at Google anymore", "I'm no longer living in Paris"
+    r"|(?:'m|\s+am)\s+(?:(?P<no_longer_ing>no\s+longer)|not)\s+(?P<verb_ing>working|living))"
+    r"\s+(?P<prep>at|for|in)\s+"
 )
+_BASE_FORM_EN = {"working": "work", "living": "live"}
 # "I'm not a nurse anymore", "I'm no longer a teacher": the job that ended, the newest word on it.
 _NO_LONGER_A_EN = r"\bi(?:'m|\s+am)\s+(?:(?P<no_longer>no\s+longer)|not)\s+(?P<art>an?)\s+"
 _NEW_JOB_EN = (
