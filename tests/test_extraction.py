@@ -699,6 +699,28 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ),
         ("I'm no longer in Berlin, moved back to Paris in May", ID, "Mickael lives in Paris"),
         ("I'm not working at Google anymore, I'm at Meta now", ID, "Mickael no longer works at Google"),
+        # a day something was moved to is to come; late, as plans say it; food one can't "do"; work
+        # said "remote"; the end of the year; what one used to do; a team coached; a lefty
+        (
+            "we moved the sprint review to Wednesday",
+            EVENT,
+            "Mickael and others moved the sprint review to Wednesday 25 November 2026",
+        ),
+        (
+            "gonna be late to raid tonight, kid's recital",
+            EVENT,
+            "Mickael is going to be late to raid on Sunday 22 November 2026, kid's recital",
+        ),
+        ("I can't do dairy, lactose intolerant", PREF, "Mickael can't have dairy"),
+        ("i work remote for a company in Austin", ID, "Mickael works remotely"),
+        ("I'm retiring at the end of the year", EVENT, "Mickael is retiring in December 2026"),
+        ("I used to play bass in a punk band", FACT, "Mickael used to play bass in a punk band"),
+        (
+            "I coach my daughter's soccer team on Saturdays",
+            ID,
+            "Mickael coaches their daughter's soccer team on Saturdays",
+        ),
+        ("I'm a lefty so these scissors are useless to me", ID, "Mickael is left-handed"),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -964,6 +986,9 @@ def test_one_message_yields_several_items_in_order(text: str, expected: list[tup
         "I play on the team",
         "I play on Sundays",
         "RIP my sleep schedule",
+        # no diet in what one can't "do", and a word alone says nothing of the speaker
+        "I can't do mornings",
+        "vegan",
     ],
 )
 def test_yields_nothing(text: str) -> None:
@@ -2672,6 +2697,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I was supposed to fly to Rome today but the flight got cancelled", "travels"),
         ("I moved back to Paris in May", "travels"),
         ("I'm not working at Google today", "Google"),
+        # "I've" names no one, whatever follows it
+        ("I've got a job interview at Spotify on Thursday", "I've"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

@@ -207,6 +207,9 @@ SAID_OF_THE_SPEAKER = [
     "I'm half Japanese",
     "I'm not working at Google anymore, I'm at Meta now",
     "I'm no longer in Berlin, moved back to Paris in May",
+    "I'm a lefty so these scissors are useless to me",
+    "i work remote for a company in Austin",
+    "I can't do dairy, lactose intolerant",
 ]
 
 

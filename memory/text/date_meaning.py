@@ -234,6 +234,8 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
                 "rel",
                 "day",
             )  # that week's Friday
+        if (group("end_of_unit") or "").lower() == "year":
+            return date(today.year, 12, 1), "period", "month"  # "at the end of the year": its December
         month = add_months(today.replace(day=1), later)
         return date(month.year, month.month, calendar.monthrange(month.year, month.month)[1]), "rel", "day"
     if group("weekday_name"):

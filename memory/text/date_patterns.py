@@ -239,7 +239,7 @@ DATE_PATTERN = regex(
     r"|(?:at\s+)?(?:the\s+)?(?P<month_part_said>beginning|start|middle|end|first\s+half|"
     rf"second\s+half)\s+of\s+)?(?P<month_name>{_FULL_MONTH_ALT})(?:\s+(?P<month_year>\d{{4}}))?(?:\s+(?P<month_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))?"
     rf"|(?P<month_bare>{_FULL_MONTH_ALT})\s+(?P<month_bare_after>{_NEXT_FR}|{_LAST_FR}|{_AFTER_EN}))"
-    r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month)"
+    r"|(?P<end_of>(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<end_of_unit>week|month|year)"
     r"|(?:à\s+la\s+|en\s+|la\s+)?fin\s+(?P<end_of_fr>de\s+(?:la\s+)?semaine|du\s+mois)(?:\s+(?P<end_of_fr_next>prochaine?))?)"
     rf"|(?P<weekday>(?:(?P<weekday_modifier>this\s+coming|next|this|coming|last|ce)\s+)?{_HELD_WEEKDAY}(?P<weekday_name>{_WEEKDAY_ALT})(?:\s+(?P<weekday_after>prochain|dernier))?"
     rf"(?:\s+(?P<weekday_part>{_PART_OF_DAY_ALT}))?)"

@@ -431,8 +431,19 @@ _DID_NOT_EN = re.compile(
 )
 
 
+# A day something was moved to is still to come, whenever it was moved: "we moved the sprint review
+# to Wednesday", "I pushed my dentist appointment to Friday".
+_MOVED_TO_EN = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|bumped|shifted|delayed)\b[^.;!?]{0,60}?\b(?:to|until|till)\s+"
+    r"(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+
+
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
+    if _MOVED_TO_EN.search(text):
+        return False
     reported = _REPORTED_EN.search(text)
     if reported is not None and not PAST_TENSE.search(text):
         return told_in_past(text[reported.end() :])

@@ -459,11 +459,12 @@ _DAY_FIRST_EN = regex(
 )
 
 
-# "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend" (being away is the
-# one "be" kept: "gonna be fun" says nothing of the speaker).
+# "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
+# raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
+# speaker).
 _DROPPED_PLAN_EN = regex(
     r"^(?:going|want)\s+to\s+(?=[a-z])"
-    r"(?!(?:be(?!\s+(?:away|afk|off|out|offline|back)\b)|say|have|need|go\s+to\s+bed)\b)"
+    r"(?!(?:be(?!\s+(?:away|afk|off|out|offline|back|late|there|home)\b)|say|have|need|go\s+to\s+bed)\b)"
 )
 
 

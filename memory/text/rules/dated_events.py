@@ -50,7 +50,7 @@ _EVENT_CUE = regex(
     # a team's dated work: "we're deprecating the v1 API on March 31", "the cutover is Sunday night"
     r"deprecat(?:e|es|ing|ed)|sunset(?:ting)?|shipping|releasing|launching|migrating|rolling\s+out|go(?:es|ing)?\s+live|"
     r"go-live|cut-?over|upgrading|taking\s+over|"
-    r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|congé\s+(?:maternité|paternité|parental))\b"
+    r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|retiring|retirement|congé\s+(?:maternité|paternité|parental))\b"
     # "I'll be back on the 6th", "je serai de retour lundi"
     r"|\b(?:i|we)(?:'ll|\s+will|(?:'m|\s+am|'re|\s+are)\s+going\s+to)\s+be\s+back\b|\bde\s+retour\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b|\binterviewing\s+(?:at|with|for)\b"

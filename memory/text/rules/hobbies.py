@@ -151,6 +151,14 @@ _PLAYS_ON_EN = regex(
 )
 
 
+# What the speaker did for fun, or was, and no longer does: "I used to play bass in a punk band", "I
+# used to be a competitive swimmer" (not where one lived or worked: rules/home_and_work.py).
+_USED_TO_EN = regex(
+    r"\bi\s+used\s+to\s+(?:play|sing|dance|paint|draw|run|swim|skate|surf|climb|box|fence|ride|race|compete|"
+    r"coach|teach|write|act|perform|model|knit|ski|snowboard|be\s+(?:an?|in|on)\s)[^,;:!?.]*"
+)
+
+
 # A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3", "I'm plat 1",
 # "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it: not "I'm
 # in Gold leaf paint", "I'm silver", "I'm a legend").
@@ -283,6 +291,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_MY_MAIN_EN, _my_main, french=False, max_words=6),
     Rule(_RANKED_EN, _as_said, french=False, max_words=4),
     Rule(_PLAYS_ON_EN, _as_said, french=False, object_groups=()),
+    Rule(_USED_TO_EN, _as_said, french=False, object_groups=()),
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),

@@ -100,7 +100,7 @@ _IN_CHARGE_EN = regex(
     r"the\s+(?:owner|dri|poc|point\s+of\s+contact)\s+(?:of|for|on)|coaching|"
     # "I'm running a Pathfinder campaign", "I'm running our book club" (not "I'm running a 10k")
     r"running(?=\s+(?:a|an|our|my|the)\s+(?:[\w&'-]+\s+){0,3}?(?:campaign|group|server|club|league|podcast|"
-    r"newsletter|channel|guild|meetup|workshop|store|shop|business|company|bakery|cafe|café|restaurant)s?\b))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|"
+    r"newsletter|channel|guild|meetup|workshop|store|shop|business|company|bakery|cafe|café|restaurant)s?\b))|i\s+(?:now\s+|also\s+|currently\s+)?(?:maintain|lead|manage|own|coach|"
     # "I moderate the art channel" (not "I moderate my drinking")
     r"moderate(?=\s+(?:the|our|a|an|this|my)\s+(?:[\w#-]+\s+){0,3}?(?:channels?|server|subreddit|sub|forum|group|"
     r"community|discord|chat|stream)\b)|"

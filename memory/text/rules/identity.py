@@ -149,8 +149,9 @@ _HANDLE_EN = (
 )
 # How the speaker works: "I work remotely", "I work night shifts".
 _WORKS_HOW_EN = (
-    r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|part[- ]time|"
-    r"full[- ]time|nights|night\s+shifts?|the\s+night\s+shift|weekends|shifts|freelance|"
+    r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|"
+    r"remote(?=\s+(?:for|at)\b)|part[- ]time|full[- ]time|nights|night\s+shifts?|the\s+night\s+shift|"
+    r"weekends|shifts|freelance|"
     r"as\s+a\s+freelancer)\b"
 )
 
@@ -200,6 +201,7 @@ def _handle(hit: Hit) -> Item | None:
 def _works_how(hit: Hit) -> Item:
     """ "Mickael works remotely", "Mickael works night shifts", "Mickael est en télétravail le vendredi"."""
     how = " ".join(hit.group("how").split()).lower()
+    how = "remotely" if how == "remote" else how  # "I work remote for a company in Austin"
     if hit.french:
         content = f"{hit.speaker} {_WORKS_HOW_VERB_FR[hit.words('verb').lower()]} {how}"
     else:
@@ -221,7 +223,8 @@ _TRAIT_EN = (
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:(?:definitely|totally|really|such|more\s+of|kind\s+of|"
     r"a\s+bit\s+of)\s+)*(?P<trait>an?\s+(?:introvert|extrovert|extravert|ambivert|night\s+owl|early\s+bird|"
     r"morning\s+person|night\s+person|homebody|people\s+person|bookworm|foodie|perfectionist|"
-    r"procrastinator|optimist|pessimist|(?:big\s+)?nerd|(?:total\s+)?geek)|left-handed|right-handed)"
+    r"procrastinator|optimist|pessimist|(?:big\s+)?nerd|(?:total\s+)?geek|(?P<lefty>lefty|leftie|southpaw))|"
+    r"left-handed|right-handed)"
     r"(?=\s*(?:$|[^\w\s-]|and\b|but\b|so\b|at\s+heart\b|at\s+all\b|tbh\b|lol\b|fr\b|ngl\b|honestly\b|either\b|though\b))"
 )
 _TRAIT_FR = (
@@ -234,6 +237,8 @@ _TRAIT_FR = (
 def _trait(hit: Hit) -> Item:
     """ "Mickael is an introvert", "Mickael n'est pas du matin": said of who they are (ABOUT)."""
     trait = " ".join(hit.group("trait").split()).lower()
+    if hit.match.groupdict().get("lefty"):
+        trait = "left-handed"  # "I'm a lefty", as "I'm left-handed" is said
     if hit.french:
         verb = "n'est pas" if hit.group("neg") else "est"
     else:

@@ -81,11 +81,11 @@ _GERUND_READ_AS_DOING_EN = regex(r"^i(?:'m|\s+am)\s+(?=\w+ing\b)")
 _NOT_A_TOPIC_EN = regex(
     r"^(?:it|this|that|these|those|what|which|everything|anything|something|nothing|all)\b"
 )
-# What the speaker does not eat or drink: "I can't have dairy", "I don't eat meat". "Have" only of
-# food ("I can't have kids" is no diet).
+# What the speaker does not eat or drink: "I can't have dairy", "I don't eat meat", "I can't do
+# dairy". "Have" and "do" only of food ("I can't have kids", "I can't do mornings" is no diet).
 _FOOD_NOT_EN = regex(
     r"\bi\s+(?P<verb>can't|cannot|can\s+not|don't|do\s+not|no\s+longer)\s+(?:really\s+|even\s+)?"
-    r"(?P<what>eat|drink|have(?=\s+(?:any\s+)?(?:dairy|gluten|lactose|sugar|caffeine|alcohol|meat|pork|beef|"
+    r"(?P<what>eat|drink|(?:have|do)(?=\s+(?:any\s+)?(?:dairy|gluten|lactose|sugar|caffeine|alcohol|meat|pork|beef|"
     r"fish|shellfish|seafood|nuts|peanuts|eggs|soy|wheat|milk|cheese|spicy\s+food|coffee|red\s+meat)\b))\s+"
     + OBJECT
 )
@@ -252,7 +252,7 @@ def _food_not_en(hit: Hit) -> Item | None:
     negation = {"don't": "doesn't", "do not": "doesn't", "cannot": "can't", "can not": "can't"}.get(
         verb, verb
     )
-    what = hit.words("what").lower()
+    what = hit.words("what").lower().replace("do", "have")  # "I can't do dairy": as one says it of food
     if negation == "no longer":
         what = {"have": "has"}.get(what, what + "s")  # "no longer eats meat"
     diet = f"{negation} {what} {hit.third(food)}"
