@@ -721,6 +721,31 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael coaches their daughter's soccer team on Saturdays",
         ),
         ("I'm a lefty so these scissors are useless to me", ID, "Mickael is left-handed"),
+        # from 30 more fresh lines: a holiday's year said after it; a trip with a co-subject; a
+        # relative's diagnosis; what a diet leaves in; an appointment said alone with its time
+        (
+            "we're hosting thanksgiving this year, 14 people",
+            EVENT,
+            "Mickael and others are hosting Thanksgiving 2026, 14 people",
+        ),
+        ("we're hosting thanksgiving next year", EVENT, "Mickael and others are hosting Thanksgiving 2027"),
+        (
+            "my brother and I are going to Japan in April",
+            EVENT,
+            "Mickael's brother and Mickael are going to Japan in April 2027",
+        ),
+        ("my mom just got diagnosed with diabetes", FACT, "Mickael's mom just got diagnosed with diabetes"),
+        ("I'm vegetarian except for fish", PREF, "Mickael is vegetarian except for fish"),
+        (
+            "dentist at 4 tomorrow, might be late for standup",
+            EVENT,
+            "Mickael has the dentist at 4 on Monday 23 November 2026, might be late for standup",
+        ),
+        (
+            "doctor's appointment tomorrow at 9",
+            EVENT,
+            "Mickael has a doctor's appointment on Monday 23 November 2026 at 9",
+        ),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -2699,6 +2724,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I'm not working at Google today", "Google"),
         # "I've" names no one, whatever follows it
         ("I've got a job interview at Spotify on Thursday", "I've"),
+        # a trip to come is no place visited
+        ("we're spending Easter next year in Rome", "travels"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
@@ -3129,7 +3156,10 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
             "presenting the roadmap on thursday",
             "Mickael is presenting the roadmap on Thursday 26 November 2026",
         ),
-        ("dentist at 4 tomorrow so I'll leave early", "Dentist at 4 on Thursday 26 November 2026"),
+        (
+            "dentist at 4 tomorrow so I'll leave early",
+            "Mickael has the dentist at 4 on Thursday 26 November 2026",
+        ),
         # a grunt is no part of it
         (
             "lost my wallet at the concert last night ugh",

@@ -210,6 +210,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm a lefty so these scissors are useless to me",
     "i work remote for a company in Austin",
     "I can't do dairy, lactose intolerant",
+    "I'm vegetarian except for fish",
 ]
 
 

@@ -254,7 +254,14 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         start = season_start(today, name, "this")
         return (start if start <= today else season_start(today, name, "last")), "period", "season"
     if group("holiday_name"):
-        day = holiday_date(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
+        year = (group("holiday_year") or "").lower()
+        if year:
+            # "thanksgiving next year": the calendar year's, whatever day today is
+            shift = {"last": -1, "this": 0, "next": 1}[year]
+            that_year = today.replace(year=today.year + shift, day=1)
+            day = holiday_date(group("holiday_name"), "this", that_year, past)
+        else:
+            day = holiday_date(group("holiday_name"), (group("holiday_modifier") or "").lower(), today, past)
         return day, "holiday", "day"
     if group("weekday_short_name"):
         weekday = SHORT_WEEKDAYS_EN[group("weekday_short_name").lower()]

@@ -254,7 +254,9 @@ DATE_PATTERN = regex(
     r"|(?P<season_said>(?:(?<=\bin\s)|(?<=\bover\s)|(?<=\bduring\s)|(?<=\bsince\s))the\s+"
     r"(?P<season_said_name>spring|summer|fall|autumn|winter))"
     rf"|(?P<holiday>(?:(?P<holiday_modifier>last|next|this|coming)\s+)?(?P<holiday_name>{_HOLIDAY_ALT})"
-    rf"(?!\s+(?:{_HOLIDAY_THING})\b))"
+    rf"(?!\s+(?:{_HOLIDAY_THING})\b)"
+    # its year said after it: "thanksgiving this year" is one day, not a day and a year
+    r"(?:\s+(?P<holiday_year>last|next|this)\s+year)?)"
     # Not followed by a word or an apostrophe ("Friday's meeting" is no date here), but by the "'s"
     # of "is" ("Tomorrow's my exam", "Friday's the big day").
     r")(?!\w|'(?!s\s+(?:my|our|the|a|an|his|her|their)\b))"

@@ -123,7 +123,7 @@ _DIET = regex(
     rf"{_WHO}\s+(?:is|est|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<value>(?:no\s+longer\s+|not\s+|n'est\s+plus\s+)?(?:an?\s+)?"
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
-    r"végétarien(?:ne)?|végane?))\W*$"
+    r"végétarien(?:ne)?|végane?)(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)\W*$"
 )
 # What the subject does not eat or drink (rules/preferences.py): "can't have dairy".
 _FOOD_NOT = regex(

@@ -462,6 +462,13 @@ _DAY_FIRST_EN = regex(
 # "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
 # raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
 # speaker).
+# An appointment said alone with its time, as chat says one's own: "dentist at 4 tomorrow", "doctor's
+# appointment tomorrow at 9" ("I have the dentist at 4 tomorrow").
+_APPOINTMENT_ALONE_EN = regex(
+    r"^(?:(?P<the>dentist|doctor|dr|gp|vet|optician|hairdresser|barber)|(?P<a>(?:dentist|doctor|doctor's|dr|gp|vet|"
+    r"hair|job)?\s*(?:appointment|appt|interview|exam|checkup|check-up))|(?P<bare>physio|therapy|chemo|dialysis))"
+    r"(?=\s+(?:at|on|tomorrow|today|tonight|this|next|\x00))"
+)
 _DROPPED_PLAN_EN = regex(
     r"^(?:going|want)\s+to\s+(?=[a-z])"
     r"(?!(?:be(?!\s+(?:away|afk|off|out|offline|back|late|there|home)\b)|say|have|need|go\s+to\s+bed)\b)"
@@ -501,6 +508,10 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
         return ("I'm going to " if plan.group(0).lower().startswith("going") else "I want to ") + rest[
             plan.end() :
         ]
+    appointment = _APPOINTMENT_ALONE_EN.match(rest)
+    if appointment:
+        article = "the " if appointment.group("the") else "a " if appointment.group("a") else ""
+        return f"I have {article}{_mid_sentence(rest)}"
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]

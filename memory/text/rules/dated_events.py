@@ -64,7 +64,7 @@ _EVENT_CUE = regex(
     r"\s+(?:fly|flying|leave|leaving|travel|travelling|traveling|move|moving|"
     r"relocate|relocating|visit|visiting|arrive|arriving|return|returning|coming\s+back|off\s+to(?!\s+bed\b)|starting|start|"
     r"celebrate|celebrating|heading\s+(?:to|back|home|out|off)|headed\s+(?:to|back|home|out|off))\b"
-    r"|\bi(?:'m|\s+am)\s+going\s+to\s+(?-i:[A-Z])"
+    r"|\b(?:i(?:'m|\s+am)|we(?:'re|\s+are)|and\s+i\s+are)\s+going\s+to\s+(?-i:[A-Z])"
     # "we're going to my parents this weekend", "I'm going home on Friday"
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+going\s+(?:to\s+(?:my|our)\s+|home\b|back\s+home\b)"
     # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.

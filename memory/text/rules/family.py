@@ -113,7 +113,7 @@ _EVENT_EN = (
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
     rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|(?:[a-z]+\s+){{0,2}}?surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
-    r"gave\s+birth|was\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
+    r"gave\s+birth|(?:was|got|has\s+been)\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:walking|talking|crawling|school|kindergarten|preschool|daycare|college|university|"
     r"high\s+school|a\s+new\s+(?:job|school)|(?:her|his|their)\s+new\s+(?:job|school|role)|therapy|"
     r"(?:[\w-]+\s+){1,2}?(?:lessons|classes|practice))|retires|is\s+retiring|will\s+retire|"

@@ -93,6 +93,9 @@ _DIET_EN = regex(
     r"\bi(?:'m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
     r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
+    # what the diet leaves in: "I'm vegetarian except for fish", "vegan apart from honey"
+    r"(?P<except>\s+(?:except|apart\s+from|but\s+(?:i\s+)?(?:still\s+)?eat)\s+(?:for\s+)?[\w -]{2,30}?"
+    r"(?=\s*(?:$|[,;.!?])))?"
 )
 # One thing over another: "I'd rather we use Postgres than Mongo for this", "I'd much rather walk than
 # drive" (not "I'd rather not", which rules/preferences reads as a contact wish, nor "rather than").
@@ -316,6 +319,8 @@ def _diet_en(hit: Hit) -> Item:
     negation = hit.words("neg").lower()
     if negation:
         diet = f"no longer {diet}" if negation == "no longer" or hit.group("anymore") else f"not {diet}"
+    elif hit.group("except"):
+        diet += " " + " ".join(hit.third(hit.group("except")).split())  # "vegetarian except for fish"
     content = f"{hit.speaker} is {diet}"
     return _taste(hit, content, diet, Predicate.DIET, diet)
 
