@@ -746,6 +746,17 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "Mickael has a doctor's appointment on Monday 23 November 2026 at 9",
         ),
+        # from 25 fresh French lines (no wrong note, 4 lines with something missed): a dislike said
+        # "j'ai horreur de"; a game named; a visit and a stay for Christmas are when, not a deadline
+        ("j'ai horreur des araignées", PREF, "Mickael a horreur des araignées"),
+        ("je joue à Valorant presque tous les soirs", FACT, "Mickael joue à Valorant presque tous les soirs"),
+        ("ma mère vient nous voir pour Noël", EVENT, "La mère de Mickael vient nous voir pour Noël 2026"),
+        ("je vais chez mes parents pour Noël", EVENT, "Mickael va chez ses parents pour Noël 2026"),
+        (
+            "je vais finir le rapport pour lundi",
+            TODO,
+            "Mickael va finir le rapport pour lundi 23 novembre 2026",
+        ),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (

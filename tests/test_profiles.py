@@ -211,6 +211,7 @@ SAID_OF_THE_SPEAKER = [
     "i work remote for a company in Austin",
     "I can't do dairy, lactose intolerant",
     "I'm vegetarian except for fish",
+    "j'ai horreur des araignées",
 ]
 
 

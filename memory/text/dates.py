@@ -474,6 +474,8 @@ _PLANNED_HOLIDAY = re.compile(
     # French: "je vais chez mes parents pour Noël", "ma belle-mère vient passer Noël chez nous"
     r"|\b(?:je\s+vais|on\s+va|nous\s+allons|ils\s+vont|elles\s+vont|je\s+pars|on\s+part|nous\s+partons|"
     r"je\s+serai|on\s+sera|nous\s+serons|(?:vient|viennent|va|vont)\s+passer|passera|passerons|passerai|"
+    # a visit to come: "ma mère vient nous voir pour Noël"
+    r"vien(?:t|nent)(?:\s+(?:nous|me|te)\s+voir)?|"
     r"fêtera|fêterons|fêterai|serai|sera|serons)\b",
     re.IGNORECASE,
 )

@@ -140,7 +140,8 @@ _DISLIKE: list[re.Pattern[str]] = [
         r"\s+(?P<value>.+)$"
     ),
     regex(
-        rf"{_WHO}\s+(?:déteste|hait|n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|n'aime\s+plus|"
+        rf"{_WHO}\s+(?:déteste|hait|a\s+horreur\s+d(?:e\s+|u\s+|es\s+|')|"
+        r"n'aime\s+(?:vraiment\s+)?pas(?:\s+(?:trop|du\s+tout|beaucoup))?|n'aime\s+plus|"
         r"ne\s+supporte\s+(?:pas|plus)|n'apprécie\s+pas|n'adore\s+pas|n'est\s+pas\s+fan\s+d(?:e\s+|u\s+|es\s+|')|"
         r"a\s+toujours\s+détesté)\s*"
         rf"{_ADVERBS}(?P<value>.+)$"

@@ -38,7 +38,7 @@ _EVENT_CUE = regex(
     r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
     # days spent somewhere or with someone: "we're spending Thanksgiving with my sister", "ma
     # belle-mère vient passer Noël chez nous", "on a passé Noël en Bretagne"
-    r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|pass(?:é|er|ons|erons)(?=\s+\x00)|"
+    r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|(?:vien(?:t|nent)|va|vont)\s+(?:nous|me)\s+voir|pass(?:é|er|ons|erons)(?=\s+\x00)|"
     # a defense, a check-up, a race, a document's end: "my passport expires in February"
     r"defen[cs]e|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
@@ -69,7 +69,8 @@ _EVENT_CUE = regex(
     r"|\b(?:i|we)(?:'m|\s+am|'re|\s+are)\s+going\s+(?:to\s+(?:my|our)\s+|home\b|back\s+home\b)"
     # "I'll be in NYC next week", "we'll be in Lisbon from the 3rd": a stay somewhere named, dated.
     r"|\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at)\s+(?-i:[A-Z])"
-    r"|\bje\s+(?:pars|rentre|reviens|déménage|emménage|commence|arrive|prends\s+l'avion|vais\s+à|serai)\b"
+    r"|\bje\s+(?:pars|rentre|reviens|déménage|emménage|commence|arrive|prends\s+l'avion|vais\s+(?:à|au|aux|chez|en)|"
+    r"serai)\b"
     r"|\b(?:on|nous)\s+(?:part|partons|rentre|rentrons|revient|revenons|déménage|déménageons|emménage|emménageons|"
     r"commence|commençons|arrive|arrivons|se\s+marie|nous\s+marions)\b"
     r"|\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:vu|lu|regardé|mangé|organisé|cuisiné|préparé|fêté|joué)\s+"

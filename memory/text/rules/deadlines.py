@@ -87,6 +87,7 @@ _NOT_A_COMMITMENT_VERB = frozenset(
     need want have hang head catch
     être voir parler dire demander essayer aller venir dormir rester penser regarder attendre faire avoir
     the a an my our his her their this that some to le la les l' un une des mon ma mes y en lui leur me te
+    chez à au aux dans vers sur
     always never remember forget toujours jamais not no maybe perhaps ne pas peut-être
     """.split()
 )
@@ -151,10 +152,20 @@ _THANKS = regex(r"^\W*(?:merci|thanks|thank\s+you|thx|ty)\b")
 _ASKED_OF_OTHERS_EN = regex(r"^\W*(?:please|pls|plz|kindly)\s+(?=[a-z])")
 
 
+# Going or coming "pour Noël" is when one goes, not what is due by then: "je vais chez mes parents
+# pour Noël", "ma mère vient nous voir pour Noël" (the dated event rule keeps them).
+_GOING_FR = regex(
+    r"\b(?:vais|va|vont|allons|allez|viens|vient|viennent|venons|pars|part|partons|partent|rentre|"
+    r"rentrons|rentrent)\b"
+)
+
+
 def _dated_todo(hit: Hit) -> Item | None:
     """A dated obligation or "by <date>": the whole clause, as a to-do; a task asked of the others
     as asked ("Mickael asked someone to review their PR by ...")."""
     if _THANKS.match(hit.clause.text):
+        return None
+    if hit.french and hit.match.group(0).lower().startswith("pour") and _GOING_FR.search(hit.clause.text):
         return None
     confidence = hit.confidence(_TODO_CONFIDENCE)
     asked = None if hit.french else _ASKED_OF_OTHERS_EN.match(hit.clause.text)

@@ -36,7 +36,8 @@ _IDIOMS_EN = (
 # attention" is not a pastime.
 _HOBBY_FR = regex(
     r"(?:\bje\s+(?:(?P<verb>fais|joue)\s+(?:aussi\s+|encore\s+|souvent\s+)?(?P<partitive>du\s+|de\s+la\s+|"
-    r"de\s+l'|des\s+|au\s+|à\s+la\s+|aux\s+)|(?P<other>collectionne|cultive|pratique|tricote|peins)\s+)"
+    # a game named: "je joue à Valorant presque tous les soirs"
+    r"de\s+l'|des\s+|au\s+|à\s+la\s+|aux\s+|à\s+(?=(?-i:[A-Z0-9])))|(?P<other>collectionne|cultive|pratique|tricote|peins)\s+)"
     r"|\bj'(?P<elided>élève)\s+)" + OBJECT
 )
 

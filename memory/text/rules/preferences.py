@@ -111,7 +111,8 @@ _NOT_LIKED_EN = (
     "the sound", "the way you", "not to ", "the look of",
 )  # fmt: skip
 _LIKE_FR = regex(
-    r"\b(?:j'(?P<j_negated>aime\s+pas|supporte\s+pas)|j'(?P<j_verb>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<je_verb>déteste|hais|préfère|kiffe|adore|"
+    r"\b(?:j'(?P<j_negated>aime\s+pas|supporte\s+pas|ai\s+horreur\s+d(?:e\s+|u\s+|es\s+|'))|"
+    r"j'(?P<j_verb>aime|adore|apprécie|affectionne|kiffe)|je\s+(?P<je_verb>déteste|hais|préfère|kiffe|adore|"
     r"raffole\s+d(?:e|u|es)|suis\s+fan\s+d(?:e\s+|u\s+|es\s+|')|suis\s+(?:un\s+|une\s+)?(?:grande?\s+)?fan\s+"
     r"d(?:e\s+|u\s+|es\s+|')|suis\s+passionnée?\s+(?:de|d'|par)|suis\s+accro\s+(?:à|au|aux)|"
     r"ne\s+supporte\s+(?:pas|plus)|n'aime\s+(?:vraiment\s+)?pas(?:\s+trop|\s+du\s+tout|\s+beaucoup)?|n'aime\s+plus|"
@@ -163,7 +164,8 @@ _PREDICATE_EN = {
 _STOPPED_EN = {"liking": "like", "loving": "love", "enjoying": "enjoy"}
 # "I don't like coffee anymore": what follows the taste says it ended.
 _ANY_MORE_EN = regex(r"\s+any\s*more\W*$")
-_DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})  # and every "ne ..."/"n'..."
+# and every "ne ..."/"n'...", and "ai horreur de ..."
+_DISLIKES_FR = frozenset({"aime pas", "supporte pas", "déteste", "hais"})
 
 
 def _taste(hit: Hit, content: str, key: str, predicate: Predicate, taste: str) -> Item:
@@ -346,6 +348,8 @@ def _likes_fr(hit: Hit) -> Item | None:
         verb = "ne supporte pas"
     elif low == "hais":
         verb = "déteste"
+    elif low.startswith("ai horreur"):
+        verb = "a " + said[3:]  # "j'ai horreur des araignées": "Mickael a horreur des araignées"
     elif low.startswith("suis "):
         verb = "est " + said[5:]
     else:
@@ -358,7 +362,8 @@ def _likes_fr(hit: Hit) -> Item | None:
     if "allergique" in low:
         confidence = hit.confidence(_CONFIDENCE)
         return Item(content, MemoryType.FACT, confidence, [phrase], predicate=Predicate.ALLERGY, object=liked)
-    predicate = Predicate.DISLIKES if low in _DISLIKES_FR or low.startswith("n") else Predicate.LIKES
+    disliked = low in _DISLIKES_FR or low.startswith(("n", "ai horreur"))
+    predicate = Predicate.DISLIKES if disliked else Predicate.LIKES
     return _taste(hit, content, phrase, predicate, liked)
 
 
