@@ -757,6 +757,12 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             TODO,
             "Mickael va finir le rapport pour lundi 23 novembre 2026",
         ),
+        # a weekly 1:1 with whom
+        (
+            "I have a 1:1 with my manager every other Friday",
+            FACT,
+            "Mickael has a 1:1 with their manager every other Friday",
+        ),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -4165,3 +4171,13 @@ def test_what_comes_back_on_its_day(text: str, content: str) -> None:
 )
 def test_an_introduction_told_in_fragments_says_who_one_is(text: str, expected: list[str]) -> None:
     assert [item.content for item in run(text)] == expected
+
+
+def test_the_return_after_an_absence_is_after_it() -> None:
+    # Said on 25 November: "the 3rd" alone would be 3 December, before the absence ends.
+    said = "I'm out from the 22nd to the 2nd, back on the 3rd"
+    found = [item.content for item in run(said, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    assert found == [
+        "Mickael is out from Tuesday 22 December 2026 to Saturday 2 January 2027, "
+        "back on Sunday 3 January 2027"
+    ]

@@ -342,7 +342,10 @@ _ON_TIME_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _RANGE_END_BEFORE = re.compile(
-    r"(?:\b(?:to|until|till|through|thru|and|au|à|jusqu'au|jusqu'à|et)|[-–])\s*$", re.IGNORECASE
+    r"(?:\b(?:to|until|till|through|thru|and|au|à|jusqu'au|jusqu'à|et)|[-–])\s*$"
+    # the return after an absence: "out from the 22nd to the 2nd, back on the 3rd"
+    r"|\b(?:back|returning|de\s+retour)\s+(?:on\s+|le\s+)?$",
+    re.IGNORECASE,
 )
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(

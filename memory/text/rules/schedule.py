@@ -77,7 +77,7 @@ _WEEKLY_EN = rf"(?:{'|'.join(WEEKDAYS_EN)})"
 _HAS_EVERY_EN = regex(
     r"\bi(?:\s+(?:usually\s+|always\s+|also\s+|still\s+|now\s+)?have(?:\s+got)?|'ve\s+got)\s+"
     r"(?P<object>(?!(?:no|nothing|to|it|that|this|time|fun|plans|work|a\s+(?:lot|bit|feeling))\b)"
-    r"(?:[\w'-]+\s+){0,3}?[\w'-]+\s+"
+    r"(?:[\w':-]+\s+){0,5}?[\w':-]+\s+"
     rf"(?:(?:every|each)\s+(?:other\s+)?(?:{_WEEKLY_EN}(?:\s+(?:morning|afternoon|evening|night))?|"
     r"day|weekday|morning|evening|night|week|weekend|month)\b|"
     rf"on\s+{_DAYS_LIST_EN}\b|on\s+{_WEEKLY_EN}\s+(?:mornings|afternoons|evenings|nights)\b)"
