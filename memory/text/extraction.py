@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from memory.models import MemoryType
 
 from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
+from .dropped_subject import with_dropped_subject
 from .facts import Fact, Predicate
 from .failures import log_heuristic_failure
 from .introductions import with_introduction_said
@@ -16,13 +17,7 @@ from .phrases import quotes_closed
 from .quoted import without_shown
 from .rewrite import capitalize_first, named_as_given
 from .rules import Clause, Item, asks_to_forget, read_clause
-from .sentences import (
-    MAX_CLAUSE_CHARS,
-    is_polite_request,
-    kept_sentences,
-    split_clauses,
-    with_dropped_subject,
-)
+from .sentences import MAX_CLAUSE_CHARS, is_polite_request, kept_sentences, split_clauses
 from .shorthand import spelled_out
 from .shown import with_what_was_shown
 from .subjects import pick_subjects

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .dropped_subject import mid_sentence
 from .lexicons import FINITE_VERBS_EN, NATIONALITIES, is_occupation_en
 from .normalize import regex
 
@@ -52,18 +53,13 @@ def _as_said_of_oneself(fragment: str) -> list[str] | None:
     if _WHERE_EN.match(fragment):
         return [f"I'm {fragment}"]
     if _PARENT_EN.match(fragment):
-        return [f"I'm a {_mid_sentence(_ARTICLE_EN.sub('', fragment))}"]
-    job, *where = _WHERE_AFTER_A_JOB_EN.split(_mid_sentence(_ARTICLE_EN.sub("", fragment)), maxsplit=1)
+        return [f"I'm a {mid_sentence(_ARTICLE_EN.sub('', fragment))}"]
+    job, *where = _WHERE_AFTER_A_JOB_EN.split(mid_sentence(_ARTICLE_EN.sub("", fragment)), maxsplit=1)
     if is_occupation_en(job):
         article = "an" if job[:1].lower() in "aeiou" else "a"
         # "nurse from Leeds": the job, and where from (as "I'm Mia, nurse from Leeds" is read)
         return [f"I'm {article} {job}", *(f"I'm {place}" for place in where)]
     return None
-
-
-def _mid_sentence(text: str) -> str:
-    """`text` after "I'm": "Dad of two" -> "dad of two" (not an acronym: "UX designer")."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _fragments_said(sentence: str) -> list[str]:

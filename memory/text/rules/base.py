@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from memory.models import MemoryType
 
 from ..dates import ResolvedDate
+from ..dropped_subject import as_suggestion
 from ..facts import Predicate
 from ..lexicons import is_past_form_en
 from ..normalize import regex
 from ..phrases import is_object, noun_phrase, trim_phrase
 from ..rewrite import capitalize_first, third_person
-from ..sentences import as_suggestion, is_hedged, is_unasserted, opens_relative_clause, strip_filler
+from ..sentences import is_hedged, is_unasserted, opens_relative_clause, strip_filler
 
 __all__ = [
     "OBJECT",

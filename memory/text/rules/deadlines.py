@@ -8,10 +8,11 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, bare_slot
+from ..dropped_subject import PREGNANCY
 from ..facts import Predicate
 from ..normalize import regex
 from ..phrases import TO_THE_LISTENER, trim_phrase
-from ..sentences import PREGNANCY, strip_filler
+from ..sentences import strip_filler
 from .base import Hit, Item, OneOf, Rule, asserted_in_clause
 
 __all__ = ["DEADLINES", "OBLIGATION"]
