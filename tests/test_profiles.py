@@ -212,6 +212,8 @@ SAID_OF_THE_SPEAKER = [
     "I can't do dairy, lactose intolerant",
     "I'm vegetarian except for fish",
     "j'ai horreur des araignées",
+    "I'm from Nigeria but grew up in London",
+    "I just adopted two kittens, Salt and Pepper",
 ]
 
 

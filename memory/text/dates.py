@@ -168,6 +168,7 @@ def find_dates(
             and not PLANNED_BEFORE.search(before)
             and not STARTING_BEFORE.search(before)
             and not _TO_COME_SINCE_THE_LAST_BREAK.search(before)
+            and not _AGAIN_SINCE_THE_LAST_BREAK.search(before)
         )
         resolved = resolve_match(match, today, told_past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
@@ -333,6 +334,13 @@ _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
     r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
     r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens|"
     r"(?:is|are)\s+\w+ing(?:\s+[\w'-]+){0,4}|will\s+\w+(?:\s+[\w'-]+){0,4})\s+(?:on\s+|at\s+|next\s+)?$",
+    re.IGNORECASE,
+)
+# What will be done again, said after a comma in a sentence told in the past: "I failed my driving test
+# yesterday, retaking it in March" (the next March).
+_AGAIN_SINCE_THE_LAST_BREAK = re.compile(
+    r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:re(?:taking|sitting|doing|applying|booking|scheduling)|trying\s+again)"
+    r"(?:\s+[\w'-]+){0,4}?\s+(?:in|on|at|by|next|this)?\s*$",
     re.IGNORECASE,
 )
 # A part of the period said right before it: "mid-last year", "early next month".

@@ -17,7 +17,7 @@ __all__ = ["PREGNANCY", "as_suggestion", "mid_sentence", "with_dropped_subject"]
 _CANT_MAKE_IT_EN = regex(r"^(?:can't|cannot|can\s+not|won't|couldn't)\s+make\s+it\b")
 _DROPPED_SUBJECT_EN = regex(
     r"^(?:(?:just|finally|also|recently|actually|already|officially|then|later|eventually)\s+)?"
-    r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|"
+    r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|grew(?=\s+up\b)|"
     r"bought|sold|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|landed|arrived|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
     rf"booked|rented|renovated|switched|upgraded|rescheduled|postponed|cancell?ed|took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"

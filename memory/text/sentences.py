@@ -65,8 +65,9 @@ _CLAUSE_BREAK = regex(
     # but got rejected" is one event.
     + r"|(?:\s*,?\s*\bbut|\s*,)\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
     r"(?:moved|relocated)\s+(?:back\s+)?to\b)"
-    # and where one lives now, after where one is from: "I'm from Hamburg but living in Copenhagen"
-    r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b)"
+    # and where one lives now or grew up, after where one is from: "I'm from Hamburg but living in
+    # Copenhagen", "I'm from Nigeria but grew up in London"
+    r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b|grew\s+up\s+(?:in|near)\b)"
 )
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";

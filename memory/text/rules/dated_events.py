@@ -51,6 +51,8 @@ _EVENT_CUE = regex(
     r"deprecat(?:e|es|ing|ed)|sunset(?:ting)?|shipping|releasing|launching|migrating|rolling\s+out|go(?:es|ing)?\s+live|"
     r"go-live|cut-?over|upgrading|taking\s+over|"
     r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|retiring|retirement|congé\s+(?:maternité|paternité|parental))\b"
+    # a workplace's move: "our office is moving to Shoreditch in January"
+    r"|\b(?:our|my|the)\s+(?:office|company|team|school|lab|studio|clinic)\s+(?:is|are)\s+(?:moving|relocating)\b"
     # "I'll be back on the 6th", "je serai de retour lundi"
     r"|\b(?:i|we)(?:'ll|\s+will|(?:'m|\s+am|'re|\s+are)\s+going\s+to)\s+be\s+back\b|\bde\s+retour\b"
     r"|\blast\s+day\b|\bfirst\s+day\b|\bgraduating\b|\binterviewing\s+(?:at|with|for)\b"

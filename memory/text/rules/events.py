@@ -51,6 +51,9 @@ _EVENT_VERBS_EN = (
     # "I scored 40 points", "we scored the winning goal"
     r"scored|switched|migrated|reached|enrolled|registered|repainted|redecorated|remodell?ed|installed|"
     r"planted|presented|performed|spoke\s+(?=at\b)|"
+    # a home bought ("we just closed on our house"), a day off taken ("I took the day off to ...")
+    r"closed\s+on(?=\s+(?:our|my|a|the)\s+(?:new\s+|first\s+)?(?:house|home|apartment|flat|condo|place)\b)|"
+    r"took(?=\s+(?:the|a)\s+(?:day|week|morning|afternoon)\s+off\b)|"
     # "I gave a talk at a school", "we did our first gig": given to others, not "I gave up", "I did it".
     r"(?:gave|did)\s+(?=(?:a|an|my|our)\s+(?:(?:first|last|big|short|little|small|whole|live|guest)\s+)?(?:talk|speech|presentation|"
     r"toast|lecture|keynote|sermon|performance|concert|recital|workshop|eulogy|gig|show|reading|panel|demo|interview|"

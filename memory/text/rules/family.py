@@ -59,6 +59,12 @@ _NAMED_TOGETHER_EN = regex(
     r"(?:\s(?:are\s+(?:named|called)|names\s+are)\s+|,\s*)"
     r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
 )
+# "I just adopted two kittens, Salt and Pepper", "we got two cats named Mochi and Tofu".
+_GOT_NAMED_TOGETHER_EN = regex(
+    r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:adopted|got|rescued|brought\s+home)\s+"
+    rf"(?:two|three|four|\d)\s+(?:[\w'-]+\s+)?(?P<rel>{RELATIVES_EN})s\s*(?:,\s*|\s+(?:named|called)\s+)"
+    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
+)
 _NAMES_APART = regex(r"\s*,?\s+and\s+|\s*[,&]\s*")
 # "we named the puppy Mochi", "I called my new kitten Pixel": the name given is the relative's name.
 _GAVE_NAME_EN = regex(
@@ -209,7 +215,7 @@ _RELATIVE_LIFE_FR = regex(
 _EXPECTING_EN = regex(
     r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:(?:a\s+|our\s+(?:first|second|third)\s+)?"
     # "we're expecting our first in April"
-    r"(?:baby|babies|twins|child|kid|little\s+one)|our\s+(?:first|second|third))\b.*"
+    r"(?:baby|babies|twins|child|kid|little\s+one|girl|boy)|our\s+(?:first|second|third))\b.*"
 )
 _NEXT_CLAUSE = regex(r"\s+(?:and|but|so)\s+(?:it|i|we|he|she|they|that|this|there|everyone)\b.*$")
 _NEXT_CLAUSE_FR = regex(r"\s+(?:et|mais|donc)\s+(?:c'|ça|je|j'|on|nous|il|elle|ils|elles|tout)\b.*$")
@@ -415,6 +421,7 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
                 if french
                 else (
                     Rule(_NAMED_TOGETHER_EN, _named_together, french=False, object_groups=()),
+                    Rule(_GOT_NAMED_TOGETHER_EN, _named_together, french=False, object_groups=()),
                     Rule(_IS_NAMED_EN, _is_named, french=False, object_groups=()),
                     Rule(_NAME_IS_MY_EN, _is_named, french=False, object_groups=()),
                     Rule(
