@@ -785,6 +785,25 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "Mickael's office is moving to Shoreditch in January 2027",
         ),
+        # from a fifth batch of 20 fresh lines (no wrong note, 5 lines with something missed): a
+        # hundredth birthday; a relative's divorce to come; sober for days; back to school; a team's win
+        (
+            "my grandpa turns 100 on Saturday",
+            EVENT,
+            "Mickael's grandpa turns 100 on Saturday 28 November 2026",
+        ),
+        ("my parents are getting divorced", FACT, "Mickael's parents are getting divorced"),
+        (
+            "I've been sober 100 days today",
+            FACT,
+            "Mickael has been sober 100 days on Sunday 22 November 2026",
+        ),
+        (
+            "I'm going back to school for nursing in the fall",
+            GOAL,
+            "Mickael is going back to school for nursing in the fall",
+        ),
+        ("my team won the league!", EVENT, "Mickael's team won the league"),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (
@@ -2765,6 +2784,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("I've got a job interview at Spotify on Thursday", "I've"),
         # a trip to come is no place visited
         ("we're spending Easter next year in Rome", "travels"),
+        # a team's state is no result
+        ("my team is great", "team"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:

@@ -51,6 +51,8 @@ _EVENT_CUE = regex(
     r"deprecat(?:e|es|ing|ed)|sunset(?:ting)?|shipping|releasing|launching|migrating|rolling\s+out|go(?:es|ing)?\s+live|"
     r"go-live|cut-?over|upgrading|taking\s+over|"
     r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|retiring|retirement|congé\s+(?:maternité|paternité|parental))\b"
+    # back to school: "I'm going back to school for nursing in the fall"
+    r"|\bgoing\s+back\s+to\s+(?:school|college|uni|university|grad\s+school)\b"
     # a workplace's move: "our office is moving to Shoreditch in January"
     r"|\b(?:our|my|the)\s+(?:office|company|team|school|lab|studio|clinic)\s+(?:is|are)\s+(?:moving|relocating)\b"
     # "I'll be back on the 6th", "je serai de retour lundi"

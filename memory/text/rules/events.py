@@ -257,13 +257,17 @@ _THING_HAPPENED_EN = regex(
     r"talks?|abstracts?|designs?|films?|short\s+films?|poems?|stories|story|grant)\s+(?P<happened>(?:got|was|were|has\s+been|"
     r"have\s+been)\s+(?:picked\s+up|accepted|published|rejected|selected|featured|approved|funded|greenlit|shortlisted|"
     r"nominated|signed|optioned|produced|released|exhibited|shown))\b"
+    # a team's result: "my team won the league!", "our guild finally made it to the finals"
+    r"|\b(?:my|our)\s+(?P<team>team|club|squad|band|guild|clan|crew)\s+(?:just\s+|finally\s+)?(?:won|lost|qualified|"
+    r"made\s+(?:it\s+(?:to|into)\s+)?(?:the\s+)?(?:playoffs|finals?|semis|semi-?finals?)|got\s+(?:promoted|relegated))\b"
 )
 
 
 def _thing_happened(hit: Hit) -> Item | None:
-    """ "Mickael's car broke down on the highway on <day>", "One of Mickael's scripts got picked up"."""
+    """ "Mickael's car broke down on the highway on <day>", "One of Mickael's scripts got picked up",
+    "Mickael's team won the league"."""
     said = trim_phrase(hit.clause.text[hit.match.start() :])
-    return _event(hit, said, [hit.group("thing") or hit.group("work")])
+    return _event(hit, said, [hit.group("thing") or hit.group("work") or hit.group("team")])
 
 
 def _names_something(phrase: str) -> bool:

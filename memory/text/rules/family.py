@@ -115,7 +115,8 @@ _EVENT_EN = (
     r"(?:starts|joins(?:\s+us)?|leaves|is\s+(?:starting|joining(?:\s+us)?|leaving|out|off|away|back)|"
     r"will\s+(?:start|join(?:\s+us)?|leave|be\s+(?:out|off|away|back)))"
     r"(?=\s+(?:(?:us|the\s+(?:company|team))\s+)?(?:(?:on|from|until|till|next|this|at|in)\s+)?\x00\d+\x00)|"
-    r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|got\s+(?:married|engaged|divorced|"
+    r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|(?:is|are)\s+getting\s+(?:married|engaged|"
+    r"divorced)|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
     rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|(?:[a-z]+\s+){{0,2}}?surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
@@ -152,7 +153,7 @@ _EVENT_EN = (
     r"(?!\s+(?:hard\s+time|ride|lift|call|look|hand|hug|break|chance|heads[- ]up|minute|second|sec|bit|"
     r"lot)\b)|"
     # An age reached or had: "my daughter turns 6 next Tuesday", "my son is 5" (not "is 5 minutes late").
-    r"(?:just\s+)?turned\s+\d{1,2}|turns\s+\d{1,2}|will\s+turn\s+\d{1,2}|is\s+turning\s+\d{1,2}|"
+    r"(?:just\s+)?turned\s+\d{1,3}|turns\s+\d{1,3}|will\s+turn\s+\d{1,3}|is\s+turning\s+\d{1,3}|"
     r"is\s+\d{1,2}(?:\s+(?:years?|months?)\s+old)?(?=\s*(?:$|[^\w\s]|\x00|(?:now|and|but|so)\b))|"
     # "my kids are 7 and 10": the ages of several
     r"are\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+(?:\s+(?:years?\s+old|now))?(?=\s*(?:$|[^\w\s]|(?:and|but|so)\b)))\b.*"

@@ -45,7 +45,9 @@ _WHICH_JOB_EN = regex(
 # time said is a date's placeholder by now).
 _SOBER_EN = regex(
     r"\bi(?:'ve|\s+have)\s+(?:now\s+)?been\s+(?P<object>(?:sober|clean|smoke-free|alcohol-free|drug-free|cancer-free|"
-    r"in\s+remission|off\s+(?:alcohol|cigarettes|smoking|drugs|the\s+booze))\s+(?:for\b|since\b|\x00)[^,;:!?]*)"
+    r"in\s+remission|off\s+(?:alcohol|cigarettes|smoking|drugs|the\s+booze))\s+(?:for\b|since\b|\x00|"
+    # "sober 100 days today"
+    r"\d+\s+(?:days?|weeks?|months?|years?)\b)[^,;:!?]*)"
 )
 # "We've been together for 7 years", "we've been married since 2015": a couple, and how long.
 _TOGETHER_EN = regex(
