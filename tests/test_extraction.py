@@ -804,6 +804,10 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             "Mickael is going back to school for nursing in the fall",
         ),
         ("my team won the league!", EVENT, "Mickael's team won the league"),
+        # where one works, without what follows it; a job trained for
+        ("I work for the government, can't say more", ID, "Mickael works for the government"),
+        ("I live in Portland, Oregon", ID, "Mickael lives in Portland, Oregon"),
+        ("I'm training to be a pilot", GOAL, "Mickael is training to be a pilot"),
         # kin without what the speaker says of them; a move said as likely
         ("I don't have kids but I have 3 nephews I adore", FACT, "Mickael has 3 nephews"),
         (

@@ -214,6 +214,7 @@ SAID_OF_THE_SPEAKER = [
     "j'ai horreur des araignées",
     "I'm from Nigeria but grew up in London",
     "I just adopted two kittens, Salt and Pepper",
+    "I work for the government, can't say more",
 ]
 
 

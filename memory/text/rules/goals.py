@@ -79,6 +79,8 @@ _UNDER_WAY_EN = regex(
     # "I'm looking for a new job", "we're looking for a bigger place": what one is out to find
     r"|looking\s+for\s+(?:a|an)\s+(?:new\s+|bigger\s+|cheaper\s+|remote\s+|full-time\s+|part-time\s+)?(?:job|role|position|"
     r"apartment|flat|place|house|home|roommate|internship|co-?founder|therapist|babysitter|nanny)\b.*"
+    # "I'm training to be a pilot": a job to come
+    r"|training\s+to\s+(?:be(?:come)?)\s+(?:an?\s+)?[\w-]+.*"
     # "I'm going back to school for nursing in the fall": studies to come
     r"|going\s+back\s+to\s+(?:school|college|uni|university|grad\s+school)\b.*"
     # "I'm switching teams at work", "we're switching to Linear": a change under way

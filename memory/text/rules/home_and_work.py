@@ -158,9 +158,18 @@ def _verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit],
         if not_said.match(hit.phrase):
             return None
         preposition = hit.words("prep").lower()
-        return identity_memory(hit, f"{hit.speaker} {verb} {preposition} {hit.third(hit.phrase)}", predicate)
+        place = _CLAUSE_AFTER_A_COMMA.sub("", hit.phrase)  # "the government, can't say more"
+        return identity_memory(hit, f"{hit.speaker} {verb} {preposition} {hit.third(place)}", predicate)
 
     return make
+
+
+# What follows a place after a comma and says something else: "I work for the government, can't say
+# more", "I work at Google, it's fine" (not "Portland, Oregon").
+_CLAUSE_AFTER_A_COMMA = regex(
+    r"\s*,\s*(?=(?:it|it's|its|that|that's|this|i|i'm|we|they|he|she|can't|cannot|but|so|and|which|who|lol|"
+    r"haha|though|not|no|pretty|kinda|love|hate)\b).*$"
+)
 
 
 # Where a new or past job, or a new home, is said to be ends before why, how long or what came next:
