@@ -215,6 +215,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm from Nigeria but grew up in London",
     "I just adopted two kittens, Salt and Pepper",
     "I work for the government, can't say more",
+    "I got a new puppy, a golden retriever named Max",
 ]
 
 

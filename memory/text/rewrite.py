@@ -62,7 +62,8 @@ _PRONOUN_EN = regex(
     # "my husband and I are": the verb is the pair's, so it stays as said.
     r"|(?<=\band\s)(?P<i_joined>i)(?=\s+(?:(?:both|usually|always|often|still|also|really|just|all)\s+)?"
     r"(?:are|were|have|do|don't|haven't|aren't|weren't|go|love|like|live|work|play|own|spend|enjoy|run|walk|"
-    r"hike|travel|cook|visit|watch)\b)"
+    r"hike|travel|cook|visit|watch|celebrate|share|rent|need|want|plan|hope|try|get|make|host|bake|teach|raise|"
+    r"foster|volunteer|coach|think|feel|miss|know|speak|write|take|start|leave|meet|eat|drink|sing|dance)\b)"
     # A question's "I" after its auxiliary ("what did I miss", "can I bring a friend"): the verb stays.
     r"|(?:" + "|".join(rf"(?<=\b{aux}\s)" for aux in _AUXILIARIES_EN) + r")(?P<i_asked>i)"
     rf"|(?P<i>i)(?P<adverbs>(?:\s+(?:{_ADVERBS_EN}))*)(?:\s+(?P<verb>[^\W\d_]+(?:n't)?)"

@@ -347,7 +347,7 @@ _PLAN = regex(
     r"|\b(?:saving\s+(?:up\s+)?for|planning|plan\s+to|want\s+to|wanna|hope\s+to|hoping|dream(?:ing)?\s+of|"
     r"thinking\s+(?:of|about)|booked|booking|will|'ll|gonna|going\s+to|can't\s+wait)\b"
     # "we're spending Easter in Rome", "I'm flying to Tokyo": a trip said as under way or to come
-    r"|(?:'re|'m|\b(?:am|are|is))\s+(?:\w+\s+)?(?:spending|flying|heading|driving|travel(?:l)?ing)\b"
+    r"|(?:'re|'m|\b(?:am|are|is))\s+(?:\w+\s+)?(?:spending|flying|heading|driving|travel(?:l)?ing|doing|taking)\b"
 )
 _TRAVELLED = regex(rf"(?:^|\s|')(?:{_TRAVEL})\b")
 # A move is a new home, not a place visited: "I moved back to Paris in May".

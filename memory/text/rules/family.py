@@ -76,6 +76,8 @@ _GOT_NAMED_EN = regex(
     r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:adopted|got|rescued|have|brought\s+home)\s+(?:a|an|another)\s+"
     # what the one had is like: "a very loud cat called Miso", "a second rescue dog named Pepper"
     rf"(?:(?:new|second|third|fourth|little|baby|rescue)\s+)?(?:(?-i:[a-z][\w'-]*)\s+){{0,3}}?(?P<rel>{RELATIVES_EN})"
+    # what kind, said after a comma: "a new puppy, a golden retriever named Max"
+    r"(?:\s*,\s*(?:a|an)\s+(?:(?-i:[a-z][\w'-]*)\s+){0,2}?(?-i:[a-z][\w'-]*))?"
     r"\s+(?:named|called)\s+"
     r"(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
@@ -197,6 +199,8 @@ _LIFE_EN = (
     r"(?:still\s+|now\s+|also\s+|currently\s+|both\s+)?"
     r"(?:lives?\s+(?:in|at|near|with|abroad|overseas|nearby|close\s+by)|works?\s+(?:at|for|in|as|from)|"
     r"(?:is|are)\s+(?:from|originally\s+from|retired|a\s+retired\b)|comes?\s+from|grew\s+up\s+in|"
+    # "my brother is in the army, stationed in Germany"
+    r"(?:is|are)\s+in\s+the\s+(?:army|navy|air\s+force|marines|military|police|coast\s+guard)|"
     r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*"
 )
 _RELATIVE_LIFE_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>{_LIFE_EN})")
@@ -214,7 +218,11 @@ _RELATIVE_LIFE_FR = regex(
     r"joue|jouent|est\s+à\s+la\s+retraite|sont\s+à\s+la\s+retraite)\b.*)"
 )
 _EXPECTING_EN = regex(
-    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:(?:a\s+|our\s+(?:first|second|third)\s+)?"
+    # a family's news told by who one becomes: "I'm going to be an aunt!!", "we're going to be grandparents"
+    r"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?:aunt|uncle|auntie|"
+    r"grandma|grandpa|grandmother|grandfather|grandparents|(?:a\s+)?(?:dad|mom|mum|father|mother|parents)|"
+    r"big\s+(?:sister|brother)|godmother|godfather|godparents)\b.*"
+    r"|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:having|expecting)\s+(?:(?:a\s+|our\s+(?:first|second|third)\s+)?"
     # "we're expecting our first in April"
     r"(?:baby|babies|twins|child|kid|little\s+one|girl|boy)|our\s+(?:first|second|third))\b.*"
 )
