@@ -286,7 +286,9 @@ PLANNED_BEFORE = regex(
     r"|(?:decided|agreed|planned|promised)\s+(?:that\s+)?(?:we|i|they|you)(?:'d|\s+would|'ll|\s+will|\s+should)\b"
     r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé"
     # "my 1:1 got moved to Thursday", "we bumped it to Friday": the day it now falls on.
-    r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)\s+[\w:-]+)\s+(?:back\s+)?(?:to|till|until)"
+    # ... and "we moved the sprint review to Wednesday": a thing named in up to three words
+    r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)(?:\s+[\w:'-]+){1,3}?)\s+(?:back\s+)?"
+    r"(?:to|till|until)"
     r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au)"
     # "the deadline moved to Friday": the day right after "moved to" ("we moved to Berlin" is a place)
     r"|(?:moved|bumped|pushed|shifted|slipped)\s+(?:back\s+)?(?:to|till|until)(?=\s*$)"

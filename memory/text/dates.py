@@ -168,7 +168,6 @@ def find_dates(
             and not PLANNED_BEFORE.search(before)
             and not STARTING_BEFORE.search(before)
             and not _TO_COME_SINCE_THE_LAST_BREAK.search(before)
-            and not _AGAIN_SINCE_THE_LAST_BREAK.search(before)
         )
         resolved = resolve_match(match, today, told_past or bool(SINCE_BEFORE.search(before)))
         if resolved is None:
@@ -329,18 +328,14 @@ def _dash_as_range(text: str, french: bool) -> str:
 
 # A part of the clause after a comma or a semicolon, told in the present or the future, of a day:
 # "my grandpa passed away last week, the funeral is on Saturday" is the Saturday to come, and so is
-# "my laptop died, IT is sending a new one tuesday".
+# "my laptop died, IT is sending a new one tuesday"; and what will be done again, "I failed my
+# driving test yesterday, retaking it in March" (the next March).
 _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
-    r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
     r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens|"
-    r"(?:is|are)\s+\w+ing(?:\s+[\w'-]+){0,4}|will\s+\w+(?:\s+[\w'-]+){0,4})\s+(?:on\s+|at\s+|next\s+)?$",
-    re.IGNORECASE,
-)
-# What will be done again, said after a comma in a sentence told in the past: "I failed my driving test
-# yesterday, retaking it in March" (the next March).
-_AGAIN_SINCE_THE_LAST_BREAK = re.compile(
-    r"[,;]\s*(?:and\s+|but\s+|so\s+)?(?:re(?:taking|sitting|doing|applying|booking|scheduling)|trying\s+again)"
-    r"(?:\s+[\w'-]+){0,4}?\s+(?:in|on|at|by|next|this)?\s*$",
+    r"(?:is|are)\s+\w+ing(?:\s+[\w'-]+){0,4}|will\s+\w+(?:\s+[\w'-]+){0,4})\s+(?:on\s+|at\s+|next\s+)?"
+    r"|(?:re(?:taking|sitting|doing|applying|booking|scheduling)|trying\s+again)(?:\s+[\w'-]+){0,4}?\s+"
+    r"(?:in|on|at|by|next|this)?\s*)$",
     re.IGNORECASE,
 )
 # A part of the period said right before it: "mid-last year", "early next month".
@@ -442,19 +437,8 @@ _DID_NOT_EN = re.compile(
 )
 
 
-# A day something was moved to is still to come, whenever it was moved: "we moved the sprint review
-# to Wednesday", "I pushed my dentist appointment to Friday".
-_MOVED_TO_EN = re.compile(
-    r"\b(?:moved|pushed|postponed|rescheduled|bumped|shifted|delayed)\b[^.;!?]{0,60}?\b(?:to|until|till)\s+"
-    r"(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-    re.IGNORECASE,
-)
-
-
 def told_in_past(text: str) -> bool:
     """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
-    if _MOVED_TO_EN.search(text):
-        return False
     reported = _REPORTED_EN.search(text)
     if reported is not None and not PAST_TENSE.search(text):
         return told_in_past(text[reported.end() :])

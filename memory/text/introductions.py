@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .dropped_subject import mid_sentence
-from .lexicons import FINITE_VERBS_EN, NATIONALITIES, is_occupation_en
+from .lexicons import FINITE_VERBS_EN, NATIONALITIES, NOT_A_NAME_HERE, is_occupation_en
 from .normalize import regex
 
 __all__ = ["with_introduction_said"]
@@ -17,10 +17,6 @@ _OPENING_EN = regex(
     r"\b[\W_]*)?"
     r"(?:(?-i:(?P<here>[A-Z][\w'-]+))\s+here\b"
     r"|(?:i'm|i\s+am|name's|my\s+name\s+is)\s+(?-i:[A-Z][\w'-]+))"
-)
-# "Same here", "Admin here": no name (as rules/names.py reads them).
-_NOT_A_NAME_HERE = frozenset(
-    "same mom mum dad admin nope yep me us nobody somebody everyone team bot nothing".split()
 )
 # Where a sentence ends, and where a fragment of one ends.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -95,7 +91,7 @@ def with_introduction_said(message: str) -> str:
     if opening is None:
         return message
     here = opening.group("here")
-    if here is not None and here.lower() in _NOT_A_NAME_HERE:
+    if here is not None and here in NOT_A_NAME_HERE:
         return message
     head = f"{message[: opening.start('here')]}I'm {here}." if here is not None else opening.group(0)
     sentences = _SENTENCE_END.split(message[opening.end() :])

@@ -24,6 +24,7 @@ __all__ = [
     "NATIONALITIES",
     "NOBODY_EN",
     "NOT_A_NAME",
+    "NOT_A_NAME_HERE",
     "NUMBER_WORDS",
     "PRESENT_TOO_EN",
     "RELATIVES_EN",
@@ -144,6 +145,10 @@ NOBODY_EN = frozenset(
     work school life covid the a an we you i me us them his her their our your its which whoever anyway
     i've i'm i'd i'll we've we're we'd we'll you've you're
     """.split()
+)
+# Capitalised words before "here" that introduce no one: "Same here", "Admin here", "Mom here".
+NOT_A_NAME_HERE = (
+    "Same Mom Mum Dad Admin Nope Yep Me Us Nobody Somebody Everyone Team Bot Nothing Sunday".split()
 )
 NOT_A_NAME = frozenset(
     """

@@ -51,19 +51,22 @@ _NAME_IS_MY_EN = regex(
 )
 _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
+# Names listed together, each capitalised as written: "Mochi and Tofu", "Léo, Ana and Sam".
+_NAMES_LISTED = (
+    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
+)
 # Pets or relatives named together: "my turtles are named Bubbles and Squirt", "our kids are called
 # Léo, Ana and Sam".
 _NAMED_TOGETHER_EN = regex(
     rf"\b(?:my|our)\s+(?:(?:two|three|four|five|\d)\s+)?(?P<rel>{RELATIVES_EN})s\s*"
     # "... are named A and B", or named after a comma: "our two cats, Mochi and Tofu"
-    r"(?:\s(?:are\s+(?:named|called)|names\s+are)\s+|,\s*)"
-    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
+    r"(?:\s(?:are\s+(?:named|called)|names\s+are)\s+|,\s*)" + _NAMES_LISTED
 )
 # "I just adopted two kittens, Salt and Pepper", "we got two cats named Mochi and Tofu".
 _GOT_NAMED_TOGETHER_EN = regex(
     r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:adopted|got|rescued|brought\s+home)\s+"
     rf"(?:two|three|four|\d)\s+(?:[\w'-]+\s+)?(?P<rel>{RELATIVES_EN})s\s*(?:,\s*|\s+(?:named|called)\s+)"
-    r"(?-i:(?P<names>[A-ZÀ-Ý][\w'-]+(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)[A-ZÀ-Ý][\w'-]+){1,5}))\b"
+    + _NAMES_LISTED
 )
 _NAMES_APART = regex(r"\s*,?\s+and\s+|\s*[,&]\s*")
 # "we named the puppy Mochi", "I called my new kitten Pixel": the name given is the relative's name.

@@ -7,7 +7,7 @@ import re
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, RANKS_EN
+from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, NOT_A_NAME_HERE, RANKS_EN
 from ..normalize import regex
 from ..phrases import NAME_CAPTURE, first_word, is_negated_call, name_from_phrase
 from ..rewrite import of_fr, possessive_en
@@ -31,7 +31,7 @@ _NAME_EN = regex(
 _NAME_HERE_EN = regex(
     r"^\W*(?:(?P<greeting>(?:hi|hey|hello|hiya|heya|yo)(?:\s+(?:all|everyone|everybody|folks|team|y'all))?)\b[\s!,.]*)?"
     r"(?P<strong>)(?P<call>)(?P<im>)"
-    r"(?!(?-i:(?:Same|Mom|Mum|Dad|Admin|Nope|Yep|Me|Us|Nobody|Somebody|Everyone|Team|Bot|Nothing|Sunday))\b)"
+    r"(?!(?-i:(?:" + "|".join(NOT_A_NAME_HERE) + r"))\b)"
     r"(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))\s+here\b"
     # after a greeting, or with who they are after a comma: "Raj here, backend dev in Bangalore"
     r"(?(greeting)(?!\s+(?:is|are|was|were|we|to|in|at|for|and|too|yet|now|again|lol)\b)|\s*,\s*(?=\S)(?!(?:it|it's|its|we|we're|they|there|weather)\b)(?:(?:a|an|the)\s+)?[\w-]{2,})"
