@@ -116,7 +116,7 @@ _IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
 # "Mickael is Senior Engineer at Stripe", "Mickael est CTO chez Doctolib": a title as rules/names.py
 # writes one said without its article.
 _IS_TITLE_EN = regex(rf"{_WHO}\s+(?:is|est)\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITLE_EN}.*)$")
-# "Mickael is no longer a nurse": the job ended, the newest word on it (rules/home_and_work.py).
+# "Mickael is no longer a nurse": the job ended, the newest word on it (rules/work.py).
 _NO_LONGER_A_EN = regex(rf"{_WHO}\s+is\s+(?P<value>no\s+longer\s+an?\s+(?P<job>.+))$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
 _DIET = regex(

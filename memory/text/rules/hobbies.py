@@ -153,7 +153,7 @@ _PLAYS_ON_EN = regex(
 
 
 # What the speaker did for fun, or was, and no longer does: "I used to play bass in a punk band", "I
-# used to be a competitive swimmer" (not where one lived or worked: rules/home_and_work.py).
+# used to be a competitive swimmer" (not where one lived or worked: rules/home.py, rules/work.py).
 _USED_TO_EN = regex(
     r"\bi\s+used\s+to\s+(?:play|sing|dance|paint|draw|run|swim|skate|surf|climb|box|fence|ride|race|compete|"
     r"coach|teach|write|act|perform|model|knit|ski|snowboard|be\s+(?:an?|in|on)\s)[^,;:!?.]*"

@@ -12,15 +12,8 @@ from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, is_occupation_fr
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, Rule
-from .home_and_work import (
-    IDENTITY_CONFIDENCE,
-    THE_FR,
-    TIMES_FR,
-    identity_memory,
-    left_job,
-    new_job,
-    place_said,
-)
+from .home_and_work import IDENTITY_CONFIDENCE, THE_FR, TIMES_FR, identity_memory, place_said
+from .work import left_job, new_job
 
 __all__ = ["JOB_AND_HOME_FR", "LEAVING_AND_ORIGIN_FR", "STUDIES_FR"]
 

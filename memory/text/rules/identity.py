@@ -10,8 +10,10 @@ from ..normalize import regex
 from ..phrases import first_word
 from ..zones import region_of_place, zone_named
 from .base import OBJECT, Hit, Item, OneOf, Rule
-from .home_and_work import HOME_AND_WORK_EN, IDENTITY_CONFIDENCE, LIVING_AFTER_EN, identity_memory
+from .home import HOME_EN, LIVING_AFTER_EN
+from .home_and_work import IDENTITY_CONFIDENCE, identity_memory
 from .home_and_work_fr import JOB_AND_HOME_FR, LEAVING_AND_ORIGIN_FR, STUDIES_FR
+from .work import STUDIES_EN, WORK_EN
 
 __all__ = ["IDENTITY"]
 
@@ -276,7 +278,9 @@ _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
 # The first English wording that yields a memory wins.
 _IDENTITY_EN = OneOf(
     (
-        *HOME_AND_WORK_EN,
+        *WORK_EN,
+        *HOME_EN,
+        *STUDIES_EN,
         Rule(
             # "I speak Portuguese", "I can speak three languages: English, Spanish and Tagalog"
             regex(
@@ -335,7 +339,7 @@ _IDENTITY_FR = OneOf(
     )
 )
 
-# Every identity rule, home and work's (home_and_work.py, home_and_work_fr.py) included, in the
+# Every identity rule, home and work's (work.py, home.py, home_and_work_fr.py) included, in the
 # order they are tried.
 IDENTITY = (
     _IDENTITY_EN,
