@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 from adapters.attachment_notes import attachment_note, with_notes
 from memory.models import MemoryType
 from memory.text import Extracted, extract, extraction, is_forget_request
-from memory.text.dates import find_dates, resolve_relative_dates, told_in_past
+from memory.text.dates import find_dates, resolve_relative_dates
 from memory.text.facts import Predicate
 from memory.text.normalize import looks_french
 from memory.text.phrases import quotes_closed
 from memory.text.rewrite import third_person
 from memory.text.sentences import split_clauses
 from memory.text.shorthand import spelled_out
+from memory.text.tense import told_in_past
 from tests.helpers import ANY_CHAR
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at

@@ -14,7 +14,6 @@ from .date_patterns import (
     BIRTH,
     DATE_PATTERN,
     DAY_PREPOSITION_BEFORE,
-    FUTURE_EN,
     HABITUAL,
     HOLIDAY_LEAD,
     HOLIDAY_PREPOSITION_BEFORE,
@@ -22,13 +21,11 @@ from .date_patterns import (
     MONTH_VERBS,
     ORDINAL,
     PARTS_OF_DAY,
-    PAST_TENSE,
     PERIOD_PREPOSITION_BEFORE,
     PLANNED_BEFORE,
     RECURRING,
     SINCE_BEFORE,
     STARTING_BEFORE,
-    SUBJECT_VERB_EN,
     TIME_PATTERN,
     YEAR_AND_MONTH_GAP,
     may_hold_a_date,
@@ -37,10 +34,10 @@ from .date_patterns import (
 from .durations import ABOUT_BEFORE, roughly, since_written
 from .failures import log_heuristic_failure
 from .holidays import holiday_key
-from .lexicons import is_past_form_en
 from .normalize import clean_text, looks_french
 from .periods import nearest_day_of_month, shift_period
 from .sentences import SENTENCE_BREAK
+from .tense import HABIT_EN, told_as_a_plan, told_in_past
 
 __all__ = [
     "DATE_PATTERN",
@@ -54,7 +51,6 @@ __all__ = [
     "format_day",
     "may_hold_a_date",
     "resolve_relative_dates",
-    "told_in_past",
 ]
 
 
@@ -144,7 +140,7 @@ def find_dates(
         )
         if weekday_alone and HABITUAL.search(before):
             continue  # "le lundi" / "every Monday" is a habit, not a date
-        if match.group("season_said") and _HABIT_EN.search(before):
+        if match.group("season_said") and HABIT_EN.search(before):
             continue  # "we used to swim in the summer": every summer, not the last one
         month_word = match.group("day_month_month") or match.group("month_day_month") or ""
         if month_word in MONTH_VERBS and not (
@@ -154,7 +150,7 @@ def find_dates(
         holiday_alone = match.group("holiday_name") and not match.group("holiday_modifier")
         if holiday_alone and not (
             (HOLIDAY_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before))
-            and (past or _told_as_a_plan(re.split(r"[,;]", before)[-1]))
+            and (past or told_as_a_plan(re.split(r"[,;]", before)[-1]))
         ):
             # "Christmas is my favourite time of year": the holiday, not a day of it; "at
             # Christmas we usually ski" is every year's. Told in the past, it is the last one; told
@@ -308,11 +304,6 @@ _DASHED_RANGE = re.compile(
 )
 
 
-def _told_as_a_plan(said: str) -> bool:
-    """Whether `said` (what comes before a holiday) tells a plan, not a habit."""
-    return bool(_PLANNED_HOLIDAY.search(said)) and not (_HABIT_EN.search(said) or _HABIT_FR.search(said))
-
-
 def _dash_as_range(text: str, french: bool) -> str:
     """`text` with each "<date> - <date>" written as the range it is: "from <date> to <date>"."""
 
@@ -422,70 +413,12 @@ def bare_slot(index: str) -> str:
     return f"\x01{index}\x01"
 
 
-# A verb of knowing or saying that reports what follows: "I forgot that my passport expires in
-# February" tells of a February to come, in the tense of what was forgotten.
-_REPORTED_EN = re.compile(
-    r"\b(?:i|we)\s+(?:just\s+|totally\s+|completely\s+)?(?:forgot|realized|realised|remembered|noticed|found\s+out|"
-    r"learned|learnt|heard|read)\s+(?:that\s+)?(?=(?:my|our|the|it|he|she|they|his|her|their)\b)",
-    re.IGNORECASE,
-)
-
-
-# What did not happen is told in the past too: "I didn't go to the party on Saturday".
-_DID_NOT_EN = re.compile(
-    r"\b(?:i|we)\s+(?:didn't|did\s+not|wasn't|was\s+not|weren't|were\s+not)\b", re.IGNORECASE
-)
-
-
-def told_in_past(text: str) -> bool:
-    """Whether `text` is told in the past tense ("I broke", "j'ai cassé", "last week")."""
-    reported = _REPORTED_EN.search(text)
-    if reported is not None and not PAST_TENSE.search(text):
-        return told_in_past(text[reported.end() :])
-    if PAST_TENSE.search(text) or _DID_NOT_EN.search(text):
-        return True
-    if FUTURE_EN.search(text):
-        return False  # "I said I'll come on Friday": the Friday to come
-    return any(
-        is_past_form_en(m.group("verb"))
-        or (m.group("verb").lower() in _SAME_IN_THE_PAST_EN and not _HABIT_EN.search(text))
-        for m in SUBJECT_VERB_EN.finditer(text)
-    )
-
-
-# Verbs whose past is their present: "I quit smoking in January" tells of the last January, as "I
-# stopped" would; "I quit every January" is a habit.
-_SAME_IN_THE_PAST_EN = frozenset(
-    {"quit", "cut", "hurt", "hit", "put", "set", "shut", "split", "spread", "let", "read", "upset", "beat"}
-)
-# What comes before a holiday since the last comma, told as a plan: the holiday is the next one.
-# The future ("we'll be in Paris over New Year's"), the progressive ("we're going to my in-laws for
-# Christmas"), or being away ("I'm off for Christmas"); not a habit (`_HABIT_EN`, `_HABIT_FR`: "we
-# always go home for Christmas"), nor a plan said before the comma ("I'll sort it today, it's been
-# stale since before Christmas" is the last one).
-_PLANNED_HOLIDAY = re.compile(
-    r"\b(?:will|shall|gonna|going\s+to)\b|\w'll\b"
-    r"|\b(?:i'm|we're|they're|he's|she's|i\s+am|we\s+are|is|are)\s+(?:\w+\s+)?(?:\w+ing|off|away|out|home|back)\b"
-    # French: "je vais chez mes parents pour Noël", "ma belle-mère vient passer Noël chez nous"
-    r"|\b(?:je\s+vais|on\s+va|nous\s+allons|ils\s+vont|elles\s+vont|je\s+pars|on\s+part|nous\s+partons|"
-    r"je\s+serai|on\s+sera|nous\s+serons|(?:vient|viennent|va|vont)\s+passer|passera|passerons|passerai|"
-    # a visit to come: "ma mère vient nous voir pour Noël"
-    r"vien(?:t|nent)(?:\s+(?:nous|me|te)\s+voir)?|"
-    r"fêtera|fêterons|fêterai|serai|sera|serons)\b",
-    re.IGNORECASE,
-)
-_HABIT_FR = re.compile(r"\b(?:chaque|tous\s+les|toujours|d'habitude|souvent|jamais)\b", re.IGNORECASE)
 # A holiday or a period spent, as the day it is: "we're spending Thanksgiving with my sister", "we
 # hosted Easter", "I spent last weekend at the lake" ("spent the weekend of ...", not "spent on the
 # weekend of ...").
 _SPENT_BEFORE = re.compile(
     r"\b(?:spend|spending|spent|celebrate|celebrating|celebrated|host|hosting|hosted|passer|passé|passe|"
     r"fêter|fêté|fête)\s*$",
-    re.IGNORECASE,
-)
-# What makes a clause a habit, not one time: "I quit every January", "we used to swim in the summer".
-_HABIT_EN = re.compile(
-    r"\b(?:used\s+to|would|every|each|usually|always|often|never|sometimes|normally|tend\s+to)\b",
     re.IGNORECASE,
 )
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from memory.models import MemoryType
 
-from .dates import PLACEHOLDER, expand_dates, find_dates, told_in_past
+from .dates import PLACEHOLDER, expand_dates, find_dates
 from .dropped_subject import with_dropped_subject
 from .facts import Fact, Predicate
 from .failures import log_heuristic_failure
@@ -21,6 +21,7 @@ from .sentences import MAX_CLAUSE_CHARS, is_polite_request, kept_sentences, spli
 from .shorthand import spelled_out
 from .shown import with_what_was_shown
 from .subjects import pick_subjects
+from .tense import told_in_past
 
 __all__ = ["Extracted", "extract", "extract_unguarded", "is_forget_request"]
 
