@@ -216,6 +216,10 @@ SAID_OF_THE_SPEAKER = [
     "I just adopted two kittens, Salt and Pepper",
     "I work for the government, can't say more",
     "I got a new puppy, a golden retriever named Max",
+    "I'm the only designer on a team of 12 engineers",
+    "I'm the new designer",
+    "I'm a stay at home dad",
+    "we adopted a rescue greyhound called Rocket",
 ]
 
 

@@ -112,7 +112,9 @@ _IDENTITY = [(Predicate(key), regex(_WHO + pattern)) for key, pattern in _IDENTI
 # "is from Montreal" reads as "from Montreal", "a 34 ans" as "34 ans".
 _LEADING_IS = regex(r"^(?:is|a)\s+")
 _WITHOUT_IS = (Predicate.LOCATION, Predicate.ORIGIN, Predicate.AGE)
-_IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?an?\s+(?P<value>.+)$")
+# "the new designer" as rules/work.py reads it: the job is "new designer"; "the only designer on the
+# team" is a designer's.
+_IS_A_EN = regex(rf"{_WHO}\s+is\s+(?:now\s+|also\s+)?(?:an?|the(?=\s+new\s)|the\s+only)\s+(?P<value>.+)$")
 # "Mickael is Senior Engineer at Stripe", "Mickael est CTO chez Doctolib": a title as rules/names.py
 # writes one said without its article.
 _IS_TITLE_EN = regex(rf"{_WHO}\s+(?:is|est)\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITLE_EN}.*)$")

@@ -279,6 +279,8 @@ _PREPOSITIONS = frozenset("at for in with from of on by near chez à au aux pour
 _YEAR_OF_STUDY_EN = re.compile(
     r"^(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]+years?\s+", re.IGNORECASE
 )
+# "a stay at home dad" is one word, as "a stay-at-home dad" is: its "at" is no preposition of the job.
+_STAY_AT_HOME = re.compile(r"\bstay\s+at\s+home\b", re.IGNORECASE)
 
 
 # A job title as a signature writes it, without its article: "Senior Engineer", "Head of Design",
@@ -297,7 +299,8 @@ JOB_TITLE_AT_START_EN = regex("^" + JOB_TITLE_EN)
 def is_occupation_en(phrase: str) -> bool:
     """Whether "I'm a <phrase>" names a job: "software engineer at Acme" yes, "big fan" no."""
     # "a second-year CS student": the year of study says which student, not a "second".
-    words = [w.lower().strip(".,!") for w in _YEAR_OF_STUDY_EN.sub("", phrase).split()]
+    said = _STAY_AT_HOME.sub("stay-at-home", _YEAR_OF_STUDY_EN.sub("", phrase))
+    words = [w.lower().strip(".,!") for w in said.split()]
     if not words or words[0] in _NOT_OCCUPATIONS_EN:
         return False
     # The head noun is the last word, or the one before a preposition ("nurse in Lyon").
@@ -337,6 +340,14 @@ KIN_AS_NAME_EN = {
 }  # fmt: skip
 KIN_AS_NAME_EN_ALT = "(?:" + "|".join(sorted(KIN_AS_NAME_EN, key=len, reverse=True)) + ")"
 
+# Dog and cat breeds a pet goes by ("our greyhound Rocket", "a rescue beagle named Pepper"): none of
+# them a common word ("lab", "boxer", "persian" and "maltese" are left out). A regex source.
+BREEDS_EN = (
+    r"(?:golden\s+retriever|labrador|retriever|greyhound|whippet|beagle|poodle|labradoodle|goldendoodle|cockapoo|"
+    r"corgi|dachshund|chihuahua|pug|french\s+bulldog|bulldog|frenchie|rottweiler|doberman|husky|malamute|terrier|"
+    r"spaniel|schnauzer|border\s+collie|collie|sheepdog|shih\s+tzu|pomeranian|samoyed|shiba(?:\s+inu)?|"
+    r"great\s+dane|pit\s*bull|german\s+shepherd|maine\s+coon|ragdoll|sphynx|tabby)"
+)
 # Regex sources (not compiled): rules and the profile reader embed them in larger patterns.
 RELATIVES_EN = (
     r"(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+|twin\s+|new\s+)?(?:sister|brother|wife|husband|"
@@ -344,6 +355,8 @@ RELATIVES_EN = (
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
     r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
     r"turtle|tortoise|lizard|snake|goldfish|budgie|ferret|guinea\s+pig|gecko|hedgehog|chinchilla|bunny|"
+    + BREEDS_EN
+    + r"|"
     r"ex(?:-(?:wife|husband|boyfriend|girlfriend|partner))?(?![\w-])|"
     r"team\s+lead|tech\s+lead|mentor|supervisor|landlord|landlady|therapist|coach|doctor|dentist|vet|"
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-law|step(?:mom|mum|mother|dad|father|son|daughter|"
@@ -372,7 +385,7 @@ FAMILY_WORD = regex(
     r"nephews?|nieces?|"
     r"dogs?|cats?|bab(?:y|ies)|twins|pupp(?:y|ies)|kittens?|fiancée?|pets?|parrots?|rabbits?|hamsters?|horses?|"
     r"enfants?|fils|filles?|frères?|sœurs?|soeurs?|femme|mari|copine|copain|chiens?|chats?|bébés?|jumeaux|"
-    r"jumelles|chiots?|chatons?|lapins?)\b"
+    r"jumelles|chiots?|chatons?|lapins?|" + BREEDS_EN + r"s?)\b"
 )
 # How long a taste has held, before its verb: "I've always loved jazz", read back as "Mickael has
 # always loved jazz" (rules/preferences.py writes it, facts.py reads it).

@@ -7,7 +7,7 @@ import re
 from memory.models import MemoryType
 
 from ..kind_notes import kind_note
-from ..lexicons import APPS, FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
+from ..lexicons import APPS, BREEDS_EN, FEMININE_KIN_FR, MONTHS_EN, WEEKDAYS_EN
 from ..normalize import regex
 from ..rewrite import of_fr, possessive_en
 from .base import Hit, Item, OneOf, Rule
@@ -126,7 +126,7 @@ _OTHER_THING = regex(r"(?:^|\s)(?:movie|movies|film|tv|netflix|binge|anime|gamin
 
 _PETS = (
     r"dogs?|pupp(?:y|ies)|cats?|kittens?|turtles?|tortoises?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|"
-    r"guinea\s+pigs?|horses?|ponies|pony|lizards?|snakes?|goldfish|budgies?|ferrets?"
+    r"guinea\s+pigs?|horses?|ponies|pony|lizards?|snakes?|goldfish|budgies?|ferrets?|" + BREEDS_EN + "s?"
 )
 _OWN_PET_EN = regex(
     r"\b(?:(?P<poss>my|our)\s+(?:(?:new|little|old|sweet|rescue|adopted|two|three|four)\s+){0,2}"

@@ -31,7 +31,9 @@ def _occupation_en(hit: Hit) -> Item | None:
     if not is_occupation_en(said):
         return None
     job = hit.third(said)
-    return identity_memory(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, job)
+    # "the only designer on the team": the job is a designer's, "only" says how many there are.
+    value = job.removeprefix("only ")
+    return identity_memory(hit, f"{hit.speaker} is {hit.group('art').lower()} {job}", Predicate.JOB, value)
 
 
 # How long the speaker has held their job: "I've been a nurse for 12 years", "… since 2019".
@@ -297,9 +299,9 @@ def _is_studying_en(hit: Hit) -> Item | None:
 # Job and work wordings, in the order identity.py's English `OneOf` tries them (before home's).
 WORK_EN: tuple[Rule, ...] = (
     Rule(
-        # "I'm a nurse", "I'm the new designer"
+        # "I'm a nurse", "I'm the new designer", "I'm the only designer on a team of 12 engineers"
         regex(
-            r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?|the(?=\s+new\s))\s+"
+            r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|also\s+|actually\s+)?(?P<art>an?|the(?=\s+(?:new|only)\s))\s+"
             + OBJECT
         ),
         _occupation_en,
