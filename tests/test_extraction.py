@@ -1757,6 +1757,10 @@ def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:
             "my daughter's school play is next Thursday",
             "Mickael's daughter's school play is Thursday 26 November 2026",
         ),
+        # what a relative lives with, without what the speaker does about it
+        ("my dad has Parkinson's so I fly home every other month", "Mickael's dad has Parkinson's"),
+        ("my mom has stage 2 breast cancer", "Mickael's mom has stage 2 breast cancer"),
+        ("my son has ADHD", "Mickael's son has ADHD"),
     ],
 )
 def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:
@@ -1776,6 +1780,17 @@ def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> No
 )
 def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
+
+
+def test_what_a_relative_has_is_news_only_when_it_is_a_condition() -> None:
+    assert contents("my dad has a lot of opinions") == []
+
+
+def test_two_days_said_in_one_sentence_are_two_clauses() -> None:
+    # A stand-up's "yesterday I …, today I'm …": each day with its own clause (the second day was
+    # written inside the first clause's note, before its subject).
+    said = "standup: yesterday I fixed the flaky auth tests, today I'm on the CSV export"
+    assert contents(said) == [(EVENT, "Mickael fixed the flaky auth tests on Saturday 21 November 2026")]
 
 
 @pytest.mark.parametrize(
@@ -2283,6 +2298,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm in Diamond 2 right now, trying to hit Masters this season", "Mickael is in Diamond 2"),
         ("I'm hardstuck Gold 2", "Mickael is hardstuck Gold 2"),
         ("I'm Diamond right now", "Mickael is Diamond"),
+        # and in which game
+        ("I'm Gold 2 in Valorant, hardstuck since June", "Mickael is Gold 2 in Valorant"),
         # a family's days: school, trips, sick days, firsts, leave
         ("ma fille entre au CP en septembre", "La fille de Mickael entre au CP en septembre 2027"),
         ("mon fils commence le judo en janvier", "Le fils de Mickael commence le judo en janvier 2027"),

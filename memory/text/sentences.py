@@ -47,9 +47,11 @@ SENTENCE_BREAK = re.compile(
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+(?=\w)"
 )
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,3}[.)])\s+")
-# A time adverb may stand first: "I used to love coffee but now I hate it".
+# A time adverb may stand first: "I used to love coffee but now I hate it", "yesterday I fixed the
+# tests, today I'm on the export" (two days, two clauses).
 _FIRST_PERSON_AHEAD = (
-    r"(?=(?:(?:now|nowadays|these\s+days|lately|maintenant|aujourd'hui)\s+)?"
+    r"(?=(?:(?:now|nowadays|these\s+days|lately|today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|evening)|"
+    r"maintenant|aujourd'hui|hier|demain|ce\s+(?:matin|soir))\s+)?"
     r"(?:i|my|we|let's|je|j'|moi|mon|ma|mes|nous|on\s+(?:a|va|part|doit|avait)|c'est\s+décidé|"
     r"remember|don't\s+forget|n'oublie|retiens|souviens)\b)"
 )

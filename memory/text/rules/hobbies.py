@@ -160,9 +160,9 @@ _USED_TO_EN = regex(
 )
 
 
-# A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3", "I'm plat 1",
-# "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it: not "I'm
-# in Gold leaf paint", "I'm silver", "I'm a legend").
+# A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3 in Valorant",
+# "I'm plat 1", "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it:
+# not "I'm in Gold leaf paint", "I'm silver", "I'm a legend").
 _TIERS = (
     r"iron|bronze|silver|gold|platinum|plat|emerald|diamond|masters?|grandmaster|challenger|immortal|radiant|"
     r"ascendant|champion|grand\s+champion|legend|mythic|predator|elite|supersonic\s+legend"
@@ -170,7 +170,9 @@ _TIERS = (
 _RANKED_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|finally\s+|(?:hard\s*)?stuck\s+(?:in\s+|at\s+)?)*"
     rf"(?P<object>(?:(?:in|at)\s+)?(?:(?:{_TIERS})\s+(?:\d|i{{1,3}}|iv|v)\b|(?=(?-i:[A-Z]))(?:{_TIERS})\b"
-    r"(?=\s*(?:$|[,.!?])|\s+(?:(?:right\s+now|rn|now|this\s+season)\b|in\s+(?-i:[A-Z])))))"
+    r"(?=\s*(?:$|[,.!?])|\s+(?:(?:right\s+now|rn|now|this\s+season)\b|in\s+(?-i:[A-Z]))))"
+    # and in which game: "I'm Gold 2 in Valorant"
+    r"(?:\s+in\s+(?-i:[A-Z])[\w'&:-]*(?:\s+(?-i:[A-Z0-9])[\w'&:-]*){0,2})?)"
 )
 
 
