@@ -2300,6 +2300,12 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("I'm Diamond right now", "Mickael is Diamond"),
         # and in which game
         ("I'm Gold 2 in Valorant, hardstuck since June", "Mickael is Gold 2 in Valorant"),
+        # a guild's or a streamer's night, said with "-ing"
+        (
+            "we're raiding Tuesday at 8 server time",
+            "Mickael and others are raiding Tuesday 1 December 2026 at 8 server time",
+        ),
+        ("I'm streaming on Friday at 7", "Mickael is streaming on Friday 27 November 2026 at 7"),
         # a family's days: school, trips, sick days, firsts, leave
         ("ma fille entre au CP en septembre", "La fille de Mickael entre au CP en septembre 2027"),
         ("mon fils commence le judo en janvier", "Le fils de Mickael commence le judo en janvier 2027"),

@@ -31,7 +31,7 @@ _EVENT_CUE = regex(
     r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     # "je suis en arrêt maladie jusqu'à vendredi"
     r"arrêt\s+maladie|en\s+arrêt|"
-    r"housewarming|closing|raid|scrim|stream|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
+    r"housewarming|closing|raid(?:ing)?|scrims?|stream(?:ing)?|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?|to\s+(?:the|a|an|our)\s+(?:[\w&-]+\s+){0,3}?"
     r"(?:team|squad|department|org|group|role|position))|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
     r"picnic|brunch|potluck|sleepover|playdate|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
