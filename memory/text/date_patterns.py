@@ -105,6 +105,13 @@ _RELATIVE_DAY_ALT = "|".join(
 _FULL_MONTH_ALT = _alternation(
     [month.lower() for month in MONTHS_EN] + MONTHS_FR + ["fevrier", "aout", "decembre"]
 )
+# A month shortened as chat shortens it ("in sept", "next oct"), only after an English word that
+# places it: alone, "sept" is French for seven and "mar" Tuesday's short name.
+_SHORT_MONTH_PLACED = (
+    r"(?:(?<=\bin\s)|(?<=\bnext\s)|(?<=\blast\s)|(?<=\bthis\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bearly\s)|"
+    r"(?<=\blate\s)|(?<=\bmid-))(?:sept|sep|oct|nov|dec|jan|feb|apr|jun|jul|aug)\b"
+)
+_FULL_MONTH_ALT = f"(?:{_FULL_MONTH_ALT}|{_SHORT_MONTH_PLACED})"
 _QUANTITY = (
     rf"\d{{1,3}}|{_alternation(NUMBER_WORDS)}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|several|quelques"
 )

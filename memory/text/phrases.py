@@ -27,7 +27,7 @@ _MAX_PHRASE_CHARS = 300
 
 # Where a captured phrase stops being the statement: an aside, a smiley, "lol", ", thanks".
 _CHAT_NOISE = regex(
-    r"\s*(?:\(|\s-\s|:\)|:-\)|;\)|\blol\b|\blmao\b|\bhaha\w*|\bmdr\b|\bbtw\b|\btbh\b|\bngl\b|\bimo\b|\bimho\b|"
+    r"\s*(?:\(|\s-\s|:\)|:-\)|;\)|\blol\b|\blmao\b|\bhaha\w*|\bmdr\b|\bbtw\b|\btbh\b|\bngl\b|\bimo\b|\bimho\b|\bfyi\b|\bfwiw\b|\bjsyk\b|"
     r"\bunfortunately\b|\bsadly\b|,\s*(?:ugh|honestly)\b|\s+(?:ugh+|rip|fr|frfr)\W*$|\s(?:these\s+days|nowadays)\b|"
     # "... so no pad thai for me": what the speaker goes without because of it ("so I could be
     # closer to family" says why, and stays).

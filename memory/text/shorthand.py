@@ -18,6 +18,7 @@ _WORDS = {
     "ur": "your", "bday": "birthday", "b-day": "birthday", "tmrw": "tomorrow", "tmr": "tomorrow",
     "tonite": "tonight", "yrs": "years", "wks": "weeks", "mins": "minutes", "hrs": "hours",
     "luv": "love", "appt": "appointment", "wanna": "want to", "gonna": "going to",
+    "bf": "boyfriend", "gf": "girlfriend", "hubby": "husband", "kiddo": "kid", "kiddos": "kids",
     # French
     "jsuis": "je suis", "jsui": "je suis", "chui": "je suis", "chuis": "je suis", "jai": "j'ai",
     "anniv": "anniversaire", "aprem": "après-midi", "exo": "exercice",
@@ -66,6 +67,14 @@ _TOLD_BY_WHAT_FOLLOWS = (
             r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b)"
         ),
         r"\g<who> is ",
+    ),
+    # "my mum's been in hospital since Sunday", "Tom's been promoted": before "been", "'s" is "has".
+    (
+        re.compile(
+            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
+            rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+(?=been\b)"
+        ),
+        r"\g<who> has ",
     ),
 )
 

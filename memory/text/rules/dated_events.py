@@ -28,7 +28,7 @@ _EVENT_CUE = regex(
     r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
     r"déménagement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
-    r"outage|day\s+off|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
+    r"outage|day\s+off|(?:mental\s+health|sick|personal|duvet)\s+day|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     # "je suis en arrêt maladie jusqu'à vendredi"
     r"arrêt\s+maladie|en\s+arrêt|"
     r"housewarming|closing|raid(?:ing)?|scrims?|stream(?:ing)?|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"

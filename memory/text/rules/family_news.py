@@ -46,11 +46,12 @@ _EVENT_EN = (
     r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:walking|talking|crawling|school|kindergarten|preschool|daycare|college|university|"
     r"high\s+school|a\s+new\s+(?:job|school)|(?:her|his|their)\s+new\s+(?:job|school|role)|therapy|"
     r"(?:[\w-]+\s+){1,2}?(?:lessons|classes|practice))|retires|is\s+retiring|will\s+retire|"
-    r"got\s+(?:a\s+)?(?:promotion|raise|scholarship)|"
+    r"got\s+(?:a\s+)?(?:promotion|raise|scholarship)|(?:was|has\s+been)\s+(?:promoted|hired|laid\s+off|accepted)|"
+    r"bought\s+(?:a|their|his|her)\s+(?:first\s+|new\s+)?(?:house|home|flat|apartment|condo|place)|"
     # "my mom is visiting from Manila next week", "my in-laws are coming to stay with us"
     r"(?:is|are)\s+(?:visiting|coming\s+(?:to\s+(?:visit|stay)|over|for\s+(?:a\s+visit|the\s+weekend))|"
     r"flying\s+in|staying\s+with\s+(?:me|us))|"
-    rf"(?:is|was)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
+    rf"(?:is|was|has\s+been)\s+(?:pregnant|expecting|in\s+(?:the\s+)?hospital|hospitali[sz]ed|in\s+{_AN_ACCIDENT})|"
     r"(?:is|was)\s+(?:still\s+)?recovering\s+from|"
     # what a relative may not eat, and a couple's news: "my son is allergic to peanuts", "Alex is vegan"
     r"(?:is|are)\s+(?:(?:very|severely|deathly|also)\s+)?allergic\s+to|"
@@ -85,8 +86,12 @@ _EVENT_EN = (
     # "my kids are 7 and 10": the ages of several
     r"are\s+\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+(?:\s+(?:years?\s+old|now))?(?=\s*(?:$|[^\w\s]|(?:and|but|so)\b)))\b.*"
 )
+# With the relative's partner or family as one subject: "my brother and his wife just bought a house".
+_AND_THEIR_OWN = (
+    r"(?:\s+and\s+(?:his|her|their)\s+(?:wife|husband|partner|girlfriend|boyfriend|fiancée?|kids|family))?"
+)
 _LIFE_EVENT_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents|children)\s+(?P<object>{_EVENT_EN})"
+    rf"\b(?:my|our)\s+(?P<rel>(?:{RELATIVES_EN}s?|parents|children){_AND_THEIR_OWN})\s+(?P<object>{_EVENT_EN})"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
@@ -121,7 +126,8 @@ _LIFE_EVENT_FR = regex(
 # Seattle", "my partner works at Google", "ma sœur habite à Lyon".
 _LIFE_EN = (
     r"(?:still\s+|now\s+|also\s+|currently\s+|both\s+)?"
-    r"(?:lives?\s+(?:in|at|near|with|abroad|overseas|nearby|close\s+by)|works?\s+(?:at|for|in|as|from)|"
+    r"(?:(?:lives?|(?:has|have)\s+been\s+living)\s+(?:in|at|near|with|abroad|overseas|nearby|close\s+by)|"
+    r"works?\s+(?:at|for|in|as|from)|"
     r"(?:is|are)\s+(?:from|originally\s+from|retired|a\s+retired\b)|comes?\s+from|grew\s+up\s+in|"
     # "my brother is in the army, stationed in Germany"
     r"(?:is|are)\s+in\s+the\s+(?:army|navy|air\s+force|marines|military|police|coast\s+guard)|"
