@@ -67,6 +67,8 @@ def _days(period: tuple[float, float] | None, tz: ZoneInfo | None = None) -> tup
             ("2023-08-11T00:00+00:00", "2023-08-16T00:00+00:00"),
         ),
         ("Qu'a-t-on décidé mardi dernier ?", ("2023-12-19T00:00+00:00", "2023-12-20T00:00+00:00")),
+        # a quarter: its three months
+        ("What did we ship in Q3?", ("2023-07-01T00:00+00:00", "2023-10-01T00:00+00:00")),
         # no date, two that are no ends of one period, one still to come
         ("What do you think of pizza?", None),
         ("What did Maria do last weekend before April 10, 2023?", None),

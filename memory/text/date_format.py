@@ -28,7 +28,7 @@ def format_day(day: date, french: bool, clock: dtime | None = None) -> str:
 
 
 def format_period(start: date, unit: str, french: bool) -> str:
-    """A week, weekend, month or year, written out: "the week of Monday 16 November 2026"."""
+    """A week, weekend, month, season, quarter or year, written out: "the week of Monday 16 November 2026"."""
     if unit == "week":
         return (
             f"la semaine du {format_day(start, french)}"
@@ -41,6 +41,8 @@ def format_period(start: date, unit: str, french: bool) -> str:
         return f"the weekend of {format_day(start, french)}"
     if unit == "month":
         return f"{(MONTHS_FR if french else MONTHS_EN)[start.month - 1]} {start.year}"
+    if unit == "quarter":
+        return f"Q{(start.month - 1) // 3 + 1} {start.year}"
     if unit == "season":
         if french:  # "l'hiver 2025-26", "le printemps 2026"
             name = {3: "le printemps", 6: "l'été", 9: "l'automne", 12: "l'hiver"}[start.month]
@@ -55,5 +57,12 @@ def format_period(start: date, unit: str, french: bool) -> str:
 
 
 # How a period reads where no preposition introduces it: "skiing in the week of…", "en septembre 2027".
-PERIOD_LEAD_EN = {"week": "in ", "weekend": "on ", "month": "in ", "season": "in ", "year": "in "}
-PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "season": "", "year": "en "}
+PERIOD_LEAD_EN = {
+    "week": "in ",
+    "weekend": "on ",
+    "month": "in ",
+    "season": "in ",
+    "quarter": "in ",
+    "year": "in ",
+}
+PERIOD_LEAD_FR = {"week": "", "weekend": "", "month": "en ", "season": "", "quarter": "au ", "year": "en "}

@@ -15,6 +15,7 @@ from .periods import (
     nearest_day,
     nearest_day_of_month,
     period_start,
+    quarter_start,
     season_start,
     shift_period,
     valid_date,
@@ -200,6 +201,15 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
     if group("season"):
         return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
+    if group("quarter"):
+        number = int(group("quarter_number"))
+        year = group("quarter_year") or (
+            f"20{group('quarter_year_short')}" if group("quarter_year_short") else ""
+        )
+        if year:
+            return date(int(year), 3 * number - 2, 1), "period", "quarter"
+        modifier = (group("quarter_modifier") or "").lower()
+        return quarter_start(today, number, modifier, past), "period", "quarter"
     if group("saison"):
         name = _SEASONS_FR[(group("saison_name") or group("saison_this").split()[-1]).lower()]
         modifier = {"dernier": "last", "passé": "last", "prochain": "next"}.get(

@@ -182,6 +182,15 @@ _LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente
 # "in October next", "since March last": the British order, where no word follows ("October next year"
 # is a year's October).
 _AFTER_EN = r"(?:next|last)(?=\s*(?:$|[^\w\s]))"
+# Zero-width: right after a preposition of time ("in Q1", "by Q3", "end of Q2", "au Q1").
+_AFTER_A_WORD_OF_TIME = (
+    "(?:"
+    + "|".join(
+        rf"(?<=\b{word}\s)"
+        for word in "in by to for until till during since from before after of au en".split()
+    )
+    + ")"
+)
 DATE_PATTERN = regex(
     r"\b(?:"
     r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
@@ -232,6 +241,13 @@ DATE_PATTERN = regex(
     rf"(?P<period_en_unit>{_PERIOD_EN})(?!\s+of\b))"  # not "the last week of May"
     r"|(?P<season>(?:this\s+(?=past\s))?(?P<season_modifier>last|next|this|coming|past)\s+"
     r"(?P<season_name>spring|summer|fall|autumn|winter))"
+    # a quarter of the year, as work plans by it: "in Q1", "by Q3 2027", "Q2'27", "next Q1"; its
+    # year unsaid, only after a word of time ("the Q3 report" due now is the last one, "the Q1
+    # migration" planned the next: left as said)
+    r"|(?P<quarter>(?:(?P<quarter_modifier>next|last|this)\s+|"
+    + _AFTER_A_WORD_OF_TIME
+    + r"|(?=[Qq][1-4](?:\s+20\d\d|['’]\d\d)))"
+    r"[Qq](?P<quarter_number>[1-4])(?:\s+(?P<quarter_year>20\d\d)|['’](?P<quarter_year_short>\d\d))?)"
     # "l'été dernier", "l'hiver prochain", "cet été", "ce printemps"
     r"|(?P<saison>(?:l['’]\s*|le\s+)(?P<saison_name>été|hiver|automne|printemps)\s+"
     r"(?P<saison_modifier>dernier|passé|prochain)|(?P<saison_this>cet\s+(?:été|hiver|automne)|ce\s+printemps))"
@@ -301,7 +317,10 @@ PLANNED_BEFORE = regex(
     r"|(?:moved|bumped|pushed|shifted|slipped)\s+(?:back\s+)?(?:to|till|until)(?=\s*$)"
     # "I just booked tickets to see Taylor Swift in July": the show's day, to come.
     r"|(?:booked|bought|got|reserved|grabbed|scored)\s+(?:\w+\s+){0,2}?(?:tickets?|flights?|seats?|passes)\s+(?:to|for)"
-    r"|(?:réservé|pris|acheté)\s+(?:\w+\s+){0,2}?(?:billets?|places?|vols?)\s+(?:pour|à))\b"
+    r"|(?:réservé|pris|acheté)\s+(?:\w+\s+){0,2}?(?:billets?|places?|vols?)\s+(?:pour|à)"
+    # "my manager approved my PTO for the 21st": the days off, to come.
+    r"|(?:approved|okayed|granted|signed\s+off\s+on|requested|put\s+in\s+for|booked)\s+(?:my|our|his|her|their|the)\s+"
+    r"(?:\w+\s+){0,2}?(?:pto|leave|time\s+off|vacation|holidays?|days?\s+off|annual\s+leave)\s+(?:for|from|on))\b"
 )
 # A start said right before its day: "I got a new job, starting Monday" is the next Monday.
 STARTING_BEFORE = regex(
@@ -387,32 +406,66 @@ _DATE_WORDS = frozenset(
 _WORD = re.compile(r"[a-zà-ÿ]+")
 
 
-# "March 3-5", "3-5 mars", "2 to 16 nov", "du 18 au 22 avril": a span of days in one month.
+# "March 3-5", "June 9th to 13th", "3-5 mars", "2 to 16 nov", "du 18 au 22 avril": a span of days in one
+# month.
 _DAY_SPAN = regex(
-    rf"\b(?:(?P<month>{_MONTH_ALT})\.?\s+(?P<first>[0-3]?\d)(?:st|nd|rd|th)?\s*[-–]\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
+    rf"\b(?:(?P<month>{_MONTH_ALT})\.?\s+(?P<first>[0-3]?\d)(?:st|nd|rd|th)?(?:\s*[-–]\s*|\s+(?:to|through|thru)\s+)"
+    r"(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
     rf"|(?P<first_day>[0-3]?\d)(?:st|nd|rd|th|er)?(?:\s*[-–]\s*|\s+(?:to|au)\s+)(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?\s+"
     rf"(?P<month_after>{_MONTH_ALT}))"
     r"\b(?![-–/:.]\d)"
 )
 
 
+# "the 21st to the 28th", "for the 21st to the 28th", "21st-28th": days of the month said without it,
+# where no "from" opens the span (which the range's end then follows; "on the 3rd" alone is a day).
+_ORDINAL_SPAN_EN = regex(
+    r"(?<!\bfrom\s)(?<!\bon\s)(?<!\bbetween\s)(?<!\bfrom\sthe\s)(?<!\bon\sthe\s)(?<!\bbetween\sthe\s)"
+    r"(?:\bfor\s+)?(?:\bthe\s+)?\b(?P<first>[0-3]?\d(?:st|nd|rd|th))"
+    r"(?:\s*[-–]\s*|\s+(?:to|until|till|through|thru)\s+)(?:the\s+)?(?P<last>[0-3]?\d(?:st|nd|rd|th))\b"
+)
+
+
+# A month named right before a span of its days: "June 9th to 13th", "in June, 9th to 13th".
+_MONTH_JUST_BEFORE = regex(rf"\b(?:{_MONTH_ALT})\.?,?\s*$")
+_SPAN_MARKS = ("-", "–", " to ", " au ", " until ", " till ", " through ", " thru ")
+
+
 def with_day_spans(text: str, french: bool) -> str:
     """`text` with each span of days written as its two dates ("March 3-5" -> "March 3 to March 5",
-    "3-5 mars" -> "3 mars au 5 mars"), for each to be read as a date; spans that end before they
-    start stay as written."""
+    "3-5 mars" -> "3 mars au 5 mars", "du 23 au 2 janvier" -> "du 23 décembre au 2 janvier"), and
+    a span of days of the month as one from its first ("the 21st to the 28th" -> "from the 21st to
+    the 28th"), for each to be read as a date; other spans that end before they start stay as
+    written."""
 
     def written(match: re.Match[str]) -> str:
         month = match.group("month") or match.group("month_after")
         first = int(match.group("first") or match.group("first_day"))
         last = int(match.group("last") or match.group("last_day"))
+        to = "au" if french else "to"
+        if not match.group("month") and 1 <= last < first <= 31:
+            # "du 23 au 2 janvier": the span starts in the month before the one named
+            names = MONTHS_FR if french else MONTHS_EN
+            before = names[(MONTH_NUMBERS[month.lower()] - 2) % 12]
+            return f"{first} {before} {to} {last} {month}"
         if not 1 <= first < last <= 31:
             return match.group(0)
-        to = "au" if french else "to"
         if match.group("month"):
             return f"{month} {first} {to} {month} {last}"
         return f"{first} {month} {to} {last} {month}"
 
-    return _DAY_SPAN.sub(written, text) if any(mark in text for mark in ("-", "–", " to ", " au ")) else text
+    if not any(mark in text for mark in _SPAN_MARKS):
+        return text
+    text = _DAY_SPAN.sub(written, text)
+    if french:
+        return text
+
+    def from_its_first(match: re.Match[str]) -> str:
+        if _MONTH_JUST_BEFORE.search(text, 0, match.start()):
+            return match.group(0)  # "in June, 9th to 13th": June's days, left as said
+        return f"from the {match.group('first')} to the {match.group('last')}"
+
+    return _ORDINAL_SPAN_EN.sub(from_its_first, text)
 
 
 def may_hold_a_date(text: str) -> bool:

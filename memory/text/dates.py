@@ -244,7 +244,11 @@ def find_dates(
             elif part and (part_before is not None or not match.group("month_modifier")):
                 # "due early March" -> "due in early March 2027"
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
-            elif PERIOD_PREPOSITION_BEFORE.search(before) or _SPENT_BEFORE.search(before):
+            elif (
+                PERIOD_PREPOSITION_BEFORE.search(before)
+                or _SPENT_BEFORE.search(before)
+                or (unit == "quarter" and _DETERMINER_BEFORE.search(before))
+            ):
                 inline = bare
             else:
                 inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + bare
@@ -341,6 +345,8 @@ _RANGE_END_BEFORE = re.compile(
     r"|\b(?:back|returning|de\s+retour)\s+(?:on\s+|le\s+)?$",
     re.IGNORECASE,
 )
+# A quarter said as a noun's word: "the Q1 migration", "our Q3 targets" ("the Q1 2027 migration").
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|our|my|your|their|his|her|its|a|this|that)\s+$", re.IGNORECASE)
 # A verb right after a date that opens its sentence: the date is the sentence's subject.
 _BE_AFTER = re.compile(
     r"\s+(?:was|is|were|has\s+been|had\s+been|will\s+be|should\s+be|looks|felt|feels)\b|'s\s", re.IGNORECASE

@@ -77,14 +77,14 @@ def period_start(day: date, unit: str) -> date:
 
 
 def period_end(start: date, unit: str) -> date:
-    """The first day after the day, week, weekend, month, season or year that begins on `start`."""
+    """The first day after the day, week, weekend, month, season, quarter or year that begins on `start`."""
     if unit == "week":
         return start + timedelta(days=7)
     if unit == "weekend":
         return start + timedelta(days=2)
     if unit == "month":
         return add_months(start, 1)
-    if unit == "season":
+    if unit in ("season", "quarter"):
         return add_months(start, 3)
     if unit == "year":
         return date(start.year + 1, 1, 1)
@@ -138,6 +138,19 @@ def season_start(today: date, name: str, modifier: str) -> date:
     if month == 12 and today.month <= 2:
         return date(today.year - 1, 12, 1)  # "this winter" in January began last December
     return date(today.year, month, 1)
+
+
+def quarter_start(today: date, number: int, modifier: str, past: bool) -> date:
+    """The first day of the quarter meant: "Q1" said in November is next year's (this year's is over),
+    told in the past the last one; "this Q1" this year's, "next Q1" the next to begin."""
+    this_year = date(today.year, 3 * number - 2, 1)
+    if modifier == "this":
+        return this_year
+    if modifier == "next":
+        return this_year if this_year > today else date(today.year + 1, this_year.month, 1)
+    if modifier == "last" or past:
+        return this_year if this_year <= today else date(today.year - 1, this_year.month, 1)
+    return this_year if add_months(this_year, 3) > today else date(today.year + 1, this_year.month, 1)
 
 
 def weekday_date(today: date, weekday: int, modifier: str, past: bool) -> date:
