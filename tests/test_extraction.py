@@ -1844,6 +1844,32 @@ def test_what_a_relative_has_is_news_only_when_it_is_a_condition() -> None:
     assert contents("my dad has a lot of opinions") == []
 
 
+def test_who_does_what_is_a_decision_of_the_one_named() -> None:
+    # Said of others, with no word of the speaker's: each one named gets the work given to them.
+    said = "agreed, Maria owns the migration and Ken does the rollback plan"
+    assert contents(said) == [
+        (MemoryType.DECISION, "Maria owns the migration"),
+        (MemoryType.DECISION, "Ken does the rollback plan"),
+    ]
+    found = run("sounds good, Priya will handle our onboarding docs")
+    assert [(item.content, item.subject) for item in found] == [
+        ("Priya will handle the team's onboarding docs", "Priya")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ken does the dishes",  # a habit: nothing settled
+        "Apple owns the patent",  # a company
+        "If Maria owns the migration we're fine",  # no one named "If Maria"
+        "Mom is handling the party",  # the speaker's mom: her news, not the team's work
+    ],
+)
+def test_no_one_is_given_work_where_none_was_given(text: str) -> None:
+    assert not [c for t, c in contents(text) if t is MemoryType.DECISION], contents(text)
+
+
 def test_two_days_said_in_one_sentence_are_two_clauses() -> None:
     # A stand-up's "yesterday I …, today I'm …": each day with its own clause (the second day was
     # written inside the first clause's note, before its subject).

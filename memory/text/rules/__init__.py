@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..dates import PLACEHOLDER
 from ..normalize import regex
 from .activities import ACTIVITIES
+from .assignments import ASSIGNMENTS, tells_who_does_what
 from .base import Clause, Entry, Item, run_rules
 from .childhood import CHILDHOOD
 from .dated_events import DATED_EVENT
@@ -35,6 +36,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *PERSONAL,
     *HEALTH,
     *DECISIONS,
+    *ASSIGNMENTS,
     DEADLINES,
     *GOALS,
     *EVENTS,
@@ -66,7 +68,9 @@ def read_clause(clause: Clause, speaker: str) -> list[Item]:
     """The memories one clause states: an explicit request wins (it re-reads its inner text with
     the statement rules); otherwise every statement rule, and a dated event when none of them
     kept the clause's date."""
-    if not (_GATE.search(clause.text) or tells_of_someone_named(clause.text)):
+    if not (
+        _GATE.search(clause.text) or tells_of_someone_named(clause.text) or tells_who_does_what(clause.text)
+    ):
         return []
     requested = REQUESTS.apply(clause, speaker, lambda inner: _statements(inner, speaker))
     if requested is not None:

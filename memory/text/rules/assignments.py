@@ -1,0 +1,101 @@
+"""Rules for who does what at work, said of someone named: "Maria owns the migration", "agreed, Ken does
+the rollback plan"."""
+
+from __future__ import annotations
+
+import re
+
+from memory.models import MemoryType
+
+from ..facts import Predicate
+from ..lexicons import APPS, KIN_AS_NAME_EN, NOBODY_EN, TOOLS
+from ..normalize import regex
+from ..phrases import name_from_phrase
+from .base import Hit, Item, Rule
+
+__all__ = ["ASSIGNMENTS", "tells_who_does_what"]
+
+# Said of someone else, and the talk may not be over.
+_CONFIDENCE = 0.65
+
+_NAME = r"(?-i:[A-ZÀ-Ý][a-zà-ÿ'-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?)"
+# The work one takes on, wherever it is said: "owns the migration", "will handle the rollback".
+_TAKES_ON = (
+    r"(?:owns|(?:will|'ll)\s+own|is\s+owning|handles|(?:will|'ll)\s+handle|is\s+handling|(?:will|'ll)\s+drive|"
+    r"is\s+driving|(?:will|'ll)\s+lead|is\s+leading|is\s+(?:in\s+charge\s+of|responsible\s+for)|"
+    r"(?:will|'ll)\s+(?:take\s+over|pick\s+up)|is\s+(?:taking\s+over|picking\s+up))"
+)
+# What one does, only once the talk says it is settled ("agreed, Ken does the rollback plan"; "Ken
+# does the dishes" alone is a habit).
+_DOES = r"(?:does|(?:will|'ll)\s+(?:do|take)|is\s+(?:doing|taking))"
+_SETTLED = r"(?:agreed|plan|final\s+plan|sounds\s+good|perfect|done|deal)\s*[,:!.-]?\s+"
+_LEAD = r"(?:(?:ok|okay|so|and|also|then|great|cool|alright)\s*[,:!]?\s+)*"
+# The work, up to the next one given in the same breath ("the migration and Ken does the rollback").
+_WORK = (
+    r"(?P<object>(?:the|our)\s+[^,;.!?]+?)"
+    rf"(?=\s+and\s+{_NAME}\s+(?:{_TAKES_ON}|{_DOES})\s|\s*[,;.!?]|\s*$)"
+)
+_ASSIGNED_EN = regex(rf"^\W*{_LEAD}(?:{_SETTLED})?(?P<name>{_NAME})\s+(?P<verb>{_TAKES_ON})\s+{_WORK}")
+_ASSIGNED_WHEN_SETTLED_EN = regex(rf"^\W*{_LEAD}{_SETTLED}(?P<name>{_NAME})\s+(?P<verb>{_DOES})\s+{_WORK}")
+# The next one given in the same breath: "... and Ken does the rollback plan".
+_AND_NEXT = regex(rf"\s+and\s+(?P<name>{_NAME})\s+(?P<verb>{_TAKES_ON}|{_DOES})\s+{_WORK}")
+_WILL = re.compile(r"'ll\s+")
+# Companies and products own and lead things too: "Apple owns the patent", "Google is leading the market".
+_NO_ONE = (
+    APPS | TOOLS | frozenset("apple microsoft amazon meta openai nvidia tesla disney ibm oracle".split())
+)
+_OUR = re.compile(r"^our\s+", re.IGNORECASE)
+# Capitalised words that open a clause without naming anyone: "If Maria owns the migration ...".
+_OPENERS = frozenset(
+    "if when while because but and so then maybe unless once after before until though".split()
+)
+
+
+def tells_who_does_what(text: str) -> bool:
+    """Whether a clause may say who does what (it needs no word of the speaker's to be read)."""
+    return _ASSIGNED_EN.search(text) is not None or _ASSIGNED_WHEN_SETTLED_EN.search(text) is not None
+
+
+def _someone(name: str, speaker: str) -> bool:
+    """Whether `name` names a person other than the speaker ("Everyone", "Mom" and "The" do not)."""
+    first = name.split()[0].casefold()
+    return not (
+        name.casefold() == speaker.casefold()
+        or first in NOBODY_EN
+        or first in _OPENERS
+        or name.casefold() in KIN_AS_NAME_EN
+        or name.casefold() in _NO_ONE
+        or name_from_phrase(name, strict=True) != name
+    )
+
+
+def _assigned(hit: Hit) -> list[Item]:
+    """ "Maria owns the migration", "Ken will do the rollback plan": one note per person named."""
+    items: list[Item] = []
+    found: re.Match[str] | None = hit.match
+    while found is not None:
+        name = found.group("name")
+        if _someone(name, hit.speaker):
+            verb = _WILL.sub("will ", " ".join(found.group("verb").split()))
+            # "our migration" is the team's, not the one named's ("their" would say theirs)
+            work = _OUR.sub("the team's ", " ".join(found.group("object").split()))
+            items.append(
+                Item(
+                    f"{name} {verb} {work}",
+                    MemoryType.DECISION,
+                    hit.confidence(_CONFIDENCE),
+                    [work],
+                    [name],
+                    predicate=Predicate.DECIDED,
+                    object=f"{verb} {work}",
+                    subject=name,
+                )
+            )
+        found = _AND_NEXT.match(hit.clause.text, found.end())
+    return items
+
+
+ASSIGNMENTS = (
+    Rule(_ASSIGNED_EN, _assigned, french=False, check_object=False),
+    Rule(_ASSIGNED_WHEN_SETTLED_EN, _assigned, french=False, check_object=False),
+)
