@@ -1819,6 +1819,12 @@ def test_the_verb_after_i_as_he_would_say_it(said: str, rewritten: str) -> None:
         ("my dad has Parkinson's so I fly home every other month", "Mickael's dad has Parkinson's"),
         ("my mom has stage 2 breast cancer", "Mickael's mom has stage 2 breast cancer"),
         ("my son has ADHD", "Mickael's son has ADHD"),
+        # a child's year at school, a job held before
+        ("my daughter's in 3rd grade now", "Mickael's daughter is in 3rd grade now"),
+        ("my son is in year 5", "Mickael's son is in year 5"),
+        ("my grandpa was a coal miner in Wales", "Mickael's grandpa was a coal miner in Wales"),
+        # what is had, without the next clause's subject ("the kids love him")
+        ("we have a dog and the kids love him", "Mickael has a dog"),
     ],
 )
 def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> None:
@@ -1842,6 +1848,11 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
 
 def test_what_a_relative_has_is_news_only_when_it_is_a_condition() -> None:
     assert contents("my dad has a lot of opinions") == []
+
+
+def test_a_pet_in_the_next_clause_is_not_what_was_had() -> None:
+    said = "we got a Roomba and the cat is terrified of it"
+    assert not [c for _, c in contents(said) if c.startswith("Mickael has")], contents(said)
 
 
 def test_who_does_what_is_a_decision_of_the_one_named() -> None:

@@ -348,6 +348,12 @@ BREEDS_EN = (
     r"spaniel|schnauzer|border\s+collie|collie|sheepdog|shih\s+tzu|pomeranian|samoyed|shiba(?:\s+inu)?|"
     r"great\s+dane|pit\s*bull|german\s+shepherd|maine\s+coon|ragdoll|sphynx|tabby)"
 )
+# A child's year at school, after "in": "3rd grade", "year 5", "kindergarten". A regex source.
+SCHOOL_YEAR_EN = (
+    r"(?:(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+    r"twelfth)\s+grade|(?:year|grade)\s+\d{1,2}|kindergarten|preschool|pre-k|daycare|nursery|reception|"
+    r"(?:middle|high|elementary|primary|secondary)\s+school)\b"
+)
 # Regex sources (not compiled): rules and the profile reader embed them in larger patterns.
 RELATIVES_EN = (
     r"(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+|twin\s+|new\s+)?(?:sister|brother|wife|husband|"

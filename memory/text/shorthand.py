@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicons import KIN_AS_NAME_EN_ALT
+from .lexicons import KIN_AS_NAME_EN_ALT, SCHOOL_YEAR_EN
 
 __all__ = ["spelled_out"]
 
@@ -64,7 +64,9 @@ _TOLD_BY_WHAT_FOLLOWS = (
             rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+"
             r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?(?:allergic|pregnant|moving|expecting|"
             r"visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
-            r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b)"
+            r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b"
+            # "my daughter's in 3rd grade"
+            rf"|in\s+{SCHOOL_YEAR_EN})"
         ),
         r"\g<who> is ",
     ),

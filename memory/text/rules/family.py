@@ -190,14 +190,23 @@ def _named_relative(strict: bool, with_predicate: bool) -> Callable[[Hit], list[
 _SPEAKER_CLAUSE_EN = regex(r"\s+(?:(?:that|who|whom)\s+)?(?:i|we)\s+(?!and\b).*$")
 
 
+# A clause of its own after "and", with its own subject and verb: "a Roomba and the cat is terrified of
+# it" has a Roomba, not a cat; "a dog and the kids love him" a dog.
+_NEXT_SUBJECT_CLAUSE_EN = regex(
+    r"\s+and\s+(?:the|my|our|his|her|their)\s+[\w-]+\s+(?:is|are|was|were|has|have|had|loves?|hates?|likes?|"
+    r"adores?|gets?|got|seems?)\b.*$"
+)
+
+
 def _has(hit: Hit) -> Item | None:
     """ "I have two kids", "j'ai un chat": only when it names relatives or pets."""
-    relative = FAMILY_WORD.search(hit.phrase)
+    had = hit.phrase if hit.french else _NEXT_SUBJECT_CLAUSE_EN.sub("", hit.phrase)
+    relative = FAMILY_WORD.search(had)
     if not relative:
         return None
     verb = "a" if hit.french else "has"
     # "3 nephews I adore": who they are, without what the speaker says of them
-    phrase = hit.phrase if hit.french else _SPEAKER_CLAUSE_EN.sub("", hit.phrase)
+    phrase = had if hit.french else _SPEAKER_CLAUSE_EN.sub("", had)
     if hit.match.groupdict().get("got"):  # only the English wording has "got"
         # "I got a puppy last week": the date is the getting's (the event says it), not the having's.
         phrase = _DATED_TAIL.sub("", phrase).strip() or phrase
@@ -282,7 +291,8 @@ def _named_relatives(named: re.Pattern[str], apposition: re.Pattern[str], french
 
 # What a relative does: "My wife is a doctor", "ma sœur est infirmière".
 _RELATIVE_JOB_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+is\s+(?:now\s+|also\s+)?(?P<art>an?)\s+" + r"(?P<object>.+)"
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN})\s+(?P<be>is|was)\s+(?:now\s+|also\s+)?(?P<art>an?)\s+"
+    + r"(?P<object>.+)"
 )
 # What someone named does: "Sarah is a designer", "Sam is our new tech writer at Acme".
 _NAMED_JOB_EN = regex(
@@ -311,7 +321,9 @@ def _relative_job(hit: Hit) -> Item | None:
         job = noun_phrase(hit.phrase, 6)
         if not job or not is_occupation_en(job):
             return None
-        content = f"{possessive_en(hit.speaker)} {relative} is {hit.group('art').lower()} {job}"
+        # "my grandpa was a coal miner in Wales": a job held before, as said
+        be = hit.group("be").lower()
+        content = f"{possessive_en(hit.speaker)} {relative} {be} {hit.group('art').lower()} {job}"
     return Item(content, MemoryType.FACT, hit.confidence(RELATIVE_CONFIDENCE), [relative, job])
 
 

@@ -9,7 +9,7 @@ from memory.models import MemoryType
 
 from ..dates import PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import KIN_AS_NAME_EN, NOBODY_EN, RELATIVES_EN, RELATIVES_FR
+from ..lexicons import KIN_AS_NAME_EN, NOBODY_EN, RELATIVES_EN, RELATIVES_FR, SCHOOL_YEAR_EN
 from ..normalize import regex
 from ..phrases import name_from_phrase
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
@@ -131,6 +131,8 @@ _LIFE_EN = (
     r"(?:is|are)\s+(?:from|originally\s+from|retired|a\s+retired\b)|comes?\s+from|grew\s+up\s+in|"
     # "my brother is in the army, stationed in Germany"
     r"(?:is|are)\s+in\s+the\s+(?:army|navy|air\s+force|marines|military|police|coast\s+guard)|"
+    # "my daughter is in 3rd grade now", "my son is in year 5", "our twins are in kindergarten"
+    r"(?:is|are)\s+in\s+" + SCHOOL_YEAR_EN + "|"
     r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*"
 )
 _RELATIVE_LIFE_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>{_LIFE_EN})")
