@@ -908,6 +908,13 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         ("we shipped the new API in Q3", EVENT, "Mickael and others shipped the new API in Q3 2026"),
         ("the launch slipped to Q2 2027", EVENT, "The launch slipped to Q2 2027"),
         ("I'm the DRI for the Q1 2027 migration", ID, "Mickael is the DRI for the Q1 2027 migration"),
+        # from a thirteenth batch of 25 fresh lines (1 place with an invitation kept, 4 lines with
+        # something missed): a drug named with what it treats, languages one is fluent in, a degree
+        # under way, a home without the invitation that follows it
+        ("I'm taking Lexapro for anxiety", FACT, "Mickael is taking Lexapro for anxiety"),
+        ("I'm fluent in Spanish and learning Portuguese", ID, "Mickael speaks Spanish fluently"),
+        ("I'm doing a PhD in neuroscience at UCL", ID, "Mickael is doing a PhD in neuroscience at UCL"),
+        ("I live at 42 Baker Street, come by anytime", ID, "Mickael lives at 42 Baker Street"),
     ],
 )
 def test_extracts(text: str, memory_type: MemoryType, content: str) -> None:
@@ -2939,6 +2946,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # June's days after June named, left as said (not the 9th of the month nearest)
         ("in June, 9th to 13th we're in London", "May"),
         ("in June, 9th to 13th we're in London", "December"),
+        # a class taken, a tool: no drug, no language
+        ("I'm taking Spanish for fun", "taking"),
+        ("I'm fluent in Python", "speaks"),
         # "sept" alone is French for seven, "mar" Tuesday's short name: no month
         ("j'ai sept ans", "septembre"),
         ("on se voit mar 3", "mars"),

@@ -220,6 +220,9 @@ SAID_OF_THE_SPEAKER = [
     "I'm the new designer",
     "I'm a stay at home dad",
     "we adopted a rescue greyhound called Rocket",
+    "I'm fluent in Spanish and learning Portuguese",
+    "I'm doing a PhD in neuroscience at UCL",
+    "I live at 42 Baker Street, come by anytime",
 ]
 
 

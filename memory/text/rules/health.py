@@ -48,7 +48,11 @@ _MEDICATION_EN = regex(
     r"daily|twice\s+a\s+day|once\s+a\s+day|for\s+my\s+\w+)\b)"
     r"|(?:'m|\s+am)\s+(?:now\s+|still\s+|also\s+)?on\s+(?P<treatment>(?:antidepressants|antibiotics|insulin|steroids|"
     r"blood\s+thinners|the\s+pill|birth\s+control|meds|medication|painkillers|chemo|dialysis|hrt|testosterone|"
-    r"estrogen|prep|beta\s+blockers|antihistamines|ssris?|adhd\s+meds))\b)"
+    r"estrogen|prep|beta\s+blockers|antihistamines|ssris?|adhd\s+meds))\b"
+    # a drug named for what it treats: "I'm taking Lexapro for anxiety" (not "I'm taking Spanish for fun")
+    r"|(?:'m|\s+am)\s+(?:now\s+|still\s+|also\s+)?(?:on|taking)\s+(?P<drug>(?-i:[A-Z])[a-z]{3,20})(?=\s+for\s+(?:my\s+)?"
+    r"(?:anxiety|depression|adhd|pain|migraines?|blood\s+pressure|cholesterol|sleep|insomnia|acne|allergies|asthma|"
+    r"heart|thyroid|diabetes|seizures|epilepsy|ocd|ptsd|bipolar|panic\s+attacks)\b))"
 )
 # "my blood type is O negative"
 _BLOOD_TYPE_EN = regex(
@@ -117,7 +121,7 @@ def _takes(hit: Hit) -> Item:
     """ "Ana takes metformin every morning", "Ana is on antibiotics for a week": what a doctor would ask."""
     said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
     rest = hit.clause.text[hit.match.end() :]
-    if hit.match.group("object"):
+    if hit.match.group("object") or hit.match.group("drug"):
         when = rest.split(",")[0].split(" but ")[0].strip()
     else:
         lasts = _TREATMENT_LASTS_EN.match(rest)
@@ -138,7 +142,7 @@ def _blood_type(hit: Hit) -> Item:
 
 HEALTH = (
     *(Rule(pattern, _said, french=False) for pattern in (_DIAGNOSED_EN, _RECOVERING_EN, _HAVE_EN, _IS_EN)),
-    Rule(_MEDICATION_EN, _takes, french=False, object_groups=("object", "treatment")),
+    Rule(_MEDICATION_EN, _takes, french=False, object_groups=("object", "treatment", "drug")),
     Rule(_BLOOD_TYPE_EN, _blood_type, french=False, check_object=False),
     *(Rule(pattern, _said, french=True) for pattern in (_DIAGNOSED_FR, _RECOVERING_FR, _HAVE_FR, _IS_FR)),
 )

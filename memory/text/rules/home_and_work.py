@@ -51,10 +51,13 @@ def verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], 
 
 
 # What follows a place after a comma and says something else: "I work for the government, can't say
-# more", "I work at Google, it's fine" (not "Portland, Oregon").
+# more", "I work at Google, it's fine", "I live at 42 Baker Street, come by anytime" (not "Portland,
+# Oregon").
 _CLAUSE_AFTER_A_COMMA = regex(
     r"\s*,\s*(?=(?:it|it's|its|that|that's|this|i|i'm|we|they|he|she|can't|cannot|but|so|and|which|who|lol|"
-    r"haha|though|not|no|pretty|kinda|love|hate)\b).*$"
+    r"haha|though|not|no|pretty|kinda|love|hate|"
+    # an invitation after it: "I live at 42 Baker Street, come by anytime"
+    r"come|feel|drop|swing|hit|ping|dm|message|text|call|visit)\b).*$"
 )
 
 

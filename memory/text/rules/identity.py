@@ -268,6 +268,20 @@ def _speaks(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
+# What comes after the languages and is something else: "Spanish and learning Portuguese".
+_AND_NOT_A_LANGUAGE = regex(r"\s+and\s+(?!(?-i:[A-Z])).*$")
+
+
+def _speaks_how(hit: Hit) -> Item | None:
+    """ "Mickael speaks Spanish fluently", "Mickael speaks French and English (bilingual)"."""
+    said = _AND_NOT_A_LANGUAGE.sub("", hit.phrase)
+    if first_word(said) not in LANGUAGES:
+        return None
+    how = hit.words("how").lower()
+    manner = {"fluent": "fluently", "conversational": "at a conversational level"}.get(how, "(bilingual)")
+    return identity_memory(hit, f"{hit.speaker} speaks {hit.third(said)} {manner}", Predicate.LANGUAGES)
+
+
 # "I'm 19", "I'm 19 and in college" (not "I'm 2 and 0 this season").
 _AGE_EN_END = (
     r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*(?:$|[,;!.]|and\s+(?:in|a|an|still|from|live|living|work|"
@@ -290,6 +304,17 @@ _IDENTITY_EN = OneOf(
             _speaks,
             french=False,
             max_words=12,
+            lists=True,
+        ),
+        Rule(
+            # "I'm fluent in Spanish and learning Portuguese", "I'm bilingual in French and English"
+            regex(
+                r"\bi(?:'m|\s+am)\s+(?:also\s+|now\s+)?(?P<how>fluent|bilingual|conversational)\s+in\s+"
+                + OBJECT
+            ),
+            _speaks_how,
+            french=False,
+            max_words=6,
             lists=True,
         ),
         Rule(

@@ -245,6 +245,20 @@ _YEAR_OF_STUDY_EN = regex(
 )
 
 
+# A degree under way: "I'm doing a PhD in neuroscience at UCL", "I'm finishing my master's".
+_DOING_A_DEGREE_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+)?(?P<verb>doing|pursuing|finishing|starting)\s+"
+    r"(?P<object>(?:a|an|my)\s+(?:phd|ph\.d\.?|doctorate|master's|masters|msc|mba|bachelor's|bsc|postdoc|"
+    r"(?:master's|bachelor's|law|medical|nursing|teaching)\s+degree)\b(?:\s+(?:in|at|on)\s+[^,;.!?]+)?)"
+)
+
+
+def _doing_a_degree_en(hit: Hit) -> Item:
+    """ "Mickael is doing a PhD in neuroscience at UCL": said of who they are, as said."""
+    said = f"I'm {hit.words('verb').lower()} {' '.join(hit.group('object').split())}"
+    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+
+
 def _year_of_study_en(hit: Hit) -> Item:
     """ "Mickael is in their second year of med school": said of who they are, as said."""
     said = f"I'm in my {hit.words('year').lower()} year {hit.words('prep').lower()} {hit.group('object')}"
@@ -348,6 +362,7 @@ WORK_EN: tuple[Rule, ...] = (
 STUDIES_EN: tuple[Rule, ...] = (
     Rule(regex(r"\bi\s+(?:currently\s+)?(?P<prep>study|studied)\s+" + OBJECT), _studies_en, french=False),
     Rule(_YEAR_OF_STUDY_EN, _year_of_study_en, french=False, object_groups=()),
+    Rule(_DOING_A_DEGREE_EN, _doing_a_degree_en, french=False, object_groups=()),
     Rule(
         regex(r"\bi(?:'m|\s+am)\s+(?P<prep>studying)\s+" + OBJECT),
         _is_studying_en,
