@@ -200,7 +200,7 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         unit = _unit_of(unit_word)
         return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
     if group("season"):
-        return season_start(today, group("season_name"), group("season_modifier")), "period", "season"
+        return season_start(today, group("season_name"), group("season_modifier"), past), "period", "season"
     if group("quarter"):
         number = int(group("quarter_number"))
         year = group("quarter_year") or (
@@ -215,7 +215,7 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         modifier = {"dernier": "last", "passé": "last", "prochain": "next"}.get(
             (group("saison_modifier") or "").lower(), "this"
         )
-        return season_start(today, name, modifier), "period", "season"
+        return season_start(today, name, modifier, past), "period", "season"
     if group("period_en") or group("period_fr"):
         unit = _unit_of(group("period_en_unit") or group("period_fr_this_unit") or group("period_fr_unit"))
         word = (group("period_en_modifier") or group("period_fr_modifier") or "this").lower()

@@ -122,9 +122,11 @@ def month_start(today: date, month: int, direction: int, past: bool) -> date:
 _SEASON_START_MONTH = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 
 
-def season_start(today: date, name: str, modifier: str) -> date:
+def season_start(today: date, name: str, modifier: str, past: bool = True) -> date:
     """The first day of the season meant: "last summer" ended before the season we are in began,
-    "next summer" begins after today, "this summer" is this year's (this winter the one about us)."""
+    "next summer" begins after today, "this summer" is this year's (this winter the one about us);
+    told of what is to come (`past` false), "this summer" said once it is over is next year's ("we're
+    moving to Bordeaux this summer", said in November)."""
     month = _SEASON_START_MONTH[name.lower()]
     starts = [date(year, month, 1) for year in range(today.year - 2, today.year + 2)]
     current = max(
@@ -137,7 +139,10 @@ def season_start(today: date, name: str, modifier: str) -> date:
         return min(start for start in starts if start > today)
     if month == 12 and today.month <= 2:
         return date(today.year - 1, 12, 1)  # "this winter" in January began last December
-    return date(today.year, month, 1)
+    this_year = date(today.year, month, 1)
+    if not past and add_months(this_year, 3) <= today:
+        return date(today.year + 1, month, 1)
+    return this_year
 
 
 def quarter_start(today: date, number: int, modifier: str, past: bool) -> date:

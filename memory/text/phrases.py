@@ -32,7 +32,7 @@ _CHAT_NOISE = regex(
     # "... so no pad thai for me": what the speaker goes without because of it ("so I could be
     # closer to family" says why, and stays).
     r"\s+so\s+(?:no|not)\s|,\s*(?:thanks|thank\s+you|merci|"
-    r"please|pls|s'il\s+te\s+pla[iî]t|stp|svp|right|you\s+know|tu\s+sais|though|by\s+the\s+way|anyway|"
+    r"please|pls|s'il\s+te\s+pla[iî]t|stp|svp|right|you\s+know|tu\s+sais|though|by\s+the\s+way|anyway|sorry|désolée?|"
     r"en\s+fait|haha|lol|non|hein|ok|okay|wish\s+(?:me|us)\s+luck|pray\s+for\s+(?:me|us)|send\s+help|fingers\s+crossed|souhaite(?:z)?-(?:moi|nous)\s+bonne\s+chance)\b"
     # "..., it's so much fun", "..., that was wild": how the speaker feels about it, not what it was.
     r"|,\s*(?:it's|it\s+is|it\s+was|that's|that\s+was|so\s+much\s+fun|so\s+fun|so\s+cool)\s+(?:so\s+|really\s+|been\s+)?"

@@ -214,10 +214,16 @@ def _works_how(hit: Hit) -> Item:
 
 
 # "je suis en télétravail le vendredi", "je travaille à distance", "je bosse de nuit".
+_DAYS_FR = r"(?:lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|week-?ends?)"
 _WORKS_HOW_FR = (
     r"\bje\s+(?P<verb>suis|travaille|bosse)\s+(?:souvent\s+|surtout\s+|maintenant\s+)?(?P<how>(?:en\s+télétravail|"
     r"à\s+distance|en\s+remote|à\s+temps\s+partiel|à\s+mi-temps|en\s+freelance|de\s+nuit|en\s+horaires\s+décalés)"
-    r"(?:\s+(?:le|les|tous\s+les)\s+(?:lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|week-?ends?))?)"
+    # on which days, one or several: "le lundi et le vendredi", "les lundis et mercredis"
+    r"(?:\s+(?:le|les|tous\s+les)\s+"
+    + _DAYS_FR
+    + r"(?:(?:\s*,\s*|\s+et\s+)(?:(?:le|les)\s+)?"
+    + _DAYS_FR
+    + r")*)?)"
 )
 _WORKS_HOW_VERB_FR = {"suis": "est", "travaille": "travaille", "bosse": "travaille"}
 # Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
