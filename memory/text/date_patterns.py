@@ -44,6 +44,11 @@ def _alternation(words: list[str] | dict[str, int]) -> str:
     return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
 
 
+def _right_after(words: str) -> str:
+    """Zero-width alternatives, one per word of `words`: right after that word and a space."""
+    return "|".join(rf"(?<=\b{word}\s)" for word in words.split())
+
+
 _WEEKDAY_ALT = _alternation(WEEKDAYS_EN + WEEKDAYS_FR)
 _WEEKDAY_EN_ALT = _alternation(WEEKDAYS_EN)
 # Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
@@ -108,8 +113,8 @@ _FULL_MONTH_ALT = _alternation(
 # A month shortened as chat shortens it ("in sept", "next oct"), only after an English word that
 # places it: alone, "sept" is French for seven and "mar" Tuesday's short name.
 _SHORT_MONTH_PLACED = (
-    r"(?:(?<=\bin\s)|(?<=\bnext\s)|(?<=\blast\s)|(?<=\bthis\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\bearly\s)|"
-    r"(?<=\blate\s)|(?<=\bmid-))(?:sept|sep|oct|nov|dec|jan|feb|apr|jun|jul|aug)\b"
+    f"(?:{_right_after('in next last this since until early late')}|(?<=\\bmid-))"
+    r"(?:sept|sep|oct|nov|dec|jan|feb|apr|jun|jul|aug)\b"
 )
 _FULL_MONTH_ALT = f"(?:{_FULL_MONTH_ALT}|{_SHORT_MONTH_PLACED})"
 _QUANTITY = (
@@ -147,10 +152,7 @@ _HOLIDAY_THING = (
 # "between the 12th and the 15th".
 _ORDINAL_DAY_AFTER = (
     "(?:"
-    + "|".join(
-        rf"(?<=\b{word}\s)"
-        for word in ("on", "until", "till", "by", "from", "since", "before", "after", "to", "between")
-    )
+    + _right_after("on until till by from since before after to between")
     # "between the 12th and the 15th": "and" after a day said so
     + r"|(?<=\bthe\s\d(?:st|nd|rd|th)\sand\s)|(?<=\bthe\s\d\d(?:st|nd|rd|th)\sand\s)"
     # "the deadline is the 15th", where the day ends what is said ("she is the 2nd best" goes on)
@@ -184,12 +186,7 @@ _LAST_FR = r"dernière|derniere|dernier|passée|passee|passé|passe|précédente
 _AFTER_EN = r"(?:next|last)(?=\s*(?:$|[^\w\s]))"
 # Zero-width: right after a preposition of time ("in Q1", "by Q3", "end of Q2", "au Q1").
 _AFTER_A_WORD_OF_TIME = (
-    "(?:"
-    + "|".join(
-        rf"(?<=\b{word}\s)"
-        for word in "in by to for until till during since from before after of au en".split()
-    )
-    + ")"
+    f"(?:{_right_after('in by to for until till during since from before after of au en')})"
 )
 DATE_PATTERN = regex(
     r"\b(?:"

@@ -144,6 +144,7 @@ NOBODY_EN = frozenset(
     he she they it this that these those there here everybody anybody somebody nothing everything something
     work school life covid the a an we you i me us them his her their our your its which whoever anyway
     i've i'm i'd i'll we've we're we'd we'll you've you're
+    if when while because but and so then maybe unless once after before until though
     """.split()
 )
 # Capitalised words before "here" that introduce no one: "Same here", "Admin here", "Mom here".

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .dates import PLACEHOLDER
-from .lexicons import FINITE_VERBS_EN, NATIONALITIES, NOT_A_NAME
+from .lexicons import FINITE_VERBS_EN, NATIONALITIES, NOBODY_EN, NOT_A_NAME
 from .normalize import regex
 
 __all__ = [
@@ -231,6 +231,12 @@ def is_negated_call(before: str) -> bool:
 
 # "I'm INFJ": a personality type, written in capitals.
 _PERSONALITY_TYPE = re.compile(r"[IE][NS][TF][JP](?:-[AT])?")
+
+
+def is_a_persons_name(name: str) -> bool:
+    """Whether `name`, capitalised where a clause opens, is a person's name: not "Everyone",
+    "If Maria" or "Networking"."""
+    return name.split()[0].casefold() not in NOBODY_EN and name_from_phrase(name, strict=True) == name
 
 
 def name_from_phrase(phrase: str, strict: bool) -> str:

@@ -48,6 +48,12 @@ _EMPHATIC_DO = re.compile(
 )
 
 
+# A name or a relative before an "'s" that may be "is" or "has" ("Tom's", "my son's"), or a parent
+# named as chat names one's own ("mom's in hospital").
+_WHO_BEFORE_S = (
+    r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
+    rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+"
+)
 # Words that are words of their own, shorthand only where what follows tells: "ill be off tomorrow"
 # (not "ill with the flu"), "were getting married" opening a sentence (not "they were late"), "my sis".
 _TOLD_BY_WHAT_FOLLOWS = (
@@ -59,11 +65,8 @@ _TOLD_BY_WHAT_FOLLOWS = (
     # only "is" can stand ("Tom's back hurts" and "Sam's home" are Tom's and Sam's).
     (
         re.compile(
-            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
-            # a parent named as chat names one's own ("mom's in hospital")
-            rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+"
-            r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?(?:allergic|pregnant|moving|expecting|"
-            r"visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
+            _WHO_BEFORE_S + r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?"
+            r"(?:allergic|pregnant|moving|expecting|visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
             r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b"
             # "my daughter's in 3rd grade"
             rf"|in\s+{SCHOOL_YEAR_EN})"
@@ -72,10 +75,7 @@ _TOLD_BY_WHAT_FOLLOWS = (
     ),
     # "my mum's been in hospital since Sunday", "Tom's been promoted": before "been", "'s" is "has".
     (
-        re.compile(
-            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+|(?<![\w'’])[A-ZÀ-Ý][a-zà-ÿ-]+|"
-            rf"(?<![\w'’]){KIN_AS_NAME_EN_ALT})['’]s\s+(?=been\b)"
-        ),
+        re.compile(_WHO_BEFORE_S + r"(?=been\b)"),
         r"\g<who> has ",
     ),
 )

@@ -8,9 +8,9 @@ import re
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import APPS, KIN_AS_NAME_EN, NOBODY_EN, TOOLS
+from ..lexicons import APPS, KIN_AS_NAME_EN, TOOLS
 from ..normalize import regex
-from ..phrases import name_from_phrase
+from ..phrases import is_a_persons_name
 from .base import Hit, Item, Rule
 
 __all__ = ["ASSIGNMENTS", "tells_who_does_what"]
@@ -45,10 +45,6 @@ _NO_ONE = (
     APPS | TOOLS | frozenset("apple microsoft amazon meta openai nvidia tesla disney ibm oracle".split())
 )
 _OUR = re.compile(r"^our\s+", re.IGNORECASE)
-# Capitalised words that open a clause without naming anyone: "If Maria owns the migration ...".
-_OPENERS = frozenset(
-    "if when while because but and so then maybe unless once after before until though".split()
-)
 
 
 def tells_who_does_what(text: str) -> bool:
@@ -57,15 +53,12 @@ def tells_who_does_what(text: str) -> bool:
 
 
 def _someone(name: str, speaker: str) -> bool:
-    """Whether `name` names a person other than the speaker ("Everyone", "Mom" and "The" do not)."""
-    first = name.split()[0].casefold()
-    return not (
-        name.casefold() == speaker.casefold()
-        or first in NOBODY_EN
-        or first in _OPENERS
-        or name.casefold() in KIN_AS_NAME_EN
-        or name.casefold() in _NO_ONE
-        or name_from_phrase(name, strict=True) != name
+    """Whether `name` names a person other than the speaker ("If Maria", "Mom" and "Apple" do not)."""
+    return (
+        name.casefold() != speaker.casefold()
+        and name.casefold() not in KIN_AS_NAME_EN
+        and name.casefold() not in _NO_ONE
+        and is_a_persons_name(name)
     )
 
 

@@ -9,9 +9,9 @@ from memory.models import MemoryType
 
 from ..dates import PLACEHOLDER
 from ..facts import Predicate
-from ..lexicons import KIN_AS_NAME_EN, NOBODY_EN, RELATIVES_EN, RELATIVES_FR, SCHOOL_YEAR_EN
+from ..lexicons import KIN_AS_NAME_EN, RELATIVES_EN, RELATIVES_FR, SCHOOL_YEAR_EN
 from ..normalize import regex
-from ..phrases import name_from_phrase
+from ..phrases import is_a_persons_name
 from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en
 from .base import Hit, Item, Rule
 from .said_first import with_date_said_first
@@ -205,10 +205,7 @@ def _other_event(hit: Hit) -> Item | None:
     told as the speaker's relatives' news is; the note is the speaker's, about that person."""
     said = hit.words("name")
     names = [name for name in re.split(r"\s+(?:and|&)\s+", said) if name]
-    if said.casefold() == hit.speaker.casefold() or any(
-        name.split()[0].casefold() in NOBODY_EN or name_from_phrase(name, strict=True) != name
-        for name in names
-    ):
+    if said.casefold() == hit.speaker.casefold() or not all(is_a_persons_name(name) for name in names):
         return None  # "Networking plays a big role": a capitalised word that names no one
     kin = KIN_AS_NAME_EN.get(said.casefold())
     if kin:
