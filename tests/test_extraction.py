@@ -902,7 +902,11 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
             EVENT,
             "Mickael sera absent du mercredi 23 décembre 2026 au samedi 2 janvier 2027",
         ),
-        ("I'm off June 9th to 13th", EVENT, "Mickael is off Wednesday 9 June 2027 to Sunday 13 June 2027"),
+        (
+            "I'm off June 9th to 13th",
+            EVENT,
+            "Mickael is off from Wednesday 9 June 2027 to Sunday 13 June 2027",
+        ),
         ("we're pushing the launch to Q1", EVENT, "Mickael and others are pushing the launch to Q1 2027"),
         ("the launch is in Q4", EVENT, "The launch is in Q4 2026"),
         ("we shipped the new API in Q3", EVENT, "Mickael and others shipped the new API in Q3 2026"),
@@ -2193,8 +2197,11 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("Allergic to cats unfortunately", "Mickael is allergic to cats"),
         ("I'm allergic to peanuts so no pad thai for me", "Mickael is allergic to peanuts"),
         # a diet kept for years is the diet
-        ("I've been vegan for 5 years", "Mickael is vegan"),
-        ("I have been a vegetarian since 2015", "Mickael is vegetarian"),
+        # how long a diet has lasted stays with it
+        ("I've been vegan for 5 years", "Mickael has been vegan for 5 years (since about 2021)"),
+        ("I have been a vegetarian since 2015", "Mickael has been vegetarian since 2015"),
+        ("I'm vegetarian since I was 12", "Mickael has been vegetarian since Mickael was 12"),
+        ("I've been vegan for ages", "Mickael has been vegan for ages"),
         # who is who at work and around
         ("my manager is Priya", "Mickael's manager is called Priya"),
         ("our team lead is Priya.", "Mickael's team lead is called Priya"),
@@ -2743,7 +2750,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # a heading names the week; nobody is planning it ("Mickael is planning week: ...")
         (
             "ok, planning week: 9–13 June in the office",
-            "Planning week: Wednesday 9 June 2027 to Sunday 13 June 2027 in the office",
+            "Planning week: from Wednesday 9 June 2027 to Sunday 13 June 2027 in the office",
         ),
         # the speaker in a relative clause is not the subject ("Mickael wants is a party ...")
         (
@@ -2978,6 +2985,15 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a breed's word said of no pet of the speaker's
         ("my voice is so husky today", "husky"),
         ("the terrier next door barks all night", "Mickael's"),
+        # days listed out of order, or not days: no date made of them
+        ("the 15th and 14th of January", "2027"),
+        ("I have 2 kids and 3 dogs", "January"),
+        # a thing that won't work is no absence of the speaker's
+        ("won't work, the API is down", "Mickael"),
+        ("have to admit the demo went well", "Mickael"),
+        # why a diet is kept, and when it is kept, are not how long it has lasted
+        ("I'm vegan for ethical reasons", "has been"),
+        ("I'm vegan this month", "has been"),
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
@@ -3200,7 +3216,7 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         # a span of days in one month
         (
             "the offsite is in Lisbon, March 3-5",
-            "The offsite is in Lisbon, Wednesday 3 March 2027 to Friday 5 March 2027",
+            "The offsite is in Lisbon, from Wednesday 3 March 2027 to Friday 5 March 2027",
         ),
         (
             "le séminaire c'est du 3-5 mars",
@@ -3214,7 +3230,7 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         # "my" after a verb in the past is its object: the clause keeps its own subject
         (
             "airline cancelled my flight so japan is now 2 to 16 dec",
-            "Airline cancelled Mickael's flight so japan is now Wednesday 2 December 2026 to "
+            "Airline cancelled Mickael's flight so japan is now from Wednesday 2 December 2026 to "
             "Wednesday 16 December 2026",
         ),
         ("code freeze starts Dec 15", "Code freeze starts Tuesday 15 December 2026"),
@@ -3244,6 +3260,43 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         ("I own the payments migration", "Mickael owns the payments migration"),
         ("I now report directly to the CTO", "Mickael reports to the CTO"),
         ("I'm the new designer, started this week", "Mickael is the new designer"),
+        # days that share one month named after them or before them, each in that month
+        (
+            "the offsite is on the 14th and 15th of January in Lisbon",
+            "The offsite is on Thursday 14 January 2027 and Friday 15 January 2027 in Lisbon",
+        ),
+        ("offsite on 14 and 15 January", "Offsite on Thursday 14 January 2027 and Friday 15 January 2027"),
+        ("offsite January 14th and 15th", "Offsite Thursday 14 January 2027 and Friday 15 January 2027"),
+        (
+            "I'm away the 3rd, 4th and 5th of March",
+            "Mickael is away Wednesday 3 March 2027, Thursday 4 March 2027 and Friday 5 March 2027",
+        ),
+        (
+            "le séminaire est les 14 et 15 janvier",
+            "Le séminaire est le jeudi 14 janvier 2027 et le vendredi 15 janvier 2027",
+        ),
+        # a span of days before the month it is in, opened by "from" when nothing opens it
+        (
+            "the offsite is on the 14th-15th of January",
+            "The offsite is from Thursday 14 January 2027 to Friday 15 January 2027",
+        ),
+        (
+            "we're in Rome from the 14th to the 15th of January",
+            "Mickael and others are in Rome from Thursday 14 January 2027 to Friday 15 January 2027",
+        ),
+        # one's own absence, said without its "I"
+        (
+            "can't make standup tomorrow, dentist at 9",
+            "Mickael can't make standup on Thursday 26 November 2026, dentist at 9",
+        ),
+        ("won't be at standup tomorrow", "Mickael won't be at standup on Thursday 26 November 2026"),
+        (
+            "will be out tomorrow, kid is sick",
+            "Mickael will be out on Thursday 26 November 2026, kid is sick",
+        ),
+        # what the speaker must do, said without its "I"
+        ("need to send the report by Friday", "Mickael needs to send the report by Friday 27 November 2026"),
+        ("have to renew my passport before March", "Mickael has to renew their passport before March 2027"),
     ],
 )
 def test_a_work_channel_s_days(text: str, content: str) -> None:

@@ -17,6 +17,8 @@ __all__ = [
     "HOLIDAYS",
     "HOLIDAY_LEAD",
     "HOLIDAY_PREPOSITION_BEFORE",
+    "MONTH_ALT",
+    "MONTH_KEYS_EN_ALT",
     "MONTH_VERBS",
     "ORDINAL",
     "PARTS_OF_DAY",
@@ -29,7 +31,6 @@ __all__ = [
     "TIME_PATTERN",
     "YEAR_AND_MONTH_GAP",
     "may_hold_a_date",
-    "with_day_spans",
 ]
 
 
@@ -78,6 +79,8 @@ SHORT_WEEKDAYS_EN = {
     "sat": 5, "sun": 6,
 }  # fmt: skip
 _MONTH_ALT = _alternation(MONTH_NUMBERS)
+MONTH_ALT = _MONTH_ALT  # any month's word, English or French, long or short
+MONTH_KEYS_EN_ALT = _alternation(_MONTH_KEYS_EN)  # the month words an English "March 3" starts with
 RELATIVE_DAYS = {
     "the day after tomorrow": 2, "après-demain": 2, "après demain": 2, "apres-demain": 2,
     "apres demain": 2, "the day before yesterday": -2, "avant-hier": -2, "avant hier": -2,
@@ -401,68 +404,6 @@ _DATE_WORDS = frozenset(
     }
 )
 _WORD = re.compile(r"[a-zà-ÿ]+")
-
-
-# "March 3-5", "June 9th to 13th", "3-5 mars", "2 to 16 nov", "du 18 au 22 avril": a span of days in one
-# month.
-_DAY_SPAN = regex(
-    rf"\b(?:(?P<month>{_MONTH_ALT})\.?\s+(?P<first>[0-3]?\d)(?:st|nd|rd|th)?(?:\s*[-–]\s*|\s+(?:to|through|thru)\s+)"
-    r"(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
-    rf"|(?P<first_day>[0-3]?\d)(?:st|nd|rd|th|er)?(?:\s*[-–]\s*|\s+(?:to|au)\s+)(?P<last_day>[0-3]?\d)(?:st|nd|rd|th)?\s+"
-    rf"(?P<month_after>{_MONTH_ALT}))"
-    r"\b(?![-–/:.]\d)"
-)
-
-
-# "the 21st to the 28th", "for the 21st to the 28th", "21st-28th": days of the month said without it,
-# where no "from" opens the span (which the range's end then follows; "on the 3rd" alone is a day).
-_ORDINAL_SPAN_EN = regex(
-    r"(?<!\bfrom\s)(?<!\bon\s)(?<!\bbetween\s)(?<!\bfrom\sthe\s)(?<!\bon\sthe\s)(?<!\bbetween\sthe\s)"
-    r"(?:\bfor\s+)?(?:\bthe\s+)?\b(?P<first>[0-3]?\d(?:st|nd|rd|th))"
-    r"(?:\s*[-–]\s*|\s+(?:to|until|till|through|thru)\s+)(?:the\s+)?(?P<last>[0-3]?\d(?:st|nd|rd|th))\b"
-)
-
-
-# A month named right before a span of its days: "June 9th to 13th", "in June, 9th to 13th".
-_MONTH_JUST_BEFORE = regex(rf"\b(?:{_MONTH_ALT})\.?,?\s*$")
-_SPAN_MARKS = ("-", "–", " to ", " au ", " until ", " till ", " through ", " thru ")
-
-
-def with_day_spans(text: str, french: bool) -> str:
-    """`text` with each span of days written as its two dates ("March 3-5" -> "March 3 to March 5",
-    "3-5 mars" -> "3 mars au 5 mars", "du 23 au 2 janvier" -> "du 23 décembre au 2 janvier"), and
-    a span of days of the month as one from its first ("the 21st to the 28th" -> "from the 21st to
-    the 28th"), for each to be read as a date; other spans that end before they start stay as
-    written."""
-
-    def written(match: re.Match[str]) -> str:
-        month = match.group("month") or match.group("month_after")
-        first = int(match.group("first") or match.group("first_day"))
-        last = int(match.group("last") or match.group("last_day"))
-        to = "au" if french else "to"
-        if not match.group("month") and 1 <= last < first <= 31:
-            # "du 23 au 2 janvier": the span starts in the month before the one named
-            names = MONTHS_FR if french else MONTHS_EN
-            before = names[(MONTH_NUMBERS[month.lower()] - 2) % 12]
-            return f"{first} {before} {to} {last} {month}"
-        if not 1 <= first < last <= 31:
-            return match.group(0)
-        if match.group("month"):
-            return f"{month} {first} {to} {month} {last}"
-        return f"{first} {month} {to} {last} {month}"
-
-    if not any(mark in text for mark in _SPAN_MARKS):
-        return text
-    text = _DAY_SPAN.sub(written, text)
-    if french:
-        return text
-
-    def from_its_first(match: re.Match[str]) -> str:
-        if _MONTH_JUST_BEFORE.search(text, 0, match.start()):
-            return match.group(0)  # "in June, 9th to 13th": June's days, left as said
-        return f"from the {match.group('first')} to the {match.group('last')}"
-
-    return _ORDINAL_SPAN_EN.sub(from_its_first, text)
 
 
 def may_hold_a_date(text: str) -> bool:

@@ -29,8 +29,8 @@ from .date_patterns import (
     TIME_PATTERN,
     YEAR_AND_MONTH_GAP,
     may_hold_a_date,
-    with_day_spans,
 )
+from .day_lists import with_day_lists, with_day_spans
 from .durations import ABOUT_BEFORE, roughly, since_written
 from .failures import log_heuristic_failure
 from .holidays import holiday_key
@@ -114,7 +114,7 @@ def find_dates(
     """
     if not may_hold_a_date(clause):
         return clause, []
-    clause = with_day_spans(clause, french)
+    clause = with_day_lists(with_day_spans(clause, french), french)
     today = now.date()
     found: list[ResolvedDate] = []
     out: list[str] = []

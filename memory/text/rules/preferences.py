@@ -90,12 +90,16 @@ _FOOD_NOT_EN = regex(
     + OBJECT
 )
 _DIET_EN = regex(
-    r"\bi(?:'m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
+    r"\bi(?:'m|\s+am|(?P<been>['’]ve\s+been|\s+have\s+been))\s+(?P<neg>no\s+longer\s+|not\s+)?(?:now\s+|also\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
     r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
     # what the diet leaves in: "I'm vegetarian except for fish", "vegan apart from honey"
     r"(?P<except>\s+(?:except|apart\s+from|but\s+(?:i\s+)?(?:still\s+)?eat)\s+(?:for\s+)?[\w -]{2,30}?"
     r"(?=\s*(?:$|[,;.!?])))?"
+    # how long it has lasted: "I've been vegan since 2019" (a date's placeholder), "since I was 12",
+    # "for a while" (not "vegan for ethical reasons")
+    r"(?P<how_long>\s+(?:\x00\d+\x00|since\s+[^,;.!?]{2,40}?|for\s+(?:a\s+(?:while|long\s+time)|ages|years|"
+    r"months|decades|most\s+of\s+my\s+life))(?=\s*(?:$|[,;.!?])))?"
 )
 # One thing over another: "I'd rather we use Postgres than Mongo for this", "I'd much rather walk than
 # drive" (not "I'd rather not", which rules/preferences reads as a contact wish, nor "rather than").
@@ -324,6 +328,11 @@ def _diet_en(hit: Hit) -> Item:
     elif hit.group("except"):
         diet += " " + " ".join(hit.third(hit.group("except")).split())  # "vegetarian except for fish"
     content = f"{hit.speaker} is {diet}"
+    how_long = hit.group("how_long")
+    if how_long and not negation and (hit.group("been") or "\x00" not in how_long):
+        # "has been vegan since 2019" answers "how long has Mickael been vegan?"; a date said after
+        # "I'm vegan" is when, not since when ("I'm vegan this month")
+        content = f"{hit.speaker} has been {diet} " + " ".join(hit.third(how_long).split())
     return _taste(hit, content, diet, Predicate.DIET, diet)
 
 
