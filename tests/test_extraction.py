@@ -2991,6 +2991,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         # a thing that won't work is no absence of the speaker's
         ("won't work, the API is down", "Mickael"),
         ("have to admit the demo went well", "Mickael"),
+        ("I'm leaving for lunch at noon", "leaving"),
+        ("I'm 2 and 0 this season", "years old"),
         # why a diet is kept, and when it is kept, are not how long it has lasted
         ("I'm vegan for ethical reasons", "has been"),
         ("I'm vegan this month", "has been"),
@@ -3294,6 +3296,36 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "will be out tomorrow, kid is sick",
             "Mickael will be out on Thursday 26 November 2026, kid is sick",
         ),
+        # a day after "and", told in the present of a day to come, is to come
+        (
+            "sorry for the delay, my laptop died and IT is sending a new one Thursday",
+            "Mickael's laptop died and IT is sending a new one Thursday 26 November 2026",
+        ),
+        (
+            "I broke my leg and the cast comes off Friday",
+            "Mickael broke their leg and the cast comes off Friday 27 November 2026",
+        ),
+        # an age said with chat's end words; an age reached, a rent raised, a colleague leaving
+        ("I'm 32 btw, turning 33 in March", "Mickael is 32 years old"),
+        ("I'm turning 33 on March 14", "Mickael is turning 33 on Sunday 14 March 2027"),
+        (
+            "our landlord is raising the rent by 15% in February",
+            "Mickael's landlord is raising the rent by 15% in February 2027",
+        ),
+        (
+            "Nina from design is leaving at the end of the month",
+            "Nina from design is leaving on Monday 30 November 2026",
+        ),
+        (
+            "we're renovating the kitchen, so chaos at home until mid-January",
+            "Mickael and others are renovating the kitchen, so chaos at home until mid-January 2027",
+        ),
+        (
+            "the budget for Q1 is frozen, no new hires until April",
+            "The budget for Q1 2027 is frozen, no new hires until April 2027",
+        ),
+        # where one works remotely from
+        ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"
         ("need to send the report by Friday", "Mickael needs to send the report by Friday 27 November 2026"),
         ("have to renew my passport before March", "Mickael has to renew their passport before March 2027"),

@@ -155,6 +155,8 @@ _WORKS_HOW_EN = (
     r"remote(?=\s+(?:for|at)\b)|part[- ]time|full[- ]time|nights|night\s+shifts?|the\s+night\s+shift|"
     r"weekends|shifts|freelance|"
     r"as\s+a\s+freelancer)\b"
+    # where from: "I work remotely from Lisbon most of the year"
+    r"(?:\s+from\s+(?P<from>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2}))?"
 )
 
 
@@ -208,6 +210,8 @@ def _works_how(hit: Hit) -> Item:
         content = f"{hit.speaker} {_WORKS_HOW_VERB_FR[hit.words('verb').lower()]} {how}"
     else:
         content = f"{hit.speaker} works {how}"
+        if hit.group("from"):
+            content += f" from {hit.group('from')}"
     return Item(
         content, MemoryType.IDENTITY, hit.confidence(IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
     )
@@ -288,9 +292,10 @@ def _speaks_how(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} speaks {hit.third(said)} {manner}", Predicate.LANGUAGES)
 
 
-# "I'm 19", "I'm 19 and in college" (not "I'm 2 and 0 this season").
+# "I'm 19", "I'm 19 and in college", "I'm 32 btw" (not "I'm 2 and 0 this season").
 _AGE_EN_END = (
-    r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?\s*(?:$|[,;!.]|and\s+(?:in|a|an|still|from|live|living|work|"
+    r"(?:\s*(?:years?\s+old|yo|y/o|yrs?\s+old))?(?:\s+(?:btw|tbh|fyi|lol|haha\w*|now|already))?"
+    r"\s*(?:$|[,;!.]|and\s+(?:in|a|an|still|from|live|living|work|"
     r"working|studying|going|currently|just)\b)"
 )
 _AGE_EN_SAID = r"\s*(?:years?\s+old|yo|y/o|yrs?\s+old)\b"
