@@ -2992,6 +2992,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("won't work, the API is down", "Mickael"),
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
+        # a move of home is no decision of a team
+        ("we're moving from London to Berlin in March", "decided"),
         ("I'm 2 and 0 this season", "years old"),
         # why a diet is kept, and when it is kept, are not how long it has lasted
         ("I'm vegan for ethical reasons", "has been"),
@@ -3324,6 +3326,34 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "the budget for Q1 is frozen, no new hires until April",
             "The budget for Q1 2027 is frozen, no new hires until April 2027",
         ),
+        # a meeting moved from one day to another: both days are the ones to come
+        (
+            "the retro moved from Thursday to Friday this week",
+            "The retro moved from Thursday 26 November 2026 to Friday 27 November 2026",
+        ),
+        (
+            "the retro got moved from Thursday to Friday",
+            "The retro got moved from Thursday 26 November 2026 to Friday 27 November 2026",
+        ),
+        # someone named, told in the past, of the last such day
+        ("Sam got promoted on Tuesday", "Sam got promoted on Tuesday 24 November 2026"),
+        ("Sam moved to Leeds on Saturday", "Sam moved to Leeds on Saturday 21 November 2026"),
+        ("Sam is moving to Leeds on Saturday", "Sam is moving to Leeds on Saturday 28 November 2026"),
+        # a relative of someone named
+        ("Ken's wife had the baby on Monday", "Ken's wife had the baby on Monday 23 November 2026"),
+        ("Maria's husband got a new job at Google", "Maria's husband got a new job at Google"),
+        # a farewell, and a leaving do that is Sofia's
+        (
+            "I'm bringing the cake for Sofia's farewell on Friday",
+            "Mickael is bringing the cake for Sofia's farewell on Friday 27 November 2026",
+        ),
+        ("Sofia's leaving drinks are on Thursday", "Sofia's leaving drinks are on Thursday 26 November 2026"),
+        # a tool the team switches to, and from
+        (
+            "we're switching from Jira to Linear next sprint",
+            "Mickael and the team decided to switch from Jira to Linear next sprint",
+        ),
+        ("we are migrating to Postgres", "Mickael and the team decided to migrate to Postgres"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

@@ -310,11 +310,13 @@ PLANNED_BEFORE = regex(
     r"|(?:suggested|proposed)\s+(?:that\s+)?we|(?:re)?scheduled|postponed|pushed\s+(?:it\s+|\w+\s+\w+\s+)?back|reporté|repoussé"
     # "my 1:1 got moved to Thursday", "we bumped it to Friday": the day it now falls on.
     # ... and "we moved the sprint review to Wednesday": a thing named in up to three words
+    # ... and the day it was to fall on: "the retro moved from Thursday to Friday"
     r"|(?:moved|bumped|pushed|shifted)\s+(?:it|them|(?:the|my|our|this|that)(?:\s+[\w:'-]+){1,3}?)\s+(?:back\s+)?"
-    r"(?:to|till|until)"
-    r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until)|déplacée?\s+(?:à|au)"
+    r"(?:to|till|until|from)"
+    r"|(?:got|was|were|been|is|are)\s+(?:moved|bumped|pushed|shifted)\s+(?:back\s+)?(?:to|till|until|from)"
+    r"|déplacée?\s+(?:à|au|du)"
     # "the deadline moved to Friday": the day right after "moved to" ("we moved to Berlin" is a place)
-    r"|(?:moved|bumped|pushed|shifted|slipped)\s+(?:back\s+)?(?:to|till|until)(?=\s*$)"
+    r"|(?:moved|bumped|pushed|shifted|slipped)\s+(?:back\s+)?(?:to|till|until|from)(?=\s*$)"
     # "I just booked tickets to see Taylor Swift in July": the show's day, to come.
     r"|(?:booked|bought|got|reserved|grabbed|scored)\s+(?:\w+\s+){0,2}?(?:tickets?|flights?|seats?|passes)\s+(?:to|for)"
     r"|(?:réservé|pris|acheté)\s+(?:\w+\s+){0,2}?(?:billets?|places?|vols?)\s+(?:pour|à)"
@@ -373,7 +375,9 @@ PAST_TENSE = regex(
 # "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(
     # Who the clause is about may be someone else: "my sister got married in June" is last June.
-    r"\b(?:i|we|he|she|they|it|that|this|(?:my|our|his|her|their|the|a)\s+[a-z]+)\s+"
+    # ... or someone named: "Sam got promoted on Tuesday", "Ken's wife had the baby on Monday".
+    r"\b(?:i|we|he|she|they|it|that|this|(?:my|our|his|her|their|the|a)\s+[a-z]+|"
+    r"(?-i:[A-ZÀ-Ý][a-zà-ÿ]+)(?:['’]s\s+[a-z]+)?)\s+"
     # ... with its day said in between: "the deploy on friday broke prod" is last Friday's.
     r"(?:(?:on|last|this)\s+(?:[a-z]+day|[a-z]+\s+night)\s+)?"
     r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b"

@@ -68,6 +68,8 @@ _TOLD_BY_WHAT_FOLLOWS = (
             _WHO_BEFORE_S + r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?"
             r"(?:allergic|pregnant|moving|expecting|visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
             r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b"
+            # "Sofia's leaving drinks", "Tom's going-away party", "Ana's moving day": Sofia's own things
+            r"(?!\s+(?:drinks|do|party|parties|day|van|boxes|present|gift|card)\b|-)"
             # "my daughter's in 3rd grade"
             rf"|in\s+{SCHOOL_YEAR_EN})"
         ),

@@ -57,8 +57,10 @@ _DECIDED_AFTER_EN = regex(
     r"^\W*(?P<object>\S.{2,}?)\s*[,;:-]\s*(?P<who>we|(?:the|our)\s+team|everyone)(?:\s+all|\s+just|\s+finally)*\s+"
     r"(?P<verb>decided|agreed|voted)\W*$"
 )
+# "we're switching from Jira to Linear", "we're migrating to Postgres" (not "moving to", said of homes)
 _GOING_WITH_EN = regex(
-    r"\bwe(?:'re|\s+are)\s+(?P<verb>going\s+with|sticking\s+with|switching\s+to)\s+" + OBJECT
+    r"\bwe(?:'re|\s+are)\s+(?P<verb>going\s+with|sticking\s+with|(?P<switch>switching|migrating)\s+"
+    r"(?:from\s+(?P<from>[\w.+#-]+(?:\s+[\w.+#-]+){0,2}?)\s+)?to)\s+" + OBJECT
 )
 _DECISION_LABEL_EN = regex(
     r"\b(?:(?:final|our|the)\s+)?decision\s*(?::|-|is\s+(?=to\b|that\b)|was\s+(?=to\b|that\b))\s*"
@@ -83,7 +85,9 @@ _DECISION_LABEL_FR = regex(
 )
 # "we decided up front", "I chose you": no choice named.
 _NOT_DECIDED_EN = frozenset("up you it that this them".split())
-_INFINITIVE_EN = {"going with": "go with", "sticking with": "stick with", "switching to": "switch to"}
+_INFINITIVE_EN = {
+    "going with": "go with", "sticking with": "stick with", "switching": "switch", "migrating": "migrate",
+}  # fmt: skip
 
 
 def _decision(hit: Hit, content: str, base: float, decided: str, who: str) -> Item:
@@ -114,6 +118,11 @@ _SETTLED_TAIL = regex(r"\s+(?:then|alors|donc|du\s+coup)\W*$")
 def _lets_use_en(hit: Hit) -> Item:
     verb = hit.words("verb").lower()
     verb = _INFINITIVE_EN.get(verb, verb)
+    switch = hit.match.groupdict().get("switch")
+    if switch:
+        # "switching from Jira to" -> "switch from Jira to"
+        away = f" from {hit.third(hit.words('from'))}" if hit.group("from") else ""
+        verb = f"{_INFINITIVE_EN[switch.lower()]}{away} to"
     no = "not " if hit.match.groupdict().get("not") else ""  # "let's not use Redis"
     decided = f"{no}to {verb} {hit.third(_SETTLED_TAIL.sub('', hit.phrase))}"
     who = f"{hit.speaker} and the team"

@@ -141,7 +141,9 @@ _RELATIVE_LIFE_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+
 # happens to them is what happens to a relative.
 _OTHER_EN = regex(
     r"^\W*(?:(?:omg|btw|fyi|so|also|oh|wow|and|update|news|guess\s+what)[,!:]?\s+)*"
-    r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ'-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ'-]+)?))\s+"
+    r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?))"
+    # a relative of theirs: "Ken's wife just had a baby"
+    rf"(?:['’]s\s+(?P<their>{RELATIVES_EN}))?\s+"
     rf"(?P<object>{_EVENT_EN}|{_LIFE_EN})"
 )
 _RELATIVE_LIFE_FR = regex(
@@ -208,6 +210,9 @@ def _other_event(hit: Hit) -> Item | None:
     if said.casefold() == hit.speaker.casefold() or not all(is_a_persons_name(name) for name in names):
         return None  # "Networking plays a big role": a capitalised word that names no one
     kin = KIN_AS_NAME_EN.get(said.casefold())
+    their = hit.group("their")
+    if their:
+        return _news(hit, f"{possessive_en(said)} {their.lower()}", OTHER_CONFIDENCE, [their.lower()], names)
     if kin:
         return _news(hit, f"{possessive_en(hit.speaker)} {kin}", OTHER_CONFIDENCE, [kin], [])
     return _news(hit, said, OTHER_CONFIDENCE, [], names)
