@@ -2992,6 +2992,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("won't work, the API is down", "Mickael"),
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
+        # "Mom" is no colleague standing in
+        ("Mom is covering for me", "covering"),
         # a move of home is no decision of a team
         ("we're moving from London to Berlin in March", "decided"),
         ("I'm 2 and 0 this season", "years old"),
@@ -3354,6 +3356,27 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "Mickael and the team decided to switch from Jira to Linear next sprint",
         ),
         ("we are migrating to Postgres", "Mickael and the team decided to migrate to Postgres"),
+        # a part of a month after its preposition takes no "in" of its own
+        (
+            "we postponed the launch to mid-February",
+            "Mickael and others postponed the launch to mid-February 2027",
+        ),
+        ("the launch slipped to late January", "The launch slipped to late January 2027"),
+        # how long one has been sober, said first
+        ("I'm 6 months sober today", "Mickael has been sober for 6 months as of Wednesday 25 November 2026"),
+        ("I'm 100 days clean", "Mickael has been clean for 100 days"),
+        # who stands in for the speaker
+        ("Jonas is covering for me while I'm out", "Jonas is covering for Mickael while Mickael is out"),
+        (
+            "ok so Ana will cover for us on Friday",
+            "Ana will cover for Mickael and others on Friday 27 November 2026",
+        ),
+        # a raise that takes effect, relatives who come for a holiday
+        (
+            "my boss approved my raise, effective January 1st",
+            "Mickael's boss approved their raise, effective Friday 1 January 2027",
+        ),
+        ("mes beaux-parents viennent pour Noël", "Les beaux-parents de Mickael viennent pour Noël 2026"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

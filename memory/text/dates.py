@@ -242,8 +242,11 @@ def find_dates(
             elif part_fr:
                 inline = written
             elif part and (part_before is not None or not match.group("month_modifier")):
-                # "due early March" -> "due in early March 2027"
-                inline = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit] + written
+                # "due early March" -> "due in early March 2027"; "pushed to mid-February" has its
+                # preposition
+                said_up_to = part_before.start() if part_before is not None else len(before)
+                lead = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit]
+                inline = ("" if PERIOD_PREPOSITION_BEFORE.search(before, 0, said_up_to) else lead) + written
             elif (
                 PERIOD_PREPOSITION_BEFORE.search(before)
                 or _SPENT_BEFORE.search(before)

@@ -39,6 +39,11 @@ _ASSIGNED_EN = regex(rf"^\W*{_LEAD}(?:{_SETTLED})?(?P<name>{_NAME})\s+(?P<verb>{
 _ASSIGNED_WHEN_SETTLED_EN = regex(rf"^\W*{_LEAD}{_SETTLED}(?P<name>{_NAME})\s+(?P<verb>{_DOES})\s+{_WORK}")
 # The next one given in the same breath: "... and Ken does the rollback plan".
 _AND_NEXT = regex(rf"\s+and\s+(?P<name>{_NAME})\s+(?P<verb>{_TAKES_ON}|{_DOES})\s+{_WORK}")
+# Who stands in for the speaker: "Jonas is covering for me while I'm out", "Ana will cover for us on Friday".
+_COVERS_EN = regex(
+    rf"^\W*{_LEAD}(?P<name>{_NAME})\s+(?P<verb>is\s+covering|(?:will|'ll)\s+cover|covers)\s+for\s+(?P<whom>me|us)"
+    r"(?P<object>[^,;.!?]*)"
+)
 _WILL = re.compile(r"'ll\s+")
 # Companies and products own and lead things too: "Apple owns the patent", "Google is leading the market".
 _NO_ONE = (
@@ -49,7 +54,8 @@ _OUR = re.compile(r"^our\s+", re.IGNORECASE)
 
 def tells_who_does_what(text: str) -> bool:
     """Whether a clause may say who does what (it needs no word of the speaker's to be read)."""
-    return _ASSIGNED_EN.search(text) is not None or _ASSIGNED_WHEN_SETTLED_EN.search(text) is not None
+    rules = (_ASSIGNED_EN, _ASSIGNED_WHEN_SETTLED_EN, _COVERS_EN)
+    return any(rule.search(text) is not None for rule in rules)
 
 
 def _someone(name: str, speaker: str) -> bool:
@@ -88,7 +94,29 @@ def _assigned(hit: Hit) -> list[Item]:
     return items
 
 
+def _covers(hit: Hit) -> Item | None:
+    """ "Jonas is covering for Mickael while Mickael is out": who stands in for the speaker (or the team)."""
+    name = hit.group("name")
+    if not _someone(name, hit.speaker):
+        return None
+    verb = _WILL.sub("will ", " ".join(hit.group("verb").split()))
+    whom = hit.speaker if hit.group("whom").lower() == "me" else f"{hit.speaker} and others"
+    when = " ".join(hit.third(hit.group("object")).split())
+    said = f"{verb} for {whom}" + (f" {when}" if when else "")
+    return Item(
+        f"{name} {said}",
+        MemoryType.DECISION,
+        hit.confidence(_CONFIDENCE),
+        [whom],
+        [name],
+        predicate=Predicate.DECIDED,
+        object=said,
+        subject=name,
+    )
+
+
 ASSIGNMENTS = (
     Rule(_ASSIGNED_EN, _assigned, french=False, check_object=False),
     Rule(_ASSIGNED_WHEN_SETTLED_EN, _assigned, french=False, check_object=False),
+    Rule(_COVERS_EN, _covers, french=False, check_object=False),
 )

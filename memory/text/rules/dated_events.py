@@ -38,7 +38,7 @@ _EVENT_CUE = regex(
     r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
     # days spent somewhere or with someone: "we're spending Thanksgiving with my sister", "ma
     # belle-mère vient passer Noël chez nous", "on a passé Noël en Bretagne"
-    r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|(?:vien(?:t|nent)|va|vont)\s+(?:nous|me)\s+voir|pass(?:é|er|ons|erons)(?=\s+\x00)|"
+    r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|vien(?:t|nent)(?=\s+(?:pour\s+|à\s+|le\s+|en\s+)?\x00)|(?:vien(?:t|nent)|va|vont)\s+(?:nous|me)\s+voir|pass(?:é|er|ons|erons)(?=\s+\x00)|"
     # a defense, a check-up, a race, a document's end: "my passport expires in February"
     r"defen[cs]e|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
@@ -52,7 +52,7 @@ _EVENT_CUE = regex(
     r"go-live|cut-?over|upgrading|taking\s+over|frozen|hiring\s+freeze|new\s+hires|leaving|renovat(?:ing|ions?)|"
     # an age reached, a rent raised: "turning 33 in March", "our landlord is raising the rent in February"
     r"turn(?:s|ing)\s+\d{1,3}|(?:rais(?:es|ing)|increas(?:es|ing)|hik(?:es|ing)|putting\s+up)\s+(?:the|our|my)\s+rent|"
-    r"rent\s+(?:is\s+)?(?:going\s+up|increase)|"
+    r"rent\s+(?:is\s+)?(?:going\s+up|increase)|raise|pay\s+rise|bonus|effective|"
     r"(?:maternity|paternity|parental|medical|sick|family|bereavement)\s+leave|sabbatical|retiring|retirement|congé\s+(?:maternité|paternité|parental))\b"
     # back to school: "I'm going back to school for nursing in the fall"
     r"|\bgoing\s+back\s+to\s+(?:school|college|uni|university|grad\s+school)\b"

@@ -49,6 +49,12 @@ _SOBER_EN = regex(
     # "sober 100 days today"
     r"\d+\s+(?:days?|weeks?|months?|years?)\b)[^,;:!?]*)"
 )
+# "I'm 6 months sober today", "I'm two years clean": the same, said with how long first.
+_SOBER_FOR_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|officially\s+)?(?P<how_long>(?:\d+|a|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?))\s+(?P<state>sober|clean|smoke-free|alcohol-free|"
+    r"drug-free|cancer-free)\b(?P<when>\s+(?:today|\x00\d+\x00))?"
+)
 # "We've been together for 7 years", "we've been married since 2015": a couple, and how long.
 _TOGETHER_EN = regex(
     r"\bwe(?:'ve|\s+have)\s+been\s+(?P<object>(?:together|married|dating|engaged|best\s+friends|friends)\s+"
@@ -121,6 +127,15 @@ def _sober(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} has been {hit.third(hit.phrase)}")
 
 
+def _sober_for(hit: Hit) -> Item:
+    """ "Mickael has been sober for 6 months as of Wednesday 25 November 2026"."""
+    # the day written bare after "as of" (a placeholder between \x01 marks: see dates.PLACEHOLDER)
+    when = (hit.group("when") or "").strip().replace("\x00", "\x01")
+    as_of = f" as of {when}" if when else ""
+    state, how_long = hit.words("state").lower(), hit.words("how_long")
+    return _fact(hit, f"{hit.speaker} has been {state} for {how_long}{as_of}")
+
+
 def _together(hit: Hit) -> Item:
     """ "Leo and others have been together for 7 years (since about 2016)"."""
     return _fact(hit, f"{hit.speaker} and others have been {hit.third(hit.phrase)}")
@@ -174,6 +189,7 @@ PERSONAL = (
     Rule(_WHICH_JOB_EN, _which_job, french=False),
     Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
     Rule(_SOBER_EN, _sober, french=False),
+    Rule(_SOBER_FOR_EN, _sober_for, french=False, object_groups=()),
     Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
     Rule(_TOGETHER_EN, _together, french=False),
     Rule(_SIZE_EN, _size, french=False, object_groups=()),
