@@ -52,9 +52,9 @@ def with_day_spans(text: str, french: bool) -> str:
         first = int(match.group("first") or match.group("first_day"))
         last = int(match.group("last") or match.group("last_day"))
         to = "au" if french else "to"
-        # "the offsite is March 3-5" reads "from March 3 to March 5"; "from", "du" or "between"
-        # may open it already.
-        # "on the 14th-15th of January" -> "from 14 January to 15 January"; French "on" is "we".
+        # "the offsite is March 3-5" reads "from March 3 to March 5" unless "from", "du" or "between"
+        # opens it already; "on the 14th-15th of January" -> "from 14 January to 15 January" (French
+        # "on" is "we", and stays).
         lead = match.group("lead") or ""
         kept = "on " if french and lead.lower().startswith("on") else ""
         opened = _SPAN_OPENED.search(text, 0, match.start())

@@ -15,7 +15,7 @@ __all__ = ["PREGNANCY", "as_suggestion", "mid_sentence", "with_dropped_subject"]
 # ("Went well", "Got it", "Started raining", "Took forever").
 # "can't make it friday, dentist", "can't make standup tomorrow", "won't be at the sync", "will be late
 # tomorrow": the speaker's own absence, told without its "I" (not "won't work", said of a thing).
-_CANT_MAKE_IT_EN = regex(
+_ABSENCE_EN = regex(
     r"^(?:(?:can't|cannot|can\s+not|won't|couldn't|will\s+not)\s+(?:make|attend|join|be\s+(?:at|in|there|around|online|"
     r"back|able)\b)|will\s+be\s+(?:late|out|off|away|offline|afk|ooo)\b)"
 )
@@ -113,14 +113,14 @@ _APPOINTMENT_ALONE_EN = regex(
     r"hair|job)?\s*(?:appointment|appt|interview|exam|checkup|check-up))|(?P<bare>physio|therapy|chemo|dialysis))"
     r"(?=\s+(?:at|on|tomorrow|today|tonight|this|next|\x00))"
 )
-# "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
-# raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
-# speaker).
 # "need to send the report by Friday", "have to renew my passport": what the speaker must do (not what
 # one says for saying it: "need to say", "have to admit").
 _DROPPED_MUST_EN = regex(
     r"^(?:need|have)\s+to\s+(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)(?=[a-z])"
 )
+# "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
+# raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
+# speaker).
 _DROPPED_PLAN_EN = regex(
     r"^(?:going|want)\s+to\s+(?=[a-z])"
     r"(?!(?:be(?!\s+(?:away|afk|off|out|offline|back|late|there|home)\b)|say|have|need|go\s+to\s+bed)\b)"
@@ -167,7 +167,7 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]
-    if _DROPPED_SUBJECT_EN.match(rest) or _CANT_MAKE_IT_EN.match(rest) or _DROPPED_MUST_EN.match(rest):
+    if _DROPPED_SUBJECT_EN.match(rest) or _ABSENCE_EN.match(rest) or _DROPPED_MUST_EN.match(rest):
         return "I " + mid_sentence(rest)
     if _DROPPED_MY_EN.match(rest):
         return "my " + mid_sentence(rest)

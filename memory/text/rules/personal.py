@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memory.models import MemoryType
 
-from ..dates import PLACEHOLDER
+from ..dates import DATE_SLOT, PLACEHOLDER, bare_slot
 from ..facts import Predicate
 from ..normalize import regex
 from ..rewrite import capitalize_first
@@ -53,7 +53,7 @@ _SOBER_EN = regex(
 _SOBER_FOR_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:now\s+|officially\s+)?(?P<how_long>(?:\d+|a|one|two|three|four|five|six|seven|eight|"
     r"nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?))\s+(?P<state>sober|clean|smoke-free|alcohol-free|"
-    r"drug-free|cancer-free)\b(?P<when>\s+(?:today|\x00\d+\x00))?"
+    rf"drug-free|cancer-free)\b(?:\s+(?:today|{DATE_SLOT}))?"
 )
 # "We've been together for 7 years", "we've been married since 2015": a couple, and how long.
 _TOGETHER_EN = regex(
@@ -129,9 +129,7 @@ def _sober(hit: Hit) -> Item:
 
 def _sober_for(hit: Hit) -> Item:
     """ "Mickael has been sober for 6 months as of Wednesday 25 November 2026"."""
-    # the day written bare after "as of" (a placeholder between \x01 marks: see dates.PLACEHOLDER)
-    when = (hit.group("when") or "").strip().replace("\x00", "\x01")
-    as_of = f" as of {when}" if when else ""
+    as_of = f" as of {bare_slot(hit.group('n'))}" if hit.group("n") else ""
     state, how_long = hit.words("state").lower(), hit.words("how_long")
     return _fact(hit, f"{hit.speaker} has been {state} for {how_long}{as_of}")
 
