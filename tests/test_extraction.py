@@ -2992,6 +2992,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("won't work, the API is down", "Mickael"),
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
+        ("my first language is code lol", "language"),
+        ("I love the Friday meeting", "November"),
         # "Mom" is no colleague standing in
         ("Mom is covering for me", "covering"),
         # a move of home is no decision of a team
@@ -3377,6 +3379,27 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "Mickael's boss approved their raise, effective Friday 1 January 2027",
         ),
         ("mes beaux-parents viennent pour Noël", "Les beaux-parents de Mickael viennent pour Noël 2026"),
+        # a reason said last, as someone's thing, stays with the clause it explains
+        (
+            "I can't play this weekend, my brother's wedding",
+            "Mickael can't play on the weekend of Saturday 28 November 2026, their brother's wedding",
+        ),
+        # a game night and a one-shot are events
+        (
+            "we're doing a D&D one-shot next Friday, I'm DMing",
+            "Mickael and others are doing a D&D one-shot on Friday 4 December 2026",
+        ),
+        # a weekday loved or hated before a noun is every week's
+        ("I hate Mondays but I love the Monday standup lol", "Mickael loves the Monday standup"),
+        # a standing time keeps its minutes
+        ("standup is every day at 9:30", "Standup is every day at 9:30"),
+        ("our team meets every Monday at 10:30", "Mickael's team meets every Monday at 10:30"),
+        (
+            "our guild raids Tuesdays and Thursdays at 8pm EST",
+            "Mickael's guild raids Tuesdays and Thursdays at 8pm EST",
+        ),
+        # the language one grew up with
+        ("my first language is Tagalog", "Mickael's first language is Tagalog"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

@@ -55,9 +55,16 @@ _WEEKDAY_EN_ALT = _alternation(WEEKDAYS_EN)
 # Chat shortens the days ("last Fri", "next Tues"); alone, "sat", "sun" and "wed" are other words,
 # so a short day is a date only after "last", "next", "this" or "coming".
 # A weekday someone keeps every week, said before a noun: "our Thursday campaign", "my Sunday brunch
-# crew" name no one day ("my Thursday was great" does, and "the Friday meeting").
+# crew", and one loved or hated ("I love the Monday standup") name no one day ("my Thursday was great"
+# does, and "the Friday meeting").
 _HELD_WEEKDAY = (
-    r"(?!(?:(?<=\bour\s)|(?<=\bmy\s)|(?<=\btheir\s)|(?<=\byour\s)|(?<=\bweekly\s)|(?<=\busual\s)|(?<=\bregular\s))"
+    r"(?!(?:(?<=\bour\s)|(?<=\bmy\s)|(?<=\btheir\s)|(?<=\byour\s)|(?<=\bweekly\s)|(?<=\busual\s)|(?<=\bregular\s)|"
+    + _right_after(
+        " ".join(
+            f"{verb}\\sthe" for verb in "love loves like likes hate hates enjoy enjoys dread dreads".split()
+        )
+    )
+    + ")"
     rf"(?:{_WEEKDAY_EN_ALT})\s+(?!(?:was|is|has|had|went|will|off|night|morning|afternoon|evening|plans?)\b)[a-z])"
     # A weekday counted in each month is no one day either: "the first Tuesday of every month", "the
     # last Friday of the month", "le premier mardi du mois".

@@ -71,6 +71,9 @@ _CLAUSE_BREAK = regex(
     # Copenhagen", "I'm from Nigeria but grew up in London"
     r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b|grew\s+up\s+(?:in|near)\b)"
 )
+# A reason said last, after a comma, as someone's thing and no clause of its own: "I can't play this
+# weekend, my brother's wedding", "off Friday, my kid's recital".
+_REASON_LAST = regex(r"(?:my|our)\s+[\w-]+['’]s\s+[\w-]+(?:\s+[\w-]+)?\W*")
 # Chat's filler words, said before what a clause says ("ok so", "btw", "du coup").
 # A greeting to the room: "hey team", "morning all", "good morning folks", "salut tout le monde";
 # "morning" alone only before a comma or a stop ("morning runs are my thing" keeps it).
@@ -281,6 +284,8 @@ def _first_person_clauses(sentence: str) -> list[tuple[str, str]]:
         head = sentence[start : match.start()]
         if _LEAD_ONLY.fullmatch(head) or (_CO_SUBJECT.fullmatch(head) and match.group(0).strip() == "and"):
             continue  # "Yesterday, I ...", "Last week my brother and I ...": one clause
+        if _REASON_LAST.fullmatch(sentence, match.end()):
+            continue  # "I can't play this weekend, my brother's wedding": why, said last
         parts.append((sentence[start : match.start()], sentence[:start]))
         start = match.end()
     parts.append((sentence[start:], sentence[:start]))

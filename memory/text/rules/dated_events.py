@@ -34,7 +34,7 @@ _EVENT_CUE = regex(
     r"housewarming|closing|raid(?:ing)?|scrims?|stream(?:ing)?|tourney|tournament|lan\s+party|playoffs?|1:1|one-on-one|1-on-1|"
     r"gig|recital|open\s+mic|performing|playing\s+at|hosting|presenting|defending|quitting|speaking\s+at|deadline|(?:switching|changing|moving)\s+(?:teams?|jobs?|roles?|to\s+(?:the|a|an|our)\s+(?:[\w&-]+\s+){0,3}?"
     r"(?:team|squad|department|org|group|role|position))|new\s+(?:job|role|position)|book\s+club|meetup|get-together|bbq|barbecue|"
-    r"picnic|brunch|potluck|sleepover|playdate|farewell|send-?off|going-?away|leaving\s+(?:do|drinks|party)|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
+    r"picnic|brunch|potluck|sleepover|playdate|one-?shot|d&d|dnd|game\s+night|campaign|farewell|send-?off|going-?away|leaving\s+(?:do|drinks|party)|(?<![\w-])(?:grand\s+)?opening|premiere|debut|wisdom\s+teeth|lease|"
     r"move-?in|move-?out|taking\s+(?:\S+\s+){1,3}off|"
     # days spent somewhere or with someone: "we're spending Thanksgiving with my sister", "ma
     # belle-mère vient passer Noël chez nous", "on a passé Noël en Bretagne"

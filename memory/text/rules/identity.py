@@ -8,6 +8,7 @@ from ..facts import Predicate
 from ..lexicons import LANGUAGES, is_occupation_en
 from ..normalize import regex
 from ..phrases import first_word
+from ..rewrite import possessive_en
 from ..zones import region_of_place, zone_named
 from .base import OBJECT, Hit, Item, OneOf, Rule
 from .home import HOME_EN, LIVING_AFTER_EN
@@ -278,6 +279,18 @@ def _speaks(hit: Hit) -> Item | None:
     return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
+def _first_language(hit: Hit) -> Item | None:
+    """ "Mickael's first language is Tagalog": a language the speaker speaks, and which one came first."""
+    language = first_word(hit.phrase)
+    if language not in LANGUAGES:
+        return None  # "my first language is code lol"
+    which = hit.words("which").lower()
+    said = " ".join(hit.third(hit.phrase).split())
+    return identity_memory(
+        hit, f"{possessive_en(hit.speaker)} {which} language is {said}", Predicate.LANGUAGES, f"speaks {said}"
+    )
+
+
 # What comes after the languages and is something else: "Spanish and learning Portuguese".
 _AND_NOT_A_LANGUAGE = regex(r"\s+and\s+(?!(?-i:[A-Z])).*$")
 
@@ -327,6 +340,13 @@ _IDENTITY_EN = OneOf(
             french=False,
             max_words=6,
             lists=True,
+        ),
+        Rule(
+            # "my first language is Tagalog", "my native language is Polish"
+            regex(r"\bmy\s+(?P<which>first|native|mother|home)\s+(?:language|tongue)\s+is\s+" + OBJECT),
+            _first_language,
+            french=False,
+            max_words=4,
         ),
         Rule(
             regex(r"\bi(?:'m|\s+am)\s+(?P<age>\d{1,3})" + _AGE_EN_END), _age, french=False, object_groups=()

@@ -48,12 +48,14 @@ _STARTS_AT_EN = regex(
     r"(?:\s*(?:am|pm|h))?(?P<when>\s+(?:every\s+(?:day|morning|evening|night|weekday)|most\s+days|on\s+weekdays|"
     r"each\s+day|daily))?\b"
 )
+# The rest of the clause, whose times keep their minutes ("at 9:30").
+_UP_TO_A_BREAK = r"(?:[^,;:!?.]|[:.](?=\d))*"
 # When the speaker's group meets: "my writing group meets every Thursday", "our book club meets monthly".
 _GROUP_MEETS_EN = regex(
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:group|club|team|class|band|choir|circle|crew|league|guild|squad)\s+"
-    r"(?:meets|practices|plays|rehearses|trains|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|monthly|"
-    r"daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|evenings|nights)\b)"
-    r"[^,;:!?.]*)"
+    r"(?:meets|practices|plays|rehearses|trains|raids|streams|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|"
+    r"monthly|daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|"
+    rf"evenings|nights)\b|{_DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
 )
 # When a group's regular thing happens: "our raid is every saturday at 9pm", "standup is at 10am every
 # day", "the book club meets on the first tuesday of the month".
@@ -68,7 +70,7 @@ _SCHEDULED_EN = regex(
     # a time said first: "at 9:15 every day", "from 7 to 3 every day"
     r"(?:(?:at|from)\s+(?:[^,;:!?.]|:(?=\d)){1,30}?\s+)?(?:every|each|"
     r"on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
-    r"daily|weekly|monthly|twice\s+a|once\s+a)[^,;:!?.]*)"
+    r"daily|weekly|monthly|twice\s+a|once\s+a)" + _UP_TO_A_BREAK + ")"
 )
 # What the speaker has on a day of every week: "I have physio every thursday at 6", "I've got band
 # practice on Wednesdays", "I have therapy every other Tuesday". Not what they have to do or lack
