@@ -1867,7 +1867,6 @@ def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> No
 @pytest.mark.parametrize(
     "text",
     [
-        "My friend's mom passed away",  # not the speaker's relative
         "If my mom died I would be lost",  # not asserted
         "My brother passed the salt",
         "my brother broke the vase",  # no injury
@@ -1877,6 +1876,14 @@ def test_what_happens_to_a_relative_is_remembered(text: str, content: str) -> No
 )
 def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
+
+
+def test_a_relative_s_relative_is_named_as_theirs() -> None:
+    # a friend's mom is no mom of the speaker's; her news is the friend's
+    assert contents("My friend's mom passed away") == [(FACT, "Mickael's friend's mom passed away")]
+    assert contents("my wife's grandmother passed away last week") == [
+        (EVENT, "Mickael's wife's grandmother passed away in the week of Monday 9 November 2026")
+    ]
 
 
 def test_what_a_relative_has_is_news_only_when_it_is_a_condition() -> None:
@@ -3400,6 +3407,50 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         ),
         # the language one grew up with
         ("my first language is Tagalog", "Mickael's first language is Tagalog"),
+        # a date after a spaced dash is the sentence's own
+        (
+            "Booked the venue for our wedding — June 12, 2027 at Château de Vaux.",
+            "Mickael booked the venue for their wedding — Saturday 12 June 2027 at Château de Vaux",
+        ),
+        # what is to be heard of a thing told in the past is to come
+        (
+            "Took the CFA level 1 exam on Saturday, results in January.",
+            "Mickael took the CFA level 1 exam on Saturday 21 November 2026, results in January 2027",
+        ),
+        # a reminder to oneself is a reminder
+        (
+            "Reminder to self: renew passport before the Japan trip in April.",
+            "Reminder for Mickael: renew passport before the Japan trip in April 2027",
+        ),
+        # a family's choice is no team's
+        (
+            "We finally picked a name for the baby: Elodie.",
+            "Mickael and others picked a name for the baby: Elodie",
+        ),
+        (
+            "the team decided to adopt a dog for the office",
+            "Mickael and the team decided to adopt a dog for the office",
+        ),
+        # colleagues joining, with their role, after a heading
+        (
+            "Our team is growing: Léa joins as a designer on Monday and Omar starts in January.",
+            "Léa joins as a designer on Monday 30 November 2026 and Omar starts in January 2027",
+        ),
+        # a recovery, a relative's relative, a language only one speaks, one's last day
+        ("Happy to report I'm cancer free! Last scan was clean.", "Mickael is cancer-free"),
+        (
+            "My partner's parents are visiting from Seoul for two weeks starting Friday.",
+            "Mickael's partner's parents are visiting from Seoul for two weeks starting Friday 27 "
+            "November 2026",
+        ),
+        (
+            "I'm the only one on the team who speaks German, so I handle the Berlin client.",
+            "Mickael speaks German",
+        ),
+        (
+            "Starting February 1st. Last day here is Jan 15.",
+            "Mickael's last day here is Friday 15 January 2027",
+        ),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

@@ -51,7 +51,8 @@ _DROPPED_SUBJECT_DOING_EN = regex(
 _DROPPED_HAVE_BEEN_EN = regex(r"^been\s+(?:\w+ing|married|sober|vegan|vegetarian)\b")
 # What is the speaker's, without "my": "birthday is August 3rd", "bday's next week".
 _DROPPED_MY_EN = regex(
-    r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:'s|\s+is|\s+was)\b"
+    r"^(?:birthday|anniversary|due\s+date|last\s+day|first\s+day)(?:\s+(?:here|at\s+work|in\s+the\s+office))?"
+    r"(?:'s|\s+is|\s+was)\b"
     # A parent named as chat names one's own: "mom's in hospital", "dad had a stroke" (not "mom, can
     # you ...", which speaks to her).
     rf"|^{KIN_AS_NAME_EN_ALT}(?:'s|\s+(?:is|was|has|had|got|just|"

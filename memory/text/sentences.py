@@ -33,15 +33,18 @@ _MAX_QUESTION_TAIL_WORDS = 6
 
 # What may begin the second day of a range: "Jan 3", "23 Dec", "3 janvier"; and what may end the
 # first ("Dec 20", "20 déc").
-_MONTH_OR_DAY = r"\d|(?i:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\b"
+_MONTH = r"(?i:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\b"
+_MONTH_OR_DAY = r"\d|" + _MONTH
 _NOT_AFTER_A_DAY = r"(?<!\d)" + "".join(f"(?<!(?i:{re.escape(month)}))" for month in MONTH_NUMBERS)
 # A title's full stop ("Dr. Smith", "Mr. Robot") ends no sentence.
 SENTENCE_BREAK = re.compile(
     # Not after a title or an initial: "Dr. Smith", "George R.R. Martin", "J.K. Rowling".
     r"(?<=[.!?…])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*|\s•\s"
-    # a spaced dash, but not one between two days ("Dec 20 - Jan 3", "20 - 23 Dec": a range)
+    # a spaced dash, but not one between two days ("Dec 20 - Jan 3", "20 - 23 Dec": a range), nor one
+    # before a month ("booked the venue for our wedding — June 12, 2027": when it is)
     # (the dash is looked for first: the day's words are looked behind only where one is)
-    r"|(?=\s[-–—]\s)" + _NOT_AFTER_A_DAY + r"\s[-–—]\s|\s[-–—]\s(?!" + _MONTH_OR_DAY + r")"
+    r"|(?=\s[-–—]\s(?!" + _MONTH + r"))"
+    r"(?:" + _NOT_AFTER_A_DAY + r"\s[-–—]\s|\s[-–—]\s(?!" + _MONTH_OR_DAY + r"))"
     # Chat ends a sentence with an emoji as often as with a full stop: "won the hackathon 🏆 our
     # project was ...".
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+(?=\w)"

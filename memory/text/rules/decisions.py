@@ -103,8 +103,18 @@ def _decision(hit: Hit, content: str, base: float, decided: str, who: str) -> It
     )
 
 
+# What a family or a couple decides, not a team: "we picked a name for the baby", "we decided to sell
+# the house".
+_HOUSEHOLD_EN = regex(
+    r"\b(?:baby|wedding|honeymoon|house|flat|apartment|kids?|son|daughter|puppy|kitten|dog|cat|marriage|"
+    r"engagement|in-laws|mortgage)\b"
+)
+
+
 def _decided_en(hit: Hit) -> Item:
-    who = hit.speaker if hit.group("who").lower() == "i" else f"{hit.speaker} and the team"
+    said = " ".join(hit.group("who").lower().split())
+    we = "others" if said in ("we", "we all") and _HOUSEHOLD_EN.search(hit.phrase) else "the team"
+    who = hit.speaker if said == "i" else f"{hit.speaker} and {we}"
     decided = hit.third(hit.phrase)
     that = "that " if hit.group("that") else ""  # "we agreed that reviews need two approvals"
     content = f"{who} {hit.group('verb').lower()} {that}{decided}"

@@ -36,7 +36,9 @@ _EVENT_EN = (
     # tells nothing of the kind)
     r"(?:starts|joins(?:\s+us)?|leaves|is\s+(?:starting|joining(?:\s+us)?|leaving|out|off|away|back)|"
     r"will\s+(?:start|join(?:\s+us)?|leave|be\s+(?:out|off|away|back)))"
-    r"(?=\s+(?:(?:us|the\s+(?:company|team))\s+)?(?:(?:on|from|until|till|next|this|at|in)\s+)?\x00\d+\x00)|"
+    # ... and the role said first: "Léa joins as a designer on Monday"
+    r"(?=\s+(?:(?:us|the\s+(?:company|team))\s+)?(?:as\s+(?:an?\s+|the\s+|our\s+)?(?:[\w-]+\s+){1,4}?)?"
+    r"(?:(?:on|from|until|till|next|this|at|in)\s+)?\x00\d+\x00)|"
     r"passed\s+away|passed\b(?!\s+(?:the|a|an|his|her|their|my)\b)|died|(?:is|are)\s+getting\s+(?:married|engaged|"
     r"divorced)|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
@@ -90,8 +92,11 @@ _EVENT_EN = (
 _AND_THEIR_OWN = (
     r"(?:\s+and\s+(?:his|her|their)\s+(?:wife|husband|partner|girlfriend|boyfriend|fiancée?|kids|family))?"
 )
+# A relative's relative: "my wife's grandmother", "my partner's parents".
+_RELATIVES_OF_EN = rf"(?:(?:{RELATIVES_EN})['’]s\s+)?"
 _LIFE_EVENT_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>(?:{RELATIVES_EN}s?|parents|children){_AND_THEIR_OWN})\s+(?P<object>{_EVENT_EN})"
+    rf"\b(?:my|our)\s+(?P<rel>{_RELATIVES_OF_EN}(?:{RELATIVES_EN}s?|parents|children){_AND_THEIR_OWN})\s+"
+    rf"(?P<object>{_EVENT_EN})"
 )
 _LIFE_EVENT_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+"
@@ -135,12 +140,16 @@ _LIFE_EN = (
     r"(?:is|are)\s+in\s+" + SCHOOL_YEAR_EN + "|"
     r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*"
 )
-_RELATIVE_LIFE_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)\s+(?P<object>{_LIFE_EN})")
+_RELATIVE_LIFE_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{_RELATIVES_OF_EN}(?:{RELATIVES_EN}s?|parents))\s+(?P<object>{_LIFE_EN})"
+)
 # Someone named who is no relative said to be one: "Sam just got promoted", "omg Priya and Tom got
 # engaged", "Dave lives in Leeds now". The name opens the clause, capitalised as written; what
 # happens to them is what happens to a relative.
 _OTHER_EN = regex(
     r"^\W*(?:(?:omg|btw|fyi|so|also|oh|wow|and|update|news|guess\s+what)[,!:]?\s+)*"
+    # a heading said first: "Our team is growing: Léa joins on Monday"
+    r"(?:[\w' ]{3,40}:\s+)?"
     r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?))"
     # a relative of theirs: "Ken's wife just had a baby"
     rf"(?:['’]s\s+(?P<their>{RELATIVES_EN}))?\s+"

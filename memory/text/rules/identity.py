@@ -322,7 +322,9 @@ _IDENTITY_EN = OneOf(
         Rule(
             # "I speak Portuguese", "I can speak three languages: English, Spanish and Tagalog"
             regex(
-                r"\bi\s+(?:also\s+|can\s+|also\s+can\s+|can\s+also\s+)?(?P<prep>speak)\s+"
+                # ... and "I'm the only one on the team who speaks German"
+                r"\b(?:i|i(?:'m|\s+am)\s+the\s+only\s+one(?:\s+(?:on|in|at)\s+(?:the|my|our)\s+\w+)?\s+who)\s+"
+                r"(?:also\s+|can\s+|also\s+can\s+|can\s+also\s+)?(?P<prep>speaks?)\s+"
                 r"(?:(?:two|three|four|five|\d)\s+languages\s*(?::|-|,)?\s*)?" + OBJECT
             ),
             _speaks,

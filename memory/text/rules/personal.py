@@ -3,6 +3,8 @@ and what they owe or are owed."""
 
 from __future__ import annotations
 
+import re
+
 from memory.models import MemoryType
 
 from ..dates import DATE_SLOT, PLACEHOLDER, bare_slot
@@ -54,6 +56,11 @@ _SOBER_FOR_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:now\s+|officially\s+)?(?P<how_long>(?:\d+|a|one|two|three|four|five|six|seven|eight|"
     r"nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?))\s+(?P<state>sober|clean|smoke-free|alcohol-free|"
     rf"drug-free|cancer-free)\b(?:\s+(?:today|{DATE_SLOT}))?"
+)
+# "I'm cancer free!", "I'm officially in remission": a recovery told as it stands today.
+_RECOVERED_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:(?:now|officially|finally|still)\s+)*"
+    r"(?P<state>cancer[- ]free|in\s+(?:full\s+)?remission|debt[- ]free|smoke[- ]free)\b"
 )
 # "We've been together for 7 years", "we've been married since 2015": a couple, and how long.
 _TOGETHER_EN = regex(
@@ -134,6 +141,12 @@ def _sober_for(hit: Hit) -> Item:
     return _fact(hit, f"{hit.speaker} has been {state} for {how_long}{as_of}")
 
 
+def _recovered(hit: Hit) -> Item:
+    """ "Mickael is cancer-free"."""
+    state = re.sub(r"[- ]free$", "-free", " ".join(hit.words("state").lower().split()))
+    return _fact(hit, f"{hit.speaker} is {state}")
+
+
 def _together(hit: Hit) -> Item:
     """ "Leo and others have been together for 7 years (since about 2016)"."""
     return _fact(hit, f"{hit.speaker} and others have been {hit.third(hit.phrase)}")
@@ -188,6 +201,7 @@ PERSONAL = (
     Rule(_BIRTH_ORDER_EN, _birth_order, french=False, check_object=False),
     Rule(_SOBER_EN, _sober, french=False),
     Rule(_SOBER_FOR_EN, _sober_for, french=False, object_groups=()),
+    Rule(_RECOVERED_EN, _recovered, french=False, object_groups=()),
     Rule(_STAR_SIGN_EN, _star_sign, french=False, check_object=False),
     Rule(_TOGETHER_EN, _together, french=False),
     Rule(_SIZE_EN, _size, french=False, object_groups=()),

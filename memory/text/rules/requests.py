@@ -32,8 +32,9 @@ _REMEMBER_EN = regex(
 _REMEMBER_TODO_EN = regex(
     rf"\b(?:(?:remember|don't\s+forget|do\s+not\s+forget|(?:don't|do\s+not)\s+let\s+me\s+forget|"
     rf"remind\s+me(?:\s+{DATE_SLOT})?)\s+to\s+"
-    # a list's heading: "todo: email the landlord", "to-do - renew the passport"
-    r"|^\W*(?:todo|to-do|to\s+do)\s*[:-]\s*)" + OBJECT
+    # a list's heading: "todo: email the landlord", "to-do - renew the passport", "reminder to self:
+    # renew the passport"
+    r"|^\W*(?:todo|to-do|to\s+do|reminder\s+(?:to|for)\s+(?:self|myself|me))\s*[:-]\s*)" + OBJECT
 )
 _REMEMBER_FR = regex(
     r"\b(?:n'oublie\s+pas|n'oubliez\s+pas|souviens-toi|souvenez-vous|rappelle-toi|rappelez-vous|retiens|"
