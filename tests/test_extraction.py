@@ -2999,6 +2999,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("won't work, the API is down", "Mickael"),
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
+        ("I turned down the music", "turned"),
         ("my first language is code lol", "language"),
         ("I love the Friday meeting", "November"),
         # "Mom" is no colleague standing in
@@ -3450,6 +3451,40 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         (
             "Starting February 1st. Last day here is Jan 15.",
             "Mickael's last day here is Friday 15 January 2027",
+        ),
+        # a mention of the whole room is no part of the note
+        (
+            "@here the deploy freeze starts Dec 18 and ends Jan 4, no merges to main",
+            "The deploy freeze starts Friday 18 December 2026 and ends Monday 4 January 2027, no merges "
+            "to main",
+        ),
+        # what is one's weakness is what comes after "but"
+        ("I'm lactose intolerant but cheese is my weakness", "Mickael's weakness is cheese"),
+        ("mac and cheese is my comfort food", "Mickael's comfort food is mac and cheese"),
+        # an offer turned down, what a relative goes through, a flatmate moving out, a new hire
+        (
+            "I turned down the Amazon offer, staying here",
+            "Mickael turned down the Amazon offer, staying here",
+        ),
+        ("mom's surgery went well, she's home now", "Mickael's mom's surgery went well, she's home now"),
+        (
+            "my flatmate is moving out at the end of January",
+            "Mickael's flatmate is moving out in late January 2027",
+        ),
+        (
+            "the new hire Aiko starts Monday, she'll sit next to me",
+            "Aiko starts Monday 30 November 2026, she'll sit next to Mickael",
+        ),
+        # French from-when
+        (
+            "je serai en congé maternité à partir de mars",
+            "Mickael sera en congé maternité à partir de mars 2027",
+        ),
+        ("je suis en congé à partir d'avril", "Mickael est en congé à partir d'avril 2027"),
+        # a standing meeting moved to other days
+        (
+            "our 1:1s are moving to Wednesdays at 11 from next week",
+            "Mickael's 1:1s are moving to Wednesdays at 11 from the week of Monday 30 November 2026",
         ),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),

@@ -238,7 +238,9 @@ def find_dates(
             if about:
                 inline = roughly(bare, (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit], about, french)
             elif said:
-                inline = " ".join([*said.split(), written])
+                # "à partir d'avril 2027": the elided "de" takes no space after it
+                glue = "" if said.endswith(("'", "’")) else " "
+                inline = " ".join(said.split()) + glue + written
             elif part_fr:
                 inline = written
             elif part and (part_before is not None or not match.group("month_modifier")):

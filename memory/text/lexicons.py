@@ -360,7 +360,7 @@ RELATIVES_EN = (
     r"(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+|twin\s+|new\s+)?(?:sister|brother|wife|husband|"
     r"partner|girlfriend|boyfriend|fiancée?|son|daughter|kid|child|baby|mom|mum|mother|dad|father|cat|dog|"
     r"puppy|kitten|pet|friend|boss|manager|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|niece|"
-    r"nephew|roommate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
+    r"nephew|roommate|flatmate|housemate|colleague|coworker|co-worker|cofounder|co-founder|teammate|parrot|rabbit|hamster|horse|"
     r"turtle|tortoise|lizard|snake|goldfish|budgie|ferret|guinea\s+pig|gecko|hedgehog|chinchilla|bunny|"
     + BREEDS_EN
     + r"|"

@@ -204,7 +204,10 @@ _NOT_A_HEAD_EN = frozenset(
     "before to from in on about like god gosh goodness".split()
 )
 # An emoji's shortcode too ("morning all :wave: ...").
-_LEADING_FILLER = regex(rf"^(?:(?:(?:{_FILLERS})\b|:[a-z0-9_+-]+:)(?:[\s,!.]|:(?![a-z0-9_+-]+:))*)+")
+# ... and a mention of the whole room: "@here the deploy freeze starts Dec 18", "@channel".
+_LEADING_FILLER = regex(
+    rf"^(?:(?:(?:{_FILLERS})\b|:[a-z0-9_+-]+:|@(?:here|channel|everyone|all)\b)(?:[\s,!.]|:(?![a-z0-9_+-]+:))*)+"
+)
 
 
 def split_sentences(text: str) -> list[tuple[str, bool]]:

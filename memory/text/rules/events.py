@@ -33,7 +33,9 @@ _CONFIDENCE = 0.65
 
 _EVENT_VERBS_EN = (
     # Before their first word alone: "signed up" is not "signed" with the object "up ...".
-    r"signed\s+up|paid\s+off|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
+    r"signed\s+up|paid\s+off|turned\s+down(?=\s+(?:the|an?|their|his|her|my)\s+(?:[\w-]+\s+){0,2}?(?:offer|job|role|"
+    r"position|promotion|proposal))|declined(?=\s+(?:the|an?|their|his|her|my)\s+(?:[\w-]+\s+){0,2}?(?:offer|job|role|"
+    r"position|promotion))|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
     r"hit|beat|see|meet|raise|qualify)|"
     r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"

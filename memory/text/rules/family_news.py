@@ -140,6 +140,13 @@ _LIFE_EN = (
     r"(?:is|are)\s+in\s+" + SCHOOL_YEAR_EN + "|"
     r"studies|(?:is|are)\s+studying|plays?|moved\s+here\s+from)\b.*"
 )
+# What a relative goes through, said as theirs: "my mom's surgery went well", "my dad's scan came back
+# clear".
+_RELATIVES_OWN_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}s?|parents)['’]s?\s+(?P<object>(?:surgery|operation|treatment|chemo|"
+    r"scan|biopsy|(?:test\s+|blood\s+)?results|recovery|funeral|wedding|graduation|baby|labou?r|transplant)\s+"
+    r"(?:went|was|is|came|has|had|will|got)\b.*)"
+)
 _RELATIVE_LIFE_EN = regex(
     rf"\b(?:my|our)\s+(?P<rel>{_RELATIVES_OF_EN}(?:{RELATIVES_EN}s?|parents))\s+(?P<object>{_LIFE_EN})"
 )
@@ -148,8 +155,9 @@ _RELATIVE_LIFE_EN = regex(
 # happens to them is what happens to a relative.
 _OTHER_EN = regex(
     r"^\W*(?:(?:omg|btw|fyi|so|also|oh|wow|and|update|news|guess\s+what)[,!:]?\s+)*"
-    # a heading said first: "Our team is growing: Léa joins on Monday"
-    r"(?:[\w' ]{3,40}:\s+)?"
+    # a heading said first: "Our team is growing: Léa joins on Monday"; who they are to the team:
+    # "the new hire Aiko starts Monday"
+    r"(?:[\w' ]{3,40}:\s+)?(?:(?:the|our)\s+new\s+(?:[\w-]+\s+){1,2}?(?=(?-i:[A-ZÀ-Ý])))?"
     r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?))"
     # a relative of theirs: "Ken's wife just had a baby"
     rf"(?:['’]s\s+(?P<their>{RELATIVES_EN}))?\s+"
@@ -206,6 +214,12 @@ def _life_event(hit: Hit) -> Item | None:
     return _news(hit, relative_of(hit, relative), RELATIVE_CONFIDENCE, [relative], [])
 
 
+def _relatives_own(hit: Hit) -> Item | None:
+    """ "Mickael's mom's surgery went well": what the relative goes through is theirs."""
+    relative = hit.words("rel")
+    return _news(hit, f"{relative_of(hit, relative)}'s", RELATIVE_CONFIDENCE, [relative], [])
+
+
 def tells_of_news_of_someone_named(text: str) -> bool:
     """Whether a clause may tell what happened to someone it names ("Sam got promoted")."""
     return _OTHER_EN.search(text) is not None
@@ -240,6 +254,7 @@ NEWS = (
     Rule(_EXPECTING_EN, _expecting, french=False, object_groups=()),
     Rule(_LIFE_EVENT_FR, _life_event, french=True, check_object=False),
     Rule(_RELATIVE_LIFE_EN, _life_event, french=False, check_object=False),
+    Rule(_RELATIVES_OWN_EN, _relatives_own, french=False, check_object=False),
     Rule(_RELATIVE_LIFE_FR, _life_event, french=True, check_object=False),
     Rule(_OTHER_EN, _other_event, french=False, check_object=False),
 )

@@ -296,10 +296,15 @@ def _named_fan_en(hit: Hit) -> Item:
     return _taste(hit, content, hit.phrase, Predicate.LIKES, liked)
 
 
+_TURN_OF_THE_CLAUSE = regex(r"\s+(?:but|so|though|although|yet)\s+")
+
+
 def _is_my_thing_en(hit: Hit) -> Item | None:
     """ "Mickael's jam is jazz", "Mickael's guilty pleasure is reality TV", "spicy food is not
     Mickael's thing"."""
     thing = (hit.match.group("thing") or hit.match.group("thing2") or "").strip()
+    # "I'm lactose intolerant but cheese is my weakness": the thing is what comes after the "but"
+    thing = _TURN_OF_THE_CLAUSE.split(thing)[-1].strip()
     what = " ".join((hit.match.group("what") or hit.match.group("what2") or "").lower().split())
     if not thing or thing.lower() in ("it", "this", "that", "he", "she", "they", "you"):
         return None

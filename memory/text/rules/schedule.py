@@ -66,11 +66,12 @@ _SCHEDULED_EN = regex(
     r"appointments?|office\s+hours)"
     # with whom: "my 1:1 with Priya", "my sync with the design team"
     r"(?:\s+with\s+(?:(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?|(?:my|our|the)\s+(?:[\w'-]+\s+)?[\w'-]+))?"
-    r"\s+(?:is|are|happens?|runs?|starts?|meets?)\s+"
+    # ... or its new day: "our 1:1s are moving to Wednesdays at 11 from next week"
+    r"\s+(?:is|are|happens?|runs?|starts?|meets?|(?:is|are)\s+moving\s+to|moved\s+to|moves\s+to)\s+"
     # a time said first: "at 9:15 every day", "from 7 to 3 every day"
     r"(?:(?:at|from)\s+(?:[^,;:!?.]|:(?=\d)){1,30}?\s+)?(?:every|each|"
     r"on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
-    r"daily|weekly|monthly|twice\s+a|once\s+a)" + _UP_TO_A_BREAK + ")"
+    rf"daily|weekly|monthly|twice\s+a|once\s+a|{_DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
 )
 # What the speaker has on a day of every week: "I have physio every thursday at 6", "I've got band
 # practice on Wednesdays", "I have therapy every other Tuesday". Not what they have to do or lack
