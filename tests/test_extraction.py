@@ -3486,6 +3486,11 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "our 1:1s are moving to Wednesdays at 11 from next week",
             "Mickael's 1:1s are moving to Wednesdays at 11 from the week of Monday 30 November 2026",
         ),
+        # the week a day of the month falls in
+        (
+            "I've got jury duty the whole week of the 7th",
+            "Mickael has got jury duty the whole week of Monday 7 December 2026",
+        ),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

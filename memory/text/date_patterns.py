@@ -163,6 +163,8 @@ _HOLIDAY_THING = (
 _ORDINAL_DAY_AFTER = (
     "(?:"
     + _right_after("on until till by from since before after to between")
+    # "the week of the 7th", "the weekend of the 14th": the week it falls in
+    + r"|(?<=\bweek\sof\s)|(?<=\bweekend\sof\s)|(?<=\bweek-end\sof\s)"
     # "between the 12th and the 15th": "and" after a day said so
     + r"|(?<=\bthe\s\d(?:st|nd|rd|th)\sand\s)|(?<=\bthe\s\d\d(?:st|nd|rd|th)\sand\s)"
     # "the deadline is the 15th", where the day ends what is said ("she is the 2nd best" goes on)
