@@ -1878,6 +1878,11 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
 
 
+def test_an_instrument_played_for_a_while_is_no_band_played_in() -> None:
+    found = [content for _, content in contents("I played guitar for hours yesterday")]
+    assert not [content for content in found if content.startswith("Mickael played")], found
+
+
 def test_a_relative_s_relative_is_named_as_theirs() -> None:
     # a friend's mom is no mom of the speaker's; her news is the friend's
     assert contents("My friend's mom passed away") == [(FACT, "Mickael's friend's mom passed away")]
@@ -3491,6 +3496,13 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "I've got jury duty the whole week of the 7th",
             "Mickael has got jury duty the whole week of Monday 7 December 2026",
         ),
+        # an instrument once played in a band, and when
+        (
+            "When I was a teenager I played bass in a punk band called The Rusty Nails. We even opened for "
+            "a local legend once.",
+            "When Mickael was a teenager Mickael played bass in a punk band called The Rusty Nails",
+        ),
+        ("I played bass for The Rusty Nails", "Mickael played bass for The Rusty Nails"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

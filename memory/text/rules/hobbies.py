@@ -160,6 +160,15 @@ _USED_TO_EN = regex(
 )
 
 
+# An instrument once played with others, and when: "When I was a teenager I played bass in a punk band
+# called The Rusty Nails", "I played violin in the school orchestra".
+_PLAYED_IN_EN = regex(
+    r"(?:\bwhen\s+i\s+was\s+[^,;:!?.]{1,30}?,?\s+|\bback\s+in\s+[^,;:!?.]{1,30}?,?\s+)?"
+    r"\bi\s+(?:also\s+|once\s+)?played\s+(?:the\s+)?(?:bass|guitar|drums|piano|keys|keyboards?|violin|viola|cello|"
+    r"sax(?:ophone)?|trumpet|trombone|flute|clarinet|ukulele|banjo|harp|oboe)\s+(?:in|with|for\s+(?-i:[A-Z]))\s*[^,;:!?.]*"
+)
+
+
 # A player's rank in a ranked game: "I'm in Diamond 2 right now", "I'm hardstuck Gold 3 in Valorant",
 # "I'm plat 1", "I'm finally Immortal!" (a division number, or the tier's capital and nothing after it:
 # not "I'm in Gold leaf paint", "I'm silver", "I'm a legend").
@@ -295,6 +304,7 @@ HOBBIES: tuple[OneOf | Rule, ...] = (
     Rule(_RANKED_EN, _as_said, french=False, max_words=4),
     Rule(_PLAYS_ON_EN, _as_said, french=False, object_groups=()),
     Rule(_USED_TO_EN, _as_said, french=False, object_groups=()),
+    Rule(_PLAYED_IN_EN, _as_said, french=False, object_groups=()),
     Rule(_USES_FR, _uses, french=True, max_words=8),
     Rule(_MEMBER_EN, _as_said, french=False),
     Rule(_GOES_TO_EN, _goes_to, french=False, max_words=14),
