@@ -3005,6 +3005,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        # a trip called off is no place visited; a belief corrected is not kept
+        ("we cancelled the trip to Greece because of the strikes", "places visited"),
+        ("I thought the deadline was Friday but it's actually Monday", "Friday"),
         ("my first language is code lol", "language"),
         ("I love the Friday meeting", "November"),
         # "Mom" is no colleague standing in
@@ -3503,6 +3506,27 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "When Mickael was a teenager Mickael played bass in a punk band called The Rusty Nails",
         ),
         ("I played bass for The Rusty Nails", "Mickael played bass for The Rusty Nails"),
+        # a correction is kept in place of what it corrects
+        ("correction: the offsite is in Porto, not Lisbon", "The offsite is in Porto, not Lisbon"),
+        ("correction: the offsite is on March 3", "The offsite is on Wednesday 3 March 2027"),
+        # a belief corrected in the same breath: only what holds is noted
+        ("I thought the deadline was Friday but it's actually Monday", "Deadline: Monday 30 November 2026"),
+        (
+            "I assumed our flight was at 9, turns out it's at 7am tomorrow",
+            "Mickael's flight is at 7am on Thursday 26 November 2026",
+        ),
+        # single again, a mind changed, a thesis defended
+        ("I'm single again", "Mickael is single"),
+        (
+            "changed my mind, not running the marathon this year",
+            "Mickael changed their mind, not running the marathon in 2026",
+        ),
+        ("I'm done with my PhD! defended on Monday", "Mickael defended on Monday 23 November 2026"),
+        # a trip called off is a household's choice
+        (
+            "we cancelled the trip to Greece because of the strikes",
+            "Mickael and others cancelled the trip to Greece because of the strikes",
+        ),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from memory.models import MemoryType
 
+from .corrections import with_beliefs_corrected
 from .dates import PLACEHOLDER, expand_dates, find_dates
 from .dropped_subject import with_dropped_subject
 from .facts import Fact, Predicate
@@ -118,7 +119,9 @@ def extract_unguarded(text: str, speaker: str, now: datetime | None) -> list[Ext
     read: set[str] = set()
     budget = _MAX_CLAUSES
     # "I made this!" under a picture of a cake made a cake; code and quoted lines say nothing of the speaker.
-    message = with_introduction_said(spelled_out(clean_text(without_shown(with_what_was_shown(text)))))
+    message = with_introduction_said(
+        with_beliefs_corrected(spelled_out(clean_text(without_shown(with_what_was_shown(text)))))
+    )
     for sentence, question in kept_sentences(message):
         if question and not is_polite_request(sentence):
             continue

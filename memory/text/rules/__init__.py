@@ -49,7 +49,7 @@ STATEMENTS: tuple[Entry, ...] = (
 # Cheap gate: clauses with none of these words cannot match any rule, so most text skips the regex battery.
 _GATE = regex(
     r"\b(?:i|forward|i'm|i've|i'd|my|me|we|we're|we've|we'll|let's|let|our|decision|decided|agreed|deadline|due|todo|to-do|"
-    r"remember|forget|note|save|remind|call|keep|bear|memori[sz]e|write|je|j'|moi|mon|ma|mes|nous|notre|nos|on|"
+    r"remember|forget|note|save|remind|call|keep|bear|memori[sz]e|write|correction|scratch|je|j'|moi|mon|ma|mes|nous|notre|nos|on|"
     r"c'est|décision|date|échéance|rendre|être|pour|avant|d'ici|n'oublie|n'oubliez|souviens|souvenez|"
     r"rappelle|rappelez|retiens|retenez|retenir|notez|noter|mémorise|garde|gardez|enregistre|"
     r"tu|vous|peux|pouvez|partons|allons-y|il|faut|pronouns|pronoms|name|here|favou?rite|fave|fav|every|each|"

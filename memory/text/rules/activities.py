@@ -102,6 +102,8 @@ _NOT_DONE = regex(
     r"\b(?:not|never|no|n't|don't|didn't|won't|can't|cannot|couldn't|wouldn't|would|'d|could|should|might|"
     r"may|must|want|wanted|wanna|wish|hope|hoping|plan|plans|planned|planning|gonna|used|thinking|"
     r"considering|stopped|quit|gave|hate|hated|miss|missed|tired|sick|bored|afraid|scared|supposed|meant|"
+    # a trip called off was never made: "we cancelled the trip to Greece"
+    r"cancel(?:l)?ed|cancel|called\s+off|postponed|"
     r"you|your|he|she|they|him|her|them|his|their|someone|somebody|people|friend|friends)\b"
     r"|\bgoing\s+to\s+(?!the\b|a\b)|\bwas\s+going\b|\bwill\b|'ll\b|n't\b"
 )

@@ -107,14 +107,19 @@ def _decision(hit: Hit, content: str, base: float, decided: str, who: str) -> It
 # the house".
 _HOUSEHOLD_EN = regex(
     r"\b(?:baby|wedding|honeymoon|house|flat|apartment|kids?|son|daughter|puppy|kitten|dog|cat|marriage|"
-    r"engagement|in-laws|mortgage)\b"
+    r"engagement|in-laws|mortgage|trip|holiday|vacation)\b"
 )
 
 
-def _decided_en(hit: Hit) -> Item:
+def _we(hit: Hit) -> str:
+    """Who "we" are with the speaker: "the team", or "others" when the choice is a household's."""
     said = " ".join(hit.group("who").lower().split())
-    we = "others" if said in ("we", "we all") and _HOUSEHOLD_EN.search(hit.phrase) else "the team"
-    who = hit.speaker if said == "i" else f"{hit.speaker} and {we}"
+    household = said in ("we", "we all") and _HOUSEHOLD_EN.search(hit.phrase)
+    return f"{hit.speaker} and {'others' if household else 'the team'}"
+
+
+def _decided_en(hit: Hit) -> Item:
+    who = hit.speaker if hit.group("who").lower() == "i" else _we(hit)
     decided = hit.third(hit.phrase)
     that = "that " if hit.group("that") else ""  # "we agreed that reviews need two approvals"
     content = f"{who} {hit.group('verb').lower()} {that}{decided}"
@@ -164,7 +169,7 @@ _NO_LONGER_TAIL = regex(r"\s+(?:any\s*more|from\s+now\s+on|going\s+forward)\W*$"
 def _dropped_en(hit: Hit) -> Item:
     """ "Mickael and the team dropped the Kafka idea"."""
     decided = f"{hit.words('verb').lower()} {hit.third(hit.phrase)}"
-    who = f"{hit.speaker} and the team"
+    who = _we(hit)
     return _decision(hit, f"{who} {decided}", _CONFIDENCE, decided, who)
 
 

@@ -97,7 +97,7 @@ _RELATIONSHIP_EN = (
     # "we're engaged" says it of the speaker too; "we're single" says nothing of a couple
     r"(?P<state>married|(?(we)(?!)|single)|divorced|engaged|(?(we)(?!)|widowed)|separated|in\s+a\s+relationship)"
     # "I'm not married anymore" (not "I'm not married", which may be said of many things)
-    r"(?(not)\s+any\s*more\b|)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|with\b|since\b|for\b|\x00|"
+    r"(?(not)\s+any\s*more\b|)(?=\s*(?:$|[^\w\s-]|and\b|but\b|now\b|again\b|with\b|since\b|for\b|\x00|"
     # to someone named, not "married to our jobs"
     r"to\s+(?:(?-i:[A-Z])|an?\s)))"
 )

@@ -27,8 +27,12 @@ _REQUEST_LEAD = regex(
 _REMEMBER_EN = regex(
     r"\b(?:(?:remember|keep\s+in\s+mind|bear\s+in\s+mind|don't\s+forget|do\s+not\s+forget|never\s+forget|"
     r"memori[sz]e)(?:\s+that\b|\s+this\b)?|(?:note|make\s+a\s+note|take\s+note|write\s+down|save)\s+"
-    r"(?:that\b|this\s*:)|note(?:\s+to\s+self)?\s*:|note\s+to\s+self\b)\s*[:,-]?\s*" + OBJECT
+    r"(?:that\b|this\s*:)|note(?:\s+to\s+self)?\s*:|note\s+to\s+self\b"
+    # a correction is said to be kept in place of what it corrects: "correction: the offsite is in
+    # Porto, not Lisbon", "scratch that, the demo is Thursday"
+    r"|correction\s*:|(?:actually\s+)?scratch\s+that\s*[,:!.-])\s*[:,-]?\s*" + OBJECT
 )
+_CORRECTION_EN = regex(r"\W*(?:correction|(?:actually\s+)?scratch\s+that)\b")
 _REMEMBER_TODO_EN = regex(
     rf"\b(?:(?:remember|don't\s+forget|do\s+not\s+forget|(?:don't|do\s+not)\s+let\s+me\s+forget|"
     rf"remind\s+me(?:\s+{DATE_SLOT})?)\s+to\s+"
@@ -102,6 +106,8 @@ def _remembered(hit: Hit) -> list[Item] | None:
     if not items:
         if TO_THE_LISTENER.search(hit.phrase):
             return None
+        if hit.clause.dates and _CORRECTION_EN.match(hit.match.group(0)):
+            return None  # "scratch that, the meeting is Thursday": the dated event's, as if said plainly
         return [
             Item(
                 capitalize_first(hit.third(hit.phrase, named=False)),
