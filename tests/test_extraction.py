@@ -3005,6 +3005,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        ("I'm at Costco now, need anything?", "works"),
         # a trip called off is no place visited; a belief corrected is not kept
         ("we cancelled the trip to Greece because of the strikes", "places visited"),
         ("I thought the deadline was Friday but it's actually Monday", "Friday"),
@@ -3527,6 +3528,9 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "we cancelled the trip to Greece because of the strikes",
             "Mickael and others cancelled the trip to Greece because of the strikes",
         ),
+        # "I'm at X now" where the sentence speaks of work: the new workplace
+        ("actually I don't work at Google anymore, I'm at Anthropic now", "Mickael works at Anthropic"),
+        ("I left Meta in June, I'm at Plaid now", "Mickael works at Plaid"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

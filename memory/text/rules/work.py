@@ -147,6 +147,24 @@ def new_job(hit: Hit) -> Item | None:
     )
 
 
+# "I'm at Anthropic now", said where the message speaks of work ("I don't work at Google anymore, I'm
+# at Anthropic now"): the new workplace. Alone, "I'm at X now" is as often a shop or a bar.
+_AT_NOW_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+)?(?P<prep>at)\s+(?P<object>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*){0,2})"
+    r"\s+now\b"
+)
+_WORK_TALK_EN = regex(
+    r"\b(?:work(?:s|ed|ing)?|job|company|employer|quit|left|joined|laid\s+off|hired|offer)\b"
+)
+
+
+def _at_now_en(hit: Hit) -> Item | None:
+    """ "Mickael works at Anthropic", when what came before in the sentence spoke of work."""
+    if not _WORK_TALK_EN.search(hit.clause.before + " " + hit.clause.text[: hit.match.start()]):
+        return None
+    return new_job(hit)
+
+
 # "I'm joining the data team as a senior analyst", "I just joined Stripe as a PM": the job, and the news.
 _JOINING_AS_EN = regex(
     r"\bi(?:'m|\s+am)?\s+(?:now\s+|officially\s+|just\s+|recently\s+)?(?P<verb>joining|joined)\s+"
@@ -356,6 +374,7 @@ WORK_EN: tuple[Rule, ...] = (
         french=False,
     ),
     Rule(regex(_BEEN_AT_EN + OBJECT), _been_at_en, french=False),
+    Rule(_AT_NOW_EN, _at_now_en, french=False, max_words=3),
 )
 
 # What and where the speaker studies, tried after home's wordings.
