@@ -1878,6 +1878,13 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
 
 
+def test_working_from_home_one_week_is_no_way_of_working() -> None:
+    found = [content for _, content in contents("je suis en télétravail cette semaine")]
+    assert "Mickael est en télétravail" not in found, found
+    weekly = [content for _, content in contents("je suis en télétravail le vendredi")]
+    assert "Mickael est en télétravail le vendredi" in weekly, weekly
+
+
 def test_an_instrument_played_for_a_while_is_no_band_played_in() -> None:
     found = [content for _, content in contents("I played guitar for hours yesterday")]
     assert not [content for content in found if content.startswith("Mickael played")], found
@@ -3005,6 +3012,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        ("je travaille à mi-temps depuis la naissance de ma fille", "à mi-temps depuis"),
+        ("ma mère attend le bus", "attend"),
         ("I'm at Costco now, need anything?", "works"),
         # a trip called off is no place visited; a belief corrected is not kept
         ("we cancelled the trip to Greece because of the strikes", "places visited"),
@@ -3531,6 +3540,22 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         # "I'm at X now" where the sentence speaks of work: the new workplace
         ("actually I don't work at Google anymore, I'm at Anthropic now", "Mickael works at Anthropic"),
         ("I left Meta in June, I'm at Plaid now", "Mickael works at Plaid"),
+        # French: working from home one week is that week's, not how one works
+        (
+            "mon fils a la varicelle, je suis en télétravail cette semaine",
+            "Mickael est en télétravail la semaine du lundi 23 novembre 2026",
+        ),
+        # how one works is no workplace; how well one speaks; a relative expecting; a diet since when
+        ("je travaille à mi-temps depuis la naissance de ma fille", "Mickael travaille à mi-temps"),
+        (
+            "je parle couramment espagnol et un peu d'italien",
+            "Mickael parle couramment espagnol et un peu d'italien",
+        ),
+        (
+            "ma femme attend notre deuxième enfant pour avril",
+            "La femme de Mickael attend leur deuxième enfant pour avril 2027",
+        ),
+        ("je suis végétarienne depuis l'année dernière", "Mickael est végétarienne depuis 2025"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

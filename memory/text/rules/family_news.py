@@ -124,6 +124,8 @@ _LIFE_EVENT_FR = regex(
     r"repris\s+(?:le\s+(?:boulot|travail|sport)|l'école|les\s+cours)|mourir|naître|se\s+marier|décéder|"
     # "mon frère se marie en juin", "ma sœur se fiance", "mes parents divorcent"
     r"(?:se\s+marie(?:nt|ra|ront)?|se\s+fiance(?:nt)?|divorcent|divorce|déménage(?:nt|ra|ront)?)\b|"
+    # "ma femme attend notre deuxième enfant pour avril", "ma sœur attend des jumeaux"
+    r"attend(?:ent)?\s+(?:un\s+bébé|un\s+enfant|des\s+jumeaux|(?:notre|leur|son|sa)\s+(?:\w+\s+)?(?:enfant|bébé))\b|"
     # "ma fille a 6 ans", "mon fils a eu 5 ans hier", "mon fils aura 5 ans samedi"
     r"(?:eu\s+)?\d{1,2}\s+ans|aura\s+\d{1,2}\s+ans|va\s+avoir\s+\d{1,2}\s+ans)\b.*)"
 )

@@ -86,5 +86,9 @@ NOT_A_HOME = regex(
 # A season or a stretch of time after its article ("l'été", "cette semaine"): when, not where.
 THE_FR = r"(?:l'|le\s+|la\s+|les\s+|cet\s+|cette\s+|ce\s+)"
 TIMES_FR = r"été|hiver|printemps|automne|week-end|semaine|mois|année|an|moment"
-NOT_A_WORKPLACE_FR = regex(rf"(?:\d|midi|minuit|{THE_FR}(?:{TIMES_FR}|matin|soir|vacances)\b)")
+# ... and how one works, not where: "à mi-temps", "à distance".
+NOT_A_WORKPLACE_FR = regex(
+    rf"(?:\d|midi|minuit|{THE_FR}(?:{TIMES_FR}|matin|soir|vacances)\b|mi-temps|temps\s+(?:partiel|plein)|"
+    r"plein\s+temps|distance\b|domicile\b)"
+)
 ANYMORE = regex(r"\s+(?:anymore|any\s+more)\W*$")

@@ -12,7 +12,14 @@ from ..lexicons import JOB_TITLE_AT_START_EN, NATIONALITIES, is_occupation_fr
 from ..normalize import regex
 from ..phrases import first_word, noun_phrase
 from .base import OBJECT, Hit, Item, Rule
-from .home_and_work import IDENTITY_CONFIDENCE, THE_FR, TIMES_FR, identity_memory, place_said
+from .home_and_work import (
+    IDENTITY_CONFIDENCE,
+    NOT_A_WORKPLACE_FR,
+    THE_FR,
+    TIMES_FR,
+    identity_memory,
+    place_said,
+)
 from .work import left_job, new_job
 
 __all__ = ["JOB_AND_HOME_FR", "LEAVING_AND_ORIGIN_FR", "STUDIES_FR"]
@@ -85,6 +92,8 @@ def _verb_and_preposition_fr(verb: str, predicate: Predicate) -> Callable[[Hit],
             return None  # "je vis dans la peur", "au jour le jour"
         if said is Predicate.ORIGIN and _NOT_A_BIRTHPLACE_FR.match(hit.phrase):
             return None  # "je suis né dans les années 90": when, not where
+        if said is Predicate.WORKPLACE and NOT_A_WORKPLACE_FR.match(hit.phrase):
+            return None  # "je travaille à mi-temps": how, not where
         glue = "" if preposition.endswith("'") else " "
         phrase = f"{verb} {preposition}{glue}" if preposition else f"{verb} "
         body = hit.third(hit.phrase)

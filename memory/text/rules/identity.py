@@ -229,6 +229,8 @@ _WORKS_HOW_FR = (
     + r"(?:(?:\s*,\s*|\s+et\s+)(?:(?:le|les)\s+)?"
     + _DAYS_FR
     + r")*)?)"
+    # a day said right after is one day's, not how one works ("je suis en télétravail cette semaine")
+    r"(?!\s*\x00)"
 )
 _WORKS_HOW_VERB_FR = {"suis": "est", "travaille": "travaille", "bosse": "travaille"}
 # Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
@@ -276,6 +278,9 @@ def _speaks(hit: Hit) -> Item | None:
     if first_word(hit.phrase) not in LANGUAGES:
         return None
     verb = "parle" if hit.french else "speaks"
+    how = hit.match.groupdict().get("how")
+    if how:
+        verb += f" {' '.join(how.lower().split())}"
     return identity_memory(hit, f"{hit.speaker} {verb} {hit.third(hit.phrase)}", Predicate.LANGUAGES)
 
 
@@ -393,7 +398,12 @@ _IDENTITY_FR = OneOf(
             object_groups=(),
         ),
         *STUDIES_FR,
-        Rule(regex(r"\bje\s+(?:parle)\s+" + OBJECT), _speaks, french=True),
+        # "je parle couramment espagnol et un peu d'italien": how well, said first
+        Rule(
+            regex(r"\bje\s+(?:parle)\s+(?:(?P<how>couramment|bien|un\s+peu|aussi|également)\s+)?" + OBJECT),
+            _speaks,
+            french=True,
+        ),
     )
 )
 

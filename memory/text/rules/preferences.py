@@ -1,4 +1,4 @@
-"""Rules for tastes: likes and dislikes, diets and allergies, favourites."""
+"""Rules for tastes: likes and dislikes, diets and allergies (favourites: rules/favorites.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from ..facts import Predicate
 from ..lexicons import TASTE_SINCE_EN
 from ..normalize import regex
 from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
-from ..rewrite import article_fr, capitalize_first, of_fr, possessive_en, third_person_fr
+from ..rewrite import capitalize_first, possessive_en, third_person_fr
 from ..sentences import opens_relative_clause
 from .base import OBJECT, Hit, Item, Rule
+from .favorites import FAVORITES
 from .reaching import DO_NOT_REACH_EN, NO_MEETINGS_EN, NO_MEETINGS_FR, RATHER_NOT_REACHED_EN, REACH_ME_EN
 
 __all__ = ["PREFERENCES"]
@@ -139,26 +140,6 @@ _FOOD_NOT_FR = regex(
     r"(?P<de>de\s+|d'|du\s+|des\s+)" + OBJECT
 )
 _ONLY_ADVERBS_FR = regex(rf"(?:{_ADVERBS_FR}\W*)+")
-_FAVORITE_EN = regex(
-    # "my go-to order is a flat white": the one the speaker always picks
-    r"\bmy\s+(?:all[- ]time\s+|absolute\s+|very\s+)?(?P<word>favou?rite|fave|fav|preferred|go-to)\s+"
-    r"(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+"
-    r"(?P<be>is|are|was|were|has\s+always\s+been|has\s+to\s+be|would\s+be)\s+" + OBJECT
-)
-# A favourite given as a label, as chat and #introductions posts do: "favorite movie of all time:
-# Spirited Away", "fav food: ramen".
-_FAVORITE_LABEL_EN = regex(
-    r"^\W*(?:my\s+)?(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<cat>[^\W\d_][\w' -]{0,40}?)"
-    r"(?:\s+(?:of\s+all\s+time|ever|rn|right\s+now|atm|these\s+days))?\s*(?P<be>:)\s*" + OBJECT
-)
-# "this" or "that" before what it names in two words or more: the thing is said, whatever is shown.
-_SHOWN_AND_NAMED = regex(r"^(?:this|that)\s+(?=[\w'-]+\s+[\w'-]+)")
-_FAVORITE_FR = regex(
-    r"\b(?P<poss>mon|ma|mes)\s+(?P<cat>[^\W\d_][\w' -]{0,40}?)\s+(?P<adj>préférée?s?|favorie?s?|fétiches?)"
-    r"\s*(?:,\s*)?(?P<be>est|sont|c'est|ce\s+sont|reste|:)\s*" + OBJECT
-)
-
-
 _PREDICATE_EN = {
     "dislikes": Predicate.DISLIKES,
     "hates": Predicate.DISLIKES,
@@ -341,6 +322,10 @@ def _diet_en(hit: Hit) -> Item:
     return _taste(hit, content, diet, Predicate.DIET, diet)
 
 
+# How long a diet has lasted, in French: "depuis 2019" (said as a date's placeholder), "depuis le lycée".
+_SINCE_FR = regex(r"(?:depuis\s+)?\x00\d+\x00|depuis\s+[^,;.!?]{2,30}?(?=\s*(?:$|[,;.!?]))")
+
+
 def _likes_fr(hit: Hit) -> Item | None:
     """ "j'aime", "je déteste", "je suis fan de", "je suis végétarienne", "je suis allergique à"."""
     said = " ".join((hit.group("j_verb") or hit.group("je_verb") or hit.group("j_negated")).split())
@@ -350,7 +335,10 @@ def _likes_fr(hit: Hit) -> Item | None:
         return _taste(hit, f"{hit.speaker} {diet}", diet, Predicate.DIET, diet)
     if low.startswith("suis vég") or low == "suis vegan":
         diet = said.split(" ", 1)[1]
-        return _taste(hit, f"{hit.speaker} est {diet}", diet, Predicate.DIET, diet)
+        since = _SINCE_FR.match(hit.group("object") or "")
+        # "Mickael est végétarienne depuis 2025": how long it has lasted
+        content = f"{hit.speaker} est {diet}" + (f" {' '.join(since.group(0).split())}" if since else "")
+        return _taste(hit, content, diet, Predicate.DIET, diet)
     phrase = trim_phrase(hit.group("object"))
     if not phrase or not is_object(phrase, True) or _ONLY_ADVERBS_FR.fullmatch(phrase):
         return None  # "j'aime bien", "j'adore trop": how much, with nothing liked
@@ -415,42 +403,6 @@ def _food_not_fr(hit: Hit) -> Item | None:
     return _taste(hit, content, food, Predicate.DIET, diet)
 
 
-def _favorite_en(hit: Hit) -> Item | None:
-    category, verb = hit.words("cat"), hit.words("be").lower()
-    if verb == ":":
-        verb = "are" if category.endswith("s") and not category.endswith("ss") else "is"
-    phrase = _SHOWN_AND_NAMED.sub("the ", hit.phrase)  # "this amazing chocolate tart" (in a picture)
-    if not is_object(phrase, False):
-        return None
-    favorite = hit.third(phrase)
-    word = "go-to" if (hit.match.groupdict().get("word") or "").lower() == "go-to" else "favorite"
-    content = f"{possessive_en(hit.speaker)} {word} {category} {verb} {favorite}"
-    return _favorite(hit, content, category, favorite, f"favorite {category}")
-
-
-def _favorite_fr(hit: Hit) -> Item:
-    category, possessive = hit.words("cat"), hit.group("poss").lower()
-    verb = "sont" if possessive == "mes" else "est"
-    favorite = f"{article_fr(possessive, category)}{category} {hit.group('adj')} {of_fr(hit.speaker)}"
-    liked = hit.third(hit.phrase)
-    content = capitalize_first(f"{favorite} {verb} {liked}")
-    return _favorite(hit, content, category, liked, f"{category} {hit.group('adj')}")
-
-
-def _favorite(hit: Hit, content: str, category: str, favorite: str, label: str) -> Item:
-    confidence = hit.confidence(_CONFIDENCE)
-    keys = [category, hit.phrase]
-    return Item(
-        content,
-        MemoryType.PREFERENCE,
-        confidence,
-        keys,
-        predicate=Predicate.FAVORITE,
-        object=favorite,
-        relation=label,
-    )
-
-
 # A pastime said as the speaker's favourite: "Kayaking on the lake is my favorite thing", "baking is
 # my favourite way to relax" (the dropped-subject reading may have put "I'm" before the gerund).
 _FAVOURITE_DOING_EN = regex(
@@ -487,9 +439,7 @@ PREFERENCES = (
     Rule(_INTERESTED_FR, _interested_fr, french=True),
     Rule(_FOOD_NOT_FR, _food_not_fr, french=True),
     Rule(_LIKE_FR, _likes_fr, french=True, object_groups=()),
-    Rule(_FAVORITE_EN, _favorite_en, french=False, check_object=False),
-    Rule(_FAVORITE_LABEL_EN, _favorite_en, french=False, check_object=False),
-    Rule(_FAVORITE_FR, _favorite_fr, french=True),
+    *FAVORITES,
     Rule(_FAVOURITE_DOING_EN, _favourite_doing_en, french=False),
     DO_NOT_REACH_EN,
     RATHER_NOT_REACHED_EN,
