@@ -1878,6 +1878,26 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
     assert not [c for _, c in contents(text) if "passed" in c or "died" in c], contents(text)
 
 
+def test_working_from_home_is_how_one_works_and_one_day_of_it_an_event() -> None:
+    def facts(text: str) -> list[tuple[str, str]]:
+        return [
+            (item.predicate.value, item.content)
+            for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+        ]
+
+    # no employer: the workplace stays whoever the speaker works for
+    assert facts("I work from home on Fridays") == [("about", "Mickael works from home on Fridays")]
+    assert facts("I work remotely on Mondays and Fridays") == [
+        ("about", "Mickael works remotely on Mondays and Fridays")
+    ]
+    assert facts("I work from home tomorrow") == [
+        ("event", "Mickael works from home on Thursday 26 November 2026")
+    ]
+    assert facts("I work remotely this week") == [
+        ("event", "Mickael works remotely in the week of Monday 23 November 2026")
+    ]
+
+
 def test_working_from_home_one_week_is_no_way_of_working() -> None:
     found = [content for _, content in contents("je suis en télétravail cette semaine")]
     assert "Mickael est en télétravail" not in found, found

@@ -44,7 +44,7 @@ _EVENT_CUE = regex(
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
     r"post-?mortem|expire|contrat|thèse|absente?|en\s+déplacement|adopting|adopte|adopter|"
     r"follow-?up|scan|mri|x-?ray|ultrasound|blood\s+(?:test|work)|biopsy|chemo|infusion|on\s+leave|wfh|heads\s+down|"
-    r"working\s+(?:from\s+home|remotely)|télétravail|sprint|hard\s+stop|"
+    r"work(?:ing)?\s+(?:from\s+home|remotely)|télétravail|sprint|hard\s+stop|"
     r"school\s+play|nativity|talent\s+show|sports\s+day|parent-?teacher|field\s+trip|"
     r"offsite|off-site|all-hands|town\s*hall|sync|catch-?up|planning|code\s+freeze|freeze|closed|on\s+call|on-call|"
     # a team's dated work: "we're deprecating the v1 API on March 31", "the cutover is Sunday night"

@@ -35,6 +35,9 @@ def identity_memory(hit: Hit, content: str, predicate: Predicate, value: str = "
     return Item(content, MemoryType.IDENTITY, confidence, [hit.phrase], predicate=predicate, object=value)
 
 
+_HOME = regex(r"home\b")
+
+
 def verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], Item | None]:
     """ "<speaker> <verb> <preposition as said> <object>": "Mickael lives in Lyon"; nothing for a
     way of living or a time of work ("I live in fear", "I work at night")."""
@@ -45,7 +48,12 @@ def verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], 
             return None
         preposition = hit.words("prep").lower()
         place = _CLAUSE_AFTER_A_COMMA.sub("", hit.phrase)  # "the government, can't say more"
-        return identity_memory(hit, f"{hit.speaker} {verb} {preposition} {hit.third(place)}", predicate)
+        said = predicate
+        if predicate is Predicate.WORKPLACE and preposition == "from" and _HOME.match(place):
+            if PLACEHOLDER.search(place):
+                return None  # "I work from home tomorrow": that day's, for the dated event rule
+            said = Predicate.ABOUT  # "I work from home on Fridays": how one works, not for whom
+        return identity_memory(hit, f"{hit.speaker} {verb} {preposition} {hit.third(place)}", said)
 
     return make
 

@@ -150,6 +150,7 @@ _HANDLE_EN = (
     r"(?:\s+(?P<prep>on|in|for)\s+(?P<where>[\w.-]+(?:\s+[\w.-]+)?))?\s*(?:is|=|:)\s+"
     r"(?P<handle>@?[\w][\w.#@-]{1,39})(?![\w#@-])"
 )
+_DAYS_EN = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b"
 # How the speaker works: "I work remotely", "I work night shifts".
 _WORKS_HOW_EN = (
     r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|"
@@ -158,6 +159,10 @@ _WORKS_HOW_EN = (
     r"as\s+a\s+freelancer)\b"
     # where from: "I work remotely from Lisbon most of the year"
     r"(?:\s+from\s+(?P<from>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2}))?"
+    # on which days of every week: "I work remotely on Mondays and Fridays"
+    rf"(?P<days>\s+(?:on\s+)?{_DAYS_EN}(?:\s*(?:,|and|&)\s*{_DAYS_EN})*)?"
+    # a day said right after is one day's, not how one works ("I work remotely this week")
+    r"(?!\s*\x00)"
 )
 
 
@@ -213,6 +218,8 @@ def _works_how(hit: Hit) -> Item:
         content = f"{hit.speaker} works {how}"
         if hit.group("from"):
             content += f" from {hit.group('from')}"
+        if hit.group("days"):
+            content += f" {' '.join(hit.group('days').split())}"
     return Item(
         content, MemoryType.IDENTITY, hit.confidence(IDENTITY_CONFIDENCE), [how], predicate=Predicate.ABOUT
     )
