@@ -3032,6 +3032,10 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        # "I'm" is no name, "Coffee" no best friend, a day with no kids no lack of them
+        ("nobody tell my boss I'm playing Zelda at work", "called I'm"),
+        ("Coffee is my best friend", "called Coffee"),
+        ("I don't have kids with me today", "has no kids"),
         ("je travaille à mi-temps depuis la naissance de ma fille", "à mi-temps depuis"),
         ("ma mère attend le bus", "attend"),
         ("I'm at Costco now, need anything?", "works"),
@@ -3576,6 +3580,14 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "La femme de Mickael attend leur deuxième enfant pour avril 2027",
         ),
         ("je suis végétarienne depuis l'année dernière", "Mickael est végétarienne depuis 2025"),
+        # when and where one was born
+        ("I was born in 1990 in Naples", "Mickael was born in 1990 in Naples"),
+        ("I was born in 1990", "Mickael was born in 1990"),
+        ("I was born on 3 May 1991", "Mickael was born on Friday 3 May 1991"),
+        # a habit given up, a best friend named first, none of a kind
+        ("I used to smoke but quit in 2018", "Mickael used to smoke but quit in 2018"),
+        ("Maya is my best friend since kindergarten", "Mickael's best friend is called Maya"),
+        ("I don't have any kids", "Mickael has no kids"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

@@ -51,7 +51,10 @@ _NAME_IS_MY_EN = regex(
     r"(?P<rel>(?:little\s+|big\s+|older\s+|younger\s+|twin\s+|new\s+)?(?:sister|brother|son|daughter|mom|mum|mother|"
     r"dad|father|cousin|aunt|uncle|niece|nephew|grandmother|grandfather|grandma|grandpa|boss|manager|team\s+lead|"
     r"tech\s+lead|mentor|supervisor|colleague|coworker|co-worker|teammate|roommate|cofounder|co-founder|landlord|"
-    r"landlady))(?=\s*(?:[.,!?;:)]|$)|\s+(?:and|but|so)\s)"
+    # a best friend only with since when ("Maya is my best friend since kindergarten"; "Coffee is my
+    # best friend" says what coffee is to the speaker)
+    r"landlady|(?:best|oldest|childhood)\s+friend(?=\s+(?:since|for|from)\s)))"
+    r"(?=\s*(?:[.,!?;:)]|$)|\s+(?:and|but|so)\s|(?<=friend)\s)"
 )
 _NOT_A_NAME = NATIONALITIES | {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "atheist"}
 # "my daughter Léa": the name must be capitalised as written, or "my dog loves walks" would name it.
@@ -94,7 +97,10 @@ _GOT_NAMED_FR = regex(
     rf"(?:(?-i:[a-zà-ÿ][\w'-]*)\s+){{0,2}}?(?P<rel>{RELATIVES_FR})\s+(?:(?-i:[a-zà-ÿ][\w'-]*)\s+)?"
     r"(?:qui\s+s'appelle|nommée?|appelée?)\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
 )
-_APPOSITION_EN = regex(rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))")
+# (not the speaker's own "I'm" after it: "nobody tell my boss I'm playing Zelda")
+_APPOSITION_EN = regex(
+    rf"\b(?:my|our)\s+(?P<rel>{RELATIVES_EN}),?\s+(?!I['’])(?-i:(?P<name>[A-ZÀ-Ý][\w'-]+))"
+)
 _NAMED_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre)\s+(?P<rel>{RELATIVES_FR})\s+(?:s'appelle|se\s+nomme|est\s+appelée?|c'est)\s+"
     + NAME_CAPTURE
@@ -215,6 +221,28 @@ def _has(hit: Hit) -> Item | None:
     relation = relative.group(0).casefold()
     return Item(
         content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.HAS, relation=relation
+    )
+
+
+# "I don't have any kids", "we have no pets": the newest word on whom the speaker has.
+_HAVE_NONE_EN = regex(
+    r"\b(?:i|we)\s+(?:(?:don't|do\s+not)\s+have\s+(?:any\s+)?|have\s+no\s+)"
+    r"(?P<who>kids|children|pets|siblings|brothers|sisters)\b(?!\s+(?:yet|with|here|today|tonight|this))"
+)
+
+
+def _has_none(hit: Hit) -> Item:
+    """ "Mickael has no kids"."""
+    who = hit.group("who").lower()
+    confidence = hit.confidence(RELATIVE_CONFIDENCE)
+    return Item(
+        f"{hit.speaker} has no {who}",
+        MemoryType.FACT,
+        confidence,
+        [who],
+        predicate=Predicate.HAS,
+        object=f"has no {who}",
+        relation=who,
     )
 
 
@@ -375,5 +403,6 @@ FAMILY = (
     Rule(_SUPPORT_EN, _support, french=False, object_groups=()),
     Rule(_RELATIVE_JOB_FR, _relative_job, french=True),
     Rule(_HAVE_EN, _has, french=False, max_words=12, lists=True, check_object=False),
+    Rule(_HAVE_NONE_EN, _has_none, french=False, object_groups=()),
     Rule(_HAVE_FR, _has, french=True, max_words=12, lists=True, check_object=False),
 )

@@ -156,7 +156,7 @@ _PLAYS_ON_EN = regex(
 # used to be a competitive swimmer" (not where one lived or worked: rules/home.py, rules/work.py).
 _USED_TO_EN = regex(
     r"\bi\s+used\s+to\s+(?:play|sing|dance|paint|draw|run|swim|skate|surf|climb|box|fence|ride|race|compete|"
-    r"coach|teach|write|act|perform|model|knit|ski|snowboard|be\s+(?:an?|in|on)\s)[^,;:!?.]*"
+    r"coach|teach|write|act|perform|model|knit|ski|snowboard|smoke|vape|drink|be\s+(?:an?|in|on)\s)[^,;:!?.]*"
 )
 
 

@@ -59,11 +59,17 @@ def _home_country_en(hit: Hit) -> Item | None:
 
 def _preposition_alone_en(hit: Hit) -> Item | None:
     """ "Mickael was born in Lyon", "Mickael grew up near Lyon": the words said are the verb."""
-    if _NOT_A_BIRTHPLACE.match(hit.phrase):
-        return None  # "I was born in the wrong decade", "born in the 90s": when, not where
+    if _NOT_A_BIRTHPLACE.match(hit.phrase) or _ONLY_A_DATE.fullmatch(hit.phrase):
+        return None  # "I was born in the wrong decade", "born in the 90s", "born on 3 May": when, not where
     return identity_memory(
         hit, f"{hit.speaker} {hit.words('prep').lower()} {hit.third(hit.phrase)}", Predicate.ORIGIN
     )
+
+
+def _born_when_en(hit: Hit) -> Item:
+    """ "Mickael was born in 1990": who the speaker is, by the year they were born."""
+    when = f"{(hit.group('on') or '').lower()}{hit.group('when')}"
+    return identity_memory(hit, f"{hit.speaker} was born {when}", Predicate.ABOUT, f"born {when}")
 
 
 # Where no one comes from: "I'm from the future", "I'm from another planet", "I'm from the 90s".
@@ -72,6 +78,7 @@ _NOT_A_HOMETOWN_EN = regex(
     r"another\s+(?:planet|dimension|world|universe|timeline|era|time|century)|a\s+(?:different|simpler|"
     r"parallel)\s+(?:time|era|world|universe|dimension)|outer\s+space|space|mars|hell|heaven|\d0s|'\d0s)\b"
 )
+_ONLY_A_DATE = regex(r"\s*\x00\d+\x00\s*")
 # Times, not places, after "born in" / "grew up in".
 _NOT_A_BIRTHPLACE = regex(
     r"(?:\d|the\s+(?:wrong|right|same|early|late|mid|\d|nineties|eighties|seventies|sixties|year|\w+\s+century)|"
@@ -162,9 +169,20 @@ HOME_EN: tuple[Rule, ...] = (
         french=False,
     ),
     Rule(
-        regex(r"\bi\s+(?P<prep>was\s+born\s+(?:in|at|on)|grew\s+up\s+(?:in|at|near|on))\s+" + OBJECT),
+        # "I was born in 1990 in Naples": the date said first (a date's placeholder) goes with the place
+        regex(
+            r"\bi\s+(?P<prep>was\s+born\s+(?P<when>\x00\d+\x00\s+)?(?:in|at|on)|grew\s+up\s+(?:in|at|near|on))\s+"
+            + OBJECT
+        ),
         _preposition_alone_en,
         french=False,
+    ),
+    # "I was born in 1990", "I was born on 3 May 1991": when, which says the age
+    Rule(
+        regex(r"\bi\s+was\s+born\s+(?P<on>(?:on|in)\s+)?(?P<when>\x00\d+\x00)\s*(?:$|[,.!;])"),
+        _born_when_en,
+        french=False,
+        object_groups=(),
     ),
 )
 
