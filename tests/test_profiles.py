@@ -223,6 +223,18 @@ SAID_OF_THE_SPEAKER = [
     "I'm fluent in Spanish and learning Portuguese",
     "I'm doing a PhD in neuroscience at UCL",
     "I live at 42 Baker Street, come by anytime",
+    # how long a diet has lasted, a first language, how one works, when one was born, one's own things
+    "I've been vegan since 2019",
+    "je suis végétarienne depuis l'année dernière",
+    "my first language is Tagalog",
+    "je travaille à mi-temps depuis la naissance de ma fille",
+    "I work from home on Fridays",
+    "I was born in 1990",
+    "I was born in 1990 in Naples",
+    "I've been at Spotify for three years, before that Deezer",
+    "my Steam username is nightowl_42",
+    "I'm lactose intolerant but cheese is my weakness",
+    "actually I don't work at Google anymore, I'm at Anthropic now",
 ]
 
 

@@ -82,7 +82,9 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     ),
     (
         "origin",
-        r"\s+(?P<value>(?:is\s+(?:originally\s+)?from|was\s+born|grew\s+up|est\s+originaire|"
+        # (not "was born in 1990", a date alone, which rules/home.py says is who one is, not where from)
+        r"\s+(?P<value>(?:is\s+(?:originally\s+)?from|was\s+born(?!\s+(?:in|on)\s+[^.]*?\d{4}\W*$)|grew\s+up|"
+        r"est\s+originaire|"
         r"est\s+née?\s+(?:à|a|en|au|aux|le|dans)|vient\s+d)\b.+)$",
     ),
     (
@@ -92,7 +94,9 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
     ),
     (
         "workplace",
-        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|travaille|ne\s+travaille\s+plus)\s+"
+        rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|has\s+worked|travaille|ne\s+travaille\s+plus)\s+"
+        # (not how one works: "from home", "à mi-temps")
+        r"(?!from\s+home\b|à\s+(?:mi-temps|temps\s+partiel|plein\s+temps|distance)\b)"
         r"(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
     ),
     ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),
@@ -121,12 +125,17 @@ _IS_TITLE_EN = regex(rf"{_WHO}\s+(?:is|est)\s+(?P<value>(?=(?-i:[A-Z])){JOB_TITL
 # "Mickael is no longer a nurse": the job ended, the newest word on it (rules/work.py).
 _NO_LONGER_A_EN = regex(rf"{_WHO}\s+is\s+(?P<value>no\s+longer\s+an?\s+(?P<job>.+))$")
 _IS_A_FR = regex(rf"{_WHO}\s+est\s+(?:(?:un|une)\s+)?(?P<value>.+)$")
+# ... and how long it has lasted, which is no part of the diet: "has been vegan since 2019", "est
+# végétarienne depuis 2025" (rules/preferences.py).
 _DIET = regex(
-    rf"{_WHO}\s+(?:is|est|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
+    rf"{_WHO}\s+(?:is|est|has\s+been|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<value>(?:no\s+longer\s+|not\s+|n'est\s+plus\s+)?(?:an?\s+)?"
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
-    r"végétarien(?:ne)?|végane?)(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)\W*$"
+    r"végétarien(?:ne)?|végane?|vegan)(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)"
+    r"(?:\s+(?:since|for|depuis)\s+[^.;]+?)?\W*$"
 )
+# "Mickael's first language is Tagalog": a language spoken (rules/identity.py).
+_FIRST_LANGUAGE = regex(rf"{_WHO}'s\s+(?:first|native|mother|home)\s+language\s+is\s+(?P<value>.+)$")
 # What the subject does not eat or drink (rules/preferences.py): "can't have dairy".
 _FOOD_NOT = regex(
     rf"{_WHO}\s+(?P<value>(?:(?:can't|doesn't)\s+(?:eat|drink|have)|no\s+longer\s+(?:eats|drinks|has)|"
@@ -150,6 +159,10 @@ _DISLIKE: list[re.Pattern[str]] = [
     ),
 ]
 _LIKE: list[re.Pattern[str]] = [
+    # "Mickael's weakness is cheese", "Mickael's guilty pleasure is reality TV" (rules/preferences.py)
+    regex(
+        rf"{_WHO}'s\s+(?:weakness|guilty\s+pleasure|comfort\s+food|kryptonite)\s+(?:is|are)\s+(?P<value>.+)$"
+    ),
     regex(
         rf"{_WHO}\s+{_ADVERBS}(?:likes|loves|adores|enjoys|prefers|is\s+(?:really\s+)?into|"
         r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|is\s+crazy\s+about|is\s+obsessed\s+with|"
@@ -194,6 +207,9 @@ def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
     if said:
         pronouns = re.sub(r"\s*/\s*", "/", said.group("value").lower())
         facts.append(Fact(subject or "", Predicate.PRONOUNS, pronouns))
+    said = _FIRST_LANGUAGE.search(text)
+    if said:
+        return [*facts, Fact(_who(said), Predicate.LANGUAGES, f"speaks {said.group('value')}")]
     for predicate, pattern in _IDENTITY:
         if predicate is Predicate.PRONOUNS and facts:
             continue  # "he/him" already read from the text
@@ -223,7 +239,10 @@ def _identity(text: str, content: str, subject: str | None) -> list[Fact]:
             return [*facts, Fact(_who(said), Predicate.JOB, said.group("value"))]
     if facts:
         return facts
-    return [Fact(subject or "", Predicate.ABOUT, _about(content, subject))]
+    about = _about(content, subject)
+    if about.startswith(("'s ", "’s ")):
+        return []  # "Mickael's Steam username is …": something of theirs, not who they are
+    return [Fact(subject or "", Predicate.ABOUT, about)]
 
 
 def _names_the_subject(who: str, subject: str | None) -> bool:

@@ -69,7 +69,7 @@ def _preposition_alone_en(hit: Hit) -> Item | None:
 def _born_when_en(hit: Hit) -> Item:
     """ "Mickael was born in 1990": who the speaker is, by the year they were born."""
     when = f"{(hit.group('on') or '').lower()}{hit.group('when')}"
-    return identity_memory(hit, f"{hit.speaker} was born {when}", Predicate.ABOUT, f"born {when}")
+    return identity_memory(hit, f"{hit.speaker} was born {when}", Predicate.ABOUT)
 
 
 # Where no one comes from: "I'm from the future", "I'm from another planet", "I'm from the 90s".
