@@ -2834,7 +2834,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         # an emoji ends a sentence as a full stop does
         (
             "my team won the hackathon yesterday 🏆 our project was an AI recipe generator",
-            "Mickael's team won the hackathon on Tuesday 24 November 2026 🏆",
+            "Mickael's team won the hackathon on Tuesday 24 November 2026",
         ),
         # what the speaker loves about something, said sincerely
         (
@@ -3032,6 +3032,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        ("~~I'm vegan~~ I'm vegetarian now", "vegan"),
+        ("Tom's back hurts", "Tom is"),
         # "I'm" is no name, "Coffee" no best friend, a day with no kids no lack of them
         ("nobody tell my boss I'm playing Zelda at work", "called I'm"),
         ("Coffee is my best friend", "called Coffee"),
@@ -3192,7 +3194,7 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
         # shorthand typed without apostrophes, or shortened
         ("im from toronto btw", "Mickael is from toronto"),
         ("ive been playing guitar since 2015", "Mickael has been playing guitar since 2015"),
-        ("my bday is next friday 🥳", "Mickael's birthday is Friday 4 December 2026 🥳"),
+        ("my bday is next friday 🥳", "Mickael's birthday is Friday 4 December 2026"),
         ("u can call me Fox", "Mickael wants to be called Fox"),
         ("im 19 and in college", "Mickael is 19 years old"),
         ("my timezone is est", "Mickael is in the EST time zone"),
@@ -3588,6 +3590,20 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
         ("I used to smoke but quit in 2018", "Mickael used to smoke but quit in 2018"),
         ("Maya is my best friend since kindergarten", "Mickael's best friend is called Maya"),
         ("I don't have any kids", "Mickael has no kids"),
+        # words struck through are taken back
+        ("~~I'm vegan~~ I'm vegetarian now", "Mickael is vegetarian"),
+        # a note ends before the emoji it was said with
+        ("**big news**: I'm getting married next August 💍🎉", "Mickael is getting married in August 2027"),
+        ("my favourite band is Daft Punk ❤️", "Mickael's favorite band is Daft Punk"),
+        # someone back from leave; a treatment since when
+        (
+            "Lisa's back from maternity leave on Monday",
+            "Lisa is back from maternity leave on Monday 30 November 2026",
+        ),
+        (
+            "I've been on antidepressants since 2022, they help a lot",
+            "Mickael has been on antidepressants since 2022",
+        ),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

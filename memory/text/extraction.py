@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -66,10 +67,14 @@ class Extracted:
         return Fact("", self.predicate, self.object, self.relation)
 
 
+# Emoji a note ends on ("I'm getting married next August 💍🎉"): how it was said, not what.
+_TRAILING_EMOJI = re.compile("(?:\\s*[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d])+$")
+
+
 def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
     """The item with its dates written out, bounded, its subjects picked; None when nothing is left."""
     content, event_at = expand_dates(item.content, clause.dates)
-    content = " ".join(content.split()).strip(" ,;:-")
+    content = _TRAILING_EMOJI.sub("", " ".join(content.split())).strip(" ,;:-")
     if PLACEHOLDER.match(item.content.lstrip()):
         # "Last week I ..." begins with its date, written out in lower case: "In the week of ...".
         content = capitalize_first(content)
@@ -99,7 +104,7 @@ def _finished(item: Item, clause: Clause, speaker: str) -> Extracted | None:
 def _object(item: Item, clause: Clause, subject: str, content: str) -> str:
     """The item's object with its dates written out; by default, what the content says after its subject."""
     if item.object:
-        return " ".join(expand_dates(item.object, clause.dates)[0].split())
+        return _TRAILING_EMOJI.sub("", " ".join(expand_dates(item.object, clause.dates)[0].split()))
     if content[: len(subject) + 1].casefold() == f"{subject.casefold()} ":
         return content[len(subject) + 1 :]
     return content

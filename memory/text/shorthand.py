@@ -67,7 +67,9 @@ _TOLD_BY_WHAT_FOLLOWS = (
         re.compile(
             _WHO_BEFORE_S + r"(?=(?:(?:very|severely|deathly|also|still|really|now|so)\s+)?"
             r"(?:allergic|pregnant|moving|expecting|visiting|retiring|vegan|vegetarian|sick|ill|getting\s+(?:married|divorced|engaged)|starting|leaving|"
-            r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going)\b"
+            r"flying|engaged|divorced|recovering|turning|in\s+(?:the\s+)?hospital|from|coming|going|"
+            # "Lisa's back from maternity leave" (not "Tom's back hurts")
+            r"back(?=\s+(?:from|on|home|tomorrow|today|next|to\s+work|at\s+work|in\s+the\s+office)\b))\b"
             # "Sofia's leaving drinks", "Tom's going-away party", "Ana's moving day": Sofia's own things
             r"(?!\s+(?:drinks|do|party|parties|day|van|boxes|present|gift|card)\b|-)"
             # "my daughter's in 3rd grade"

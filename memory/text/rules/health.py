@@ -46,7 +46,8 @@ _MEDICATION_EN = regex(
     r"pictures|walks?|showers?|baths?|naps?|classes|lessons|breaks?)\b)"
     r"(?P<object>[a-z][\w-]{2,30}(?:\s+[\w-]+)?)\s+(?=(?:every\s+(?:day|morning|night|evening)|"
     r"daily|twice\s+a\s+day|once\s+a\s+day|for\s+my\s+\w+)\b)"
-    r"|(?:'m|\s+am)\s+(?:now\s+|still\s+|also\s+)?on\s+(?P<treatment>(?:antidepressants|antibiotics|insulin|steroids|"
+    # ... and for how long: "I've been on antidepressants since 2022"
+    r"|(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:now\s+|still\s+|also\s+)?on\s+(?P<treatment>(?:antidepressants|antibiotics|insulin|steroids|"
     r"blood\s+thinners|the\s+pill|birth\s+control|meds|medication|painkillers|chemo|dialysis|hrt|testosterone|"
     r"estrogen|prep|beta\s+blockers|antihistamines|ssris?|adhd\s+meds))\b"
     # a drug named for what it treats: "I'm taking Lexapro for anxiety" (not "I'm taking Spanish for fun")
@@ -113,7 +114,9 @@ def _said(hit: Hit) -> Item | None:
 # How long a treatment lasts: "for a week", "for another 10 days", "until Friday" (a date's placeholder).
 _TREATMENT_LASTS_EN = regex(
     r"^\s+(?:for\s+(?:another\s+|the\s+next\s+)?(?:a|an|one|two|three|four|five|six|seven|ten|\d{1,3})\s+"
-    r"(?:days?|weeks?|months?)|(?:until|till|through)\s+\x00\d+\x00)"
+    r"(?:days?|weeks?|months?)|(?:until|till|through)\s+\x00\d+\x00|"
+    # since when: "since 2022" (a date's placeholder, "since" and all)
+    r"\x00\d+\x00(?=\s*(?:$|[,;.!?]))|since\s+\x00\d+\x00)"
 )
 
 
