@@ -3032,6 +3032,8 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("have to admit the demo went well", "Mickael"),
         ("I'm leaving for lunch at noon", "leaving"),
         ("I turned down the music", "turned"),
+        ("I'll send it by Friday, please hold", "asked someone"),
+        ("Monday week 2 of the sprint starts", "7 December"),
         ("~~I'm vegan~~ I'm vegetarian now", "vegan"),
         ("Tom's back hurts", "Tom is"),
         # "I'm" is no name, "Coffee" no best friend, a day with no kids no lack of them
@@ -3604,6 +3606,24 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "I've been on antidepressants since 2022, they help a lot",
             "Mickael has been on antidepressants since 2022",
         ),
+        # a part of a week
+        (
+            "we're launching mid-next week",
+            "Mickael and others are launching in the middle of the week of Monday 30 November 2026",
+        ),
+        ("the release is early next week", "The release is early in the week of Monday 30 November 2026"),
+        # "Monday week": a week after the coming Monday
+        ("I'm off Monday week", "Mickael is off Monday 7 December 2026"),
+        # the end of the day said before the day
+        ("I need the slides by EOD Friday", "Mickael needs the slides by EOD Friday 27 November 2026"),
+        # a task asked with "please" said last
+        (
+            "send it by COB tomorrow please",
+            "Mickael asked someone to send it by COB on Thursday 26 November 2026",
+        ),
+        # a root canal, a beta closing
+        ("this coming Tuesday I have a root canal", "On Tuesday 1 December 2026 Mickael has a root canal"),
+        ("the beta closes at midnight Sunday", "The beta closes at midnight Sunday 29 November 2026"),
         # where one works remotely from
         ("I work remotely from Lisbon most of the year", "Mickael works remotely from Lisbon"),
         # what the speaker must do, said without its "I"

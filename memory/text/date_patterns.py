@@ -223,7 +223,9 @@ DATE_PATTERN = regex(
     rf"|(?P<jour_de_semaine>{_alternation(WEEKDAYS_FR)})\s+de\s+la\s+semaine\s+(?P<jour_de_semaine_modifier>{_NEXT_FR}|{_LAST_FR}))"
     # "two Saturdays ago": that weekday, counted back.
     # "the Friday after next", "vendredi en huit": the one a week after the coming one.
-    rf"|(?P<weekday_after_next>(?:the\s+)?(?P<weekday_after_next_name>{_WEEKDAY_ALT})\s+(?:after\s+next|en\s+huit)\b)"
+    # ... and "Monday week", as British English says the same
+    rf"|(?P<weekday_after_next>(?:the\s+)?(?P<weekday_after_next_name>{_WEEKDAY_ALT})\s+(?:after\s+next|en\s+huit|"
+    r"week(?![\w-])(?!\s+(?:of|\d)\b))\b)"
     rf"|(?P<weekdays_ago>(?P<weekdays_ago_quantity>{_QUANTITY})\s+(?P<weekdays_ago_name>{_WEEKDAY_EN_ALT})s\s+(?:ago|back))"
     # Not "the first time in 5 years" (for so long, not in 5 years' time).
     rf"|(?P<in_count>(?<!\btime\s)(?<!\bfirst\s)(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"

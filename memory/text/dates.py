@@ -223,7 +223,7 @@ def find_dates(
             part = _MONTH_PARTS.get(said_part) or (match.group("month_part") or "").lower()
             part_before = (
                 _PART_BEFORE.search(before)
-                if unit in ("year", "month") and not (part or about or french)
+                if unit in ("year", "month", "week") and not (part or about or french)
                 else None
             )
             if part_before is not None and _ON_TIME_BEFORE.search(before, 0, part_before.start()):
@@ -232,6 +232,9 @@ def find_dates(
                 # "mid-last year" -> "in mid-2025", "early last month" -> "in early October 2026"
                 part, segment_end = part_before.group("part").lower(), part_before.start()
             written = f"mid-{bare}" if part == "mid" else " ".join([*([part] if part else []), bare])
+            if part and unit == "week":
+                # "mid-next week" -> "in the middle of the week of Monday 30 November 2026"
+                written = f"{_WEEK_PARTS[part]} {bare}"
             if part_fr:
                 # "fin janvier" -> "fin janvier 2027", "mi-décembre" -> "mi-décembre 2026": as French says it.
                 written = part_fr + re.sub(r"\s+", " ", match.group("month_part_fr_joint")) + bare
@@ -248,7 +251,8 @@ def find_dates(
                 # preposition
                 said_up_to = part_before.start() if part_before is not None else len(before)
                 lead = (PERIOD_LEAD_FR if french else PERIOD_LEAD_EN)[unit]
-                inline = ("" if PERIOD_PREPOSITION_BEFORE.search(before, 0, said_up_to) else lead) + written
+                said_with_one = unit == "week" or PERIOD_PREPOSITION_BEFORE.search(before, 0, said_up_to)
+                inline = ("" if said_with_one else lead) + written  # a week's part has its own "in"
             elif (
                 PERIOD_PREPOSITION_BEFORE.search(before)
                 or _SPENT_BEFORE.search(before)
@@ -344,6 +348,7 @@ _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
 )
 # A part of the period said right before it: "mid-last year", "early next month".
 _PART_BEFORE = re.compile(r"\b(?P<part>early|mid|late)(?:-|\s+)$", re.IGNORECASE)
+_WEEK_PARTS = {"early": "early in", "mid": "in the middle of", "late": "late in"}
 _ON_TIME_BEFORE = re.compile(
     r"\b(?:was|were|am|is|are|be|been|being|running|arrived|showed\s+up|came|got\s+(?:there|home|in))\s+$",
     re.IGNORECASE,

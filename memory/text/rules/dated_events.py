@@ -40,7 +40,7 @@ _EVENT_CUE = regex(
     # belle-mère vient passer Noël chez nous", "on a passé Noël en Bretagne"
     r"spent|spending|(?:vien(?:t|nent)|va|vont)\s+passer|vien(?:t|nent)(?=\s+(?:pour\s+|à\s+|le\s+|en\s+)?\x00)|(?:vien(?:t|nent)|va|vont)\s+(?:nous|me)\s+voir|pass(?:é|er|ons|erons)(?=\s+\x00)|"
     # a defense, a check-up, a race, a document's end: "my passport expires in February"
-    r"defen[cs]e|defended|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
+    r"defen[cs]e|defended|root\s+canal|closes|thesis|dissertation|viva|audition|tryouts?|check-?up|physio|vaccine|booster|race|marathon|"
     r"triathlon|exhibition|court\s+date|hearing|jury\s+duty|expires|expiring|expiry|runs\s+out|renews|renewal|contract|"
     r"post-?mortem|expire|contrat|thèse|absente?|en\s+déplacement|adopting|adopte|adopter|"
     r"follow-?up|scan|mri|x-?ray|ultrasound|blood\s+(?:test|work)|biopsy|chemo|infusion|on\s+leave|wfh|heads\s+down|"

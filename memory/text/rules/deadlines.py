@@ -62,6 +62,8 @@ _DEADLINE_FR: list[re.Pattern[str]] = [
 ]
 _DUE = regex(
     rf"\b(?:by|before|no\s+later\s+than|not\s+later\s+than|pour|avant|d'ici|au\s+plus\s+tard)\s+"
+    # "by EOD Friday": the end of the day said before the day
+    r"(?:(?:eod|cob|eow|end\s+of\s+(?:the\s+)?(?:day|business))\s+(?:on\s+)?)?"
     rf"(?:the\s+|le\s+|la\s+)?{DATE_SLOT}|\b(?:todo|to-do|to\s+do\s*:|à\s+faire)\b"
 )
 OBLIGATION = regex(
@@ -151,6 +153,9 @@ _THANKS = regex(r"^\W*(?:merci|thanks|thank\s+you|thx|ty)\b")
 
 # A task asked of the others: "please review my PR by EOD", "pls merge it by tonight".
 _ASKED_OF_OTHERS_EN = regex(r"^\W*(?:please|pls|plz|kindly)\s+(?=[a-z])")
+# ... or with "please" said last: "send it by COB tomorrow please" (not "I'll send it, please hold").
+_ASKED_LAST_EN = regex(r"[\s,]+(?:please|pls|plz)\W*$")
+_SAID_OF_ONESELF_EN = regex(r"^\W*(?:i|i'm|i'll|i've|we|we're|we'll|my|our)\b")
 
 
 # Going or coming "pour Noël" is when one goes, not what is due by then: "je vais chez mes parents
@@ -170,6 +175,12 @@ def _dated_todo(hit: Hit) -> Item | None:
         return None
     confidence = hit.confidence(_TODO_CONFIDENCE)
     asked = None if hit.french else _ASKED_OF_OTHERS_EN.match(hit.clause.text)
+    asked_last = None if hit.french else _ASKED_LAST_EN.search(hit.clause.text)
+    if asked is None and asked_last is not None and not _SAID_OF_ONESELF_EN.match(hit.clause.text):
+        task = hit.third(hit.clause.text[: asked_last.start()].strip(), named=True)
+        task = task[:1].lower() + task[1:]
+        content = f"{hit.speaker} asked someone to {task}"
+        return Item(content, MemoryType.TODO, confidence, [hit.clause.text], predicate=Predicate.TODO)
     if asked is not None:
         task = hit.third(hit.clause.text[asked.end() :], named=True)
         content = f"{hit.speaker} asked someone to {task}"
