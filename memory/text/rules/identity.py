@@ -14,6 +14,7 @@ from .base import OBJECT, Hit, Item, OneOf, Rule
 from .home import HOME_EN, LIVING_AFTER_EN
 from .home_and_work import IDENTITY_CONFIDENCE, identity_memory
 from .home_and_work_fr import JOB_AND_HOME_FR, LEAVING_AND_ORIGIN_FR, STUDIES_FR
+from .schedule import DAYS_LIST_EN
 from .work import STUDIES_EN, WORK_EN
 
 __all__ = ["IDENTITY"]
@@ -150,7 +151,6 @@ _HANDLE_EN = (
     r"(?:\s+(?P<prep>on|in|for)\s+(?P<where>[\w.-]+(?:\s+[\w.-]+)?))?\s*(?:is|=|:)\s+"
     r"(?P<handle>@?[\w][\w.#@-]{1,39})(?![\w#@-])"
 )
-_DAYS_EN = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b"
 # How the speaker works: "I work remotely", "I work night shifts".
 _WORKS_HOW_EN = (
     r"\bi\s+(?:currently\s+|mostly\s+|usually\s+|now\s+|also\s+)?work\s+(?P<how>remotely|"
@@ -160,7 +160,7 @@ _WORKS_HOW_EN = (
     # where from: "I work remotely from Lisbon most of the year"
     r"(?:\s+from\s+(?P<from>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2}))?"
     # on which days of every week: "I work remotely on Mondays and Fridays"
-    rf"(?P<days>\s+(?:on\s+)?{_DAYS_EN}(?:\s*(?:,|and|&)\s*{_DAYS_EN})*)?"
+    rf"(?P<days>\s+(?:on\s+)?{DAYS_LIST_EN}\b)?"
     # a day said right after is one day's, not how one works ("I work remotely this week")
     r"(?!\s*\x00)"
 )

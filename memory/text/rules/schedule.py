@@ -14,7 +14,7 @@ from ..rewrite import capitalize_first
 from ..sentences import strip_filler
 from .base import Hit, Item, OneOf, Rule
 
-__all__ = ["SCHEDULE"]
+__all__ = ["DAYS_LIST_EN", "SCHEDULE"]
 
 _CONFIDENCE = 0.7
 
@@ -22,20 +22,20 @@ _DAYS_EN = "|".join(f"{day}s" for day in WEEKDAYS_EN) + "|weekends"
 _DAYS_FR = "|".join(WEEKDAYS_FR)
 _COUNT_EN = r"(?:\d(?:\.5)?|one|two|three|four|five|six)"
 # Days said as a habit: "Fridays", "Mondays and Fridays" (a weekday alone, "Friday", is one day).
-_DAYS_LIST_EN = rf"(?:{_DAYS_EN})(?:\s*(?:,|and|or|&)\s*(?:{_DAYS_EN}))*"
+DAYS_LIST_EN = rf"(?:{_DAYS_EN})(?:\s*(?:,|and|or|&)\s*(?:{_DAYS_EN}))*"
 
 # "I work 4 days a week", "I only work three days per week".
 _DAYS_A_WEEK_EN = regex(
     rf"\bi\s+(?:only\s+|now\s+|currently\s+|just\s+)?work\s+(?:only\s+)?{_COUNT_EN}\s+days\s+(?:a|per)\s+week\b"
     # ... and which: "I work 4 days a week, never on Fridays", "… except Mondays"
-    rf"(?:\s*[,-]?\s*(?:never|not|but\s+not|except|off)\s+(?:on\s+)?{_DAYS_LIST_EN}\b)?"
+    rf"(?:\s*[,-]?\s*(?:never|not|but\s+not|except|off)\s+(?:on\s+)?{DAYS_LIST_EN}\b)?"
 )
 # "I don't work Fridays", "I never work on weekends".
-_DAYS_NOT_WORKED_EN = regex(rf"\bi\s+(?:don't|do\s+not|never)\s+work\s+(?:on\s+)?{_DAYS_LIST_EN}\b")
+_DAYS_NOT_WORKED_EN = regex(rf"\bi\s+(?:don't|do\s+not|never)\s+work\s+(?:on\s+)?{DAYS_LIST_EN}\b")
 # "I'm off every Friday", "I'm off on Fridays", "I'm always offline on weekends".
 _DAYS_OFF_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:always\s+|usually\s+)?(?:off|out|offline|away)\s+"
-    rf"(?:every\s+(?:{'|'.join(WEEKDAYS_EN)}|weekend)|(?:on\s+)?{_DAYS_LIST_EN})\b"
+    rf"(?:every\s+(?:{'|'.join(WEEKDAYS_EN)}|weekend)|(?:on\s+)?{DAYS_LIST_EN})\b"
 )
 # "my hours are 8 to 4", "my working hours are 9:30-5:30 CET": hours said in numbers.
 _HOURS_EN = regex(
@@ -55,7 +55,7 @@ _GROUP_MEETS_EN = regex(
     r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:group|club|team|class|band|choir|circle|crew|league|guild|squad)\s+"
     r"(?:meets|practices|plays|rehearses|trains|raids|streams|gets\s+together)\s+(?P<object>(?:every|each|on|once|twice|weekly|"
     r"monthly|daily|biweekly|the\s+(?:first|second|third|fourth|last)\s+\w+day\b|\w+days?\s+(?:mornings|afternoons|"
-    rf"evenings|nights)\b|{_DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
+    rf"evenings|nights)\b|{DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
 )
 # When a group's regular thing happens: "our raid is every saturday at 9pm", "standup is at 10am every
 # day", "the book club meets on the first tuesday of the month".
@@ -71,7 +71,7 @@ _SCHEDULED_EN = regex(
     # a time said first: "at 9:15 every day", "from 7 to 3 every day"
     r"(?:(?:at|from)\s+(?:[^,;:!?.]|:(?=\d)){1,30}?\s+)?(?:every|each|"
     r"on\s+(?:the\s+(?:first|second|third|fourth|last)\s+)?\w+days?\b|"
-    rf"daily|weekly|monthly|twice\s+a|once\s+a|{_DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
+    rf"daily|weekly|monthly|twice\s+a|once\s+a|{DAYS_LIST_EN}\b)" + _UP_TO_A_BREAK + ")"
 )
 # What the speaker has on a day of every week: "I have physio every thursday at 6", "I've got band
 # practice on Wednesdays", "I have therapy every other Tuesday". Not what they have to do or lack
@@ -83,7 +83,7 @@ _HAS_EVERY_EN = regex(
     r"(?:[\w':-]+\s+){0,5}?[\w':-]+\s+"
     rf"(?:(?:every|each)\s+(?:other\s+)?(?:{_WEEKLY_EN}(?:\s+(?:morning|afternoon|evening|night))?|"
     r"day|weekday|morning|evening|night|week|weekend|month)\b|"
-    rf"on\s+{_DAYS_LIST_EN}\b|on\s+{_WEEKLY_EN}\s+(?:mornings|afternoons|evenings|nights)\b)"
+    rf"on\s+{DAYS_LIST_EN}\b|on\s+{_WEEKLY_EN}\s+(?:mornings|afternoons|evenings|nights)\b)"
     # and when in the day: "at 6", "from 7 to 9pm"
     r"(?:\s+(?:at|from|around|after|before)\s+\d{1,2}(?:[:.h]\d\d)?(?:\s*(?:am|pm))?"
     r"(?:\s*(?:-|–|to|till|until)\s*\d{1,2}(?:[:.h]\d\d)?(?:\s*(?:am|pm))?)?)?)"
