@@ -265,10 +265,11 @@ DATE_PATTERN = regex(
     rf"|(?P<period_fr>(?:ce|cet|cette)\s+(?P<period_fr_this_unit>{_PERIOD_FR})(?:-ci|-là)?"
     rf"|(?:la|le|l')\s*(?P<period_fr_unit>{_PERIOD_FR})\s+(?P<period_fr_modifier>{_NEXT_FR}|{_LAST_FR}))"
     # "in June", "next June", and a part of a month said alone: "due early March", "mid July".
-    # ... and French from-when: "à partir de mars", "dès avril", "à partir d'avril"
+    # ... and French from-when: "à partir de mars", "dès avril", "à partir d'avril"; a change's start:
+    # "raising the rent starting February", "effective March"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|"
     r"(?P<month_preposition>in|en|au\s+mois\s+de|pour|during|pendant|since|depuis|(?:à|a)\s+partir\s+d(?:e|['’])|dès|"
-    r"(?:until|till|by|before|after|from|through)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
+    r"(?:until|till|by|before|after|from|through|starting|effective|as\s+of)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
     r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]|(?:at\s+)?(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+[a-z]))"
     # French parts too: "mi-décembre", "fin janvier", "début d'avril".
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"

@@ -332,14 +332,19 @@ def _dash_as_range(text: str, french: bool) -> str:
 
 # A part of the clause after a comma, a semicolon or "and", told in the present or the future, of a
 # day: "my grandpa passed away last week, the funeral is on Saturday" is the Saturday to come, and so
-# is "my laptop died and IT is sending a new one tuesday"; and what will be done again, "I failed my
-# driving test yesterday, retaking it in March" (the next March), or heard: "results in January".
+# is "my laptop died and IT is sending a new one tuesday"; what will be done again, "I failed my
+# driving test yesterday, retaking it in March" (the next March), or heard: "results in January"; a
+# move that follows, "moving in on the 15th" (not any "-ing": "visiting the Louvre on Saturday" may
+# tell the weekend that was).
 _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
     r"(?:[,;]\s*(?:and\s+|but\s+|so\s+)?|\s(?:and|but|so)\s+)(?:(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
     r"(?:is|are|will\s+be|'s\s+going\s+to\s+be|is\s+going\s+to\s+be|starts|begins|opens|ends|closes|arrives|"
     r"lands|returns|(?:comes|goes|gets)(?:\s+(?:off|out|back|in|live))?|"
     r"(?:is|are)\s+\w+ing(?:\s+[\w'-]+){0,4}|will\s+\w+(?:\s+[\w'-]+){0,4})\s+(?:on\s+|at\s+|next\s+)?"
-    r"|(?:re(?:taking|sitting|doing|applying|booking|scheduling)|trying\s+again)(?:\s+[\w'-]+){0,4}?\s+"
+    r"|(?:re(?:taking|sitting|doing|applying|booking|scheduling)|trying\s+again"
+    # a move or a trip that follows: "we closed on the house yesterday, moving in on the 15th"
+    r"|(?:moving|flying|heading|leaving|driving)\s+(?:in|out|back|off|home|over|up|down|to)"
+    r")(?:\s+[\w'-]+){0,4}?\s+"
     r"(?:in|on|at|by|next|this)?\s*"
     # what is to be heard of it: "took the exam on Saturday, results in January"
     r"|(?:the\s+)?(?:results?|grades?|scores?|marks?|decision|answer|verdict|feedback)\s+"

@@ -22,7 +22,7 @@ _ABSENCE_EN = regex(
 _DROPPED_SUBJECT_EN = regex(
     r"^(?:(?:just|finally|also|recently|actually|already|officially|then|later|eventually)\s+)?"
     r"(?:broke|fractured|sprained|injured|twisted|started|finished|completed|lost|won|passed|failed|moved|grew(?=\s+up\b)|"
-    r"bought|sold|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|landed|arrived|published|signed|received|visited|"
+    r"bought|sold|paid(?=\s+(?:off|back)\b)|graduated|quit|joined|adopted|met|launched|released|shipped|deployed|merged|fixed|landed|arrived|published|signed|received|visited|"
     r"travel(?:l)?ed|returned|came\s+back|went|flew|found|founded|built|created|wrote|earned|celebrated|"
     rf"booked|rented|renovated|switched|upgraded|rescheduled|postponed|cancell?ed|defended|submitted|changed(?=\s+my\s+mind\b)|"
     rf"took|got|reached|hit(?=\s+(?:a\s+new\s+|level\s+|rank\s+|lvl\s+)?(?:{RANKS_EN})))\s+"
@@ -41,7 +41,9 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"closing|celebrating|pairing|joining(?=\s+(?:the|a|an|our)\s)|defending(?:\s+on(?=\s))?|presenting|quitting|interviewing|competing|performing|reading|rereading|re-reading|watching|rewatching|binge-?watching|playing|replaying|"
     r"listening(?=\s+to\s)|"
     # Not "starting today we use Jira": a time said first, then the clause's own subject.
-    r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day)[\s,]+(?:we|i|you|they|the|"
+    r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day|"
+    # "starting March 3 I'm on nights"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?)[\s,]+(?:we|i|you|they|the|"
     r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|turning(?=\s+\d)|"
     r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|looking(?=\s+for\s)|living(?=\s+in\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
@@ -119,6 +121,15 @@ _APPOINTMENT_ALONE_EN = regex(
 # one says for saying it: "need to say", "have to admit").
 _DROPPED_MUST_EN = regex(
     r"^(?:need|have)\s+to\s+(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)(?=[a-z])"
+    # "need a crown next month", "need new tyres": what the speaker needs
+    r"|^need\s+(?:a|an|my|new|some)\s+(?!(?:break|drink|nap|coffee|vacation|holiday|minute|moment|sec|second|hug)\b)"
+)
+# The same after a comma, once the clause has said what it is about: "my passport expires next spring,
+# need to renew before the trip", "just got back from the dentist, need a crown next month".
+_DROPPED_MUST_AFTER_A_COMMA_EN = regex(
+    r"(?<=[^\W\d_]),\s+(?=(?:still\s+|also\s+|really\s+|probably\s+)?(?:need|have)\s+to\s+"
+    r"(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)[a-z]|need\s+(?:a|an|my|new|some)\s+(?!(?:break|drink|nap|"
+    r"coffee|vacation|holiday|minute|moment|sec|second|hug)\b))"
 )
 # "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
 # raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
@@ -143,6 +154,8 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     any filler) with the speaker's "I" put back ("I lost ...", "I'm planning ..."), an offer said
     with "let me" as what it is ("Let me book it" -> "I'll book it"); any other clause as it is.
     `message`, the whole message, tells whose a due date alone is ("due in March")."""
+    if clause[:1].isalpha() and not clause.lower().startswith(("you", "if ", "when ", "unless ")):
+        clause = _DROPPED_MUST_AFTER_A_COMMA_EN.sub(", I ", clause)
     rest = strip_filler(clause)
     if not rest:
         return clause

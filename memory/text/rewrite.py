@@ -131,7 +131,7 @@ def _third_en(group: Group, speaker: str, named: bool) -> tuple[str, bool]:
             out += group("and_gap") + (_third_person_verb_en(joined) if third != verb else joined)
         return out, True
     if group("my") or group("mine"):
-        return ("their" if named and group("my") else possessive_en(speaker)), True
+        return ("their" if named and group("my") else possessive_en(speaker)), named
     if group("myself"):
         return ("themselves" if named else speaker), True
     if group("me"):

@@ -54,7 +54,9 @@ _GATE = regex(
     r"rappelle|rappelez|retiens|retenez|retenir|notez|noter|mémorise|garde|gardez|enregistre|"
     r"tu|vous|peux|pouvez|partons|allons-y|il|faut|pronouns|pronoms|name|here|favou?rite|fave|fav|every|each|"
     # what the speaker asks of the team's calendar: "please don't schedule meetings before 10, I ..."
-    r"schedule|book\s+(?:me|anything|any)|meetings|calls|réunions?)(?![\w])|\bj'|\x00"
+    r"schedule|book\s+(?:me|anything|any)|meetings|calls|réunions?|"
+    # what one's doctor ordered: "the physio says no running for 6 weeks"
+    r"doctor|physio|dentist|gp)(?![\w])|\bj'|\x00"
     # Pronouns given alone: "he/him", "elle/elle".
     r"|\b(?:he|she|they|xe|ze|il|elle|iel)\s*/"
 )

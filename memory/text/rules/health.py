@@ -71,6 +71,51 @@ _RECOVERING_EN = regex(
     r"\bi(?:'m|\s+am)(?:\s+(?:still|slowly|finally|now))*\s+(?P<verb>recovering|recuperating)\s+from\s+"
     r"(?P<object>(?:a|an|my|the|some)?\s*[^,;:.!?]+?)" + _PHRASE_END_EN
 )
+# A part of the body that troubles the speaker: "my knee is acting up again", "my back's been killing
+# me", "my wrist still hurts" (not "my back is turned", "my feet are cold").
+_BODY_PART_EN = (
+    r"knee|knees|back|lower\s+back|neck|shoulder|shoulders|hip|hips|ankle|ankles|wrist|wrists|elbow|foot|feet|hand|"
+    r"hamstring|achilles|shin|shins|jaw|tooth|teeth|ear|ears|eye|eyes|stomach|gut|chest|heart|leg|legs|arm|arms|"
+    r"hand|head|sinuses|migraine"
+)
+_TROUBLE_EN = regex(
+    rf"\bmy\s+(?:(?:left|right|bad|dodgy|old)\s+)?(?P<object>{_BODY_PART_EN})(?:'s|\s+is|\s+are|\s+has|\s+have|\s+keeps)?"
+    r"(?:\s+(?:still|really|so|been|again|(?P<lasting>still|been|keeps)))*\s*"
+    r"(?:(?P<flare>acting\s+up|playing\s+up|flared\s+up|flaring\s+up|giving\s+out|giving\s+me\s+(?:trouble|grief|hell))|"
+    r"killing\s+me|hurts?|hurting|aches?|aching|sore|swollen|throbbing|locked\s+up)\b"
+    # what it comes from, since when, for how long: kept with it
+    r"(?P<rest>[^,;:.!?]*?)(?=\s*[,;:.!?]|\s+(?:and|but|so|because|which|though)\b|\s*$)"
+)
+# Only a lasting trouble is worth remembering: "my stomach hurts" passes, "my knee is acting up
+# again", "my back's been killing me since Monday" and "my wrist still hurts" last.
+_LASTING_EN = regex(
+    r"\b(?:again|still|been|keeps|since|for\s+(?:weeks|months|days|ages|years|a\s+while))\b|\x00"
+)
+
+
+def _trouble(hit: Hit) -> Item | None:
+    """ "Ana's knee is acting up again", "Ana's back has been hurting since Monday"."""
+    said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
+    if not (hit.group("lasting") or hit.group("flare") or _LASTING_EN.search(said)):
+        return None
+    # "killing me" is chat's "hurting": "Ana's back has been hurting", not "killing Ana".
+    content = capitalize_first(hit.third(_KILLING_ME.sub("hurting", said), named=False))
+    content = with_date_said_first(content, hit)
+    kind = MemoryType.EVENT if PLACEHOLDER.search(content) else MemoryType.FACT
+    return Item(content, kind, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
+_KILLING_ME = regex(r"\bkilling\s+me\b")
+
+
+# What the speaker's doctor ordered: "physio says no running for 6 weeks", "my doctor told me to cut
+# out salt", "the dentist wants me to wear a night guard" (not "my doctor says hi").
+_ORDERS_EN = regex(
+    r"(?:^|(?<=,\s)|\b(?P<whose>my|the)\s+)(?P<who>doctor|doc|gp|physio|physiotherapist|surgeon|dentist|cardiologist|specialist|"
+    r"dermatologist|consultant|midwife|ob-?gyn|nurse|therapist|dietitian|nutritionist)\s+"
+    r"(?P<verb>says|said|told\s+me|wants\s+me|advised(?:\s+me)?|recommended|ordered(?:\s+me)?|put\s+me|has\s+me)\s+"
+    r"(?P<object>(?:no|not\s+to|to|on|off)\s+(?!(?:worry|panic|stress)\b)[^,;:.!?]+?)" + _PHRASE_END_EN
+)
 # In French: "j'ai de l'asthme", "je suis diabétique", "on m'a diagnostiqué un TDAH".
 _HAVE_FR = regex(
     r"\bj'ai(?:\s+(?:aussi|toujours|encore))*\s+(?P<object>(?:de\s+l'|du\s+|des\s+|une?\s+|le\s+|la\s+)?"
@@ -133,6 +178,13 @@ def _takes(hit: Hit) -> Item:
     return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
 
 
+def _orders(hit: Hit) -> Item:
+    """ "Ana's physio says no running for 6 weeks": what the speaker was told to do or not to do."""
+    said = hit.clause.text[hit.match.start("who") : hit.match.end()].strip()
+    content = f"{hit.speaker}'s {hit.third(said, named=False)}"
+    return Item(content, MemoryType.FACT, hit.confidence(_CONFIDENCE), [hit.phrase])
+
+
 def _blood_type(hit: Hit) -> Item:
     letters, _, sign = hit.group("object").partition(" ")
     return Item(
@@ -147,5 +199,7 @@ HEALTH = (
     *(Rule(pattern, _said, french=False) for pattern in (_DIAGNOSED_EN, _RECOVERING_EN, _HAVE_EN, _IS_EN)),
     Rule(_MEDICATION_EN, _takes, french=False, object_groups=("object", "treatment", "drug")),
     Rule(_BLOOD_TYPE_EN, _blood_type, french=False, check_object=False),
+    Rule(_ORDERS_EN, _orders, french=False),
+    Rule(_TROUBLE_EN, _trouble, french=False),
     *(Rule(pattern, _said, french=True) for pattern in (_DIAGNOSED_FR, _RECOVERING_FR, _HAVE_FR, _IS_FR)),
 )

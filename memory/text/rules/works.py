@@ -142,7 +142,8 @@ _WORK_OF = {"painted": "a painting of", "drew": "a drawing of", "sketched": "a s
 # A room, a fence or nails painted are no art, nor a blank, a conclusion or a crowd drawn, nor a
 # plan sketched; "this" alone is what was just shown ("I painted this last week").
 _NOT_ART = regex(
-    r"^(?:\S+\s+){0,2}?(?:fence|house|walls?|room|bedroom|kitchen|door|doors|nails|car|deck|ceiling|garage|"
+    r"^(?:\S+\s+){0,2}?(?:fence|house|walls?|room|bedroom|kitchen|door|doors|nails|car|deck|ceiling|garage|nursery|"
+    r"hallway|hall|stairs|staircase|porch|shutters|windows?|trim|cabinets|cupboards|dresser|crib|cot|"
     r"office|apartment|flat|shed|bathroom|furniture|town|picture|blank|conclusions?|line|attention|bath|crowd|"
     r"inspiration|comparison|parallels?|breath|lots|straws?|card|cards|number|sword|curtains|blood|"
     r"distinction|plan|plans|outline|roadmap|design|idea|ideas)\b"
