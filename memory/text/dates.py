@@ -361,7 +361,9 @@ _ON_TIME_BEFORE = re.compile(
 _RANGE_END_BEFORE = re.compile(
     r"(?:\b(?:to|until|till|through|thru|and|au|à|jusqu'au|jusqu'à|et)|[-–])\s*$"
     # the return after an absence: "out from the 22nd to the 2nd, back on the 3rd"
-    r"|\b(?:back|returning|de\s+retour)\s+(?:on\s+|le\s+)?$",
+    r"|\b(?:back|returning|de\s+retour)\s+(?:on\s+|le\s+)?$"
+    # the day after another: "moved from Tuesday to the following Monday"
+    r"|\bfollowing\s+$",
     re.IGNORECASE,
 )
 # A quarter said as a noun's word: "the Q1 migration", "our Q3 targets" ("the Q1 2027 migration").
@@ -418,8 +420,18 @@ def _years_said_with_a_month(
     return year_of_month, month_of_year
 
 
+# A day moved to another: "my interview got moved from Tuesday to Thursday" happens on the Thursday.
+_MOVED_TO = re.compile(
+    r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|bumped|shifted|changed|delayed|brought\s+forward)\b"
+    r"[^\x00\x01]*?\bfrom\s+(?:\x00\d+\x00|\x01\d+\x01)\s+(?:to|until|till)\s+(?:the\s+following\s+)?"
+    r"(?:\x00(\d+)\x00|\x01(\d+)\x01)",
+    re.IGNORECASE,
+)
+
+
 def expand_dates(text: str, dates: list[ResolvedDate]) -> tuple[str, float | None]:
-    """Put the absolute dates back into `text`; also return the first date's timestamp."""
+    """Put the absolute dates back into `text`; also return the timestamp of when it happens: the
+    first date's, or the one a day was moved to."""
     first: list[float] = []
 
     def written(match: re.Match[str]) -> str:
@@ -430,6 +442,9 @@ def expand_dates(text: str, dates: list[ResolvedDate]) -> tuple[str, float | Non
         return dates[index].inline if match.group(1) else dates[index].bare
 
     out = _STRAY_MARKS.sub("", PLACEHOLDER.sub(written, text))
+    moved = _MOVED_TO.search(text)
+    if moved is not None and int(moved.group(1) or moved.group(2)) < len(dates):
+        return out, dates[int(moved.group(1) or moved.group(2))].at
     return out, (first[0] if first else None)
 
 

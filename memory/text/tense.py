@@ -14,7 +14,10 @@ __all__ = ["HABIT_EN", "told_as_a_plan", "told_in_past"]
 # February" tells of a February to come, in the tense of what was forgotten.
 _REPORTED_EN = re.compile(
     r"\b(?:i|we)\s+(?:just\s+|totally\s+|completely\s+)?(?:forgot|realized|realised|remembered|noticed|found\s+out|"
-    r"learned|learnt|heard|read)\s+(?:that\s+)?(?=(?:my|our|the|it|he|she|they|his|her|their)\b)",
+    r"learned|learnt|heard|read)\s+(?:that\s+)?(?=(?:my|our|the|it|he|she|they|his|her|their)\b)"
+    # ... and what someone said of the speaker: "my manager said I'm up for promotion in January"
+    r"|\b(?:my|our|the)\s+[\w-]+\s+(?:just\s+)?(?:said|told\s+me|confirmed|mentioned|announced)\s+(?:that\s+)?"
+    r"(?=(?:i'm|i\s+am|i'll|i\s+will|we're|we\s+are|we'll|we\s+will)\b)",
     re.IGNORECASE,
 )
 

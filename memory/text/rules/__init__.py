@@ -7,6 +7,7 @@ from ..normalize import regex
 from .activities import ACTIVITIES
 from .assignments import ASSIGNMENTS, tells_who_does_what
 from .base import Clause, Entry, Item, run_rules
+from .changes import CHANGES
 from .childhood import CHILDHOOD
 from .dated_events import DATED_EVENT
 from .deadlines import DEADLINES, OBLIGATION
@@ -35,6 +36,7 @@ STATEMENTS: tuple[Entry, ...] = (
     *PREFERENCES,
     *PERSONAL,
     *HEALTH,
+    *CHANGES,
     *DECISIONS,
     *ASSIGNMENTS,
     DEADLINES,

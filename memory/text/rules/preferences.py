@@ -263,6 +263,8 @@ def _is_into_en(hit: Hit) -> Item | None:
     content = f"{hit.speaker} {perfect or 'is'} {negation}{kind} {liked}"
     if kind.startswith("allergic"):
         confidence = hit.confidence(_FACT_CONFIDENCE)
+        if negation:  # "turns out I'm not allergic to cats": no allergy to file
+            return Item(content, MemoryType.FACT, confidence, [hit.phrase])
         return Item(
             content, MemoryType.FACT, confidence, [hit.phrase], predicate=Predicate.ALLERGY, object=liked
         )
