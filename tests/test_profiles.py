@@ -235,6 +235,11 @@ SAID_OF_THE_SPEAKER = [
     "my Steam username is nightowl_42",
     "I'm lactose intolerant but cheese is my weakness",
     "actually I don't work at Google anymore, I'm at Anthropic now",
+    "je bosse de chez moi le vendredi",
+    "I've been with Stripe since 2021",
+    "Ana and I aren't together anymore",
+    "turns out I'm not allergic to cats, it was the dust",
+    "my doctor told me to avoid alcohol",
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from .date_patterns import RELATIVE_DAYS, SHORT_WEEKDAYS_EN
@@ -104,6 +105,28 @@ def _weekday_number(name: str) -> int:
     return WEEKDAYS_EN.index(low) if low in WEEKDAYS_EN else WEEKDAYS_FR.index(low)
 
 
+# Which week of its month an ordinal counts: the first is the one holding the 4th, the last the one
+# holding the fourth-to-last day (so that most of each is in the month, as ISO counts weeks).
+_WEEK_ORDINALS = {
+    "first": 0, "1st": 0, "première": 0, "premiere": 0, "second": 1, "2nd": 1, "deuxième": 1, "deuxieme": 1,
+    "seconde": 1, "third": 2, "3rd": 2, "troisième": 2, "troisieme": 2, "fourth": 3, "4th": 3, "quatrième": 3,
+    "quatrieme": 3,
+}  # fmt: skip
+
+
+def _nth_week(group: Callable[[str], str | None], today: date, past: bool) -> date:
+    """The Monday of "the second week of February", in the nearest February (or the one said)."""
+    month_number = MONTH_NUMBERS[(group("nth_week_month") or "").lower().rstrip(".")]
+    year = group("nth_week_year")
+    first = date(int(year), month_number, 1) if year else month_start(today, month_number, 0, past)
+    ordinal = (group("nth_week_ordinal") or "").lower()
+    if ordinal in _WEEK_ORDINALS:
+        day = first + timedelta(days=3 + 7 * _WEEK_ORDINALS[ordinal])
+    else:  # the last one
+        day = first.replace(day=calendar.monthrange(first.year, first.month)[1] - 3)
+    return period_start(day, "week")
+
+
 def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | None:
     """(date, kind, unit) for one date expression: the day (or the start of the week, weekend,
     month or year it names), how it is written inline, and how precise it is."""
@@ -130,6 +153,9 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
             return (day, "abs", "day") if day else None
         day = nearest_day(today, month, day_number, past)
         return (day, "day", "day") if day else None
+    if group("jour_du_mois"):
+        day = nearest_day_of_month(today, int(group("jour_du_mois_number")), past)
+        return (day, "ord", "day") if day else None
     if group("ordinal_day"):
         named = group("ordinal_day_weekday")
         weekday = _weekday_number(named) if named else None
@@ -223,6 +249,8 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         if unit == "weekend" and shift == 0 and past and today.weekday() < 5:
             shift = -1  # "I went cycling this weekend", said on a weekday: the one just gone
         return shift_period(today, unit, shift), "period", unit
+    if group("nth_week"):
+        return _nth_week(group, today, past), "period", "week"
     if group("month") or group("month_bare"):
         month = MONTH_NUMBERS[(group("month_name") or group("month_bare")).lower()]
         if group("month_year"):

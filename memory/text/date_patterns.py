@@ -215,6 +215,10 @@ DATE_PATTERN = regex(
     rf"|(?P<ordinal_day>(?:{_ORDINAL_DAY_AFTER}|(?P<ordinal_day_weekday>{_WEEKDAY_ALT}),?\s+)the\s+"
     r"(?P<ordinal_day_number>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)"
     rf"(?!\s+(?:{_NOT_A_DAY_AFTER})\b))"
+    # "le 12", "le 1er": a day of this month or the next, said alone where French ends a clause or a
+    # time follows (not "le 12 mai", "le 3 pièces", "le 12 à la maison" read otherwise)
+    r"|(?P<jour_du_mois>(?<![\w'’])le\s+(?P<jour_du_mois_number>3[01]|[12]\d|[1-9])(?:er)?"
+    r"(?=\s*(?:$|[,.;!?)]|à\s+\d|(?:au\s+(?:soir|matin)|avec|et|ou|pour|chez|mais|donc|car|matin|soir|midi|après-midi)\b)))"
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
     # "Monday last week", "on Tuesday of next week", "last week on Friday", "mardi de la semaine
     # dernière": one day of a named week, not that weekday of this one.
@@ -229,6 +233,10 @@ DATE_PATTERN = regex(
     rf"|(?P<weekdays_ago>(?P<weekdays_ago_quantity>{_QUANTITY})\s+(?P<weekdays_ago_name>{_WEEKDAY_EN_ALT})s\s+(?:ago|back))"
     # Not "the first time in 5 years" (for so long, not in 5 years' time).
     rf"|(?P<in_count>(?<!\btime\s)(?<!\bfirst\s)(?:in|dans)\s+(?P<in_quantity>{_QUANTITY})\s+(?P<in_unit>days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?))"
+    # "the second week of February", "la dernière semaine d'août": a week counted in a month
+    r"|(?P<nth_week>(?:(?:the|la)\s+)?(?P<nth_week_ordinal>first|second|third|fourth|last|1st|2nd|3rd|4th|premi[eè]re|"
+    r"deuxi[eè]me|seconde|troisi[eè]me|quatri[eè]me|derni[eè]re)\s+(?:week|semaine)\s+(?:of\s+|de\s+|d['’]\s*)"
+    rf"(?P<nth_week_month>{_FULL_MONTH_ALT})(?:\s+(?P<nth_week_year>\d{{4}}))?)"
     r"|(?P<week_after_next>(?:the\s+)?week\s+after\s+next|dans\s+deux\s+semaines\s+pile)"
     r"|(?P<week_before_last>(?:the\s+)?(?P<before_last_unit>week-?end|week|month|year)\s+before\s+last)"
     # "for 3 years now", "for the past six months", "depuis plus de deux ans": how long something
@@ -367,6 +375,8 @@ PAST_TENSE = regex(
     r"\b(?:ago|yesterday|hier|il\s+y\s+a|dernier|dernière|last\s+(?:week|night|year|month|time|weekend|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter)"
     r"|(?:weeks?|weekends?|months?|years?)\s+back)\b"
+    # not a week counted in a month: "the last week of March", "la dernière semaine d'août"
+    r"(?!(?<=week)\s+of\b|(?<=dernière)\s+semaine\s+(?:de\s|d['’]))"
     # A day that is the subject of a past verb: "Friday was fun", "the weekend was great".
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:was|were)\b"
     # What was on a day: "First session was on Tuesday!", "the party was last night".

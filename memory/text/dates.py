@@ -289,13 +289,18 @@ def find_dates(
                     or match.group("weekday_short")
                 ):
                     inline = ("le " if french else "on ") + inline
+            if match.group("jour_du_mois"):
+                inline = "le " + inline  # "le 12": "le samedi 12 décembre 2026"
             part = match.group("weekday_part") or match.group("weekday_short_part")
             if part:
                 inline += PARTS_OF_DAY[part.lower()]
             at = datetime.combine(day, clock or dtime(0, 0), tzinfo=now.tzinfo).timestamp()
         said = " ".join(match.group(0).split())
-        if relative_only and clause[match.end() :].lstrip().startswith(f"({bare})"):
-            continue  # "Last week (the week of ...) was wild": written out already
+        if relative_only and _WRITTEN_AFTER.match(clause, match.end()):
+            # "Last week (the week of ...) was wild": written out already (and read again in
+            # another tense, "the last week of May (the week of Monday 25 May 2026) was busy" could
+            # mean another May)
+            continue
         if relative_only and not before.strip(" ,") and _BE_AFTER.match(clause, match.end()):
             # "Last week was wild": the date is what the sentence is about, so it stays its subject
             # ("Last week (the week of Monday 16 November 2026) was wild", not "In the week of ... was");
@@ -351,6 +356,8 @@ _TO_COME_SINCE_THE_LAST_BREAK = re.compile(
     r"(?:(?:are|is|will\s+be|should\s+be|come\s+out|comes\s+out|due|out|expected)\s+)*(?:in|on|by|next|this|around)?\s*)$",
     re.IGNORECASE,
 )
+# A date written out after the words that said it: "(the week of Monday 16 November 2026)".
+_WRITTEN_AFTER = re.compile(r"\s*\([^()]*\b\d{4}\)")
 # A part of the period said right before it: "mid-last year", "early next month".
 _PART_BEFORE = re.compile(r"\b(?P<part>early|mid|late)(?:-|\s+)$", re.IGNORECASE)
 _WEEK_PARTS = {"early": "early in", "mid": "in the middle of", "late": "late in"}

@@ -96,7 +96,7 @@ _IDENTITY_AFTER_NAME: list[tuple[str, str]] = [
         "workplace",
         rf"\s+{_ADVERBS}(?P<value>(?:no\s+longer\s+)?(?:works|has\s+worked|travaille|ne\s+travaille\s+plus)\s+"
         # (not how one works: "from home", "à mi-temps")
-        r"(?!from\s+home\b|à\s+(?:mi-temps|temps\s+partiel|plein\s+temps|distance)\b)"
+        r"(?!from\s+home\b|à\s+(?:mi-temps|temps\s+partiel|plein\s+temps|distance|domicile)\b)"
         r"(?:at|for|in|on|with|from|chez|à|a|au|pour|dans|sur)\s+.+)$",
     ),
     ("age", r"\s+(?P<value>(?:is\s+\d{1,3}\s+years?\s+old|a\s+\d{1,3}\s+ans))\b"),

@@ -27,7 +27,7 @@ _EVENT_CUE = regex(
     r"class|lesson|course|training|onboarding|kick-?off|appt|examen|partiel|contrôle|entretien|réunion|"
     r"rendez-vous|rdv|vol|voyage|vacances|fête|soirée|anniversaire|mariage|lancement|démo|présentation|"
     r"conférence|opération|appel|dîner|déjeuner|atelier|séminaire|cérémonie|soutenance|cours|formation|"
-    r"déménagement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
+    r"déménagement|opérer|opérée?|accouche|accoucher|accouchement|dentiste|médecin|restaurant|resto|réservation|réservée?|reservation|dentist|doctor|doctor's|gp|vet|haircut|hairdresser|optician|therapy|therapist|married|engaged|baby|due\s+date|deploy|deployment|migration|maintenance|"
     r"outage|day\s+off|(?:mental\s+health|sick|personal|duvet)\s+day|time\s+off|off\s+work|out\s+of\s+(?:the\s+)?office|ooo|pto|mariage|congé|anniversary|permis|"
     # "je suis en arrêt maladie jusqu'à vendredi"
     r"arrêt\s+maladie|en\s+arrêt|"

@@ -128,9 +128,9 @@ _EVENTS_FR: list[re.Pattern[str]] = [
     regex(
         r"\b(?:j'ai|nous\s+avons|on\s+a)\s+(?:enfin\s+|récemment\s+|finalement\s+|déjà\s+|officiellement\s+)?"
         r"(?P<verb>obtenu|trouvé|"
-        r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
+        r"perdu|gagné|réussi|raté|acheté|vendu|déménagé|emménagé|commencé|fini|terminé|quitté|rejoint|adopté|rencontré|"
         r"visité|lancé|publié|signé|reçu|démissionné|accouché|arrêté\s+(?:de|le|la|les|l')|eu\s+(?:un\s+bébé|une\s+promotion|mon|ma|"
-        r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux|notre|nos)|été\s+(?:promue?s?|embauchée?s?|"
+        r"un\s+accident|un\s+nouveau|une\s+nouvelle|des\s+jumeaux|notre|nos)|été\s+(?:promue?s?|augmentée?s?|embauchée?s?|"
         r"licenciée?s?|virée?s?|opérée?s?|acceptée?s?|admise?s?|diplômée?s?)|passé\s+(?:mon|ma|mes|notre|nos|le|"
         r"la|l')|couru|fêté|écrit|construit|créé|fondé|soutenu|cassé|"
         # "j'ai repris le boulot lundi", "j'ai changé de poste"
@@ -306,14 +306,25 @@ _WITH_SOMEONE_FR = regex(
 )
 
 
+# ... and said first: "ma copine et moi, on s'est séparés", "Paul et moi on a emménagé ensemble".
+_CO_SUBJECT_FR = regex(r"(?P<co>(?:mon|ma|mes)\s+[\w'-]+|(?-i:[A-ZÀ-Ý])[\w'-]+)\s+et\s+moi\s*,?\s*$")
+
+
 def _happened_fr(hit: Hit) -> Item | None:
     if _NOT_AN_EVENT_FR.match(hit.group("object")):
         return None
     said = hit.clause.text[hit.match.start() :]
     item = _event(hit, trim_phrase(said) or said, [hit.group("object") or hit.group("verb")])
-    two = _WITH_SOMEONE_FR.match(item.content) if item is not None else None
-    if item is not None and two is not None and two.group("who") == hit.speaker:
+    if item is None:
+        return None
+    two = _WITH_SOMEONE_FR.match(item.content)
+    # (the clause may start at "on": "mon frère et moi" is then what came before it)
+    co = _CO_SUBJECT_FR.search(f"{hit.clause.before} {hit.clause.text[: hit.match.start()]}")
+    others = f"{hit.speaker} et d'autres"
+    if two is not None and two.group("who") == hit.speaker:
         item.content = f"{two.group('who')} et {two.group('name')} {two.group('verb')}{two.group('rest')}"
+    elif co is not None and item.content.startswith(others):
+        item.content = f"{hit.speaker} et {hit.third(co.group('co'))}{item.content[len(others) :]}"
     return item
 
 

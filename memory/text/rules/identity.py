@@ -213,6 +213,8 @@ def _works_how(hit: Hit) -> Item:
     how = " ".join(hit.group("how").split()).lower()
     how = "remotely" if how == "remote" else how  # "I work remote for a company in Austin"
     if hit.french:
+        # "je bosse de chez moi": "Mickael travaille à domicile", whoever Mickael is
+        how = _FROM_HOME_FR.sub("à domicile", how)
         content = f"{hit.speaker} {_WORKS_HOW_VERB_FR[hit.words('verb').lower()]} {how}"
     else:
         content = f"{hit.speaker} works {how}"
@@ -229,7 +231,7 @@ def _works_how(hit: Hit) -> Item:
 _DAYS_FR = r"(?:lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|week-?ends?)"
 _WORKS_HOW_FR = (
     r"\bje\s+(?P<verb>suis|travaille|bosse)\s+(?:souvent\s+|surtout\s+|maintenant\s+)?(?P<how>(?:en\s+télétravail|"
-    r"à\s+distance|en\s+remote|à\s+temps\s+partiel|à\s+mi-temps|en\s+freelance|de\s+nuit|en\s+horaires\s+décalés)"
+    r"à\s+distance|en\s+remote|de\s+chez\s+moi|depuis\s+chez\s+moi|de\s+la\s+maison|à\s+la\s+maison|à\s+temps\s+partiel|à\s+mi-temps|en\s+freelance|de\s+nuit|en\s+horaires\s+décalés)"
     # on which days, one or several: "le lundi et le vendredi", "les lundis et mercredis"
     r"(?:\s+(?:le|les|tous\s+les)\s+"
     + _DAYS_FR
@@ -240,6 +242,7 @@ _WORKS_HOW_FR = (
     r"(?!\s*\x00)"
 )
 _WORKS_HOW_VERB_FR = {"suis": "est", "travaille": "travaille", "bosse": "travaille"}
+_FROM_HOME_FR = regex(r"^(?:de\s+chez\s+moi|depuis\s+chez\s+moi|de\s+la\s+maison|à\s+la\s+maison)")
 # Who one is by temperament: "I'm an introvert", "I'm not a morning person", "je suis du soir".
 _TRAIT_EN = (
     r"\bi(?:'m|\s+am)\s+(?P<neg>not\s+)?(?:(?:definitely|totally|really|such|more\s+of|kind\s+of|"
