@@ -4832,7 +4832,7 @@ def test_the_return_after_an_absence_is_after_it() -> None:
         ("I need a crown next month", "Mickael needs a crown in December 2026"),
         # a debt paid off, its "I" left out
         ("finally paid off my student loans!!", "Mickael finally paid off their student loans"),
-        # a change's start: "starting February", "effective March", "as of March"
+        # a change's start: "starting February", "effective March"
         (
             "my landlord is raising the rent by 200 starting february",
             "Mickael's landlord is raising the rent by 200 starting February 2027",

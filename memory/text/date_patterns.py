@@ -277,7 +277,7 @@ DATE_PATTERN = regex(
     # "raising the rent starting February", "effective March"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|"
     r"(?P<month_preposition>in|en|au\s+mois\s+de|pour|during|pendant|since|depuis|(?:à|a)\s+partir\s+d(?:e|['’])|dès|"
-    r"(?:until|till|by|before|after|from|through|starting|effective|as\s+of)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
+    r"(?:until|till|by|before|after|from|through|starting|effective)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
     r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]|(?:at\s+)?(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+[a-z]))"
     # French parts too: "mi-décembre", "fin janvier", "début d'avril".
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"
