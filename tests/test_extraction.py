@@ -4861,6 +4861,7 @@ def test_the_return_after_an_absence_is_after_it() -> None:
             "Mickael's back has been hurting since Monday 23 November 2026",
         ),
         ("my wrist still hurts from the fall", "Mickael's wrist still hurts from the fall"),
+        ("my knees keep aching", "Mickael's knees keep aching"),
         ("my doctor told me to avoid alcohol", "Mickael's doctor told Mickael to avoid alcohol"),
         ("the doctor says no lifting for a month", "Mickael's doctor says no lifting for a month"),
     ],

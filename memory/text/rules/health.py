@@ -76,11 +76,11 @@ _RECOVERING_EN = regex(
 _BODY_PART_EN = (
     r"knee|knees|back|lower\s+back|neck|shoulder|shoulders|hip|hips|ankle|ankles|wrist|wrists|elbow|foot|feet|hand|"
     r"hamstring|achilles|shin|shins|jaw|tooth|teeth|ear|ears|eye|eyes|stomach|gut|chest|heart|leg|legs|arm|arms|"
-    r"hand|head|sinuses|migraine"
+    r"hands|head|sinuses"
 )
 _TROUBLE_EN = regex(
-    rf"\bmy\s+(?:(?:left|right|bad|dodgy|old)\s+)?(?P<object>{_BODY_PART_EN})(?:'s|\s+is|\s+are|\s+has|\s+have|\s+keeps)?"
-    r"(?:\s+(?:still|really|so|been|again|(?P<lasting>still|been|keeps)))*\s*"
+    rf"\bmy\s+(?:(?:left|right|bad|dodgy|old)\s+)?(?P<object>{_BODY_PART_EN})(?:'s|\s+is|\s+are|\s+has|\s+have|\s+keeps?)?"
+    r"(?:\s+(?:still|really|so|been|again))*\s*"
     r"(?:(?P<flare>acting\s+up|playing\s+up|flared\s+up|flaring\s+up|giving\s+out|giving\s+me\s+(?:trouble|grief|hell))|"
     r"killing\s+me|hurts?|hurting|aches?|aching|sore|swollen|throbbing|locked\s+up)\b"
     # what it comes from, since when, for how long: kept with it
@@ -89,14 +89,14 @@ _TROUBLE_EN = regex(
 # Only a lasting trouble is worth remembering: "my stomach hurts" passes, "my knee is acting up
 # again", "my back's been killing me since Monday" and "my wrist still hurts" last.
 _LASTING_EN = regex(
-    r"\b(?:again|still|been|keeps|since|for\s+(?:weeks|months|days|ages|years|a\s+while))\b|\x00"
+    r"\b(?:again|still|been|keeps?|since|for\s+(?:weeks|months|days|ages|years|a\s+while))\b|\x00"
 )
 
 
 def _trouble(hit: Hit) -> Item | None:
     """ "Ana's knee is acting up again", "Ana's back has been hurting since Monday"."""
     said = hit.clause.text[hit.match.start() : hit.match.end()].strip()
-    if not (hit.group("lasting") or hit.group("flare") or _LASTING_EN.search(said)):
+    if not (hit.group("flare") or _LASTING_EN.search(said)):
         return None
     # "killing me" is chat's "hurting": "Ana's back has been hurting", not "killing Ana".
     content = capitalize_first(hit.third(_KILLING_ME.sub("hurting", said), named=False))
