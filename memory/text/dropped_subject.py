@@ -119,17 +119,17 @@ _APPOINTMENT_ALONE_EN = regex(
 )
 # "need to send the report by Friday", "have to renew my passport": what the speaker must do (not what
 # one says for saying it: "need to say", "have to admit").
-_DROPPED_MUST_EN = regex(
-    r"^(?:need|have)\s+to\s+(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)(?=[a-z])"
-    # "need a crown next month", "need new tyres": what the speaker needs
-    r"|^need\s+(?:a|an|my|new|some)\s+(?!(?:break|drink|nap|coffee|vacation|holiday|minute|moment|sec|second|hug)\b)"
+_MUST_EN = r"(?:need|have)\s+to\s+(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)(?=[a-z])"
+# "need a crown next month", "need new tyres": what the speaker needs (not "need a break").
+_NEED_EN = (
+    r"need\s+(?:a|an|my|new|some)\s+"
+    r"(?!(?:break|drink|nap|coffee|vacation|holiday|minute|moment|sec|second|hug)\b)"
 )
+_DROPPED_MUST_EN = regex(rf"^(?:{_MUST_EN}|{_NEED_EN})")
 # The same after a comma, once the clause has said what it is about: "my passport expires next spring,
 # need to renew before the trip", "just got back from the dentist, need a crown next month".
 _DROPPED_MUST_AFTER_A_COMMA_EN = regex(
-    r"(?<=[^\W\d_]),\s+(?=(?:still\s+|also\s+|really\s+|probably\s+)?(?:need|have)\s+to\s+"
-    r"(?!(?:say|admit|ask|know|be\s+honest|go\s+to\s+bed)\b)[a-z]|need\s+(?:a|an|my|new|some)\s+(?!(?:break|drink|nap|"
-    r"coffee|vacation|holiday|minute|moment|sec|second|hug)\b))"
+    rf"(?<=[^\W\d_]),\s+(?=(?:still\s+|also\s+|really\s+|probably\s+)?{_MUST_EN}|{_NEED_EN})"
 )
 # "Gonna run a half marathon", "wanna learn Japanese", "gonna be AFK this weekend", "gonna be late to
 # raid tonight" (being away, late or there are the "be" kept: "gonna be fun" says nothing of the
