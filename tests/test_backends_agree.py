@@ -38,6 +38,7 @@ from memory.models import (
 from memory.storage import MemoryQuery, MemoryRead, Storage, VectorHit, about_read, between_read
 from memory.storage.embedded import EmbeddedStorage
 from memory.storage.postgres import PostgresStorage
+from memory.turn_text import told_days
 from tests.fakes.embedders import HashEmbedder
 from tests.helpers import DAY, NOW, memory_row
 
@@ -90,6 +91,11 @@ def _memories(rng: random.Random) -> list[Memory]:
     return out
 
 
+# The turns stored searchable; the rest stay in the transcript only.
+SEARCHABLE_TURNS = 100
+TOLD = ("", "", " yesterday", " last week", " on Monday", " next Friday", " two days ago", " in May 2020")
+
+
 def _turns(rng: random.Random) -> list[StoredMessage]:
     out = []
     for n in range(120):
@@ -102,7 +108,8 @@ def _turns(rng: random.Random) -> list[StoredMessage]:
                 author_id=author,
                 author_name=author.capitalize(),
                 role=rng.choice(("user", "user", "assistant")),
-                content=f"{author} says {' '.join(rng.sample(WORDS, 4))}",
+                # Some tell of days before or after the one they are said on (`told_days`).
+                content=f"{author} says {' '.join(rng.sample(WORDS, 4))}{TOLD[n % len(TOLD)]}",
                 # Several turns of one instant: arrival order breaks the tie.
                 created_at=NOW - 20 * DAY + (n // 2) * 7 * 3600.0,
                 external_id=f"x{n}" if n % 3 else None,
@@ -166,8 +173,9 @@ async def _fill(storage: Storage, rng_seed: int) -> tuple[list[Memory], list[Sto
     await storage.memories.bump_access({memories[0].id: 3, memories[5].id: 1}, NOW)
     turns = _turns(rng)
     texts = [f"{t.author_name}: {t.content}" for t in turns]
-    await storage.turns.add(turns[:100], [_vector(t.content) for t in turns[:100]], texts[:100])
-    await storage.turns.add_unsearchable(turns[100:])
+    n = SEARCHABLE_TURNS
+    await storage.turns.add(turns[:n], [_vector(t.content) for t in turns[:n]], texts[:n])
+    await storage.turns.add_unsearchable(turns[n:])
     await storage.turns.add(turns[:3], [_vector(t.content) for t in turns[:3]], texts[:3])  # repeats
     by_scope: dict[Scope, list[StoredMessage]] = {}
     for turn in turns:
@@ -359,6 +367,20 @@ async def _same_turn_reads(a: Storage, b: Storage, turns: list[StoredMessage], w
             said = {t.id: t.created_at for t in turns}
             assert all(since <= said[h.id] < until for h in dated[0]), (audience, since)
             assert {h.id for h in dated[0]} <= {h.id for h in dense[0]}, (audience, since)
+        # Telling of a period: the same turns with the same scores, and only those telling of it
+        # (the order of near ties may differ, as for `search`: float32 against float8 cosines).
+        told_of = {t.id: told_days(t) for t in turns}
+        for since, until in ((NOW - 10 * DAY, NOW - 3 * DAY), (NOW - 30 * DAY, NOW + 30 * DAY)):
+            told = [await s.turns.search_told(audience, query_vector, since, until, 500) for s in (a, b)]
+            assert {h.id: h.score for h in told[1]} == pytest.approx(
+                {h.id: h.score for h in told[0]}, rel=1e-5
+            )
+            readable = {t.id for t in await a.turns.visible(ids[:SEARCHABLE_TURNS], audience)}
+            expected = {
+                i for i in readable if (d := told_of[i]) is not None and since <= d[0] and d[1] <= until
+            }
+            assert {h.id for h in told[0]} == expected, (audience, since)
+        assert any(told_of.values())
         lexical = [(await s.turns.hybrid_search(audience, query_vector, "zeppelin", 500))[1] for s in (a, b)]
         _same_ranking(lexical[0], lexical[1], audience)
 

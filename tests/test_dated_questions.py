@@ -3,6 +3,7 @@ it names, and the pre-hook's search of that period's turns on both backends."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -13,10 +14,12 @@ from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline, TurnResult
 from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig, PrehookResult
-from memory.prehook.asked_period import asked_period
+from memory.prehook.asked_period import AskedPeriod, asked_period
+from memory.turn_text import told_days
 from tests.helpers import (
     DAY,
     FakeClock,
+    audience,
     blocks_in,
     message,
     past_turn,
@@ -31,11 +34,11 @@ STORAGE_BACKENDS = ("embedded", "postgres")
 ASKED = datetime(2023, 12, 20, 15, tzinfo=UTC).timestamp()
 
 
-def _days(period: tuple[float, float] | None, tz: ZoneInfo | None = None) -> tuple[str, str] | None:
+def _days(period: AskedPeriod | None, tz: ZoneInfo | None = None) -> tuple[str, str] | None:
     zone = tz or UTC
     if period is None:
         return None
-    since, until = period
+    since, until = period.since, period.until
     return (
         datetime.fromtimestamp(since, zone).isoformat(timespec="minutes"),
         datetime.fromtimestamp(until, zone).isoformat(timespec="minutes"),
@@ -248,3 +251,94 @@ async def test_the_offline_timeline_is_told_in_the_authors_days(
     assert result.reply is not None
     assert ON_THE_18TH in result.reply and ON_THE_19TH not in result.reply, result.reply
     assert "18 Dec" in result.reply and "19 Dec" not in result.reply, result.reply
+
+
+# --- turns found by the days they tell of --------------------------------------------------------
+
+# Thursday 16 November 2023, 15:00 UTC: when the turns below are said.
+TOLD_AT = datetime(2023, 11, 16, 15, tzinfo=UTC).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("content", "days"),
+    [
+        (
+            "Guess what? I went to a castle during my trip to the UK last Friday.",
+            ("2023-11-10", "2023-11-11"),
+        ),
+        # from the first day named to the end of the last
+        ("Met my teammates on Monday and flew home yesterday", ("2023-11-13", "2023-11-16")),
+        ("My colleagues and I went to a convention together last month", ("2023-10-01", "2023-11-01")),
+        ("The camping trip last summer was the best", ("2023-06-01", "2023-09-01")),
+        # days to come are told of too
+        ("I'm flying to Lisbon next Tuesday", ("2023-11-21", "2023-11-22")),
+        ("Sounds great, have fun!", None),
+        # only the start of a long turn is read
+        ("word " * 500 + "on 3 March 2021", None),
+    ],
+)
+def test_the_days_a_turn_tells_of(content: str, days: tuple[str, str] | None) -> None:
+    told = told_days(past_turn(content, TOLD_AT))
+    if days is None:
+        assert told is None
+        return
+    assert told is not None
+    assert tuple(datetime.fromtimestamp(t, UTC).date().isoformat() for t in told) == days
+
+
+# Asked on Monday 20 November 2023: the second week of November is 6 to 12 November.
+ASKED_AFTER_THE_WEEK = datetime(2023, 11, 20, 12, tzinfo=UTC).timestamp()
+TOLD_OF_THE_WEEK = "Tim here, I was visiting the UK last Friday and saw a castle"
+
+
+async def test_a_question_about_a_week_gets_the_turn_said_after_that_tells_of_it(
+    engine: MemoryEngine, clock: FakeClock
+) -> None:
+    """Turns said that week say little of the question; turns of other days say more of it than the
+    one told four days after the week, which only the days it tells of bring up."""
+    in_the_week = [
+        (f"Tim had {dish} for lunch", datetime(2023, 11, 7 + n % 5, 12, tzinfo=UTC).timestamp())
+        for n, dish in enumerate(("soup", "pasta", "a salad", "tacos", "curry", "noodles"))
+    ]
+    other_days = [
+        (
+            f"Tim was visiting a country, Tim said it was {word}",
+            datetime(2023, 10, 20 + n, 12, tzinfo=UTC).timestamp(),
+        )
+        for n, word in enumerate(("sunny", "rainy", "cold", "lovely", "busy", "quiet", "huge", "tiny"))
+    ]
+    said = [*in_the_week, *other_days, (TOLD_OF_THE_WEEK, TOLD_AT)]
+    await engine.store_messages([past_turn(text_, at, channel="random") for text_, at in said])
+    clock.now = ASKED_AFTER_THE_WEEK
+
+    question = "Which country was Tim visiting in the second week of November?"
+    assert TOLD_OF_THE_WEEK in await _ask(engine, clock, question, message_top_k=4)
+    # Not named, or off: the turns of other days, and of that week, fill the few places.
+    assert TOLD_OF_THE_WEEK not in await _ask(
+        engine, clock, "Which country was Tim visiting?", message_top_k=4
+    )
+    assert TOLD_OF_THE_WEEK not in await _ask(engine, clock, question, message_top_k=4, dated_turns=0)
+    # Another week named: it tells of none of its days.
+    assert TOLD_OF_THE_WEEK not in await _ask(
+        engine, clock, "Which country was Tim visiting in the first week of November?", message_top_k=4
+    )
+
+
+async def test_a_rewritten_turn_tells_of_the_days_its_new_words_name(engine: MemoryEngine) -> None:
+    """A turn rewritten (a credential masked) is read again: the days it tells of are its new words'."""
+    turn = past_turn("I changed the wifi password last Friday, it is now hunter2", TOLD_AT)
+    await engine.store_messages([turn])
+    (vector,) = await engine.embedder.embed(["wifi password"])
+    turns, viewer = engine.storage.turns, audience()
+    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
+    monday = (datetime(2023, 11, 13, tzinfo=UTC).timestamp(), datetime(2023, 11, 14, tzinfo=UTC).timestamp())
+    assert [h.id for h in await turns.search_told(viewer, vector, *friday, 5)] == [turn.id]
+
+    await turns.rewrite([dataclasses.replace(turn, content="I changed the wifi password on Monday")])
+    await engine.repair_messages()
+    assert await turns.search_told(viewer, vector, *friday, 5) == []
+    assert [h.id for h in await turns.search_told(viewer, vector, *monday, 5)] == [turn.id]
+
+    await turns.rewrite([dataclasses.replace(turn, content="I changed the wifi password")])
+    await engine.repair_messages()
+    assert await turns.search_told(viewer, vector, TOLD_AT - 400 * DAY, TOLD_AT + 400 * DAY, 5) == []

@@ -203,6 +203,7 @@ async def test_migration_copies_every_row_with_its_vector_and_postgres_answers_t
     try:
         assert not postgres.storage.needs_maintenance  # no turn was left waiting for a vector
         await postgres.maintain()
+        told_found, later, both = False, clock.now + 30 * DAY, (embedded, postgres)
         for query in QUERIES:
             vector = (await plain.embed([query]))[0]
             for audience in AUDIENCES:
@@ -216,6 +217,12 @@ async def test_migration_copies_every_row_with_its_vector_and_postgres_answers_t
                 }
                 turns_got = {h.id: h.score for h in await postgres.storage.turns.search(audience, vector, 50)}
                 assert turns_got == pytest.approx(turns_want, abs=1e-5) and turns_want
+                # The days the turns tell of came along ("… move to friday").
+                hits = [await e.storage.turns.search_told(audience, vector, 0.0, later, 50) for e in both]
+                told = [{h.id: h.score for h in found} for found in hits]
+                assert told[1] == pytest.approx(told[0], abs=1e-5)
+                told_found |= bool(told[0])
+        assert told_found
         assert counting.calls == []
         # A private memory is still invisible to anyone else, and visible to its owner in her DM.
         vector = (await plain.embed(["secret plan"]))[0]

@@ -46,7 +46,7 @@ from memory.summaries import SummaryManager
 from memory.summarizer import ExtractiveSummarizer
 from tests.fakes.embedders import HashEmbedder
 from tests.fakes.postgres import PostgresTestServer, Snapshot
-from tests.helpers import FakeClock, searchable_memory_ids, settings, stored_memory
+from tests.helpers import DAY, FakeClock, searchable_memory_ids, settings, stored_memory
 
 T = TypeVar("T")
 
@@ -618,6 +618,14 @@ async def test_prehook_injects_only_what_the_conversation_may_see(
     assert reader.seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, "dated: turns"
     assert_no_foreign_words(dated.block or "", allowed | allowed_turns, "block for a dated question")
 
+    # One that names yesterday also searches the turns telling of it ("Yesterday I repainted…",
+    # said today): the same filter holds.
+    told = await hook.run(request("What did Alice do yesterday?"))
+    assert told.meta is None and not told.errors, told.errors
+    ids = _candidate_ids(told)
+    assert reader.seeded.kinds([i for i in ids if i not in all_memories]) <= allowed_turns, "told: turns"
+    assert_no_foreign_words(told.block or "", allowed | allowed_turns, "block for a question about yesterday")
+
     timeline = await hook.run(request("what did we talk about today?"))
     assert timeline.meta is not None and timeline.block is not None
     assert_no_foreign_words(timeline.block, allowed | allowed_turns, "timeline")
@@ -644,6 +652,10 @@ async def test_engine_searches_return_only_what_the_conversation_may_see(
         ids = [m.id for m, _ in found]
         assert reader.seeded.kinds(ids) <= allowed_turns, f"search_messages for {name}"
         assert (turn.id in ids) == (name in allowed_turns), f"search_messages for {name}"
+    # The turns telling of a period, whenever said: each seeded turn tells of the day before it.
+    (vector,) = await reader.engine.embedder.embed(["the old boathouse down by the river"])
+    told = await reader.engine.storage.turns.search_told(audience, vector, 0.0, reader.clock() + DAY, 50)
+    assert reader.seeded.kinds([h.id for h in told]) == allowed_turns, "search_told"
 
 
 # --- the model's memory tools ------------------------------------------------------------------
@@ -887,6 +899,9 @@ async def test_store_queries_return_nothing_foreign_to_a_hostile_audience(
         reader.seeded.kinds([m.id for m in await reader.engine.storage.turns.visible(turn_ids, audience)])
         == allowed
     )
+    (vector,) = await reader.engine.embedder.embed(["the old boathouse down by the river"])
+    told = await reader.engine.storage.turns.search_told(audience, vector, 0.0, now + DAY, 50)
+    assert reader.seeded.kinds([h.id for h in told]) == allowed, "search_told"
 
     summaries = SummaryManager(reader.engine, ExtractiveSummarizer(), clock=reader.engine.clock)
     summary_ids = [s.id for s in reader.seeded.summaries.values()]

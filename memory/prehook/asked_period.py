@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, tzinfo
+from datetime import UTC, date, datetime, time, tzinfo
+from typing import NamedTuple
 
 from ..text import date_mentions
 from ..text.periods import period_end
@@ -16,9 +17,22 @@ MAX_SPAN_DAYS = 31
 MAX_SCAN_CHARS = 600
 
 
-def asked_period(text: str, now: float, tz: tzinfo) -> tuple[float, float] | None:
-    """`[since, until)` in epoch seconds of the days `text` names, read as a question about the past
-    ("in June" is the last June); None when it names none, too many, or a period still to come."""
+class AskedPeriod(NamedTuple):
+    """The period a question names: the days, and when they began and ended where it was asked."""
+
+    first: date
+    end: date  # the day after the last
+    since: float
+    until: float  # at most the time of asking
+
+    def told(self) -> tuple[float, float]:
+        """The same days as UTC midnights, the bounds of the days a turn tells of (`told_days`)."""
+        return _utc_midnight(self.first), _utc_midnight(self.end)
+
+
+def asked_period(text: str, now: float, tz: tzinfo) -> AskedPeriod | None:
+    """The days `text` names, read as a question about the past ("in June" is the last June), and
+    `[since, until)` in epoch seconds; None when it names none, too many, or a period still to come."""
     mentions = date_mentions(text[-MAX_SCAN_CHARS:], datetime.fromtimestamp(now, tz), past=True)
     if not mentions or len(mentions) > MAX_DATES:
         return None
@@ -30,4 +44,8 @@ def asked_period(text: str, now: float, tz: tzinfo) -> tuple[float, float] | Non
     until = datetime.combine(last, time(0), tzinfo=tz).timestamp()
     if since >= now:
         return None
-    return since, min(until, now)
+    return AskedPeriod(first, last, since, min(until, now))
+
+
+def _utc_midnight(day: date) -> float:
+    return datetime.combine(day, time(0), tzinfo=UTC).timestamp()

@@ -327,17 +327,25 @@ class Sources:
     async def _dated_turns(
         self, request: PrehookRequest, pending: Awaitable[np.ndarray], now: float
     ) -> list[VectorHit]:
-        """The turns said in the period the question names (`asked_period`) nearest to it: "what did
-        Nate do on 25 May?" is about that day's turns, even those the whole history outranks."""
+        """The turns said in the period the question names (`asked_period`) or telling of it,
+        nearest to it: "what did Nate do on 25 May?" is about that day's turns, even those the whole
+        history outranks, and "which country was Tim visiting in the second week of November?"
+        about a turn said days later ("my trip to the UK last Friday")."""
         k = self.config.dated_turns
         zone = request.asker_tz or self.tz
         period = asked_period(request.text, now, zone) if k > 0 and self.config.turn_pool > 0 else None
         if period is None:
             return []
-        since, until = period
         # The batch and the history window are dropped after the search, as from the others.
         k += len(request.exclude_message_ids) + len(request.in_context_message_ids)
-        return await self.engine.storage.turns.search_between(request.viewer, await pending, since, until, k)
+        turns, query = self.engine.storage.turns, await pending
+        said, told = await asyncio.gather(
+            turns.search_between(request.viewer, query, period.since, period.until, k),
+            turns.search_told(request.viewer, query, *period.told(), k),
+        )
+        # A turn both said then and telling of it is one hit (the same vector, the same score).
+        both = {hit.id: hit for hit in [*said, *told]}
+        return sorted(both.values(), key=lambda hit: -hit.score)[:k]
 
     async def _after_follow_ups(self, found: SearchFound, viewer: Audience, errors: list[str]) -> None:
         """The turn after some follow-ups, in one read, for two uses:

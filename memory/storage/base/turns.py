@@ -163,6 +163,13 @@ class TurnRepository(ABC):
         """`search` among the turns said in [since, until) only."""
 
     @abstractmethod
+    async def search_told(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        """`search` among the turns that tell only of days in [since, until) (`turn_text.told_days`,
+        UTC midnights), whenever they were said."""
+
+    @abstractmethod
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]: ...

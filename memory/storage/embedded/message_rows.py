@@ -9,6 +9,7 @@ import numpy as np
 
 from ...models import Audience, Scope, StoredMessage
 from ...scope import sql_visibility_filter
+from ...turn_text import told_days
 from ..base import Period
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
@@ -21,6 +22,10 @@ _CONVERSATION = "platform = ? AND workspace_id = ? AND channel_id = ? AND agent_
 
 def _conversation(scope: Scope) -> tuple[str, str, str, str]:
     return scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id
+
+
+def _told(message: StoredMessage) -> tuple[float | None, float | None]:
+    return told_days(message) or (None, None)
 
 
 class MessageRows(SQLiteTables):
@@ -43,9 +48,9 @@ class MessageRows(SQLiteTables):
         async with self._db.transaction() as db:
             for message, vector in zip(messages, vectors, strict=True):
                 cursor = await db.execute(
-                    f"INSERT OR IGNORE INTO messages ({MESSAGE_COLUMNS}, embedding, indexed) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (*message_values(message, safe_text), to_blob(vector), indexed),
+                    f"INSERT OR IGNORE INTO messages ({MESSAGE_COLUMNS}, embedding, indexed, "
+                    "told_since, told_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (*message_values(message, safe_text), to_blob(vector), indexed, *_told(message)),
                 )
                 if cursor.rowcount:
                     inserted.append(message.id)
@@ -59,9 +64,15 @@ class MessageRows(SQLiteTables):
         async with self._db.transaction() as db:
             for m in messages:
                 await db.execute(
-                    "UPDATE messages SET content = ?, tool_calls = ?, embedding = NULL, "
-                    f"indexed = CASE WHEN indexed = {NOT_SEARCHABLE} THEN indexed ELSE 0 END WHERE id = ?",
-                    (safe_text(m.content), safe_text(json.dumps(m.tool_calls, ensure_ascii=False)), m.id),
+                    "UPDATE messages SET content = ?, tool_calls = ?, embedding = NULL, told_since = ?, "
+                    f"told_until = ?, indexed = CASE WHEN indexed = {NOT_SEARCHABLE} THEN indexed ELSE 0 END "
+                    "WHERE id = ?",
+                    (
+                        safe_text(m.content),
+                        safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
+                        *_told(m),
+                        m.id,
+                    ),
                 )
                 # The turn said next (ties broken by arrival, as the transcript reads).
                 cursor = await db.execute(
@@ -98,6 +109,20 @@ class MessageRows(SQLiteTables):
         where, params = sql_visibility_filter(audience, keyed=True)
         rows = await self._db.rows_by_id("messages", MESSAGE_COLUMNS, ids, where, params)
         return [message_from_row(r) for r in rows]
+
+    async def told_between(
+        self, audience: Audience, since: float, until: float, limit: int
+    ) -> list[tuple[str, np.ndarray | None, float]]:
+        """The indexed turns `audience` may read that tell only of days in [since, until)
+        (`turn_text.told_days`): id, the vector kept with the row (None once a repair wrote it to
+        the index only) and when said; at most `limit`, those telling of the latest days first."""
+        where, params = sql_visibility_filter(audience, keyed=True)
+        rows = await self._db.fetch(
+            "SELECT id, embedding, created_at FROM messages WHERE told_since >= ? AND told_since < ? "
+            f"AND told_until <= ? AND indexed = 1 AND {where} ORDER BY told_since DESC, rowid DESC LIMIT ?",
+            [since, until, until, *params, limit],
+        )
+        return [(str(i), from_blob(blob), float(said)) for i, blob, said in rows]  # type: ignore[arg-type]
 
     async def visible_with_next(
         self, ids: Sequence[str], audience: Audience, within: float

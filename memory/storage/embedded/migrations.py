@@ -233,6 +233,18 @@ migration(
 # writes.
 migration("m006_memory_fact", "ALTER TABLE memories ADD COLUMN fact TEXT;")
 
+# The days a turn tells of (`turn_text.told_days`), as UTC midnights: a question about a period
+# also finds the turns said on other days that tell of it. NULL for a turn that names no date, and for
+# the turns stored before: those are found by when they were said, as they were.
+migration(
+    "m007_turn_told_days",
+    """
+        ALTER TABLE messages ADD COLUMN told_since REAL;
+        ALTER TABLE messages ADD COLUMN told_until REAL;
+        CREATE INDEX ix_messages_told ON messages (told_since) WHERE told_since IS NOT NULL;
+    """,
+)
+
 
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""

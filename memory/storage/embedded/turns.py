@@ -17,6 +17,10 @@ from .vectors import VectorStore
 
 log = logging.getLogger(__name__)
 
+# The turns telling of a period are scored by cosine in memory: this many at most, those telling
+# of its latest days first (a year asked about can be told of by thousands).
+TOLD_CANDIDATES = 1000
+
 
 class EmbeddedTurns(MessageRows, TurnRepository):
     """Rows are committed first; a turn whose vector could not be written stays unindexed and
@@ -60,6 +64,26 @@ class EmbeddedTurns(MessageRows, TurnRepository):
         self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
     ) -> list[VectorHit]:
         return await self._table.search_visible(audience, vector, k, said=(since, until))
+
+    async def search_told(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        if k <= 0:
+            return []
+        rows = await self.told_between(audience, since, until, TOLD_CANDIDATES)
+        # A repaired turn's vector is in the index only.
+        missing = [row_id for row_id, vector, _ in rows if vector is None]
+        indexed = await self._table.get_vectors(missing) if missing else {}
+        told = [(i, v if v is not None else indexed.get(i), said) for i, v, said in rows]
+        told = [(i, v, said) for i, v, said in told if v is not None]
+        if not told:
+            return []
+        vectors = np.stack([v for _, v, _ in told])
+        query = vector / (np.linalg.norm(vector) or 1.0)
+        scores = vectors @ query / np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
+        # Best first; equal scores by when said, then id, as PostgreSQL's search cuts them.
+        order = sorted(range(len(told)), key=lambda i: (-float(scores[i]), told[i][2], told[i][0]))[:k]
+        return [VectorHit(told[i][0], float(scores[i]), told[i][1]) for i in order]
 
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int

@@ -60,7 +60,7 @@ _IMPORT_COLUMNS = {
     "messages": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
         "content, created_at, external_id, visibility, tool_calls, searchable, indexed_text, search_terms, "
-        "embedding"
+        "told_since, told_until, embedding"
     ),
     "summaries": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, "

@@ -11,6 +11,7 @@ import numpy as np
 from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
 from ...settled import gather_settled
+from ...turn_text import told_days
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 _WIDTH = len(MESSAGE_COLUMNS.split(","))
 _INSERT = insert_sql(
     "messages",
-    f"{MESSAGE_COLUMNS}, searchable, indexed_text, search_terms, embedding",
+    f"{MESSAGE_COLUMNS}, searchable, indexed_text, search_terms, told_since, told_until, embedding",
     " ON CONFLICT DO NOTHING RETURNING id",
 )
 
@@ -70,7 +71,8 @@ class PostgresTurns(PostgresTables, TurnRepository):
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
         indexed = safe_text(text)
-        return (*message_values(m, safe_text), searchable, indexed, search_terms(indexed), vector)
+        told = told_days(m) or (None, None)
+        return (*message_values(m, safe_text), searchable, indexed, search_terms(indexed), *told, vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
         rows = await self._rows_by_id(
@@ -203,6 +205,16 @@ class PostgresTurns(PostgresTables, TurnRepository):
         where = f"{self._searchable(audience, p)} AND {said}"
         return await dense_hits(self._db, "messages", where, p, vector, k)
 
+    async def search_told(
+        self, audience: Audience, vector: np.ndarray, since: float, until: float, k: int
+    ) -> list[VectorHit]:
+        p = Params()
+        told = (
+            f"told_since >= {p.add(since)} AND told_since < {p.add(until)} AND told_until <= {p.add(until)}"
+        )
+        where = f"{told} AND {self._searchable(audience, p)}"
+        return await dense_hits(self._db, "messages", where, p, vector, k)
+
     async def hybrid_search(
         self, audience: Audience, vector: np.ndarray, text: str, k: int
     ) -> tuple[list[VectorHit], list[VectorHit]]:
@@ -245,6 +257,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
                     # their own words, and their vectors made again (`unindexed`).
                     await conn.execute(
                         "UPDATE messages SET content = $2, tool_calls = $3, embedding = NULL, "
+                        "told_since = $6, told_until = $7, "
                         "indexed_text = CASE WHEN searchable THEN $4 ELSE '' END, "
                         "search_terms = CASE WHEN searchable THEN $5::text[] ELSE search_terms END "
                         "WHERE id = $1",
@@ -253,6 +266,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
                         safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
                         text,
                         search_terms(text),
+                        *(told_days(m) or (None, None)),
                     )
                     # The next turn of its conversation was indexed under this one's words too.
                     after = await conn.fetchrow(

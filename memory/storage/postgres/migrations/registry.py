@@ -21,4 +21,5 @@ MIGRATIONS: list[tuple[str, str]] = [
     full_text.WORKSPACE_KEYED_WORDS,
     tables.MEMORY_ACCESS,
     tables.MEMORY_FACT,
+    tables.TURN_TOLD_DAYS,
 ]

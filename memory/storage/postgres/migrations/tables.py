@@ -278,3 +278,14 @@ MEMORY_ACCESS = (
 # profiles read instead of parsing its words back; NULL for the rows before and for what the model
 # writes.
 MEMORY_FACT = ("m013_memory_fact", "ALTER TABLE memories ADD COLUMN fact text;")
+
+# The days a turn tells of (`turn_text.told_days`): a question about a period also finds the turns
+# said on other days that tell of it. NULL for a turn that names no date, and for the turns stored
+# before: those are found by when they were said, as they were.
+TURN_TOLD_DAYS = (
+    "m014_turn_told_days",
+    """
+    ALTER TABLE messages ADD COLUMN told_since timestamptz, ADD COLUMN told_until timestamptz;
+    CREATE INDEX ix_messages_told ON messages (told_since) WHERE told_since IS NOT NULL AND searchable;
+    """,
+)
