@@ -49,11 +49,15 @@ def told_days(message: StoredMessage) -> tuple[float, float] | None:
         return None
     first = min(day for day, _ in mentions)
     last = max(period_end(day, unit) for day, unit in mentions)
-    return _midnight(first), _midnight(last)
+    return told_bounds(first, last)
 
 
-def _midnight(day: date) -> float:
-    return datetime.combine(day, time(0), tzinfo=UTC).timestamp()
+def told_bounds(first: date, end: date) -> tuple[float, float]:
+    """The days from `first` to the day before `end` as `told_days` writes them: UTC midnights."""
+    return (
+        datetime.combine(first, time(0), tzinfo=UTC).timestamp(),
+        datetime.combine(end, time(0), tzinfo=UTC).timestamp(),
+    )
 
 
 def message_search_text(message: StoredMessage, previous: StoredMessage | None = None) -> str:

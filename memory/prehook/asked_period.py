@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, tzinfo
+from datetime import date, datetime, time, tzinfo
 from typing import NamedTuple
 
 from ..text import date_mentions
 from ..text.periods import period_end
+from ..turn_text import told_bounds
 
 # A question names one period, or two ends of one ("between 11 and 15 August"); more dates than
 # that name none. Two dates further apart than a month are no ends of one period: "last weekend
@@ -26,8 +27,8 @@ class AskedPeriod(NamedTuple):
     until: float  # at most the time of asking
 
     def told(self) -> tuple[float, float]:
-        """The same days as UTC midnights, the bounds of the days a turn tells of (`told_days`)."""
-        return _utc_midnight(self.first), _utc_midnight(self.end)
+        """The same days as the days a turn tells of are stored (`told_days`)."""
+        return told_bounds(self.first, self.end)
 
 
 def asked_period(text: str, now: float, tz: tzinfo) -> AskedPeriod | None:
@@ -45,7 +46,3 @@ def asked_period(text: str, now: float, tz: tzinfo) -> AskedPeriod | None:
     if since >= now:
         return None
     return AskedPeriod(first, last, since, min(until, now))
-
-
-def _utc_midnight(day: date) -> float:
-    return datetime.combine(day, time(0), tzinfo=UTC).timestamp()

@@ -18,6 +18,7 @@ from ..models import (
     SummaryKind,
     Visibility,
 )
+from ..turn_text import told_days
 
 MEMORY_COLUMNS = (
     "id, content, memory_type, importance, confidence, subjects, source, platform, workspace_id, "
@@ -160,6 +161,11 @@ def message_values(m: StoredMessage, text: Text) -> tuple[object, ...]:
         m.visibility.value,
         text(json.dumps(m.tool_calls, ensure_ascii=False)),
     )
+
+
+def told_values(m: StoredMessage) -> tuple[float | None, float | None]:
+    """The values of a turn's `told_since, told_until` columns (`turn_text.told_days`; NULL for none)."""
+    return told_days(m) or (None, None)
 
 
 def message_from_row(row: Sequence[Any]) -> StoredMessage:

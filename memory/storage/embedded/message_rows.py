@@ -9,9 +9,8 @@ import numpy as np
 
 from ...models import Audience, Scope, StoredMessage
 from ...scope import sql_visibility_filter
-from ...turn_text import told_days
 from ..base import Period
-from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
+from ..rows import MESSAGE_COLUMNS, message_from_row, message_values, told_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
 # `messages.indexed` of a turn kept out of search for good (never embedded, never repaired).
@@ -22,10 +21,6 @@ _CONVERSATION = "platform = ? AND workspace_id = ? AND channel_id = ? AND agent_
 
 def _conversation(scope: Scope) -> tuple[str, str, str, str]:
     return scope.platform, scope.workspace_id, scope.channel_id, scope.agent_id
-
-
-def _told(message: StoredMessage) -> tuple[float | None, float | None]:
-    return told_days(message) or (None, None)
 
 
 class MessageRows(SQLiteTables):
@@ -50,7 +45,7 @@ class MessageRows(SQLiteTables):
                 cursor = await db.execute(
                     f"INSERT OR IGNORE INTO messages ({MESSAGE_COLUMNS}, embedding, indexed, "
                     "told_since, told_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (*message_values(message, safe_text), to_blob(vector), indexed, *_told(message)),
+                    (*message_values(message, safe_text), to_blob(vector), indexed, *told_values(message)),
                 )
                 if cursor.rowcount:
                     inserted.append(message.id)
@@ -70,7 +65,7 @@ class MessageRows(SQLiteTables):
                     (
                         safe_text(m.content),
                         safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
-                        *_told(m),
+                        *told_values(m),
                         m.id,
                     ),
                 )

@@ -11,9 +11,8 @@ import numpy as np
 from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
 from ...settled import gather_settled
-from ...turn_text import told_days
 from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
-from ..rows import MESSAGE_COLUMNS, message_from_row, message_values
+from ..rows import MESSAGE_COLUMNS, message_from_row, message_values, told_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, ready, search_terms, text_hits
 from .tables import PostgresTables, failing, insert_sql
@@ -71,7 +70,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
         indexed = safe_text(text)
-        told = told_days(m) or (None, None)
+        told = told_values(m)
         return (*message_values(m, safe_text), searchable, indexed, search_terms(indexed), *told, vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
@@ -266,7 +265,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
                         safe_text(json.dumps(m.tool_calls, ensure_ascii=False)),
                         text,
                         search_terms(text),
-                        *(told_days(m) or (None, None)),
+                        *told_values(m),
                     )
                     # The next turn of its conversation was indexed under this one's words too.
                     after = await conn.fetchrow(
