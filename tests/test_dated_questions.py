@@ -8,13 +8,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import aiosqlite
+import asyncpg
 import pytest
 
 from bot.llm.fake import ScriptedLLM, text
 from bot.pipeline import TurnPipeline, TurnResult
+from memory.embedders import CachedEmbedder
 from memory.engine import MemoryEngine
 from memory.prehook import PreHook, PrehookConfig, PrehookResult
 from memory.prehook.asked_period import AskedPeriod, asked_period
+from memory.storage.embedded.storage import SQLITE_FILE
 from memory.turn_text import told_days
 from tests.helpers import (
     DAY,
@@ -342,3 +346,99 @@ async def test_a_rewritten_turn_tells_of_the_days_its_new_words_name(engine: Mem
     await turns.rewrite([dataclasses.replace(turn, content="I changed the wifi password")])
     await engine.repair_messages()
     assert await turns.search_told(viewer, vector, TOLD_AT - 400 * DAY, TOLD_AT + 400 * DAY, 5) == []
+
+
+# The store as the version before migration m008 (SQLite) or m015 (PostgreSQL) left it: the turns
+# stored before the told days were kept have none, and nothing says they were never read.
+BEFORE_TOLD_READ = {
+    "embedded": """
+        DROP INDEX ix_messages_told_unread;
+        ALTER TABLE messages DROP COLUMN told_read;
+        UPDATE messages SET told_since = NULL, told_until = NULL;
+        DELETE FROM _migrations WHERE name = 'm008_turn_told_read';
+    """,
+    "postgres": """
+        DROP INDEX ix_messages_told_unread;
+        ALTER TABLE messages DROP COLUMN told_read;
+        UPDATE messages SET told_since = NULL, told_until = NULL;
+        DELETE FROM schema_migrations WHERE name = 'm015_turn_told_read';
+    """,
+}
+
+
+async def _as_before_told_read(backend: str, location: str | Path) -> None:
+    if backend == "postgres":
+        conn = await asyncpg.connect(str(location))
+        try:
+            async with conn.transaction():
+                await conn.execute(BEFORE_TOLD_READ[backend])
+        finally:
+            await conn.close()
+        return
+    async with aiosqlite.connect(Path(location) / SQLITE_FILE) as db:
+        await db.executescript(BEFORE_TOLD_READ[backend])
+        await db.commit()
+
+
+async def test_turns_stored_before_the_told_days_were_kept_are_read_at_the_next_maintenance(
+    backend: str, storage_location: str | Path, embedder: CachedEmbedder, clock: FakeClock
+) -> None:
+    """An upgraded store reads the days its old turns tell of once, off the reply path; the turns
+    stored since are never read twice."""
+    told, plain = past_turn(TOLD_OF_THE_WEEK, TOLD_AT), past_turn("Tim had soup for lunch", TOLD_AT + 60)
+    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
+    try:
+        await engine.store_messages([told, plain])
+        assert not engine.storage.turns.told_due
+        assert await engine.storage.turns.told_unread(10) == []  # read as they were stored
+    finally:
+        await engine.close()
+    await _as_before_told_read(backend, storage_location)
+
+    (vector,) = await embedder.embed(["Which country was Tim visiting?"])
+    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
+    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
+    try:
+        turns = engine.storage.turns
+        assert turns.told_due and engine.needs_maintenance
+        assert [m.id for m in await turns.told_unread(10)] == [told.id, plain.id]
+        assert await turns.search_told(audience(), vector, *friday, 5) == []
+        await engine.maintain()
+        assert [h.id for h in await turns.search_told(audience(), vector, *friday, 5)] == [told.id]
+        assert not turns.told_due and await turns.told_unread(10) == []
+    finally:
+        await engine.close()
+    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
+    try:
+        assert not engine.storage.turns.told_due
+    finally:
+        await engine.close()
+
+
+async def test_a_turn_rewritten_while_its_told_days_are_read_keeps_its_own(
+    backend: str, storage_location: str | Path, embedder: CachedEmbedder, clock: FakeClock
+) -> None:
+    """The days read from an old turn's words never overwrite those its rewrite read meanwhile."""
+    turn = past_turn(TOLD_OF_THE_WEEK, TOLD_AT)
+    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
+    try:
+        await engine.store_messages([turn])
+    finally:
+        await engine.close()
+    await _as_before_told_read(backend, storage_location)
+    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
+    monday = (datetime(2023, 11, 13, tzinfo=UTC).timestamp(), datetime(2023, 11, 14, tzinfo=UTC).timestamp())
+    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
+    try:
+        turns = engine.storage.turns
+        (taken,) = await turns.told_unread(10)
+        await turns.rewrite([dataclasses.replace(turn, content="I was visiting the UK on Monday")])
+        await engine.repair_messages()
+        # What a reader that took the turn before the rewrite writes after it.
+        await turns._set_told([(taken.id, *(told_days(taken) or (None, None)))])
+        (vector,) = await embedder.embed(["Which country was Tim visiting?"])
+        assert await turns.search_told(audience(), vector, *friday, 5) == []
+        assert [h.id for h in await turns.search_told(audience(), vector, *monday, 5)] == [turn.id]
+        assert await turns.told_unread(10) == []
+    finally:
+        await engine.close()

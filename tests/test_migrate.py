@@ -287,6 +287,44 @@ async def test_an_interrupted_migration_finishes_on_the_next_run(
         await target.close()
 
 
+async def test_turns_whose_told_days_were_never_read_are_read_on_postgresql(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A turn the data directory never read the told days of (stored before they were kept) is
+    read at PostgreSQL's first maintenance; the turns it did read are not read again."""
+    data_dir, clock = tmp_path / "data", FakeClock()
+    embedder = CachedEmbedder(HashEmbedder())
+    engine = await MemoryEngine.open(data_dir, embedder, clock=clock)
+    try:
+        await engine.store_messages(
+            [
+                _turn(1, GENERAL, "Does the cello lesson move to friday?", clock.now),
+                _turn(2, GENERAL, "We played the cello yesterday", clock.now + 60),
+            ]
+        )
+    finally:
+        await engine.close()
+    conn = sqlite3.connect(data_dir / "memorybot.sqlite3")
+    try:  # turn 2 as the version before migration m008 left it: its told days never read
+        conn.execute("UPDATE messages SET told_read = 0, told_since = NULL WHERE id = 'turn-002'")
+        conn.commit()
+    finally:
+        conn.close()
+    assert (await migrate_to_postgres(data_dir, postgres_url)).ok
+
+    postgres = await MemoryEngine.open(postgres_url, embedder, clock=clock)
+    try:
+        turns = postgres.storage.turns
+        assert turns.told_due and [m.id for m in await turns.told_unread(10)] == ["turn-002"]
+        await postgres.maintain()
+        (vector,) = await embedder.embed(["cello"])
+        told = await turns.search_told(ALICE, vector, clock.now - 9 * DAY, clock.now + 9 * DAY, 10)
+        assert sorted(h.id for h in told) == ["turn-001", "turn-002"]
+        assert not turns.told_due and await turns.told_unread(10) == []
+    finally:
+        await postgres.close()
+
+
 async def test_a_database_made_for_another_vector_size_is_refused(
     filled: tuple[Path, dict[str, str]], postgres_server: PostgresTestServer
 ) -> None:

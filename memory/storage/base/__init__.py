@@ -36,7 +36,7 @@ from .search_words import BM25_B, BM25_K1, ScopeKey, bm25_idf, fts_query_terms, 
 from .storage import LINK_COLUMNS, MIGRATED_TABLES, ReconcileReport, Storage
 from .summaries import SummaryQuery, SummaryRepository
 from .tables import Tables, Write
-from .turns import MAX_EXCLUDED, NewTurn, Period, TurnRepository
+from .turns import MAX_EXCLUDED, TOLD_BATCH, NewTurn, Period, ToldDays, TurnRepository
 
 __all__ = [
     "BM25_B",
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_EXCLUDED",
     "MIGRATED_TABLES",
     "NARROWED_TABLES",
+    "TOLD_BATCH",
     "ChangeListener",
     "ConversationRepository",
     "Embed",
@@ -66,6 +67,7 @@ __all__ = [
     "SummaryQuery",
     "SummaryRepository",
     "Tables",
+    "ToldDays",
     "TurnRepository",
     "VectorHit",
     "VectorSink",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ...models import Audience, Scope, StoredMessage
+from ..rows import told_values
 from .memories import VectorHit
 
 
@@ -27,6 +29,14 @@ class Period:
 # Turns a day count leaves out: at most this many ids (a statement's bound values are limited).
 MAX_EXCLUDED = 500
 
+# Turns whose told days are read per query and transaction by `read_told_days`: reading them costs
+# about 0.3 ms a turn, so a batch holds the GIL a fraction of a second between awaits.
+TOLD_BATCH = 500
+
+# The told days of a turn as stored: (id, first day, the day after the last), UTC midnights, or
+# (id, None, None) for a turn that names no date.
+ToldDays = tuple[str, float | None, float | None]
+
 # A turn to store: the message, its vector (None when the embedder failed) and the text it is
 # searched under.
 NewTurn = tuple[StoredMessage, np.ndarray | None, str]
@@ -38,6 +48,9 @@ class TurnRepository(ABC):
     # Set when a turn was stored without its vector (the embedder failed): `Storage.repair_turns`
     # indexes it at the next maintenance.
     repair_due: bool = False
+    # Set when turns stored before the days they tell of were kept wait for them (`read_told_days`,
+    # at the next maintenance).
+    told_due: bool = False
 
     async def add(
         self,
@@ -168,6 +181,27 @@ class TurnRepository(ABC):
     ) -> list[VectorHit]:
         """`search` among the turns that tell only of days in [since, until) (`turn_text.told_days`,
         UTC midnights), whenever they were said."""
+
+    async def read_told_days(self, batch: int = TOLD_BATCH) -> int:
+        """Read the days told by the turns stored before they were kept (migrations m008 and m015),
+        a batch per transaction, so `search_told` finds them too; returns how many were read."""
+        read = 0
+        while turns := await self.told_unread(batch):
+            # Off the event loop: replies go on while an old transcript is read.
+            told = await asyncio.to_thread(lambda: [(m.id, *told_values(m)) for m in turns])
+            await self._set_told(told)
+            read += len(turns)
+        self.told_due = False
+        return read
+
+    @abstractmethod
+    async def told_unread(self, limit: int) -> list[StoredMessage]:
+        """At most `limit` turns whose told days were never read, in arrival order."""
+
+    @abstractmethod
+    async def _set_told(self, told: Sequence[ToldDays]) -> None:
+        """Store the told days read for these turns, marking them read; a turn read meanwhile (a
+        rewrite reads its new words) keeps its own."""
 
     @abstractmethod
     async def hybrid_search(

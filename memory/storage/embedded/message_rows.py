@@ -9,7 +9,7 @@ import numpy as np
 
 from ...models import Audience, Scope, StoredMessage
 from ...scope import sql_visibility_filter
-from ..base import Period
+from ..base import Period, ToldDays
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values, told_values
 from .sqlite import SQLiteTables, chunks, from_blob, safe_text, to_blob
 
@@ -44,7 +44,7 @@ class MessageRows(SQLiteTables):
             for message, vector in zip(messages, vectors, strict=True):
                 cursor = await db.execute(
                     f"INSERT OR IGNORE INTO messages ({MESSAGE_COLUMNS}, embedding, indexed, "
-                    "told_since, told_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "told_since, told_until, told_read) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
                     (*message_values(message, safe_text), to_blob(vector), indexed, *told_values(message)),
                 )
                 if cursor.rowcount:
@@ -60,7 +60,8 @@ class MessageRows(SQLiteTables):
             for m in messages:
                 await db.execute(
                     "UPDATE messages SET content = ?, tool_calls = ?, embedding = NULL, told_since = ?, "
-                    f"told_until = ?, indexed = CASE WHEN indexed = {NOT_SEARCHABLE} THEN indexed ELSE 0 END "
+                    "told_until = ?, told_read = 1, "
+                    f"indexed = CASE WHEN indexed = {NOT_SEARCHABLE} THEN indexed ELSE 0 END "
                     "WHERE id = ?",
                     (
                         safe_text(m.content),
@@ -82,6 +83,20 @@ class MessageRows(SQLiteTables):
                     next_turns.append(str(found[0]))
                     await db.execute("UPDATE messages SET indexed = 0 WHERE id = ?", (found[0],))
         return next_turns
+
+    async def told_unread(self, limit: int) -> list[StoredMessage]:
+        rows = await self._db.fetch(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE told_read = 0 ORDER BY rowid LIMIT ?", [limit]
+        )
+        return [message_from_row(r) for r in rows]
+
+    async def _set_told(self, told: Sequence[ToldDays]) -> None:
+        async with self._db.transaction() as db:
+            await db.executemany(
+                "UPDATE messages SET told_since = ?, told_until = ?, told_read = 1 "
+                "WHERE id = ? AND told_read = 0",
+                [(since, until, turn_id) for turn_id, since, until in told],
+            )
 
     async def page(self, after: str, limit: int) -> list[StoredMessage]:
         return [message_from_row(r) for r in await self._page("messages", MESSAGE_COLUMNS, after, limit)]

@@ -246,6 +246,19 @@ migration(
 )
 
 
+# Whether a turn's told days were read (1) or it was stored before they were kept (0, the default
+# for the rows there when this ran): `TurnRepository.read_told_days` reads those at the next
+# maintenance. A writer that forgets the column leaves its turns to be read there too.
+migration(
+    "m008_turn_told_read",
+    """
+        ALTER TABLE messages ADD COLUMN told_read INTEGER NOT NULL DEFAULT 0;
+        UPDATE messages SET told_read = 1 WHERE told_since IS NOT NULL;
+        CREATE INDEX ix_messages_told_unread ON messages (told_read) WHERE told_read = 0;
+    """,
+)
+
+
 async def apply_migrations(db: aiosqlite.Connection, now: float) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction; returns their names."""
     await db.execute(

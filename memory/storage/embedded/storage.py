@@ -85,7 +85,10 @@ class EmbeddedStorage(Storage):
         except BaseException:
             await sql.close()
             raise
-        return cls(sql, vectors)
+        storage = cls(sql, vectors)
+        # Turns stored before the days they tell of were kept are read at the next maintenance.
+        storage.turns.told_due = bool(await storage.turns.told_unread(1))
+        return storage
 
     @staticmethod
     async def stored_dim(data_dir: str | Path) -> int:
@@ -151,6 +154,7 @@ class EmbeddedStorage(Storage):
             texts = await self.vectors.messages.get_texts(indexed) if indexed else {}
             for row in rows:
                 row["searchable"] = row.pop("indexed") != NOT_SEARCHABLE
+                row["told_read"] = bool(row["told_read"])
                 # The text a turn was found under (its words after the question's), as indexed.
                 row["indexed_text"] = texts.get(row["id"], row["content"]) if row["searchable"] else ""
         return rows
@@ -170,6 +174,7 @@ class EmbeddedStorage(Storage):
     def needs_maintenance(self) -> bool:
         return (
             self.turns.repair_due
+            or self.turns.told_due
             or self.vectors.memories.needs_optimize
             or self.vectors.messages.needs_optimize
         )
@@ -183,9 +188,12 @@ class EmbeddedStorage(Storage):
             await table.ensure_indexes()
 
     async def maintain(self, embed: Embed) -> None:
-        """Index queued message rows, compact the vector tables, update their indexes."""
+        """Index queued message rows, read the days old turns tell of, compact the vector tables,
+        update their indexes."""
         # Compaction needs no embedder: it runs even when the repair fails.
         await self.repair_turns_if_due(embed)
+        if self.turns.told_due:
+            await self.turns.read_told_days()
         for table in (self.vectors.memories, self.vectors.messages):
             if table.needs_optimize:
                 await table.optimize()

@@ -60,7 +60,7 @@ _IMPORT_COLUMNS = {
     "messages": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, author_id, author_name, role, "
         "content, created_at, external_id, visibility, tool_calls, searchable, indexed_text, search_terms, "
-        "told_since, told_until, embedding"
+        "told_since, told_until, told_read, embedding"
     ),
     "summaries": (
         "id, platform, workspace_id, channel_id, thread_id, agent_id, level, kind, content, "
@@ -105,6 +105,8 @@ class PostgresStorage(Storage):
         # Turns left without a vector by an earlier run are embedded at the next maintenance.
         storage.turns.repair_due = bool(await storage.turns.unindexed(1))
         storage.analysis_due = await storage._unanalysed_rows()
+        # Turns stored before the days they tell of were kept are read at the next maintenance.
+        storage.turns.told_due = bool(await storage.turns.told_unread(1))
         return storage
 
     def events(
@@ -232,6 +234,8 @@ class PostgresStorage(Storage):
             raise StorageError(f"{table} not copied: {type(exc).__name__}: {exc}") from None
         if table == "messages" and any(r["searchable"] and r.get("vector") is None for r in rows):
             self.turns.repair_due = True  # turns the source never embedded: `maintain` embeds them
+        if table == "messages" and not all(r["told_read"] for r in rows):
+            self.turns.told_due = True  # turns the source never read the told days of: `maintain` does
         return inserted
 
     def _import_values(self, table: str, columns: Sequence[str], row: Mapping[str, Any]) -> list[object]:
@@ -270,7 +274,7 @@ class PostgresStorage(Storage):
 
     @property
     def needs_maintenance(self) -> bool:
-        return self.turns.repair_due or self.analysis_due
+        return self.turns.repair_due or self.turns.told_due or self.analysis_due
 
     async def warm(self) -> int:
         # Searches read the database's own indexes: nothing to load into this process.
@@ -285,6 +289,8 @@ class PostgresStorage(Storage):
         await self.repair_turns_if_due(embed)
         if self.analysis_due:
             await self.analyse_rows()
+        if self.turns.told_due:
+            await self.turns.read_told_days()
 
     async def _unanalysed_rows(self) -> bool:
         return bool(

@@ -11,7 +11,7 @@ import numpy as np
 from ...errors import EmbeddingError
 from ...models import Audience, Scope, StoredMessage
 from ...settled import gather_settled
-from ..base import NewTurn, Period, TurnRepository, VectorHit, scope_key
+from ..base import NewTurn, Period, ToldDays, TurnRepository, VectorHit, scope_key
 from ..rows import MESSAGE_COLUMNS, message_from_row, message_values, told_values
 from .db import Params, PostgresDatabase, check_vector, safe_text, visibility_where
 from .search import dense_hits, ready, search_terms, text_hits
@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 _WIDTH = len(MESSAGE_COLUMNS.split(","))
 _INSERT = insert_sql(
     "messages",
-    f"{MESSAGE_COLUMNS}, searchable, indexed_text, search_terms, told_since, told_until, embedding",
+    f"{MESSAGE_COLUMNS}, searchable, indexed_text, search_terms, told_since, told_until, told_read, "
+    "embedding",
     " ON CONFLICT DO NOTHING RETURNING id",
 )
 
@@ -70,7 +71,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
     @staticmethod
     def _row(m: StoredMessage, searchable: bool, text: str, vector: np.ndarray | None) -> tuple[object, ...]:
         indexed = safe_text(text)
-        told = told_values(m)
+        told = (*told_values(m), True)  # told_since, told_until, told_read
         return (*message_values(m, safe_text), searchable, indexed, search_terms(indexed), *told, vector)
 
     async def visible(self, ids: Sequence[str], audience: Audience) -> list[StoredMessage]:
@@ -256,7 +257,7 @@ class PostgresTurns(PostgresTables, TurnRepository):
                     # their own words, and their vectors made again (`unindexed`).
                     await conn.execute(
                         "UPDATE messages SET content = $2, tool_calls = $3, embedding = NULL, "
-                        "told_since = $6, told_until = $7, "
+                        "told_since = $6, told_until = $7, told_read = true, "
                         "indexed_text = CASE WHEN searchable THEN $4 ELSE '' END, "
                         "search_terms = CASE WHEN searchable THEN $5::text[] ELSE search_terms END "
                         "WHERE id = $1",
@@ -285,6 +286,21 @@ class PostgresTurns(PostgresTables, TurnRepository):
                             search_terms(own),
                         )
         self.repair_due = True
+
+    async def told_unread(self, limit: int) -> list[StoredMessage]:
+        rows = await self._db.fetch(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE NOT told_read ORDER BY seq LIMIT $1", (limit,)
+        )
+        return [message_from_row(r) for r in rows]
+
+    async def _set_told(self, told: Sequence[ToldDays]) -> None:
+        # Another process reading the same old turns writes the same days: the first one wins.
+        async with self._db.transaction() as conn:
+            await conn.executemany(
+                "UPDATE messages SET told_since = $2, told_until = $3, told_read = true "
+                "WHERE id = $1 AND NOT told_read",
+                told,
+            )
 
     async def unindexed(self, limit: int = 1000) -> list[StoredMessage]:
         """Searchable turns stored without a vector (the embedder failed), oldest first."""

@@ -22,4 +22,5 @@ MIGRATIONS: list[tuple[str, str]] = [
     tables.MEMORY_ACCESS,
     tables.MEMORY_FACT,
     tables.TURN_TOLD_DAYS,
+    tables.TURN_TOLD_READ,
 ]

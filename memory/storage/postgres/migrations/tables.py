@@ -289,3 +289,16 @@ TURN_TOLD_DAYS = (
     CREATE INDEX ix_messages_told ON messages (told_since) WHERE told_since IS NOT NULL AND searchable;
     """,
 )
+
+# Whether a turn's told days were read, or it was stored before they were kept (false, the default
+# for the rows there when this ran, set without rewriting them): `TurnRepository.read_told_days`
+# reads those at the next maintenance. A writer that forgets the column leaves its turns to be read
+# there too.
+TURN_TOLD_READ = (
+    "m015_turn_told_read",
+    """
+    ALTER TABLE messages ADD COLUMN told_read boolean NOT NULL DEFAULT false;
+    UPDATE messages SET told_read = true WHERE told_since IS NOT NULL;
+    CREATE INDEX ix_messages_told_unread ON messages (seq) WHERE NOT told_read;
+    """,
+)
