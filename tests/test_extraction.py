@@ -631,6 +631,21 @@ def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]
         # a move after "but", its "I" left out
         ("I used to live in Toronto but moved to Vancouver last year", ID, "Mickael lives in Vancouver"),
         ("I grew up in Lyon but then moved to Paris", ID, "Mickael lives in Paris"),
+        # ... and the move said "before" it, after where one lived
+        ("I used to live in Madrid before moving to Lyon in 2019", ID, "Mickael used to live in Madrid"),
+        ("I used to live in Madrid before moving to Lyon in 2019", ID, "Mickael lives in Lyon"),
+        ("I used to live in Madrid before moving to Lyon in 2019", EVENT, "Mickael moved to Lyon in 2019"),
+        ("I grew up in Ohio before relocating to Texas in 2010", EVENT, "Mickael moved to Texas in 2010"),
+        ("I used to live in Madrid before moving here in 2019", ID, "Mickael used to live in Madrid"),
+        # where one lived, told in the simple past: never where one lives
+        ("I lived in Madrid until 2019", ID, "Mickael lived in Madrid until 2019"),
+        ("I lived in Seoul for two years", ID, "Mickael lived in Seoul for two years"),
+        ("I lived in Paris before moving to Berlin", ID, "Mickael lived in Paris"),
+        # a place said with what one thinks of it, or the next clause, with no comma between
+        ("I live in Seoul and love it", ID, "Mickael lives in Seoul"),
+        ("I work at Google and love it", ID, "Mickael works at Google"),
+        ("when I lived in Paris I learned French", ID, "Mickael lived in Paris"),
+        ("I live in Trinidad and Tobago", ID, "Mickael lives in Trinidad and Tobago"),
         # any other thing after "but" stays with what it answers
         ("I applied for the job but got rejected", EVENT, "Mickael applied for the job but got rejected"),
         # where one is in one's studies, and where one games
@@ -2904,6 +2919,9 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
         ("my son is 5 minutes late", "5"),  # no age
         ("mon fils a 5 minutes de retard", "5"),
         ("I moved here last year", "moved"),  # "here" is nowhere once read elsewhere
+        ("I'll sell the car before moving to Lyon next month", "moved"),  # a move to come
+        ("I lived in fear for years", "lived"),
+        ("I lived in Paris before moving to Berlin", "Mickael lives in Paris"),
         ("our baby is due in March", "Deadline"),
         ("my wife is due in March", "Deadline"),
         ("she's due in March", "Deadline"),

@@ -73,7 +73,15 @@ _CLAUSE_BREAK = regex(
     # and where one lives now or grew up, after where one is from: "I'm from Hamburg but living in
     # Copenhagen", "I'm from Nigeria but grew up in London"
     r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b|grew\s+up\s+(?:in|near)\b)"
+    # the move after where one lived, "before" it (`_MOVE_TOLD_AFTER`)
+    r"|(?P<move_after>\s+before\s+)(?=(?:moving|relocating)\s+(?:back\s+)?(?:to|here)\b)"
 )
+# "I used to live in Madrid before moving to Lyon in 2019" says, as "..., but moved to Lyon in 2019"
+# does, where one was and where one went since: a move that came after a home told in the past (not
+# "I'll sell the car before moving to Lyon", a move to come), read as "I moved to Lyon in 2019" (and
+# "relocating" as "moved": one word for the event rules).
+_HOME_TOLD_IN_PAST = regex(r"\b(?:used\s+to\s+live|lived|grew\s+up)\s+(?:in|near|on)\b")
+_MOVE_AS_SAID = regex(r"^(?:moving|relocating)\b")
 # A reason said last, after a comma, as someone's thing and no clause of its own: "I can't play this
 # weekend, my brother's wedding", "off Friday, my kid's recital".
 _REASON_LAST = regex(r"(?:my|our)\s+[\w-]+['’]s\s+[\w-]+(?:\s+[\w-]+)?\W*")
@@ -286,16 +294,30 @@ def _first_person_clauses(sentence: str) -> list[tuple[str, str]]:
     """`split_clauses` but for the pronoun: split before each new first-person subject."""
     parts: list[tuple[str, str]] = []
     start = 0
+    moved_from = -1  # where a move told after a past home starts (`_HOME_TOLD_IN_PAST`)
     for match in _CLAUSE_BREAK.finditer(sentence):
         head = sentence[start : match.start()]
         if _LEAD_ONLY.fullmatch(head) or (_CO_SUBJECT.fullmatch(head) and match.group(0).strip() == "and"):
             continue  # "Yesterday, I ...", "Last week my brother and I ...": one clause
         if _REASON_LAST.fullmatch(sentence, match.end()):
             continue  # "I can't play this weekend, my brother's wedding": why, said last
+        if match.group("move_after"):
+            if not _HOME_TOLD_IN_PAST.search(head):
+                continue
+            moved_from = match.end()
         parts.append((sentence[start : match.start()], sentence[:start]))
         start = match.end()
     parts.append((sentence[start:], sentence[:start]))
-    return [(" ".join(clause.split()), before) for clause, before in parts if clause.strip()]
+    return [
+        (" ".join(_moved_as_told(clause, moved_from == len(before)).split()), before)
+        for clause, before in parts
+        if clause.strip()
+    ]
+
+
+def _moved_as_told(clause: str, after_a_past_home: bool) -> str:
+    """ "moving to Lyon in 2019", told after a past home: "I moved to Lyon in 2019"."""
+    return _MOVE_AS_SAID.sub("I moved", clause) if after_a_past_home else clause
 
 
 def co_subject(before: str) -> str | None:

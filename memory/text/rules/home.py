@@ -145,6 +145,12 @@ HOME_EN: tuple[Rule, ...] = (
         _used_to_en,
         french=False,
     ),
+    # "I lived in Madrid until 2019", "I lived in Seoul for two years": where they were, as above.
+    Rule(
+        regex(r"\bi\s+lived\s+(?P<prep>in|near)\s+" + OBJECT),
+        verb_and_preposition_en("lived", Predicate.ABOUT),
+        french=False,
+    ),
     Rule(regex(_MOVED_EN + OBJECT), _moved_en, french=False),
     # "I've lived in Berlin since 2019" (a date, or "for"), not "I've lived in Paris and Rome".
     Rule(

@@ -47,7 +47,8 @@ def verb_and_preposition_en(verb: str, predicate: Predicate) -> Callable[[Hit], 
         if not_said.match(hit.phrase):
             return None
         preposition = hit.words("prep").lower()
-        place = _CLAUSE_AFTER_A_COMMA.sub("", hit.phrase)  # "the government, can't say more"
+        # "the government, can't say more", "Seoul and love it"
+        place = _CLAUSE_AFTER_A_PLACE.sub("", _CLAUSE_AFTER_A_COMMA.sub("", hit.phrase))
         said = predicate
         if predicate is Predicate.WORKPLACE and preposition == "from" and _HOME.match(place):
             if PLACEHOLDER.search(place):
@@ -66,6 +67,11 @@ _CLAUSE_AFTER_A_COMMA = regex(
     r"haha|though|not|no|pretty|kinda|love|hate|"
     # an invitation after it: "I live at 42 Baker Street, come by anytime"
     r"come|feel|drop|swing|hit|ping|dm|message|text|call|visit)\b).*$"
+)
+# ... or with no comma at all: "I live in Seoul and love it", "when I lived in Paris I learned French".
+_CLAUSE_AFTER_A_PLACE = regex(
+    r"\s+(?:(?:and\s+)?i\s+(?=[a-z])|and\s+(?=(?:really\s+|totally\s+|absolutely\s+)?(?:love|loved|like|liked|"
+    r"hate|hated|enjoy|enjoyed|miss|missed|adore|adored)\b)).*$"
 )
 
 
