@@ -89,6 +89,7 @@ def child_env(**values: str) -> dict[str, str]:
 NOW = 1_790_000_000.0  # Monday 21 September 2026, 14:13 UTC: where FakeClock starts
 DAY = 86_400.0
 SUNDAY_NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)  # "now" for the extraction and episode rules
+WEDNESDAY_NOON = datetime(2026, 11, 25, 12, tzinfo=UTC)  # when the tables of chat lines are read
 
 
 def utc_timestamp(y: int, m: int, d: int, h: int = 0, mi: int = 0) -> float:

@@ -24,7 +24,7 @@ from memory.text.rewrite import third_person
 from memory.text.sentences import split_clauses
 from memory.text.shorthand import spelled_out
 from memory.text.tense import told_in_past
-from tests.helpers import ANY_CHAR
+from tests.helpers import ANY_CHAR, WEDNESDAY_NOON
 from tests.helpers import SUNDAY_NOON as NOW  # a Sunday
 from tests.helpers import utc_timestamp as at
 
@@ -45,6 +45,11 @@ def run(text: str, speaker: str = "Mickael", now: datetime = NOW) -> list[Extrac
 
 def contents(text: str, speaker: str = "Mickael") -> list[tuple[MemoryType, str]]:
     return [(item.memory_type, item.content) for item in run(text, speaker)]
+
+
+def notes(text: str) -> list[str]:
+    """What Mickael's `text` leaves, read at `WEDNESDAY_NOON`."""
+    return [item.content for item in run(text, now=WEDNESDAY_NOON)]
 
 
 # --------------------------------------------------------------------------- positive cases
@@ -1896,10 +1901,7 @@ def test_no_life_event_of_a_relative_where_none_was_told(text: str) -> None:
 
 def test_working_from_home_is_how_one_works_and_one_day_of_it_an_event() -> None:
     def facts(text: str) -> list[tuple[str, str]]:
-        return [
-            (item.predicate.value, item.content)
-            for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
-        ]
+        return [(item.predicate.value, item.content) for item in run(text, now=WEDNESDAY_NOON)]
 
     # no employer: the workplace stays whoever the speaker works for
     assert facts("I work from home on Fridays") == [("about", "Mickael works from home on Fridays")]
@@ -2860,7 +2862,7 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
     ],
 )
 def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -3078,7 +3080,7 @@ def test_what_chat_says_in_its_own_way(text: str, content: str) -> None:
     ],
 )
 def test_what_chat_says_in_its_own_way_names_nothing_else(text: str, absent: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert not any(absent in content for content in found), found
 
 
@@ -3169,9 +3171,7 @@ def test_a_star_sign_is_no_survivor_of_cancer() -> None:
 def test_what_teams_decide_and_how_people_want_to_be_reached(
     text: str, memory_type: MemoryType, content: str
 ) -> None:
-    found = [
-        (item.memory_type, item.content) for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
-    ]
+    found = [(item.memory_type, item.content) for item in run(text, now=WEDNESDAY_NOON)]
     assert (memory_type, content) in found, found
 
 
@@ -3191,7 +3191,7 @@ def test_what_teams_decide_and_how_people_want_to_be_reached(
     ],
 )
 def test_a_one_off_request_to_be_reached_is_no_standing_wish(text: str) -> None:
-    found = run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    found = run(text, now=WEDNESDAY_NOON)
     assert not [item for item in found if " to be " in item.content or "reach" in item.content], found
 
 
@@ -3206,7 +3206,7 @@ def test_a_one_off_request_to_be_reached_is_no_standing_wish(text: str) -> None:
     ],
 )
 def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
-    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run(text, now=WEDNESDAY_NOON) == []
 
 
 @pytest.mark.parametrize(
@@ -3258,7 +3258,7 @@ def test_idioms_of_teams_and_reaching_decide_nothing(text: str) -> None:
     ],
 )
 def test_chat_shorthand_and_gaming_talk(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -3651,7 +3651,7 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
     ],
 )
 def test_a_work_channel_s_days(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -3859,7 +3859,7 @@ def test_a_work_channel_s_days(text: str, content: str) -> None:
     ],
 )
 def test_what_friends_tell_each_other(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -3885,7 +3885,7 @@ def test_what_friends_tell_each_other(text: str, content: str) -> None:
     ],
 )
 def test_what_friends_say_in_passing_is_no_event(text: str) -> None:
-    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run(text, now=WEDNESDAY_NOON) == []
 
 
 @pytest.mark.parametrize(
@@ -3956,12 +3956,12 @@ def test_a_birthplace_is_no_place_been_to() -> None:
 
 
 def test_a_trip_saved_up_for_is_no_place_been_to() -> None:
-    found = run("I'm saving up for a trip to Japan next spring.", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    found = run("I'm saving up for a trip to Japan next spring.", now=WEDNESDAY_NOON)
     assert not any("places visited" in item.content for item in found), found
 
 
 def test_a_score_is_no_span_of_days() -> None:
-    assert run("the score was 3-5 in May", now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run("the score was 3-5 in May", now=WEDNESDAY_NOON) == []
 
 
 @pytest.mark.parametrize(
@@ -4049,7 +4049,7 @@ def test_a_bare_not_or_an_idiom_is_no_news(text: str) -> None:
     ],
 )
 def test_shorthand_look_alikes_say_nothing(text: str) -> None:
-    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run(text, now=WEDNESDAY_NOON) == []
 
 
 # Said on Wednesday 25 November 2026: periods counted back in the words chat uses.
@@ -4129,18 +4129,18 @@ def test_shorthand_look_alikes_say_nothing(text: str) -> None:
 )
 def test_periods_counted_back(said: str, period: str) -> None:
     text = f"I broke my arm {said}"
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert found == [f"Mickael broke their arm {period}"]
 
 
 def test_late_for_something_is_no_part_of_the_month() -> None:
-    written = resolve_relative_dates("I was late last month", datetime(2026, 11, 25, 12, tzinfo=UTC))
+    written = resolve_relative_dates("I was late last month", WEDNESDAY_NOON)
     assert written == "I was late in October 2026"
 
 
 def test_a_range_ends_on_or_after_its_start() -> None:
     said = "I'll be away from May 20th to the 2nd"
-    written = resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC))
+    written = resolve_relative_dates(said, WEDNESDAY_NOON)
     assert written == "I'll be away from May 20th to Wednesday 2 June 2027"
 
 
@@ -4155,7 +4155,7 @@ def test_a_range_ends_on_or_after_its_start() -> None:
     ],
 )
 def test_seasons_and_counts_that_name_no_date_stay_as_said(text: str) -> None:
-    assert resolve_relative_dates(text, datetime(2026, 11, 25, 12, tzinfo=UTC)) == text
+    assert resolve_relative_dates(text, WEDNESDAY_NOON) == text
 
 
 @pytest.mark.parametrize(
@@ -4177,10 +4177,7 @@ def test_seasons_and_counts_that_name_no_date_stay_as_said(text: str) -> None:
     ],
 )
 def test_periods_counted_back_in_french(said: str, period: str) -> None:
-    found = [
-        item.content
-        for item in run(f"je me suis cassé le bras {said}", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
-    ]
+    found = [item.content for item in run(f"je me suis cassé le bras {said}", now=WEDNESDAY_NOON)]
     assert found == [f"Mickael s'est cassé le bras {period}"]
 
 
@@ -4201,7 +4198,7 @@ def test_periods_counted_back_in_french(said: str, period: str) -> None:
 )
 def test_how_long_something_has_lasted_says_since_when(said: str, since: str) -> None:
     """The duration stays as said, for "how long", and the start it gives follows, for "when"."""
-    written = resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC))
+    written = resolve_relative_dates(said, WEDNESDAY_NOON)
     assert written == f"{said} ({since})"
     assert resolve_relative_dates(written, datetime(2027, 11, 25, 12, tzinfo=UTC)) == written
 
@@ -4239,7 +4236,7 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
     ],
 )
 def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
-    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    now = WEDNESDAY_NOON
     assert resolve_relative_dates(said, now) == written
     assert resolve_relative_dates(written, now) == written
 
@@ -4283,7 +4280,7 @@ def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
     ],
 )
 def test_days_said_as_chat_says_them(said: str, written: str) -> None:
-    now = datetime(2026, 11, 25, 12, tzinfo=UTC)  # a Wednesday
+    now = WEDNESDAY_NOON  # a Wednesday
     assert resolve_relative_dates(said, now) == written
 
 
@@ -4300,13 +4297,13 @@ def test_days_said_as_chat_says_them(said: str, written: str) -> None:
     ],
 )
 def test_a_duration_that_is_not_lasting_until_now_says_no_since(said: str) -> None:
-    assert resolve_relative_dates(said, datetime(2026, 11, 25, 12, tzinfo=UTC)) == said
+    assert resolve_relative_dates(said, WEDNESDAY_NOON) == said
 
 
 def test_since_when_something_lasts_is_no_date_of_the_next_clause() -> None:
     """ "I've known them for 4 years, since I moved": the move is not dated by the knowing."""
     said = "I've known these friends for 4 years, since I moved from my home country"
-    found = [item.content for item in run(said, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = [item.content for item in run(said, now=WEDNESDAY_NOON)]
     assert found == ["Mickael moved from their home country"]
 
 
@@ -4815,7 +4812,7 @@ def test_an_introduction_told_in_fragments_says_who_one_is(text: str, expected: 
 def test_the_return_after_an_absence_is_after_it() -> None:
     # Said on 25 November: "the 3rd" alone would be 3 December, before the absence ends.
     said = "I'm out from the 22nd to the 2nd, back on the 3rd"
-    found = [item.content for item in run(said, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = [item.content for item in run(said, now=WEDNESDAY_NOON)]
     assert found == [
         "Mickael is out from Tuesday 22 December 2026 to Saturday 2 January 2027, "
         "back on Sunday 3 January 2027"
@@ -4885,7 +4882,7 @@ def test_the_return_after_an_absence_is_after_it() -> None:
     ],
 )
 def test_what_friends_tell_of_home_and_health(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -4898,7 +4895,7 @@ def test_what_friends_tell_of_home_and_health(text: str, content: str) -> None:
     ],
 )
 def test_what_friends_tell_of_home_and_health_names_nothing_else(text: str, absent: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert found and not any(absent in content for content in found), found
 
 
@@ -4913,7 +4910,7 @@ def test_what_friends_tell_of_home_and_health_names_nothing_else(text: str, abse
     ],
 )
 def test_a_passing_ache_or_greeting_is_no_note(text: str) -> None:
-    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run(text, now=WEDNESDAY_NOON) == []
 
 
 # From a twenty-ninth batch of 25 fresh lines that take back, deny or report (1 wrong date, 1 date
@@ -4953,18 +4950,18 @@ def test_a_passing_ache_or_greeting_is_no_note(text: str) -> None:
     ],
 )
 def test_what_turned_out_otherwise(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
 def test_a_day_moved_happens_on_the_day_it_moved_to() -> None:
-    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    now = WEDNESDAY_NOON
     (moved,) = run("my interview got moved from Tuesday to Thursday", now=now)
     assert moved.event_at == datetime(2026, 12, 3, tzinfo=UTC).timestamp(), moved
 
 
 def test_an_allergy_denied_is_no_allergy() -> None:
-    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    now = WEDNESDAY_NOON
     (denied,) = run("turns out I'm not allergic to cats, it was the dust", now=now)
     assert denied.predicate is not Predicate.ALLERGY and denied.fact_about("Mickael") is None, denied
     (allergy,) = run("I'm allergic to cats", now=now)
@@ -4981,7 +4978,7 @@ def test_an_allergy_denied_is_no_allergy() -> None:
     ],
 )
 def test_a_denial_that_calls_nothing_off_is_no_note(text: str) -> None:
-    assert run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC)) == []
+    assert run(text, now=WEDNESDAY_NOON) == []
 
 
 # From a thirtieth batch of 25 fresh French lines of work and family (1 person lost from a couple, 1
@@ -5021,7 +5018,7 @@ def test_a_denial_that_calls_nothing_off_is_no_note(text: str) -> None:
     ],
 )
 def test_what_french_chat_tells_of_work_and_family(text: str, content: str) -> None:
-    found = [item.content for item in run(text, now=datetime(2026, 11, 25, 12, tzinfo=UTC))]
+    found = notes(text)
     assert content in found, found
 
 
@@ -5039,11 +5036,11 @@ def test_what_french_chat_tells_of_work_and_family(text: str, content: str) -> N
     ],
 )
 def test_a_week_of_a_month_and_a_day_said_alone(said: str, written: str) -> None:
-    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    now = WEDNESDAY_NOON
     assert resolve_relative_dates(said, now) == written
     assert resolve_relative_dates(written, now) == written
 
 
 def test_working_from_home_in_french_is_no_workplace() -> None:
-    (note,) = run("je bosse de chez moi le vendredi", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    (note,) = run("je bosse de chez moi le vendredi", now=WEDNESDAY_NOON)
     assert note.predicate is Predicate.ABOUT, note

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ from memory.people import (
     profile_facts,
 )
 from memory.text import extract
-from tests.helpers import GENERAL, FakeClock
+from tests.helpers import GENERAL, WEDNESDAY_NOON, FakeClock
 
 # Profiles are stored through the storage seam: both backends.
 STORAGE_BACKENDS = ("embedded", "postgres")
@@ -146,7 +146,7 @@ def test_profile_facts(content: str, memory_type: MemoryType, facts: list[tuple[
     ["Dave lives in Leeds now", "Sarah works at Google", "Priya is from Lisbon", "Sarah is a designer"],
 )
 def test_news_of_someone_named_is_no_line_of_the_speakers_profile(said: str) -> None:
-    (found,) = extract(said, "Mickael", now=datetime(2026, 11, 25, 12, tzinfo=UTC))
+    (found,) = extract(said, "Mickael", now=WEDNESDAY_NOON)
     assert found.subject != "Mickael"
     assert profile_facts(memory(found.content, found.memory_type, found.subjects)) == []
 
@@ -252,7 +252,7 @@ def _chat_dev_turns() -> list[tuple[str, str, datetime]]:
             if not key.startswith("session_") or key.endswith("_date_time") or not isinstance(session, list):
                 continue
             for turn in session:
-                turns.append((turn["speaker"], turn["text"], datetime(2026, 11, 25, 12, tzinfo=UTC)))
+                turns.append((turn["speaker"], turn["text"], WEDNESDAY_NOON))
     return turns
 
 
@@ -260,7 +260,7 @@ def test_the_profile_reads_from_a_memorys_words_the_fact_the_extractor_returned_
     # The extractor returns each memory with its fact (subject, predicate, object); a memory is
     # stored as words, which the profile reads (the model writes memories too). The two must agree,
     # or a profile would show what the extractor never meant.
-    said = [("Mickael", text, datetime(2026, 11, 25, 12, tzinfo=UTC)) for text in SAID_OF_THE_SPEAKER]
+    said = [("Mickael", text, WEDNESDAY_NOON) for text in SAID_OF_THE_SPEAKER]
     shown = 0
     for speaker, text, now in said + _chat_dev_turns():
         for found in extract(text, speaker, now=now):
