@@ -93,8 +93,19 @@ def records_an_instance(subjects: list[str]) -> bool:
     return any(subject.startswith(KIND_SUBJECT_PREFIX) for subject in subjects)
 
 
-def decide(new_text: str, candidates: list[tuple[str, str, float]], policy: DedupPolicy) -> DedupDecision:
-    """Pick what to do with `new_text` given same-scope neighbours (id, text, cosine), best first."""
+def decide(
+    new_text: str,
+    candidates: list[tuple[str, str, float]],
+    policy: DedupPolicy,
+    siblings: frozenset[str] = frozenset(),
+) -> DedupDecision:
+    """Pick what to do with `new_text` given same-scope neighbours (id, text, cosine), best first.
+
+    `siblings`: the neighbours learned from the same message. Their closeness alone never makes the
+    new memory an update of them: one message does not correct itself, so "lives in Lyon" and
+    "moved to Lyon in 2019" (0.86 with MiniLM) are two facts. A sibling may still cover it, or be
+    refined by it word for word.
+    """
     new_words = content_words(new_text)
     for existing_id, old_text, similarity in candidates:
         if similarity < policy.refine_floor:
@@ -102,6 +113,6 @@ def decide(new_text: str, candidates: list[tuple[str, str, float]], policy: Dedu
         old_words = content_words(old_text)
         if new_words <= old_words:
             return DedupDecision(DedupAction.COVERED, existing_id, similarity)
-        if similarity >= policy.supersede_at or old_words <= new_words:
+        if old_words <= new_words or (similarity >= policy.supersede_at and existing_id not in siblings):
             return DedupDecision(DedupAction.SUPERSEDE, existing_id, similarity)
     return DedupDecision(DedupAction.INSERT)

@@ -168,7 +168,9 @@ class MemoryEngine(MemoryReads):
                 for h in hits
                 if h.id in neighbours and neighbours[h.id].is_active(now)
             ]
-            decision = decide(memory.content, candidates, self.policy)
+            said_with = set(memory.sources)
+            siblings = frozenset(i for i, m in neighbours.items() if said_with & set(m.sources))
+            decision = decide(memory.content, candidates, self.policy, siblings)
             if decision.action is DedupAction.COVERED and decision.existing_id is not None:
                 return WriteResult(
                     "covered", neighbours[decision.existing_id], similarity=decision.similarity

@@ -279,6 +279,24 @@ async def test_a_name_and_a_fact_in_one_message(
     assert {m.content for m in result.learned} == {"root's name is Mickael", "Mickael prefers tea to coffee"}
 
 
+@pytest.mark.model
+async def test_a_past_home_and_a_move_said_in_one_message_keep_the_home_now(
+    offline: TurnPipeline, engine: MemoryEngine, tuesday: FakeClock
+) -> None:
+    """ "Lives in Lyon" and "moved to Lyon in 2019" are 0.86 apart with MiniLM, over the update
+    threshold: said in one message they are two facts, and the home now stays known."""
+    said = "I used to live in Madrid before moving to Lyon in 2019"
+    result = await offline.handle([say(said, tuesday, name="Mickael")])
+    expected = {"Mickael used to live in Madrid", "Mickael lives in Lyon", "Mickael moved to Lyon in 2019"}
+    assert {m.content for m in result.learned} == expected
+    assert set(await contents(engine)) == expected
+    # A later message refines as before: the move told again, with its month, replaces it.
+    await offline.handle([say("I moved to Lyon in June 2019", tuesday, name="Mickael")])
+    assert set(await contents(engine)) == expected - {"Mickael moved to Lyon in 2019"} | {
+        "Mickael moved to Lyon in June 2019"
+    }
+
+
 # --- expiries and TTLs ---------------------------------------------------------------------------
 
 

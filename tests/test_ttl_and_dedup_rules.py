@@ -79,6 +79,22 @@ def test_decide_refinement_covered_and_distinct() -> None:
     assert too_far.action is DedupAction.INSERT
 
 
+def test_a_note_of_the_same_message_is_never_taken_for_an_update() -> None:
+    """Close as they are, two notes of one message are two facts; words still cover or refine."""
+    policy = policy_for_model("all-MiniLM-L6-v2")
+    lyon = [("a", "Mickael lives in Lyon", 0.86)]
+    assert decide("Mickael moved to Lyon in 2019", lyon, policy).action is DedupAction.SUPERSEDE
+    sibling = decide("Mickael moved to Lyon in 2019", lyon, policy, siblings=frozenset({"a"}))
+    assert sibling.action is DedupAction.INSERT
+    shoulder = [("b", "Mickael broke his shoulder", 0.84)]
+    refined = decide("Mickael broke his shoulder on 10 January 2026", shoulder, policy, frozenset({"b"}))
+    assert (refined.action, refined.existing_id) == (DedupAction.SUPERSEDE, "b")
+    covered = decide(
+        "Mickael lives in Lyon", [("c", "Mickael lives in Lyon now", 0.97)], policy, frozenset({"c"})
+    )
+    assert covered.action is DedupAction.COVERED
+
+
 def test_a_memory_of_one_instance_of_a_kind_is_told_by_its_subjects() -> None:
     assert records_an_instance(["léa", "kind:activity", "camping"])
     assert not records_an_instance(["léa", "kindness", "camping"])
