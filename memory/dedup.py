@@ -93,6 +93,71 @@ def records_an_instance(subjects: list[str]) -> bool:
     return any(subject.startswith(KIND_SUBJECT_PREFIX) for subject in subjects)
 
 
+# The verbs of a lasting state (a home, a job, a school) in each tense, as notes word them: "lives in
+# Lyon" and "has lived in Berlin since 2019" say how things are; "lived in Lyon as a student", "used to
+# work at Acme" and "a habité à Lyon" say how they were; "moved to Lyon in 2019" says that they
+# changed. Words are casefolded, accents kept ("habite", present, is not "habité", past).
+_STATE_NOW = frozenset(
+    "live lives living work works working study studies studying habite habitent vit vivent travaille "
+    "travaillent étudie étudient".split()
+)
+_STATE_BEFORE = frozenset(
+    "lived worked studied habitait habitaient vivait vivaient travaillait travaillaient étudiait étudiaient "
+    "habité vécu travaillé étudié".split()
+)
+_STATE_CHANGED = frozenset("move moves moved moving relocated déménage déménagé déménagent emménagé".split())
+_PERFECT_EN = frozenset({"has", "have"})  # "has lived in Berlin since 2019": still so
+# How a note in the past says the state is over, not merely that it was: "until 2025", "used to".
+_ENDED = re.compile(r"\b(?:until|till|used\s+to|no\s+longer|any\s*more|jusqu)\b", re.IGNORECASE)
+
+
+class _StateTold(StrEnum):
+    NOW = "how it is"
+    BEFORE = "how it was"
+    CHANGED = "that it changed"
+
+
+def _state_told(text: str) -> _StateTold | None:
+    """What a note tells of a lasting state, or None when it tells of none or of more than one thing."""
+    words = _WORD_RE.findall(text.casefold())
+    told: set[_StateTold] = set()
+    for i, word in enumerate(words):
+        if word in _STATE_CHANGED:
+            told.add(_StateTold.CHANGED)
+        elif word in _STATE_BEFORE and not (i and words[i - 1] in _PERFECT_EN):
+            told.add(_StateTold.BEFORE)
+        elif word in _STATE_NOW and words[max(0, i - 2) : i] == ["used", "to"]:
+            told.add(_StateTold.BEFORE)
+        elif word in _STATE_NOW or word in _STATE_BEFORE:
+            told.add(_StateTold.NOW)
+    return told.pop() if len(told) == 1 else None
+
+
+def _same_telling(old_text: str, new_text: str) -> bool:
+    """Whether two notes do not tell two different things of a lasting state (one may tell of none)."""
+    old, new = _state_told(old_text), _state_told(new_text)
+    return old is None or new is None or old == new
+
+
+def _may_update(old_text: str, new_text: str) -> bool:
+    """Whether, as far as a lasting state goes, a close new note may be an update of the old one.
+
+    How a state was never updates how it is: "lived in Lyon as a student" after "lives in Lyon"
+    (0.89 with MiniLM) is history, and both are true; only a past that says it ended ("lived in
+    Lyon until 2025", "used to work at Acme") replaces the present. Nor does the present or a move
+    update the past: after moving back, "used to live in Madrid" is still true beside "lives in
+    Madrid" (0.95) and "moved back to Madrid" (0.88). Nor does a move update the home it led to:
+    "moved to Lyon in 2019" beside "lives in Lyon" (0.86).
+    """
+    if _same_telling(old_text, new_text):
+        return True
+    return (
+        _state_told(old_text) is _StateTold.NOW
+        and _state_told(new_text) is _StateTold.BEFORE
+        and _ENDED.search(new_text) is not None
+    )
+
+
 def decide(
     new_text: str,
     candidates: list[tuple[str, str, float]],
@@ -104,15 +169,20 @@ def decide(
     `siblings`: the neighbours learned from the same message. Their closeness alone never makes the
     new memory an update of them: one message does not correct itself, so "lives in Lyon" and
     "moved to Lyon in 2019" (0.86 with MiniLM) are two facts. A sibling may still cover it, or be
-    refined by it word for word.
+    refined by it word for word. A note of how a state was is neither covered by one of how it is nor
+    an update of it, unless it says the state ended; nor the reverse, nor a move (`_may_update`).
+    Words alone cannot tell them apart once accents are folded: "a habité à Lyon" has every word of
+    "habite à Lyon".
     """
     new_words = content_words(new_text)
     for existing_id, old_text, similarity in candidates:
         if similarity < policy.refine_floor:
             continue
         old_words = content_words(old_text)
-        if new_words <= old_words:
+        if new_words <= old_words and _same_telling(old_text, new_text):
             return DedupDecision(DedupAction.COVERED, existing_id, similarity)
-        if old_words <= new_words or (similarity >= policy.supersede_at and existing_id not in siblings):
+        if (
+            old_words <= new_words or (similarity >= policy.supersede_at and existing_id not in siblings)
+        ) and _may_update(old_text, new_text):
             return DedupDecision(DedupAction.SUPERSEDE, existing_id, similarity)
     return DedupDecision(DedupAction.INSERT)

@@ -297,6 +297,27 @@ async def test_a_past_home_and_a_move_said_in_one_message_keep_the_home_now(
     }
 
 
+@pytest.mark.model
+async def test_how_a_home_was_never_replaces_how_it_is_unless_it_ended(
+    offline: TurnPipeline, engine: MemoryEngine, tuesday: FakeClock
+) -> None:
+    """ "Lived in Lyon as a student" is 0.89 from "lives in Lyon" with MiniLM, over the update
+    threshold: history beside the home now, both kept. After moving back, the old home stays too."""
+    await offline.handle([say("I live in Lyon", tuesday, name="Mickael")])
+    await offline.handle([say("I lived in Lyon as a student", tuesday, name="Mickael")])
+    assert set(await contents(engine)) == {"Mickael lives in Lyon", "Mickael lived in Lyon as a student"}
+    await offline.handle([say("I used to live in Madrid", tuesday, name="Mickael")])
+    await offline.handle([say("I moved back to Madrid", tuesday, name="Mickael")])
+    stored = set(await contents(engine))
+    madrid = {"Mickael used to live in Madrid", "Mickael lives in Madrid", "Mickael moved back to Madrid"}
+    assert madrid <= stored, stored
+    # A past that says it ended still replaces the present.
+    await offline.handle([say("I work at Acme", tuesday, name="Mickael")])
+    await offline.handle([say("I used to work at Acme", tuesday, name="Mickael")])
+    stored = set(await contents(engine))
+    assert "Mickael used to work at Acme" in stored and "Mickael works at Acme" not in stored, stored
+
+
 # --- expiries and TTLs ---------------------------------------------------------------------------
 
 

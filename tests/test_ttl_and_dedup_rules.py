@@ -82,9 +82,10 @@ def test_decide_refinement_covered_and_distinct() -> None:
 def test_a_note_of_the_same_message_is_never_taken_for_an_update() -> None:
     """Close as they are, two notes of one message are two facts; words still cover or refine."""
     policy = policy_for_model("all-MiniLM-L6-v2")
-    lyon = [("a", "Mickael lives in Lyon", 0.86)]
-    assert decide("Mickael moved to Lyon in 2019", lyon, policy).action is DedupAction.SUPERSEDE
-    sibling = decide("Mickael moved to Lyon in 2019", lyon, policy, siblings=frozenset({"a"}))
+    # ("I prefer dark mode, and light mode when I present": close, and both true)
+    dark = [("a", "Mickael prefers dark mode", 0.897)]
+    assert decide("Mickael prefers light mode", dark, policy).action is DedupAction.SUPERSEDE
+    sibling = decide("Mickael prefers light mode", dark, policy, siblings=frozenset({"a"}))
     assert sibling.action is DedupAction.INSERT
     shoulder = [("b", "Mickael broke his shoulder", 0.84)]
     refined = decide("Mickael broke his shoulder on 10 January 2026", shoulder, policy, frozenset({"b"}))
@@ -93,6 +94,42 @@ def test_a_note_of_the_same_message_is_never_taken_for_an_update() -> None:
         "Mickael lives in Lyon", [("c", "Mickael lives in Lyon now", 0.97)], policy, frozenset({"c"})
     )
     assert covered.action is DedupAction.COVERED
+
+
+# (old note, new note, cosine with MiniLM, whether the new one replaces the old)
+TENSES = [
+    # the past of a state beside its present: history, both true
+    ("Mickael lives in Lyon", "Mickael lived in Lyon as a student", 0.894, False),
+    ("Mickael lives in Lyon", "Mickael lived in Lyon for two years", 0.921, False),
+    ("Mickael habite à Lyon", "Mickael a habité à Lyon quand il était étudiant", 0.819, False),
+    # a past that says it ended replaces the present
+    ("Mickael lives in Lyon", "Mickael lived in Lyon until 2025", 0.878, True),
+    ("Mickael works at Acme", "Mickael used to work at Acme", 0.969, True),
+    # the present never replaces the past: after moving back, both are true
+    ("Mickael used to live in Madrid", "Mickael lives in Madrid", 0.949, False),
+    ("Mickael lived in Lyon until 2025", "Mickael lives in Lyon", 0.878, False),
+    # folded, "a habité à Lyon" has every word of "habite à Lyon": words alone would drop the home now
+    ("Mickael a habité à Lyon", "Mickael habite à Lyon", 0.978, False),
+    # a move is not an update of the home it led to, nor of a past one
+    ("Mickael lives in Lyon", "Mickael moved to Lyon in 2019", 0.857, False),
+    ("Mickael used to live in Madrid", "Mickael moved back to Madrid", 0.877, False),
+    # one tense on both sides, or no lasting state: closeness decides as before
+    ("Mickael moved to Lyon in 2019", "Mickael moved to Lyon in June 2019", 0.99, True),
+    ("Mickael lives in Lyon", "Mickael lives in Paris", 0.859, True),
+    ("Mickael lives in Lyon", "Mickael has lived in Lyon since 2019", 0.949, True),
+    ("Mickael used to live in Madrid", "Mickael lived in Madrid as a child", 0.949, True),
+    ("Mickael prefers dark mode", "Mickael prefers light mode", 0.897, True),
+    ("Mickael's deadline is Friday", "Mickael's deadline was moved to Monday", 0.888, True),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "similarity", "replaces"), TENSES)
+def test_how_a_state_was_updates_how_it_is_only_when_it_says_it_ended(
+    old: str, new: str, similarity: float, replaces: bool
+) -> None:
+    policy = policy_for_model("all-MiniLM-L6-v2")
+    decision = decide(new, [("a", old, similarity)], policy)
+    assert decision.action is (DedupAction.SUPERSEDE if replaces else DedupAction.INSERT), decision
 
 
 def test_a_memory_of_one_instance_of_a_kind_is_told_by_its_subjects() -> None:
