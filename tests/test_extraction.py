@@ -1990,6 +1990,8 @@ def test_two_days_said_in_one_sentence_are_two_clauses() -> None:
         ("omg Priya and Tom got engaged!!", "Priya and Tom got engaged", "priya"),
         ("Priya is moving to Lisbon next month", "Priya is moving to Lisbon in December 2026", "priya"),
         ("Dave lives in Leeds now", "Dave lives in Leeds now", "dave"),
+        ("Dave is in Leeds now", "Dave is in Leeds now", "dave"),
+        ("Sam and Ana are in New York these days", "Sam and Ana are in New York", "sam"),
         ("Jake broke his leg skiing", "Jake broke his leg skiing", "jake"),
         ("Sarah got a new job at Google and she loves it", "Sarah got a new job at Google", "sarah"),
         ("Ana had her baby last night", "Ana had her baby on Saturday 21 November 2026", "ana"),
@@ -2072,6 +2074,14 @@ def test_a_dated_event_keeps_its_date(said: str, starts: str) -> None:
     events = [c for t, c in contents(said) if t is MemoryType.EVENT]
     assert events and all(re.search(r"\d{4}", c) for c in events), events
     assert any(c.startswith(starts) for c in events), events
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Paris is in France", "Python is in Beta", "Docs are in Confluence", "my brother is in a Discord call"],
+)
+def test_a_name_in_a_place_is_news_only_when_said_to_be_there_now(text: str) -> None:
+    assert contents(text) == []
 
 
 @pytest.mark.parametrize(
@@ -2333,6 +2343,8 @@ def test_a_picture_names_nothing_the_words_do_not_point_at(text: str, pictures: 
         ("we're moving to Berlin in the spring", "Mickael and others are moving to Berlin in the spring"),
         # where a relative lives and works, where they are from, what they play
         ("my brother lives in Seattle", "Mickael's brother lives in Seattle"),
+        ("my brother is in Glasgow now", "Mickael's brother is in Glasgow now"),
+        ("my parents are based in Lisbon", "Mickael's parents are based in Lisbon"),
         ("my husband works at Google", "Mickael's husband works at Google"),
         ("my parents live near Boston", "Mickael's parents live near Boston"),
         ("my girlfriend is from Spain", "Mickael's girlfriend is from Spain"),
@@ -3293,6 +3305,14 @@ def test_what_is_no_longer_so(text: str, content: str) -> None:
             "Mickael's 1:1 with Priya got moved to Thursday 26 November 2026",
         ),
         ("I moved the meeting to Friday", "Mickael moved the meeting to Friday 27 November 2026"),
+        # a plan put off or called off is an event of its own
+        ("we postponed the wedding to 2028", "Mickael and others postponed the wedding to 2028"),
+        (
+            "I rescheduled my dentist appointment to Friday",
+            "Mickael rescheduled their dentist appointment to Friday 27 November 2026",
+        ),
+        ("we called off the product launch", "Mickael and others called off the product launch"),
+        ("I cancelled my gym membership", "Mickael cancelled their gym membership"),
         ("we moved to Berlin in March", "Mickael and others moved to Berlin in March 2026"),
         # a span of days in one month
         (

@@ -38,6 +38,8 @@ _EVENT_VERBS_EN = (
     r"position|promotion))|managed\s+to\s+(?:run|finish|complete|win|pass|climb|visit|save|sell|buy|find|land|book|fix|"
     r"hit|beat|see|meet|raise|qualify)|"
     r"broke\s+up|split\s+up|broke|broken|fractured|sprained|injured|hurt|twisted|dislocated|tore|torn|got|gotten|started|finished|"
+    # a plan moved or dropped: "we postponed the wedding to 2028", "we called off the launch"
+    r"postponed|rescheduled|delayed|pushed\s+back|brought\s+forward|called\s+off|cancell?ed|"
     r"completed|lost|won|passed|failed|moved|bought|sold|married|graduated|quit|left|joined|adopted|met|"
     r"launched|released|shipped|deployed|merged|fixed|landed|arrived|stopped|accepted|published|submitted|applied\s+(?:to|for)|signed|received|became|become|retired|resigned|was\s+promoted|"
     r"was\s+hired|was\s+fired|was\s+laid\s+off|been\s+promoted|been\s+hired|been\s+fired|gave\s+birth|"

@@ -149,8 +149,16 @@ _RELATIVES_OWN_EN = regex(
     r"scan|biopsy|(?:test\s+|blood\s+)?results|recovery|funeral|wedding|graduation|baby|labou?r|transplant)\s+"
     r"(?:went|was|is|came|has|had|will|got)\b.*)"
 )
+# Where someone is, a place named (capitalised): "my brother is in Glasgow now", "my parents are based
+# in Lisbon". Said of a name, only with "now" ("Dave is in Leeds now"): "Paris is in France" is no news.
+_IN_A_PLACE_EN = r"(?:is|are)\s+(?:now\s+)?(?:based\s+|living\s+|settled\s+)?in\s+(?=(?-i:[A-ZÀ-Ý][a-zà-ÿ]))"
+_NOW_IN_A_PLACE_EN = (
+    r"(?:is|are)\s+(?:based\s+|living\s+|settled\s+)?in\s+(?-i:[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?)"
+    r"\s+(?:now|these\s+days|nowadays)\b.*"
+)
 _RELATIVE_LIFE_EN = regex(
-    rf"\b(?:my|our)\s+(?P<rel>{_RELATIVES_OF_EN}(?:{RELATIVES_EN}s?|parents))\s+(?P<object>{_LIFE_EN})"
+    rf"\b(?:my|our)\s+(?P<rel>{_RELATIVES_OF_EN}(?:{RELATIVES_EN}s?|parents))\s+"
+    rf"(?P<object>{_LIFE_EN}|{_IN_A_PLACE_EN}.*)"
 )
 # Someone named who is no relative said to be one: "Sam just got promoted", "omg Priya and Tom got
 # engaged", "Dave lives in Leeds now". The name opens the clause, capitalised as written; what
@@ -163,7 +171,7 @@ _OTHER_EN = regex(
     r"(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?(?:\s+(?:and|&)\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?))"
     # a relative of theirs: "Ken's wife just had a baby"
     rf"(?:['’]s\s+(?P<their>{RELATIVES_EN}))?\s+"
-    rf"(?P<object>{_EVENT_EN}|{_LIFE_EN})"
+    rf"(?P<object>{_EVENT_EN}|{_LIFE_EN}|{_NOW_IN_A_PLACE_EN})"
 )
 _RELATIVE_LIFE_FR = regex(
     rf"\b(?P<poss>mon|ma|mes|notre|nos)\s+(?P<rel>{RELATIVES_FR}s?|parents)\s+(?P<object>(?:habite|habitent|vit|vivent|"
