@@ -3103,6 +3103,13 @@ def test_a_race_run_is_no_group_led() -> None:
     assert "Mickael runs a D&D group" in [item.content for item in run("I run a D&D group")]
 
 
+@pytest.mark.parametrize(
+    "text", ["starting tomorrow, can't wait", "starting Monday, I'm on nights", "we're not running today"]
+)
+def test_a_day_said_first_or_a_we_are_not_is_no_rule_of_the_team(text: str) -> None:
+    assert [content for kind, content in contents(text) if kind is DEC] == []
+
+
 def test_a_star_sign_is_no_survivor_of_cancer() -> None:
     assert "Mickael is a Leo" in [item.content for item in run("I'm a Leo btw")]
     assert "Mickael is a Cancer" not in [item.content for item in run("I'm a Cancer survivor")]
@@ -3121,9 +3128,25 @@ def test_a_star_sign_is_no_survivor_of_cancer() -> None:
         ),
         ("we no longer ship on Fridays", DEC, "Mickael and the team decided to no longer ship on Fridays"),
         ("we dropped the Kafka idea", DEC, "Mickael and the team dropped the Kafka idea"),
+        # ... until a month to come ("won't" is no past "won": the March after this one)
+        ("we won't be hiring until March", DEC, "Mickael and the team decided not to hire until March 2027"),
+        ("we're not hiring until March", DEC, "Mickael and the team decided not to hire until March 2027"),
+        ("we won't hire until March", DEC, "Mickael and the team decided not to hire until March 2027"),
+        (
+            "we are not doing standups this week",
+            DEC,
+            "Mickael and the team decided not to do standups in the week of Monday 23 November 2026",
+        ),
         # a rule for what comes, and a decision said before who took it
         ("going forward, all PRs need a ticket number", DEC, "Going forward, all PRs need a ticket number"),
         ("from now on standup is at 9:30", DEC, "From now on, standup is at 9:30"),
+        # ... from a day said
+        (
+            "starting next week, no more meetings on Wednesdays",
+            DEC,
+            "Starting in the week of Monday 30 November 2026, no more meetings on Wednesdays",
+        ),
+        ("as of Monday, standup is at 9:30", DEC, "As of Monday 30 November 2026, standup is at 9:30"),
         (
             "moving forward, we'll do biweekly releases",
             DEC,

@@ -404,10 +404,11 @@ SUBJECT_VERB_EN = regex(
     r"(?-i:[A-ZÀ-Ý][a-zà-ÿ]+)(?:['’]s\s+[a-z]+)?)\s+"
     # ... with its day said in between: "the deploy on friday broke prod" is last Friday's.
     r"(?:(?:on|last|this)\s+(?:[a-z]+day|[a-z]+\s+night)\s+)?"
-    r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b"
+    # (not the "won" of "won't": "we won't hire until March" is the March to come)
+    r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b(?!['’]t\b)"
 )
 # A clause that says what will be: its past verb reports it ("she said it will rain on Friday").
-FUTURE_EN = regex(r"\b(?:will|shall|gonna|going\s+to)\b|\w'll\b")
+FUTURE_EN = regex(r"\b(?:will|shall|gonna|going\s+to|won['’]t)\b|\w'll\b")
 TIME_PATTERN = regex(
     r"\b(?:(?P<hour_ampm>\d{1,2})(?::(?P<minute_ampm>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)(?!\w)"
     r"|(?P<hour_colon>\d{1,2}):(?P<minute_colon>\d{2})(?!\d)"

@@ -44,7 +44,8 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"starting(?!\s+(?:today|tomorrow|tonight|now|next\s+\w+|this\s+\w+|on\s+\w+|\w+day|"
     # "starting March 3 I'm on nights"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?)[\s,]+(?:we|i|you|they|the|"
-    r"all|everyone|everybody|our|my)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|turning(?=\s+\d)|"
+    # ... or the team's rule from then: "starting next week, no more meetings on Wednesdays"
+    r"all|everyone|everybody|our|my|no|only|every)\b)|visiting|taking|training|preparing|learning|studying|travel(?:l)?ing|finishing|working|turning(?=\s+\d)|"
     r"wrapping|practi[cs]ing|rehearsing|trying(?=\s+to\s)|looking(?=\s+for\s)|living(?=\s+in\s)|going(?=\s+to\s+(?!(?:be|bed|sleep|say|need|have|try|lie)\b)))\s+"
     r"(?!(?:it|that|this|you|your|well|fine|great|on|off|over|out|place|sense|time|forever|ages|forward|ahead|along)\b)"
     # Not a heading: "planning week: 9-13 June in the office" names the week, nobody is planning.

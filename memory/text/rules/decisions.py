@@ -31,8 +31,9 @@ _LETS_USE_EN = regex(
 # "we won't use Redis".
 _NO_LONGER_EN = regex(
     r"\bwe(?:'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to|\s+won't|\s+will\s+not|'ll\s+no\s+longer|"
-    r"\s+will\s+no\s+longer|\s+no\s+longer|'re\s+no\s+longer|\s+are\s+no\s+longer)\s+"
-    r"(?P<verb>support(?:ing)?|use|using|ship(?:ping)?|maintain(?:ing)?|offer(?:ing)?|allow(?:ing)?|accept(?:ing)?|"
+    r"\s+will\s+no\s+longer|\s+no\s+longer|'re\s+no\s+longer|\s+are\s+no\s+longer|(?:'re|\s+are)\s+not(?!\s+running\b))\s+"
+    # "we won't be hiring until March", "we're not hiring until March"
+    r"(?:be\s+)?(?P<verb>hir(?:e|ing)|support(?:ing)?|use|using|ship(?:ping)?|maintain(?:ing)?|offer(?:ing)?|allow(?:ing)?|accept(?:ing)?|"
     r"run(?:ning)?|host(?:ing)?|deploy(?:ing)?|do(?:ing)?\s+(?:standups?|meetings?|releases?|deploys?))\b\s*"
     + OBJECT
 )
@@ -44,7 +45,12 @@ _DROPPED_EN = regex(
 )
 # A rule for what comes: "going forward, all PRs need a ticket", "from now on standup is at 9:30".
 _FROM_NOW_ON_EN = regex(
-    r"^\W*(?P<when>(?:(?:going|moving)\s+forward|effective\s+(?:immediately|today|now))(?=\s*[,:-])|from\s+now\s+on)"
+    r"^\W*(?P<when>(?:(?:going|moving)\s+forward|effective\s+(?:immediately|today|now))(?=\s*[,:-])|from\s+now\s+on"
+    # ... from a day said: "starting next week, no more meetings on Wednesdays" (the day a placeholder),
+    # a rule after it (not the speaker's own plan, "starting Monday, I'm on nights", nor "can't wait")
+    r"|(?:starting|beginning|as\s+of|effective)\s+(?:on\s+|in\s+)?(?:\x00\d+\x00|\x01\d+\x01)"
+    r"(?=\s*[,:-]\s*(?!(?:i|i'm|i've|i'll|my|me)\b)[^.!?]*?\b(?:no|not|only|all|every\w*|must|need|needs|will|"
+    r"is|are|go|goes|use|uses|move|moves|stop|stops|start|starts|happen|happens)\b))"
     r"\s*[,:-]?\s+(?P<object>\S.*)"
 )
 # The same said last, after "let's": "let's do code reviews in the morning from now on".
@@ -148,6 +154,8 @@ def _no_longer_en(hit: Hit) -> Item:
     """ "Mickael and the team decided to no longer support IE11"."""
     verb = hit.words("verb").lower()
     verb = _NO_LONGER_VERBS_EN.get(verb, verb)
+    if verb.startswith("doing "):
+        verb = "do " + verb.removeprefix("doing ")  # "we're not doing standups" -> "not to do standups"
     said = hit.clause.text[hit.match.start() :].lower()
     # "we won't use Mongo" was never used; "we no longer ship", "not ... anymore" stop something done.
     stops = "no longer" in said or _NO_LONGER_TAIL.search(hit.phrase) is not None
@@ -161,7 +169,7 @@ def _no_longer_en(hit: Hit) -> Item:
 _NO_LONGER_VERBS_EN = {
     "supporting": "support", "using": "use", "shipping": "ship", "maintaining": "maintain",
     "offering": "offer", "allowing": "allow", "accepting": "accept", "running": "run", "hosting": "host",
-    "deploying": "deploy",
+    "deploying": "deploy", "hiring": "hire",
 }  # fmt: skip
 _NO_LONGER_TAIL = regex(r"\s+(?:any\s*more|from\s+now\s+on|going\s+forward)\W*$")
 
