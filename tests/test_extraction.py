@@ -4464,6 +4464,13 @@ def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
         ("we're spending Thanksgiving with my sister", "Thanksgiving 2026"),
     ]:
         assert [d.inline for d in find_dates(plan, NOW, False, False)[1]] == [inline], plan
+    # ... and both ends of a span of them
+    for span, inlines in [
+        ("I'm off between Christmas and New Year", ["Christmas 2026", "New Year's Day 2027"]),
+        ("I'm off from Christmas Eve until New Year's Day", ["Christmas Eve 2026", "New Year's Day 2027"]),
+    ]:
+        assert [d.inline for d in find_dates(span, NOW, False, False)[1]] == inlines, span
+    assert find_dates("Happy New Year everyone", NOW, False, False) == ("Happy New Year everyone", [])
     for habit in ["we always go home for Christmas", "I love going home for Christmas", "I love Christmas"]:
         assert find_dates(habit, NOW, False, False) == (habit, []), habit
     # French holidays, said as French says them

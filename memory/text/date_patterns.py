@@ -143,6 +143,7 @@ HOLIDAYS = {
     "christmas eve": ("Christmas Eve", (12, 24)), "christmas day": ("Christmas Day", (12, 25)),
     "christmas": ("Christmas", (12, 25)), "new year's eve": ("New Year's Eve", (12, 31)),
     "new year's day": ("New Year's Day", (1, 1)), "new year's": ("New Year's", (1, 1)),
+    "new year": ("New Year's Day", (1, 1)),  # "between Christmas and New Year"
     "halloween": ("Halloween", (10, 31)), "valentine's day": ("Valentine's Day", (2, 14)),
     "thanksgiving": ("Thanksgiving", (11, 0)), "easter sunday": ("Easter", (0, 0)),
     "easter": ("Easter", (0, 0)),
@@ -362,7 +363,9 @@ MONTH_VERBS = frozenset({"may", "march"})
 ORDINAL = regex(r"\d(?:st|nd|rd|th)\b")
 # What a holiday's name needs before it to be the day it falls on: "at Christmas", "for Halloween".
 HOLIDAY_PREPOSITION_BEFORE = regex(
-    r"\b(?:on|at|for|over|during|since|before|after|until|till|by|around|through|"
+    # ... and both ends of a span: "between Christmas and New Year", "from Christmas to New Year's"
+    r"\b(?:(?:between|from)\s+[^,;]{1,40}?\s+(?:and|to|until|till|through)|between|from|"
+    r"on|at|for|over|during|since|before|after|until|till|by|around|through|"
     r"(?:pour|à|pendant|avant|après|depuis|jusqu'à|vers|dès)(?:\s+(?:le|la|l'))?|au|jusqu'au)\s*$"
 )
 # A clause about when someone was born: the day is not last year's ("I was born on 3 June") and
