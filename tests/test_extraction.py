@@ -4447,6 +4447,23 @@ def test_words_of_dates_that_name_no_day_are_left_alone(said: str) -> None:
     assert find_dates(said, NOW, False, told_in_past(said)) == (said, [])
 
 
+def test_a_french_span_of_days_said_without_its_month_is_read_at_both_ends() -> None:
+    # Said on Sunday 22 November 2026: the 21st to come is in December, and so is the 28th after it.
+    for said, past, days in [
+        ("je suis en congé du 21 au 28", False, [date(2026, 12, 21), date(2026, 12, 28)]),
+        ("du 1er au 10 inclus, je serai absent", False, [date(2026, 12, 1), date(2026, 12, 10)]),
+        ("j'étais en vacances du 3 au 10", True, [date(2026, 11, 3), date(2026, 11, 10)]),
+        ("on part du 28 au 3", False, [date(2026, 11, 28), date(2026, 12, 3)]),
+    ]:
+        assert [d.day for d in find_dates(said, NOW, True, past)[1]] == days, said
+    for counted in ["on a couru du 3 au 5 km", "des enfants du 6 au 12 ans"]:
+        assert find_dates(counted, NOW, True, False) == (counted, []), counted
+    assert (
+        "est en congé du lundi 21 décembre 2026 au lundi 28 décembre 2026"
+        in notes("je suis en congé du 21 au 28")[0]
+    )
+
+
 def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
     # Said on Sunday 22 November 2026.
     _, [last] = find_dates("we met last Thanksgiving", NOW, False, True)

@@ -156,6 +156,10 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
     if group("jour_du_mois"):
         day = nearest_day_of_month(today, int(group("jour_du_mois_number")), past)
         return (day, "ord", "day") if day else None
+    if group("jour_borne"):
+        said = group("jour_borne_first") or group("jour_borne_last")
+        day = nearest_day_of_month(today, int(said), past)
+        return (day, "ord", "day") if day else None
     if group("ordinal_day"):
         named = group("ordinal_day_weekday")
         weekday = _weekday_number(named) if named else None

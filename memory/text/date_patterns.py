@@ -201,6 +201,10 @@ _AFTER_EN = r"(?:next|last)(?=\s*(?:$|[^\w\s]))"
 _AFTER_A_WORD_OF_TIME = (
     f"(?:{_right_after('in by to for until till during since from before after of au en')})"
 )
+# What may follow the last day of "du 21 au 28": the clause's end or a word, not a unit or a month.
+_SPAN_END_FR = (
+    r"(?=\s*(?:$|[,.;!?)]|(?:inclus|compris|avec|et|ou|pour|chez|mais|donc|car|je|j'|on|nous|il|elle)\b))"
+)
 DATE_PATTERN = regex(
     r"\b(?:"
     r"(?P<iso>(?P<iso_year>\d{4})-(?P<iso_month>\d{1,2})-(?P<iso_day>\d{1,2}))"
@@ -220,6 +224,11 @@ DATE_PATTERN = regex(
     # time follows (not "le 12 mai", "le 3 pièces", "le 12 à la maison" read otherwise)
     r"|(?P<jour_du_mois>(?<![\w'’])le\s+(?P<jour_du_mois_number>3[01]|[12]\d|[1-9])(?:er)?"
     r"(?=\s*(?:$|[,.;!?)]|à\s+\d|(?:au\s+(?:soir|matin)|avec|et|ou|pour|chez|mais|donc|car|matin|soir|midi|après-midi)\b)))"
+    # "du 21 au 28": both ends of a span of days of the month, said without it (a span with its month,
+    # "du 21 au 28 décembre", is written out as two dates first: day_lists.py)
+    r"|(?P<jour_borne>(?:(?<=\bdu\s)(?P<jour_borne_first>3[01]|[12]\d|[1-9])(?:er)?(?=\s+au\s+(?:3[01]|[12]\d|[1-9])"
+    rf"{_SPAN_END_FR})|(?:(?<=\bdu\s\d\sau\s)|(?<=\bdu\s\d\d\sau\s)|(?<=\bdu\s1er\sau\s))"
+    rf"(?P<jour_borne_last>3[01]|[12]\d|[1-9]){_SPAN_END_FR}))"
     rf"|(?P<relative_day>{_RELATIVE_DAY_ALT})"
     # "Monday last week", "on Tuesday of next week", "last week on Friday", "mardi de la semaine
     # dernière": one day of a named week, not that weekday of this one.
