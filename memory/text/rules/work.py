@@ -96,10 +96,15 @@ _IN_CHARGE_EN = regex(
 )
 
 
+def _about_as_said(hit: Hit, said: str) -> Item:
+    """`said`, the speaker's own words about themselves, as a note of who they are in the third person."""
+    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+
+
 def _in_charge_en(hit: Hit) -> Item:
     """ "Priya is taking over the billing service from Tom", "Priya's team owns the search indexer"."""
     said = f"{hit.words('who')} {hit.phrase}"
-    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+    return _about_as_said(hit, said)
 
 
 # What the speaker teaches, a job or a side one: "I teach high school chemistry", "I teach yoga at
@@ -274,13 +279,13 @@ _DOING_A_DEGREE_EN = regex(
 def _doing_a_degree_en(hit: Hit) -> Item:
     """ "Mickael is doing a PhD in neuroscience at UCL": said of who they are, as said."""
     said = f"I'm {hit.words('verb').lower()} {' '.join(hit.group('object').split())}"
-    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+    return _about_as_said(hit, said)
 
 
 def _year_of_study_en(hit: Hit) -> Item:
     """ "Mickael is in their second year of med school": said of who they are, as said."""
     said = f"I'm in my {hit.words('year').lower()} year {hit.words('prep').lower()} {hit.group('object')}"
-    return identity_memory(hit, capitalize_first(hit.third(said, named=False)), Predicate.ABOUT)
+    return _about_as_said(hit, said)
 
 
 _NO_LONGER_EN = (
