@@ -4,6 +4,8 @@ it names, and the pre-hook's search of that period's turns on both backends."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -295,6 +297,17 @@ ASKED_AFTER_THE_WEEK = datetime(2023, 11, 20, 12, tzinfo=UTC).timestamp()
 TOLD_OF_THE_WEEK = "Tim here, I was visiting the UK last Friday and saw a castle"
 
 
+def _utc_day(year: int, month: int, day: int) -> tuple[float, float]:
+    """From midnight to midnight (UTC) of that day: the bounds a search of the days turns tell of takes."""
+    start = datetime(year, month, day, tzinfo=UTC).timestamp()
+    return start, start + DAY
+
+
+# What the turns said on TOLD_AT (a Thursday) tell of: "last Friday", and "on Monday" once rewritten.
+FRIDAY_10TH = _utc_day(2023, 11, 10)
+MONDAY_13TH = _utc_day(2023, 11, 13)
+
+
 async def test_a_question_about_a_week_gets_the_turn_said_after_that_tells_of_it(
     engine: MemoryEngine, clock: FakeClock
 ) -> None:
@@ -334,14 +347,12 @@ async def test_a_rewritten_turn_tells_of_the_days_its_new_words_name(engine: Mem
     await engine.store_messages([turn])
     (vector,) = await engine.embedder.embed(["wifi password"])
     turns, viewer = engine.storage.turns, audience()
-    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
-    monday = (datetime(2023, 11, 13, tzinfo=UTC).timestamp(), datetime(2023, 11, 14, tzinfo=UTC).timestamp())
-    assert [h.id for h in await turns.search_told(viewer, vector, *friday, 5)] == [turn.id]
+    assert [h.id for h in await turns.search_told(viewer, vector, *FRIDAY_10TH, 5)] == [turn.id]
 
     await turns.rewrite([dataclasses.replace(turn, content="I changed the wifi password on Monday")])
     await engine.repair_messages()
-    assert await turns.search_told(viewer, vector, *friday, 5) == []
-    assert [h.id for h in await turns.search_told(viewer, vector, *monday, 5)] == [turn.id]
+    assert await turns.search_told(viewer, vector, *FRIDAY_10TH, 5) == []
+    assert [h.id for h in await turns.search_told(viewer, vector, *MONDAY_13TH, 5)] == [turn.id]
 
     await turns.rewrite([dataclasses.replace(turn, content="I changed the wifi password")])
     await engine.repair_messages()
@@ -380,39 +391,42 @@ async def _as_before_told_read(backend: str, location: str | Path) -> None:
         await db.commit()
 
 
+@asynccontextmanager
+async def _engine_on(
+    location: str | Path, embedder: CachedEmbedder, clock: FakeClock
+) -> AsyncIterator[MemoryEngine]:
+    """An engine on the store at `location`, closed on the way out: the upgrade tests close it to
+    rewrite the store as an older version left it, then open it again."""
+    engine = await MemoryEngine.open(location, embedder, clock=clock)
+    try:
+        yield engine
+    finally:
+        await engine.close()
+
+
 async def test_turns_stored_before_the_told_days_were_kept_are_read_at_the_next_maintenance(
     backend: str, storage_location: str | Path, embedder: CachedEmbedder, clock: FakeClock
 ) -> None:
     """An upgraded store reads the days its old turns tell of once, off the reply path; the turns
     stored since are never read twice."""
     told, plain = past_turn(TOLD_OF_THE_WEEK, TOLD_AT), past_turn("Tim had soup for lunch", TOLD_AT + 60)
-    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
-    try:
+    async with _engine_on(storage_location, embedder, clock) as engine:
         await engine.store_messages([told, plain])
         assert not engine.storage.turns.told_due
         assert await engine.storage.turns.told_unread(10) == []  # read as they were stored
-    finally:
-        await engine.close()
     await _as_before_told_read(backend, storage_location)
 
     (vector,) = await embedder.embed(["Which country was Tim visiting?"])
-    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
-    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
-    try:
+    async with _engine_on(storage_location, embedder, clock) as engine:
         turns = engine.storage.turns
         assert turns.told_due and engine.needs_maintenance
         assert [m.id for m in await turns.told_unread(10)] == [told.id, plain.id]
-        assert await turns.search_told(audience(), vector, *friday, 5) == []
+        assert await turns.search_told(audience(), vector, *FRIDAY_10TH, 5) == []
         await engine.maintain()
-        assert [h.id for h in await turns.search_told(audience(), vector, *friday, 5)] == [told.id]
+        assert [h.id for h in await turns.search_told(audience(), vector, *FRIDAY_10TH, 5)] == [told.id]
         assert not turns.told_due and await turns.told_unread(10) == []
-    finally:
-        await engine.close()
-    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
-    try:
+    async with _engine_on(storage_location, embedder, clock) as engine:
         assert not engine.storage.turns.told_due
-    finally:
-        await engine.close()
 
 
 async def test_a_turn_rewritten_while_its_told_days_are_read_keeps_its_own(
@@ -420,16 +434,10 @@ async def test_a_turn_rewritten_while_its_told_days_are_read_keeps_its_own(
 ) -> None:
     """The days read from an old turn's words never overwrite those its rewrite read meanwhile."""
     turn = past_turn(TOLD_OF_THE_WEEK, TOLD_AT)
-    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
-    try:
+    async with _engine_on(storage_location, embedder, clock) as engine:
         await engine.store_messages([turn])
-    finally:
-        await engine.close()
     await _as_before_told_read(backend, storage_location)
-    friday = (datetime(2023, 11, 10, tzinfo=UTC).timestamp(), datetime(2023, 11, 11, tzinfo=UTC).timestamp())
-    monday = (datetime(2023, 11, 13, tzinfo=UTC).timestamp(), datetime(2023, 11, 14, tzinfo=UTC).timestamp())
-    engine = await MemoryEngine.open(storage_location, embedder, clock=clock)
-    try:
+    async with _engine_on(storage_location, embedder, clock) as engine:
         turns = engine.storage.turns
         (taken,) = await turns.told_unread(10)
         await turns.rewrite([dataclasses.replace(turn, content="I was visiting the UK on Monday")])
@@ -437,8 +445,6 @@ async def test_a_turn_rewritten_while_its_told_days_are_read_keeps_its_own(
         # What a reader that took the turn before the rewrite writes after it.
         await turns._set_told([(taken.id, *(told_days(taken) or (None, None)))])
         (vector,) = await embedder.embed(["Which country was Tim visiting?"])
-        assert await turns.search_told(audience(), vector, *friday, 5) == []
-        assert [h.id for h in await turns.search_told(audience(), vector, *monday, 5)] == [turn.id]
+        assert await turns.search_told(audience(), vector, *FRIDAY_10TH, 5) == []
+        assert [h.id for h in await turns.search_told(audience(), vector, *MONDAY_13TH, 5)] == [turn.id]
         assert await turns.told_unread(10) == []
-    finally:
-        await engine.close()

@@ -232,6 +232,7 @@ _TRIGGERS = st.sampled_from(
         "?", ".", "!", ",", "\n", '"', "'", "if", "si", "\x00", "\x01", "\ud800", "🍕", "Postgres",
     ]
 )  # fmt: skip
+_TRIGGER_SOUP = st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=6)), max_size=30)
 
 
 def _check(found: list[Episode]) -> None:
@@ -258,8 +259,8 @@ def test_never_raises_on_arbitrary_text(user: str, reply: str, speaker: str) -> 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    user=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=6)), max_size=30),
-    reply=st.lists(st.one_of(_TRIGGERS, st.text(alphabet=ANY_CHAR, max_size=6)), max_size=30),
+    user=_TRIGGER_SOUP,
+    reply=_TRIGGER_SOUP,
     days=st.integers(min_value=-4000, max_value=4000),
 )
 def test_never_raises_on_trigger_soup(user: list[str], reply: list[str], days: int) -> None:

@@ -52,6 +52,13 @@ def notes(text: str) -> list[str]:
     return [item.content for item in run(text, now=WEDNESDAY_NOON)]
 
 
+def assert_written_out(said: str, written: str) -> None:
+    """`said` has its dates written out as `written` at `WEDNESDAY_NOON`, and `written` is left as it
+    is: a text whose dates are already written out is never dated twice."""
+    assert resolve_relative_dates(said, WEDNESDAY_NOON) == written
+    assert resolve_relative_dates(written, WEDNESDAY_NOON) == written
+
+
 # --------------------------------------------------------------------------- positive cases
 
 
@@ -4279,9 +4286,7 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
     ],
 )
 def test_the_past_week_is_the_time_up_to_now(said: str, written: str) -> None:
-    now = WEDNESDAY_NOON
-    assert resolve_relative_dates(said, now) == written
-    assert resolve_relative_dates(written, now) == written
+    assert_written_out(said, written)
 
 
 @pytest.mark.parametrize(
@@ -5103,9 +5108,7 @@ def test_what_french_chat_tells_of_work_and_family(text: str, content: str) -> N
     ],
 )
 def test_a_week_of_a_month_and_a_day_said_alone(said: str, written: str) -> None:
-    now = WEDNESDAY_NOON
-    assert resolve_relative_dates(said, now) == written
-    assert resolve_relative_dates(written, now) == written
+    assert_written_out(said, written)
 
 
 def test_working_from_home_in_french_is_no_workplace() -> None:
