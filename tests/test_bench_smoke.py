@@ -1,4 +1,4 @@
-"""Both benchmarks end to end on tiny inputs: the JSON shapes of issue 6 and a known recall."""
+"""Both benchmarks end to end on tiny inputs: the JSON shapes the README documents, and a known recall."""
 
 from __future__ import annotations
 
