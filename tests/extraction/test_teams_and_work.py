@@ -66,7 +66,15 @@ def test_no_one_is_given_work_where_none_was_given(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["starting tomorrow, can't wait", "starting Monday, I'm on nights", "we're not running today"]
+    "text",
+    [
+        "starting tomorrow, can't wait",
+        "starting Monday, I'm on nights",
+        "we're not running today",
+        # how the team works, no change said; a question
+        "we don't use Jira",
+        "why don't we do standups anymore?",
+    ],
 )
 def test_a_day_said_first_or_a_we_are_not_is_no_rule_of_the_team(text: str) -> None:
     assert [content for kind, content in contents(text) if kind is DEC] == []
@@ -93,6 +101,15 @@ def test_a_day_said_first_or_a_we_are_not_is_no_rule_of_the_team(text: str) -> N
             "we are not doing standups this week",
             DEC,
             "Mickael and the team decided not to do standups in the week of Monday 23 November 2026",
+        ),
+        # ... a practice stopped, said of what the team does
+        ("we're no longer doing standups", DEC, "Mickael and the team decided to no longer do standups"),
+        ("we no longer do standups", DEC, "Mickael and the team decided to no longer do standups"),
+        ("we don't do standups anymore", DEC, "Mickael and the team decided to no longer do standups"),
+        (
+            "we do not deploy on Fridays any more",
+            DEC,
+            "Mickael and the team decided to no longer deploy on Fridays",
         ),
         # a rule for what comes, and a decision said before who took it
         ("going forward, all PRs need a ticket number", DEC, "Going forward, all PRs need a ticket number"),

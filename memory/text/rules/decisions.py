@@ -31,10 +31,12 @@ _LETS_USE_EN = regex(
 # "we won't use Redis".
 _NO_LONGER_EN = regex(
     r"\bwe(?:'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to|\s+won't|\s+will\s+not|'ll\s+no\s+longer|"
-    r"\s+will\s+no\s+longer|\s+no\s+longer|'re\s+no\s+longer|\s+are\s+no\s+longer|(?:'re|\s+are)\s+not(?!\s+running\b))\s+"
+    r"\s+will\s+no\s+longer|\s+no\s+longer|'re\s+no\s+longer|\s+are\s+no\s+longer|(?:'re|\s+are)\s+not(?!\s+running\b)|"
+    # "we don't do standups anymore": a practice stopped, not "we don't use Jira" (how it has been)
+    r"(?:\s+don't|\s+do\s+not)(?=.*\bany\s*more\b))\s+"
     # "we won't be hiring until March", "we're not hiring until March"
     r"(?:be\s+)?(?P<verb>hir(?:e|ing)|support(?:ing)?|use|using|ship(?:ping)?|maintain(?:ing)?|offer(?:ing)?|allow(?:ing)?|accept(?:ing)?|"
-    r"run(?:ning)?|host(?:ing)?|deploy(?:ing)?|do(?:ing)?\s+(?:standups?|meetings?|releases?|deploys?))\b\s*"
+    r"run(?:ning)?|host(?:ing)?|deploy(?:ing)?|do(?:ing)?(?=\s+(?:standups?|meetings?|releases?|deploys?)\b))\b\s*"
     + OBJECT
 )
 # An idea or a tool the team let go: "we dropped the Kafka idea", "we scrapped the rewrite".
@@ -154,8 +156,6 @@ def _no_longer_en(hit: Hit) -> Item:
     """ "Mickael and the team decided to no longer support IE11"."""
     verb = hit.words("verb").lower()
     verb = _NO_LONGER_VERBS_EN.get(verb, verb)
-    if verb.startswith("doing "):
-        verb = "do " + verb.removeprefix("doing ")  # "we're not doing standups" -> "not to do standups"
     said = hit.clause.text[hit.match.start() :].lower()
     # "we won't use Mongo" was never used; "we no longer ship", "not ... anymore" stop something done.
     stops = "no longer" in said or _NO_LONGER_TAIL.search(hit.phrase) is not None
@@ -169,7 +169,7 @@ def _no_longer_en(hit: Hit) -> Item:
 _NO_LONGER_VERBS_EN = {
     "supporting": "support", "using": "use", "shipping": "ship", "maintaining": "maintain",
     "offering": "offer", "allowing": "allow", "accepting": "accept", "running": "run", "hosting": "host",
-    "deploying": "deploy", "hiring": "hire",
+    "deploying": "deploy", "hiring": "hire", "doing": "do",
 }  # fmt: skip
 _NO_LONGER_TAIL = regex(r"\s+(?:any\s*more|from\s+now\s+on|going\s+forward)\W*$")
 
