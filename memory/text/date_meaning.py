@@ -34,6 +34,18 @@ _LAST_WORDS = frozenset(
 
 
 _SEASONS_FR = {"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"}
+# What a month said after "to" ends: a plan moved ("we pushed the launch back to March", "the
+# meeting was rescheduled to April") earlier in its clause, or a span from a month ("from January to
+# March"), its first end written out already or not.
+_MOVED_EN = re.compile(
+    r"\b(?:postpon(?:e|es|ed|ing)|push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|bump(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
+    r"delay(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|put(?:s|ting)?\s+off|(?:brought|bring(?:s|ing)?|"
+    r"pull(?:s|ed|ing)?)\s+(?:\S+\s+){0,3}?forward)\b[^.;!?]*$",
+    re.IGNORECASE,
+)
+_FROM_A_MONTH_EN = re.compile(
+    rf"\bfrom\s+(?:(?:early|mid|late)[-\s]+)?(?:{'|'.join(MONTH_NUMBERS)})(?:\s+\d{{4}})?\s*$", re.IGNORECASE
+)
 
 
 def whole_years_ago(match: re.Match[str]) -> int | None:
@@ -262,10 +274,14 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
         word = (group("month_modifier") or group("month_after") or group("month_bare_after") or "").lower()
         if word == "this":
             return date(today.year, month, 1), "period", "month"
-        since = (group("month_preposition") or "").lower() in (
-            "since",
-            "depuis",
-        )  # the last one, whatever the tense
+        preposition = (group("month_preposition") or "").lower()
+        if preposition == "to":
+            before = match.string[: match.start()]
+            if _MOVED_EN.search(before):
+                past = False  # a plan moved to a month moves to the one to come, however it is told
+            elif not _FROM_A_MONTH_EN.search(before):
+                return None  # "I gave it to May", "I talked to June"
+        since = preposition in ("since", "depuis")  # the last one, whatever the tense
         return month_start(today, month, direction(word), past or since), "period", "month"
     if group("end_of"):
         # "la fin de la semaine prochaine": next week's, or next month's

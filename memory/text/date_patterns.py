@@ -287,7 +287,10 @@ DATE_PATTERN = regex(
     # "raising the rent starting February", "effective March"
     rf"|(?P<month>(?:(?P<month_modifier>next|last|this|coming)\s+|"
     r"(?P<month_preposition>in|en|au\s+mois\s+de|pour|during|pendant|since|depuis|(?:à|a)\s+partir\s+d(?:e|['’])|dès|"
-    r"(?:until|till|by|before|after|from|through|starting|effective)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
+    r"(?:until|till|by|before|after|from|through|starting|effective)(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:]))|"
+    # "pushed the launch back to March", "from January to March": the month capitalised, not "to
+    # march"; what "to" follows is read in date_meaning.py ("I gave it to May" names no month)
+    r"to(?=\s+(?-i:[A-Z]))(?!\s+\S+\s+\d{1,2}(?:st|nd|rd|th)?(?![\d:])))(?:\s+|(?<=['’]))"
     r"|(?=(?:early|mid|late|mi|début|fin)(?:-|\s+)[a-zé]|(?:at\s+)?(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+[a-z]))"
     # French parts too: "mi-décembre", "fin janvier", "début d'avril".
     rf"(?:(?P<month_part>early|mid|late)(?:-|\s+)|(?P<month_part_fr>mi|début|fin)(?P<month_part_fr_joint>-|\s+(?:de\s+|d['’]\s*)?)"
@@ -410,6 +413,9 @@ PAST_TENSE = regex(
 )
 # "I flew", "we finally retook", "my sister got": the verb after the subject (`is_past_form_en`).
 SUBJECT_VERB_EN = regex(
+    # A lookahead, so that the word read as a verb may be the next pair's subject: in "from January
+    # to March we lived in Lyon", "January to" is no pair, and "we lived" is read all the same.
+    r"(?="
     # Who the clause is about may be someone else: "my sister got married in June" is last June.
     # ... or someone named: "Sam got promoted on Tuesday", "Ken's wife had the baby on Monday".
     r"\b(?:i|we|he|she|they|it|that|this|(?:my|our|his|her|their|the|a)\s+[a-z]+|"
@@ -418,6 +424,7 @@ SUBJECT_VERB_EN = regex(
     r"(?:(?:on|last|this)\s+(?:[a-z]+day|[a-z]+\s+night)\s+)?"
     # (not the "won" of "won't": "we won't hire until March" is the March to come)
     r"(?:(?:just|already|finally|also|recently|actually|even|then|once|never)\s+)*(?P<verb>(?-i:[a-z]+))\b(?!['’]t\b)"
+    r")"
 )
 # A clause that says what will be: its past verb reports it ("she said it will rain on Friday").
 FUTURE_EN = regex(r"\b(?:will|shall|gonna|going\s+to|won['’]t)\b|\w'll\b")

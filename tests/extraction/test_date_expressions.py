@@ -390,6 +390,28 @@ def test_a_french_span_of_days_said_without_its_month_is_read_at_both_ends() -> 
     )
 
 
+def test_a_month_a_plan_is_moved_to_is_the_one_to_come_and_a_span_of_months_ends_in_its_own() -> None:
+    # Said on Sunday 22 November 2026.
+    for said, month in [
+        ("we pushed back the launch to March", date(2027, 3, 1)),
+        ("the meeting was rescheduled to April", date(2027, 4, 1)),
+        ("we brought the launch forward to February", date(2027, 2, 1)),
+        ("we postponed the wedding to June 2028", date(2028, 6, 1)),
+    ]:
+        assert [d.day for d in find_dates(said, NOW, False, told_in_past(said))[1]] == [month], said
+    for said, months in [
+        ("from January to March we lived in Lyon", [date(2026, 1, 1), date(2026, 3, 1)]),
+        ("I'll be away from January to March", [date(2027, 1, 1), date(2027, 3, 1)]),
+    ]:
+        assert [d.day for d in find_dates(said, NOW, False, told_in_past(said))[1]] == months, said
+    # "to" and a name that is a month's: someone, unless a plan was moved or a span opened
+    for said in ["I gave it to May", "I talked to June about it", "I lent my car to April"]:
+        assert find_dates(said, NOW, False, told_in_past(said)) == (said, []), said
+    assert "Mickael and others pushed back the launch to March 2027" in notes(
+        "we pushed back the launch to March"
+    )
+
+
 def test_holidays_fall_on_their_day_in_the_tense_s_direction() -> None:
     # Said on Sunday 22 November 2026.
     _, [last] = find_dates("we met last Thanksgiving", NOW, False, True)

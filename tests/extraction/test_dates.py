@@ -315,6 +315,8 @@ def test_the_tense_decides_which_day_is_meant(text: str, content: str) -> None:
         ("Nous partons vendredi", False),
         ("Mon père a pris sa retraite en mars", True),
         ("Le concert est vendredi", False),
+        # a subject and verb after a name read as a pair ("January to") are read all the same
+        ("from January to March we lived in Lyon", True),
     ],
 )
 def test_the_tense_of_a_clause_about_someone_else(said: str, past: bool) -> None:
