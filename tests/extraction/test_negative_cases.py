@@ -406,6 +406,15 @@ def test_a_relative_clause_is_neither_an_event_nor_the_start_of_what_a_kind_memo
     assert contents("Here's a shot I got when I volunteered!") == [
         (FACT, "Mickael's hobbies and activities include volunteering: Mickael volunteered")
     ]
+    # ... and keeps the "when" of a time clause said first, its comma left out: never "Mickael was in
+    # Paris Mickael ate a lot of croissants"
+    assert contents("When I was in Paris I ate a lot of croissants") == [
+        (
+            FACT,
+            "Mickael's travels and places visited include Paris: "
+            "When Mickael was in Paris Mickael ate a lot of croissants",
+        )
+    ]
 
 
 def test_question_tail_does_not_block_the_statement_before_it() -> None:

@@ -201,6 +201,11 @@ def _object_after_a_past_verb(text: str, at: int) -> bool:
 
 
 _IT_IS_BEFORE = regex(r"^\W*(?:it(?:'s|\s+is|\s+was)|today(?:'s|\s+is)|c'est)\s+$")
+# A time clause said first keeps its word: "When I was in Paris I ate croissants" is no "I was in
+# Paris I ate croissants" (not the "when" of "a shot I got when I volunteered", said inside).
+_TIME_CLAUSE_BEFORE = regex(
+    r"^\W*(?:(?:so|and|but|back|even)\s+)?(?:when|whenever|while|whilst|once|after|before|as\s+soon\s+as)\s+$"
+)
 
 
 def _main_subject(text: str, french: bool) -> int | None:
@@ -225,6 +230,12 @@ def _whole_clause(clause: Clause, speaker: str, french: bool) -> str:
         text = as_suggestion(text)  # "Let's do the demo tomorrow": whose suggestion it was
     subject = _main_subject(text, french)
     # "it's my birthday today": "it's" holds the clause's verb, so it stays.
-    if subject is not None and "\x00" not in text[:subject] and not _IT_IS_BEFORE.search(text[:subject]):
+    before = text[:subject] if subject is not None else ""
+    if (
+        subject is not None
+        and "\x00" not in before
+        and not _IT_IS_BEFORE.search(before)
+        and not _TIME_CLAUSE_BEFORE.search(before)
+    ):
         text = text[subject:]
     return capitalize_first(third_person(trim_phrase(text) or text, speaker, french))
