@@ -102,6 +102,8 @@ from tests.extraction._support import (
         ("my brother lives in Seattle", "Mickael's brother lives in Seattle"),
         ("my brother is in Glasgow now", "Mickael's brother is in Glasgow now"),
         ("my parents are based in Lisbon", "Mickael's parents are based in Lisbon"),
+        ("my mom is in Rio de Janeiro", "Mickael's mom is in Rio de Janeiro"),
+        ("my sister is in New York for work", "Mickael's sister is in New York for work"),
         ("my husband works at Google", "Mickael's husband works at Google"),
         ("my parents live near Boston", "Mickael's parents live near Boston"),
         ("my girlfriend is from Spain", "Mickael's girlfriend is from Spain"),

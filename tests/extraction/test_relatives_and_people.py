@@ -196,7 +196,15 @@ def test_a_name_said_in_passing_leaves_the_dated_event(said: str, named: str, ev
 
 @pytest.mark.parametrize(
     "text",
-    ["Paris is in France", "Python is in Beta", "Docs are in Confluence", "my brother is in a Discord call"],
+    [
+        "Paris is in France",
+        "Python is in Beta",
+        "Docs are in Confluence",
+        "my brother is in a Discord call",
+        # a name's thing, not a place: a class, a club
+        "my brother is in Chemistry class",
+        "my sister is in Spanish club",
+    ],
 )
 def test_a_name_in_a_place_is_news_only_when_said_to_be_there_now(text: str) -> None:
     assert contents(text) == []

@@ -151,7 +151,14 @@ _RELATIVES_OWN_EN = regex(
 )
 # Where someone is, a place named (capitalised): "my brother is in Glasgow now", "my parents are based
 # in Lisbon". Said of a name, only with "now" ("Dave is in Leeds now"): "Paris is in France" is no news.
-_IN_A_PLACE_EN = r"(?:is|are)\s+(?:now\s+)?(?:based\s+|living\s+|settled\s+)?in\s+(?=(?-i:[A-ZÀ-Ý][a-zà-ÿ]))"
+# The place is the name said, not a name's thing ("my brother is in Chemistry class", "my sister is
+# in Spanish club"): what follows it ends the clause or says when, how long or with whom.
+_IN_A_PLACE_EN = (
+    r"(?:is|are)\s+(?:now\s+)?(?:based\s+|living\s+|settled\s+)?in\s+"
+    r"(?=(?-i:[A-ZÀ-Ý][a-zà-ÿ'-]+)(?:\s+(?:(?:de|da|do|dos|del|la|le|upon|am|an|on)\s+)?(?-i:[A-ZÀ-Ý][a-zà-ÿ'-]+)){0,3}(?:\s*(?:$|[^\w\s])|\s+(?:now|these\s+days|"
+    r"nowadays|currently|still|for|since|until|till|with|and|but|so|right|again|too|permanently|full[- ]time|"
+    r"this|next|at\s+the\s+moment)\b))"
+)
 _NOW_IN_A_PLACE_EN = (
     r"(?:is|are)\s+(?:based\s+|living\s+|settled\s+)?in\s+(?-i:[A-ZÀ-Ý][a-zà-ÿ-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ-]+)?)"
     r"\s+(?:now|these\s+days|nowadays)\b.*"
