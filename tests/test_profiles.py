@@ -211,6 +211,8 @@ SAID_OF_THE_SPEAKER = [
     "i work remote for a company in Austin",
     "I can't do dairy, lactose intolerant",
     "I'm vegetarian except for fish",
+    "I'm vegan, but I still eat honey",
+    "I'm from Texas originally but live in Seattle now",
     "j'ai horreur des araignées",
     "I'm from Nigeria but grew up in London",
     "I just adopted two kittens, Salt and Pepper",

@@ -69,10 +69,10 @@ _CLAUSE_BREAK = regex(
     # where the speaker lives now (`with_dropped_subject` gives the "I" back). Only a move: "I applied
     # but got rejected" is one event.
     + r"|(?:\s*,?\s*\bbut|\s*,)\s+(?=(?:then\s+|later\s+|eventually\s+)?(?:just\s+|recently\s+|finally\s+)?"
-    r"(?:moved|relocated)\s+(?:back\s+)?to\b)"
+    r"(?:moved|relocated)\s+(?:back\s+)?(?:to|here|there)\b)"
     # and where one lives now or grew up, after where one is from: "I'm from Hamburg but living in
     # Copenhagen", "I'm from Nigeria but grew up in London"
-    r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based)\s+in\b|grew\s+up\s+(?:in|near)\b)"
+    r"|\s*,?\s*\bbut\s+(?=(?:now\s+|currently\s+)?(?:living|based|live)\s+in\b|grew\s+up\s+(?:in|near)\b)"
     # the move after where one lived, "before" it (`_MOVE_TOLD_AFTER`)
     r"|(?P<move_after>\s+before\s+)(?=(?:moving|relocating)\s+(?:back\s+)?(?:to|here)\b)"
 )
@@ -82,6 +82,9 @@ _CLAUSE_BREAK = regex(
 # "relocating" as "moved": one word for the event rules).
 _HOME_TOLD_IN_PAST = regex(r"\b(?:used\s+to\s+live|lived|grew\s+up)\s+(?:in|near|on)\b")
 _MOVE_AS_SAID = regex(r"^(?:moving|relocating)\b")
+# A diet, and what it leaves in said after "but" (rules/preferences.py reads them as one).
+_DIET_BEFORE = regex(r"\b(?:vegetarian|vegan|pescatarian)\W*$")
+_BUT_EATS = regex(r"\s*,?\s*but\s+i\s+(?:still\s+)?eat\b")
 # A reason said last, after a comma, as someone's thing and no clause of its own: "I can't play this
 # weekend, my brother's wedding", "off Friday, my kid's recital".
 _REASON_LAST = regex(r"(?:my|our)\s+[\w-]+['’]s\s+[\w-]+(?:\s+[\w-]+)?\W*")
@@ -301,6 +304,8 @@ def _first_person_clauses(sentence: str) -> list[tuple[str, str]]:
             continue  # "Yesterday, I ...", "Last week my brother and I ...": one clause
         if _REASON_LAST.fullmatch(sentence, match.end()):
             continue  # "I can't play this weekend, my brother's wedding": why, said last
+        if _DIET_BEFORE.search(head) and _BUT_EATS.match(sentence, match.start()):
+            continue  # "I'm vegetarian but I eat fish": what the diet leaves in, one clause
         if match.group("move_after"):
             if not _HOME_TOLD_IN_PAST.search(head):
                 continue
@@ -309,10 +314,28 @@ def _first_person_clauses(sentence: str) -> list[tuple[str, str]]:
         start = match.end()
     parts.append((sentence[start:], sentence[:start]))
     return [
-        (" ".join(_moved_as_told(clause, moved_from == len(before)).split()), before)
+        (
+            " ".join(_moved_here_as_told(_moved_as_told(clause, moved_from == len(before)), before).split()),
+            before,
+        )
         for clause, before in parts
         if clause.strip()
     ]
+
+
+# "I live in Seattle, moved here last year": where "here" is, said in the clause before.
+_MOVED_HERE = regex(r"^(?P<move>(?:\w+\s+){0,2}?(?:moved|relocated)\s+(?:back\s+)?)(?:here|there)\b")
+_LIVES_IN_A_PLACE = regex(
+    r"\b(?:live|lives|living|based)\s+in\s+(?P<place>(?-i:[A-ZÀ-Ý][\w'-]*)(?:\s+(?-i:[A-ZÀ-Ý][\w'-]*)){0,3})"
+)
+
+
+def _moved_here_as_told(clause: str, before: str) -> str:
+    """ "moved here last year" after "I live in Seattle": "moved to Seattle last year"."""
+    move, home = _MOVED_HERE.match(clause), _LIVES_IN_A_PLACE.search(before)
+    if move is None or home is None:
+        return clause
+    return f"{move.group('move')}to {home.group('place')}{clause[move.end() :]}"
 
 
 def _moved_as_told(clause: str, after_a_past_home: bool) -> str:

@@ -6,7 +6,9 @@ import pytest
 
 from memory.text.facts import Predicate
 from tests.extraction._support import (
+    EVENT,
     ID,
+    PREF,
     contents,
     run,
 )
@@ -197,3 +199,30 @@ def test_an_introduction_says_name_pronouns_age_and_home_town(text: str, expecte
 )
 def test_an_introduction_told_in_fragments_says_who_one_is(text: str, expected: list[str]) -> None:
     assert [item.content for item in run(text)] == expected
+
+
+def test_where_one_lives_said_after_where_one_is_from_and_a_move_here_are_notes_of_their_own() -> None:
+    # never "Mickael is from Texas originally but live in Seattle now", one note of two facts
+    assert contents("I'm from Texas originally but live in Seattle now") == [
+        (ID, "Mickael is from Texas originally"),
+        (ID, "Mickael lives in Seattle now"),
+    ]
+    # "here" is the place of the clause before: never "Mickael lives in Seattle, moved here in 2025"
+    assert contents("I live in Seattle, moved here last year") == [
+        (ID, "Mickael lives in Seattle"),
+        (EVENT, "Mickael moved to Seattle in 2025"),
+    ]
+    assert contents("live in the moment") == []  # advice, no home
+
+
+def test_what_a_diet_leaves_in_said_after_but_is_part_of_it() -> None:
+    # never "Mickael is vegetarian" alone when the same breath says fish is eaten
+    assert contents("I'm vegetarian but I eat fish sometimes") == [
+        (PREF, "Mickael is vegetarian but eats fish sometimes")
+    ]
+    assert contents("I'm vegan, but I still eat honey") == [(PREF, "Mickael is vegan but still eats honey")]
+    # ... not something else said after "but"
+    assert contents("I'm vegetarian but I love cooking steak for my kids") == [
+        (PREF, "Mickael is vegetarian"),
+        (PREF, "Mickael loves cooking steak for their kids"),
+    ]

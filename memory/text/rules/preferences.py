@@ -95,7 +95,7 @@ _DIET_EN = regex(
     r"(?P<object>vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|celiac|coeliac|"
     r"halal|kosher)\b(?P<anymore>\s+(?:anymore|any\s+more))?"
     # what the diet leaves in: "I'm vegetarian except for fish", "vegan apart from honey"
-    r"(?P<except>\s+(?:except|apart\s+from|but\s+(?:i\s+)?(?:still\s+)?eat)\s+(?:for\s+)?[\w -]{2,30}?"
+    r"(?P<except>,?\s+(?:except|apart\s+from|but\s+(?:i\s+)?(?:still\s+)?eat)\s+(?:for\s+)?[\w -]{2,30}?"
     r"(?=\s*(?:$|[,;.!?])))?"
     # how long it has lasted: "I've been vegan since 2019" (a date's placeholder), "since I was 12",
     # "for a while" (not "vegan for ethical reasons")
@@ -306,6 +306,9 @@ def _is_my_thing_en(hit: Hit) -> Item | None:
     return _taste(hit, content, thing, predicate, body)
 
 
+_BUT_I_EAT = regex(r"^but\s+(?:i\s+)?(?P<still>still\s+)?eat\b")
+
+
 def _diet_en(hit: Hit) -> Item:
     """ "Mickael is vegan"; "I'm not vegan anymore" (or "no longer") says the diet ended, so that the
     profile's newest word on it is that one."""
@@ -314,7 +317,11 @@ def _diet_en(hit: Hit) -> Item:
     if negation:
         diet = f"no longer {diet}" if negation == "no longer" or hit.group("anymore") else f"not {diet}"
     elif hit.group("except"):
-        diet += " " + " ".join(hit.third(hit.group("except")).split())  # "vegetarian except for fish"
+        # "vegetarian except for fish"; "vegan but I still eat honey" as "vegan but still eats honey"
+        left_in = _BUT_I_EAT.sub(
+            lambda m: f"but {m.group('still') or ''}eats", hit.group("except").lstrip(", ")
+        )
+        diet += " " + " ".join(hit.third(left_in).split())
     content = f"{hit.speaker} is {diet}"
     how_long = hit.group("how_long")
     if how_long and not negation and (hit.group("been") or "\x00" not in how_long):
