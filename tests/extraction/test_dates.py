@@ -261,6 +261,21 @@ def test_dates_are_resolved(text: str, memory_type: MemoryType, content: str, ev
 
 # Told in the past (an irregular or prefixed past form too), "Friday" is the one before, not the next.
 @pytest.mark.parametrize(
+    "text", ["I'm gonna start at Stripe on Monday", "gonna start my new job at Stripe on Monday"]
+)
+def test_a_job_begun_on_a_day_is_no_to_do_gone_once_the_day_is(text: str) -> None:
+    found = run(text)
+    assert found and all(item.memory_type is not TODO and item.expires_at is None for item in found), found
+    assert any("Stripe on Monday 23 November 2026" in item.content for item in found), found
+
+
+def test_work_begun_on_a_day_is_still_a_to_do() -> None:
+    assert [(i.memory_type, i.content) for i in run("I will start the report on Monday")] == [
+        (TODO, "Mickael will start the report on Monday 23 November 2026")
+    ]
+
+
+@pytest.mark.parametrize(
     ("text", "content"),
     [
         ("I flew to Ulm on Friday", "Mickael flew to Ulm on Friday 20 November 2026"),

@@ -94,6 +94,12 @@ _NOT_A_COMMITMENT_VERB = frozenset(
     always never remember forget toujours jamais not no maybe perhaps ne pas peut-être
     """.split()
 )
+# A job begun is no task that ends on its day: "I'm gonna start at Stripe on Monday" is the news
+# "I'm starting at Stripe on Monday" is (rules/events.py), not a to-do gone once Monday is.
+_A_NEW_JOB = regex(
+    r"^(?:(?:at|with)\s+(?-i:[A-ZÀ-Ý])|(?:my|a|the)\s+(?:new\s+)?(?:job|role|position|internship|residency)\b)"
+)
+_JOB_STARTS = frozenset({"start", "begin", "join"})
 _NOT_WHAT_IS_DONE = regex(
     r"^(?:it|this|that|them|him|her|there|here|back|home|up|out|in|on|off|ça|cela|"
     r"the\s+(?:same|rest)|some|something|anything|nothing|more|a\s+(?:bit|lot|look|try|break))\b"
@@ -207,6 +213,8 @@ def _committed(hit: Hit) -> Item | None:
     if verb in _NOT_A_COMMITMENT_VERB or TO_THE_LISTENER.search(hit.clause.text) or hit.clause.past:
         return None  # chat, to the listener, or "I'll always remember our trip last year"
     if not done or _NOT_WHAT_IS_DONE.match(done) or not any(ch.isalpha() for ch in done):
+        return None
+    if verb in _JOB_STARTS and _A_NEW_JOB.match(done):
         return None
     return _dated_todo(hit)
 
