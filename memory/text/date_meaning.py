@@ -240,7 +240,16 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
     if group("lasting"):
         unit_word = group("lasting_unit")
         unit = _unit_of(unit_word)
-        return shift_period(today, unit, -_quantity(group("lasting_quantity"), unit_word)), "period", unit
+        count = _quantity(group("lasting_quantity"), unit_word)
+        if group("lasting_today"):
+            # "sober for two years today": since this day that many years, months or weeks ago
+            if unit == "week":
+                return today - timedelta(weeks=count), "period", "day"
+            months = count * (12 if unit == "year" else 1)
+            start = add_months(today.replace(day=1), -months)
+            day = min(today.day, calendar.monthrange(start.year, start.month)[1])
+            return start.replace(day=day), "period", "day"
+        return shift_period(today, unit, -count), "period", unit
     if group("season"):
         return season_start(today, group("season_name"), group("season_modifier"), past), "period", "season"
     if group("quarter"):

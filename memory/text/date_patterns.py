@@ -253,7 +253,9 @@ DATE_PATTERN = regex(
     # has lasted, so since when (`find_dates` keeps the English one after a present perfect only).
     rf"|(?P<lasting>(?:for|depuis)\s+(?:the\s+(?:past|last)\s+)?(?:(?P<lasting_about>{_LASTING_ABOUT})\s*)?"
     rf"(?P<lasting_quantity>{_QUANTITY})\s+(?P<lasting_unit>weeks?|months?|years?|semaines?|mois|ans?|années?)"
-    r"(?!\s+et\s+demie?|\s+(?:old|older|younger|ago|back|later|earlier|de\s+plus)\b)(?:\s+(?:now|maintenant))?)"
+    r"(?!\s+et\s+demie?|\s+(?:old|older|younger|ago|back|later|earlier|de\s+plus)\b)"
+    # ... "for two years today": to the day, an anniversary
+    r"(?:\s+(?:now|maintenant|(?P<lasting_today>today|as\s+of\s+today|aujourd['’]hui)))?)"
     # "two or three weeks ago", "a week or two ago", "a month or so ago": said roughly; "a week ago
     # yesterday": counted back from yesterday.
     rf"|(?P<ago>(?P<ago_quantity>{_QUANTITY})(?:\s+or\s+(?P<ago_or>{_QUANTITY}))?"

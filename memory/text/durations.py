@@ -50,6 +50,12 @@ def since_written(
         return None  # "I lived there for 3 years", "for 3 years in a row": no since
     # The duration stays as said ("How long has she had them?"), with the start it gives ("When
     # did she get them?"), which stays true when the note is read years later.
+    if match.group("lasting_today"):
+        # "for two years today": since this very day, as many years ago; the "today" left out, as
+        # the note is read on other days
+        said = " ".join(match.string[match.start() : match.start("lasting_today")].split())
+        bare = format_day(day, french)
+        return f"{said} ({'depuis le' if french else 'since'} {bare})", bare
     bare = format_period(day, unit, french)
     return f"{said} ({_since(bare, match.group('lasting_about'), french)})", bare
 

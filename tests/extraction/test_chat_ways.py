@@ -326,7 +326,7 @@ from tests.extraction._support import (
         ),
         (
             "I've been sober for two years as of today",
-            "Mickael has been sober for two years (since about 2024) as of Wednesday 25 November 2026",
+            "Mickael has been sober for two years (since Monday 25 November 2024)",
         ),
         # "as of", "starting", "effective" before a day need no "on"
         ("I'm off starting Monday", "Mickael is off starting Monday 30 November 2026"),

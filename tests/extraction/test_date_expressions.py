@@ -177,6 +177,27 @@ def test_how_long_something_has_lasted_says_since_when(said: str, since: str) ->
 @pytest.mark.parametrize(
     ("said", "written"),
     [
+        (
+            "We've been married for 10 years today",
+            "We've been married for 10 years (since Friday 25 November 2016)",
+        ),
+        ("I've been at Acme for 6 months today", "I've been at Acme for 6 months (since Monday 25 May 2026)"),
+        (
+            "I've been clean for 3 weeks as of today",
+            "I've been clean for 3 weeks (since Wednesday 4 November 2026)",
+        ),
+    ],
+)
+def test_how_long_something_has_lasted_today_says_since_that_very_day(said: str, written: str) -> None:
+    """An anniversary: the day as many years (months, weeks) back, and no "today" in a note read on
+    other days (never "for 10 years (since about 2016) on Wednesday 25 November 2026")."""
+    assert resolve_relative_dates(said, WEDNESDAY_NOON) == written
+    assert resolve_relative_dates(written, datetime(2027, 11, 25, 12, tzinfo=UTC)) == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
         # the time up to now, said as it was, with where it starts ("the in the week of ..." before)
         (
             "I have been reading a lot in the past week",
