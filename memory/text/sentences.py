@@ -277,10 +277,24 @@ def _named_first(sentence: str) -> str | None:
     return named.group("name")
 
 
+# News told of someone named as they told it: "Caroline told me she's moving to Sweden" is read as
+# "Caroline's moving to Sweden" (the "she" is the one who told it).
+_REPORTED_OF_NAME_EN = regex(
+    r"^\W*(?-i:(?P<name>[A-ZÀ-Ý][a-zà-ÿ'-]+))\s+(?:just\s+|also\s+)?(?:told\s+(?:me|us)|said|mentioned|texted\s+me|"
+    r"let\s+(?:me|us)\s+know)\s+(?:that\s+)?(?P<pronoun>she|he)\b(?=['’]s\b|\s+(?:is|was|has|had|just|got|will|'ll)\b)"
+)
+
+
 def split_clauses(sentence: str) -> list[tuple[str, str]]:
     """(clause, sentence text before it): split before each new first-person subject, and before a
     "she"/"he" that goes on about the one person the sentence opened with (then named: "Sarah
-    starts Monday")."""
+    starts Monday"); news told of someone named is read as said of them."""
+    reported = _REPORTED_OF_NAME_EN.match(sentence)
+    if reported is not None and reported.group("name").casefold() not in _NOT_SOMEONE:
+        rest = sentence[reported.end("pronoun") :]
+        if rest[:2] in ("'s", "’s"):  # "she's moving": "is"; "she's got a new job": "has"
+            rest = (" has" if rest[2:].lstrip().startswith("got ") else " is") + rest[2:]
+        sentence = reported.group("name") + rest
     named = _named_first(sentence)
     if named is not None and (pronoun := _PRONOUN_BREAK_EN.search(sentence)):
         rest = sentence[pronoun.end() :]

@@ -161,6 +161,10 @@ def test_a_pet_in_the_next_clause_is_not_what_was_had() -> None:
         # ... and said as "she" or "he" of the one person the sentence opened with
         ("Sarah is our new designer, she starts Monday", "Sarah starts Monday 23 November 2026", "sarah"),
         ("Tom is sick, he is out Friday", "Tom is out Friday 27 November 2026", "tom"),
+        # ... and told of them as they told it: "she" is the one who said it
+        ("Caroline told me she's moving to Sweden", "Caroline is moving to Sweden", "caroline"),
+        ("Melanie mentioned she got engaged", "Melanie got engaged", "melanie"),
+        ("Priya said she had her baby on Monday", "Priya had her baby on Monday 16 November 2026", "priya"),
         (
             "Nadia is leaving the company end of month",
             "Nadia is leaving the company on Monday 30 November 2026",
@@ -222,6 +226,8 @@ def test_a_name_in_a_place_is_news_only_when_said_to_be_there_now(text: str) -> 
         "if Sam got promoted we'd celebrate",  # not asserted
         "Sam, you got promoted",  # said to Sam
         "sam got promoted",  # no name as written
+        "Monday said he got promoted",  # a day, not someone
+        "I told Sam he got promoted",  # the speaker told it: whose "he" is open
     ],
 )
 def test_no_news_of_someone_named_where_none_was_told(text: str) -> None:
