@@ -269,6 +269,21 @@ def test_a_job_begun_on_a_day_is_no_to_do_gone_once_the_day_is(text: str) -> Non
     assert any("Stripe on Monday 23 November 2026" in item.content for item in found), found
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "I'm going to Paris for a conference next week",
+            "Mickael is going to Paris for a conference in the week of Monday 23 November 2026",
+        ),
+        ("I'm going to London on Friday", "Mickael is going to London on Friday 27 November 2026"),
+    ],
+)
+def test_a_trip_to_a_place_named_is_an_event_not_a_to_do(text: str, content: str) -> None:
+    # "going to Paris" is where one goes: no "going to <verb>" task gone once the week is
+    assert [(i.memory_type, i.content, i.expires_at) for i in run(text)] == [(EVENT, content, None)]
+
+
 def test_work_begun_on_a_day_is_still_a_to_do() -> None:
     assert [(i.memory_type, i.content) for i in run("I will start the report on Monday")] == [
         (TODO, "Mickael will start the report on Monday 23 November 2026")

@@ -216,6 +216,8 @@ def _committed(hit: Hit) -> Item | None:
         return None
     if verb in _JOB_STARTS and _A_NEW_JOB.match(done):
         return None
+    if hit.group("verb")[:1].isupper() and not hit.french:
+        return None  # "I'm going to Paris for a conference next week": a trip (rules/events.py), no to-do
     return _dated_todo(hit)
 
 
