@@ -212,6 +212,7 @@ SAID_OF_THE_SPEAKER = [
     "I can't do dairy, lactose intolerant",
     "I'm vegetarian except for fish",
     "I'm vegan, but I still eat honey",
+    "I'm on a keto diet",
     "I'm from Texas originally but live in Seattle now",
     "j'ai horreur des araignées",
     "I'm from Nigeria but grew up in London",

@@ -131,7 +131,11 @@ _DIET = regex(
     rf"{_WHO}\s+(?:is|est|has\s+been|(?=n'est\s+plus))\s*(?:now\s+|strictly\s+)?(?:an?\s+)?"
     r"(?P<value>(?:no\s+longer\s+|not\s+|n'est\s+plus\s+)?(?:an?\s+)?"
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
-    r"végétarien(?:ne)?|végane?|vegan)(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)"
+    r"végétarien(?:ne)?|végane?|vegan|"
+    # "is on a keto diet" (rules/preferences.py)
+    r"on\s+a\s+(?:keto|ketogenic|paleo|low-carb|low\s+carb|low-fodmap|low\s+fodmap|low-sodium|low\s+sodium|low-fat|"
+    r"low\s+fat|gluten-free|gluten\s+free|plant-based|plant\s+based|mediterranean|carnivore|whole30)\s+diet)"
+    r"(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)"
     r"(?:\s+(?:since|for|depuis)\s+[^.;]+?)?\W*$"
 )
 # "Mickael's first language is Tagalog": a language spoken (rules/identity.py).

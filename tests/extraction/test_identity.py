@@ -226,3 +226,26 @@ def test_what_a_diet_leaves_in_said_after_but_is_part_of_it() -> None:
         (PREF, "Mickael is vegetarian"),
         (PREF, "Mickael loves cooking steak for their kids"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I'm on a keto diet", "Mickael is on a keto diet"),
+        ("I am currently on a low-carb diet", "Mickael is on a low-carb diet"),
+        ("I'm no longer on the paleo diet", "Mickael is no longer on a paleo diet"),
+    ],
+)
+def test_a_diet_one_is_on_is_what_one_eats(text: str, content: str) -> None:
+    [item] = run(text)
+    assert (item.memory_type, item.content, item.predicate, item.object) == (
+        PREF,
+        content,
+        Predicate.DIET,
+        content.removeprefix("Mickael is "),
+    )
+
+
+def test_a_diet_asked_about_or_named_for_a_thing_is_none() -> None:
+    assert contents("if I'm on a keto diet can I eat this?") == []
+    assert contents("I'm on a keto diet plan app") == []

@@ -306,6 +306,22 @@ def _is_my_thing_en(hit: Hit) -> Item | None:
     return _taste(hit, content, thing, predicate, body)
 
 
+# A diet said as one is on it: "I'm on a keto diet", "I'm no longer on the paleo diet".
+_ON_A_DIET_EN = regex(
+    r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?P<neg>not\s+|no\s+longer\s+)?on\s+(?:a|the)\s+"
+    r"(?P<diet>keto|ketogenic|paleo|low[- ]carb|low[- ]fodmap|low[- ]sodium|low[- ]fat|gluten[- ]free|"
+    r"plant[- ]based|mediterranean|carnivore|whole30)\s+diet\b(?!\s+(?:plan|book|app)\b)"
+)
+
+
+def _on_a_diet_en(hit: Hit) -> Item:
+    """ "Mickael is on a keto diet", "Mickael is no longer on a keto diet"."""
+    diet = f"on a {' '.join(hit.group('diet').lower().split())} diet"
+    if hit.group("neg"):
+        diet = f"{'no longer' if 'longer' in hit.group('neg').lower() else 'not'} {diet}"
+    return _taste(hit, f"{hit.speaker} is {diet}", diet, Predicate.DIET, diet)
+
+
 _BUT_I_EAT = regex(r"^but\s+(?:i\s+)?(?P<still>still\s+)?eat\b")
 
 
@@ -444,6 +460,7 @@ PREFERENCES = (
     Rule(_INTERESTS_ME_EN, _interests_me_en, french=False),
     Rule(_FOOD_NOT_EN, _food_not_en, french=False),
     Rule(_DIET_EN, _diet_en, french=False, object_groups=()),
+    Rule(_ON_A_DIET_EN, _on_a_diet_en, french=False, object_groups=()),
     Rule(_LOVED_FR, _loved_fr, french=True),
     Rule(_INTERESTED_FR, _interested_fr, french=True),
     Rule(_FOOD_NOT_FR, _food_not_fr, french=True),
