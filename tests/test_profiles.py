@@ -213,6 +213,7 @@ SAID_OF_THE_SPEAKER = [
     "I'm vegetarian except for fish",
     "I'm vegan, but I still eat honey",
     "I'm on a keto diet",
+    "I speak a little German",
     "I'm from Texas originally but live in Seattle now",
     "j'ai horreur des araignées",
     "I'm from Nigeria but grew up in London",

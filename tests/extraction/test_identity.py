@@ -249,3 +249,21 @@ def test_a_diet_one_is_on_is_what_one_eats(text: str, content: str) -> None:
 def test_a_diet_asked_about_or_named_for_a_thing_is_none() -> None:
     assert contents("if I'm on a keto diet can I eat this?") == []
     assert contents("I'm on a keto diet plan app") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # how well, said before the language (was nothing: "a" is no language)
+        ("I speak a little German", "Mickael speaks a little German"),
+        ("I speak fluent Spanish", "Mickael speaks fluent Spanish"),
+        ("I speak some French and a bit of Italian", "Mickael speaks some French and a bit of Italian"),
+    ],
+)
+def test_a_language_spoken_with_how_well_said_first(text: str, content: str) -> None:
+    [item] = run(text)
+    assert (item.memory_type, item.content, item.predicate) == (ID, content, Predicate.LANGUAGES)
+
+
+def test_some_of_what_is_no_language_is_not_spoken() -> None:
+    assert contents("I speak some sense") == []

@@ -340,7 +340,10 @@ _IDENTITY_EN = OneOf(
                 # ... and "I'm the only one on the team who speaks German"
                 r"\b(?:i|i(?:'m|\s+am)\s+the\s+only\s+one(?:\s+(?:on|in|at)\s+(?:the|my|our)\s+\w+)?\s+who)\s+"
                 r"(?:also\s+|can\s+|also\s+can\s+|can\s+also\s+)?(?P<prep>speaks?)\s+"
-                r"(?:(?:two|three|four|five|\d)\s+languages\s*(?::|-|,)?\s*)?" + OBJECT
+                r"(?:(?:two|three|four|five|\d)\s+languages\s*(?::|-|,)?\s*)?"
+                # how well, said first: "I speak a little German", "I speak fluent Spanish"
+                r"(?:(?P<how>a\s+little|a\s+bit\s+of|some|basic|broken|decent|fluent|conversational)\s+)?"
+                + OBJECT
             ),
             _speaks,
             french=False,
