@@ -165,6 +165,8 @@ def test_a_pet_in_the_next_clause_is_not_what_was_had() -> None:
         ("Caroline told me she's moving to Sweden", "Caroline is moving to Sweden", "caroline"),
         ("Melanie mentioned she got engaged", "Melanie got engaged", "melanie"),
         ("Priya said she had her baby on Monday", "Priya had her baby on Monday 16 November 2026", "priya"),
+        # "the baby" had is theirs too (was the speaker's, as a dated event)
+        ("Ana had the baby on Monday", "Ana had the baby on Monday 16 November 2026", "ana"),
         (
             "Nadia is leaving the company end of month",
             "Nadia is leaving the company on Monday 30 November 2026",

@@ -43,7 +43,7 @@ _EVENT_EN = (
     r"divorced)|got\s+(?:married|engaged|divorced|"
     r"sick|hired|promoted|fired|laid\s+off|(?:a\s+)?(?:new\s+)?job|into\s+(?-i:[A-Z])\w*|accepted|hurt|injured|"
     rf"(?:in|into)\s+{_AN_ACCIDENT})|retired|graduated|"
-    rf"had\s+(?:a\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|(?:[a-z]+\s+){{0,2}}?surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
+    rf"had\s+(?:(?:a|the)\s+baby|(?:her|his|their)\s+(?:(?:first|second|third|fourth|fifth)\s+)?(?:baby|child|kid)|twins|(?:[a-z]+\s+){{0,2}}?surgery|an?\s+operation|a\s+stroke|a\s+heart\s+attack|{_AN_ACCIDENT})|"
     r"gave\s+birth|(?:was|got|has\s+been)\s+diagnosed|(?:broke|fractured|sprained|injured|hurt|dislocated)\s+(?:his|her|their)|"
     r"(?:started|starts?|(?:is|are)\s+starting|will\s+start)\s+(?:walking|talking|crawling|school|kindergarten|preschool|daycare|college|university|"
     r"high\s+school|a\s+new\s+(?:job|school)|(?:her|his|their)\s+new\s+(?:job|school|role)|therapy|"
