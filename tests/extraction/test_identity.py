@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memory.models import MemoryType
 from memory.text.facts import Predicate
 from tests.extraction._support import (
     EVENT,
@@ -229,41 +230,37 @@ def test_what_a_diet_leaves_in_said_after_but_is_part_of_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "content"),
+    ("text", "memory_type", "predicate", "content"),
     [
-        ("I'm on a keto diet", "Mickael is on a keto diet"),
-        ("I am currently on a low-carb diet", "Mickael is on a low-carb diet"),
-        ("I'm no longer on the paleo diet", "Mickael is no longer on a paleo diet"),
+        # a diet one is on (was nothing)
+        ("I'm on a keto diet", PREF, Predicate.DIET, "Mickael is on a keto diet"),
+        ("I am currently on a low-carb diet", PREF, Predicate.DIET, "Mickael is on a low-carb diet"),
+        ("I'm no longer on the paleo diet", PREF, Predicate.DIET, "Mickael is no longer on a paleo diet"),
+        # how well a language is spoken, said before it (was nothing: "a" is no language)
+        ("I speak a little German", ID, Predicate.LANGUAGES, "Mickael speaks a little German"),
+        ("I speak fluent Spanish", ID, Predicate.LANGUAGES, "Mickael speaks fluent Spanish"),
+        (
+            "I speak some French and a bit of Italian",
+            ID,
+            Predicate.LANGUAGES,
+            "Mickael speaks some French and a bit of Italian",
+        ),
     ],
 )
-def test_a_diet_one_is_on_is_what_one_eats(text: str, content: str) -> None:
+def test_a_diet_one_is_on_and_a_language_spoken_as_well_as_it_is_said(
+    text: str, memory_type: MemoryType, predicate: Predicate, content: str
+) -> None:
     [item] = run(text)
+    said = content.removeprefix("Mickael ").removeprefix("is ")
     assert (item.memory_type, item.content, item.predicate, item.object) == (
-        PREF,
+        memory_type,
         content,
-        Predicate.DIET,
-        content.removeprefix("Mickael is "),
+        predicate,
+        said,
     )
 
 
-def test_a_diet_asked_about_or_named_for_a_thing_is_none() -> None:
+def test_a_diet_asked_about_or_named_for_a_thing_and_some_of_what_is_no_language_are_none() -> None:
     assert contents("if I'm on a keto diet can I eat this?") == []
     assert contents("I'm on a keto diet plan app") == []
-
-
-@pytest.mark.parametrize(
-    ("text", "content"),
-    [
-        # how well, said before the language (was nothing: "a" is no language)
-        ("I speak a little German", "Mickael speaks a little German"),
-        ("I speak fluent Spanish", "Mickael speaks fluent Spanish"),
-        ("I speak some French and a bit of Italian", "Mickael speaks some French and a bit of Italian"),
-    ],
-)
-def test_a_language_spoken_with_how_well_said_first(text: str, content: str) -> None:
-    [item] = run(text)
-    assert (item.memory_type, item.content, item.predicate) == (ID, content, Predicate.LANGUAGES)
-
-
-def test_some_of_what_is_no_language_is_not_spoken() -> None:
     assert contents("I speak some sense") == []
