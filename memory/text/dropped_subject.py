@@ -52,9 +52,6 @@ _DROPPED_SUBJECT_DOING_EN = regex(
     r"(?![\w-]+:(?!\d))"
 )
 # "Been coding for 8 years", "been living here since 2019": the speaker's "I've" left out.
-# Where one lives, told after where one is from: "I'm from Texas but live in Seattle now" (a place
-# named: "live in the moment" is advice).
-_DROPPED_HOME_EN = regex(r"^(?:now\s+|currently\s+)?live\s+(?:in|near)\s+(?-i:[A-ZÀ-Ý])")
 _DROPPED_HAVE_BEEN_EN = regex(r"^been\s+(?:\w+ing|married|sober|vegan|vegetarian)\b")
 # What is the speaker's, without "my": "birthday is August 3rd", "bday's next week".
 _DROPPED_MY_EN = regex(
@@ -144,6 +141,13 @@ _DROPPED_PLAN_EN = regex(
 )
 
 
+# Where one lives, told after where one is from: "I'm from Texas but live in Seattle now" (a place
+# named: "live in the moment" is advice).
+_DROPPED_HOME_EN = regex(r"^(?:now\s+|currently\s+)?live\s+(?:in|near)\s+(?-i:[A-ZÀ-Ý])")
+# The clauses that dropped an "I" the speaker's words put back as it is.
+_DROPPED_I_EN = (_DROPPED_SUBJECT_EN, _ABSENCE_EN, _DROPPED_MUST_EN, _DROPPED_HOME_EN)
+
+
 def mid_sentence(text: str) -> str:
     """`text` as it reads after a subject put before it: its first letter in lower case, unless its
     first word is an acronym ("WFH today" -> "I'm WFH today")."""
@@ -186,12 +190,7 @@ def with_dropped_subject(clause: str, message: str = "") -> str:
     offer = _OFFER_EN.match(rest)
     if offer:
         return "I'll " + rest[offer.end() :]
-    if (
-        _DROPPED_SUBJECT_EN.match(rest)
-        or _ABSENCE_EN.match(rest)
-        or _DROPPED_MUST_EN.match(rest)
-        or _DROPPED_HOME_EN.match(rest)
-    ):
+    if any(pattern.match(rest) for pattern in _DROPPED_I_EN):
         return "I " + mid_sentence(rest)
     if _DROPPED_MY_EN.match(rest):
         return "my " + mid_sentence(rest)
