@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from .date_patterns import RELATIVE_DAYS, SHORT_WEEKDAYS_EN
+from .date_patterns import MONTH_ALT, MOVED_VERB_EN, RELATIVE_DAYS, SHORT_WEEKDAYS_EN
 from .holidays import holiday_date
 from .lexicons import MONTH_NUMBERS, NUMBER_WORDS, WEEKDAYS_EN, WEEKDAYS_FR
 from .periods import (
@@ -37,14 +37,9 @@ _SEASONS_FR = {"printemps": "spring", "été": "summer", "automne": "autumn", "h
 # What a month said after "to" ends: a plan moved ("we pushed the launch back to March", "the
 # meeting was rescheduled to April") earlier in its clause, or a span from a month ("from January to
 # March"), its first end written out already or not.
-_MOVED_EN = re.compile(
-    r"\b(?:postpon(?:e|es|ed|ing)|push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|bump(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
-    r"delay(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|put(?:s|ting)?\s+off|(?:brought|bring(?:s|ing)?|"
-    r"pull(?:s|ed|ing)?)\s+(?:\S+\s+){0,3}?forward)\b[^.;!?]*$",
-    re.IGNORECASE,
-)
+_MOVED_EN = re.compile(rf"\b{MOVED_VERB_EN}\b[^.;!?]*$", re.IGNORECASE)
 _FROM_A_MONTH_EN = re.compile(
-    rf"\bfrom\s+(?:(?:early|mid|late)[-\s]+)?(?:{'|'.join(MONTH_NUMBERS)})(?:\s+\d{{4}})?\s*$", re.IGNORECASE
+    rf"\bfrom\s+(?:(?:early|mid|late)[-\s]+)?(?:{MONTH_ALT})(?:\s+\d{{4}})?\s*$", re.IGNORECASE
 )
 
 
@@ -245,10 +240,7 @@ def resolve_match(match: re.Match[str], today: date, past: bool) -> _Resolved | 
             # "sober for two years today": since this day that many years, months or weeks ago
             if unit == "week":
                 return today - timedelta(weeks=count), "period", "day"
-            months = count * (12 if unit == "year" else 1)
-            start = add_months(today.replace(day=1), -months)
-            day = min(today.day, calendar.monthrange(start.year, start.month)[1])
-            return start.replace(day=day), "period", "day"
+            return add_months(today, -count * (12 if unit == "year" else 1)), "period", "day"
         return shift_period(today, unit, -count), "period", unit
     if group("season"):
         return season_start(today, group("season_name"), group("season_modifier"), past), "period", "season"

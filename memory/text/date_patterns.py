@@ -20,6 +20,7 @@ __all__ = [
     "MONTH_ALT",
     "MONTH_KEYS_EN_ALT",
     "MONTH_VERBS",
+    "MOVED_VERB_EN",
     "ORDINAL",
     "PARTS_OF_DAY",
     "PAST_TENSE",
@@ -200,6 +201,13 @@ _AFTER_EN = r"(?:next|last)(?=\s*(?:$|[^\w\s]))"
 # Zero-width: right after a preposition of time ("in Q1", "by Q3", "end of Q2", "au Q1").
 _AFTER_A_WORD_OF_TIME = (
     f"(?:{_right_after('in by to for until till during since from before after of au en')})"
+)
+# What moves a plan in time, in any tense: "postponed", "we're pushing it back", "brought the launch
+# forward" (dates.py: the day a day was moved to; date_meaning.py: the month a plan was moved to).
+MOVED_VERB_EN = (
+    r"(?:postpon(?:e|es|ed|ing)|push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|bump(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
+    r"delay(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|put(?:s|ting)?\s+off|"
+    r"(?:brought|bring(?:s|ing)?|pull(?:s|ed|ing)?)\s+(?:\S+\s+){0,3}?forward)"
 )
 # What may follow the last day of "du 21 au 28": the clause's end or a word, not a unit or a month.
 _SPAN_END_FR = (

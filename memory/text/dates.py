@@ -19,6 +19,7 @@ from .date_patterns import (
     HOLIDAY_PREPOSITION_BEFORE,
     HOLIDAYS,
     MONTH_VERBS,
+    MOVED_VERB_EN,
     ORDINAL,
     PARTS_OF_DAY,
     PERIOD_PREPOSITION_BEFORE,
@@ -429,7 +430,7 @@ def _years_said_with_a_month(
 
 # A day moved to another: "my interview got moved from Tuesday to Thursday" happens on the Thursday.
 _MOVED_TO = re.compile(
-    r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|bumped|shifted|changed|delayed|brought\s+forward)\b"
+    rf"\b{MOVED_VERB_EN}\b"
     r"[^\x00\x01]*?\bfrom\s+(?:\x00\d+\x00|\x01\d+\x01)\s+(?:to|until|till)\s+(?:the\s+following\s+)?"
     r"(?:\x00(\d+)\x00|\x01(\d+)\x01)",
     re.IGNORECASE,

@@ -8,6 +8,7 @@ import re
 from memory.models import Fact, MemoryType, Predicate
 
 from .lexicons import (
+    DIET_PLANS_EN,
     FAMILY_WORD,
     JOB_TITLE_EN,
     NATIONALITIES,
@@ -133,8 +134,7 @@ _DIET = regex(
     r"(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|teetotal|halal|kosher|"
     r"végétarien(?:ne)?|végane?|vegan|"
     # "is on a keto diet" (rules/preferences.py)
-    r"on\s+a\s+(?:keto|ketogenic|paleo|low-carb|low\s+carb|low-fodmap|low\s+fodmap|low-sodium|low\s+sodium|low-fat|"
-    r"low\s+fat|gluten-free|gluten\s+free|plant-based|plant\s+based|mediterranean|carnivore|whole30)\s+diet)"
+    rf"on\s+a\s+{DIET_PLANS_EN}\s+diet)"
     r"(?:\s+(?:except|apart\s+from|but\s+(?:still\s+)?eats)\s+[^.;]+?)?)"
     r"(?:\s+(?:since|for|depuis)\s+[^.;]+?)?\W*$"
 )

@@ -199,6 +199,12 @@ NATIONALITIES = frozenset(
     européenne africain africaine néerlandais néerlandaise grec grecque turc turque
     """.split()
 )
+# Diets one is on, as "I'm on a keto diet" says them (rules/preferences.py) and the note reads back
+# (facts.py).
+DIET_PLANS_EN = (
+    r"(?:keto|ketogenic|paleo|low[- ]carb|low[- ]fodmap|low[- ]sodium|low[- ]fat|gluten[- ]free|"
+    r"plant[- ]based|mediterranean|carnivore|whole30)"
+)
 LANGUAGES = frozenset(
     """
     english french spanish german italian portuguese dutch chinese mandarin cantonese japanese korean arabic

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from memory.models import MemoryType
 
 from ..facts import Predicate
-from ..lexicons import TASTE_SINCE_EN
+from ..lexicons import DIET_PLANS_EN, TASTE_SINCE_EN
 from ..normalize import regex
 from ..phrases import is_object, points_back, trim_phrase, up_to_the_next_clause
 from ..rewrite import capitalize_first, possessive_en, third_person_fr
@@ -309,8 +309,7 @@ def _is_my_thing_en(hit: Hit) -> Item | None:
 # A diet said as one is on it: "I'm on a keto diet", "I'm no longer on the paleo diet".
 _ON_A_DIET_EN = regex(
     r"\bi(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?P<neg>not\s+|no\s+longer\s+)?on\s+(?:a|the)\s+"
-    r"(?P<diet>keto|ketogenic|paleo|low[- ]carb|low[- ]fodmap|low[- ]sodium|low[- ]fat|gluten[- ]free|"
-    r"plant[- ]based|mediterranean|carnivore|whole30)\s+diet\b(?!\s+(?:plan|book|app)\b)"
+    rf"(?P<diet>{DIET_PLANS_EN})\s+diet\b(?!\s+(?:plan|book|app)\b)"
 )
 
 
