@@ -86,6 +86,9 @@ def test_a_day_moved_happens_on_the_day_it_moved_to() -> None:
     now = WEDNESDAY_NOON
     (moved,) = run("my interview got moved from Tuesday to Thursday", now=now)
     assert moved.event_at == datetime(2026, 12, 3, tzinfo=UTC).timestamp(), moved
+    # ... however the move is told
+    (moving,) = run("we're moving the interview from Tuesday to Thursday", now=now)
+    assert moving.event_at == datetime(2026, 12, 3, tzinfo=UTC).timestamp(), moving
 
 
 def test_an_allergy_denied_is_no_allergy() -> None:
